@@ -1,0 +1,61 @@
+# Krónikás — `make help` lists the targets. Only python3 and make are needed: the rest installs itself.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+# uv from PATH, else a private copy installed into .tools/ on first use.
+UV := $(shell command -v uv 2>/dev/null || echo $(CURDIR)/.tools/bin/uv)
+RUN := $(UV) run --frozen
+SDK_DIR := sdk/kronikas-client
+export PORT ?= 8000
+
+.PHONY: help install run test lint format typecheck pytest openapi sdk generated golden bench bots clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-10s %s\n", $$1, $$2}'
+
+$(CURDIR)/.tools/bin/uv:
+	@echo "uv not found: installing it into .tools/"
+	$(PYTHON) -m venv .tools
+	.tools/bin/pip install --quiet --disable-pip-version-check uv
+
+.venv/.synced: uv.lock pyproject.toml services/kronikas/pyproject.toml | $(UV)
+	$(UV) sync --frozen
+	@touch $@
+
+install: .venv/.synced ## create the virtualenv from the lock file
+
+run: install ## serve on PORT (8000); an embedded Redis under .data/ when REDIS_URL is unset
+	$(RUN) python -m kronikas.serve
+
+test: install lint typecheck pytest ## everything CI runs: lint, types, all tests against real Redis
+
+lint: install ## ruff lint and format check
+	$(RUN) ruff check services tests tools benchmarks
+	$(RUN) ruff format --check services tests tools benchmarks
+
+format: install ## ruff: fix and format
+	$(RUN) ruff check --fix services tests tools benchmarks
+	$(RUN) ruff format services tests tools benchmarks
+
+typecheck: install ## mypy --strict on services/
+	$(RUN) mypy
+
+pytest: install ## the test suite (REDIS_URL, else testcontainers, else the bundled redis-server)
+	$(RUN) pytest
+
+openapi: install ## export openapi/openapi.json from the code and validate it
+	$(RUN) python -m kronikas.export_openapi openapi/openapi.json
+	$(RUN) openapi-spec-validator openapi/openapi.json
+
+sdk: openapi ## regenerate the Python SDK under sdk/ from openapi/openapi.json
+	$(RUN) python -m tools.gen_sdk $(SDK_DIR)
+
+generated: openapi sdk ## regenerate both, then fail if git sees a difference
+	git diff --exit-code -- openapi sdk
+
+golden: install ## rewrite the golden playthroughs under tests/golden/
+	KRONIKAS_UPDATE_GOLDEN=1 $(RUN) pytest -q -k golden
+
+clean: ## remove the virtualenv, caches and embedded Redis data
+	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis .data

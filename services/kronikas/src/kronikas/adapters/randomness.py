@@ -1,0 +1,43 @@
+"""Where shuffles come from: the secure system generator, or a seed for reproducible tables."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+
+from kronikas.domain.cards import Card
+from kronikas.domain.common import Shuffle, commitment
+
+
+class SecureRandomness:
+    """Shuffles with the operating system's cryptographically secure generator."""
+
+    def __init__(self) -> None:
+        self._rng = secrets.SystemRandom()
+
+    def shuffle(self, cards: Sequence[Card], round: int) -> Shuffle:
+        deck = list(cards)
+        self._rng.shuffle(deck)
+        salt = secrets.token_hex(32)
+        return Shuffle(deck=tuple(deck), salt=salt, commitment=commitment(deck, salt))
+
+    def pick(self, n: int) -> int:
+        return self._rng.randrange(n)
+
+
+class SeededRandomness:
+    """Deals reproducibly: the same seed and round number always give the same shuffle."""
+
+    def __init__(self, seed: int) -> None:
+        self._seed = seed
+
+    def shuffle(self, cards: Sequence[Card], round: int) -> Shuffle:
+        rng = random.Random(f"kronikas:{self._seed}:deal:{round}")
+        deck = list(cards)
+        rng.shuffle(deck)
+        salt = rng.randbytes(32).hex()
+        return Shuffle(deck=tuple(deck), salt=salt, commitment=commitment(deck, salt))
+
+    def pick(self, n: int) -> int:
+        return random.Random(f"kronikas:{self._seed}:dealer").randrange(n)

@@ -1,0 +1,114 @@
+"""The Litestar application factory."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from litestar import Litestar
+from litestar.config.cors import CORSConfig
+from litestar.datastructures import State
+from litestar.middleware import DefineMiddleware
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
+from litestar.types import ControllerRouterHandler
+
+from kronikas import __version__
+from kronikas.adapters.redis_client import connect
+from kronikas.api.errors import handle_exception
+from kronikas.api.logs import RequestLogMiddleware, configure_logging
+from kronikas.api.openapi import polish_schema
+from kronikas.api.system import SystemController
+from kronikas.config import Settings
+
+log = logging.getLogger("kronikas.api")
+
+DESCRIPTION = """\
+Krónikás serves two games of the 32-card Hungarian deck over HTTP: **Cheat** (a bluffing shedding
+game with two optional jokers, the Coloured and the Pale Chronicler) and **Thirty-One**.
+
+Create a table, join it (each join returns a player token), let the host start it, then send
+commands. Send a token as `Authorization: Bearer <token>`. Every view and event is redacted for
+whoever asks: a seat sees its own cards, never another hidden card. Errors are
+`application/problem+json` with a stable `code`.
+"""
+
+
+def openapi_config() -> OpenAPIConfig:
+    """The OpenAPI document's settings (served under `/schema`)."""
+    return OpenAPIConfig(
+        title="Krónikás",
+        version=__version__,
+        description=DESCRIPTION,
+        path="/schema",
+        create_examples=False,
+        use_handler_docstrings=True,
+        render_plugins=[ScalarRenderPlugin(), SwaggerRenderPlugin(path="/swagger")],
+        components=Components(
+            security_schemes={
+                "bearer": SecurityScheme(
+                    type="http",
+                    scheme="bearer",
+                    description="A host token or a player token.",
+                )
+            }
+        ),
+    )
+
+
+def create_app(
+    settings: Settings | None = None,
+    redis: Any = None,
+    extra_routes: Sequence[ControllerRouterHandler] = (),
+) -> Litestar:
+    """Build the application.
+
+    `redis` may be given (tests); otherwise it is made from settings. `extra_routes` are for
+    tests and the benchmark only, never production.
+    """
+    settings = settings or Settings.from_env()
+    configure_logging(settings.log_level, settings.log_format)
+    state = State({"settings": settings, "redis": redis})
+
+    async def on_startup(app: Litestar) -> None:
+        if app.state.redis is None:
+            app.state.redis = connect(settings)
+
+    async def on_shutdown(app: Litestar) -> None:
+        if redis is None and app.state.redis is not None:
+            await app.state.redis.aclose()
+
+    cors = (
+        CORSConfig(
+            allow_origins=list(settings.cors_origins),
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=[
+                "Authorization",
+                "Content-Type",
+                "If-Match",
+                "Idempotency-Key",
+                "Last-Event-ID",
+            ],
+            expose_headers=["ETag", "Retry-After", "X-Request-ID"],
+            max_age=600,
+        )
+        if settings.cors_origins
+        else None
+    )
+    app = Litestar(
+        route_handlers=[SystemController, *extra_routes],
+        state=state,
+        on_startup=[on_startup],
+        on_shutdown=[on_shutdown],
+        exception_handlers={Exception: handle_exception},
+        middleware=[DefineMiddleware(RequestLogMiddleware)],
+        openapi_config=openapi_config(),
+        cors_config=cors,
+        request_max_body_size=settings.max_body_bytes,
+        logging_config=None,
+        debug=False,
+    )
+    polish_schema(app)
+    return app

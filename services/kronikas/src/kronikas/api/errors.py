@@ -1,0 +1,206 @@
+"""The one map from every failure to RFC 9457 problem+json with a stable `code`."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from http import HTTPStatus
+from typing import Any
+
+import msgspec
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from kronikas.domain.common import DomainError, InvalidOptions
+
+log = logging.getLogger("kronikas.api")
+
+PROBLEM_JSON = "application/problem+json"
+
+
+class Problem(msgspec.Struct, omit_defaults=True):
+    """An error, as RFC 9457 problem details with a stable machine-readable `code`."""
+
+    status: int
+    code: str
+    title: str
+    detail: str
+    type: str = "about:blank"
+    request_id: str | None = None
+    errors: list[dict[str, Any]] | None = None
+
+
+class ApiError(Exception):
+    """A refusal decided by the service itself (not by the rules)."""
+
+    status = 400
+    code = "invalid_request"
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        errors: list[dict[str, Any]] | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.headers = dict(headers or {})
+        self.errors = errors
+
+
+class InvalidRequest(ApiError):
+    status, code = 422, "invalid_request"
+
+
+class Unauthorized(ApiError):
+    status, code = 401, "unauthorized"
+
+
+class Forbidden(ApiError):
+    status, code = 403, "forbidden"
+
+
+class NotFound(ApiError):
+    status, code = 404, "not_found"
+
+
+class VersionMismatch(ApiError):
+    status, code = 412, "version_mismatch"
+
+
+class RateLimited(ApiError):
+    status, code = 429, "rate_limited"
+
+
+class Unavailable(ApiError):
+    status, code = 503, "unavailable"
+
+
+# The framework's own HTTP exceptions, by status, to the codes of API.md.
+_HTTP_CODES: dict[int, tuple[int, str]] = {
+    400: (422, "invalid_request"),
+    401: (401, "unauthorized"),
+    403: (403, "forbidden"),
+    404: (404, "not_found"),
+    405: (405, "method_not_allowed"),
+    413: (413, "payload_too_large"),
+    422: (422, "invalid_request"),
+    429: (429, "rate_limited"),
+    503: (503, "unavailable"),
+}
+
+_DESCRIPTIONS: dict[int, str] = {
+    401: "No token, or a token this table does not know (`unauthorized`).",
+    403: "A valid token that may not do this (`forbidden`).",
+    404: "No such table or route (`not_found`).",
+    409: "The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, "
+    "`game_not_open`, `game_full` or `game_over`; `detail` says why.",
+    412: "`If-Match` names a version that is no longer current (`version_mismatch`).",
+    413: "The body is over the size limit (`payload_too_large`).",
+    422: "The body or a parameter is malformed (`invalid_request`).",
+    429: "Too many requests (`rate_limited`); `Retry-After` says when to try again.",
+    503: "The store does not answer; nothing was changed (`unavailable`).",
+}
+
+
+def problems(*statuses: int) -> dict[int, ResponseSpec]:
+    """The documented error responses of a route, all with the one `Problem` schema."""
+    return {
+        status: ResponseSpec(
+            data_container=Problem,
+            description=_DESCRIPTIONS[status],
+            generate_examples=False,
+            media_type=PROBLEM_JSON,
+        )
+        for status in sorted(statuses)
+    }
+
+
+_PHRASES = {413: "Content Too Large", 422: "Unprocessable Content"}  # RFC 9110 names
+
+
+def _phrase(status: int) -> str:
+    if status in _PHRASES:
+        return _PHRASES[status]
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"
+
+
+def _request_id(request: Request[Any, Any, Any]) -> str | None:
+    rid = request.scope.get("state", {}).get("request_id")
+    return rid if isinstance(rid, str) else None
+
+
+def problem_response(
+    request: Request[Any, Any, Any],
+    status: int,
+    code: str,
+    detail: str,
+    headers: Mapping[str, str] | None = None,
+    errors: list[dict[str, Any]] | None = None,
+) -> Response[Problem]:
+    """A problem+json response."""
+    body = Problem(
+        status=status,
+        code=code,
+        title=_phrase(status),
+        detail=detail,
+        request_id=_request_id(request),
+        errors=errors,
+    )
+    return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=dict(headers or {}))
+
+
+def _validation_errors(extra: Any) -> list[dict[str, Any]] | None:
+    if isinstance(extra, list) and all(isinstance(e, dict) for e in extra):
+        return [{str(k): str(v) for k, v in e.items()} for e in extra]
+    return None
+
+
+def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    """Turn any exception into problem+json; nothing unexpected leaks a stack trace."""
+    if isinstance(exc, ApiError):
+        return problem_response(request, exc.status, exc.code, exc.detail, exc.headers, exc.errors)
+    if isinstance(exc, DomainError):
+        return problem_response(request, 409, exc.code, exc.detail)
+    if isinstance(exc, InvalidOptions):
+        return problem_response(request, 422, "invalid_request", str(exc))
+    if isinstance(exc, HTTPException):
+        status, code = _HTTP_CODES.get(exc.status_code, (exc.status_code, "internal"))
+        detail = exc.detail or _phrase(status)
+        errors = _validation_errors(exc.extra) if isinstance(exc, ValidationException) else None
+        if status == 413:
+            detail = "The request body is over the size limit."
+        elif status == 404:
+            detail = "No such resource."
+        elif status == 405:
+            detail = f"{request.method} is not allowed on this route."
+        headers = dict(exc.headers or {})
+        if status >= 500:
+            return _internal(request, exc)
+        return problem_response(request, status, code, detail, headers, errors)
+    if isinstance(exc, RedisConnectionError | RedisTimeoutError):
+        log.warning("store unavailable: %s", type(exc).__name__)
+        return problem_response(
+            request, 503, "unavailable", "The store does not answer; nothing was changed."
+        )
+    return _internal(request, exc)
+
+
+def _internal(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    log.error(
+        "unexpected failure on %s %s",
+        request.method,
+        request.url.path,
+        exc_info=exc,
+        extra={"request_id": _request_id(request)},
+    )
+    return problem_response(
+        request, 500, "internal", "An unexpected failure; it has been logged with the request id."
+    )

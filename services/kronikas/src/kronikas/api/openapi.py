@@ -1,0 +1,72 @@
+"""Mends to the generated OpenAPI document (TOOLCHAIN.md), and its deterministic export."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from litestar import Litestar
+from litestar._openapi.plugin import OpenAPIPlugin
+
+_TAG_FIELDS = ("type", "kind")
+
+
+def schema_dict(app: Litestar) -> dict[str, Any]:
+    """The document the app serves at `/schema/openapi.json` (cached by Litestar)."""
+    return app.plugins.get(OpenAPIPlugin).provide_openapi_schema()
+
+
+def export(app: Litestar) -> bytes:
+    """The document as stable, sorted, indented JSON bytes."""
+    return msgspec.json.format(msgspec.json.encode(schema_dict(app), order="sorted"), indent=2)
+
+
+def polish_schema(app: Litestar) -> None:
+    """Mend the cached document in place, so the served and exported documents agree.
+
+    - A tagged union's tag gets `default` = its `const`, so SDK users need not repeat it, and
+      each `oneOf` of tagged members gets a `discriminator` with its `mapping`.
+    - Litestar's automatic 400 response is removed: this service answers malformed input with
+      422 `invalid_request`, which every route documents itself.
+    """
+    doc = schema_dict(app)
+    schemas: dict[str, Any] = doc.get("components", {}).get("schemas", {})
+    for schema in schemas.values():
+        for name in _TAG_FIELDS:
+            prop = schema.get("properties", {}).get(name)
+            if isinstance(prop, dict) and "const" in prop:
+                prop["default"] = prop["const"]
+    _walk(doc, schemas)
+    for path_item in doc.get("paths", {}).values():
+        for operation in path_item.values():
+            if isinstance(operation, dict):
+                operation.get("responses", {}).pop("400", None)
+
+
+def _walk(node: Any, schemas: dict[str, Any]) -> None:
+    if isinstance(node, dict):
+        members = node.get("oneOf")
+        if isinstance(members, list) and members:
+            _add_discriminator(node, members, schemas)
+        for value in node.values():
+            _walk(value, schemas)
+    elif isinstance(node, list):
+        for value in node:
+            _walk(value, schemas)
+
+
+def _add_discriminator(node: dict[str, Any], members: list[Any], schemas: dict[str, Any]) -> None:
+    refs: list[str] = [m["$ref"] for m in members if isinstance(m, dict) and "$ref" in m]
+    if len(refs) != len(members):
+        return
+    for field in _TAG_FIELDS:
+        mapping: dict[str, str] = {}
+        for ref in refs:
+            target = schemas.get(ref.rsplit("/", 1)[-1], {})
+            const = target.get("properties", {}).get(field, {}).get("const")
+            if const is None:
+                break
+            mapping[str(const)] = ref
+        else:
+            node["discriminator"] = {"propertyName": field, "mapping": mapping}
+            return
