@@ -1,0 +1,123 @@
+"""Builders for Cheat histories: small hand-made deals, and moves run through decide."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from kronikas.adapters.randomness import SeededRandomness
+from kronikas.domain import cheat
+from kronikas.domain.cards import Card
+from kronikas.domain.cheat import CheatOptions, CheatRoundDealt, Command, Event
+from kronikas.domain.common import PlayerJoined, Randomness, Shuffle, commitment
+from tests.unit.decider import Given
+
+OPTIONS = CheatOptions()
+SALT = "00" * 32
+
+
+def initial() -> cheat.State:
+    return cheat.initial_state(OPTIONS, False)
+
+
+def given(history: Sequence[Event]) -> Given:
+    """`given(events).when(command, seat).then(events)` on the Cheat engine."""
+    return Given(cheat, history, initial())
+
+
+def fold(history: Sequence[Event]) -> Any:
+    state = initial()
+    for event in history:
+        state = cheat.evolve(state, event)
+    return state
+
+
+def lobby(n: int, options: CheatOptions = OPTIONS, seeded: bool = False) -> list[Event]:
+    """The created event and `n` joins."""
+    joins = [PlayerJoined(player_id=f"p{i}", name=f"Player {i}", seat=i) for i in range(n)]
+    return [*cheat.created(options, seeded), *joins]
+
+
+def dealt(
+    hands: Sequence[Sequence[Card]],
+    dealer: int | None = None,
+    round: int = 1,
+    set_aside: Sequence[Card] = (),
+) -> CheatRoundDealt:
+    """A deal of chosen hands (its `deck` is only their concatenation: a test fixture)."""
+    n = len(hands)
+    dealer = n - 1 if dealer is None else dealer
+    deck = [card for hand in hands for card in hand] + list(set_aside)
+    return CheatRoundDealt(
+        round=round,
+        dealer=dealer,
+        turn=(dealer + 1) % n,
+        rank="7",
+        set_aside=len(set_aside),
+        commitment=commitment(deck, SALT),
+        hands=[list(cheat.sort_cards(list(hand))) for hand in hands],
+        set_aside_cards=list(set_aside),
+        deck=deck,
+        salt=SALT,
+    )
+
+
+def table(
+    hands: Sequence[Sequence[Card]],
+    options: CheatOptions = OPTIONS,
+    dealer: int | None = None,
+    set_aside: Sequence[Card] = (),
+) -> list[Event]:
+    """A started table with these hands; by default seat 0 plays first."""
+    return [*lobby(len(hands), options), dealt(hands, dealer, set_aside=set_aside)]
+
+
+def run(
+    history: Sequence[Event], *moves: tuple[int, Command], rng: Randomness | None = None
+) -> list[Event]:
+    """The history extended by the events of each move, decided in turn."""
+    rng = rng or SeededRandomness(0)
+    events = list(history)
+    state = fold(events)
+    for seat, command in moves:
+        for event in cheat.decide(state, command, seat, rng):
+            events.append(event)
+            state = cheat.evolve(state, event)
+    return events
+
+
+class StackedRandomness:
+    """A `Randomness` fake that deals given decks (by round) and picks a given first dealer."""
+
+    def __init__(self, dealer: int, decks: dict[int, Sequence[Card]] | None = None) -> None:
+        self.dealer = dealer
+        self.decks = decks or {}
+        self.shuffled: list[tuple[tuple[Card, ...], int]] = []
+
+    def shuffle(self, cards: Sequence[Card], round: int) -> Shuffle:
+        self.shuffled.append((tuple(cards), round))
+        deck = tuple(self.decks.get(round, cards))
+        return Shuffle(deck=deck, salt=SALT, commitment=commitment(deck, SALT))
+
+    def pick(self, n: int) -> int:
+        assert 0 <= self.dealer < n
+        return self.dealer
+
+
+def random_command(
+    state: cheat.CheatRound, rnd: random.Random, call_rate: float = 0.2
+) -> tuple[int, Command]:
+    """A random legal command: calls now and then, often honest plays when the hand allows."""
+    top = state.top
+    if top is not None and (rnd.random() < call_rate or not state.hands[top.seat]):
+        caller = rnd.choice([s for s in range(len(state.players)) if s != top.seat])
+        if caller == state.turn and not state.hands[top.seat] and rnd.random() < 0.5:
+            return caller, cheat.Accept()
+        return caller, cheat.Call()
+    seat = state.turn
+    hand = state.hands[seat]
+    honest = [c for c in hand if c[:-1] == state.rank or c[0] == "X"]
+    pool = honest if honest and rnd.random() < 0.7 else list(hand)
+    count = rnd.randint(1, min(state.options.max_play, len(pool)))
+    return seat, cheat.Play(cards=rnd.sample(pool, count))
