@@ -1,0 +1,94 @@
+"""How many Thirty-One commands per second one core decides, evolves and views, in-process.
+
+Random complete matches (2-9 players, random options with `max_circuits` so that random play
+ends) are played for a few seconds; each command costs `decide`, `evolve` of its events and the
+view the API returns to the mover. The bots' choices and the lobby are not timed.
+
+    uv run python benchmarks/engine_thirty_one.py
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+from kronikas.adapters.randomness import SeededRandomness
+from kronikas.domain import thirty_one as t
+from kronikas.domain.common import IllegalMove, Join, Start
+
+SIMPLE: dict[str, t.Command] = {
+    "keep": t.Keep(),
+    "exchange": t.Exchange(),
+    "swap_all": t.SwapAll(),
+    "pass": t.Pass(),
+    "show": t.Show(),
+}
+
+
+def _match(seed: int) -> tuple[t.State, SeededRandomness, random.Random]:
+    """A started table with random options."""
+    choose = random.Random(seed)
+    options = t.ThirtyOneOptions(
+        lives=choose.randint(0, 3),
+        max_circuits=choose.randint(1, 4),
+        chronicler=choose.random() < 0.5,
+    )
+    rng = SeededRandomness(seed)
+    state = t.initial_state(options, True)
+    for seat in range(choose.randint(2, 9)):
+        for event in t.decide(state, Join(player_id=f"p{seat}", name=f"P{seat}"), None, rng):
+            state = t.evolve(state, event)
+    for event in t.decide(state, Start(), None, rng):
+        state = t.evolve(state, event)
+    return state, rng, choose
+
+
+def _choose(state: t.State, seat: int, legal: list[str], choose: random.Random) -> t.Command:
+    kind = choose.choice(legal)
+    if kind != "swap":
+        return SIMPLE[kind]
+    deal: t.Deal = state.deal  # type: ignore[union-attr]
+    for _ in range(9):
+        swap = t.Swap(give=choose.choice(deal.hands[seat]), take=choose.choice(deal.table))
+        try:
+            t.decide(state, swap, seat, SeededRandomness(0))
+        except IllegalMove:  # a last-circuit swap under 21
+            continue
+        return swap
+    return t.Pass()
+
+
+def measure(seconds: float = 3.0) -> float:
+    """Commands per second (decide + evolve + the mover's view) over `seconds` of random play."""
+    timer = time.perf_counter
+    spent = 0.0
+    commands = 0
+    seed = 0
+    deadline = timer() + seconds
+    while timer() < deadline:
+        seed += 1
+        state, rng, choose = _match(seed)
+        seat: int | None = state.match.dealer
+        legal = t.legal(state, seat) if seat is not None else []
+        version = 0
+        while seat is not None and not t.is_terminal(state):
+            command = _choose(state, seat, legal, choose)
+            began = timer()
+            events = t.decide(state, command, seat, rng)
+            for event in events:
+                state = t.evolve(state, event)
+            version += len(events)
+            t.view(state, seat, "bench", version)
+            spent += timer() - began
+            commands += 1
+            turn: int | None = getattr(state, "turn", None)
+            seat = state.match.dealer if turn is None else turn
+            if seat is not None:
+                legal = t.legal(state, seat)
+    return commands / spent
+
+
+if __name__ == "__main__":
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    print(f"thirty_one: {measure(seconds):,.0f} commands/s (decide + evolve + mover's view)")
