@@ -61,3 +61,67 @@ def own_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
         yield server
     finally:
         server.stop()
+
+
+class ServiceProcess:
+    """The real service (`python -m kronikas.serve`) on a free loopback port."""
+
+    def __init__(self, redis_url: str, log: Path, **env: str) -> None:
+        import subprocess
+        import sys
+
+        from kronikas.adapters.embedded_redis import free_port
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        environment = os.environ | {
+            "REDIS_URL": redis_url,
+            "PORT": str(self.port),
+            "LOG_LEVEL": "WARNING",
+            "RATE_LIMIT_PER_S": "100000",
+            "RATE_LIMIT_BURST": "100000",
+        }
+        self.log = log
+        self._log_file = log.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "kronikas.serve"],
+            env=environment | env,
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+        )
+        self.wait_ready()
+
+    def wait_ready(self, timeout: float = 30) -> None:
+        import time
+
+        import httpx
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"service exited: {self.log.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{self.url}/v1/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"service did not start: {self.log.read_text()[-2000:]}")
+
+    def stop(self, sig: int | None = None) -> None:
+        import signal
+
+        if self.process.poll() is None:
+            self.process.send_signal(sig or signal.SIGTERM)
+            self.process.wait(20)
+        self._log_file.close()
+
+
+@pytest.fixture(scope="session")
+def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceProcess]:
+    """One real service process for the session, on the session's Redis."""
+    server = ServiceProcess(redis_url, tmp_path_factory.mktemp("service") / "service.log")
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -16,11 +16,15 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.types import ControllerRouterHandler
 
 from kronikas import __version__
+from kronikas.adapters.event_store import RedisEventStore
+from kronikas.adapters.notifier import Notifier
 from kronikas.adapters.redis_client import connect
 from kronikas.api.errors import handle_exception
+from kronikas.api.games import GamesController
 from kronikas.api.logs import RequestLogMiddleware, configure_logging
 from kronikas.api.openapi import polish_schema
 from kronikas.api.system import SystemController
+from kronikas.application.games import Games
 from kronikas.config import Settings
 
 log = logging.getLogger("kronikas.api")
@@ -75,8 +79,13 @@ def create_app(
     async def on_startup(app: Litestar) -> None:
         if app.state.redis is None:
             app.state.redis = connect(settings)
+        store = RedisEventStore(app.state.redis, settings.rate_per_s, settings.rate_burst)
+        notifier = Notifier(app.state.redis)
+        notifier.start()
+        app.state.games = Games(store, notifier, settings)
 
     async def on_shutdown(app: Litestar) -> None:
+        await app.state.games.notifier.stop()
         if redis is None and app.state.redis is not None:
             await app.state.redis.aclose()
 
@@ -98,7 +107,7 @@ def create_app(
         else None
     )
     app = Litestar(
-        route_handlers=[SystemController, *extra_routes],
+        route_handlers=[SystemController, GamesController, *extra_routes],
         state=state,
         on_startup=[on_startup],
         on_shutdown=[on_shutdown],

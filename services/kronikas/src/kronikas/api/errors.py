@@ -14,6 +14,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from kronikas.application.errors import ApiError
 from kronikas.domain.common import DomainError, InvalidOptions
 
 log = logging.getLogger("kronikas.api")
@@ -31,53 +32,6 @@ class Problem(msgspec.Struct, omit_defaults=True):
     type: str = "about:blank"
     request_id: str | None = None
     errors: list[dict[str, Any]] | None = None
-
-
-class ApiError(Exception):
-    """A refusal decided by the service itself (not by the rules)."""
-
-    status = 400
-    code = "invalid_request"
-
-    def __init__(
-        self,
-        detail: str,
-        *,
-        headers: Mapping[str, str] | None = None,
-        errors: list[dict[str, Any]] | None = None,
-    ) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        self.headers = dict(headers or {})
-        self.errors = errors
-
-
-class InvalidRequest(ApiError):
-    status, code = 422, "invalid_request"
-
-
-class Unauthorized(ApiError):
-    status, code = 401, "unauthorized"
-
-
-class Forbidden(ApiError):
-    status, code = 403, "forbidden"
-
-
-class NotFound(ApiError):
-    status, code = 404, "not_found"
-
-
-class VersionMismatch(ApiError):
-    status, code = 412, "version_mismatch"
-
-
-class RateLimited(ApiError):
-    status, code = 429, "rate_limited"
-
-
-class Unavailable(ApiError):
-    status, code = 503, "unavailable"
 
 
 # The framework's own HTTP exceptions, by status, to the codes of API.md.
@@ -175,6 +129,10 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
         status, code = _HTTP_CODES.get(exc.status_code, (exc.status_code, "internal"))
         detail = exc.detail or _phrase(status)
         errors = _validation_errors(exc.extra) if isinstance(exc, ValidationException) else None
+        if errors:
+            detail = "; ".join(
+                f"{e.get('key') or 'body'}: {e.get('message', 'invalid')}" for e in errors
+            )
         if status == 413:
             detail = "The request body is over the size limit."
         elif status == 404:

@@ -28,6 +28,7 @@ def polish_schema(app: Litestar) -> None:
       each `oneOf` of tagged members gets a `discriminator` with its `mapping`.
     - Litestar's automatic 400 response is removed: this service answers malformed input with
       422 `invalid_request`, which every route documents itself.
+    - An optional parameter's schema does not admit null: it is left out instead.
     """
     doc = schema_dict(app)
     schemas: dict[str, Any] = doc.get("components", {}).get("schemas", {})
@@ -41,10 +42,32 @@ def polish_schema(app: Litestar) -> None:
         for operation in path_item.values():
             if isinstance(operation, dict):
                 operation.get("responses", {}).pop("400", None)
+                for parameter in operation.get("parameters", []):
+                    _drop_null(parameter)
+
+
+def _drop_null(parameter: dict[str, Any]) -> None:
+    # An optional parameter is one that is left out, never one sent as null.
+    schema = parameter.get("schema", {})
+    if parameter.get("required") or not isinstance(schema.get("type"), list):
+        return
+    kinds = [t for t in schema["type"] if t != "null"]
+    schema["type"] = kinds[0] if len(kinds) == 1 else kinds
+    if "enum" in schema:
+        schema["enum"] = [v for v in schema["enum"] if v is not None]
 
 
 def _walk(node: Any, schemas: dict[str, Any]) -> None:
     if isinstance(node, dict):
+        items = node.get("items")
+        if (
+            isinstance(items, dict)
+            and isinstance(items.get("oneOf"), list)
+            and {} in items["oneOf"]
+        ):
+            # A variadic tuple's items come out as `oneOf: [<item>, {}]`, which matches anything.
+            kept = [m for m in items["oneOf"] if m != {}]
+            node["items"] = kept[0] if len(kept) == 1 else {"oneOf": kept}
         members = node.get("oneOf")
         if isinstance(members, list) and members:
             _add_discriminator(node, members, schemas)

@@ -8,7 +8,8 @@ import msgspec
 from litestar import Controller, get
 from litestar.datastructures import State
 
-from kronikas.api.errors import Unavailable, problems
+from kronikas.api.errors import problems
+from kronikas.application.errors import Unavailable
 
 
 class Health(msgspec.Struct):

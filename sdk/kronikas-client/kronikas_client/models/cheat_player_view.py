@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="CheatPlayerView")
+
+
+@_attrs_define
+class CheatPlayerView:
+    """
+    Attributes:
+        hand_size (int):
+        id (str):
+        name (str):
+        points (int):
+        seat (int):
+    """
+
+    hand_size: int
+    id: str
+    name: str
+    points: int
+    seat: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        hand_size = self.hand_size
+
+        id = self.id
+
+        name = self.name
+
+        points = self.points
+
+        seat = self.seat
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "hand_size": hand_size,
+                "id": id,
+                "name": name,
+                "points": points,
+                "seat": seat,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        hand_size = d.pop("hand_size")
+
+        id = d.pop("id")
+
+        name = d.pop("name")
+
+        points = d.pop("points")
+
+        seat = d.pop("seat")
+
+        cheat_player_view = cls(
+            hand_size=hand_size,
+            id=id,
+            name=name,
+            points=points,
+            seat=seat,
+        )
+
+        cheat_player_view.additional_properties = d
+        return cheat_player_view
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,174 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.cheat_call_result import CheatCallResult
+    from ..models.cheat_last_play import CheatLastPlay
+
+
+T = TypeVar("T", bound="CheatTableView")
+
+
+@_attrs_define
+class CheatTableView:
+    """
+    Attributes:
+        last_play (CheatLastPlay | None):
+        pile_size (int):
+        rank (str):
+        set_aside (int):
+        window_open (bool):
+        commitment (None | str | Unset):
+        last_call (CheatCallResult | None | Unset):
+    """
+
+    last_play: CheatLastPlay | None
+    pile_size: int
+    rank: str
+    set_aside: int
+    window_open: bool
+    commitment: None | str | Unset = UNSET
+    last_call: CheatCallResult | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.cheat_call_result import CheatCallResult  # noqa: PLC0415
+        from ..models.cheat_last_play import CheatLastPlay  # noqa: PLC0415
+
+        last_play: dict[str, Any] | None
+        if isinstance(self.last_play, CheatLastPlay):
+            last_play = self.last_play.to_dict()
+        else:
+            last_play = self.last_play
+
+        pile_size = self.pile_size
+
+        rank = self.rank
+
+        set_aside = self.set_aside
+
+        window_open = self.window_open
+
+        commitment: None | str | Unset
+        if isinstance(self.commitment, Unset):
+            commitment = UNSET
+        else:
+            commitment = self.commitment
+
+        last_call: dict[str, Any] | None | Unset
+        if isinstance(self.last_call, Unset):
+            last_call = UNSET
+        elif isinstance(self.last_call, CheatCallResult):
+            last_call = self.last_call.to_dict()
+        else:
+            last_call = self.last_call
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "last_play": last_play,
+                "pile_size": pile_size,
+                "rank": rank,
+                "set_aside": set_aside,
+                "window_open": window_open,
+            }
+        )
+        if commitment is not UNSET:
+            field_dict["commitment"] = commitment
+        if last_call is not UNSET:
+            field_dict["last_call"] = last_call
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.cheat_call_result import CheatCallResult  # noqa: PLC0415
+        from ..models.cheat_last_play import CheatLastPlay  # noqa: PLC0415
+
+        d = dict(src_dict)
+
+        def _parse_last_play(data: object) -> CheatLastPlay | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                last_play_type_0 = CheatLastPlay.from_dict(data)
+
+                return last_play_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CheatLastPlay | None, data)
+
+        last_play = _parse_last_play(d.pop("last_play"))
+
+        pile_size = d.pop("pile_size")
+
+        rank = d.pop("rank")
+
+        set_aside = d.pop("set_aside")
+
+        window_open = d.pop("window_open")
+
+        def _parse_commitment(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        commitment = _parse_commitment(d.pop("commitment", UNSET))
+
+        def _parse_last_call(data: object) -> CheatCallResult | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                last_call_type_0 = CheatCallResult.from_dict(data)
+
+                return last_call_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CheatCallResult | None | Unset, data)
+
+        last_call = _parse_last_call(d.pop("last_call", UNSET))
+
+        cheat_table_view = cls(
+            last_play=last_play,
+            pile_size=pile_size,
+            rank=rank,
+            set_aside=set_aside,
+            window_open=window_open,
+            commitment=commitment,
+            last_call=last_call,
+        )
+
+        cheat_table_view.additional_properties = d
+        return cheat_table_view
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

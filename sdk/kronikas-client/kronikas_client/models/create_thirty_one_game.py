@@ -1,0 +1,107 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.thirty_one_options import ThirtyOneOptions
+
+
+T = TypeVar("T", bound="CreateThirtyOneGame")
+
+
+@_attrs_define
+class CreateThirtyOneGame:
+    """
+    Attributes:
+        kind (Literal['thirty_one']):  Default: 'thirty_one'.
+        options (ThirtyOneOptions | Unset):
+        seed (int | None | Unset): Deal reproducibly from this seed (the view then says `seeded: true`).
+    """
+
+    kind: Literal["thirty_one"] = "thirty_one"
+    options: ThirtyOneOptions | Unset = UNSET
+    seed: int | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        kind = self.kind
+
+        options: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.options, Unset):
+            options = self.options.to_dict()
+
+        seed: int | None | Unset
+        if isinstance(self.seed, Unset):
+            seed = UNSET
+        else:
+            seed = self.seed
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "kind": kind,
+            }
+        )
+        if options is not UNSET:
+            field_dict["options"] = options
+        if seed is not UNSET:
+            field_dict["seed"] = seed
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.thirty_one_options import ThirtyOneOptions  # noqa: PLC0415
+
+        d = dict(src_dict)
+        kind = cast(Literal["thirty_one"], d.pop("kind"))
+        if kind != "thirty_one":
+            raise ValueError(f"kind must match const 'thirty_one', got '{kind}'")
+
+        _options = d.pop("options", UNSET)
+        options: ThirtyOneOptions | Unset
+        if isinstance(_options, Unset):
+            options = UNSET
+        else:
+            options = ThirtyOneOptions.from_dict(_options)
+
+        def _parse_seed(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        seed = _parse_seed(d.pop("seed", UNSET))
+
+        create_thirty_one_game = cls(
+            kind=kind,
+            options=options,
+            seed=seed,
+        )
+
+        create_thirty_one_game.additional_properties = d
+        return create_thirty_one_game
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class OptionInfoType(StrEnum):
+    BOOLEAN = "boolean"
+    INTEGER = "integer"
+    INTEGER_LIST = "integer_list"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,295 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.thirty_one_game_view_status import ThirtyOneGameViewStatus
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.my_hand import MyHand
+    from ..models.thirty_one_options import ThirtyOneOptions
+    from ..models.thirty_one_player_view import ThirtyOnePlayerView
+    from ..models.thirty_one_round_result import ThirtyOneRoundResult
+    from ..models.thirty_one_table_view import ThirtyOneTableView
+
+
+T = TypeVar("T", bound="ThirtyOneGameView")
+
+
+@_attrs_define
+class ThirtyOneGameView:
+    """
+    Attributes:
+        dealer (int | None):
+        id (str):
+        kind (Literal['thirty_one']):  Default: 'thirty_one'.
+        last_round (None | ThirtyOneRoundResult):
+        legal (list[str] | None):
+        me (MyHand | None):
+        options (ThirtyOneOptions):
+        players (list[ThirtyOnePlayerView]):
+        round_ (int):
+        seeded (bool):
+        status (ThirtyOneGameViewStatus):
+        thirty_one (None | ThirtyOneTableView):
+        turn (int | None):
+        version (int):
+        winners (list[int]):
+        cheat (None | Unset):
+    """
+
+    dealer: int | None
+    id: str
+    last_round: None | ThirtyOneRoundResult
+    legal: list[str] | None
+    me: MyHand | None
+    options: ThirtyOneOptions
+    players: list[ThirtyOnePlayerView]
+    round_: int
+    seeded: bool
+    status: ThirtyOneGameViewStatus
+    thirty_one: None | ThirtyOneTableView
+    turn: int | None
+    version: int
+    winners: list[int]
+    kind: Literal["thirty_one"] = "thirty_one"
+    cheat: None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.my_hand import MyHand  # noqa: PLC0415
+        from ..models.thirty_one_round_result import ThirtyOneRoundResult  # noqa: PLC0415
+        from ..models.thirty_one_table_view import ThirtyOneTableView  # noqa: PLC0415
+
+        dealer: int | None
+        dealer = self.dealer
+
+        id = self.id
+
+        kind = self.kind
+
+        last_round: dict[str, Any] | None
+        if isinstance(self.last_round, ThirtyOneRoundResult):
+            last_round = self.last_round.to_dict()
+        else:
+            last_round = self.last_round
+
+        legal: list[str] | None
+        if isinstance(self.legal, list):
+            legal = self.legal
+
+        else:
+            legal = self.legal
+
+        me: dict[str, Any] | None
+        if isinstance(self.me, MyHand):
+            me = self.me.to_dict()
+        else:
+            me = self.me
+
+        options = self.options.to_dict()
+
+        players = []
+        for players_item_data in self.players:
+            players_item = players_item_data.to_dict()
+            players.append(players_item)
+
+        round_ = self.round_
+
+        seeded = self.seeded
+
+        status = self.status.value
+
+        thirty_one: dict[str, Any] | None
+        if isinstance(self.thirty_one, ThirtyOneTableView):
+            thirty_one = self.thirty_one.to_dict()
+        else:
+            thirty_one = self.thirty_one
+
+        turn: int | None
+        turn = self.turn
+
+        version = self.version
+
+        winners = self.winners
+
+        cheat = self.cheat
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "dealer": dealer,
+                "id": id,
+                "kind": kind,
+                "last_round": last_round,
+                "legal": legal,
+                "me": me,
+                "options": options,
+                "players": players,
+                "round": round_,
+                "seeded": seeded,
+                "status": status,
+                "thirty_one": thirty_one,
+                "turn": turn,
+                "version": version,
+                "winners": winners,
+            }
+        )
+        if cheat is not UNSET:
+            field_dict["cheat"] = cheat
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.my_hand import MyHand  # noqa: PLC0415
+        from ..models.thirty_one_options import ThirtyOneOptions  # noqa: PLC0415
+        from ..models.thirty_one_player_view import ThirtyOnePlayerView  # noqa: PLC0415
+        from ..models.thirty_one_round_result import ThirtyOneRoundResult  # noqa: PLC0415
+        from ..models.thirty_one_table_view import ThirtyOneTableView  # noqa: PLC0415
+
+        d = dict(src_dict)
+
+        def _parse_dealer(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        dealer = _parse_dealer(d.pop("dealer"))
+
+        id = d.pop("id")
+
+        kind = cast(Literal["thirty_one"], d.pop("kind"))
+        if kind != "thirty_one":
+            raise ValueError(f"kind must match const 'thirty_one', got '{kind}'")
+
+        def _parse_last_round(data: object) -> None | ThirtyOneRoundResult:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                last_round_type_0 = ThirtyOneRoundResult.from_dict(data)
+
+                return last_round_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ThirtyOneRoundResult, data)
+
+        last_round = _parse_last_round(d.pop("last_round"))
+
+        def _parse_legal(data: object) -> list[str] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                legal_type_0 = cast(list[str], data)
+
+                return legal_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None, data)
+
+        legal = _parse_legal(d.pop("legal"))
+
+        def _parse_me(data: object) -> MyHand | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                me_type_0 = MyHand.from_dict(data)
+
+                return me_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MyHand | None, data)
+
+        me = _parse_me(d.pop("me"))
+
+        options = ThirtyOneOptions.from_dict(d.pop("options"))
+
+        players = []
+        _players = d.pop("players")
+        for players_item_data in _players:
+            players_item = ThirtyOnePlayerView.from_dict(players_item_data)
+
+            players.append(players_item)
+
+        round_ = d.pop("round")
+
+        seeded = d.pop("seeded")
+
+        status = ThirtyOneGameViewStatus(d.pop("status"))
+
+        def _parse_thirty_one(data: object) -> None | ThirtyOneTableView:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                thirty_one_type_0 = ThirtyOneTableView.from_dict(data)
+
+                return thirty_one_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ThirtyOneTableView, data)
+
+        thirty_one = _parse_thirty_one(d.pop("thirty_one"))
+
+        def _parse_turn(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        turn = _parse_turn(d.pop("turn"))
+
+        version = d.pop("version")
+
+        winners = cast(list[int], d.pop("winners"))
+
+        cheat = d.pop("cheat", UNSET)
+
+        thirty_one_game_view = cls(
+            dealer=dealer,
+            id=id,
+            kind=kind,
+            last_round=last_round,
+            legal=legal,
+            me=me,
+            options=options,
+            players=players,
+            round_=round_,
+            seeded=seeded,
+            status=status,
+            thirty_one=thirty_one,
+            turn=turn,
+            version=version,
+            winners=winners,
+            cheat=cheat,
+        )
+
+        thirty_one_game_view.additional_properties = d
+        return thirty_one_game_view
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,61 @@
+-- Append a command's events to a game's log: all or none, only at the expected version.
+-- KEYS[1] log (list)   KEYS[2] meta (hash)   KEYS[3] auth (hash: token hash -> role)
+-- KEYS[4] idempotency record (string; "" key name when none)   KEYS[5] rate bucket (hash)
+-- ARGV[1] expected version   ARGV[2] ttl seconds   ARGV[3] the lobby summary after the append
+-- ARGV[4] now (ms)   ARGV[5] rate per second (0: no limit)   ARGV[6] burst
+-- ARGV[7] idempotency fingerprint ("" when none)   ARGV[8] response to record
+-- ARGV[9] notification ("<game id>" published on channel "kr:notify" with the new version)
+-- ARGV[10] n: auth entries that follow as pairs   ARGV[11 .. 10+2n] token hash, role
+-- ARGV[11+2n ..] the events, in order
+-- Returns {"ok", version} | {"conflict", version, event...} | {"replay", record}
+--       | {"limited", retry_after_ms}
+local now = tonumber(ARGV[4])
+local rate = tonumber(ARGV[5])
+if rate > 0 then
+  local burst = tonumber(ARGV[6])
+  local bucket = redis.call('HMGET', KEYS[5], 'tokens', 'at')
+  local tokens = tonumber(bucket[1]) or burst
+  local at = tonumber(bucket[2]) or now
+  tokens = math.min(burst, tokens + (now - at) * rate / 1000)
+  if tokens < 1 then
+    return {'limited', math.ceil((1 - tokens) * 1000 / rate)}
+  end
+  redis.call('HSET', KEYS[5], 'tokens', tokens - 1, 'at', now)
+  redis.call('PEXPIRE', KEYS[5], math.ceil(burst * 1000 / rate) + 1000)
+end
+if ARGV[7] ~= '' then
+  local prior = redis.call('GET', KEYS[4])
+  if prior then
+    return {'replay', prior}
+  end
+end
+local expected = tonumber(ARGV[1])
+local version = redis.call('LLEN', KEYS[1])
+if version ~= expected then
+  local reply = {'conflict', version}
+  if expected < version then
+    local tail = redis.call('LRANGE', KEYS[1], expected, -1)
+    for i = 1, #tail do reply[#reply + 1] = tail[i] end
+  end
+  return reply
+end
+local n = tonumber(ARGV[10])
+local first = 11 + 2 * n
+if first <= #ARGV then
+  version = redis.call('RPUSH', KEYS[1], unpack(ARGV, first, #ARGV))
+end
+for i = 0, n - 1 do
+  redis.call('HSET', KEYS[3], ARGV[11 + 2 * i], ARGV[12 + 2 * i])
+end
+local ttl = tonumber(ARGV[2])
+redis.call('HSET', KEYS[2], 'version', version, 'summary', ARGV[3], 'updated', now)
+redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('EXPIRE', KEYS[2], ttl)
+if redis.call('EXISTS', KEYS[3]) == 1 then
+  redis.call('EXPIRE', KEYS[3], ttl)
+end
+if ARGV[7] ~= '' then
+  redis.call('SET', KEYS[4], ARGV[7] .. '\n' .. ARGV[8], 'EX', ttl)
+end
+redis.call('PUBLISH', 'kr:notify', ARGV[9] .. ':' .. version)
+return {'ok', version}

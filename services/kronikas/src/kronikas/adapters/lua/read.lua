@@ -1,0 +1,33 @@
+-- Read a game: its version, the caller's role, and the events after a version.
+-- KEYS[1] log (list)   KEYS[2] auth (hash)   KEYS[3] rate bucket (hash)
+-- ARGV[1] after   ARGV[2] token hash ("" for none)   ARGV[3] now (ms)
+-- ARGV[4] rate per second (0: no limit)   ARGV[5] burst   ARGV[6] max events to return
+-- Returns {version, role ("" unknown), retry_after_ms (0: allowed), event...}
+local now = tonumber(ARGV[3])
+local rate = tonumber(ARGV[4])
+if rate > 0 and ARGV[2] ~= '' then
+  local burst = tonumber(ARGV[5])
+  local bucket = redis.call('HMGET', KEYS[3], 'tokens', 'at')
+  local tokens = tonumber(bucket[1]) or burst
+  local at = tonumber(bucket[2]) or now
+  tokens = math.min(burst, tokens + (now - at) * rate / 1000)
+  if tokens < 1 then
+    return {0, '', math.ceil((1 - tokens) * 1000 / rate)}
+  end
+  redis.call('HSET', KEYS[3], 'tokens', tokens - 1, 'at', now)
+  redis.call('PEXPIRE', KEYS[3], math.ceil(burst * 1000 / rate) + 1000)
+end
+local version = redis.call('LLEN', KEYS[1])
+local role = ''
+if ARGV[2] ~= '' then
+  role = redis.call('HGET', KEYS[2], ARGV[2]) or ''
+end
+local reply = {version, role, 0}
+local after = tonumber(ARGV[1])
+local limit = tonumber(ARGV[6])
+if after < version and limit > 0 then
+  local last = math.min(version, after + limit) - 1
+  local events = redis.call('LRANGE', KEYS[1], after, last)
+  for i = 1, #events do reply[#reply + 1] = events[i] end
+end
+return reply

@@ -1,0 +1,321 @@
+"""The tables: create, list, join, start, look, move, follow (API.md). Thin controllers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+import msgspec
+from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import State
+from litestar.params import Body, HeaderParameter, PathParameter, QueryParameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from kronikas.api.errors import problems
+from kronikas.api.kinds import kinds
+from kronikas.api.wire import (
+    Command,
+    CreateCheatGame,
+    CreateGame,
+    JoinRequest,
+    Kinds,
+    Lobby,
+    LobbyEntry,
+)
+from kronikas.application.errors import InvalidRequest, Unauthorized
+from kronikas.application.games import Games
+from kronikas.application.results import CommandResult, Created, EventPage, GameView, Joined
+
+JSON = "application/json"
+GameId = Annotated[str, PathParameter(description="The table's id.", max_length=64)]
+_KINDS = kinds()
+
+
+def _games(state: State) -> Games:
+    games: Games = state.games
+    return games
+
+
+def bearer(request: Request[Any, Any, Any], required: bool = False) -> str | None:
+    """The token of `Authorization: Bearer <token>`; 401 when it is malformed (or missing)."""
+    header = request.headers.get("authorization")
+    if header is None:
+        if required:
+            raise Unauthorized("This needs a token: send `Authorization: Bearer <token>`.")
+        return None
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 256:
+        raise Unauthorized("The Authorization header must be `Bearer <token>`.")
+    return token
+
+
+_STRICT: dict[Any, msgspec.json.Decoder[Any]] = {}
+
+
+async def strict(request: Request[Any, Any, Any], kind: Any) -> Any:
+    """The body decoded strictly (Litestar's own decoding converts `1` to `true`, `"5"` to 5)."""
+    decoder = _STRICT.get(kind)
+    if decoder is None:
+        decoder = _STRICT[kind] = msgspec.json.Decoder(kind)
+    try:
+        return decoder.decode(await request.body())
+    except msgspec.ValidationError as exc:
+        raise InvalidRequest(str(exc)) from None
+
+
+def _raw(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response[Any]:
+    return Response(body, status_code=status, media_type=JSON, headers=headers)
+
+
+class _Version(msgspec.Struct):
+    version: int
+
+
+_version = msgspec.json.Decoder(_Version)
+
+
+def _etag(body: bytes) -> dict[str, str]:
+    """The version of a view or command answer, as an entity tag for `If-Match`."""
+    return {"ETag": f'"{_version.decode(body).version}"'}
+
+
+def _if_match(value: str | None) -> int | None:
+    if value is None:
+        return None
+    text = value.strip().removeprefix("W/").strip('"')
+    if not text.isdigit() or len(text) > 12:
+        raise InvalidRequest('If-Match must be a version in quotes, such as "12".')
+    return int(text)
+
+
+class GamesController(Controller):
+    path = "/v1"
+    tags = ["games"]
+
+    @get("/kinds", operation_id="list_kinds", responses=problems(429))
+    async def list_kinds(self) -> Kinds:
+        """The game kinds: how many may play, and each option with its type, default and limits."""
+        return _KINDS
+
+    @post(
+        "/games",
+        operation_id="create_game",
+        status_code=201,
+        responses=problems(413, 422, 429, 503),
+    )
+    async def create_game(
+        self,
+        state: State,
+        request: Request[Any, Any, Any],
+        data: Annotated[
+            CreateGame,
+            Body(description="`kind` chooses the game; every option may be left out."),
+        ],
+    ) -> Response[Created]:
+        """Create a table. The answer holds the host token, which alone may start it."""
+        data = await strict(request, CreateGame)
+        options = data.options
+        kind = "cheat" if isinstance(data, CreateCheatGame) else "thirty_one"
+        body = await _games(state).create(kind, options, data.seed)
+        return _raw(body, 201)
+
+    @get("/games", operation_id="list_games", responses=problems(422, 429, 503))
+    async def list_games(
+        self,
+        state: State,
+        kind: Annotated[
+            Literal["cheat", "thirty_one"] | None, QueryParameter(description="Only this game.")
+        ] = None,
+        status: Annotated[
+            Literal["open", "playing", "finished"] | None,
+            QueryParameter(description="Only tables in this state."),
+        ] = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=100, description="Tables per page.")] = 20,
+        offset: Annotated[int, QueryParameter(ge=0, le=100_000, description="Tables to skip.")] = 0,
+    ) -> Lobby:
+        """The lobby: tables, newest first, filtered by kind and status, a page at a time."""
+        found, more = await _games(state).store.lobby(kind, status, offset, limit)
+        entries = [
+            LobbyEntry(
+                id=s.game_id,
+                kind=s.kind,  # type: ignore[arg-type]
+                status=s.status,  # type: ignore[arg-type]
+                players=s.players,
+                max_players=_max_players(s.kind),
+                created_at=datetime.fromtimestamp(s.created_ms / 1000, UTC)
+                .isoformat(timespec="milliseconds")
+                .replace("+00:00", "Z"),
+            )
+            for s in found
+        ]
+        return Lobby(games=entries, offset=offset, limit=limit, more=more)
+
+    @post(
+        "/games/{game_id:str}/players",
+        operation_id="join_game",
+        status_code=201,
+        responses=problems(404, 409, 413, 422, 429, 503),
+    )
+    async def join_game(
+        self,
+        state: State,
+        request: Request[Any, Any, Any],
+        game_id: GameId,
+        data: Annotated[JoinRequest, Body(description="The player's name.")],
+    ) -> Response[Joined]:
+        """Take the next free seat. The answer holds the player token: keep it secret."""
+        data = await strict(request, JoinRequest)
+        if not data.name.isprintable() or not data.name.strip():
+            raise InvalidRequest("name must be 1–32 printable characters, not only spaces.")
+        return _raw(await _games(state).join(game_id, data.name), 201)
+
+    @post(
+        "/games/{game_id:str}/start",
+        operation_id="start_game",
+        status_code=200,
+        responses=problems(401, 403, 404, 409, 429, 503),
+        security=[{"bearer": []}],
+    )
+    async def start_game(
+        self, state: State, request: Request[Any, Any, Any], game_id: GameId
+    ) -> Response[GameView]:
+        """Deal the first round (host token only; at least two players)."""
+        token = bearer(request, required=True)
+        assert token is not None
+        body = await _games(state).start(game_id, token)
+        return _raw(body, headers=_etag(body))
+
+    @get(
+        "/games/{game_id:str}",
+        operation_id="get_game",
+        responses=problems(401, 404, 429, 503),
+        security=[{}, {"bearer": []}],
+    )
+    async def get_game(
+        self, state: State, request: Request[Any, Any, Any], game_id: GameId
+    ) -> Response[GameView]:
+        """The table as the asker sees it: a player token adds that seat's hand and legal moves."""
+        body = await _games(state).view(game_id, bearer(request))
+        return _raw(body, headers=_etag(body))
+
+    @post(
+        "/games/{game_id:str}/commands",
+        operation_id="send_command",
+        status_code=200,
+        responses=problems(401, 403, 404, 409, 412, 413, 422, 429, 503),
+        security=[{"bearer": []}],
+    )
+    async def send_command(
+        self,
+        state: State,
+        request: Request[Any, Any, Any],
+        game_id: GameId,
+        data: Annotated[Command, Body(description="One command; `type` chooses it.")],
+        if_match: Annotated[
+            str | None,
+            HeaderParameter(
+                name="If-Match",
+                description='Apply only at this version, as `"<version>"`; otherwise 412.',
+            ),
+        ] = None,
+        idempotency_key: Annotated[
+            str | None,
+            HeaderParameter(
+                name="Idempotency-Key",
+                min_length=1,
+                max_length=128,
+                description="A retry with the same key and body gets the first answer again.",
+            ),
+        ] = None,
+    ) -> Response[CommandResult]:
+        """One move by the token's seat. The answer has the new version, its events and the view."""
+        token = bearer(request, required=True)
+        assert token is not None
+        body = await _games(state).command(
+            game_id,
+            token,
+            await strict(request, Command),
+            await request.body(),
+            if_match=_if_match(if_match),
+            idempotency_key=idempotency_key,
+        )
+        return _raw(body, headers=_etag(body))
+
+    @get(
+        "/games/{game_id:str}/events",
+        operation_id="list_events",
+        responses=problems(401, 404, 422, 429, 503),
+        security=[{}, {"bearer": []}],
+    )
+    async def list_events(
+        self,
+        state: State,
+        request: Request[Any, Any, Any],
+        game_id: GameId,
+        after: Annotated[
+            int, QueryParameter(ge=0, le=2**31, description="Only events with a greater version.")
+        ] = 0,
+        wait: Annotated[
+            float,
+            QueryParameter(ge=0, le=30, description="Wait up to this many seconds for an event."),
+        ] = 0,
+    ) -> Response[EventPage]:
+        """Events after a version, as the asker may see them; long-polls with `wait`."""
+        body = await _games(state).events(game_id, bearer(request), after, wait)
+        return _raw(body)
+
+    @get(
+        "/games/{game_id:str}/stream",
+        operation_id="stream_events",
+        responses=problems(401, 404, 422, 429, 503),
+        security=[{}, {"bearer": []}],
+        response_description="Server-Sent Events: `id` the version, `event` the type, "
+        "`data` the event's JSON; a comment every 15 s keeps the connection open.",
+        media_type="text/event-stream",
+    )
+    async def stream_events(
+        self,
+        state: State,
+        request: Request[Any, Any, Any],
+        game_id: GameId,
+        after: Annotated[
+            int, QueryParameter(ge=0, le=2**31, description="Only events with a greater version.")
+        ] = 0,
+        token: Annotated[
+            str | None,
+            QueryParameter(
+                name="token",
+                max_length=256,
+                description="The token, for browsers' EventSource, which sets no header.",
+            ),
+        ] = None,
+        last_event_id: Annotated[
+            str | None,
+            HeaderParameter(name="Last-Event-ID", description="Resume after this version."),
+        ] = None,
+    ) -> ServerSentEvent:
+        """The same events as `list_events`, as a stream that stays open."""
+        if last_event_id is not None:
+            if not last_event_id.strip().isdigit() or len(last_event_id) > 12:
+                raise InvalidRequest("Last-Event-ID must be a version number.")
+            after = int(last_event_id)
+        events = await _games(state).stream(game_id, token or bearer(request), after)
+
+        async def messages() -> AsyncIterator[ServerSentEventMessage]:
+            async for event in events():
+                if event is None:
+                    yield ServerSentEventMessage(comment="keep-alive")
+                else:
+                    yield ServerSentEventMessage(
+                        data=msgspec.json.encode(event).decode(),
+                        event=event.type,
+                        id=str(event.version),
+                    )
+
+        return ServerSentEvent(messages())
+
+
+def _max_players(kind: str) -> int:
+    return next(k.max_players for k in _KINDS.kinds if k.kind == kind)

@@ -1,0 +1,471 @@
+"""The use cases: load the log (or the cached fold) → decide → append at the expected version."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from types import ModuleType
+from typing import Any
+
+import msgspec
+
+from kronikas.adapters.event_store import RedisEventStore
+from kronikas.adapters.notifier import Notifier
+from kronikas.adapters.randomness import SecureRandomness, SeededRandomness
+from kronikas.application.engines import ENGINES
+from kronikas.application.errors import (
+    Forbidden,
+    InvalidRequest,
+    NotFound,
+    RateLimited,
+    Unauthorized,
+    Unavailable,
+    VersionMismatch,
+)
+from kronikas.application.ports import Idempotency, Summary
+from kronikas.application.records import Head, Record, encode, utc_now
+from kronikas.application.results import (
+    CommandResult,
+    Created,
+    EventPage,
+    GameEvent,
+    Joined,
+)
+from kronikas.config import Settings
+from kronikas.domain.common import DomainError, Join, PlayerJoined, Randomness, Start
+
+log = logging.getLogger("kronikas.games")
+
+HOST = "host"
+EVENT_PAGE = 500
+"""The most events one read returns; clients page on with `after`."""
+_RETRIES = 16
+_CACHE_SIZE = 4096
+
+
+def hash_token(token: str) -> str:
+    """Tokens are kept, compared and cached only as their SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token(prefix: str) -> str:
+    """An unguessable token: 192 random bits."""
+    return f"{prefix}_{secrets.token_urlsafe(24)}"
+
+
+@dataclass
+class Table:
+    """A game folded up to `version`, as this process last saw it."""
+
+    game_id: str
+    kind: str
+    engine: ModuleType
+    seed: int | None
+    version: int
+    state: Any
+    created_ms: int
+    roles: dict[str, str] = field(default_factory=dict)
+    """Token hash → role (`host` or a seat); a token's role never changes once issued."""
+
+    def rng(self) -> Randomness:
+        return SecureRandomness() if self.seed is None else SeededRandomness(self.seed)
+
+
+class _Codec:
+    """Per-engine decoders of stored records."""
+
+    def __init__(self) -> None:
+        self._decoders = {
+            kind: msgspec.json.Decoder(Record[engine.Event])  # type: ignore[name-defined]
+            for kind, engine in ENGINES.items()
+        }
+        self._head = msgspec.json.Decoder(Record[Head])
+
+    def head(self, raw: bytes) -> tuple[Head, str]:
+        record = msgspec.json.decode(raw, type=Record[msgspec.Raw])
+        head = Head(k=record.k or "", seed=record.seed)
+        return head, record.at
+
+    def decode(self, kind: str, raw: bytes) -> Record[Any]:
+        return self._decoders[kind].decode(raw)
+
+
+class Games:
+    """Every use case of the HTTP API, stateless but for a cache of folds keyed by version."""
+
+    def __init__(self, store: RedisEventStore, notifier: Notifier, settings: Settings) -> None:
+        self.store = store
+        self.notifier = notifier
+        self.settings = settings
+        self.codec = _Codec()
+        self.cache: OrderedDict[str, Table] = OrderedDict()
+
+    # -- loading ---------------------------------------------------------------------------------
+
+    def _remember(self, table: Table) -> None:
+        self.cache[table.game_id] = table
+        self.cache.move_to_end(table.game_id)
+        while len(self.cache) > _CACHE_SIZE:
+            self.cache.popitem(last=False)
+
+    def _new_table(self, game_id: str, first: bytes) -> Table:
+        head, at = self.codec.head(first)
+        if head.k not in ENGINES:
+            raise Unavailable(f"table {game_id} has an unreadable log")
+        engine = ENGINES[head.k]
+        record = self.codec.decode(head.k, first)
+        created = record.e
+        state = engine.evolve(engine.initial_state(created.options, created.seeded), created)
+        created_ms = int(datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp() * 1000)
+        return Table(game_id, head.k, engine, head.seed, 1, state, created_ms)
+
+    def _apply(self, table: Table, records: Sequence[bytes]) -> None:
+        engine, state, version = table.engine, table.state, table.version
+        for raw in records:
+            record = self.codec.decode(table.kind, raw)
+            if record.v != version + 1:
+                raise Unavailable(f"table {table.game_id}: event {record.v} after {version}")
+            state = engine.evolve(state, record.e)
+            version = record.v
+        table.state, table.version = state, version
+
+    async def load(self, game_id: str, token_hash: str = "", rate: bool = True) -> Table:
+        """The table at its current version (one round trip); also learns the token's role."""
+        table = self.cache.get(game_id)
+        after = table.version if table else 0
+        result = await self.store.read(game_id, after, token_hash, 1 << 30, rate)
+        if result.retry_after_ms:
+            raise _rate_limited(result.retry_after_ms)
+        if result.version == 0:
+            self.cache.pop(game_id, None)
+            raise NotFound(f"There is no table {game_id!r}.")
+        if table is None or result.version < after:
+            if table is not None:  # the log was replaced (expired and made again): start over
+                result = await self.store.read(game_id, 0, token_hash, 1 << 30, False)
+            table = self._new_table(game_id, result.records[0])
+            self._apply(table, result.records[1:])
+        else:
+            self._apply(table, result.records)
+        if result.role:
+            table.roles[token_hash] = result.role
+        self._remember(table)
+        return table
+
+    # -- appending -------------------------------------------------------------------------------
+
+    def _ttl(self, status: str) -> int:
+        return self.settings.open_ttl_s if status == "open" else self.settings.finished_ttl_s
+
+    def _fold(self, table: Table, events: Sequence[Any]) -> tuple[Any, list[bytes], list[str]]:
+        state, records, at = table.state, [], utc_now()
+        stamps = []
+        for offset, event in enumerate(events, start=1):
+            state = table.engine.evolve(state, event)
+            records.append(encode(Record(v=table.version + offset, at=at, e=event)))
+            stamps.append(at)
+        return state, records, stamps
+
+    def _wire_events(
+        self, table: Table, first: int, events: Sequence[Any], at: str, viewer: int | None
+    ) -> list[GameEvent]:
+        redact = table.engine.redact
+        out = []
+        for offset, event in enumerate(events):
+            seen = redact(event, viewer)
+            data = msgspec.to_builtins(seen)
+            out.append(GameEvent(version=first + offset, type=data["type"], at=at, data=data))
+        return out
+
+    # -- use cases -------------------------------------------------------------------------------
+
+    async def create(self, kind: str, options: Any, seed: int | None) -> bytes:
+        """A new open table; answers `Created` with the host token."""
+        engine = ENGINES[kind]
+        engine.validate_options(options)
+        game_id = secrets.token_hex(8)
+        host_token = new_token("host")
+        events = engine.created(options, seed is not None)
+        at = utc_now()
+        state = engine.initial_state(options, seed is not None)
+        for event in events:
+            state = engine.evolve(state, event)
+        records = [
+            encode(
+                Record(v=i, at=at, e=e, k=kind if i == 1 else None, seed=seed if i == 1 else None)
+            )
+            for i, e in enumerate(events, start=1)
+        ]
+        created_ms = int(time.time() * 1000)
+        view = engine.view(state, None, game_id, len(events))
+        result = await self.store.append(
+            game_id,
+            0,
+            records,
+            ttl_s=self.settings.open_ttl_s,
+            auth=[(hash_token(host_token), HOST)],
+            summary=Summary(game_id, kind, view.status, 0, created_ms, len(events)),
+        )
+        if result.outcome != "ok":  # pragma: no cover - 64 random bits do not collide
+            raise Unavailable("could not create the table; try again")
+        await self.store.register(game_id, created_ms)
+        table = Table(game_id, kind, engine, seed, len(events), state, created_ms)
+        table.roles[hash_token(host_token)] = HOST
+        self._remember(table)
+        log.info("table created", extra={"game_id": game_id, "kind": kind})
+        return msgspec.json.encode(Created(game=view, host_token=host_token))
+
+    async def join(self, game_id: str, name: str) -> bytes:
+        """Take the next free seat; answers `Joined` with the player's token."""
+        player_id = secrets.token_hex(6)
+        token = new_token("seat")
+        token_hash = hash_token(token)
+        command = Join(player_id, name)
+
+        def respond(table: Table, state: Any, events: list[Any], at: str) -> _Response:
+            seat = next(e.seat for e in events if isinstance(e, PlayerJoined))
+            view = table.engine.view(state, seat, game_id, table.version + len(events))
+            body = Joined(player_id=player_id, seat=seat, token=token, game=view)
+            return msgspec.json.encode(body), view, [(token_hash, str(seat))]
+
+        cached = self.cache.get(game_id)
+        table = cached or await self.load(game_id)
+        step = _Step(lambda t: t.engine.decide(t.state, command, None, t.rng()), respond)
+        return await self._execute(table, cached is None, step)
+
+    async def start(self, game_id: str, token: str) -> bytes:
+        """The host deals the first round; answers the table as the host (a spectator) sees it."""
+        token_hash = hash_token(token)
+        table, fresh = await self._authorised(game_id, token_hash)
+        if table.roles[token_hash] != HOST:
+            raise Forbidden("Only the host token may start the table.")
+
+        def respond(table: Table, state: Any, events: list[Any], at: str) -> _Response:
+            view = table.engine.view(state, None, game_id, table.version + len(events))
+            return msgspec.json.encode(view), view, []
+
+        step = _Step(lambda t: t.engine.decide(t.state, Start(), None, t.rng()), respond)
+        return await self._execute(table, fresh, step)
+
+    async def command(
+        self,
+        game_id: str,
+        token: str,
+        command: Any,
+        body: bytes,
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> bytes:
+        """One move by the seat the token holds; answers `CommandResult` as the mover sees it."""
+        token_hash = hash_token(token)
+        table, fresh = await self._authorised(game_id, token_hash)
+        role = table.roles[token_hash]
+        if role == HOST:
+            raise Forbidden("The host token cannot play: join the table for a player token.")
+        if not isinstance(command, table.engine.COMMANDS):
+            raise InvalidRequest(
+                f"A {command.__struct_config__.tag!r} command is not a command of {table.kind}."
+            )
+        seat = int(role)
+
+        def respond(table: Table, state: Any, events: list[Any], at: str) -> _Response:
+            first = table.version + 1
+            view = table.engine.view(state, seat, game_id, table.version + len(events))
+            result = CommandResult(
+                version=table.version + len(events),
+                events=self._wire_events(table, first, events, at, seat),
+                game=view,
+            )
+            return msgspec.json.encode(result), view, []
+
+        step = _Step(
+            lambda t: t.engine.decide(t.state, command, seat, t.rng()),
+            respond,
+            token_hash=token_hash,
+            if_match=if_match,
+        )
+        if idempotency_key is not None:
+            step.idem_key = hash_token(f"{token_hash}:{idempotency_key}")
+            step.fingerprint = hashlib.sha256(body).hexdigest()
+        return await self._execute(table, fresh, step)
+
+    async def view(self, game_id: str, token: str | None) -> bytes:
+        """The table as the token's holder (or a spectator) sees it now."""
+        table, seat = await self._reader(game_id, token)
+        return msgspec.json.encode(table.engine.view(table.state, seat, game_id, table.version))
+
+    async def events(self, game_id: str, token: str | None, after: int, wait: float) -> bytes:
+        """Events after `after` that the asker may see, waiting up to `wait` s for the first."""
+        token_hash = hash_token(token) if token else ""
+        deadline = time.monotonic() + wait
+        with self.notifier.waiting(game_id) as waiter:
+            table, seat = await self._reader(game_id, token)
+            while table.version <= after:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not await waiter.wait(remaining):
+                    break
+                waiter.event.clear()
+                table = await self.load(game_id, token_hash, rate=False)
+        records = await self._records(table, after)
+        return msgspec.json.encode(self._page(table, seat, records))
+
+    async def _records(self, table: Table, after: int) -> list[Record[Any]]:
+        if after >= table.version:
+            return []
+        result = await self.store.read(table.game_id, after, "", EVENT_PAGE, rate=False)
+        return [self.codec.decode(table.kind, raw) for raw in result.records]
+
+    def _page(self, table: Table, seat: int | None, records: list[Record[Any]]) -> EventPage:
+        events = []
+        for record in records:
+            data = msgspec.to_builtins(table.engine.redact(record.e, seat))
+            events.append(GameEvent(version=record.v, type=data["type"], at=record.at, data=data))
+        return EventPage(events=events, version=table.version)
+
+    async def stream(
+        self, game_id: str, token: str | None, after: int
+    ) -> Callable[[], AsyncIterator[GameEvent | None]]:
+        """Checks access now; the returned generator yields events, and None as a keep-alive."""
+        table, seat = await self._reader(game_id, token)
+        token_hash = hash_token(token) if token else ""
+
+        async def events() -> AsyncIterator[GameEvent | None]:
+            nonlocal after, table
+            while True:
+                with self.notifier.waiting(game_id) as waiter:
+                    if table.version <= after:
+                        if not await waiter.wait(15.0):
+                            yield None
+                            continue
+                        waiter.event.clear()
+                    table = await self.load(game_id, token_hash, rate=False)
+                for record in await self._records(table, after):
+                    data = msgspec.to_builtins(table.engine.redact(record.e, seat))
+                    yield GameEvent(version=record.v, type=data["type"], at=record.at, data=data)
+                    after = record.v
+
+        return events
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    async def _authorised(self, game_id: str, token_hash: str) -> tuple[Table, bool]:
+        """The table and whether it was just read; 401 when the token is not of this table."""
+        table = self.cache.get(game_id)
+        if table is not None and token_hash in table.roles:
+            return table, False
+        table = await self.load(game_id, token_hash, rate=False)
+        if token_hash not in table.roles:
+            raise Unauthorized("This token is not one of this table's.")
+        return table, True
+
+    async def _reader(self, game_id: str, token: str | None) -> tuple[Table, int | None]:
+        token_hash = hash_token(token) if token else ""
+        table = await self.load(game_id, token_hash)
+        if not token:
+            return table, None
+        role = table.roles.get(token_hash)
+        if role is None:
+            raise Unauthorized("This token is not one of this table's.")
+        return table, None if role == HOST else int(role)
+
+    async def _execute(self, table: Table, fresh: bool, step: _Step) -> bytes:
+        game_id = table.game_id
+        for _ in range(_RETRIES):
+            if step.if_match is not None and step.if_match != table.version:
+                if step.if_match > table.version and not fresh:
+                    table, fresh = await self.load(game_id, rate=False), True
+                    continue
+                return await self._replay_or_raise(
+                    table,
+                    step,
+                    VersionMismatch(
+                        f"The table is at version {table.version}, not {step.if_match}."
+                    ),
+                )
+            try:
+                events = step.decide(table)
+            except DomainError as refusal:
+                if not fresh:
+                    table, fresh = await self.load(game_id, rate=False), True
+                    continue
+                return await self._replay_or_raise(table, step, refusal)
+            state, records, stamps = self._fold(table, events)
+            body, view, auth = step.respond(table, state, events, stamps[0] if stamps else "")
+            idem = (
+                Idempotency(step.idem_key, step.fingerprint, body)
+                if step.idem_key is not None
+                else None
+            )
+            result = await self.store.append(
+                game_id,
+                table.version,
+                records,
+                ttl_s=self._ttl(view.status),
+                token_hash=step.token_hash,
+                auth=auth,
+                idempotency=idem,
+                summary=Summary(
+                    game_id, table.kind, view.status, len(view.players), table.created_ms, 0
+                ),
+            )
+            if result.outcome == "ok":
+                table.state, table.version = state, result.version
+                table.roles.update(auth)
+                return body
+            if result.outcome == "conflict":
+                table, fresh = (
+                    await self._after_conflict(table, result.records, result.version),
+                    True,
+                )
+                continue
+            if result.outcome == "replay":
+                return self._replayed(step, result.replay)
+            raise _rate_limited(result.retry_after_ms)
+        raise Unavailable("The table is too busy right now; try again.")
+
+    async def _replay_or_raise(self, table: Table, step: _Step, error: Exception) -> bytes:
+        if step.idem_key is not None:
+            prior = await self.store.idempotent(table.game_id, step.idem_key)
+            if prior is not None:
+                return self._replayed(step, prior)
+        raise error
+
+    @staticmethod
+    def _replayed(step: _Step, record: bytes) -> bytes:
+        fingerprint, _, body = record.partition(b"\n")
+        if fingerprint.decode() != step.fingerprint:
+            raise InvalidRequest("This Idempotency-Key was used with another body.")
+        return body
+
+    async def _after_conflict(self, table: Table, records: list[bytes], version: int) -> Table:
+        if records and version == table.version + len(records):
+            self._apply(table, records)
+            return table
+        return await self.load(table.game_id, rate=False)
+
+
+_Response = tuple[bytes, Any, list[tuple[str, str]]]
+
+
+@dataclass
+class _Step:
+    """One command's decision and answer, re-run on a fresher table after a lost race."""
+
+    decide: Callable[[Table], list[Any]]
+    respond: Callable[[Table, Any, list[Any], str], _Response]
+    token_hash: str = ""
+    if_match: int | None = None
+    idem_key: str | None = None
+    fingerprint: str = ""
+
+
+def _rate_limited(retry_after_ms: int) -> RateLimited:
+    seconds = max(1, -(-retry_after_ms // 1000))
+    return RateLimited(
+        f"Too many requests; try again in {seconds} s.", headers={"Retry-After": str(seconds)}
+    )

@@ -1,0 +1,40 @@
+"""How events are kept in the log: an envelope around the engine's event."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+E = TypeVar("E")
+
+
+class Record(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True):
+    """A stored event: version, time, and on the first record the table's kind and seed."""
+
+    v: int
+    at: str
+    e: E
+    k: str | None = None
+    seed: int | None = None
+
+
+class Head(msgspec.Struct, frozen=True):
+    """The part of the first record that says which engine reads the log."""
+
+    k: str
+    seed: int | None = None
+
+
+def utc_now() -> str:
+    """The current time as RFC 3339 UTC with milliseconds."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+_encoder = msgspec.json.Encoder()
+
+
+def encode(record: Record[Any]) -> bytes:
+    """A record's stored bytes."""
+    return _encoder.encode(record)

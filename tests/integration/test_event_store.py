@@ -1,0 +1,463 @@
+"""The event store's contract, against the session's real Redis: one test per promise it keeps."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import pytest
+from redis.asyncio import Redis
+from redis.crc import key_slot
+
+from kronikas.adapters.event_store import (
+    LOBBY_KEY,
+    NOTIFY_CHANNEL,
+    RedisEventStore,
+    game_keys,
+)
+from kronikas.adapters.notifier import Notifier
+from kronikas.application.ports import AppendResult, Idempotency, Summary
+
+TTL = 600
+
+
+def new_id() -> str:
+    return secrets.token_hex(8)
+
+
+def summary(game_id: str, status: str = "open", kind: str = "cheat", players: int = 0) -> Summary:
+    return Summary(game_id, kind, status, players, int(time.time() * 1000), 0)
+
+
+def events(*names: str) -> list[bytes]:
+    return [f'{{"e":"{name}"}}'.encode() for name in names]
+
+
+async def append(
+    store: RedisEventStore,
+    game_id: str,
+    expected: int,
+    records: Sequence[bytes],
+    **kwargs: Any,
+) -> AppendResult:
+    kwargs.setdefault("ttl_s", TTL)
+    kwargs.setdefault("summary", summary(game_id))
+    return await store.append(game_id, expected, records, **kwargs)
+
+
+async def log_of(redis: Redis, game_id: str) -> list[bytes]:
+    return list(await redis.lrange(game_keys(game_id)["log"], 0, -1))
+
+
+@pytest.fixture
+def store(redis: Redis) -> RedisEventStore:
+    return RedisEventStore(redis)
+
+
+@pytest.fixture
+def limited(redis: Redis) -> RedisEventStore:
+    return RedisEventStore(redis, rate_per_s=2, burst=2)
+
+
+@pytest.fixture
+async def listed(redis: Redis) -> AsyncIterator[list[str]]:
+    """Ids a test lists in the shared lobby; they leave it afterwards, unseen by other tests."""
+    ids: list[str] = []
+    yield ids
+    if ids:
+        await redis.zrem(LOBBY_KEY, *ids)
+
+
+class Notifications:
+    """The `kr:notify` messages about some games, from a pub/sub subscription."""
+
+    def __init__(self, redis: Redis) -> None:
+        self.pubsub: Any = redis.pubsub(ignore_subscribe_messages=True)
+
+    async def __aenter__(self) -> Notifications:
+        await self.pubsub.subscribe(NOTIFY_CHANNEL)
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.pubsub.aclose()
+
+    async def about(self, game_ids: set[str], quiet: float = 0.3) -> list[str]:
+        """The messages about `game_ids` until none has come for `quiet` seconds."""
+        seen: list[str] = []
+        loop = asyncio.get_running_loop()
+        until = loop.time() + quiet
+        while (left := until - loop.time()) > 0:
+            # None also stands for an ignored subscribe confirmation: keep listening.
+            message = await self.pubsub.get_message(timeout=left)
+            if message is None:
+                continue
+            text = message["data"].decode()
+            if text.rsplit(":", 1)[0] in game_ids:
+                seen.append(text)
+                until = loop.time() + quiet
+        return seen
+
+
+# -- appending at an expected version ------------------------------------------------------------
+
+
+async def test_append_at_the_expected_version_numbers_events_from_one(
+    store: RedisEventStore,
+) -> None:
+    game = new_id()
+    first = await append(store, game, 0, events("a"))
+    assert (first.outcome, first.version) == ("ok", 1)
+    second = await append(store, game, 1, events("b"))
+    assert (second.outcome, second.version) == ("ok", 2)
+    third = await append(store, game, 2, events("c", "d"))
+    assert (third.outcome, third.version) == ("ok", 4)
+    read = await store.read(game, 0, "", 100)
+    assert read.version == 4
+    assert read.records == events("a", "b", "c", "d")
+
+
+async def test_several_events_are_appended_all_or_none(
+    store: RedisEventStore, redis: Redis
+) -> None:
+    game = new_id()
+    done = await append(store, game, 0, events("a", "b", "c", "d", "e"))
+    assert (done.outcome, done.version) == ("ok", 5)
+    refused = await append(store, game, 3, events("x", "y", "z"))
+    assert refused.outcome == "conflict"
+    assert await log_of(redis, game) == events("a", "b", "c", "d", "e")
+
+
+async def test_records_are_kept_byte_for_byte(store: RedisEventStore) -> None:
+    game = new_id()
+    odd = [b"\x00\xff\n\r", "Krónikás ♥".encode(), b"", b"x" * 10_000]
+    assert (await append(store, game, 0, odd)).version == 4
+    assert (await store.read(game, 0, "", 10)).records == odd
+
+
+async def test_stale_version_is_a_conflict_with_the_events_after_it(
+    store: RedisEventStore, redis: Redis
+) -> None:
+    game = new_id()
+    await append(store, game, 0, events("a", "b", "c"))
+    conflict = await append(store, game, 1, events("x"), auth=[("t", "0")])
+    assert conflict.outcome == "conflict"
+    assert conflict.version == 3
+    assert conflict.records == events("b", "c")
+    assert await log_of(redis, game) == events("a", "b", "c")
+    assert not await redis.exists(game_keys(game)["auth"])
+    assert (await append(store, game, 0, events("y"))).records == events("a", "b", "c")
+
+
+async def test_expected_beyond_the_log_is_a_conflict_without_events(
+    store: RedisEventStore, redis: Redis
+) -> None:
+    game = new_id()
+    await append(store, game, 0, events("a", "b"))
+    conflict = await append(store, game, 5, events("x"))
+    assert (conflict.outcome, conflict.version, conflict.records) == ("conflict", 2, [])
+    assert await log_of(redis, game) == events("a", "b")
+
+    empty = new_id()
+    conflict = await append(store, empty, 1, events("x"))
+    assert (conflict.outcome, conflict.version, conflict.records) == ("conflict", 0, [])
+    assert not await redis.exists(*game_keys(empty).values())
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+
+async def test_read_returns_the_events_after_a_version_up_to_a_limit(
+    store: RedisEventStore,
+) -> None:
+    game = new_id()
+    await append(store, game, 0, events("1", "2", "3", "4", "5"))
+    after_two = await store.read(game, 2, "", 100)
+    assert (after_two.version, after_two.records) == (5, events("3", "4", "5"))
+    assert (after_two.role, after_two.retry_after_ms) == ("", 0)
+    assert (await store.read(game, 1, "", 2)).records == events("2", "3")
+    assert (await store.read(game, 4, "", 2)).records == events("5")
+    at_end = await store.read(game, 5, "", 100)
+    assert (at_end.version, at_end.records) == (5, [])
+    beyond = await store.read(game, 9, "", 100)
+    assert (beyond.version, beyond.records) == (5, [])
+    assert (await store.read(game, 0, "", 0)).records == []
+
+
+async def test_reading_an_unknown_game_finds_version_zero(store: RedisEventStore) -> None:
+    read = await store.read(new_id(), 0, "some-token-hash", 100)
+    assert (read.version, read.role, read.retry_after_ms, read.records) == (0, "", 0, [])
+
+
+async def test_auth_entries_are_written_with_the_append_and_read_back_as_roles(
+    store: RedisEventStore,
+) -> None:
+    game = new_id()
+    await append(store, game, 0, events("created"), auth=[("host-hash", "host")])
+    await append(store, game, 1, events("joined"), auth=[("seat0-hash", "0")])
+    await append(store, game, 2, events("joined", "joined"), auth=[("s1", "1"), ("s2", "2")])
+    assert (await store.read(game, 0, "host-hash", 1)).role == "host"
+    assert (await store.read(game, 0, "seat0-hash", 1)).role == "0"
+    assert (await store.read(game, 0, "s2", 1)).role == "2"
+    assert (await store.read(game, 0, "unknown-hash", 1)).role == ""
+    assert (await store.read(game, 0, "", 1)).role == ""
+
+
+# -- idempotency ---------------------------------------------------------------------------------
+
+
+async def test_a_repeated_idempotency_key_replays_and_appends_nothing(
+    store: RedisEventStore, redis: Redis
+) -> None:
+    game = new_id()
+    await append(store, game, 0, events("created"))
+    once = Idempotency("key-1", "fingerprint-1", b'{"version": 2}')
+    first = await append(store, game, 1, events("moved"), idempotency=once)
+    assert (first.outcome, first.version) == ("ok", 2)
+    again = await append(store, game, 1, events("moved"), idempotency=once)
+    assert (again.outcome, again.replay) == ("replay", b'fingerprint-1\n{"version": 2}')
+    other_body = Idempotency("key-1", "fingerprint-2", b"other")
+    assert (await append(store, game, 2, events("x"), idempotency=other_body)).replay == (
+        b'fingerprint-1\n{"version": 2}'
+    )
+    assert await log_of(redis, game) == events("created", "moved")
+    assert await store.idempotent(game, "key-1") == b'fingerprint-1\n{"version": 2}'
+    assert await store.idempotent(game, "key-2") is None
+    assert await store.idempotent(new_id(), "key-1") is None
+
+
+async def test_a_refused_append_records_no_idempotency_key(store: RedisEventStore) -> None:
+    game = new_id()
+    await append(store, game, 0, events("created"))
+    key = Idempotency("key-1", "fp", b"answer")
+    assert (await append(store, game, 0, events("x"), idempotency=key)).outcome == "conflict"
+    assert await store.idempotent(game, "key-1") is None
+    assert (await append(store, game, 1, events("x"), idempotency=key)).outcome == "ok"
+
+
+async def test_idempotency_keys_are_per_game(store: RedisEventStore) -> None:
+    one, two = new_id(), new_id()
+    key = Idempotency("same-key", "fp", b"answer")
+    assert (await append(store, one, 0, events("a"), idempotency=key)).outcome == "ok"
+    assert (await append(store, two, 0, events("a"), idempotency=key)).outcome == "ok"
+
+
+# -- rate limiting -------------------------------------------------------------------------------
+
+
+async def test_appends_beyond_the_burst_are_limited_until_tokens_refill(
+    limited: RedisEventStore, redis: Redis
+) -> None:
+    game = new_id()
+    assert (await append(limited, game, 0, events("a"), token_hash="t")).outcome == "ok"
+    assert (await append(limited, game, 1, events("b"), token_hash="t")).outcome == "ok"
+    refused = await append(limited, game, 2, events("c"), token_hash="t")
+    assert refused.outcome == "limited"
+    assert 0 < refused.retry_after_ms <= 500
+    assert await log_of(redis, game) == events("a", "b")
+    other = await append(limited, game, 2, events("c"), token_hash="another")
+    assert other.outcome == "ok", "the bucket is per token"
+    await asyncio.sleep(refused.retry_after_ms / 1000 + 0.05)
+    assert (await append(limited, game, 3, events("d"), token_hash="t")).outcome == "ok"
+
+
+async def test_reads_beyond_the_burst_are_limited_until_tokens_refill(
+    limited: RedisEventStore,
+) -> None:
+    game = new_id()
+    await append(limited, game, 0, events("a"))
+    assert (await limited.read(game, 0, "t", 10)).retry_after_ms == 0
+    assert (await limited.read(game, 0, "t", 10)).retry_after_ms == 0
+    refused = await limited.read(game, 0, "t", 10)
+    assert 0 < refused.retry_after_ms <= 500
+    assert refused.records == []
+    unlimited = await limited.read(game, 0, "t", 10, rate=False)
+    assert (unlimited.retry_after_ms, unlimited.records) == (0, events("a"))
+    await asyncio.sleep(refused.retry_after_ms / 1000 + 0.05)
+    again = await limited.read(game, 0, "t", 10)
+    assert (again.retry_after_ms, again.records) == (0, events("a"))
+
+
+async def test_reads_and_appends_share_a_tokens_bucket(limited: RedisEventStore) -> None:
+    game = new_id()
+    assert (await append(limited, game, 0, events("a"), token_hash="t")).outcome == "ok"
+    assert (await limited.read(game, 0, "t", 10)).retry_after_ms == 0
+    assert (await append(limited, game, 1, events("b"), token_hash="t")).outcome == "limited"
+    assert (await limited.read(game, 0, "t", 10)).retry_after_ms > 0
+
+
+async def test_without_a_token_there_is_no_limit(limited: RedisEventStore) -> None:
+    game = new_id()
+    for version in range(6):
+        assert (await append(limited, game, version, events("e"))).outcome == "ok"
+        assert (await limited.read(game, 0, "", 1)).retry_after_ms == 0
+
+
+# -- keys: expiry and the hash tag -----------------------------------------------------------------
+
+
+async def test_an_append_sets_the_ttl_of_every_key_of_the_game(
+    store: RedisEventStore, redis: Redis
+) -> None:
+    game = new_id()
+    keys = game_keys(game)
+    once = Idempotency("k", "fp", b"answer")
+    await append(store, game, 0, events("a"), ttl_s=300, auth=[("h", "host")], idempotency=once)
+    idem = f"kr:{{{game}}}:idem:k"
+    for key in (keys["log"], keys["meta"], keys["auth"], idem):
+        assert 295 <= await redis.ttl(key) <= 300, key
+    await append(store, game, 1, events("b"), ttl_s=3000)
+    for key in (keys["log"], keys["meta"], keys["auth"]):
+        assert 2995 <= await redis.ttl(key) <= 3000, key
+
+
+async def test_every_key_of_a_game_carries_its_hash_tag(
+    limited: RedisEventStore, redis: Redis
+) -> None:
+    game = new_id()
+    await append(
+        limited,
+        game,
+        0,
+        events("a"),
+        token_hash="t",
+        auth=[("h", "host")],
+        idempotency=Idempotency("k", "fp", b"answer"),
+    )
+    await limited.read(game, 0, "reader", 10)
+    found = [key.decode() async for key in redis.scan_iter(match=f"*{game}*", count=1000)]
+    assert len(found) == 6, found  # log, meta, auth, idempotency, and two rate buckets
+    assert all(f"{{{game}}}" in key for key in found)
+    assert {key_slot(key.encode()) for key in found} == {key_slot(game.encode())}
+
+
+# -- notifications -------------------------------------------------------------------------------
+
+
+async def test_each_successful_append_publishes_the_game_and_its_version(
+    limited: RedisEventStore, redis: Redis
+) -> None:
+    game = new_id()
+    async with Notifications(redis) as notifications:
+        await append(limited, game, 0, events("a"))
+        await append(limited, game, 1, events("b", "c"), idempotency=Idempotency("k", "fp", b""))
+        assert await notifications.about({game}) == [f"{game}:1", f"{game}:3"]
+
+        assert (await append(limited, game, 1, events("x"))).outcome == "conflict"
+        assert (await append(limited, game, 9, events("x"))).outcome == "conflict"
+        replay = await append(
+            limited, game, 3, events("x"), idempotency=Idempotency("k", "fp", b"")
+        )
+        assert replay.outcome == "replay"
+        for _ in range(2):  # the bucket empties on refused appends too
+            assert (await append(limited, game, 0, events("x"), token_hash="t")).version == 3
+        assert (await append(limited, game, 3, events("x"), token_hash="t")).outcome == "limited"
+        assert await notifications.about({game}) == []
+
+
+async def test_the_notifier_wakes_the_waiters_of_the_game_that_changed(
+    store: RedisEventStore, redis: Redis
+) -> None:
+    game, other = new_id(), new_id()
+    before = dict(await redis.pubsub_numsub(NOTIFY_CHANNEL))[NOTIFY_CHANNEL.encode()]
+    notifier = Notifier(redis)
+    notifier.start()
+    try:
+        for _ in range(100):
+            subscribed = dict(await redis.pubsub_numsub(NOTIFY_CHANNEL))[NOTIFY_CHANNEL.encode()]
+            if subscribed > before:
+                break
+            await asyncio.sleep(0.02)
+        with notifier.waiting(game) as waiter, notifier.waiting(other) as bystander:
+            await append(store, game, 0, events("a"))
+            assert await waiter.wait(1.0)
+            assert not bystander.event.is_set()
+        with notifier.waiting(game) as waiter:
+            await append(store, other, 0, events("a"))
+            assert not await waiter.wait(0.3)
+            await append(store, game, 1, events("b"))
+            assert await waiter.wait(1.0)
+    finally:
+        await notifier.stop()
+
+
+# -- the lobby -----------------------------------------------------------------------------------
+
+
+async def make_listed(
+    store: RedisEventStore, listed: list[str], kind: str, statuses: Sequence[str]
+) -> list[str]:
+    """Tables of `kind` with these statuses, created in order one millisecond apart."""
+    base = int(time.time() * 1000)
+    ids = []
+    for i, status in enumerate(statuses):
+        game = new_id()
+        summary_ = Summary(game, kind, status, i, base + i, 0)
+        await append(store, game, 0, events(*["e"] * (i + 1)), summary=summary_)
+        await store.register(game, base + i)
+        listed.append(game)
+        ids.append(game)
+    return ids
+
+
+async def test_the_lobby_lists_newest_first_a_page_at_a_time(
+    store: RedisEventStore, listed: list[str]
+) -> None:
+    kind = f"test-{new_id()}"
+    ids = await make_listed(store, listed, kind, ["open"] * 5)
+    newest = ids[::-1]
+    page, more = await store.lobby(kind, None, 0, 2)
+    assert [s.game_id for s in page] == newest[:2] and more
+    page, more = await store.lobby(kind, None, 2, 2)
+    assert [s.game_id for s in page] == newest[2:4] and more
+    page, more = await store.lobby(kind, None, 4, 2)
+    assert [s.game_id for s in page] == newest[4:] and not more
+    page, more = await store.lobby(kind, None, 0, 5)
+    assert [s.game_id for s in page] == newest and not more
+    assert await store.lobby(kind, None, 5, 2) == ([], False)
+    first = page[-1]
+    assert (first.kind, first.status, first.players, first.version) == (kind, "open", 0, 1)
+    assert page[0].version == 5 and page[0].players == 4
+    assert page[0].created_ms - first.created_ms == 4
+
+
+async def test_the_lobby_filters_by_kind_and_status(
+    store: RedisEventStore, listed: list[str]
+) -> None:
+    kind, other_kind = f"test-{new_id()}", f"test-{new_id()}"
+    ids = await make_listed(store, listed, kind, ["open", "playing", "finished", "playing"])
+    others = await make_listed(store, listed, other_kind, ["playing"])
+    playing, more = await store.lobby(kind, "playing", 0, 10)
+    assert [s.game_id for s in playing] == [ids[3], ids[1]] and not more
+    assert all(s.status == "playing" for s in playing)
+    page, more = await store.lobby(kind, "playing", 0, 1)
+    assert [s.game_id for s in page] == [ids[3]] and more
+    assert [s.game_id for s in (await store.lobby(kind, "finished", 0, 10))[0]] == [ids[2]]
+    assert [s.game_id for s in (await store.lobby(other_kind, None, 0, 10))[0]] == others
+    every, _ = await store.lobby(None, None, 0, 100_000)
+    assert set(ids + others) <= {s.game_id for s in every}
+
+
+async def test_the_lobby_shows_the_summary_of_the_latest_append(
+    store: RedisEventStore, listed: list[str]
+) -> None:
+    kind = f"test-{new_id()}"
+    [game] = await make_listed(store, listed, kind, ["open"])
+    later = Summary(game, kind, "playing", 3, 0, 0)
+    await append(store, game, 1, events("joined", "started"), summary=later)
+    [entry], _ = await store.lobby(kind, None, 0, 10)
+    assert (entry.status, entry.players, entry.version) == ("playing", 3, 3)
+
+
+async def test_the_lobby_drops_tables_whose_meta_expired(
+    store: RedisEventStore, redis: Redis, listed: list[str]
+) -> None:
+    kind = f"test-{new_id()}"
+    ids = await make_listed(store, listed, kind, ["open"] * 3)
+    await redis.delete(game_keys(ids[1])["meta"])
+    page, more = await store.lobby(kind, None, 0, 10)
+    assert [s.game_id for s in page] == [ids[2], ids[0]] and not more
+    assert await redis.zscore(LOBBY_KEY, ids[1]) is None
+    assert await redis.zscore(LOBBY_KEY, ids[0]) is not None
