@@ -1,0 +1,1 @@
+"""Example Krónikás bots that use only the generated SDK (`kronikas_client`)."""

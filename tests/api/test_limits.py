@@ -1,0 +1,142 @@
+"""Rate limits, CORS, expiry, and what a command costs in Redis round trips."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import AsyncTestClient
+from redis.asyncio import Redis
+
+from kronikas.adapters.embedded_redis import EmbeddedRedis
+from kronikas.adapters.event_store import game_keys
+from kronikas.api.app import create_app
+from tests.api.conftest import settings
+from tests.api.tables import Tables, auth
+from tests.api.test_tables import assert_problem
+
+
+@pytest.fixture
+async def slow_client(redis_url: str) -> AsyncIterator[AsyncTestClient[Litestar]]:
+    app = create_app(settings(redis_url, rate_per_s=1, rate_burst=3))
+    async with AsyncTestClient(app) as client:
+        yield client
+
+
+async def test_a_token_over_its_rate_gets_429_with_retry_after(
+    slow_client: AsyncTestClient[Litestar],
+) -> None:
+    tables = Tables(slow_client)
+    table = await tables.create("cheat")
+    await tables.join(table)
+    token = table.players[0]
+    answers = [
+        await slow_client.get(f"/v1/games/{table.id}", headers=auth(token)) for _ in range(5)
+    ]
+    assert [r.status_code for r in answers[:3]] == [200, 200, 200]
+    limited = answers[-1]
+    assert_problem(limited, 429, "rate_limited")
+    assert int(limited.headers["retry-after"]) >= 1
+    # Other tokens, and spectators, are not held back by this one.
+    assert (await slow_client.get(f"/v1/games/{table.id}")).status_code == 200
+
+
+async def test_cors_lets_a_configured_origin_play(redis_url: str) -> None:
+    origin = "https://table.example"
+    app = create_app(settings(redis_url, cors_origins=(origin,)))
+    async with AsyncTestClient(app) as client:
+        r = await client.options(
+            "/v1/games/x/commands",
+            headers={
+                "Origin": origin,
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "authorization,if-match,idempotency-key",
+            },
+        )
+        assert r.status_code in (200, 204)
+        assert r.headers["access-control-allow-origin"] == origin
+        allowed = r.headers["access-control-allow-headers"].lower()
+        for header in ("authorization", "if-match", "idempotency-key", "last-event-id"):
+            assert header in allowed
+        r = await client.get("/v1/kinds", headers={"Origin": origin})
+        assert r.headers["access-control-allow-origin"] == origin
+        exposed = r.headers["access-control-expose-headers"].lower()
+        assert "etag" in exposed and "retry-after" in exposed
+        r = await client.get("/v1/kinds", headers={"Origin": "https://elsewhere.example"})
+        assert "access-control-allow-origin" not in r.headers
+
+
+async def test_open_tables_and_games_expire(redis_url: str) -> None:
+    app = create_app(settings(redis_url, open_ttl_s=600, finished_ttl_s=3600))
+    async with AsyncTestClient(app) as client:
+        tables = Tables(client)
+        table = await tables.create("thirty_one")
+        redis = Redis.from_url(redis_url)
+        keys = game_keys(table.id)
+        assert 590 <= await redis.ttl(keys["log"]) <= 600
+        assert 590 <= await redis.ttl(keys["auth"]) <= 600
+        await tables.join(table)
+        await tables.join(table)
+        await tables.start(table)
+        assert 3590 <= await redis.ttl(keys["log"]) <= 3600
+        assert 3590 <= await redis.ttl(keys["meta"]) <= 3600
+        await redis.aclose()
+
+
+async def calls(redis: Redis) -> int:
+    """Top-level calls the service can make per command (commands inside scripts count apart)."""
+    stats: dict[str, Any] = await redis.info("commandstats")
+    names = ("cmdstat_evalsha", "cmdstat_eval", "cmdstat_script", "cmdstat_zadd")
+    return sum(int(stats[name]["calls"]) for name in names if name in stats)
+
+
+async def round_trips(redis: Redis, action: Any) -> int:
+    before = await calls(redis)
+    result = await action
+    assert result.status_code == 200, result.text
+    return await calls(redis) - before
+
+
+async def test_a_command_costs_one_round_trip_when_the_fold_is_cached(
+    own_redis: EmbeddedRedis,
+) -> None:
+    redis = Redis.from_url(own_redis.url)
+    async with AsyncTestClient(create_app(settings(own_redis.url))) as client:
+        tables = Tables(client)
+        table = await tables.ready("cheat", 2, seed=4)
+        view = await tables.view(table, table.players[(await tables.view(table))["turn"]])
+        turn = view["me"]["seat"]
+        hand = view["me"]["hand"]
+        await tables.send(table, turn, {"type": "play", "cards": hand[:1]})
+        other = 1 - turn
+        other_hand = (await tables.view(table, table.players[other]))["me"]["hand"]
+        warm = await round_trips(
+            redis, tables.send(table, other, {"type": "play", "cards": other_hand[:1]})
+        )
+        assert warm == 1
+    async with AsyncTestClient(create_app(settings(own_redis.url))) as fresh:
+        tables = Tables(fresh)
+        await fresh.get("/v1/kinds")
+        cold = await round_trips(
+            redis, tables.send(table, turn, {"type": "play", "cards": hand[1:2]})
+        )
+        assert cold <= 3  # read + append (+ SCRIPT LOAD on the first use of a script)
+    await redis.aclose()
+
+
+async def test_requests_answer_503_quickly_while_redis_is_down(own_redis: EmbeddedRedis) -> None:
+    async with AsyncTestClient(create_app(settings(own_redis.url, redis_timeout_s=0.5))) as client:
+        tables = Tables(client)
+        table = await tables.ready("cheat", 2, seed=4)
+        own_redis.stop()
+        for r in (
+            await client.get(f"/v1/games/{table.id}"),
+            await tables.send(table, 0, {"type": "call"}),
+            await client.post("/v1/games", json={"kind": "cheat"}),
+            await client.get("/v1/ready"),
+        ):
+            assert_problem(r, 503, "unavailable")
+        own_redis.start()
+        assert (await client.get(f"/v1/games/{table.id}")).status_code == 200
