@@ -59,3 +59,6 @@ golden: install ## rewrite the golden playthroughs under tests/golden/
 
 clean: ## remove the virtualenv, caches and embedded Redis data
 	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis .data
+
+bench: install ## measure the service against its ceiling (prints a table, writes bench-results.json)
+	$(RUN) python -m benchmarks.bench $(ARGS)

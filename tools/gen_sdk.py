@@ -12,6 +12,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "openapi" / "openapi.json"
 CONFIG = ROOT / "tools" / "sdk-config.yaml"
 GENERATED = "kronikas-client"
+PACKAGE = "kronikas_client"
+# Hand-written parts of the SDK: copied over the generated tree, so regeneration keeps them.
+EXTRAS = ROOT / "tools" / "sdk_extras"
+OVERLAY = {
+    EXTRAS / "streaming.py": Path(PACKAGE) / "streaming.py",
+    EXTRAS / "README.md": Path("README.md"),
+}
 
 
 def generate(target: Path, spec: Path = SPEC) -> None:
@@ -32,6 +39,8 @@ def generate(target: Path, spec: Path = SPEC) -> None:
             check=True,
             env={"PATH": f"{bin_dir}:/usr/bin:/bin", "RUFF_NO_CACHE": "true"},
         )  # fmt: skip
+        for source, destination in OVERLAY.items():
+            shutil.copyfile(source, out / destination)
         if target.exists():
             shutil.rmtree(target)
         shutil.copytree(out, target)

@@ -7,10 +7,10 @@ import secrets
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from anyio.from_thread import start_blocking_portal
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from redis.asyncio.cluster import RedisCluster
@@ -18,7 +18,6 @@ from redis.crc import key_slot
 
 from kronikas.adapters.event_store import LOBBY_KEY, RedisEventStore, game_keys
 from kronikas.adapters.notifier import Notifier
-from kronikas.adapters.redis_client import connect
 from kronikas.api.app import create_app
 from kronikas.application.ports import Idempotency, Summary
 from kronikas.config import Settings
@@ -31,11 +30,24 @@ MAX_MOVES = 400
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
     with LocalCluster(tmp_path_factory.mktemp("cluster")) as running:
+        nodes = list(running.nodes)
         yield running
+    assert not any(node.ping() for node in nodes), "a cluster node still answers"
+
+
+def test_a_cluster_that_fails_to_form_leaves_no_server_behind(tmp_path: Path) -> None:
+    too_small = LocalCluster(tmp_path, masters=1)  # redis-cli refuses fewer than 3 masters
+    nodes = too_small.nodes
+    with pytest.raises(RuntimeError, match="cluster create failed"):
+        too_small.start()
+    assert len(nodes) == 1
+    assert not nodes[0].ping()
+    assert too_small.nodes == []
 
 
 @pytest.fixture
 async def redis(cluster: LocalCluster) -> AsyncIterator[RedisCluster]:
+    """A client of the cluster (in this module `redis` is the cluster, not the session's Redis)."""
     client = RedisCluster.from_url(cluster.url)
     await client.initialize()
     try:
@@ -52,11 +64,13 @@ def store(redis: RedisCluster) -> RedisEventStore:
 
 @pytest.fixture
 def games_by_node(redis: RedisCluster) -> dict[int, str]:
-    """A fresh game id for each node (by port), from whose slot range that id's keys come."""
+    """Fresh game ids, one for each node: node port → an id whose keys that node holds."""
     found: dict[int, str] = {}
     while len(found) < 3:
         game = secrets.token_hex(8)
-        found.setdefault(int(redis.get_node_from_key(game_keys(game)["log"]).port), game)
+        node = redis.get_node_from_key(game_keys(game)["log"])
+        assert node is not None
+        found.setdefault(int(node.port), game)
     return found
 
 
@@ -201,40 +215,16 @@ def cluster_settings(cluster: LocalCluster) -> Settings:
     )
 
 
-@pytest.mark.xfail(
-    reason="Notifier(RedisCluster) reads get_default_node() before the client has connected: "
-    "None.host raises AttributeError in on_startup (adapters/notifier.py:40)",
-    strict=True,
-)
 async def test_the_app_starts_on_a_cluster_from_its_settings(cluster: LocalCluster) -> None:
     async with AsyncTestClient(create_app(cluster_settings(cluster))) as client:
         assert (await client.get("/v1/ready")).status_code == 200
 
 
-async def _connected(settings: Settings) -> Any:
-    redis = connect(settings)
-    await redis.initialize()
-    return redis
-
-
 @pytest.fixture
 async def client(cluster: LocalCluster) -> AsyncIterator[Client]:
-    """The app on the cluster, given a cluster client that has already connected.
-
-    The client connects inside the test client's own event loop, where the app runs; connecting
-    before the app starts works around the notifier bug that the xfail test above shows.
-    """
-    settings = cluster_settings(cluster)
-    with start_blocking_portal() as portal:
-        redis = portal.call(_connected, settings)
-        try:
-            test_client = AsyncTestClient(create_app(settings, redis=redis))
-            test_client.blocking_portal = portal
-            async with test_client:
-                yield test_client
-        finally:
-            with contextlib.suppress(Exception):
-                portal.call(redis.aclose)
+    """The app on the cluster, as `REDIS_CLUSTER=true` configures it."""
+    async with AsyncTestClient(create_app(cluster_settings(cluster))) as test_client:
+        yield test_client
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -308,6 +298,7 @@ async def play_a_game(client: Client, kind: str, options: dict[str, Any]) -> tup
 async def test_a_whole_game_is_played_over_http_on_the_cluster(
     client: Client, cluster: LocalCluster, kind: str, options: dict[str, Any]
 ) -> None:
+    assert (await client.get("/v1/ready")).status_code == 200
     game, version = await play_a_game(client, kind, options)
 
     r = await client.get(f"/v1/games/{game}/events", params={"after": 0})
@@ -342,3 +333,12 @@ async def test_a_long_poll_is_woken_by_a_move_on_the_cluster(client: Client) -> 
     assert r.status_code == 200
     assert [e["version"] for e in r.json()["events"]] == [version + 1]
     assert waited < 4, f"the long poll waited {waited:.1f} s: no notification woke it"
+
+
+@pytest.mark.parametrize("game", ["%7D", "%7Dabc"], ids=["brace", "brace-abc"])
+async def test_a_table_id_with_a_closing_brace_is_404_on_the_cluster(
+    client: Client, game: str
+) -> None:
+    assert (await client.get(f"/v1/games/{game}")).status_code == 404
+    assert (await client.get(f"/v1/games/{game}/events")).status_code == 404
+    assert (await client.post(f"/v1/games/{game}/players", json={"name": "x"})).status_code == 404

@@ -49,7 +49,8 @@ async def append(
 
 
 async def log_of(redis: Redis, game_id: str) -> list[bytes]:
-    return list(await redis.lrange(game_keys(game_id)["log"], 0, -1))
+    records = await redis.lrange(game_keys(game_id)["log"], 0, -1)
+    return [r.encode() if isinstance(r, str) else r for r in records]
 
 
 @pytest.fixture

@@ -35,12 +35,9 @@ class Notifier:
     """Listens on the `kr:notify` channel and wakes the waiters of the game named in a message."""
 
     def __init__(self, redis: Redis | RedisCluster) -> None:
-        if isinstance(redis, RedisCluster):
-            # A cluster broadcasts PUBLISH to every node: listening on any one of them is enough.
-            node = redis.get_default_node()
-            self._redis: Redis = Redis(host=node.host, port=int(node.port))
-        else:
-            self._redis = redis
+        # On a cluster, PUBLISH reaches every node, so the cluster client's pub/sub (one node,
+        # chosen again at each reconnect) hears every table.
+        self._redis = redis
         self._waiters: dict[str, set[Waiter]] = {}
         self._task: asyncio.Task[None] | None = None
         self._pubsub: Any = None
@@ -86,9 +83,12 @@ class Notifier:
     async def _listen(self) -> None:
         delay = 0.1
         while True:
-            pubsub: Any = self._redis.pubsub(ignore_subscribe_messages=True)
-            self._pubsub = pubsub
+            pubsub: Any = None
             try:
+                if isinstance(self._redis, RedisCluster):
+                    await self._redis.initialize()
+                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+                self._pubsub = pubsub
                 await pubsub.subscribe(NOTIFY_CHANNEL)
                 delay = 0.1
                 # Anything published while we were away is read again by the woken waiters.
@@ -104,7 +104,8 @@ class Notifier:
                 raise
             except Exception as exc:
                 log.warning("notification channel lost, reconnecting: %s", type(exc).__name__)
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(pubsub.aclose(), 1.0)
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(pubsub.aclose(), 1.0)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)

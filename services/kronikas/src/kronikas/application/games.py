@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import secrets
 import time
 from collections import OrderedDict
@@ -43,6 +44,9 @@ from kronikas.domain.common import DomainError, Join, PlayerJoined, Randomness, 
 log = logging.getLogger("kronikas.games")
 
 HOST = "host"
+_GAME_ID = re.compile(r"[0-9a-f]{16}")
+"""What `create` makes; anything else names no table (and could break a cluster's hash tag)."""
+_SECURE = SecureRandomness()
 EVENT_PAGE = 500
 """The most events one read returns; clients page on with `after`."""
 _RETRIES = 16
@@ -74,7 +78,7 @@ class Table:
     """Token hash → role (`host` or a seat); a token's role never changes once issued."""
 
     def rng(self) -> Randomness:
-        return SecureRandomness() if self.seed is None else SeededRandomness(self.seed)
+        return _SECURE if self.seed is None else SeededRandomness(self.seed)
 
 
 class _Codec:
@@ -137,6 +141,8 @@ class Games:
 
     async def load(self, game_id: str, token_hash: str = "", rate: bool = True) -> Table:
         """The table at its current version (one round trip); also learns the token's role."""
+        if not _GAME_ID.fullmatch(game_id):
+            raise NotFound(f"There is no table {game_id!r}.")
         table = self.cache.get(game_id)
         after = table.version if table else 0
         result = await self.store.read(game_id, after, token_hash, 1 << 30, rate)

@@ -1,0 +1,39 @@
+"""The service as the benchmark runs it: the real app plus a bare append route, the ceiling.
+
+Never mounted in production: only `uvicorn --factory benchmarks.app:create_bench_app` has it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Litestar, Response, post
+from litestar.datastructures import State
+from litestar.params import QueryParameter
+
+from kronikas.api.app import create_app
+from kronikas.application.games import Games
+from kronikas.application.ports import Summary
+
+_RECORD = b'{"v":0,"at":"2026-01-01T00:00:00.000Z","e":{"type":"bench"}}'
+
+
+@post("/bench/append/{game_id:str}", operation_id="bench_append", status_code=200)
+async def bench_append(
+    state: State, game_id: str, v: Annotated[int, QueryParameter(ge=0)]
+) -> Response[bytes]:
+    """One version-checked append (the same Lua script as a command), nothing else."""
+    games: Games = state.games
+    result = await games.store.append(
+        game_id,
+        v,
+        [_RECORD],
+        ttl_s=600,
+        summary=Summary(game_id, "bench", "playing", 0, 0, 0),
+    )
+    return Response(f'{{"version":{result.version}}}'.encode(), media_type="application/json")
+
+
+def create_bench_app() -> Litestar:
+    """The production app with the ceiling route added."""
+    return create_app(extra_routes=[bench_append])

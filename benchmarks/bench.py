@@ -1,0 +1,341 @@
+"""`make bench`: the running service measured against its own ceiling, with real Redis on loopback.
+
+Prints a table and writes bench-results.json. The load generator runs in this process and reports
+its own CPU use, so that a starved server cannot pass for a slow one. It asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from kronikas.adapters.embedded_redis import EmbeddedRedis, free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+CONNECTIONS = 32
+_decode = msgspec.json.decode
+_encode = msgspec.json.encode
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection: just enough client to go fast."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader
+        self.writer: asyncio.StreamWriter
+
+    async def open(self) -> Connection:
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        return self
+
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        payload = b"" if body is None else _encode(body)
+        head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {len(payload)}\r\n"
+        if payload:
+            head += "Content-Type: application/json\r\n"
+        if token:
+            head += f"Authorization: Bearer {token}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + payload)
+        header = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(header[9:12])
+        length = 0
+        for line in header.split(b"\r\n"):
+            if line[:15].lower() == b"content-length:":
+                length = int(line[15:])
+        data = await self.reader.readexactly(length)
+        return status, _decode(data) if data else None
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+@dataclass
+class Load:
+    """Requests and latencies of one measured phase."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+
+
+async def drive(
+    port: int,
+    seconds: float,
+    worker: Callable[[Connection, Load, Callable[[], bool]], Awaitable[None]],
+    connections: int = CONNECTIONS,
+) -> tuple[float, Load, float]:
+    """Run `connections` workers for `seconds`; returns (requests/s, load, generator CPU share)."""
+    load = Load()
+    conns = [await Connection(port).open() for _ in range(connections)]
+    deadline = time.perf_counter() + seconds
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    await asyncio.gather(*(worker(c, load, lambda: time.perf_counter() < deadline) for c in conns))
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    for c in conns:
+        c.close()
+    return len(load.latencies) / wall, load, cpu / wall
+
+
+async def timed(load: Load, call: Awaitable[tuple[int, Any]]) -> tuple[int, Any]:
+    started = time.perf_counter()
+    status, body = await call
+    if status >= 400:
+        load.errors += 1
+    else:
+        load.latencies.append(time.perf_counter() - started)
+    return status, body
+
+
+# -- the ceiling ---------------------------------------------------------------------------------
+
+
+async def ceiling_worker(conn: Connection, load: Load, going: Callable[[], bool]) -> None:
+    game = os.urandom(8).hex()
+    version = 0
+    while going():
+        _, body = await timed(load, conn.request("POST", f"/bench/append/{game}?v={version}"))
+        version = body["version"]
+
+
+# -- scripted tables -----------------------------------------------------------------------------
+
+
+class Scripted:
+    """A two-seat table played by a script that always knows a legal move from the answers."""
+
+    def __init__(self, conn: Connection, kind: str, load: Load | None) -> None:
+        self.conn, self.kind, self.load = conn, kind, load
+        self.tokens: list[str] = []
+        self.hands: list[list[str]] = [[], []]
+        self.view: dict[str, Any] = {}
+        self.table_id = ""
+        self.swaps = 0
+
+    async def setup(self) -> None:
+        options = {"rounds": 100} if self.kind == "cheat" else {"lives": 10}
+        _, created = await self.conn.request(
+            "POST", "/v1/games", {"kind": self.kind, "options": options}
+        )
+        self.table_id, host = created["game"]["id"], created["host_token"]
+        self.tokens = []
+        for name in ("A", "B"):
+            _, joined = await self.conn.request(
+                "POST", f"/v1/games/{self.table_id}/players", {"name": name}
+            )
+            self.tokens.append(joined["token"])
+        await self.conn.request("POST", f"/v1/games/{self.table_id}/start", token=host)
+        await self.refresh()
+
+    async def refresh(self) -> None:
+        for seat in (0, 1):
+            _, view = await self.conn.request(
+                "GET", f"/v1/games/{self.table_id}", token=self.tokens[seat]
+            )
+            self.hands[seat] = list(view["me"]["hand"])
+            self.view = view
+
+    def next_command(self) -> tuple[int, dict[str, Any]]:
+        view, seat = self.view, self.view["turn"]
+        if self.kind == "cheat":
+            if view["cheat"]["window_open"] and not self.hands[1 - seat]:
+                return seat, {"type": "accept"}
+            return seat, {"type": "play", "cards": [self.hands[seat][0]]}
+        phase = view["thirty_one"]["phase"]
+        if phase == "dealer_choice":
+            return seat, {"type": "keep"}
+        if phase == "last_circuit":
+            return seat, {"type": "pass"}
+        self.swaps += 1
+        if self.swaps % 12 == 0:
+            return seat, {"type": "show"}
+        give, take = self.hands[seat][0], view["thirty_one"]["table"][0]
+        return seat, {"type": "swap", "give": give, "take": take}
+
+    async def move(self) -> bool:
+        """One command; False when the match is over."""
+        seat, command = self.next_command()
+        call = self.conn.request(
+            "POST", f"/v1/games/{self.table_id}/commands", command, self.tokens[seat]
+        )
+        status, body = await (timed(self.load, call) if self.load else call)
+        if status != 200:
+            raise RuntimeError(f"scripted command refused: {status} {body} for {command}")
+        self.view = body["game"]
+        self.hands[seat] = list(self.view["me"]["hand"])
+        if self.view["status"] == "finished":
+            return False
+        if any(e["type"] == "round_dealt" for e in body["events"]):
+            await self.refresh()
+        return True
+
+
+def tables_worker(kind_of: Callable[[], str]) -> Callable[..., Awaitable[None]]:
+    async def worker(conn: Connection, load: Load, going: Callable[[], bool]) -> None:
+        while going():
+            table = Scripted(conn, kind_of(), load)
+            await table.setup()
+            while going() and await table.move():
+                pass
+
+    return worker
+
+
+async def reads_worker(conn: Connection, load: Load, going: Callable[[], bool]) -> None:
+    table = Scripted(conn, "thirty_one", None)
+    await table.setup()
+    path, token = f"/v1/games/{table.table_id}", table.tokens[0]
+    while going():
+        await timed(load, conn.request("GET", path, token=token))
+
+
+async def flatness(port: int) -> tuple[float, float, float]:
+    """Mean latency of commands ~10 and ~1,000 of one long Cheat match, and their ratio."""
+    conn = await Connection(port).open()
+    table = Scripted(conn, "cheat", None)
+    await table.setup()
+    latencies: list[float] = []
+    while len(latencies) < 1100:
+        started = time.perf_counter()
+        if not await table.move():
+            await table.setup()
+        latencies.append(time.perf_counter() - started)
+    conn.close()
+    early = statistics.median(latencies[5:60])
+    late = statistics.median(latencies[1000:1055])
+    return early * 1000, late * 1000, late / early
+
+
+# -- orchestration -------------------------------------------------------------------------------
+
+
+class Service:
+    def __init__(self, redis_url: str, workers: int) -> None:
+        self.port = free_port()
+        env = os.environ | {
+            "REDIS_URL": redis_url,
+            "PORT": str(self.port),
+            "WORKERS": str(workers),
+            "LOG_LEVEL": "WARNING",
+            "RATE_LIMIT_PER_S": "100000",
+            "RATE_LIMIT_BURST": "100000",
+            "KRONIKAS_APP": "benchmarks.app:create_bench_app",
+        }
+        self.log = Path(tempfile.gettempdir()) / f"kronikas-bench-{self.port}.log"
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "kronikas.serve"], env=env, cwd=ROOT,
+                stdout=log, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+
+    async def ready(self) -> None:
+        for _ in range(300):
+            try:
+                conn = await Connection(self.port).open()
+                status, _ = await conn.request("GET", "/v1/ready")
+                conn.close()
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            await asyncio.sleep(0.1)
+        raise RuntimeError(f"the service did not start: {self.log.read_text()[-2000:]}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(20)
+
+
+async def run(seconds: float, quick: bool) -> dict[str, Any]:
+    from benchmarks import engine_cheat, engine_thirty_one
+
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data) as redis:
+        per_worker: dict[int, float] = {}
+        for workers in (1, 2):
+            service = Service(redis.url, workers)
+            try:
+                await service.ready()
+                warm = tables_worker(lambda: "cheat")
+                await drive(service.port, 1.0, warm, 8)
+                if workers == 1:
+                    rate, _, cpu = await drive(service.port, seconds, ceiling_worker)
+                    results["ceiling_per_s"], results["ceiling_generator_cpu"] = rate, cpu
+                kinds = iter(["cheat", "thirty_one"] * 10_000)
+                rate, load, cpu = await drive(service.port, seconds, tables_worker(kinds.__next__))
+                per_worker[workers] = rate
+                if workers == 1:
+                    lat = sorted(load.latencies)
+                    results["commands_per_s"] = rate
+                    results["commands_generator_cpu"] = cpu
+                    results["p50_ms"] = lat[len(lat) // 2] * 1000
+                    results["p99_ms"] = lat[int(len(lat) * 0.99)] * 1000
+                    results["command_errors"] = load.errors
+                    rate, _, cpu = await drive(service.port, seconds, reads_worker)
+                    results["view_per_s"], results["view_generator_cpu"] = rate, cpu
+                    early, late, ratio = await flatness(service.port)
+                    results["flatness_move_10_ms"], results["flatness_move_1000_ms"] = early, late
+                    results["flatness"] = ratio
+            finally:
+                service.stop()
+        results["commands_per_s_two_workers"] = per_worker[2]
+        results["two_worker_speedup"] = per_worker[2] / per_worker[1]
+    results["ratio"] = results["commands_per_s"] / results["ceiling_per_s"]
+    engine_seconds = 1.0 if quick else 3.0
+    results["engine_cheat_per_s"] = engine_cheat.measure(engine_seconds)
+    results["engine_thirty_one_per_s"] = engine_thirty_one.measure(engine_seconds)
+    return results
+
+
+ROWS = [
+    ("ceiling_per_s", "ceiling: bare EVALSHA append route, req/s (1 worker)", "{:,.0f}", "—"),
+    ("commands_per_s", "commands over HTTP, both games, 32 conns, /s (1 worker)", "{:,.0f}", "—"),
+    ("ratio", "commands / ceiling", "{:.2f}", "≥ 0.9"),
+    ("p50_ms", "command latency p50, ms", "{:.1f}", "—"),
+    ("p99_ms", "command latency p99, ms", "{:.1f}", "≤ 25"),
+    ("flatness", "command cost at move ~1,000 / move ~10", "{:.2f}", "≤ 1.1"),
+    ("view_per_s", "GET view, req/s (1 worker)", "{:,.0f}", "—"),
+    ("commands_per_s_two_workers", "commands /s with 2 workers", "{:,.0f}", "—"),
+    ("two_worker_speedup", "2 workers / 1 worker", "{:.2f}", "≥ 1.6"),
+    ("engine_cheat_per_s", "Cheat engine in-process, commands/s", "{:,.0f}", "≥ 50,000"),
+    ("engine_thirty_one_per_s", "Thirty-One engine in-process, commands/s", "{:,.0f}", "≥ 50,000"),
+    ("commands_generator_cpu", "load generator CPU share during commands", "{:.0%}", "< 100%"),
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=10.0, help="length of each phase")
+    parser.add_argument("--quick", action="store_true", help="3 s phases, for a smoke run")
+    parser.add_argument("--output", default="bench-results.json")
+    args = parser.parse_args()
+    seconds = 3.0 if args.quick else args.seconds
+    print(f"measuring on {os.cpu_count()} cores, {seconds:.0f} s a phase …", flush=True)
+    results = asyncio.run(run(seconds, args.quick))
+    width = max(len(r[1]) for r in ROWS)
+    for key, label, fmt, target in ROWS:
+        print(f"  {label:<{width}}  {fmt.format(results[key]):>10}  {target}")
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"  (load generator CPU in all: {usage.ru_utime + usage.ru_stime:.1f} s)")
+    Path(args.output).write_text(json.dumps(results, indent=2) + "\n")
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

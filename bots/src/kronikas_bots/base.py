@@ -1,0 +1,46 @@
+"""What a bot is: something that watches a table's events and, when asked, picks a command."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, TypeAlias
+
+from kronikas_client.models import (
+    Accept,
+    Call,
+    CheatGameView,
+    Exchange,
+    GameEvent,
+    Keep,
+    Pass,
+    Play,
+    Show,
+    Swap,
+    SwapAll,
+    ThirtyOneGameView,
+)
+
+View: TypeAlias = CheatGameView | ThirtyOneGameView
+CheatCommand: TypeAlias = Play | Call | Accept
+ThirtyOneCommand: TypeAlias = Keep | Exchange | Swap | SwapAll | Pass | Show
+Command: TypeAlias = CheatCommand | ThirtyOneCommand
+
+
+class Bot(Protocol):
+    """A player's brain. The driver feeds it every event its seat may see, in order, then asks
+    `act` whenever the seat's view lists legal moves; `None` means "nothing now" (only an
+    optional call may be declined that way)."""
+
+    name: str
+
+    def observe(self, event: GameEvent) -> None:
+        """Take note of one event (as this seat sees it)."""
+        ...
+
+    def act(self, view: Any) -> Command | None:
+        """The command to send now, or None to let the moment pass."""
+        ...
+
+
+def data(event: GameEvent) -> dict[str, Any]:
+    """An event's `data` as a plain dict."""
+    return event.data.to_dict()

@@ -1,0 +1,248 @@
+"""Seat bots at a table through the SDK and play it to the end."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
+
+import httpx
+from kronikas_client import AuthenticatedClient, Client
+from kronikas_client.api.games import (
+    create_game,
+    get_game,
+    join_game,
+    list_events,
+    send_command,
+    start_game,
+)
+from kronikas_client.models import (
+    Call,
+    CheatGameView,
+    CheatOptions,
+    CommandResult,
+    CreateCheatGame,
+    Created,
+    CreateThirtyOneGame,
+    EventPage,
+    GameEvent,
+    Joined,
+    JoinRequest,
+    Problem,
+    ThirtyOneGameView,
+    ThirtyOneOptions,
+)
+from kronikas_client.types import UNSET, Response, Unset
+
+from .base import Bot, Command, View
+from .cheat import GoodCheatBot, RandomCheatBot
+from .thirty_one import GoodThirtyOneBot, RandomThirtyOneBot
+
+T = TypeVar("T")
+
+KINDS = ("cheat", "thirty_one")
+BOT_KINDS = ("good", "random")
+
+
+class ApiError(Exception):
+    """The service answered with a problem (or nothing it documents)."""
+
+    def __init__(self, what: str, problem: Problem | None) -> None:
+        self.problem = problem
+        text = f"{problem.status} {problem.code}: {problem.detail}" if problem else "no answer"
+        super().__init__(f"{what}: {text}")
+
+
+def _wait_retry(response: Response[Any]) -> bool:
+    """Sleep as long as a 429 asks; True when the call should be made again."""
+    if response.status_code != 429:
+        return False
+    raw = response.headers.get("Retry-After", "1")
+    time.sleep(float(raw) if raw.replace(".", "", 1).isdigit() else 1.0)
+    return True
+
+
+def _answer(what: str, request: Callable[[], Response[Any]]) -> object:
+    while True:
+        response = request()
+        if _wait_retry(response):
+            continue
+        parsed: object = response.parsed
+        if parsed is None or isinstance(parsed, Problem):
+            raise ApiError(what, parsed)
+        return parsed
+
+
+def call(what: str, request: Callable[[], Response[T | Problem]]) -> T:
+    """Make an SDK call, waiting out 429s: the answer, or ApiError carrying the problem."""
+    return cast(T, _answer(what, request))
+
+
+def call_view(what: str, request: Callable[[], Response[View | Problem]]) -> View:
+    """`call` for the routes that answer with a view of either game."""
+    parsed = _answer(what, request)
+    assert isinstance(parsed, CheatGameView | ThirtyOneGameView)
+    return parsed
+
+
+def make_bot(game: str, kind: str, rng: random.Random) -> Bot:
+    """A bot of a kind ("good" or "random") for a game ("cheat" or "thirty_one")."""
+    table: dict[tuple[str, str], Callable[[random.Random], Bot]] = {
+        ("cheat", "good"): GoodCheatBot,
+        ("cheat", "random"): RandomCheatBot,
+        ("thirty_one", "good"): GoodThirtyOneBot,
+        ("thirty_one", "random"): RandomThirtyOneBot,
+    }
+    try:
+        return table[(game, kind)](random.Random(rng.random()))
+    except KeyError:
+        raise ValueError(f"no {kind!r} bot for {game!r}; kinds: {', '.join(BOT_KINDS)}") from None
+
+
+@dataclass
+class Seat:
+    """One bot in one seat: its own authenticated client, and the events it has seen."""
+
+    bot: Bot
+    client: AuthenticatedClient
+    game_id: str
+    seat: int
+    version: int = 0
+    view: View | None = None
+    new_events: list[GameEvent] = field(default_factory=list)
+
+    def refresh(self) -> View:
+        """Feed the bot the events since last time, and read the seat's view."""
+        page: EventPage = call(
+            "list_events",
+            lambda: list_events.sync_detailed(self.game_id, client=self.client, after=self.version),
+        )
+        self.new_events = page.events
+        for event in page.events:
+            self.bot.observe(event)
+            self.version = event.version
+        if self.view is None or page.events:
+            self.view = call_view(
+                "get_game",
+                lambda: get_game.sync_detailed(self.game_id, client=self.client),
+            )
+        return self.view
+
+    def send(self, command: Command) -> CommandResult | Problem:
+        """Send a command at the version the bot decided on; the result or the refusal."""
+        assert self.view is not None
+        version = self.view.version
+        while True:
+            response = send_command.sync_detailed(
+                self.game_id, client=self.client, body=command, if_match=f'"{version}"'
+            )
+            if not _wait_retry(response):
+                break
+        parsed = response.parsed
+        if isinstance(parsed, CommandResult | Problem):
+            return parsed
+        raise ApiError("send_command", None)
+
+
+@dataclass
+class Table:
+    """A table of seated bots on one service."""
+
+    url: str
+    game: str
+    seats: list[Seat]
+    game_id: str
+    rng: random.Random
+    timeout: float = 30.0
+
+    @classmethod
+    def create(
+        cls,
+        url: str,
+        game: str,
+        bots: Sequence[Bot],
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+    ) -> Table:
+        """Create a table, seat the bots in order, and start it."""
+        anyone = Client(base_url=url, timeout=_timeout())
+        body: CreateCheatGame | CreateThirtyOneGame
+        opts = options or {}
+        if game == "cheat":
+            body = CreateCheatGame(options=CheatOptions.from_dict(opts), seed=_seed(seed))
+        elif game == "thirty_one":
+            body = CreateThirtyOneGame(options=ThirtyOneOptions.from_dict(opts), seed=_seed(seed))
+        else:
+            raise ValueError(f"unknown game {game!r}; games: {', '.join(KINDS)}")
+        created: Created = call(
+            "create_game", lambda: create_game.sync_detailed(client=anyone, body=body)
+        )
+        game_id = created.game.id
+        seats = []
+        for i, bot in enumerate(bots):
+            request = JoinRequest(name=f"{bot.name}-{i}")
+            joined: Joined = call(
+                "join_game",
+                lambda request=request: join_game.sync_detailed(  # type: ignore[misc]
+                    game_id, client=anyone, body=request
+                ),
+            )
+            client = AuthenticatedClient(base_url=url, token=joined.token, timeout=_timeout())
+            seats.append(Seat(bot, client, game_id, joined.seat))
+        host = AuthenticatedClient(base_url=url, token=created.host_token, timeout=_timeout())
+        call_view(
+            "start_game",
+            lambda: start_game.sync_detailed(game_id, client=host),
+        )
+        return cls(url, game, seats, game_id, rng or random.Random())
+
+    def step(self) -> bool:
+        """Let one seat act; False once the match is over."""
+        views = [seat.refresh() for seat in self.seats]
+        if views[0].status.value == "finished":
+            return False
+        wishes: list[tuple[Seat, Command]] = []
+        for seat, view in zip(self.seats, views, strict=True):
+            if view.legal:
+                command = seat.bot.act(view)
+                if command is not None:
+                    wishes.append((seat, command))
+        callers = [w for w in wishes if isinstance(w[1], Call)]
+        if callers:
+            # Calls race each other; the service takes the first to arrive.
+            chosen = self.rng.choice(callers)
+        else:
+            turn = views[0].turn
+            movers = [w for w in wishes if w[0].seat == turn]
+            if not movers:
+                raise RuntimeError(f"seat {turn} is on turn but its bot did nothing")
+            chosen = movers[0]
+        seat, command = chosen
+        result = seat.send(command)
+        if isinstance(result, Problem) and result.code != "version_mismatch":
+            what = f"{seat.bot.name} bot in seat {seat.seat} sent {command.to_dict()}"
+            raise ApiError(what, result)
+        return True
+
+    def play(self, on_events: Callable[[list[GameEvent], View], None] | None = None) -> View:
+        """Play until the match ends; `on_events` sees seat 0's new events after each step."""
+        while True:
+            going = self.step()
+            view = self.seats[0].view
+            assert view is not None
+            if on_events is not None and self.seats[0].new_events:
+                on_events(self.seats[0].new_events, view)
+                self.seats[0].new_events = []
+            if not going:
+                return view
+
+
+def _seed(seed: int | None) -> int | Unset:
+    return UNSET if seed is None else seed
+
+
+def _timeout() -> httpx.Timeout:
+    return httpx.Timeout(30.0)

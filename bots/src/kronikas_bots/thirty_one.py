@@ -1,0 +1,177 @@
+"""Thirty-One bots: a random legal one, and one that builds its best suit and shows in time."""
+
+from __future__ import annotations
+
+import random
+
+from kronikas_client.models import (
+    Exchange,
+    GameEvent,
+    Keep,
+    Pass,
+    Show,
+    Swap,
+    SwapAll,
+    ThirtyOneGameView,
+    ThirtyOneTableViewPhase,
+)
+
+from .base import ThirtyOneCommand, data
+from .cards import CHRONICLERS, VALUES, potential, rank, score, suit
+
+
+def _swapped(hand: list[str], give: str, take: str) -> list[str]:
+    out = list(hand)
+    out[out.index(give)] = take
+    return out
+
+
+class RandomThirtyOneBot:
+    """Legal moves at random: a random legal command type, then random cards for a swap."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def observe(self, event: GameEvent) -> None:
+        pass
+
+    def act(self, view: ThirtyOneGameView) -> ThirtyOneCommand | None:
+        if not view.legal or view.me is None or view.thirty_one is None:
+            return None
+        hand, table = view.me.hand, view.thirty_one.table
+        last = view.thirty_one.phase == ThirtyOneTableViewPhase.LAST_CIRCUIT
+        for kind in self.rng.sample(view.legal, len(view.legal)):
+            if kind == "swap":
+                pairs = [(g, t) for g in hand for t in table]
+                if last:  # in the last circuit a swap must leave at least 21
+                    pairs = [(g, t) for g, t in pairs if score(_swapped(hand, g, t)) >= 21]
+                if pairs:
+                    give, take = self.rng.choice(pairs)
+                    return Swap(give=give, take=take)
+                continue
+            return _simple(kind)
+        return None
+
+
+def _simple(kind: str) -> ThirtyOneCommand:
+    match kind:
+        case "keep":
+            return Keep()
+        case "exchange":
+            return Exchange()
+        case "swap_all":
+            return SwapAll()
+        case "pass":
+            return Pass()
+        case "show":
+            return Show()
+    raise ValueError(f"not a simple command: {kind}")
+
+
+#: The score at which the good bot shows, by players still in the match: with more players
+#: someone else is more likely to be lowest, so a lower hand is safe.
+SHOW_AT = {2: 27.0, 3: 26.0, 4: 25.0}
+SHOW_AT_MANY = 24.0
+
+
+class GoodThirtyOneBot:
+    """Swaps toward its best suit sum, takes the whole table when it is better, shows above a
+    threshold that depends on the players left, and in the last circuit keeps or takes whatever
+    scores most. It remembers which suits each seat has taken from the table, and avoids handing
+    the next seat a card of those suits."""
+
+    name = "good"
+
+    def __init__(self, rng: random.Random | None = None, show_at: dict[int, float] | None = None):
+        self.rng = rng or random.Random()
+        self.show_at = show_at or SHOW_AT
+        self.wants: dict[int, set[str]] = {}
+
+    def observe(self, event: GameEvent) -> None:
+        d = data(event)
+        if event.type_ == "round_dealt":
+            self.wants = {}
+        elif event.type_ == "card_swapped" and d["take"] not in CHRONICLERS:
+            self.wants.setdefault(int(d["seat"]), set()).add(suit(str(d["take"])))
+
+    def threshold(self, view: ThirtyOneGameView) -> float:
+        left = sum(1 for p in view.players if not p.out)
+        return self.show_at.get(left, SHOW_AT_MANY)
+
+    def _next_seat(self, view: ThirtyOneGameView, seat: int) -> int:
+        n = len(view.players)
+        for step in range(1, n + 1):
+            other = (seat + step) % n
+            if not view.players[other].out:
+                return other
+        return seat
+
+    def _gift(self, view: ThirtyOneGameView, seat: int, card: str) -> float:
+        """How much a card laid on the table would help the next seat, as far as we can tell."""
+        if card in CHRONICLERS:
+            return 11.0
+        wanted = self.wants.get(self._next_seat(view, seat), set())
+        return VALUES[rank(card)] if suit(card) in wanted else VALUES[rank(card)] / 10
+
+    def act(self, view: ThirtyOneGameView) -> ThirtyOneCommand | None:
+        legal = view.legal or []
+        if not legal or view.me is None or view.thirty_one is None:
+            return None
+        hand, table, seat = list(view.me.hand), list(view.thirty_one.table), view.me.seat
+        if legal == ["show"]:
+            return Show()
+        if "keep" in legal:
+            return Exchange() if potential(table) > potential(hand) + 1 else Keep()
+        swaps = [(g, t) for g in hand for t in table] if "swap" in legal else []
+        if view.thirty_one.phase == ThirtyOneTableViewPhase.LAST_CIRCUIT:
+            return self._last_turn(view, hand, table, swaps, legal)
+        now = score(hand)
+        # Three Aces win on the spot.
+        for give, take in swaps:
+            if score(_swapped(hand, give, take)) == 33:
+                return Swap(give=give, take=take)
+        if "swap_all" in legal and score(table) == 33:
+            return SwapAll()
+        if "show" in legal and now >= self.threshold(view):
+            return Show()
+        options: list[tuple[float, float, ThirtyOneCommand]] = [
+            (potential(_swapped(hand, g, t)), -self._gift(view, seat, g), Swap(give=g, take=t))
+            for g, t in swaps
+        ]
+        if "swap_all" in legal:
+            gift = sum(self._gift(view, seat, c) for c in hand)
+            options.append((potential(table), -gift, SwapAll()))
+        best = max(options, key=lambda o: (o[0], o[1]), default=None)
+        if best is not None and best[0] > potential(hand):
+            return best[2]
+        if "pass" in legal:
+            return Pass()
+        if "show" in legal and now >= min(21.0, self.threshold(view)):
+            return Show()
+        if best is not None:
+            return best[2]
+        return Show()
+
+    def _last_turn(
+        self,
+        view: ThirtyOneGameView,
+        hand: list[str],
+        table: list[str],
+        swaps: list[tuple[str, str]],
+        legal: list[str],
+    ) -> ThirtyOneCommand:
+        seat = view.me.seat if view.me else 0
+        best: tuple[float, float, ThirtyOneCommand] = (score(hand), 1.0, Pass())
+        for give, take in swaps:
+            after = score(_swapped(hand, give, take))
+            if after >= 21:
+                best = max(
+                    best,
+                    (after, -self._gift(view, seat, give), Swap(give=give, take=take)),
+                    key=lambda o: (o[0], o[1]),
+                )
+        if "swap_all" in legal:
+            best = max(best, (score(table), -100.0, SwapAll()), key=lambda o: (o[0], o[1]))
+        return best[2]
