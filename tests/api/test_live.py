@@ -133,3 +133,21 @@ async def test_a_stream_with_a_bad_token_is_401_before_streaming(
     table = await tables.create("cheat")
     r = await http.get(f"/v1/games/{table.id}/stream", params={"token": "forged"})
     assert r.status_code == 401 and r.json()["code"] == "unauthorized"
+
+
+async def test_an_idle_stream_gets_keep_alive_comments(redis_url: str, tmp_path: Any) -> None:
+    service = ServiceProcess(redis_url, tmp_path / "keepalive.log", SSE_KEEPALIVE_S="1")
+    try:
+        async with httpx.AsyncClient(base_url=service.url, timeout=10) as http:
+            table = await Tables(http).create("cheat")
+            url = f"/v1/games/{table.id}/stream"
+            async with http.stream("GET", url, params={"after": 1}) as r:
+                started = time.monotonic()
+                lines = r.aiter_lines()
+                line = await asyncio.wait_for(anext(lines), 5)
+                while not line:
+                    line = await asyncio.wait_for(anext(lines), 5)
+        assert line.startswith(":"), line
+        assert 0.5 < time.monotonic() - started < 4
+    finally:
+        service.stop()

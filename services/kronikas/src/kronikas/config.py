@@ -50,6 +50,7 @@ class Settings:
     rate_burst: int = 40
     redis_timeout_s: float = 2.0
     workers: int = 1
+    sse_keepalive_s: float = 15.0
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -76,4 +77,5 @@ class Settings:
             rate_burst=_int(env, "RATE_LIMIT_BURST", 40, 1, 1_000_000),
             redis_timeout_s=_int(env, "REDIS_TIMEOUT_MS", 2000, 50, 60_000) / 1000,
             workers=_int(env, "WORKERS", 1, 1, 64),
+            sse_keepalive_s=_int(env, "SSE_KEEPALIVE_S", 15, 1, 300),
         )

@@ -345,7 +345,7 @@ class Games:
             while True:
                 with self.notifier.waiting(game_id) as waiter:
                     if table.version <= after:
-                        if not await waiter.wait(15.0):
+                        if not await waiter.wait(self.settings.sse_keepalive_s):
                             yield None
                             continue
                         waiter.event.clear()

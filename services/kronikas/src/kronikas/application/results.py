@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 import msgspec
 
+from kronikas.application.engines import ENGINES
 from kronikas.domain.cheat import CheatGameView
 from kronikas.domain.thirty_one import ThirtyOneGameView
 
@@ -15,13 +16,23 @@ GameView = Annotated[
 ]
 
 
+def _event_types() -> str:
+    lines = ["The event's fields, as the asker may see them (hidden ones are null). By `type`:"]
+    for kind, engine in ENGINES.items():
+        lines.append(f"\n{kind}:")
+        for cls in get_args(engine.Event):
+            doc = " ".join((cls.__doc__ or "").split()).split(". ")[0].rstrip(".")
+            lines.append(f"- `{cls.__struct_config__.tag}`: {doc}.")
+    return "\n".join(lines)
+
+
 class GameEvent(msgspec.Struct, frozen=True):
     """One change to a table, as the asker may see it (API.md, Events)."""
 
-    version: int
-    type: str
-    at: str
-    data: dict[str, Any]
+    version: Annotated[int, msgspec.Meta(description="1, 2, 3… without gaps.")]
+    type: Annotated[str, msgspec.Meta(description="What happened; the list is under `data`.")]
+    at: Annotated[str, msgspec.Meta(description="When, as RFC 3339 UTC.")]
+    data: Annotated[dict[str, Any], msgspec.Meta(description=_event_types())]
 
 
 class CommandResult(msgspec.Struct, frozen=True):
