@@ -29,6 +29,9 @@ from kronikas.application.results import CommandResult, Created, EventPage, Game
 
 JSON = "application/json"
 GameId = Annotated[str, PathParameter(description="The table's id.", max_length=64)]
+After = Annotated[
+    int, QueryParameter(ge=0, le=2**31, description="Only events with a greater version.")
+]
 _KINDS = kinds()
 
 
@@ -256,9 +259,7 @@ class GamesController(Controller):
         state: State,
         request: Request[Any, Any, Any],
         game_id: GameId,
-        after: Annotated[
-            int, QueryParameter(ge=0, le=2**31, description="Only events with a greater version.")
-        ] = 0,
+        after: After = 0,
         wait: Annotated[
             float,
             QueryParameter(ge=0, le=30, description="Wait up to this many seconds for an event."),
@@ -282,9 +283,7 @@ class GamesController(Controller):
         state: State,
         request: Request[Any, Any, Any],
         game_id: GameId,
-        after: Annotated[
-            int, QueryParameter(ge=0, le=2**31, description="Only events with a greater version.")
-        ] = 0,
+        after: After = 0,
         token: Annotated[
             str | None,
             QueryParameter(
