@@ -31,15 +31,16 @@ run: install ## serve on PORT (8000); an embedded Redis under .data/ when REDIS_
 test: install lint typecheck pytest ## everything CI runs: lint, types, all tests against real Redis
 
 lint: install ## ruff lint and format check
-	$(RUN) ruff check services tests tools benchmarks
-	$(RUN) ruff format --check services tests tools benchmarks
+	$(RUN) ruff check services tests tools benchmarks bots
+	$(RUN) ruff format --check services tests tools benchmarks bots
 
 format: install ## ruff: fix and format
-	$(RUN) ruff check --fix services tests tools benchmarks
-	$(RUN) ruff format services tests tools benchmarks
+	$(RUN) ruff check --fix services tests tools benchmarks bots
+	$(RUN) ruff format services tests tools benchmarks bots
 
-typecheck: install ## mypy --strict on services/
+typecheck: install ## mypy --strict on services/ (and on the example bots)
 	$(RUN) mypy
+	$(RUN) mypy --strict bots/src
 
 pytest: install ## the test suite (REDIS_URL, else testcontainers, else the bundled redis-server)
 	$(RUN) pytest
@@ -62,3 +63,6 @@ clean: ## remove the virtualenv, caches and embedded Redis data
 
 bench: install ## measure the service against its ceiling (prints a table, writes bench-results.json)
 	$(RUN) python -m benchmarks.bench $(ARGS)
+
+bots: install ## play bots against each other on a fresh service (ARGS="--game cheat --games 20")
+	$(RUN) python -m kronikas_bots $(ARGS)

@@ -13,6 +13,8 @@ def main(url: str, game_id: str, name: str = "sample") -> list[int]:
     me = AuthenticatedClient(base_url=url, token=joined.token)
     while True:
         view = get_game.sync(game_id, client=me)
+        if isinstance(view, m.Problem) and view.status == 503:  # nothing changed: try again
+            continue
         assert isinstance(view, m.CheatGameView | m.ThirtyOneGameView), view
         if view.status.value == "finished":
             return view.winners
