@@ -9,7 +9,7 @@ RUN := $(UV) run --frozen
 SDK_DIR := sdk/kronikas-client
 export PORT ?= 8000
 
-.PHONY: help install run test lint format typecheck pytest openapi sdk generated golden bench bots clean
+.PHONY: help install run test lint format typecheck pytest openapi sdk generated golden bench bots clean fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-10s %s\n", $$1, $$2}'
@@ -66,3 +66,6 @@ bench: install ## measure the service against its ceiling (prints a table, write
 
 bots: install ## play bots against each other on a fresh service (ARGS="--game cheat --games 20")
 	$(RUN) python -m kronikas_bots $(ARGS)
+
+fuzz: install ## a long schemathesis run (KRONIKAS_FUZZ_EXAMPLES per operation and mode, default 2000)
+	KRONIKAS_FUZZ_EXAMPLES=$${KRONIKAS_FUZZ_EXAMPLES:-2000} $(RUN) pytest -q -s tests/reliability/test_fuzz.py

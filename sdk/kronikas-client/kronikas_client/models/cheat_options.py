@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
@@ -28,7 +27,6 @@ class CheatOptions:
     max_play: int | Unset = 4
     place_points: list[int] | Unset = UNSET
     rounds: int | Unset = 1
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         chroniclers = self.chroniclers
@@ -44,7 +42,7 @@ class CheatOptions:
         rounds = self.rounds
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({})
         if chroniclers is not UNSET:
             field_dict["chroniclers"] = chroniclers
@@ -80,21 +78,4 @@ class CheatOptions:
             rounds=rounds,
         )
 
-        cheat_options.additional_properties = d
         return cheat_options
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
@@ -24,7 +23,6 @@ class ThirtyOneOptions:
     chronicler: bool | Unset = False
     lives: int | Unset = 3
     max_circuits: int | None | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         chronicler = self.chronicler
@@ -38,7 +36,7 @@ class ThirtyOneOptions:
             max_circuits = self.max_circuits
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({})
         if chronicler is not UNSET:
             field_dict["chronicler"] = chronicler
@@ -71,21 +69,4 @@ class ThirtyOneOptions:
             max_circuits=max_circuits,
         )
 
-        thirty_one_options.additional_properties = d
         return thirty_one_options
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -60,6 +60,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
     if response.status_code == 429:
         response_429 = Problem.from_dict(response.json())
 
@@ -90,11 +95,13 @@ def _build_response(
 def sync_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
 ) -> Response[CheatGameView | ThirtyOneGameView | Problem]:
     """GetGame
 
      The table as the asker sees it: a player token adds that seat's hand and legal moves.
+
+    The token is optional (`Authorization: Bearer <token>`): without one, a spectator's view.
 
     Args:
         game_id (str): The table's id.
@@ -121,11 +128,13 @@ def sync_detailed(
 def sync(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
 ) -> CheatGameView | ThirtyOneGameView | Problem | None:
     """GetGame
 
      The table as the asker sees it: a player token adds that seat's hand and legal moves.
+
+    The token is optional (`Authorization: Bearer <token>`): without one, a spectator's view.
 
     Args:
         game_id (str): The table's id.
@@ -147,11 +156,13 @@ def sync(
 async def asyncio_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
 ) -> Response[CheatGameView | ThirtyOneGameView | Problem]:
     """GetGame
 
      The table as the asker sees it: a player token adds that seat's hand and legal moves.
+
+    The token is optional (`Authorization: Bearer <token>`): without one, a spectator's view.
 
     Args:
         game_id (str): The table's id.
@@ -176,11 +187,13 @@ async def asyncio_detailed(
 async def asyncio(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
 ) -> CheatGameView | ThirtyOneGameView | Problem | None:
     """GetGame
 
      The table as the asker sees it: a player token adds that seat's hand and legal moves.
+
+    The token is optional (`Authorization: Bearer <token>`): without one, a spectator's view.
 
     Args:
         game_id (str): The table's id.

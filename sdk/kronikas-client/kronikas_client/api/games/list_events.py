@@ -86,13 +86,15 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     after: int | Unset = 0,
     wait: float | Unset = 0.0,
 ) -> Response[EventPage | Problem]:
     """ListEvents
 
      Events after a version, as the asker may see them; long-polls with `wait`.
+
+    The token is optional (`Authorization: Bearer <token>`): without one, a spectator's events.
 
     Args:
         game_id (str): The table's id.
@@ -123,13 +125,15 @@ def sync_detailed(
 def sync(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     after: int | Unset = 0,
     wait: float | Unset = 0.0,
 ) -> EventPage | Problem | None:
     """ListEvents
 
      Events after a version, as the asker may see them; long-polls with `wait`.
+
+    The token is optional (`Authorization: Bearer <token>`): without one, a spectator's events.
 
     Args:
         game_id (str): The table's id.
@@ -155,13 +159,15 @@ def sync(
 async def asyncio_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     after: int | Unset = 0,
     wait: float | Unset = 0.0,
 ) -> Response[EventPage | Problem]:
     """ListEvents
 
      Events after a version, as the asker may see them; long-polls with `wait`.
+
+    The token is optional (`Authorization: Bearer <token>`): without one, a spectator's events.
 
     Args:
         game_id (str): The table's id.
@@ -190,13 +196,15 @@ async def asyncio_detailed(
 async def asyncio(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     after: int | Unset = 0,
     wait: float | Unset = 0.0,
 ) -> EventPage | Problem | None:
     """ListEvents
 
      Events after a version, as the asker may see them; long-polls with `wait`.
+
+    The token is optional (`Authorization: Bearer <token>`): without one, a spectator's events.
 
     Args:
         game_id (str): The table's id.

@@ -94,7 +94,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     after: int | Unset = 0,
     token: None | str | Unset = UNSET,
     last_event_id: None | str | Unset = UNSET,
@@ -102,6 +102,9 @@ def sync_detailed(
     """StreamEvents
 
      The same events as `list_events`, as a stream that stays open.
+
+    The token is optional, in `Authorization: Bearer <token>` or `?token=`; resumes after
+    `Last-Event-ID`.
 
     Args:
         game_id (str): The table's id.
@@ -134,7 +137,7 @@ def sync_detailed(
 def sync(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     after: int | Unset = 0,
     token: None | str | Unset = UNSET,
     last_event_id: None | str | Unset = UNSET,
@@ -142,6 +145,9 @@ def sync(
     """StreamEvents
 
      The same events as `list_events`, as a stream that stays open.
+
+    The token is optional, in `Authorization: Bearer <token>` or `?token=`; resumes after
+    `Last-Event-ID`.
 
     Args:
         game_id (str): The table's id.
@@ -169,7 +175,7 @@ def sync(
 async def asyncio_detailed(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     after: int | Unset = 0,
     token: None | str | Unset = UNSET,
     last_event_id: None | str | Unset = UNSET,
@@ -177,6 +183,9 @@ async def asyncio_detailed(
     """StreamEvents
 
      The same events as `list_events`, as a stream that stays open.
+
+    The token is optional, in `Authorization: Bearer <token>` or `?token=`; resumes after
+    `Last-Event-ID`.
 
     Args:
         game_id (str): The table's id.
@@ -207,7 +216,7 @@ async def asyncio_detailed(
 async def asyncio(
     game_id: str,
     *,
-    client: AuthenticatedClient,
+    client: AuthenticatedClient | Client,
     after: int | Unset = 0,
     token: None | str | Unset = UNSET,
     last_event_id: None | str | Unset = UNSET,
@@ -215,6 +224,9 @@ async def asyncio(
     """StreamEvents
 
      The same events as `list_events`, as a stream that stays open.
+
+    The token is optional, in `Authorization: Bearer <token>` or `?token=`; resumes after
+    `Last-Event-ID`.
 
     Args:
         game_id (str): The table's id.

@@ -11,6 +11,7 @@ import msgspec
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from kronikas.application.ports import AppendResult, Idempotency, ReadResult, Summary
 
@@ -59,7 +60,8 @@ class RedisEventStore:
     ) -> ReadResult:
         keys = game_keys(game_id)
         tag = keys["log"].rsplit(":", 1)[0]
-        reply: list[Any] = await self._read(
+        reply: list[Any] = await self._run(
+            self._read,
             keys=[keys["log"], keys["auth"], f"{tag}:rate:{token_hash}"],
             args=[
                 after,
@@ -112,7 +114,8 @@ class RedisEventStore:
         for token, role in auth:
             args += [token, role]
         args += list(records)
-        reply: list[Any] = await self._append(
+        reply: list[Any] = await self._run(
+            self._append,
             keys=[keys["log"], keys["meta"], keys["auth"], idem_key, f"{tag}:rate:{token_hash}"],
             args=args,
         )
@@ -124,6 +127,22 @@ class RedisEventStore:
         if outcome == "replay":
             return AppendResult("replay", replay=reply[1])
         return AppendResult("limited", retry_after_ms=int(reply[1]))
+
+    async def _run(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
+        """Run a script; after a lost connection, drop the pool and try once more.
+
+        A pooled connection that outlived a Redis restart fails on its next use without the
+        command reaching the new server, so the second try is safe; were the first one to have
+        been applied after all, the append's version check answers `conflict` with our own events,
+        which the use case recognises (application/games.py).
+        """
+        try:
+            return await script(keys=keys, args=args)
+        except RedisConnectionError:
+            pool = getattr(self.redis, "connection_pool", None)
+            if pool is not None:
+                await pool.disconnect()
+            return await script(keys=keys, args=args)
 
     async def idempotent(self, game_id: str, key: str) -> bytes | None:
         """The recorded `fingerprint \\n response` of an idempotency key, if any."""

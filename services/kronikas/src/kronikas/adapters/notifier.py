@@ -41,6 +41,7 @@ class Notifier:
         self._waiters: dict[str, set[Waiter]] = {}
         self._task: asyncio.Task[None] | None = None
         self._pubsub: Any = None
+        self._stopping = False
 
     @contextlib.contextmanager
     def waiting(self, game_id: str) -> Iterator[Waiter]:
@@ -67,10 +68,13 @@ class Notifier:
                 waiter.event.set()
 
     def start(self) -> None:
+        self._stopping = False
         if self._task is None:
             self._task = asyncio.create_task(self._listen(), name="kronikas-notifier")
 
     async def stop(self) -> None:
+        # The flag ends the loop within a second even if the client swallows the cancellation.
+        self._stopping = True
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -82,7 +86,7 @@ class Notifier:
 
     async def _listen(self) -> None:
         delay = 0.1
-        while True:
+        while not self._stopping:
             pubsub: Any = None
             try:
                 if isinstance(self._redis, RedisCluster):
@@ -93,8 +97,8 @@ class Notifier:
                 delay = 0.1
                 # Anything published while we were away is read again by the woken waiters.
                 self.wake_all()
-                while True:
-                    message = await pubsub.get_message(timeout=30.0)
+                while not self._stopping:
+                    message = await pubsub.get_message(timeout=1.0)
                     if message is None:
                         continue
                     data = message["data"]

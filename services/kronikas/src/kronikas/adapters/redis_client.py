@@ -20,7 +20,9 @@ def connect(settings: Settings, url: str | None = None) -> AnyRedis:
     options: dict[str, Any] = {
         "socket_timeout": settings.redis_timeout_s,
         "socket_connect_timeout": settings.redis_timeout_s,
-        "health_check_interval": 0,
+        # A connection idle this long is checked before use: after Redis restarts, the pool's
+        # dead connections are found by a PING instead of failing one request each.
+        "health_check_interval": 2,
     }
     if settings.redis_cluster:
         return RedisCluster.from_url(target, **options)

@@ -143,6 +143,8 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
         if status >= 500:
             return _internal(request, exc)
         return problem_response(request, status, code, detail, headers, errors)
+    if isinstance(exc, RecursionError):
+        return problem_response(request, 422, "invalid_request", "The JSON is nested too deeply.")
     if isinstance(exc, RedisConnectionError | RedisTimeoutError):
         log.warning("store unavailable: %s", type(exc).__name__)
         return problem_response(

@@ -54,17 +54,22 @@ def bearer(request: Request[Any, Any, Any], required: bool = False) -> str | Non
     return token
 
 
-_STRICT: dict[Any, msgspec.json.Decoder[Any]] = {}
+def _whole(value: Any) -> Any:
+    """JSON Schema's integers include 5.0: make whole floats ints before the strict check."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _whole(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole(v) for v in value]
+    return value
 
 
 async def strict(request: Request[Any, Any, Any], kind: Any) -> Any:
     """The body decoded strictly (Litestar's own decoding converts `1` to `true`, `"5"` to 5)."""
-    decoder = _STRICT.get(kind)
-    if decoder is None:
-        decoder = _STRICT[kind] = msgspec.json.Decoder(kind)
     try:
-        return decoder.decode(await request.body())
-    except msgspec.ValidationError as exc:
+        return msgspec.convert(_whole(msgspec.json.decode(await request.body())), kind)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise InvalidRequest(str(exc)) from None
 
 
@@ -178,7 +183,7 @@ class GamesController(Controller):
         "/games/{game_id:str}/start",
         operation_id="start_game",
         status_code=200,
-        responses=problems(401, 403, 404, 409, 429, 503),
+        responses=problems(401, 403, 404, 409, 422, 429, 503),
         security=[{"bearer": []}],
     )
     async def start_game(
@@ -193,13 +198,15 @@ class GamesController(Controller):
     @get(
         "/games/{game_id:str}",
         operation_id="get_game",
-        responses=problems(401, 404, 429, 503),
-        security=[{}, {"bearer": []}],
+        responses=problems(401, 404, 422, 429, 503),
     )
     async def get_game(
         self, state: State, request: Request[Any, Any, Any], game_id: GameId
     ) -> Response[GameView]:
-        """The table as the asker sees it: a player token adds that seat's hand and legal moves."""
+        """The table as the asker sees it: a player token adds that seat's hand and legal moves.
+
+        The token is optional (`Authorization: Bearer <token>`): without one, a spectator's view.
+        """
         body = await _games(state).view(game_id, bearer(request))
         return _raw(body, headers=_etag(body))
 
@@ -252,7 +259,6 @@ class GamesController(Controller):
         "/games/{game_id:str}/events",
         operation_id="list_events",
         responses=problems(401, 404, 422, 429, 503),
-        security=[{}, {"bearer": []}],
     )
     async def list_events(
         self,
@@ -265,7 +271,10 @@ class GamesController(Controller):
             QueryParameter(ge=0, le=30, description="Wait up to this many seconds for an event."),
         ] = 0,
     ) -> Response[EventPage]:
-        """Events after a version, as the asker may see them; long-polls with `wait`."""
+        """Events after a version, as the asker may see them; long-polls with `wait`.
+
+        The token is optional (`Authorization: Bearer <token>`): without one, a spectator's events.
+        """
         body = await _games(state).events(game_id, bearer(request), after, wait)
         return _raw(body)
 
@@ -273,7 +282,6 @@ class GamesController(Controller):
         "/games/{game_id:str}/stream",
         operation_id="stream_events",
         responses=problems(401, 404, 422, 429, 503),
-        security=[{}, {"bearer": []}],
         response_description="Server-Sent Events: `id` the version, `event` the type, "
         "`data` the event's JSON; a comment every 15 s keeps the connection open.",
         media_type="text/event-stream",
@@ -294,10 +302,17 @@ class GamesController(Controller):
         ] = None,
         last_event_id: Annotated[
             str | None,
-            HeaderParameter(name="Last-Event-ID", description="Resume after this version."),
+            HeaderParameter(
+                name="Last-Event-ID",
+                description="Resume after this version.",
+            ),
         ] = None,
     ) -> ServerSentEvent:
-        """The same events as `list_events`, as a stream that stays open."""
+        """The same events as `list_events`, as a stream that stays open.
+
+        The token is optional, in `Authorization: Bearer <token>` or `?token=`; resumes after
+        `Last-Event-ID`.
+        """
         if last_event_id is not None:
             if not last_event_id.strip().isdigit() or len(last_event_id) > 12:
                 raise InvalidRequest("Last-Event-ID must be a version number.")

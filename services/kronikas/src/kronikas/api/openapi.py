@@ -29,6 +29,8 @@ def polish_schema(app: Litestar) -> None:
     - Litestar's automatic 400 response is removed: this service answers malformed input with
       422 `invalid_request`, which every route documents itself.
     - An optional parameter's schema does not admit null: it is left out instead.
+    - What Litestar drops from msgspec's own schema comes back: `additionalProperties: false`
+      for structs that forbid unknown fields, a `minimum` of 0, constraints on list items.
     """
     doc = schema_dict(app)
     schemas: dict[str, Any] = doc.get("components", {}).get("schemas", {})
@@ -38,12 +40,62 @@ def polish_schema(app: Litestar) -> None:
             if isinstance(prop, dict) and "const" in prop:
                 prop["default"] = prop["const"]
     _walk(doc, schemas)
+    _restore_constraints(schemas)
     for path_item in doc.get("paths", {}).values():
         for operation in path_item.values():
             if isinstance(operation, dict):
                 operation.get("responses", {}).pop("400", None)
                 for parameter in operation.get("parameters", []):
                     _drop_null(parameter)
+                    if parameter["name"] in _HEADER_FORMS:
+                        parameter["schema"]["pattern"] = _HEADER_FORMS[parameter["name"]]
+
+
+# The service parses these headers itself (api/games.py), more leniently than the forms shown.
+_HEADER_FORMS = {"If-Match": '^(W/)?"?[0-9]{1,12}"?$', "Last-Event-ID": "^[0-9]{1,12}$"}
+_CONSTRAINTS = ("minimum", "maximum", "pattern", "minLength", "maxLength", "minItems", "maxItems")
+
+
+def _structs() -> dict[str, type[msgspec.Struct]]:
+    found: dict[str, type[msgspec.Struct]] = {}
+    todo: list[type[msgspec.Struct]] = [msgspec.Struct]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            if sub.__module__.startswith("kronikas."):
+                found[sub.__name__] = sub
+            todo.append(sub)
+    return found
+
+
+def _not_null(schema: dict[str, Any]) -> dict[str, Any]:
+    for key in ("anyOf", "oneOf"):
+        members = [m for m in schema.get(key, []) if m != {"type": "null"}]
+        if len(members) == 1 and isinstance(members[0], dict):
+            return members[0]
+    return schema
+
+
+def _merge(ours: dict[str, Any], theirs: dict[str, Any]) -> None:
+    ours, theirs = _not_null(ours), _not_null(theirs)
+    for key in _CONSTRAINTS:
+        if key in theirs and key not in ours:
+            ours[key] = theirs[key]
+    if isinstance(ours.get("items"), dict) and isinstance(theirs.get("items"), dict):
+        _merge(ours["items"], theirs["items"])
+
+
+def _restore_constraints(schemas: dict[str, Any]) -> None:
+    for name, cls in _structs().items():
+        ours = schemas.get(name)
+        if ours is None:
+            continue
+        if cls.__struct_config__.forbid_unknown_fields:
+            ours["additionalProperties"] = False
+        (ref,), components = msgspec.json.schema_components([cls])
+        theirs = components.get(ref["$ref"].rsplit("/", 1)[-1], {})
+        for field, schema in ours.get("properties", {}).items():
+            if field in theirs.get("properties", {}):
+                _merge(schema, theirs["properties"][field])
 
 
 def _drop_null(parameter: dict[str, Any]) -> None:

@@ -173,9 +173,11 @@ class Games:
     def _fold(self, table: Table, events: Sequence[Any]) -> tuple[Any, list[bytes], list[str]]:
         state, records, at = table.state, [], utc_now()
         stamps = []
+        nonce = secrets.token_hex(6)
         for offset, event in enumerate(events, start=1):
             state = table.engine.evolve(state, event)
-            records.append(encode(Record(v=table.version + offset, at=at, e=event)))
+            first = nonce if offset == 1 else None
+            records.append(encode(Record(v=table.version + offset, at=at, e=event, n=first)))
             stamps.append(at)
         return state, records, stamps
 
@@ -422,6 +424,11 @@ class Games:
                 ),
             )
             if result.outcome == "ok":
+                table.state, table.version = state, result.version
+                table.roles.update(auth)
+                return body
+            if result.outcome == "conflict" and result.records == records:
+                # Our own append, applied before a lost connection hid its answer.
                 table.state, table.version = state, result.version
                 table.roles.update(auth)
                 return body

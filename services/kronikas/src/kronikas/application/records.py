@@ -18,6 +18,8 @@ class Record(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True):
     e: E
     k: str | None = None
     seed: int | None = None
+    n: str | None = None
+    """On the first record of each append: a random nonce, so an append can know its own."""
 
 
 class Head(msgspec.Struct, frozen=True):

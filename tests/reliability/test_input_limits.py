@@ -1,0 +1,188 @@
+"""Limits: oversize bodies, huge lists, deep nesting, unknown fields, huge parameters, bytes that
+are not UTF-8 — each a clear 4xx problem+json with a `code`, quickly, and nothing changed."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import AsyncTestClient
+
+from kronikas.api.app import create_app
+from tests.api.conftest import settings
+from tests.api.tables import Table, Tables, auth
+
+Client = AsyncTestClient[Litestar]
+LIMIT = 64 * 1024
+
+
+@pytest.fixture
+async def client(redis_url: str) -> AsyncIterator[Client]:
+    async with AsyncTestClient(create_app(settings(redis_url))) as c:
+        yield c
+
+
+@pytest.fixture
+async def table(client: Client) -> Table:
+    return await Tables(client).ready("cheat", 2, seed=12)
+
+
+def nested(depth: int) -> bytes:
+    return b'{"type": "play", "cards": ' + b"[" * depth + b"]" * depth + b"}"
+
+
+BODIES: dict[str, tuple[str, bytes, int]] = {
+    # name: (route, body, status)
+    "command over the limit": ("commands", b'{"type": "call", "x": "' + b"a" * LIMIT + b'"}', 413),
+    "create over the limit": ("create", b'{"kind": "cheat", "x": "' + b"a" * LIMIT + b'"}', 413),
+    "join over the limit": ("join", b'{"name": "' + b"a" * LIMIT + b'"}', 413),
+    "10,000 cards": (
+        "commands",
+        json.dumps({"type": "play", "cards": ["7H"] * 10_000}).encode(),
+        422,
+    ),
+    "10,000 swaps": ("commands", json.dumps([{"type": "swap"}] * 10_000).encode(), 413),
+    "10,000 place points": (
+        "create",
+        json.dumps({"kind": "cheat", "options": {"place_points": [1] * 10_000}}).encode(),
+        422,
+    ),
+    "nested 100 deep": ("commands", nested(100), 422),
+    "nested 1,000 deep": ("commands", nested(1_000), 422),
+    "nested 30,000 deep": ("commands", nested(30_000), 422),
+    "nested options": (
+        "create",
+        b'{"kind": "cheat", "options": ' + b"[" * 20_000 + b"]" * 20_000 + b"}",
+        422,
+    ),
+    "unknown field in a command": ("commands", b'{"type": "call", "loud": true}', 422),
+    "unknown option": ("create", b'{"kind": "cheat", "options": {"jokers": 2}}', 422),
+    "unknown field in a join": ("join", b'{"name": "Ilona", "seat": 0}', 422),
+    "huge seed": ("create", b'{"kind": "cheat", "seed": 1' + b"0" * 400 + b"}", 422),
+    "seed 1e400": ("create", b'{"kind": "cheat", "seed": 1e400}', 422),
+    "non-UTF-8 command": ("commands", b'{"type": "\xff\xfe"}', 422),
+    "non-UTF-8 name": ("join", b'{"name": "\xc3\x28"}', 422),
+    "non-UTF-8 create": ("create", b"\xff\xfe\xfd", 422),
+    "empty body": ("commands", b"", 422),
+    "NaN in a body": ("create", b'{"kind": "cheat", "seed": NaN}', 422),
+}
+
+
+async def version_of(client: Client, table: Table) -> int:
+    version: int = (await Tables(client).view(table))["version"]
+    return version
+
+
+def assert_clear_4xx(r: Any, status: int | None = None) -> dict[str, Any]:
+    assert 400 <= r.status_code < 500, (r.status_code, r.text[:300])
+    if status is not None:
+        assert r.status_code == status, r.text[:300]
+    assert r.headers["content-type"].startswith("application/problem+json")
+    problem: dict[str, Any] = r.json()
+    assert problem["code"] and problem["detail"] and problem["status"] == r.status_code
+    assert len(r.content) < 4096, "an error must not echo a huge input back"
+    return problem
+
+
+@pytest.mark.parametrize("name", list(BODIES))
+async def test_hostile_bodies_are_a_clear_4xx_and_change_nothing(
+    client: Client, table: Table, name: str
+) -> None:
+    route, body, status = BODIES[name]
+    url = {
+        "commands": f"/v1/games/{table.id}/commands",
+        "create": "/v1/games",
+        "join": f"/v1/games/{table.id}/players",
+    }[route]
+    before = await version_of(client, table)
+    lobby = (await client.get("/v1/games", params={"limit": 1})).json()["games"]
+    started = time.monotonic()
+    r = await client.post(
+        url,
+        content=body,
+        headers=auth(table.players[0]) | {"content-type": "application/json"},
+    )
+    assert time.monotonic() - started < 3
+    assert_clear_4xx(r, status)
+    assert await version_of(client, table) == before
+    assert (await client.get("/v1/games", params={"limit": 1})).json()["games"] == lobby
+
+
+PARAMS: dict[str, tuple[str, str]] = {
+    # name: (path under /v1/games/{id}, query string)
+    "wait 1e308": ("events", "wait=1e308"),
+    "wait inf": ("events", "wait=inf"),
+    "wait -inf": ("events", "wait=-inf"),
+    "wait nan": ("events", "wait=nan"),
+    "wait 10**40": ("events", "wait=1" + "0" * 40),
+    "after 10**30": ("events", "after=1" + "0" * 30),
+    "after nan": ("events", "after=nan"),
+    "after non-UTF-8": ("events", "after=%FF"),
+    "stream after 10**30": ("stream", "after=1" + "0" * 30),
+    "stream after inf": ("stream", "after=inf"),
+    "stream token non-UTF-8": ("stream", "token=%FF%FE"),
+    "stream token too long": ("stream", "token=" + "a" * 300),
+}
+
+
+@pytest.mark.parametrize("name", list(PARAMS))
+async def test_hostile_parameters_are_a_clear_4xx_quickly(
+    client: Client, table: Table, name: str
+) -> None:
+    path, query = PARAMS[name]
+    before = await version_of(client, table)
+    started = time.monotonic()
+    r = await client.get(f"/v1/games/{table.id}/{path}?{query}")
+    assert time.monotonic() - started < 3, "a hostile parameter must not make the call wait"
+    assert_clear_4xx(r)
+    assert await version_of(client, table) == before
+
+
+HEADERS: dict[str, tuple[str, list[tuple[bytes, bytes]]]] = {
+    "If-Match huge": ("commands", [(b"if-match", b'"' + b"9" * 40 + b'"')]),
+    "If-Match non-UTF-8": ("commands", [(b"if-match", b'"\xff"')]),
+    "If-Match negative": ("commands", [(b"if-match", b'"-1"')]),
+    "Idempotency-Key too long": ("commands", [(b"idempotency-key", b"k" * 129)]),
+    "Last-Event-ID huge": ("stream", [(b"last-event-id", b"9" * 40)]),
+    "Last-Event-ID non-UTF-8": ("stream", [(b"last-event-id", b"\xff")]),
+    "Authorization non-UTF-8": ("commands", [(b"authorization", b"Bearer \xff\xfe")]),
+    "Authorization huge": ("commands", [(b"authorization", b"Bearer " + b"a" * 8000)]),
+}
+
+
+@pytest.mark.parametrize("name", list(HEADERS))
+async def test_hostile_headers_are_a_clear_4xx_and_change_nothing(
+    client: Client, table: Table, name: str
+) -> None:
+    path, extra = HEADERS[name]
+    before = await version_of(client, table)
+    view = await Tables(client).view(
+        table, table.players[(await Tables(client).view(table))["turn"]]
+    )
+    seat = view["me"]["seat"]
+    headers = [(b"authorization", f"Bearer {table.players[seat]}".encode())]
+    headers = [h for h in headers if h[0] not in {k for k, _ in extra}] + extra
+    started = time.monotonic()
+    if path == "commands":
+        body = json.dumps({"type": "play", "cards": view["me"]["hand"][:1]}).encode()
+        r = await client.post(
+            f"/v1/games/{table.id}/commands",
+            content=body,
+            headers=[*headers, (b"content-type", b"application/json")],
+        )
+    else:
+        r = await client.get(f"/v1/games/{table.id}/stream", headers=headers)
+    assert time.monotonic() - started < 3
+    assert_clear_4xx(r)
+    assert await version_of(client, table) == before
+
+
+@pytest.mark.parametrize(
+    "path", ["/v1/games/%FF%FE", "/v1/games/%FF/events", "/v1/games/" + "a" * 5000]
+)
+async def test_hostile_paths_are_a_clear_4xx(client: Client, path: str) -> None:
+    assert_clear_4xx(await client.get(path))

@@ -1,0 +1,309 @@
+"""Hidden information: every byte each seat, a spectator and the host receive holds no card they
+cannot know at that moment — views, command answers, events, long-polls, SSE, errors, headers.
+
+What a viewer may know is built from its own event log, in order, from the fields that open cards
+by the rules: its own hand (dealt, or taken with the pile), the cards it played, the cards a Cheat
+call turns up, the Thirty-One table and every hand shown, and the whole deck once `deck_revealed`
+ends the round. A card code is any string that is exactly a code (ids and tokens never are).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from tests.api.tables import Table, Tables, auth, candidates
+from tests.conftest import ServiceProcess
+
+CARD = re.compile(r"(7|8|9|10|U|O|K|A)(H|B|L|A)|X(C|P)")
+WORD = re.compile(r"[0-9A-Za-z]+")
+DECK = [r + s for s in "HBLA" for r in ("7", "8", "9", "10", "U", "O", "K", "A")] + ["XC", "XP"]
+PREVIOUS_ROUND = ("last_round", "last_call")
+"""View fields that may speak of the round before the current deal (then fully revealed)."""
+FIGURES = {"games": 0, "bytes": 0, "cards checked": 0, "leaks": 0}
+
+Knowledge = list[tuple[frozenset[str], frozenset[str]]]
+"""By version: (the cards knowable in the current round, those knowable in any round so far)."""
+
+
+def knowledge(events: list[dict[str, Any]], seat: int | None) -> Knowledge:
+    """What `seat` (None: a spectator) may know after each event, from the rules alone."""
+    known: Knowledge = [(frozenset(), frozenset())]
+    current: set[str] = set()
+    ever: set[str] = set()
+    for event in events:
+        assert event["version"] == len(known)
+        data, kind = event["data"], event["type"]
+        mine = seat is not None and data.get("seat") == seat
+        if kind == "round_dealt":
+            current = set(data.get("table") or [])
+            if seat is not None and data["hands"][seat]:
+                current |= set(data["hands"][seat])
+        elif kind in ("cards_played", "pile_taken", "penalty_taken") and mine:
+            current |= set(data["cards"] or [])
+        elif kind == "cheat_called":
+            current |= set(data["cards"])
+        elif kind in ("hand_exchanged", "hands_swapped"):
+            current |= set(data["table"])
+        elif kind == "card_swapped":
+            current |= {data["give"], data["take"]}
+        elif kind == "hand_shown":
+            current |= set(data["hand"])
+        elif kind == "round_ended":
+            current |= {c for hand in data.get("hands") or [] if hand for c in hand}
+        elif kind == "deck_revealed":
+            current |= set(data["deck"] or [])
+        ever |= current
+        known.append((frozenset(current), frozenset(ever)))
+    return known
+
+
+def cards_in(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """Every string that is exactly a card code, with the keys on the way to it."""
+    if isinstance(value, str):
+        if CARD.fullmatch(value):
+            yield value, path
+    elif isinstance(value, dict):
+        for key, inner in value.items():
+            yield from cards_in(inner, (*path, str(key)))
+    elif isinstance(value, list):
+        for inner in value:
+            yield from cards_in(inner, path)
+
+
+@dataclass
+class Received:
+    """One thing a viewer received, and the version it speaks of."""
+
+    what: str
+    version: int
+    body: Any
+    sent: frozenset[str] = frozenset()
+    """Cards the viewer itself named in the request (an error may echo them)."""
+
+
+@dataclass
+class Viewer:
+    name: str
+    seat: int | None
+    token: str | None
+    received: list[Received] = field(default_factory=list)
+    streamed: list[dict[str, Any]] = field(default_factory=list)
+
+    def take(self, what: str, r: httpx.Response, version: int, sent: frozenset[str]) -> Any:
+        FIGURES["bytes"] += len(r.content) + sum(len(k) + len(v) for k, v in r.headers.items())
+        for key, value in r.headers.items():
+            words = {w for w in WORD.findall(value) if CARD.fullmatch(w)}
+            self.received.append(Received(f"header {key} of {what}", version, sorted(words), sent))
+        body = r.json()
+        if r.status_code >= 400:
+            self.received.append(Received(f"error {r.status_code} of {what}", version, body, sent))
+        return body
+
+
+def check(viewer: Viewer, events: list[dict[str, Any]]) -> list[str]:
+    known = knowledge(events, viewer.seat)
+    leaks = []
+
+    def scan(what: str, version: int, body: Any, sent: frozenset[str]) -> None:
+        current, ever = known[min(version, len(known) - 1)]
+        for card, path in cards_in(body):
+            FIGURES["cards checked"] += 1
+            allowed = ever if any(p in PREVIOUS_ROUND for p in path) else current
+            if card not in allowed | sent:
+                leaks.append(f"{viewer.name} got {card} at {'.'.join(path)} in {what} (v{version})")
+
+    def scan_event(what: str, event: dict[str, Any]) -> None:
+        scan(what, event["version"], event, frozenset())
+        assert event == events[event["version"] - 1], f"{what}: differs from the log"
+
+    for item in viewer.received:
+        body = item.body
+        if item.what.startswith(("view", "joined")):
+            scan(item.what, body["version"], body, item.sent)
+        elif item.what.startswith("command") and "events" in body:
+            for event in body["events"]:
+                scan_event(item.what, event)
+            scan(item.what, body["version"], body["game"], item.sent)
+        elif item.what.startswith("events") and "events" in body:
+            for event in body["events"]:
+                scan_event(item.what, event)
+        else:
+            scan(item.what, item.version, body, item.sent)
+    for message in viewer.streamed:
+        for word in WORD.findall(message["id"] + " " + message["event"]):
+            assert not CARD.fullmatch(word), message
+        event = json.loads(message["data"])
+        assert str(event["version"]) == message["id"] and event["type"] == message["event"]
+        scan_event("stream", event)
+    for event in events:
+        scan("events page", event["version"], event, frozenset())
+    assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+    return leaks
+
+
+async def follow(http: httpx.AsyncClient, table: Table, viewer: Viewer) -> None:
+    """Read the viewer's SSE stream (the token as `?token=`, as a browser sends it)."""
+    params = {"token": viewer.token} if viewer.token else {}
+    async with http.stream("GET", f"/v1/games/{table.id}/stream", params=params) as r:
+        assert r.status_code == 200
+        current: dict[str, str] = {}
+        async for line in r.aiter_lines():
+            FIGURES["bytes"] += len(line) + 1
+            if line == "":
+                if "data" in current:
+                    viewer.streamed.append(current)
+                current = {}
+            elif not line.startswith(":"):
+                name, _, value = line.partition(":")
+                current[name] = value.removeprefix(" ")
+
+
+async def play(base_url: str, kind: str, players: int, options: dict[str, Any], seed: int) -> None:
+    rng = random.Random(seed)
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
+        tables = Tables(http)
+        table = await tables.create(kind, options, seed=seed)
+        viewers = []
+        for seat in range(players):
+            joined = await tables.join(table)
+            viewers.append(Viewer(f"seat {seat}", seat, joined["token"]))
+            viewers[-1].received.append(Received("joined", 0, joined["game"]))
+        viewers += [Viewer("spectator", None, None), Viewer("host", None, table.host)]
+        readers = [asyncio.create_task(follow(http, table, v)) for v in viewers[:-1]]
+        await asyncio.sleep(0.1)
+        r = await http.post(f"/v1/games/{table.id}/start", headers=auth(table.host))
+        version = viewers[-1].take("start", r, 0, frozenset())["version"]
+        viewers[-1].received.append(Received("view (start)", version, r.json()))
+        for _ in range(3000):
+            views = []
+            for viewer in viewers:
+                r = await http.get(f"/v1/games/{table.id}", headers=auth(viewer.token))
+                view = viewer.take("view", r, version, frozenset())
+                viewer.received.append(Received("view", view["version"], view))
+                views.append(view)
+            if views[0]["status"] == "finished":
+                break
+            if rng.random() < 0.2:
+                viewer = rng.choice(viewers)
+                r = await http.get(
+                    f"/v1/games/{table.id}/events",
+                    params={"after": rng.randint(0, version), "wait": 0},
+                    headers=auth(viewer.token),
+                )
+                page = viewer.take("events", r, version, frozenset())
+                viewer.received.append(Received("events", version, page))
+            seated = [views[s] for s in range(players)]
+            view = rng.choice([v for v in seated if v["legal"]])
+            seat = view["me"]["seat"]
+            tries = candidates(view, rng)
+            if rng.random() < 0.15:  # a refused command: its error body is scanned too
+                wrong = rng.choice([c for c in DECK if c not in view["me"]["hand"]])
+                idle = rng.choice([v for v in seated if not v["legal"]] or seated)
+                bad: list[tuple[int, dict[str, Any]]] = [
+                    (seat, {"type": "play", "cards": [wrong]}),
+                    (seat, {"type": "swap", "give": wrong, "take": wrong}),
+                    (idle["me"]["seat"], {"type": "play", "cards": idle["me"]["hand"][:1]}),
+                    (idle["me"]["seat"], {"type": "show"}),
+                ]
+                tries = [rng.choice(bad)[1], *tries] if rng.random() < 0.5 else tries
+                if rng.random() < 0.5:
+                    mover, command = rng.choice(bad)
+                    await send(http, table, viewers[mover], command, version)
+            for command in tries:
+                r = await send(http, table, viewers[seat], command, version)
+                if r.status_code == 200:
+                    version = r.json()["version"]
+                    break
+            else:
+                raise AssertionError(f"no command accepted for {view}")
+        else:
+            raise AssertionError("the game did not end")
+        for _ in range(100):  # the streams catch up within a second or so
+            if all(v.streamed and v.streamed[-1]["id"] == str(version) for v in viewers[:-1]):
+                break
+            await asyncio.sleep(0.05)
+        for reader in readers:
+            reader.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)
+        leaks = []
+        for viewer in viewers:
+            r = await http.get(f"/v1/games/{table.id}/events", headers=auth(viewer.token))
+            events = viewer.take("events", r, version, frozenset())["events"]
+            assert events[-1]["version"] == version
+            if viewer.name != "host":
+                assert viewer.streamed[-1]["id"] == str(version), f"{viewer.name}'s stream lags"
+            leaks += check(viewer, events)
+        FIGURES["games"] += 1
+        FIGURES["leaks"] += len(leaks)
+        assert leaks == [], leaks[:10]
+
+
+async def send(
+    http: httpx.AsyncClient, table: Table, viewer: Viewer, command: dict[str, Any], version: int
+) -> httpx.Response:
+    r = await http.post(f"/v1/games/{table.id}/commands", json=command, headers=auth(viewer.token))
+    sent = frozenset(c for c, _ in cards_in(command))
+    body = viewer.take("command", r, version, sent)
+    if r.status_code == 200:
+        viewer.received.append(Received("command", body["version"], body, sent))
+    else:
+        assert r.status_code in (409, 422), r.text
+    return r
+
+
+GAMES = st.one_of(
+    st.tuples(
+        st.just("cheat"),
+        st.integers(2, 4),
+        st.fixed_dictionaries(
+            {"chroniclers": st.booleans(), "max_play": st.integers(2, 4), "rounds": st.just(1)}
+        ),
+    ),
+    st.tuples(
+        st.just("thirty_one"),
+        st.integers(2, 4),
+        st.fixed_dictionaries({"chronicler": st.booleans(), "lives": st.integers(0, 1)}),
+    ),
+)
+
+
+@given(game=GAMES, seed=st.integers(0, 2**32))
+@settings(
+    max_examples=16,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    phases=[Phase.explicit, Phase.generate],  # a failing game is reported as it is, unshrunk
+    suppress_health_check=list(HealthCheck),
+)
+def test_no_viewer_ever_receives_a_card_it_cannot_know(
+    service: ServiceProcess, game: tuple[str, int, dict[str, Any]], seed: int
+) -> None:
+    kind, players, options = game
+    asyncio.run(play(service.url, kind, players, options, seed))
+
+
+def test_the_scanner_finds_a_planted_leak() -> None:
+    deal = {"type": "round_dealt", "hands": [["7H"], None], "table": []}
+    events = [{"version": 1, "type": "round_dealt", "at": "", "data": deal}]
+    viewer = Viewer("seat 1", 1, "t")
+    assert check(viewer, events) == ["seat 1 got 7H at data.hands in events page (v1)"]
+    spectator = Viewer("spectator", None, None)
+    spectator.received.append(Received("view", 1, {"version": 1, "me": {"hand": ["AA"]}}))
+    deal["hands"] = [None, None]
+    assert check(spectator, events) == ["spectator got AA at me.hand in view (v1)"]
+
+
+def test_leak_figures() -> None:
+    print("\nleak figures:", json.dumps(FIGURES))
+    assert FIGURES["leaks"] == 0
