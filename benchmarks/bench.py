@@ -205,19 +205,29 @@ async def reads_worker(conn: Connection, load: Load, going: Callable[[], bool]) 
 
 
 async def flatness(port: int) -> tuple[float, float, float]:
-    """Mean latency of commands ~10 and ~1,000 of one long Cheat match, and their ratio."""
+    """Median command latency on a table past move 1,000 and on one near move 10, and the ratio.
+
+    The two tables take turns, one command each, so that both see the same machine.
+    """
     conn = await Connection(port).open()
-    table = Scripted(conn, "cheat", None)
-    await table.setup()
-    latencies: list[float] = []
-    while len(latencies) < 1100:
-        started = time.perf_counter()
-        if not await table.move():
-            await table.setup()
-        latencies.append(time.perf_counter() - started)
+    long, young = Scripted(conn, "cheat", None), Scripted(conn, "cheat", None)
+    await long.setup()
+    moves = 0
+    while moves < 1000:
+        moves += 1
+        if not await long.move():
+            raise RuntimeError("the long match ended early")
+    await young.setup()
+    for _ in range(10):
+        await young.move()
+    samples: dict[int, list[float]] = {0: [], 1: []}
+    for _ in range(100):
+        for side, table in enumerate((young, long)):
+            started = time.perf_counter()
+            await table.move()
+            samples[side].append(time.perf_counter() - started)
     conn.close()
-    early = statistics.median(latencies[5:60])
-    late = statistics.median(latencies[1000:1055])
+    early, late = statistics.median(samples[0]), statistics.median(samples[1])
     return early * 1000, late * 1000, late / early
 
 
