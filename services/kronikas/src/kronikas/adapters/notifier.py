@@ -22,6 +22,9 @@ class Waiter:
     def __init__(self) -> None:
         self.event = asyncio.Event()
 
+    def clear(self) -> None:
+        self.event.clear()
+
     async def wait(self, timeout: float) -> bool:
         """Whether the game changed within `timeout` seconds."""
         try:

@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Sequence
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import Shuffle, commitment
+from kronikas.domain.common import Randomness, Shuffle, commitment
 
 
 class SecureRandomness:
@@ -41,3 +41,11 @@ class SeededRandomness:
 
     def pick(self, n: int) -> int:
         return random.Random(f"kronikas:{self._seed}:dealer").randrange(n)
+
+
+_SECURE = SecureRandomness()
+
+
+def for_table(seed: int | None) -> Randomness:
+    """The random source of a table: one secure source per process, or its seed's."""
+    return _SECURE if seed is None else SeededRandomness(seed)

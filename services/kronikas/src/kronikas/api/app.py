@@ -19,6 +19,7 @@ from litestar.types import ControllerRouterHandler
 from kronikas import __version__
 from kronikas.adapters.event_store import RedisEventStore
 from kronikas.adapters.notifier import Notifier
+from kronikas.adapters.randomness import for_table
 from kronikas.adapters.redis_client import connect
 from kronikas.api.errors import handle_exception
 from kronikas.api.games import GamesController
@@ -83,7 +84,8 @@ def create_app(
         store = RedisEventStore(app.state.redis, settings.rate_per_s, settings.rate_burst)
         notifier = Notifier(app.state.redis)
         notifier.start()
-        app.state.games = Games(store, notifier, settings)
+        app.state.notifier = notifier
+        app.state.games = Games(store, notifier, for_table, settings)
         # What start-up made lives for ever: keep it out of the collector's way, and collect the
         # young generation less often (GC pauses were the largest part of the tail latency).
         gc.collect()
@@ -91,9 +93,8 @@ def create_app(
         gc.set_threshold(20_000, 50, 100)
 
     async def on_shutdown(app: Litestar) -> None:
-        games = app.state.get("games")
-        if games is not None:
-            await games.notifier.stop()
+        if notifier := app.state.get("notifier"):
+            await notifier.stop()
         if redis is None and app.state.redis is not None:
             await app.state.redis.aclose()
 

@@ -16,9 +16,6 @@ from typing import Any
 
 import msgspec
 
-from kronikas.adapters.event_store import RedisEventStore
-from kronikas.adapters.notifier import Notifier
-from kronikas.adapters.randomness import SecureRandomness, SeededRandomness
 from kronikas.application.engines import ENGINES
 from kronikas.application.errors import (
     Forbidden,
@@ -29,7 +26,7 @@ from kronikas.application.errors import (
     Unavailable,
     VersionMismatch,
 )
-from kronikas.application.ports import Idempotency, Summary
+from kronikas.application.ports import ChangeFeed, EventStore, Idempotency, RandomSource, Summary
 from kronikas.application.records import Head, Record, encode, utc_now
 from kronikas.application.results import (
     CommandResult,
@@ -39,14 +36,13 @@ from kronikas.application.results import (
     Joined,
 )
 from kronikas.config import Settings
-from kronikas.domain.common import DomainError, Join, PlayerJoined, Randomness, Start
+from kronikas.domain.common import DomainError, Join, PlayerJoined, Start
 
 log = logging.getLogger("kronikas.games")
 
 HOST = "host"
 _GAME_ID = re.compile(r"[0-9a-f]{16}")
 """What `create` makes; anything else names no table (and could break a cluster's hash tag)."""
-_SECURE = SecureRandomness()
 EVENT_PAGE = 500
 """The most events one read returns; clients page on with `after`."""
 _RETRIES = 16
@@ -77,9 +73,6 @@ class Table:
     roles: dict[str, str] = field(default_factory=dict)
     """Token hash → role (`host` or a seat); a token's role never changes once issued."""
 
-    def rng(self) -> Randomness:
-        return _SECURE if self.seed is None else SeededRandomness(self.seed)
-
 
 class _Codec:
     """Per-engine decoders of stored records."""
@@ -103,9 +96,12 @@ class _Codec:
 class Games:
     """Every use case of the HTTP API, stateless but for a cache of folds keyed by version."""
 
-    def __init__(self, store: RedisEventStore, notifier: Notifier, settings: Settings) -> None:
+    def __init__(
+        self, store: EventStore, changes: ChangeFeed, randomness: RandomSource, settings: Settings
+    ) -> None:
         self.store = store
-        self.notifier = notifier
+        self.changes = changes
+        self.randomness = randomness
         self.settings = settings
         self.codec = _Codec()
         self.cache: OrderedDict[str, Table] = OrderedDict()
@@ -181,16 +177,17 @@ class Games:
             stamps.append(at)
         return state, records, stamps
 
-    def _wire_events(
-        self, table: Table, first: int, events: Sequence[Any], at: str, viewer: int | None
-    ) -> list[GameEvent]:
-        redact = table.engine.redact
-        out = []
-        for offset, event in enumerate(events):
-            seen = redact(event, viewer)
-            data = msgspec.to_builtins(seen)
-            out.append(GameEvent(version=first + offset, type=data["type"], at=at, data=data))
-        return out
+    def _decide(self, table: Table, command: Any, seat: int | None) -> list[Any]:
+        events: list[Any] = table.engine.decide(
+            table.state, command, seat, self.randomness(table.seed)
+        )
+        return events
+
+    @staticmethod
+    def _seen(table: Table, version: int, at: str, event: Any, viewer: int | None) -> GameEvent:
+        """An event as `viewer` (a seat, or None for a spectator) may see it."""
+        data = msgspec.to_builtins(table.engine.redact(event, viewer))
+        return GameEvent(version=version, type=data["type"], at=at, data=data)
 
     # -- use cases -------------------------------------------------------------------------------
 
@@ -245,7 +242,7 @@ class Games:
 
         cached = self.cache.get(game_id)
         table = cached or await self.load(game_id)
-        step = _Step(lambda t: t.engine.decide(t.state, command, None, t.rng()), respond)
+        step = _Step(lambda t: self._decide(t, command, None), respond)
         return await self._execute(table, cached is None, step)
 
     async def start(self, game_id: str, token: str) -> bytes:
@@ -259,7 +256,7 @@ class Games:
             view = table.engine.view(state, None, game_id, table.version + len(events))
             return msgspec.json.encode(view), view, []
 
-        step = _Step(lambda t: t.engine.decide(t.state, Start(), None, t.rng()), respond)
+        step = _Step(lambda t: self._decide(t, Start(), None), respond)
         return await self._execute(table, fresh, step)
 
     async def command(
@@ -288,13 +285,15 @@ class Games:
             view = table.engine.view(state, seat, game_id, table.version + len(events))
             result = CommandResult(
                 version=table.version + len(events),
-                events=self._wire_events(table, first, events, at, seat),
+                events=[
+                    self._seen(table, first + i, at, event, seat) for i, event in enumerate(events)
+                ],
                 game=view,
             )
             return msgspec.json.encode(result), view, []
 
         step = _Step(
-            lambda t: t.engine.decide(t.state, command, seat, t.rng()),
+            lambda t: self._decide(t, command, seat),
             respond,
             token_hash=token_hash,
             if_match=if_match,
@@ -313,13 +312,13 @@ class Games:
         """Events after `after` that the asker may see, waiting up to `wait` s for the first."""
         token_hash = hash_token(token) if token else ""
         deadline = time.monotonic() + wait
-        with self.notifier.waiting(game_id) as waiter:
+        with self.changes.waiting(game_id) as waiter:
             table, seat = await self._reader(game_id, token)
             while table.version <= after:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or not await waiter.wait(remaining):
                     break
-                waiter.event.clear()
+                waiter.clear()
                 table = await self.load(game_id, token_hash, rate=False)
         records = await self._records(table, after)
         return msgspec.json.encode(self._page(table, seat, records))
@@ -331,10 +330,7 @@ class Games:
         return [self.codec.decode(table.kind, raw) for raw in result.records]
 
     def _page(self, table: Table, seat: int | None, records: list[Record[Any]]) -> EventPage:
-        events = []
-        for record in records:
-            data = msgspec.to_builtins(table.engine.redact(record.e, seat))
-            events.append(GameEvent(version=record.v, type=data["type"], at=record.at, data=data))
+        events = [self._seen(table, r.v, r.at, r.e, seat) for r in records]
         return EventPage(events=events, version=table.version)
 
     async def stream(
@@ -347,16 +343,15 @@ class Games:
         async def events() -> AsyncIterator[GameEvent | None]:
             nonlocal after, table
             while True:
-                with self.notifier.waiting(game_id) as waiter:
+                with self.changes.waiting(game_id) as waiter:
                     if table.version <= after:
                         if not await waiter.wait(self.settings.sse_keepalive_s):
                             yield None
                             continue
-                        waiter.event.clear()
+                        waiter.clear()
                     table = await self.load(game_id, token_hash, rate=False)
                 for record in await self._records(table, after):
-                    data = msgspec.to_builtins(table.engine.redact(record.e, seat))
-                    yield GameEvent(version=record.v, type=data["type"], at=record.at, data=data)
+                    yield self._seen(table, record.v, record.at, record.e, seat)
                     after = record.v
 
         return events

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -86,10 +87,34 @@ class EventStore(Protocol):
         """Tables, newest first, filtered; and whether more follow."""
         ...
 
-
-class RandomSource(Protocol):
-    """Where a table's randomness comes from."""
-
-    def for_table(self, seed: int | None) -> Randomness:
-        """A secure source, or a reproducible one for a seeded table."""
+    async def register(self, game_id: str, created_ms: int) -> None:
+        """List a new table in the lobby."""
         ...
+
+    async def idempotent(self, game_id: str, key: str) -> bytes | None:
+        """The recorded `fingerprint \\n response` of an idempotency key, if any."""
+        ...
+
+
+class Waiter(Protocol):
+    """Registered before a read, so that a change between the read and the wait counts."""
+
+    async def wait(self, timeout: float) -> bool:
+        """Whether the table changed within `timeout` seconds (and since the last `clear`)."""
+        ...
+
+    def clear(self) -> None:
+        """Forget the changes seen so far."""
+        ...
+
+
+class ChangeFeed(Protocol):
+    """Wakes whoever waits on a table when its log grows."""
+
+    def waiting(self, game_id: str) -> AbstractContextManager[Waiter]:
+        """A waiter for changes of `game_id`, for the duration of the block."""
+        ...
+
+
+RandomSource = Callable[[int | None], Randomness]
+"""Where a table's shuffles come from: a secure source, or a reproducible one for a seed."""
