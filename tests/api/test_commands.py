@@ -219,3 +219,32 @@ async def test_complete_games_over_http(
     assert view["winners"] and view["turn"] is None and view["last_round"] is not None
     r = await tables.send(table, 0, {"type": "call"} if kind == "cheat" else {"type": "show"})
     assert_problem(r, 409, "game_over")
+
+
+async def test_every_thirty_one_deal_is_committed_and_revealed(
+    tables: Tables, client: Client
+) -> None:
+    table = await tables.ready("thirty_one", 4, {"lives": 0, "chronicler": True}, seed=13)
+    await tables.play_to_end(table, random.Random(8))
+    seen = {
+        seat: (await client.get(f"/v1/games/{table.id}/events", headers=auth(token))).json()[
+            "events"
+        ]
+        for seat, token in enumerate(table.players)
+    }
+    deals = [e for e in seen[0] if e["type"] == "round_dealt"]
+    reveals = {e["data"]["round"]: e["data"] for e in seen[0] if e["type"] == "deck_revealed"}
+    assert deals and len(reveals) == len(deals)
+    for deal in deals:
+        shown = reveals[deal["data"]["round"]]
+        salt, deck = shown["salt"], shown["deck"]
+        digest = hashlib.sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest()
+        assert digest == deal["data"]["commitment"]
+        assert sorted(deck) == sorted([*STANDARD, "XC"])
+        order = deal["data"]["seats"]  # players in the round, from the seat after the dealer
+        m = len(order)
+        assert deal["data"]["table"] == deck[3 * m : 3 * m + 3]
+        for seat in order:
+            mine = next(e for e in seen[seat] if e["version"] == deal["version"])
+            expected = [deck[i] for i in range(3 * m) if order[i % m] == seat]
+            assert sorted(mine["data"]["hands"][seat]) == sorted(expected)
