@@ -24,8 +24,8 @@ def _get_kwargs(
     game_id: str,
     *,
     body: Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll,
-    if_match: None | str | Unset = UNSET,
-    idempotency_key: None | str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(if_match, Unset):
@@ -141,8 +141,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll,
-    if_match: None | str | Unset = UNSET,
-    idempotency_key: None | str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[CommandResult | Problem]:
     """SendCommand
 
@@ -150,10 +150,9 @@ def sync_detailed(
 
     Args:
         game_id (str): The table's id.
-        if_match (None | str | Unset): Apply only at this version, as `"<version>"`; otherwise
-            412.
-        idempotency_key (None | str | Unset): A retry with the same key and body gets the first
-            answer again.
+        if_match (str | Unset): Apply only at this version, as `"<version>"`; otherwise 412.
+        idempotency_key (str | Unset): A retry with the same key and body gets the first answer
+            again.
         body (Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll): One command;
             `type` chooses it.
 
@@ -184,8 +183,8 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll,
-    if_match: None | str | Unset = UNSET,
-    idempotency_key: None | str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> CommandResult | Problem | None:
     """SendCommand
 
@@ -193,10 +192,9 @@ def sync(
 
     Args:
         game_id (str): The table's id.
-        if_match (None | str | Unset): Apply only at this version, as `"<version>"`; otherwise
-            412.
-        idempotency_key (None | str | Unset): A retry with the same key and body gets the first
-            answer again.
+        if_match (str | Unset): Apply only at this version, as `"<version>"`; otherwise 412.
+        idempotency_key (str | Unset): A retry with the same key and body gets the first answer
+            again.
         body (Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll): One command;
             `type` chooses it.
 
@@ -222,8 +220,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll,
-    if_match: None | str | Unset = UNSET,
-    idempotency_key: None | str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[CommandResult | Problem]:
     """SendCommand
 
@@ -231,10 +229,9 @@ async def asyncio_detailed(
 
     Args:
         game_id (str): The table's id.
-        if_match (None | str | Unset): Apply only at this version, as `"<version>"`; otherwise
-            412.
-        idempotency_key (None | str | Unset): A retry with the same key and body gets the first
-            answer again.
+        if_match (str | Unset): Apply only at this version, as `"<version>"`; otherwise 412.
+        idempotency_key (str | Unset): A retry with the same key and body gets the first answer
+            again.
         body (Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll): One command;
             `type` chooses it.
 
@@ -263,8 +260,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll,
-    if_match: None | str | Unset = UNSET,
-    idempotency_key: None | str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
 ) -> CommandResult | Problem | None:
     """SendCommand
 
@@ -272,10 +269,9 @@ async def asyncio(
 
     Args:
         game_id (str): The table's id.
-        if_match (None | str | Unset): Apply only at this version, as `"<version>"`; otherwise
-            412.
-        idempotency_key (None | str | Unset): A retry with the same key and body gets the first
-            answer again.
+        if_match (str | Unset): Apply only at this version, as `"<version>"`; otherwise 412.
+        idempotency_key (str | Unset): A retry with the same key and body gets the first answer
+            again.
         body (Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll): One command;
             `type` chooses it.
 

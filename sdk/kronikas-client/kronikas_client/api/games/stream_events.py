@@ -14,8 +14,8 @@ def _get_kwargs(
     game_id: str,
     *,
     after: int | Unset = 0,
-    token: None | str | Unset = UNSET,
-    last_event_id: None | str | Unset = UNSET,
+    token: str | Unset = UNSET,
+    last_event_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(last_event_id, Unset):
@@ -25,12 +25,7 @@ def _get_kwargs(
 
     params["after"] = after
 
-    json_token: None | str | Unset
-    if isinstance(token, Unset):
-        json_token = UNSET
-    else:
-        json_token = token
-    params["token"] = json_token
+    params["token"] = token
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -96,8 +91,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     after: int | Unset = 0,
-    token: None | str | Unset = UNSET,
-    last_event_id: None | str | Unset = UNSET,
+    token: str | Unset = UNSET,
+    last_event_id: str | Unset = UNSET,
 ) -> Response[Any | Problem]:
     """StreamEvents
 
@@ -109,8 +104,8 @@ def sync_detailed(
     Args:
         game_id (str): The table's id.
         after (int | Unset): Only events with a greater version. Default: 0.
-        token (None | str | Unset): The token, for browsers' EventSource, which sets no header.
-        last_event_id (None | str | Unset): Resume after this version.
+        token (str | Unset): The token, for browsers' EventSource, which sets no header.
+        last_event_id (str | Unset): Resume after this version.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -139,8 +134,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     after: int | Unset = 0,
-    token: None | str | Unset = UNSET,
-    last_event_id: None | str | Unset = UNSET,
+    token: str | Unset = UNSET,
+    last_event_id: str | Unset = UNSET,
 ) -> Any | Problem | None:
     """StreamEvents
 
@@ -152,8 +147,8 @@ def sync(
     Args:
         game_id (str): The table's id.
         after (int | Unset): Only events with a greater version. Default: 0.
-        token (None | str | Unset): The token, for browsers' EventSource, which sets no header.
-        last_event_id (None | str | Unset): Resume after this version.
+        token (str | Unset): The token, for browsers' EventSource, which sets no header.
+        last_event_id (str | Unset): Resume after this version.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -177,8 +172,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     after: int | Unset = 0,
-    token: None | str | Unset = UNSET,
-    last_event_id: None | str | Unset = UNSET,
+    token: str | Unset = UNSET,
+    last_event_id: str | Unset = UNSET,
 ) -> Response[Any | Problem]:
     """StreamEvents
 
@@ -190,8 +185,8 @@ async def asyncio_detailed(
     Args:
         game_id (str): The table's id.
         after (int | Unset): Only events with a greater version. Default: 0.
-        token (None | str | Unset): The token, for browsers' EventSource, which sets no header.
-        last_event_id (None | str | Unset): Resume after this version.
+        token (str | Unset): The token, for browsers' EventSource, which sets no header.
+        last_event_id (str | Unset): Resume after this version.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -218,8 +213,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     after: int | Unset = 0,
-    token: None | str | Unset = UNSET,
-    last_event_id: None | str | Unset = UNSET,
+    token: str | Unset = UNSET,
+    last_event_id: str | Unset = UNSET,
 ) -> Any | Problem | None:
     """StreamEvents
 
@@ -231,8 +226,8 @@ async def asyncio(
     Args:
         game_id (str): The table's id.
         after (int | Unset): Only events with a greater version. Default: 0.
-        token (None | str | Unset): The token, for browsers' EventSource, which sets no header.
-        last_event_id (None | str | Unset): Resume after this version.
+        token (str | Unset): The token, for browsers' EventSource, which sets no header.
+        last_event_id (str | Unset): Resume after this version.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -101,7 +101,15 @@ def _restore_constraints(schemas: dict[str, Any]) -> None:
 def _drop_null(parameter: dict[str, Any]) -> None:
     # An optional parameter is one that is left out, never one sent as null.
     schema = parameter.get("schema", {})
-    if parameter.get("required") or not isinstance(schema.get("type"), list):
+    if parameter.get("required"):
+        return
+    members = schema.get("oneOf")
+    if isinstance(members, list) and {"type": "null"} in members:
+        kept = [m for m in members if m != {"type": "null"}]
+        if len(kept) == 1:
+            del schema["oneOf"]
+            schema.update({k: v for k, v in kept[0].items() if k not in schema})
+    if not isinstance(schema.get("type"), list):
         return
     kinds = [t for t in schema["type"] if t != "null"]
     schema["type"] = kinds[0] if len(kinds) == 1 else kinds
