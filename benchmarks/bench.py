@@ -244,6 +244,7 @@ class Service:
             "LOG_LEVEL": "WARNING",
             "RATE_LIMIT_PER_S": "100000",
             "RATE_LIMIT_BURST": "100000",
+            "OPEN_LIMIT_PER_MIN": "1000000",
             "KRONIKAS_APP": "benchmarks.app:create_bench_app",
         }
         self.log = Path(tempfile.gettempdir()) / f"kronikas-bench-{self.port}.log"

@@ -80,6 +80,7 @@ class ServiceProcess:
             "LOG_LEVEL": "WARNING",
             "RATE_LIMIT_PER_S": "100000",
             "RATE_LIMIT_BURST": "100000",
+            "OPEN_LIMIT_PER_MIN": "1000000",
         }
         self.log = log
         self._log_file = log.open("ab")

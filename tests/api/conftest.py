@@ -20,6 +20,7 @@ def settings(redis_url: str, **overrides: Any) -> Settings:
         "log_level": "CRITICAL",
         "rate_per_s": 100_000,
         "rate_burst": 100_000,
+        "open_per_min": 1_000_000,
         "redis_timeout_s": 1.0,
     }
     return Settings(**(base | overrides))

@@ -140,3 +140,15 @@ async def test_requests_answer_503_quickly_while_redis_is_down(own_redis: Embedd
             assert_problem(r, 503, "unavailable")
         own_redis.start()
         assert (await client.get(f"/v1/games/{table.id}")).status_code == 200
+
+
+async def test_one_address_creating_tables_too_fast_gets_429(redis_url: str) -> None:
+    app = create_app(settings(redis_url, open_per_min=6))
+    async with AsyncTestClient(app) as client:
+        answers = [await client.post("/v1/games", json={"kind": "cheat"}) for _ in range(3)]
+        assert [r.status_code for r in answers] == [201, 201, 429]
+        assert_problem(answers[-1], 429, "rate_limited")
+        assert int(answers[-1].headers["retry-after"]) >= 1
+        table = answers[0].json()["game"]["id"]
+        r = await client.post(f"/v1/games/{table}/players", json={"name": "late"})
+        assert_problem(r, 429, "rate_limited")

@@ -212,6 +212,7 @@ def cluster_settings(cluster: LocalCluster) -> Settings:
         log_level="CRITICAL",
         rate_per_s=100_000,
         rate_burst=100_000,
+        open_per_min=1_000_000,
     )
 
 

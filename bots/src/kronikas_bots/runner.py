@@ -44,6 +44,7 @@ def local_service(timeout: float = 60.0, log: Callable[[str], None] | None = Non
             "LOG_LEVEL": "WARNING",
             "RATE_LIMIT_PER_S": "100000",
             "RATE_LIMIT_BURST": "100000",
+            "OPEN_LIMIT_PER_MIN": "1000000",
         }
         log_path = Path(tmp) / "service.log"
         with log_path.open("wb") as out:

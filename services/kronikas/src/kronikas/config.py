@@ -48,6 +48,8 @@ class Settings:
     finished_ttl_s: int = 7 * 24 * 3600
     rate_per_s: int = 20
     rate_burst: int = 40
+    open_per_min: int = 60
+    """Tables created and seats taken per minute by one client address."""
     redis_timeout_s: float = 2.0
     workers: int = 1
     sse_keepalive_s: float = 15.0
@@ -75,6 +77,7 @@ class Settings:
             finished_ttl_s=_int(env, "FINISHED_GAME_TTL_S", 7 * 24 * 3600, 60, 365 * 24 * 3600),
             rate_per_s=_int(env, "RATE_LIMIT_PER_S", 20, 1, 100_000),
             rate_burst=_int(env, "RATE_LIMIT_BURST", 40, 1, 1_000_000),
+            open_per_min=_int(env, "OPEN_LIMIT_PER_MIN", 60, 1, 1_000_000),
             redis_timeout_s=_int(env, "REDIS_TIMEOUT_MS", 2000, 50, 60_000) / 1000,
             workers=_int(env, "WORKERS", 1, 1, 64),
             sse_keepalive_s=_int(env, "SSE_KEEPALIVE_S", 15, 1, 300),

@@ -54,6 +54,7 @@ class RedisEventStore:
         self.burst = burst
         self._append: AsyncScript = redis.register_script(_lua("append.lua"))
         self._read: AsyncScript = redis.register_script(_lua("read.lua"))
+        self._bucket: AsyncScript = redis.register_script(_lua("bucket.lua"))
 
     async def read(
         self, game_id: str, after: int, token_hash: str, limit: int, rate: bool = True
@@ -143,6 +144,13 @@ class RedisEventStore:
             if pool is not None:
                 await pool.disconnect()
             return await script(keys=keys, args=args)
+
+    async def take(self, key: str, rate_per_s: float, burst: int) -> int:
+        """Take one request from the bucket `key`: 0 when allowed, else ms to wait."""
+        wait = await self._run(
+            self._bucket, keys=[f"kr:bucket:{key}"], args=[_now_ms(), rate_per_s, burst]
+        )
+        return int(wait)
 
     async def idempotent(self, game_id: str, key: str) -> bytes | None:
         """The recorded `fingerprint \\n response` of an idempotency key, if any."""

@@ -73,6 +73,11 @@ async def strict(request: Request[Any, Any, Any], kind: Any) -> Any:
         raise InvalidRequest(str(exc)) from None
 
 
+def _address(request: Request[Any, Any, Any]) -> str:
+    """The client's address, for limits on anonymous requests."""
+    return request.client.host if request.client else "unknown"
+
+
 def _raw(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response[Any]:
     return Response(body, status_code=status, media_type=JSON, headers=headers)
 
@@ -124,6 +129,7 @@ class GamesController(Controller):
     ) -> Response[Created]:
         """Create a table. The answer holds the host token, which alone may start it."""
         data = await strict(request, CreateGame)
+        await _games(state).admit(_address(request))
         options = data.options
         kind = "cheat" if isinstance(data, CreateCheatGame) else "thirty_one"
         body = await _games(state).create(kind, options, data.seed)
@@ -175,6 +181,7 @@ class GamesController(Controller):
     ) -> Response[Joined]:
         """Take the next free seat. The answer holds the player token: keep it secret."""
         data = await strict(request, JoinRequest)
+        await _games(state).admit(_address(request))
         if not data.name.isprintable() or not data.name.strip():
             raise InvalidRequest("name must be 1–32 printable characters, not only spaces.")
         return _raw(await _games(state).join(game_id, data.name), 201)

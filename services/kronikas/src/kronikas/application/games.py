@@ -191,6 +191,13 @@ class Games:
 
     # -- use cases -------------------------------------------------------------------------------
 
+    async def admit(self, client: str) -> None:
+        """Hold back one address that creates tables or takes seats too fast (429)."""
+        per_min = self.settings.open_per_min
+        wait = await self.store.take(f"open:{client}", per_min / 60, max(1, per_min // 3))
+        if wait:
+            raise _rate_limited(wait)
+
     async def create(self, kind: str, options: Any, seed: int | None) -> bytes:
         """A new open table; answers `Created` with the host token."""
         engine = ENGINES[kind]

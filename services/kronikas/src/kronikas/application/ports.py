@@ -91,6 +91,10 @@ class EventStore(Protocol):
         """List a new table in the lobby."""
         ...
 
+    async def take(self, key: str, rate_per_s: float, burst: int) -> int:
+        """Take one request from a rate bucket: 0 when allowed, else milliseconds to wait."""
+        ...
+
     async def idempotent(self, game_id: str, key: str) -> bytes | None:
         """The recorded `fingerprint \\n response` of an idempotency key, if any."""
         ...
