@@ -21,6 +21,8 @@ Decisions this module makes where RULES.md leaves a detail open (each also noted
   play that closed the window; `accept` is its own event (`play_accepted`) too.
 - Hands are kept sorted (rank 7…A, then suit H B L A, Chroniclers last) so views are stable.
 - The last call's turned-up cards stay in the table view (`last_call`) until the next call or deal.
+- A round that ends on `accept` leaves its last play on the pile: the view keeps it as
+  `last_play` (API.md: null only once the pile is taken), with the window closed.
 """
 
 from __future__ import annotations
@@ -392,7 +394,8 @@ class CheatRoundOver(msgspec.Struct, frozen=True):
 
 
 class CheatFinished(msgspec.Struct, frozen=True):
-    """The match is over; `table` is the last round as it ended."""
+    """The match is over; `table` is the last round as it ended (its `top` is the accepted last
+    play still on the pile, or `None` when the round ended on a call)."""
 
     table: CheatRound
     winners: tuple[int, ...]
@@ -785,9 +788,8 @@ def evolve(state: State, event: Event) -> State:
                 hand_sizes=event.hand_sizes,
             )
             return CheatRoundOver(
-                table=msgspec.structs.replace(
-                    state, points=tuple(event.totals), last_round=result, top=None
-                )
+                # `top` stays: a round ended by `accept` leaves its last play on the pile.
+                table=msgspec.structs.replace(state, points=tuple(event.totals), last_round=result)
             )
         case DeckRevealed():
             if not isinstance(state, CheatRoundOver):
@@ -887,13 +889,15 @@ def view(state: State, viewer: int | None, game_id: str, version: int) -> CheatG
     status: Status = "playing"
     winners: list[int] = []
     turn: int | None = None
-    top: CheatPileTop | None = None
     if isinstance(state, CheatRound):
-        table, turn, top = state, state.turn, state.top
+        table, turn = state, state.turn
     else:
         table = state.table
         if isinstance(state, CheatFinished):
             status, winners = "finished", list(state.winners)
+    # API.md: `last_play` lasts while its cards lie on the pile, after the round too; the window
+    # is open only while the round is played.
+    top = table.top
     seated = viewer is not None and 0 <= viewer < len(table.players)
     return CheatGameView(
         id=game_id,
@@ -916,7 +920,7 @@ def view(state: State, viewer: int | None, game_id: str, version: int) -> CheatG
             rank=table.rank,
             pile_size=len(table.pile),
             set_aside=len(table.set_aside),
-            window_open=top is not None,
+            window_open=top is not None and isinstance(state, CheatRound),
             last_play=CheatLastPlay(seat=top.seat, count=len(top.cards), rank=top.rank)
             if top is not None
             else None,
