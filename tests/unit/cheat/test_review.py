@@ -20,6 +20,7 @@ from kronikas.domain.cheat import (
     CheatCardsPlayed,
     CheatLastPlay,
     CheatOptions,
+    CheatPenalty,
     CheatPenaltyTaken,
     CheatPileTaken,
     Command,
@@ -91,6 +92,19 @@ def test_after_a_penalty_the_last_play_is_the_play_that_closed_the_window() -> N
     assert seen.last_play == CheatLastPlay(seat=1, count=1, rank="8")
     assert seen.pile_size == 1 and seen.window_open
     assert fold(history).hands[0] == ("7H", "XP")
+
+
+def test_every_viewer_learns_that_an_uncalled_play_held_the_pale_chronicler() -> None:
+    """RULES.md: "everyone learns that the play held XP, and its other cards stay hidden"."""
+    history = run(
+        table([["XP", "7H", "9H"], ["8B", "9B"], ["7L", "8L"]], options=CHRONICLERS),
+        (0, Play(cards=["XP", "7H"])),
+        (1, Play(cards=["8B"])),
+    )
+    for viewer in (None, 0, 1, 2):
+        seen = cheat.view(fold(history), viewer, "g", len(history)).cheat
+        assert seen is not None
+        assert seen.last_penalty == CheatPenalty(seat=0, count=2)
 
 
 # --- API.md: `turn` and `legal` during the window, and the refusal codes ----------------------

@@ -7,6 +7,7 @@ from .cheat_game_view import CheatGameView
 from .cheat_game_view_status import CheatGameViewStatus
 from .cheat_last_play import CheatLastPlay
 from .cheat_options import CheatOptions
+from .cheat_penalty import CheatPenalty
 from .cheat_player_view import CheatPlayerView
 from .cheat_round_result import CheatRoundResult
 from .cheat_table_view import CheatTableView
@@ -57,6 +58,7 @@ __all__ = (
     "CheatGameViewStatus",
     "CheatLastPlay",
     "CheatOptions",
+    "CheatPenalty",
     "CheatPlayerView",
     "CheatRoundResult",
     "CheatTableView",

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.cheat_call_result import CheatCallResult
     from ..models.cheat_last_play import CheatLastPlay
+    from ..models.cheat_penalty import CheatPenalty
 
 
 T = TypeVar("T", bound="CheatTableView")
@@ -27,6 +28,7 @@ class CheatTableView:
         window_open (bool):
         commitment (None | str | Unset):
         last_call (CheatCallResult | None | Unset):
+        last_penalty (CheatPenalty | None | Unset):
     """
 
     last_play: CheatLastPlay | None
@@ -36,11 +38,13 @@ class CheatTableView:
     window_open: bool
     commitment: None | str | Unset = UNSET
     last_call: CheatCallResult | None | Unset = UNSET
+    last_penalty: CheatPenalty | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.cheat_call_result import CheatCallResult  # noqa: PLC0415
         from ..models.cheat_last_play import CheatLastPlay  # noqa: PLC0415
+        from ..models.cheat_penalty import CheatPenalty  # noqa: PLC0415
 
         last_play: dict[str, Any] | None
         if isinstance(self.last_play, CheatLastPlay):
@@ -70,6 +74,14 @@ class CheatTableView:
         else:
             last_call = self.last_call
 
+        last_penalty: dict[str, Any] | None | Unset
+        if isinstance(self.last_penalty, Unset):
+            last_penalty = UNSET
+        elif isinstance(self.last_penalty, CheatPenalty):
+            last_penalty = self.last_penalty.to_dict()
+        else:
+            last_penalty = self.last_penalty
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -85,6 +97,8 @@ class CheatTableView:
             field_dict["commitment"] = commitment
         if last_call is not UNSET:
             field_dict["last_call"] = last_call
+        if last_penalty is not UNSET:
+            field_dict["last_penalty"] = last_penalty
 
         return field_dict
 
@@ -92,6 +106,7 @@ class CheatTableView:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.cheat_call_result import CheatCallResult  # noqa: PLC0415
         from ..models.cheat_last_play import CheatLastPlay  # noqa: PLC0415
+        from ..models.cheat_penalty import CheatPenalty  # noqa: PLC0415
 
         d = dict(src_dict)
 
@@ -144,6 +159,23 @@ class CheatTableView:
 
         last_call = _parse_last_call(d.pop("last_call", UNSET))
 
+        def _parse_last_penalty(data: object) -> CheatPenalty | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                last_penalty_type_0 = CheatPenalty.from_dict(data)
+
+                return last_penalty_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CheatPenalty | None | Unset, data)
+
+        last_penalty = _parse_last_penalty(d.pop("last_penalty", UNSET))
+
         cheat_table_view = cls(
             last_play=last_play,
             pile_size=pile_size,
@@ -152,6 +184,7 @@ class CheatTableView:
             window_open=window_open,
             commitment=commitment,
             last_call=last_call,
+            last_penalty=last_penalty,
         )
 
         cheat_table_view.additional_properties = d

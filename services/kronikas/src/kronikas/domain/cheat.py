@@ -294,6 +294,13 @@ class CheatCallResult(msgspec.Struct, frozen=True):
     taker: int
 
 
+class CheatPenalty(msgspec.Struct, frozen=True):
+    """The latest uncalled play that held the Pale Chronicler: its player took the pile."""
+
+    seat: int
+    count: int
+
+
 class CheatTableView(msgspec.Struct, frozen=True):
     """The middle of a Cheat table: the rank due, the pile and the challenge window."""
 
@@ -304,6 +311,8 @@ class CheatTableView(msgspec.Struct, frozen=True):
     last_play: CheatLastPlay | None
     last_call: CheatCallResult | None = None
     commitment: str | None = None
+    last_penalty: CheatPenalty | None = None
+    """Everyone learns that an uncalled play held XP (RULES.md); shown until the next deal."""
 
 
 class CheatRoundResult(msgspec.Struct, frozen=True):
@@ -385,6 +394,7 @@ class CheatRound(msgspec.Struct, frozen=True):
     turn: int
     top: CheatPileTop | None = None
     last_call: CheatCallResult | None = None
+    last_penalty: CheatPenalty | None = None
 
 
 class CheatRoundOver(msgspec.Struct, frozen=True):
@@ -766,12 +776,18 @@ def evolve(state: State, event: Event) -> State:
             if not isinstance(state, CheatRound):
                 raise _wrong(state, event)
             taken = _unredacted(event.cards)
+            penalty = (
+                CheatPenalty(seat=event.seat, count=event.count)
+                if isinstance(event, CheatPenaltyTaken)
+                else state.last_penalty
+            )
             return msgspec.structs.replace(
                 state,
                 hands=_at(state.hands, event.seat, sort_cards((*state.hands[event.seat], *taken))),
                 pile=(),
                 top=None,
                 turn=state.turn if event.turn is None else event.turn,
+                last_penalty=penalty,
             )
         case CheatPlayAccepted():
             if not isinstance(state, CheatRound):
@@ -925,6 +941,7 @@ def view(state: State, viewer: int | None, game_id: str, version: int) -> CheatG
             if top is not None
             else None,
             last_call=table.last_call,
+            last_penalty=table.last_penalty,
             commitment=table.commitment,
         ),
         thirty_one=None,
