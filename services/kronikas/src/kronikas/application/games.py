@@ -27,7 +27,7 @@ from kronikas.application.errors import (
     VersionMismatch,
 )
 from kronikas.application.ports import ChangeFeed, EventStore, Idempotency, RandomSource, Summary
-from kronikas.application.records import Head, Record, encode, utc_now
+from kronikas.application.records import Record, encode, utc_now
 from kronikas.application.results import (
     CommandResult,
     Created,
@@ -82,12 +82,11 @@ class _Codec:
             kind: msgspec.json.Decoder(Record[engine.Event])  # type: ignore[name-defined]
             for kind, engine in ENGINES.items()
         }
-        self._head = msgspec.json.Decoder(Record[Head])
+        self._first = msgspec.json.Decoder(Record[msgspec.Raw])
 
-    def head(self, raw: bytes) -> tuple[Head, str]:
-        record = msgspec.json.decode(raw, type=Record[msgspec.Raw])
-        head = Head(k=record.k or "", seed=record.seed)
-        return head, record.at
+    def first(self, raw: bytes) -> Record[msgspec.Raw]:
+        """The first record, without its event: which engine reads the log, the seed, when."""
+        return self._first.decode(raw)
 
     def decode(self, kind: str, raw: bytes) -> Record[Any]:
         return self._decoders[kind].decode(raw)
@@ -115,15 +114,15 @@ class Games:
             self.cache.popitem(last=False)
 
     def _new_table(self, game_id: str, first: bytes) -> Table:
-        head, at = self.codec.head(first)
-        if head.k not in ENGINES:
+        head = self.codec.first(first)
+        kind = head.k or ""
+        if kind not in ENGINES:
             raise Unavailable(f"table {game_id} has an unreadable log")
-        engine = ENGINES[head.k]
-        record = self.codec.decode(head.k, first)
-        created = record.e
+        engine = ENGINES[kind]
+        created = self.codec.decode(kind, first).e
         state = engine.evolve(engine.initial_state(created.options, created.seeded), created)
-        created_ms = int(datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp() * 1000)
-        return Table(game_id, head.k, engine, head.seed, 1, state, created_ms)
+        at = datetime.fromisoformat(head.at.replace("Z", "+00:00"))
+        return Table(game_id, kind, engine, head.seed, 1, state, int(at.timestamp() * 1000))
 
     def _apply(self, table: Table, records: Sequence[bytes]) -> None:
         engine, state, version = table.engine, table.state, table.version
@@ -166,16 +165,15 @@ class Games:
     def _ttl(self, status: str) -> int:
         return self.settings.open_ttl_s if status == "open" else self.settings.finished_ttl_s
 
-    def _fold(self, table: Table, events: Sequence[Any]) -> tuple[Any, list[bytes], list[str]]:
+    def _fold(self, table: Table, events: Sequence[Any]) -> tuple[Any, list[bytes], str]:
+        """The state after `events`, their stored records, and their time."""
         state, records, at = table.state, [], utc_now()
-        stamps = []
         nonce = secrets.token_hex(6)
         for offset, event in enumerate(events, start=1):
             state = table.engine.evolve(state, event)
             first = nonce if offset == 1 else None
             records.append(encode(Record(v=table.version + offset, at=at, e=event, n=first)))
-            stamps.append(at)
-        return state, records, stamps
+        return state, records, at
 
     def _decide(self, table: Table, command: Any, seat: int | None) -> list[Any]:
         events: list[Any] = table.engine.decide(
@@ -406,8 +404,8 @@ class Games:
                     table, fresh = await self.load(game_id, rate=False), True
                     continue
                 return await self._replay_or_raise(table, step, refusal)
-            state, records, stamps = self._fold(table, events)
-            body, view, auth = step.respond(table, state, events, stamps[0] if stamps else "")
+            state, records, at = self._fold(table, events)
+            body, view, auth = step.respond(table, state, events, at)
             idem = (
                 Idempotency(step.idem_key, step.fingerprint, body)
                 if step.idem_key is not None

@@ -22,13 +22,6 @@ class Record(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True):
     """On the first record of each append: a random nonce, so an append can know its own."""
 
 
-class Head(msgspec.Struct, frozen=True):
-    """The part of the first record that says which engine reads the log."""
-
-    k: str
-    seed: int | None = None
-
-
 def utc_now() -> str:
     """The current time as RFC 3339 UTC with milliseconds."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
