@@ -10,7 +10,6 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from types import ModuleType
 from typing import Any
 
@@ -27,7 +26,7 @@ from kronikas.application.errors import (
     VersionMismatch,
 )
 from kronikas.application.ports import ChangeFeed, EventStore, Idempotency, RandomSource, Summary
-from kronikas.application.records import Record, encode, utc_now
+from kronikas.application.records import Record, encode, ms_of, utc_now
 from kronikas.application.results import (
     CommandResult,
     Created,
@@ -121,8 +120,7 @@ class Games:
         engine = ENGINES[kind]
         created = self.codec.decode(kind, first).e
         state = engine.evolve(engine.initial_state(created.options, created.seeded), created)
-        at = datetime.fromisoformat(head.at.replace("Z", "+00:00"))
-        return Table(game_id, kind, engine, head.seed, 1, state, int(at.timestamp() * 1000))
+        return Table(game_id, kind, engine, head.seed, 1, state, ms_of(head.at))
 
     def _apply(self, table: Table, records: Sequence[bytes]) -> None:
         engine, state, version = table.engine, table.state, table.version
@@ -213,7 +211,7 @@ class Games:
             )
             for i, e in enumerate(events, start=1)
         ]
-        created_ms = int(time.time() * 1000)
+        created_ms = ms_of(at)
         view = engine.view(state, None, game_id, len(events))
         result = await self.store.append(
             game_id,

@@ -27,6 +27,11 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def ms_of(at: str) -> int:
+    """Milliseconds since the epoch of a time written by `utc_now`."""
+    return int(datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp() * 1000)
+
+
 _encoder = msgspec.json.Encoder()
 
 
