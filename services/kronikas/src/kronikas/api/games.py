@@ -40,17 +40,23 @@ def _games(state: State) -> Games:
     return games
 
 
-def bearer(request: Request[Any, Any, Any], required: bool = False) -> str | None:
-    """The token of `Authorization: Bearer <token>`; 401 when it is malformed (or missing)."""
+def bearer(request: Request[Any, Any, Any]) -> str | None:
+    """The token of `Authorization: Bearer <token>`, if any; 401 when it is malformed."""
     header = request.headers.get("authorization")
     if header is None:
-        if required:
-            raise Unauthorized("This needs a token: send `Authorization: Bearer <token>`.")
         return None
     scheme, _, token = header.partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token or len(token) > 256:
         raise Unauthorized("The Authorization header must be `Bearer <token>`.")
+    return token
+
+
+def required_bearer(request: Request[Any, Any, Any]) -> str:
+    """The token of `Authorization: Bearer <token>`; 401 when it is missing or malformed."""
+    token = bearer(request)
+    if token is None:
+        raise Unauthorized("This needs a token: send `Authorization: Bearer <token>`.")
     return token
 
 
@@ -197,8 +203,7 @@ class GamesController(Controller):
         self, state: State, request: Request[Any, Any, Any], game_id: GameId
     ) -> Response[GameView]:
         """Deal the first round (host token only; at least two players)."""
-        token = bearer(request, required=True)
-        assert token is not None
+        token = required_bearer(request)
         body = await _games(state).start(game_id, token)
         return _raw(body, headers=_etag(body))
 
@@ -248,8 +253,7 @@ class GamesController(Controller):
         ] = None,
     ) -> Response[CommandResult]:
         """One move by the token's seat. The answer has the new version, its events and the view."""
-        token = bearer(request, required=True)
-        assert token is not None
+        token = required_bearer(request)
         # Lax decoding cannot bend a command (its fields are strings and lists of strings), so
         # Litestar's own `data` is used as it is; the raw body matters only to idempotency.
         body = await _games(state).command(
