@@ -5,11 +5,9 @@ Never mounted in production: only `uvicorn --factory benchmarks.app:create_bench
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Any
 
-from litestar import Litestar, Response, post
-from litestar.datastructures import State
-from litestar.params import QueryParameter
+from litestar import Litestar, Request, Response, post
 
 from kronikas.api.app import create_app
 from kronikas.application.games import Games
@@ -19,11 +17,13 @@ _RECORD = b'{"v":0,"at":"2026-01-01T00:00:00.000Z","e":{"type":"bench"}}'
 
 
 @post("/bench/append/{game_id:str}", operation_id="bench_append", status_code=200)
-async def bench_append(
-    state: State, game_id: str, v: Annotated[int, QueryParameter(ge=0)]
-) -> Response[bytes]:
-    """One version-checked append (the same Lua script as a command), nothing else."""
-    games: Games = state.games
+async def bench_append(request: Request[Any, Any, Any]) -> Response[bytes]:
+    """One version-checked append (the same Lua script as a command), nothing else.
+
+    Like the command route, it reads its path and query itself, past Litestar's extraction.
+    """
+    games: Games = request.app.state.games
+    game_id, v = request.path_params["game_id"], int(request.query_params["v"])
     result = await games.store.append(
         game_id,
         v,

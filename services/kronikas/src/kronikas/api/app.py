@@ -22,7 +22,7 @@ from kronikas.adapters.notifier import Notifier
 from kronikas.adapters.randomness import for_table
 from kronikas.adapters.redis_client import connect
 from kronikas.api.errors import handle_exception
-from kronikas.api.games import GamesController
+from kronikas.api.games import SEND_COMMAND_INPUTS, GamesController
 from kronikas.api.logs import RequestLogMiddleware, configure_logging
 from kronikas.api.openapi import polish_schema
 from kronikas.api.system import SystemController
@@ -128,5 +128,5 @@ def create_app(
         logging_config=None,
         debug=False,
     )
-    polish_schema(app)
+    polish_schema(app, [SEND_COMMAND_INPUTS])
     return app

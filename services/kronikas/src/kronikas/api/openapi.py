@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, get_args
 
 import msgspec
 from litestar import Litestar
@@ -21,8 +23,39 @@ def export(app: Litestar) -> bytes:
     return msgspec.json.format(msgspec.json.encode(schema_dict(app), order="sorted"), indent=2)
 
 
-def polish_schema(app: Litestar) -> None:
+@dataclass(frozen=True)
+class InputDocs:
+    """The inputs of a route that reads them itself rather than through its signature.
+
+    Such a route declares only `request` (the hot path skips Litestar's extraction), so its
+    parameters and body are written here, for the document alone.
+    """
+
+    operation_id: str
+    parameters: list[dict[str, Any]]
+    body: Any
+    """A tagged union of msgspec structs."""
+    body_description: str
+
+
+def parameter(
+    name: str, where: str, description: str, required: bool = False, **schema: Any
+) -> dict[str, Any]:
+    """A string parameter as Litestar documents one (JSON Schema keywords in `schema`)."""
+    return {
+        "name": name,
+        "in": where,
+        "required": required,
+        "deprecated": False,
+        "description": description,
+        "schema": {"type": "string", "description": description, **schema},
+    }
+
+
+def polish_schema(app: Litestar, inputs: Sequence[InputDocs] = ()) -> None:
     """Mend the cached document in place, so the served and exported documents agree.
+
+    - The inputs of routes that read them themselves are documented (`InputDocs`).
 
     - A tagged union's tag gets `default` = its `const`, so SDK users need not repeat it, and
       each `oneOf` of tagged members gets a `discriminator` with its `mapping`.
@@ -33,7 +66,9 @@ def polish_schema(app: Litestar) -> None:
       for structs that forbid unknown fields, a `minimum` of 0, constraints on list items.
     """
     doc = schema_dict(app)
-    schemas: dict[str, Any] = doc.get("components", {}).get("schemas", {})
+    schemas: dict[str, Any] = doc.setdefault("components", {}).setdefault("schemas", {})
+    for documented in inputs:
+        _document_inputs(doc, schemas, documented)
     for schema in schemas.values():
         for name in _TAG_FIELDS:
             prop = schema.get("properties", {}).get(name)
@@ -49,6 +84,50 @@ def polish_schema(app: Litestar) -> None:
                     _drop_null(parameter)
                     if parameter["name"] in _HEADER_FORMS:
                         parameter["schema"]["pattern"] = _HEADER_FORMS[parameter["name"]]
+
+
+def _document_inputs(doc: dict[str, Any], schemas: dict[str, Any], inputs: InputDocs) -> None:
+    operation = next(
+        op
+        for item in doc["paths"].values()
+        for op in item.values()
+        if isinstance(op, dict) and op.get("operationId") == inputs.operation_id
+    )
+    operation["parameters"] = [dict(p, schema=dict(p["schema"])) for p in inputs.parameters]
+    members = get_args(inputs.body)
+    _, components = msgspec.json.schema_components(
+        members, ref_template="#/components/schemas/{name}"
+    )
+    for name, component in components.items():
+        schemas.setdefault(name, _as_litestar_writes(component))
+    operation["requestBody"] = {
+        "content": {
+            "application/json": {
+                "schema": {
+                    "description": inputs.body_description,
+                    "oneOf": [{"$ref": f"#/components/schemas/{m.__name__}"} for m in members],
+                }
+            }
+        },
+        "required": True,
+    }
+
+
+def _as_litestar_writes(component: dict[str, Any]) -> dict[str, Any]:
+    """msgspec's schema of a struct in Litestar's words: a tag is a `const`, `required` sorted,
+    and no description from the docstring (the generated SDK misindents long ones)."""
+    out = dict(component)
+    out.pop("description", None)
+    properties = {}
+    for name, prop in component.get("properties", {}).items():
+        if isinstance(prop.get("enum"), list) and len(prop["enum"]) == 1 and len(prop) == 1:
+            prop = {"const": prop["enum"][0], "type": "string"}
+        properties[name] = prop
+    if properties:
+        out["properties"] = properties
+    if "required" in out:
+        out["required"] = sorted(out["required"])
+    return out
 
 
 # The service parses these headers itself (api/games.py), more leniently than the forms shown.

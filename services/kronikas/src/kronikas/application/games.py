@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import re
 import secrets
@@ -11,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -73,6 +74,21 @@ class Table:
     """Token hash → role (`host` or a seat); a token's role never changes once issued."""
 
 
+class Answer(NamedTuple):
+    """An answer's JSON body, and the table's version it shows (the `ETag`)."""
+
+    body: bytes
+    version: int
+
+
+class _Version(msgspec.Struct):
+    version: int
+
+
+_version = msgspec.json.Decoder(_Version)
+"""Reads the version of a recorded answer (replays only: a fresh answer knows its own)."""
+
+
 class _Codec:
     """Per-engine decoders of stored records."""
 
@@ -103,6 +119,9 @@ class Games:
         self.settings = settings
         self.codec = _Codec()
         self.cache: OrderedDict[str, Table] = OrderedDict()
+        # Nonces of appends: random per process, then counted (cheaper than random per append).
+        self._nonce_prefix = secrets.token_hex(6)
+        self._nonces = itertools.count()
 
     # -- loading ---------------------------------------------------------------------------------
 
@@ -166,7 +185,7 @@ class Games:
     def _fold(self, table: Table, events: Sequence[Any]) -> tuple[Any, list[bytes], str]:
         """The state after `events`, their stored records, and their time."""
         state, records, at = table.state, [], utc_now()
-        nonce = secrets.token_hex(6)
+        nonce = f"{self._nonce_prefix}{next(self._nonces):x}"
         for offset, event in enumerate(events, start=1):
             state = table.engine.evolve(state, event)
             first = nonce if offset == 1 else None
@@ -246,9 +265,9 @@ class Games:
         cached = self.cache.get(game_id)
         table = cached or await self.load(game_id)
         step = _Step(lambda t: self._decide(t, command, None), respond)
-        return await self._execute(table, cached is None, step)
+        return (await self._execute(table, cached is None, step)).body
 
-    async def start(self, game_id: str, token: str) -> bytes:
+    async def start(self, game_id: str, token: str) -> Answer:
         """The host deals the first round; answers the table as the host (a spectator) sees it."""
         token_hash = hash_token(token)
         table, fresh = await self._authorised(game_id, token_hash)
@@ -270,7 +289,7 @@ class Games:
         body: bytes,
         if_match: int | None = None,
         idempotency_key: str | None = None,
-    ) -> bytes:
+    ) -> Answer:
         """One move by the seat the token holds; answers `CommandResult` as the mover sees it."""
         token_hash = hash_token(token)
         table, fresh = await self._authorised(game_id, token_hash)
@@ -306,10 +325,11 @@ class Games:
             step.fingerprint = hashlib.sha256(body).hexdigest()
         return await self._execute(table, fresh, step)
 
-    async def view(self, game_id: str, token: str | None) -> bytes:
+    async def view(self, game_id: str, token: str | None) -> Answer:
         """The table as the token's holder (or a spectator) sees it now."""
         table, seat = await self._reader(game_id, token)
-        return msgspec.json.encode(table.engine.view(table.state, seat, game_id, table.version))
+        view = table.engine.view(table.state, seat, game_id, table.version)
+        return Answer(msgspec.json.encode(view), table.version)
 
     async def events(self, game_id: str, token: str | None, after: int, wait: float) -> bytes:
         """Events after `after` that the asker may see, waiting up to `wait` s for the first."""
@@ -381,7 +401,7 @@ class Games:
             raise Unauthorized("This token is not one of this table's.")
         return table, None if role == HOST else int(role)
 
-    async def _execute(self, table: Table, fresh: bool, step: _Step) -> bytes:
+    async def _execute(self, table: Table, fresh: bool, step: _Step) -> Answer:
         game_id = table.game_id
         for _ in range(_RETRIES):
             if step.if_match is not None and step.if_match != table.version:
@@ -424,12 +444,12 @@ class Games:
             if result.outcome == "ok":
                 table.state, table.version = state, result.version
                 table.roles.update(auth)
-                return body
+                return Answer(body, result.version)
             if result.outcome == "conflict" and result.records == records:
                 # Our own append, applied before a lost connection hid its answer.
                 table.state, table.version = state, result.version
                 table.roles.update(auth)
-                return body
+                return Answer(body, result.version)
             if result.outcome == "conflict":
                 table, fresh = (
                     await self._after_conflict(table, result.records, result.version),
@@ -441,7 +461,7 @@ class Games:
             raise _rate_limited(result.retry_after_ms)
         raise Unavailable("The table is too busy right now; try again.")
 
-    async def _replay_or_raise(self, table: Table, step: _Step, error: Exception) -> bytes:
+    async def _replay_or_raise(self, table: Table, step: _Step, error: Exception) -> Answer:
         if step.idem_key is not None:
             prior = await self.store.idempotent(table.game_id, step.idem_key)
             if prior is not None:
@@ -449,11 +469,11 @@ class Games:
         raise error
 
     @staticmethod
-    def _replayed(step: _Step, record: bytes) -> bytes:
+    def _replayed(step: _Step, record: bytes) -> Answer:
         fingerprint, _, body = record.partition(b"\n")
         if fingerprint.decode() != step.fingerprint:
             raise InvalidRequest("This Idempotency-Key was used with another body.")
-        return body
+        return Answer(body, _version.decode(body).version)
 
     async def _after_conflict(self, table: Table, records: list[bytes], version: int) -> Table:
         if records and version == table.version + len(records):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import time
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -22,9 +23,20 @@ class Record(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True):
     """On the first record of each append: a random nonce, so an append can know its own."""
 
 
+_second: tuple[int, str] = (-1, "")
+
+
 def utc_now() -> str:
-    """The current time as RFC 3339 UTC with milliseconds."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """The current time as RFC 3339 UTC with milliseconds (`2026-11-29T17:09:36.123Z`).
+
+    Called on every command: the text of the current second is made once a second.
+    """
+    global _second
+    ms = time.time_ns() // 1_000_000
+    second, fraction = divmod(ms, 1000)
+    if _second[0] != second:
+        _second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+    return f"{_second[1]}.{fraction:03d}Z"
 
 
 def ms_of(at: str) -> int:
