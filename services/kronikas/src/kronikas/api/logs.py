@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import re
@@ -59,6 +60,9 @@ class RequestLogMiddleware:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self.log = logging.getLogger("kronikas.access")
+        # Ids must be unique, not secret: a random prefix per process, then a count.
+        self._prefix = secrets.token_hex(5)
+        self._count = itertools.count()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != ScopeType.HTTP:
@@ -74,7 +78,7 @@ class RequestLogMiddleware:
                 if _SAFE_ID.match(candidate):
                     request_id = candidate
                 break
-        request_id = request_id or secrets.token_hex(8)
+        request_id = request_id or f"{self._prefix}{next(self._count):06x}"
         scope.setdefault("state", {})["request_id"] = request_id
         started = time.perf_counter()
         status = 0
