@@ -14,9 +14,9 @@ from redis.crc import key_slot
 
 from kronikas.adapters.event_store import (
     LOBBY_KEY,
-    NOTIFY_CHANNEL,
     RedisEventStore,
     game_keys,
+    notify_channel,
 )
 from kronikas.adapters.notifier import Notifier
 from kronikas.application.ports import AppendResult, Idempotency, Summary
@@ -73,20 +73,21 @@ async def listed(redis: Redis) -> AsyncIterator[list[str]]:
 
 
 class Notifications:
-    """The `kr:notify` messages about some games, from a pub/sub subscription."""
+    """The versions published about one game, from a pub/sub subscription to its channel."""
 
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, game_id: str) -> None:
         self.pubsub: Any = redis.pubsub(ignore_subscribe_messages=True)
+        self.channel = notify_channel(game_id)
 
     async def __aenter__(self) -> Notifications:
-        await self.pubsub.subscribe(NOTIFY_CHANNEL)
+        await self.pubsub.subscribe(self.channel)
         return self
 
     async def __aexit__(self, *_: object) -> None:
         await self.pubsub.aclose()
 
-    async def about(self, game_ids: set[str], quiet: float = 0.3) -> list[str]:
-        """The messages about `game_ids` until none has come for `quiet` seconds."""
+    async def heard(self, quiet: float = 0.3) -> list[str]:
+        """The versions published until none has come for `quiet` seconds."""
         seen: list[str] = []
         loop = asyncio.get_running_loop()
         until = loop.time() + quiet
@@ -95,10 +96,9 @@ class Notifications:
             message = await self.pubsub.get_message(timeout=left)
             if message is None:
                 continue
-            text = message["data"].decode()
-            if text.rsplit(":", 1)[0] in game_ids:
-                seen.append(text)
-                until = loop.time() + quiet
+            assert message["channel"].decode() == self.channel
+            seen.append(message["data"].decode())
+            until = loop.time() + quiet
         return seen
 
 
@@ -341,10 +341,10 @@ async def test_each_successful_append_publishes_the_game_and_its_version(
     limited: RedisEventStore, redis: Redis
 ) -> None:
     game = new_id()
-    async with Notifications(redis) as notifications:
+    async with Notifications(redis, game) as notifications:
         await append(limited, game, 0, events("a"))
         await append(limited, game, 1, events("b", "c"), idempotency=Idempotency("k", "fp", b""))
-        assert await notifications.about({game}) == [f"{game}:1", f"{game}:3"]
+        assert await notifications.heard() == ["1", "3"]
 
         assert (await append(limited, game, 1, events("x"))).outcome == "conflict"
         assert (await append(limited, game, 9, events("x"))).outcome == "conflict"
@@ -355,29 +355,72 @@ async def test_each_successful_append_publishes_the_game_and_its_version(
         for _ in range(2):  # the bucket empties on refused appends too
             assert (await append(limited, game, 0, events("x"), token_hash="t")).version == 3
         assert (await append(limited, game, 3, events("x"), token_hash="t")).outcome == "limited"
-        assert await notifications.about({game}) == []
+        assert await notifications.heard() == []
+
+
+async def subscribers(redis: Redis, game_id: str) -> int:
+    channel = notify_channel(game_id)
+    return int(dict(await redis.pubsub_numsub(channel))[channel.encode()])
 
 
 async def test_the_notifier_wakes_the_waiters_of_the_game_that_changed(
     store: RedisEventStore, redis: Redis
 ) -> None:
     game, other = new_id(), new_id()
-    before = dict(await redis.pubsub_numsub(NOTIFY_CHANNEL))[NOTIFY_CHANNEL.encode()]
     notifier = Notifier(redis)
     notifier.start()
     try:
-        for _ in range(100):
-            subscribed = dict(await redis.pubsub_numsub(NOTIFY_CHANNEL))[NOTIFY_CHANNEL.encode()]
-            if subscribed > before:
-                break
-            await asyncio.sleep(0.02)
-        with notifier.waiting(game) as waiter, notifier.waiting(other) as bystander:
+        async with notifier.waiting(game) as waiter, notifier.waiting(other) as bystander:
             await append(store, game, 0, events("a"))
             assert await waiter.wait(1.0)
             assert not bystander.event.is_set()
-        with notifier.waiting(game) as waiter:
+        async with notifier.waiting(game) as waiter:
             await append(store, other, 0, events("a"))
             assert not await waiter.wait(0.3)
+            await append(store, game, 1, events("b"))
+            assert await waiter.wait(1.0)
+    finally:
+        await notifier.stop()
+
+
+async def test_a_waiter_is_handed_out_once_the_channel_is_subscribed(
+    store: RedisEventStore, redis: Redis
+) -> None:
+    """No sleep between entering and appending: the subscription is confirmed on entry."""
+    notifier = Notifier(redis)
+    notifier.start()
+    try:
+        for _ in range(20):
+            game = new_id()
+            async with notifier.waiting(game) as waiter:
+                assert await subscribers(redis, game) == 1
+                await append(store, game, 0, events("a"))
+                assert await waiter.wait(1.0)
+    finally:
+        await notifier.stop()
+
+
+async def test_the_notifier_listens_only_to_games_waited_on_and_lets_go_after_a_while(
+    store: RedisEventStore, redis: Redis
+) -> None:
+    game, unwatched = new_id(), new_id()
+    notifier = Notifier(redis, linger_s=0.3)
+    notifier.start()
+    try:
+        async with notifier.waiting(game):
+            assert notifier.listening_to() == {game}
+            assert await subscribers(redis, unwatched) == 0
+        assert await subscribers(redis, game) == 1  # it lingers, for the next poll
+        async with notifier.waiting(game) as waiter:  # ... which needs no new subscription
+            await append(store, game, 0, events("a"))
+            assert await waiter.wait(1.0)
+        for _ in range(100):
+            if await subscribers(redis, game) == 0:
+                break
+            await asyncio.sleep(0.02)
+        assert await subscribers(redis, game) == 0
+        assert notifier.listening_to() == set()
+        async with notifier.waiting(game) as waiter:  # and subscribes again when needed
             await append(store, game, 1, events("b"))
             assert await waiter.wait(1.0)
     finally:

@@ -15,7 +15,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from kronikas.application.ports import AppendResult, Idempotency, ReadResult, Summary
 
-NOTIFY_CHANNEL = "kr:notify"
+NOTIFY_PREFIX = "kr:notify:"
 LOBBY_KEY = "kr:lobby"
 _LOBBY_SCAN = 200
 
@@ -32,6 +32,11 @@ def game_keys(game_id: str) -> dict[str, str]:
         "meta": f"{tag}:meta",
         "auth": f"{tag}:auth",
     }
+
+
+def notify_channel(game_id: str) -> str:
+    """The pub/sub channel on which each append publishes the game's new version."""
+    return f"{NOTIFY_PREFIX}{game_id}"
 
 
 def _now_ms() -> int:

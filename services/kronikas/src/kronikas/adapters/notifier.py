@@ -1,19 +1,32 @@
-"""Wakes long-polls and streams when a game's log grows: one Redis subscription a process."""
+"""Wakes long-polls and streams when a game's log grows.
+
+Each append publishes the new version on the game's own channel (`kr:notify:<game id>`). A process
+subscribes to a game's channel only while someone in it waits on that game, and for a while after
+(`linger_s`, so that a stream or a client polling again does not subscribe anew each time). A
+process nobody waits on hears nothing: the cost of notifications grows with the waiters, not with
+the number of commands times the number of processes.
+
+One pub/sub connection per process carries every subscription. A waiter is handed out once Redis
+has confirmed the subscription, so a read made after that sees every change or is woken by it.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
-from kronikas.adapters.event_store import NOTIFY_CHANNEL
+from kronikas.adapters.event_store import NOTIFY_PREFIX, notify_channel
 
 log = logging.getLogger("kronikas.notify")
+
+_IDLE_CHANNEL = notify_channel("-")
+"""Always subscribed, never published on: redis-py reads only from a subscribed connection."""
 
 
 class Waiter:
@@ -35,23 +48,48 @@ class Waiter:
 
 
 class Notifier:
-    """Listens on the `kr:notify` channel and wakes the waiters of the game named in a message."""
+    """Subscribes to the channels of the games waited on, and wakes their waiters."""
 
-    def __init__(self, redis: Redis | RedisCluster) -> None:
+    def __init__(
+        self, redis: Redis | RedisCluster, linger_s: float = 30.0, confirm_s: float = 1.0
+    ) -> None:
         # On a cluster, PUBLISH reaches every node, so the cluster client's pub/sub (one node,
         # chosen again at each reconnect) hears every table.
         self._redis = redis
+        self._linger_s = linger_s
+        self._confirm_s = confirm_s
         self._waiters: dict[str, set[Waiter]] = {}
-        self._task: asyncio.Task[None] | None = None
+        self._subscribed: dict[str, asyncio.Future[None]] = {}
+        """Game → its subscription, done once Redis confirmed it."""
+        self._unconfirmed: dict[str, int] = {}
+        """Game → SUBSCRIBE commands sent whose confirmation has not been read yet."""
+        self._blind: set[str] = set()
+        """Games whose waiters may have missed a change (handed out before their subscription was
+        confirmed, or waiting across a reconnect): woken when it is confirmed, they read again."""
+        self._connected = asyncio.Event()
+        self._connections = 0
+        self._lingering: dict[str, asyncio.TimerHandle] = {}
+        self._lock = asyncio.Lock()
         self._pubsub: Any = None
+        self._task: asyncio.Task[None] | None = None
+        self._chores: set[asyncio.Task[None]] = set()
         self._stopping = False
 
-    @contextlib.contextmanager
-    def waiting(self, game_id: str) -> Iterator[Waiter]:
-        """A waiter for the next change of `game_id`, for the duration of the block."""
+    # -- waiting ---------------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def waiting(self, game_id: str) -> AsyncIterator[Waiter]:
+        """A waiter for the next change of `game_id`, for the duration of the block.
+
+        It is handed out once the game's channel is subscribed (or after `confirm_s` when Redis
+        does not answer: the waiter then wakes when the notifier has reconnected).
+        """
         waiter = Waiter()
         self._waiters.setdefault(game_id, set()).add(waiter)
+        if (handle := self._lingering.pop(game_id, None)) is not None:
+            handle.cancel()
         try:
+            await self._subscribe(game_id)
             yield waiter
         finally:
             waiters = self._waiters.get(game_id)
@@ -59,16 +97,66 @@ class Notifier:
                 waiters.discard(waiter)
                 if not waiters:
                     del self._waiters[game_id]
+                    self._lingering[game_id] = asyncio.get_running_loop().call_later(
+                        self._linger_s, self._lingered, game_id
+                    )
+
+    def listening_to(self) -> set[str]:
+        """The games whose channels this process is subscribed to (or subscribing to)."""
+        return set(self._subscribed)
 
     def wake(self, game_id: str) -> None:
         """Wake every waiter of a game."""
         for waiter in self._waiters.get(game_id, ()):
             waiter.event.set()
 
-    def wake_all(self) -> None:
-        for waiters in self._waiters.values():
-            for waiter in waiters:
-                waiter.event.set()
+    async def _subscribe(self, game_id: str) -> None:
+        if self._pubsub is None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._connected.wait(), self._confirm_s)
+        async with self._lock:
+            subscribed = self._subscribed.get(game_id)
+            if subscribed is None:
+                if self._pubsub is None:
+                    self._blind.add(game_id)  # subscribed, and woken, once the listener connects
+                    return
+                subscribed = asyncio.get_running_loop().create_future()
+                self._subscribed[game_id] = subscribed
+                self._unconfirmed[game_id] = self._unconfirmed.get(game_id, 0) + 1
+                try:
+                    await self._pubsub.subscribe(notify_channel(game_id))
+                except Exception as exc:  # the listener notices too, and reconnects
+                    log.warning("could not subscribe: %s", type(exc).__name__)
+                    self._subscribed.pop(game_id, None)
+                    self._blind.add(game_id)
+                    return
+        if not subscribed.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(subscribed), self._confirm_s)
+            except TimeoutError:
+                self._blind.add(game_id)
+
+    def _lingered(self, game_id: str) -> None:
+        self._lingering.pop(game_id, None)
+        self._chore(self._unsubscribe(game_id))
+
+    async def _unsubscribe(self, game_id: str) -> None:
+        async with self._lock:
+            if game_id in self._waiters or game_id in self._lingering:
+                return  # waited on again meanwhile
+            if self._subscribed.pop(game_id, None) is None:
+                return
+            self._blind.discard(game_id)
+            if self._pubsub is not None:
+                with contextlib.suppress(Exception):
+                    await self._pubsub.unsubscribe(notify_channel(game_id))
+
+    def _chore(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    # -- the listener ----------------------------------------------------------------------------
 
     def start(self) -> None:
         self._stopping = False
@@ -82,37 +170,78 @@ class Notifier:
         if task is not None:
             task.cancel()
             await asyncio.wait([task], timeout=2.0)
+        for handle in self._lingering.values():
+            handle.cancel()
+        self._lingering.clear()
+        for chore in list(self._chores):
+            chore.cancel()
+        await self._disconnect()
+
+    def connected(self) -> bool:
+        return self._pubsub is not None
+
+    async def _disconnect(self) -> None:
         pubsub, self._pubsub = self._pubsub, None
+        self._connected.clear()
+        for subscribed in self._subscribed.values():
+            if not subscribed.done():
+                subscribed.set_result(None)  # let the waiters read; they are woken on rejoining
+        self._subscribed.clear()
+        self._unconfirmed.clear()
         if pubsub is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(pubsub.aclose(), 1.0)
 
+    async def _connect(self) -> None:
+        if isinstance(self._redis, RedisCluster):
+            await self._redis.initialize()
+        pubsub = self._redis.pubsub()
+        async with self._lock:
+            wanted = set(self._waiters) | set(self._lingering)
+            loop = asyncio.get_running_loop()
+            for game_id in wanted:
+                self._subscribed[game_id] = loop.create_future()
+                self._unconfirmed[game_id] = 1
+            self._connections += 1
+            if self._connections > 1:
+                self._blind |= wanted  # changes made while we were away went unheard
+            self._pubsub = pubsub
+            await pubsub.subscribe(_IDLE_CHANNEL, *(notify_channel(g) for g in wanted))
+            self._connected.set()
+
+    def _heard(self, message: dict[str, Any]) -> None:
+        channel = message.get("channel")
+        if not isinstance(channel, bytes):
+            return
+        game_id = channel.decode().removeprefix(NOTIFY_PREFIX)
+        if message["type"] == "message":
+            self.wake(game_id)
+        elif message["type"] == "subscribe" and game_id in self._unconfirmed:
+            self._unconfirmed[game_id] -= 1
+            if self._unconfirmed[game_id] > 0:
+                return
+            del self._unconfirmed[game_id]
+            subscribed = self._subscribed.get(game_id)
+            if subscribed is not None and not subscribed.done():
+                subscribed.set_result(None)
+            if game_id in self._blind:
+                self._blind.discard(game_id)
+                self.wake(game_id)
+
     async def _listen(self) -> None:
         delay = 0.1
         while not self._stopping:
-            pubsub: Any = None
             try:
-                if isinstance(self._redis, RedisCluster):
-                    await self._redis.initialize()
-                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-                self._pubsub = pubsub
-                await pubsub.subscribe(NOTIFY_CHANNEL)
+                await self._connect()
                 delay = 0.1
-                # Anything published while we were away is read again by the woken waiters.
-                self.wake_all()
                 while not self._stopping:
-                    message = await pubsub.get_message(timeout=1.0)
-                    if message is None:
-                        continue
-                    data = message["data"]
-                    text = data.decode() if isinstance(data, bytes) else str(data)
-                    self.wake(text.rsplit(":", 1)[0])
+                    message = await self._pubsub.get_message(timeout=1.0)
+                    if message is not None:
+                        self._heard(message)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 log.warning("notification channel lost, reconnecting: %s", type(exc).__name__)
-                if pubsub is not None:
-                    with contextlib.suppress(Exception):
-                        await asyncio.wait_for(pubsub.aclose(), 1.0)
+                await self._disconnect()
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)

@@ -26,7 +26,14 @@ from kronikas.application.errors import (
     Unavailable,
     VersionMismatch,
 )
-from kronikas.application.ports import ChangeFeed, EventStore, Idempotency, RandomSource, Summary
+from kronikas.application.ports import (
+    ChangeFeed,
+    EventStore,
+    Idempotency,
+    RandomSource,
+    Summary,
+    Waiter,
+)
 from kronikas.application.records import Record, encode, ms_of, utc_now
 from kronikas.application.results import (
     CommandResult,
@@ -333,18 +340,28 @@ class Games:
 
     async def events(self, game_id: str, token: str | None, after: int, wait: float) -> bytes:
         """Events after `after` that the asker may see, waiting up to `wait` s for the first."""
-        token_hash = hash_token(token) if token else ""
         deadline = time.monotonic() + wait
-        with self.changes.waiting(game_id) as waiter:
-            table, seat = await self._reader(game_id, token)
-            while table.version <= after:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or not await waiter.wait(remaining):
-                    break
-                waiter.clear()
-                table = await self.load(game_id, token_hash, rate=False)
+        table, seat = await self._reader(game_id, token)
+        if table.version <= after and wait > 0:
+            async with self.changes.waiting(game_id) as waiter:
+                table = await self._newer(table, after, waiter, deadline - time.monotonic())
         records = await self._records(table, after)
         return msgspec.json.encode(self._page(table, seat, records))
+
+    async def _newer(self, table: Table, after: int, waiter: Waiter, wait: float) -> Table:
+        """The table once past `after`, or as it is after `wait` seconds.
+
+        Called with the waiter registered: the first read sees what changed before it.
+        """
+        deadline = time.monotonic() + wait
+        table = await self.load(table.game_id, rate=False)
+        while table.version <= after:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not await waiter.wait(remaining):
+                break
+            waiter.clear()
+            table = await self.load(table.game_id, rate=False)
+        return table
 
     async def _records(self, table: Table, after: int) -> list[Record[Any]]:
         if after >= table.version:
@@ -361,18 +378,17 @@ class Games:
     ) -> Callable[[], AsyncIterator[GameEvent | None]]:
         """Checks access now; the returned generator yields events, and None as a keep-alive."""
         table, seat = await self._reader(game_id, token)
-        token_hash = hash_token(token) if token else ""
+        keepalive = self.settings.sse_keepalive_s
 
         async def events() -> AsyncIterator[GameEvent | None]:
             nonlocal after, table
             while True:
-                with self.changes.waiting(game_id) as waiter:
+                if table.version <= after:
+                    async with self.changes.waiting(game_id) as waiter:
+                        table = await self._newer(table, after, waiter, keepalive)
                     if table.version <= after:
-                        if not await waiter.wait(self.settings.sse_keepalive_s):
-                            yield None
-                            continue
-                        waiter.clear()
-                    table = await self.load(game_id, token_hash, rate=False)
+                        yield None
+                        continue
                 for record in await self._records(table, after):
                     yield self._seen(table, record.v, record.at, record.e, seat)
                     after = record.v

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -115,8 +115,11 @@ class Waiter(Protocol):
 class ChangeFeed(Protocol):
     """Wakes whoever waits on a table when its log grows."""
 
-    def waiting(self, game_id: str) -> AbstractContextManager[Waiter]:
-        """A waiter for changes of `game_id`, for the duration of the block."""
+    def waiting(self, game_id: str) -> AbstractAsyncContextManager[Waiter]:
+        """A waiter for changes of `game_id`, for the duration of the block.
+
+        Changes made after the block is entered wake it: read the table inside the block.
+        """
         ...
 
 
