@@ -17,8 +17,14 @@ class SecureRandomness:
         self._rng = secrets.SystemRandom()
 
     def shuffle(self, cards: Sequence[Card], round: int) -> Shuffle:
+        # Fisher–Yates on 64 secure bits a position, drawn from the OS in one call (SystemRandom
+        # makes a system call for every draw). Reducing 64 bits modulo at most 64 biases a
+        # position by less than 2**-58: no deal is measurably likelier than another.
         deck = list(cards)
-        self._rng.shuffle(deck)
+        draws = secrets.token_bytes(8 * len(deck))
+        for i in range(len(deck) - 1, 0, -1):
+            j = int.from_bytes(draws[8 * i : 8 * i + 8], "big") % (i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
         salt = secrets.token_hex(32)
         return Shuffle(deck=tuple(deck), salt=salt, commitment=commitment(deck, salt))
 

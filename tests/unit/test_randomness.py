@@ -1,0 +1,37 @@
+"""The random sources: secure shuffles are fair permutations, seeded ones repeat."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from kronikas.adapters.randomness import SecureRandomness, SeededRandomness
+from kronikas.domain.cards import make_deck
+from kronikas.domain.common import commitment
+
+DECK = make_deck(1, ("XC", "XP"))
+
+
+def test_a_secure_shuffle_is_a_permutation_with_a_matching_commitment() -> None:
+    shuffle = SecureRandomness().shuffle(DECK, 1)
+    assert sorted(shuffle.deck) == sorted(DECK)
+    assert shuffle.commitment == commitment(shuffle.deck, shuffle.salt)
+    assert len(shuffle.salt) == 64
+
+
+def test_secure_shuffles_differ_and_put_every_card_everywhere_evenly() -> None:
+    source = SecureRandomness()
+    shuffles = [source.shuffle(DECK, 1).deck for _ in range(3400)]
+    assert len(set(shuffles)) == len(shuffles)
+    # Each card's count in the first and last places: 100 expected from 3,400 deals of 34
+    # cards. Bounds of ±50 fail by chance with a probability under 1e-6 per count.
+    for place in (0, len(DECK) - 1):
+        counts = Counter(deck[place] for deck in shuffles)
+        assert set(counts) == set(DECK)
+        assert all(50 <= n <= 150 for n in counts.values()), counts
+
+
+def test_a_seeded_shuffle_repeats_for_the_same_seed_and_round_only() -> None:
+    first = SeededRandomness(7).shuffle(DECK, 1)
+    assert SeededRandomness(7).shuffle(DECK, 1) == first
+    assert SeededRandomness(7).shuffle(DECK, 2).deck != first.deck
+    assert SeededRandomness(8).shuffle(DECK, 1).deck != first.deck
