@@ -295,6 +295,15 @@ async def flatness(port: int) -> tuple[float, float, float]:
 # -- orchestration -------------------------------------------------------------------------------
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time a process has used so far (Linux /proc; 0 where there is none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Service:
     def __init__(self, redis_url: str, workers: int) -> None:
         self.port = free_port()
@@ -349,9 +358,25 @@ async def run(seconds: float, quick: bool) -> dict[str, Any]:
                     rate, _, cpu = await drive(service.port, seconds, ceiling_worker)
                     results["ceiling_per_s"], results["ceiling_generator_cpu"] = rate, cpu
                 kinds = iter(["cheat", "thirty_one"] * 10_000)
+                redis_pid = redis.process.pid if redis.process else 0
+                server0, redis0 = cpu_seconds(service.process.pid), cpu_seconds(redis_pid)
                 rate, load, cpu = await drive(service.port, seconds, tables_worker(kinds.__next__))
+                server = cpu_seconds(service.process.pid) - server0
+                redis_cpu = cpu_seconds(redis_pid) - redis0
                 per_worker[workers] = rate
                 if workers == 1:
+                    # CPU a command costs the worker, the generator and Redis: two workers can
+                    # go at most as fast as the cores left over by the other two allow.
+                    commands = rate * seconds
+                    worker_s, generator_s = server / commands, cpu / rate
+                    redis_s = redis_cpu / commands
+                    results["server_cpu_per_command_us"] = worker_s * 1e6
+                    results["generator_cpu_per_command_us"] = generator_s * 1e6
+                    results["redis_cpu_per_command_us"] = redis_s * 1e6
+                    if worker_s > 0:
+                        cores = os.cpu_count() or 1
+                        share = worker_s / (worker_s + generator_s + redis_s)
+                        results["two_worker_bound"] = min(2.0, cores * share)
                     lat = sorted(load.latencies)
                     results["commands_per_s"] = rate
                     results["commands_generator_cpu"] = cpu
@@ -384,9 +409,13 @@ ROWS = [
     ("view_per_s", "GET view, req/s (1 worker)", "{:,.0f}", "—"),
     ("commands_per_s_two_workers", "commands /s with 2 workers", "{:,.0f}", "—"),
     ("two_worker_speedup", "2 workers / 1 worker", "{:.2f}", "≥ 1.6"),
+    ("two_worker_bound", "  at most, on the cores Redis and the generator leave", "{:.2f}", ""),
     ("engine_cheat_per_s", "Cheat engine in-process, commands/s", "{:,.0f}", "≥ 50,000"),
     ("engine_thirty_one_per_s", "Thirty-One engine in-process, commands/s", "{:,.0f}", "≥ 50,000"),
     ("commands_generator_cpu", "load generator CPU share during commands", "{:.0%}", "< 100%"),
+    ("server_cpu_per_command_us", "CPU a command costs: the worker, µs", "{:.0f}", ""),
+    ("generator_cpu_per_command_us", "  the load generator, µs", "{:.0f}", ""),
+    ("redis_cpu_per_command_us", "  Redis, µs", "{:.0f}", ""),
 ]
 
 
@@ -402,7 +431,8 @@ def main() -> int:
     results = uvloop.run(run(seconds, args.quick))
     width = max(len(r[1]) for r in ROWS)
     for key, label, fmt, target in ROWS:
-        print(f"  {label:<{width}}  {fmt.format(results[key]):>10}  {target}")
+        if key in results:
+            print(f"  {label:<{width}}  {fmt.format(results[key]):>10}  {target}")
     usage = resource.getrusage(resource.RUSAGE_SELF)
     print(f"  (load generator CPU in all: {usage.ru_utime + usage.ru_stime:.1f} s)")
     Path(args.output).write_text(json.dumps(results, indent=2) + "\n")
