@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import signal
 from pathlib import Path
@@ -85,3 +86,89 @@ async def test_a_killed_service_restarts_and_the_game_carries_on(
             assert (await tables.view(table))["status"] == "finished"
     finally:
         second.stop()
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie waiting to be reaped does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def workers_of(pid: int) -> list[int]:
+    """The worker processes uvicorn spawned under `pid` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if parent == pid and b"spawn_main" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+async def test_two_workers_serve_one_port_and_wake_each_others_long_polls(
+    redis_url: str, tmp_path: Path
+) -> None:
+    service = ServiceProcess(redis_url, tmp_path / "workers.log", WORKERS="2")
+    workers = workers_of(service.process.pid)
+    assert len(workers) == 2
+    try:
+        # One connection a client: the listening socket hands them to both workers.
+        clients = [httpx.AsyncClient(base_url=service.url, timeout=15) for _ in range(8)]
+        try:
+            tables = Tables(clients[0])
+            table = await tables.ready("cheat", 2, seed=4)
+            version = (await tables.view(table))["version"]
+            url = f"/v1/games/{table.id}/events"
+            polls = [
+                asyncio.create_task(c.get(url, params={"after": version, "wait": 10}))
+                for c in clients[1:]
+            ]
+            await asyncio.sleep(0.5)
+            moved = await play_some(
+                Tables(clients[0]), table.id, table.players, random.Random(3), 1
+            )
+            assert moved == 1
+            for answer in await asyncio.gather(*polls):
+                assert answer.status_code == 200
+                assert answer.json()["events"][0]["version"] == version + 1
+        finally:
+            for client in clients:
+                await client.aclose()
+        assert all(alive(pid) for pid in workers)
+    finally:
+        service.stop()
+    assert not any(alive(pid) for pid in workers), "a worker outlived the stop"
+
+
+async def test_a_long_poll_on_one_process_wakes_on_a_move_made_on_another(
+    redis_url: str, tmp_path: Path
+) -> None:
+    a = ServiceProcess(redis_url, tmp_path / "a.log")
+    b = ServiceProcess(redis_url, tmp_path / "b.log")
+    try:
+        async with (
+            httpx.AsyncClient(base_url=a.url, timeout=15) as ca,
+            httpx.AsyncClient(base_url=b.url, timeout=15) as cb,
+        ):
+            table = await Tables(ca).ready("thirty_one", 2, seed=5)
+            rng = random.Random(4)
+            for _ in range(3):
+                version = (await Tables(ca).view(table))["version"]
+                poll = asyncio.create_task(
+                    ca.get(f"/v1/games/{table.id}/events", params={"after": version, "wait": 10})
+                )
+                await asyncio.sleep(0.3)
+                started = asyncio.get_running_loop().time()
+                assert await play_some(Tables(cb), table.id, table.players, rng, 1) == 1
+                answer = await poll
+                assert answer.status_code == 200
+                assert answer.json()["events"][0]["version"] == version + 1
+                assert asyncio.get_running_loop().time() - started < 2
+    finally:
+        a.stop()
+        b.stop()
