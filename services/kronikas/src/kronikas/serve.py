@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import signal
+import socket
 import sys
+import threading
+import time
 from pathlib import Path
 
 import uvicorn
@@ -14,6 +18,68 @@ from kronikas.api.logs import configure_logging
 from kronikas.config import Settings
 
 log = logging.getLogger("kronikas.serve")
+
+
+_STARTUP_S = 10.0
+"""A worker that dies sooner after it started fails the same way again: the supervisor stops."""
+
+
+def _listening_socket(host: str, port: int) -> socket.socket:
+    """A socket of its own for one worker; SO_REUSEPORT lets the kernel spread connections."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    return sock
+
+
+def _worker(app: str, host: str, port: int) -> None:
+    """One worker process: uvicorn on its own socket (it handles SIGTERM and SIGINT itself)."""
+    config = uvicorn.Config(app, factory=True, access_log=False, log_level="warning", lifespan="on")
+    uvicorn.Server(config).run(sockets=[_listening_socket(host, port)])
+
+
+def _supervise(app: str, host: str, port: int, workers: int) -> int:
+    """Run `workers` processes on one port, restart one that dies, stop them all on a signal.
+
+    Not uvicorn's own workers: they share one listening socket, and with keep-alive clients one
+    worker could end up with every connection (seen in `make bench`: 32 of 32). With a socket
+    each and SO_REUSEPORT, the kernel spreads connections across the workers.
+    """
+    spawn = multiprocessing.get_context("spawn")
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+
+    def started() -> tuple[multiprocessing.process.BaseProcess, float]:
+        process = spawn.Process(target=_worker, args=(app, host, port), name="kronikas-worker")
+        process.start()
+        return process, time.monotonic()
+
+    running = [started() for _ in range(workers)]
+    status = 0
+    while not stop.wait(0.5):
+        for i, (process, since) in enumerate(running):
+            if process.is_alive():
+                continue
+            if time.monotonic() - since < _STARTUP_S:
+                log.error("a worker failed at start-up; stopping", extra={"code": process.exitcode})
+                stop.set()
+                status = 1
+                break
+            log.warning("a worker died; starting another", extra={"code": process.exitcode})
+            running[i] = started()
+    for process, _ in running:
+        if process.is_alive():
+            process.terminate()
+    for process, _ in running:
+        process.join(15)
+        if process.is_alive():
+            process.kill()
+            process.join()
+    return status
 
 
 def _exit_quietly(signum: int, frame: object) -> None:
@@ -47,23 +113,28 @@ def main() -> int:
         file=sys.stderr,
         flush=True,
     )
+    # The benchmark serves an app with its ceiling route added; nothing else sets this.
+    app = os.environ.get("KRONIKAS_APP", "kronikas.api.app:create_app")
+    status = 0
     try:
-        uvicorn.run(
-            # The benchmark serves an app with its ceiling route added; nothing else sets this.
-            os.environ.get("KRONIKAS_APP", "kronikas.api.app:create_app"),
-            factory=True,
-            host=settings.host,
-            port=settings.port,
-            workers=settings.workers,
-            access_log=False,
-            log_level="warning",
-            lifespan="on",
-        )
+        if settings.workers > 1 and hasattr(socket, "SO_REUSEPORT") and sys.platform == "linux":
+            status = _supervise(app, settings.host, settings.port, settings.workers)
+        else:
+            uvicorn.run(
+                app,
+                factory=True,
+                host=settings.host,
+                port=settings.port,
+                workers=settings.workers,
+                access_log=False,
+                log_level="warning",
+                lifespan="on",
+            )
     finally:
         if embedded is not None:
             embedded.stop()
             log.info("embedded redis-server stopped")
-    return 0
+    return status
 
 
 if __name__ == "__main__":
