@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -358,6 +359,17 @@ async def test_each_successful_append_publishes_the_game_and_its_version(
         assert await notifications.heard() == []
 
 
+@contextlib.asynccontextmanager
+async def listening(redis: Redis, linger_s: float = 30.0) -> AsyncIterator[Notifier]:
+    """A started notifier, stopped afterwards."""
+    notifier = Notifier(redis, linger_s=linger_s)
+    notifier.start()
+    try:
+        yield notifier
+    finally:
+        await notifier.stop()
+
+
 async def subscribers(redis: Redis, game_id: str) -> int:
     channel = notify_channel(game_id)
     return int(dict(await redis.pubsub_numsub(channel))[channel.encode()])
@@ -367,9 +379,7 @@ async def test_the_notifier_wakes_the_waiters_of_the_game_that_changed(
     store: RedisEventStore, redis: Redis
 ) -> None:
     game, other = new_id(), new_id()
-    notifier = Notifier(redis)
-    notifier.start()
-    try:
+    async with listening(redis) as notifier:
         async with notifier.waiting(game) as waiter, notifier.waiting(other) as bystander:
             await append(store, game, 0, events("a"))
             assert await waiter.wait(1.0)
@@ -379,34 +389,26 @@ async def test_the_notifier_wakes_the_waiters_of_the_game_that_changed(
             assert not await waiter.wait(0.3)
             await append(store, game, 1, events("b"))
             assert await waiter.wait(1.0)
-    finally:
-        await notifier.stop()
 
 
 async def test_a_waiter_is_handed_out_once_the_channel_is_subscribed(
     store: RedisEventStore, redis: Redis
 ) -> None:
     """No sleep between entering and appending: the subscription is confirmed on entry."""
-    notifier = Notifier(redis)
-    notifier.start()
-    try:
+    async with listening(redis) as notifier:
         for _ in range(20):
             game = new_id()
             async with notifier.waiting(game) as waiter:
                 assert await subscribers(redis, game) == 1
                 await append(store, game, 0, events("a"))
                 assert await waiter.wait(1.0)
-    finally:
-        await notifier.stop()
 
 
 async def test_the_notifier_listens_only_to_games_waited_on_and_lets_go_after_a_while(
     store: RedisEventStore, redis: Redis
 ) -> None:
     game, unwatched = new_id(), new_id()
-    notifier = Notifier(redis, linger_s=0.3)
-    notifier.start()
-    try:
+    async with listening(redis, linger_s=0.3) as notifier:
         async with notifier.waiting(game):
             assert notifier.listening_to() == {game}
             assert await subscribers(redis, unwatched) == 0
@@ -423,8 +425,6 @@ async def test_the_notifier_listens_only_to_games_waited_on_and_lets_go_after_a_
         async with notifier.waiting(game) as waiter:  # and subscribes again when needed
             await append(store, game, 1, events("b"))
             assert await waiter.wait(1.0)
-    finally:
-        await notifier.stop()
 
 
 # -- the lobby -----------------------------------------------------------------------------------
