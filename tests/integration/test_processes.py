@@ -6,6 +6,9 @@ import asyncio
 import os
 import random
 import signal
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -192,3 +195,60 @@ async def test_two_workers_share_32_keep_alive_connections_between_them(
         assert min(spent) >= 0.15 * sum(spent), spent
     finally:
         service.stop()
+
+
+async def test_workers_end_with_their_supervisor_even_when_it_is_killed(
+    redis_url: str, tmp_path: Path
+) -> None:
+    service = ServiceProcess(redis_url, tmp_path / "killed.log", WORKERS="2")
+    workers = workers_of(service.process.pid)
+    assert len(workers) == 2
+    service.stop(signal.SIGKILL)
+    for _ in range(100):
+        if not any(alive(pid) for pid in workers):
+            break
+        await asyncio.sleep(0.05)
+    assert not any(alive(pid) for pid in workers), "a worker outlived its killed supervisor"
+
+
+def test_workers_refuse_a_port_that_is_taken(redis_url: str, tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = os.environ | {"REDIS_URL": redis_url, "PORT": str(port), "WORKERS": "2"}
+        done = subprocess.run(
+            [sys.executable, "-m", "kronikas.serve"], env=env, capture_output=True, timeout=30
+        )
+    assert done.returncode == 1
+    assert b"cannot listen" in done.stderr
+
+
+async def test_a_long_poll_on_one_process_wakes_on_a_move_made_on_another(
+    redis_url: str, tmp_path: Path
+) -> None:
+    a = ServiceProcess(redis_url, tmp_path / "a.log")
+    b = ServiceProcess(redis_url, tmp_path / "b.log")
+    try:
+        async with (
+            httpx.AsyncClient(base_url=a.url, timeout=15) as ca,
+            httpx.AsyncClient(base_url=b.url, timeout=15) as cb,
+        ):
+            table = await Tables(ca).ready("thirty_one", 2, seed=5)
+            rng = random.Random(4)
+            for _ in range(3):
+                version = (await Tables(ca).view(table))["version"]
+                poll = asyncio.create_task(
+                    ca.get(f"/v1/games/{table.id}/events", params={"after": version, "wait": 10})
+                )
+                await asyncio.sleep(0.3)
+                started = asyncio.get_running_loop().time()
+                assert await play_some(Tables(cb), table.id, table.players, rng, 1) == 1
+                answer = await poll
+                assert answer.status_code == 200
+                assert answer.json()["events"][0]["version"] == version + 1
+                assert asyncio.get_running_loop().time() - started < 2
+    finally:
+        a.stop()
+        b.stop()

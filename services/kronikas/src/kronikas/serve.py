@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import socket
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -22,6 +22,8 @@ log = logging.getLogger("kronikas.serve")
 
 _STARTUP_S = 10.0
 """A worker that dies sooner after it started fails the same way again: the supervisor stops."""
+GRACE_S = 10
+"""On a stop, open requests and event streams get this long before they are cut."""
 
 
 def _listening_socket(host: str, port: int) -> socket.socket:
@@ -35,9 +37,33 @@ def _listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _worker(app: str, host: str, port: int) -> None:
+def _port_taken(host: str, port: int) -> OSError | None:
+    """Whether something listens on the port already (SO_REUSEPORT would let us share it)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            return exc
+    return None
+
+
+def _worker(app: str, host: str, port: int, supervisor: int) -> None:
     """One worker process: uvicorn on its own socket (it handles SIGTERM and SIGINT itself)."""
-    config = uvicorn.Config(app, factory=True, access_log=False, log_level="warning", lifespan="on")
+    from kronikas.adapters.embedded_redis import die_with_parent
+
+    die_with_parent()
+    if os.getppid() != supervisor:
+        return  # the supervisor died before this worker could ask to follow it
+    config = uvicorn.Config(
+        app,
+        factory=True,
+        access_log=False,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=GRACE_S,
+    )
     uvicorn.Server(config).run(sockets=[_listening_socket(host, port)])
 
 
@@ -48,37 +74,48 @@ def _supervise(app: str, host: str, port: int, workers: int) -> int:
     worker could end up with every connection (seen in `make bench`: 32 of 32). With a socket
     each and SO_REUSEPORT, the kernel spreads connections across the workers.
     """
+    if taken := _port_taken(host, port):
+        log.error("cannot listen", extra={"host": host, "port": port, "error": str(taken)})
+        return 1
     spawn = multiprocessing.get_context("spawn")
-    stop = threading.Event()
+    stopping: list[int] = []  # a signal handler only appends: no lock it could wait on
     for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
+        signal.signal(sig, lambda signum, _: stopping.append(signum))
 
     def started() -> tuple[multiprocessing.process.BaseProcess, float]:
-        process = spawn.Process(target=_worker, args=(app, host, port), name="kronikas-worker")
+        process = spawn.Process(
+            target=_worker, args=(app, host, port, os.getpid()), name="kronikas-worker"
+        )
         process.start()
         return process, time.monotonic()
 
-    running = [started() for _ in range(workers)]
+    running: list[tuple[multiprocessing.process.BaseProcess, float]] = []
     status = 0
-    while not stop.wait(0.5):
-        for i, (process, since) in enumerate(running):
+    try:
+        running = [started() for _ in range(workers)]
+        while not stopping:
+            multiprocessing.connection.wait([p.sentinel for p, _ in running], timeout=0.5)
+            for i, (process, since) in enumerate(running):
+                if process.is_alive() or stopping:
+                    continue
+                code = process.exitcode
+                if time.monotonic() - since < _STARTUP_S:
+                    log.error("a worker failed at start-up; stopping", extra={"code": code})
+                    stopping.append(0)
+                    status = 1
+                    break
+                log.warning("a worker died; starting another", extra={"code": code})
+                running[i] = started()
+    finally:
+        for process, _ in running:
             if process.is_alive():
-                continue
-            if time.monotonic() - since < _STARTUP_S:
-                log.error("a worker failed at start-up; stopping", extra={"code": process.exitcode})
-                stop.set()
-                status = 1
-                break
-            log.warning("a worker died; starting another", extra={"code": process.exitcode})
-            running[i] = started()
-    for process, _ in running:
-        if process.is_alive():
-            process.terminate()
-    for process, _ in running:
-        process.join(15)
-        if process.is_alive():
-            process.kill()
-            process.join()
+                process.terminate()
+        deadline = time.monotonic() + GRACE_S + 5
+        for process, _ in running:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join()
     return status
 
 
@@ -129,6 +166,7 @@ def main() -> int:
                 access_log=False,
                 log_level="warning",
                 lifespan="on",
+                timeout_graceful_shutdown=GRACE_S,
             )
     finally:
         if embedded is not None:

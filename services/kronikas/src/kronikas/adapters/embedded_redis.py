@@ -39,8 +39,8 @@ def free_port() -> int:
         return port
 
 
-def _die_with_parent() -> None:
-    # The server must not outlive us, even when we are killed with SIGKILL.
+def die_with_parent() -> None:
+    """Ask Linux to send this process SIGTERM when its parent dies, even by SIGKILL."""
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
@@ -80,7 +80,7 @@ class EmbeddedRedis:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
-            preexec_fn=_die_with_parent,
+            preexec_fn=die_with_parent,
             start_new_session=True,
         )
         deadline = time.monotonic() + timeout

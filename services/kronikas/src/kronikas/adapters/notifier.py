@@ -97,6 +97,7 @@ class Notifier:
                 waiters.discard(waiter)
                 if not waiters:
                     del self._waiters[game_id]
+                if not waiters and not self._stopping:
                     self._lingering[game_id] = asyncio.get_running_loop().call_later(
                         self._linger_s, self._lingered, game_id
                     )
@@ -144,9 +145,9 @@ class Notifier:
         async with self._lock:
             if game_id in self._waiters or game_id in self._lingering:
                 return  # waited on again meanwhile
+            self._blind.discard(game_id)
             if self._subscribed.pop(game_id, None) is None:
                 return
-            self._blind.discard(game_id)
             if self._pubsub is not None:
                 with contextlib.suppress(Exception):
                     await self._pubsub.unsubscribe(notify_channel(game_id))
@@ -203,6 +204,7 @@ class Notifier:
                 self._subscribed[game_id] = loop.create_future()
                 self._unconfirmed[game_id] = 1
             self._connections += 1
+            self._blind &= wanted
             if self._connections > 1:
                 self._blind |= wanted  # changes made while we were away went unheard
             self._pubsub = pubsub

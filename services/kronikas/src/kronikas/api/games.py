@@ -110,7 +110,9 @@ def _command_headers(request: Request[Any, Any, Any]) -> list[str | None]:
     found: list[str | None] = [None, None, None, None]
     for name, value in request.scope["headers"]:
         if name in _COMMAND_HEADERS:
-            found[_COMMAND_HEADERS.index(name)] = value.decode("latin-1")
+            at = _COMMAND_HEADERS.index(name)
+            if found[at] is None:  # the first of repeated headers counts, as elsewhere
+                found[at] = value.decode("latin-1")
     return found
 
 
