@@ -115,7 +115,14 @@ class Notifier:
         if self._pubsub is None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._connected.wait(), self._confirm_s)
-        async with self._lock:
+        try:  # the listener holds the lock while it connects, which may take a while
+            # (asyncio.timeout, not wait_for: on 3.11 wait_for can lose an acquired lock)
+            async with asyncio.timeout(self._confirm_s):
+                await self._lock.acquire()
+        except TimeoutError:
+            self._blind.add(game_id)
+            return
+        try:
             subscribed = self._subscribed.get(game_id)
             if subscribed is None:
                 if self._pubsub is None:
@@ -129,8 +136,11 @@ class Notifier:
                 except Exception as exc:  # the listener notices too, and reconnects
                     log.warning("could not subscribe: %s", type(exc).__name__)
                     self._subscribed.pop(game_id, None)
+                    self._unconfirmed.pop(game_id, None)
                     self._blind.add(game_id)
                     return
+        finally:
+            self._lock.release()
         if not subscribed.done():
             try:
                 await asyncio.wait_for(asyncio.shield(subscribed), self._confirm_s)
