@@ -6,11 +6,15 @@ import contextlib
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from redis.asyncio import Redis
 
 from kronikas.adapters.embedded_redis import EmbeddedRedis
+
+if TYPE_CHECKING:
+    import httpx
 
 
 def _docker_answers() -> bool:
@@ -126,3 +130,28 @@ def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         yield server
     finally:
         server.stop()
+
+
+@contextlib.contextmanager
+def serving(redis_url: str, log: Path, **env: str) -> Iterator[ServiceProcess]:
+    """A service process for the duration of the block."""
+    service = ServiceProcess(redis_url, log, **env)
+    try:
+        yield service
+    finally:
+        service.stop()
+
+
+@contextlib.asynccontextmanager
+async def two_processes(
+    redis_url: str, logs: Path, timeout: float = 30
+) -> AsyncIterator[tuple[httpx.AsyncClient, httpx.AsyncClient]]:
+    """Two service processes on one Redis, and an HTTP client for each."""
+    import httpx
+
+    with serving(redis_url, logs / "a.log") as a, serving(redis_url, logs / "b.log") as b:
+        async with (
+            httpx.AsyncClient(base_url=a.url, timeout=timeout) as ca,
+            httpx.AsyncClient(base_url=b.url, timeout=timeout) as cb,
+        ):
+            yield ca, cb

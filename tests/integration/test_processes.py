@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 
 from tests.api.tables import Tables, candidates
-from tests.conftest import ServiceProcess
+from tests.conftest import ServiceProcess, serving, two_processes
 
 
 async def play_some(
@@ -39,31 +39,22 @@ async def play_some(
 
 
 async def test_two_processes_serve_one_game_alternately(redis_url: str, tmp_path: Path) -> None:
-    a = ServiceProcess(redis_url, tmp_path / "a.log")
-    b = ServiceProcess(redis_url, tmp_path / "b.log")
-    try:
-        async with (
-            httpx.AsyncClient(base_url=a.url) as ca,
-            httpx.AsyncClient(base_url=b.url) as cb,
-        ):
-            ta, tb = Tables(ca), Tables(cb)
-            table = await ta.create("cheat", {"chroniclers": True}, seed=3)
-            await tb.join(table)
-            await ta.join(table)
-            await tb.start(table)
-            rng = random.Random(1)
-            turns = 0
-            while (await ta.view(table))["status"] != "finished" and turns < 400:
-                both = (ta, tb)[turns % 2]
-                assert await play_some(both, table.id, table.players, rng, 1) == 1
-                turns += 1
-                assert (await ta.view(table))["version"] == (await tb.view(table))["version"]
-            assert (await tb.view(table))["status"] == "finished"
-            events = (await cb.get(f"/v1/games/{table.id}/events")).json()["events"]
-            assert [e["version"] for e in events] == list(range(1, len(events) + 1))
-    finally:
-        a.stop()
-        b.stop()
+    async with two_processes(redis_url, tmp_path) as (ca, cb):
+        ta, tb = Tables(ca), Tables(cb)
+        table = await ta.create("cheat", {"chroniclers": True}, seed=3)
+        await tb.join(table)
+        await ta.join(table)
+        await tb.start(table)
+        rng = random.Random(1)
+        turns = 0
+        while (await ta.view(table))["status"] != "finished" and turns < 400:
+            both = (ta, tb)[turns % 2]
+            assert await play_some(both, table.id, table.players, rng, 1) == 1
+            turns += 1
+            assert (await ta.view(table))["version"] == (await tb.view(table))["version"]
+        assert (await tb.view(table))["status"] == "finished"
+        events = (await cb.get(f"/v1/games/{table.id}/events")).json()["events"]
+        assert [e["version"] for e in events] == list(range(1, len(events) + 1))
 
 
 async def test_a_killed_service_restarts_and_the_game_carries_on(
@@ -117,11 +108,10 @@ def workers_of(pid: int) -> list[int]:
 async def test_two_workers_serve_one_port_and_wake_each_others_long_polls(
     redis_url: str, tmp_path: Path
 ) -> None:
-    service = ServiceProcess(redis_url, tmp_path / "workers.log", WORKERS="2")
-    workers = workers_of(service.process.pid)
-    assert len(workers) == 2
-    try:
-        # One connection a client: the listening socket hands them to both workers.
+    with serving(redis_url, tmp_path / "workers.log", WORKERS="2") as service:
+        workers = workers_of(service.process.pid)
+        assert len(workers) == 2
+        # One connection a client: the kernel spreads them over the two workers' sockets.
         clients = [httpx.AsyncClient(base_url=service.url, timeout=15) for _ in range(8)]
         try:
             tables = Tables(clients[0])
@@ -144,8 +134,6 @@ async def test_two_workers_serve_one_port_and_wake_each_others_long_polls(
             for client in clients:
                 await client.aclose()
         assert all(alive(pid) for pid in workers)
-    finally:
-        service.stop()
     assert not any(alive(pid) for pid in workers), "a worker outlived the stop"
 
 
@@ -182,9 +170,8 @@ async def test_two_workers_share_32_keep_alive_connections_between_them(
     redis_url: str, tmp_path: Path
 ) -> None:
     """Each worker has its own socket (SO_REUSEPORT): neither can take every connection."""
-    service = ServiceProcess(redis_url, tmp_path / "spread.log", WORKERS="2")
-    workers = workers_of(service.process.pid)
-    try:
+    with serving(redis_url, tmp_path / "spread.log", WORKERS="2") as service:
+        workers = workers_of(service.process.pid)
         async with httpx.AsyncClient(base_url=service.url) as client:
             table = await Tables(client).ready("cheat", 2, seed=6)
         before = [cpu_seconds(pid) for pid in workers]
@@ -193,8 +180,6 @@ async def test_two_workers_share_32_keep_alive_connections_between_them(
         # Connections land by a hash of their addresses: 15% or less of the work for one
         # worker means 4 or fewer of the 32 connections, which happens about once in 50,000.
         assert min(spent) >= 0.15 * sum(spent), spent
-    finally:
-        service.stop()
 
 
 async def test_workers_end_with_their_supervisor_even_when_it_is_killed(
@@ -228,27 +213,18 @@ def test_workers_refuse_a_port_that_is_taken(redis_url: str, tmp_path: Path) -> 
 async def test_a_long_poll_on_one_process_wakes_on_a_move_made_on_another(
     redis_url: str, tmp_path: Path
 ) -> None:
-    a = ServiceProcess(redis_url, tmp_path / "a.log")
-    b = ServiceProcess(redis_url, tmp_path / "b.log")
-    try:
-        async with (
-            httpx.AsyncClient(base_url=a.url, timeout=15) as ca,
-            httpx.AsyncClient(base_url=b.url, timeout=15) as cb,
-        ):
-            table = await Tables(ca).ready("thirty_one", 2, seed=5)
-            rng = random.Random(4)
-            for _ in range(3):
-                version = (await Tables(ca).view(table))["version"]
-                poll = asyncio.create_task(
-                    ca.get(f"/v1/games/{table.id}/events", params={"after": version, "wait": 10})
-                )
-                await asyncio.sleep(0.3)
-                started = asyncio.get_running_loop().time()
-                assert await play_some(Tables(cb), table.id, table.players, rng, 1) == 1
-                answer = await poll
-                assert answer.status_code == 200
-                assert answer.json()["events"][0]["version"] == version + 1
-                assert asyncio.get_running_loop().time() - started < 2
-    finally:
-        a.stop()
-        b.stop()
+    async with two_processes(redis_url, tmp_path) as (ca, cb):
+        table = await Tables(ca).ready("thirty_one", 2, seed=5)
+        rng = random.Random(4)
+        for _ in range(3):
+            version = (await Tables(ca).view(table))["version"]
+            poll = asyncio.create_task(
+                ca.get(f"/v1/games/{table.id}/events", params={"after": version, "wait": 10})
+            )
+            await asyncio.sleep(0.3)
+            started = asyncio.get_running_loop().time()
+            assert await play_some(Tables(cb), table.id, table.players, rng, 1) == 1
+            answer = await poll
+            assert answer.status_code == 200
+            assert answer.json()["events"][0]["version"] == version + 1
+            assert asyncio.get_running_loop().time() - started < 2

@@ -19,7 +19,7 @@ import httpx
 
 from kronikas.application.games import Answer
 from tests.api.tables import Table, Tables, auth, candidates
-from tests.conftest import ServiceProcess
+from tests.conftest import two_processes
 
 STALE_FOLD = "after"
 """The 503 of the bug pinned in test_concurrent_reads_of_a_stale_cached_table_do_not_503."""
@@ -80,36 +80,27 @@ async def race_round(
 async def test_raced_commands_over_two_processes_keep_a_perfect_history(
     redis_url: str, tmp_path: Path
 ) -> None:
-    a = ServiceProcess(redis_url, tmp_path / "a.log")
-    b = ServiceProcess(redis_url, tmp_path / "b.log")
-    try:
-        async with (
-            httpx.AsyncClient(base_url=a.url, timeout=30) as ca,
-            httpx.AsyncClient(base_url=b.url, timeout=30) as cb,
-        ):
-            clients = [ca, cb]
-            tables = Tables(ca)
-            made = []
-            for i in range(TABLES):
-                kind = ("cheat", "thirty_one")[i % 2]
-                options = {"chroniclers": True, "rounds": 3} if kind == "cheat" else {"lives": 3}
-                made.append(await tables.ready(kind, 2 + i % 3, options, seed=i))
-            acknowledged: dict[str, list[dict[str, Any]]] = {t.id: [] for t in made}
+    async with two_processes(redis_url, tmp_path) as (ca, cb):
+        clients = [ca, cb]
+        tables = Tables(ca)
+        made = []
+        for i in range(TABLES):
+            kind = ("cheat", "thirty_one")[i % 2]
+            options = {"chroniclers": True, "rounds": 3} if kind == "cheat" else {"lives": 3}
+            made.append(await tables.ready(kind, 2 + i % 3, options, seed=i))
+        acknowledged: dict[str, list[dict[str, Any]]] = {t.id: [] for t in made}
 
-            async def drive(table: Table, seed: int) -> None:
-                rng = random.Random(seed)
-                for n in range(ROUNDS):
-                    won = await race_round(clients, table, rng, if_match=n % 3 != 2)
-                    if won is None:
-                        return
-                    acknowledged[table.id] += won
+        async def drive(table: Table, seed: int) -> None:
+            rng = random.Random(seed)
+            for n in range(ROUNDS):
+                won = await race_round(clients, table, rng, if_match=n % 3 != 2)
+                if won is None:
+                    return
+                acknowledged[table.id] += won
 
-            await asyncio.gather(*(drive(t, i) for i, t in enumerate(made)))
-            for table in made:
-                await check_history(ca, table, acknowledged[table.id])
-    finally:
-        a.stop()
-        b.stop()
+        await asyncio.gather(*(drive(t, i) for i, t in enumerate(made)))
+        for table in made:
+            await check_history(ca, table, acknowledged[table.id])
     print("\nrace figures:", json.dumps(dict(sorted(FIGURES.items()))))
     assert FIGURES["commands raced"] >= 2000
 
