@@ -114,7 +114,7 @@ class RedisEventStore:
             self.burst,
             idempotency.fingerprint if idempotency else "",
             idempotency.response if idempotency else b"",
-            game_id,
+            notify_channel(game_id),
             len(auth),
         ]
         for token, role in auth:

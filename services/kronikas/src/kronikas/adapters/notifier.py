@@ -188,9 +188,6 @@ class Notifier:
             chore.cancel()
         await self._disconnect()
 
-    def connected(self) -> bool:
-        return self._pubsub is not None
-
     async def _disconnect(self) -> None:
         pubsub, self._pubsub = self._pubsub, None
         self._connected.clear()

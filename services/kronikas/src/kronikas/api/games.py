@@ -30,7 +30,8 @@ from kronikas.application.games import Answer, Games
 from kronikas.application.results import CommandResult, Created, EventPage, GameView, Joined
 
 JSON = "application/json"
-GameId = Annotated[str, PathParameter(description="The table's id.", max_length=64)]
+GAME_ID_DOC, GAME_ID_MAX = "The table's id.", 64
+GameId = Annotated[str, PathParameter(description=GAME_ID_DOC, max_length=GAME_ID_MAX)]
 After = Annotated[
     int, QueryParameter(ge=0, le=2**31, description="Only events with a greater version.")
 ]
@@ -267,8 +268,8 @@ class GamesController(Controller):
         # The busiest route reads its own inputs: Litestar's extraction of its parameters and
         # body cost a sixth of a command (README, Performance). SEND_COMMAND_INPUTS documents them.
         game_id: str = request.path_params["game_id"]
-        if len(game_id) > 64:
-            raise InvalidRequest("game_id: the table's id is at most 64 characters.")
+        if len(game_id) > GAME_ID_MAX:
+            raise InvalidRequest(f"game_id: the table's id is at most {GAME_ID_MAX} characters.")
         authorization, if_match, idempotency_key, length = _command_headers(request)
         if idempotency_key is not None and not 1 <= len(idempotency_key) <= 128:
             raise InvalidRequest("Idempotency-Key must be 1–128 characters.")
@@ -370,7 +371,7 @@ class GamesController(Controller):
 SEND_COMMAND_INPUTS = InputDocs(
     operation_id="send_command",
     parameters=[
-        parameter("game_id", "path", "The table's id.", required=True, maxLength=64),
+        parameter("game_id", "path", GAME_ID_DOC, required=True, maxLength=GAME_ID_MAX),
         parameter(
             "If-Match",
             "header",

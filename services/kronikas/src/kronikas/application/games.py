@@ -457,12 +457,11 @@ class Games:
                     game_id, table.kind, view.status, len(view.players), table.created_ms, 0
                 ),
             )
-            if result.outcome == "ok":
-                table.state, table.version = state, result.version
-                table.roles.update(auth)
-                return Answer(body, result.version)
-            if result.outcome == "conflict" and result.records == records:
-                # Our own append, applied before a lost connection hid its answer.
+            # A conflict with our own records is our append, applied before a lost connection
+            # hid its answer.
+            if result.outcome == "ok" or (
+                result.outcome == "conflict" and result.records == records
+            ):
                 table.state, table.version = state, result.version
                 table.roles.update(auth)
                 return Answer(body, result.version)

@@ -20,7 +20,7 @@ class Record(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True):
     k: str | None = None
     seed: int | None = None
     n: str | None = None
-    """On the first record of each append: a random nonce, so an append can know its own."""
+    """On the first record of each append: a nonce unique to it, so an append can know its own."""
 
 
 _second: tuple[int, str] = (-1, "")

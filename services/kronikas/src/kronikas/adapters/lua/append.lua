@@ -4,7 +4,7 @@
 -- ARGV[1] expected version   ARGV[2] ttl seconds   ARGV[3] the lobby summary after the append
 -- ARGV[4] now (ms)   ARGV[5] rate per second (0: no limit)   ARGV[6] burst
 -- ARGV[7] idempotency fingerprint ("" when none)   ARGV[8] response to record
--- ARGV[9] the game id: the new version is published on channel "kr:notify:<game id>"
+-- ARGV[9] the channel on which the new version is published ("kr:notify:<game id>")
 -- ARGV[10] n: auth entries that follow as pairs   ARGV[11 .. 10+2n] token hash, role
 -- ARGV[11+2n ..] the events, in order
 -- Returns {"ok", version} | {"conflict", version, event...} | {"replay", record}
@@ -57,5 +57,5 @@ end
 if ARGV[7] ~= '' then
   redis.call('SET', KEYS[4], ARGV[7] .. '\n' .. ARGV[8], 'EX', ttl)
 end
-redis.call('PUBLISH', 'kr:notify:' .. ARGV[9], version)
+redis.call('PUBLISH', ARGV[9], version)
 return {'ok', version}
