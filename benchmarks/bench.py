@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import resource
@@ -470,16 +471,19 @@ async def run(seconds: float, quick: bool) -> dict[str, Any]:
         EmbeddedRedis(data, None, "--appendonly", "no") as redis,
     ):
         redis_pid = redis.process.pid if redis.process else 0
-        # Both services run throughout; the one not being driven idles.
-        one, two = Service(redis.url, 1), Service(redis.url, 2)
-        try:
-            for service in (one, two):
+        # Both services run throughout; the one not being driven idles. Each is stopped even
+        # when the other fails to start.
+        with contextlib.ExitStack() as running:
+            services = []
+            for workers in (1, 2):
+                service = Service(redis.url, workers)
+                running.callback(service.stop)
+                services.append(service)
+            for service in services:
                 await service.ready()
                 await drive(service.port, 1.0, tables_worker(lambda: "cheat"), 8)
+            one, two = services
             results |= await measure(one, two, redis_pid, seconds)
-        finally:
-            one.stop()
-            two.stop()
     results["two_worker_speedup"] = (
         results["commands_per_s_two_workers"] / results["commands_per_s"]
     )
