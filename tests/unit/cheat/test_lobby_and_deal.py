@@ -1,4 +1,4 @@
-"""Cheat: the lobby, the start, the deal and its set-aside cards (RULES.md, engines.md)."""
+"""Cheat: the lobby, the start, the deal and its set-aside cards (docs/rules.md, engines.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cheat: the limits of the options and the wire form of commands (RULES.md, API.md)."""
+"""Cheat: the limits of the options and the wire form of commands (docs/rules.md, docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Cheat: a sentence-by-sentence review of RULES.md and API.md against the engine — the points the
-other test files leave open, and an independent reading of the turn rules checked move by move."""
+"""Cheat: a sentence-by-sentence review of docs/rules.md and docs/api.md against the engine — the
+points the other test files leave open, and an independent reading of the turn rules checked move
+by move."""
 
 from __future__ import annotations
 
@@ -45,12 +46,12 @@ def _table_view(history: list[cheat.Event], viewer: int | None = None) -> cheat.
     return seen
 
 
-# --- API.md, "The view": `last_play` is null only once the pile is taken ----------------------
+# --- docs/api.md, "The view": `last_play` is null only once the pile is taken -----------------
 
 
 def test_last_play_stays_while_its_cards_lie_on_the_pile_after_an_accepted_last_play() -> None:
-    """API.md: last_play is "the latest play while its cards lie on the pile; null once the pile
-    is taken". An accepted last play ends the round without anyone taking the pile."""
+    """docs/api.md: last_play is "the latest play while its cards lie on the pile; null once the
+    pile is taken". An accepted last play ends the round without anyone taking the pile."""
     history = run(
         table([["7H", "8H"], ["8B", "9B"], ["9L", "10L"]]),
         (0, Play(cards=["7H"])),
@@ -95,7 +96,7 @@ def test_after_a_penalty_the_last_play_is_the_play_that_closed_the_window() -> N
 
 
 def test_every_viewer_learns_that_an_uncalled_play_held_the_pale_chronicler() -> None:
-    """RULES.md: "everyone learns that the play held XP, and its other cards stay hidden"."""
+    """docs/rules.md: "everyone learns that the play held XP, and its other cards stay hidden"."""
     history = run(
         table([["XP", "7H", "9H"], ["8B", "9B"], ["7L", "8L"]], options=CHRONICLERS),
         (0, Play(cards=["XP", "7H"])),
@@ -107,11 +108,11 @@ def test_every_viewer_learns_that_an_uncalled_play_held_the_pale_chronicler() ->
         assert seen.last_penalty == CheatPenalty(seat=0, count=2)
 
 
-# --- API.md: `turn` and `legal` during the window, and the refusal codes ----------------------
+# --- docs/api.md: `turn` and `legal` during the window, and the refusal codes -----------------
 
 
 def test_while_the_last_player_has_no_cards_the_view_waits_for_the_next_player() -> None:
-    """API.md: during the window `turn` is the next player, who may accept instead of play."""
+    """docs/api.md: during the window `turn` is the next player, who may accept instead of play."""
     history = run(table([["7H"], ["8B", "9B"], ["8L", "9L"]]), (0, Play(cards=["7H"])))
     views = [cheat.view(fold(history), seat, "g", len(history)) for seat in (None, 0, 1, 2)]
     assert [v.turn for v in views] == [1, 1, 1, 1]
@@ -120,7 +121,7 @@ def test_while_the_last_player_has_no_cards_the_view_waits_for_the_next_player()
 
 def test_refusals_while_the_last_player_has_no_cards() -> None:
     history = run(table([["7H"], ["8B", "9B"], ["8L", "9L"]]), (0, Play(cards=["7H"])))
-    # The player who went out may do nothing; calling their own play is named illegal by API.md.
+    # The player who went out may do nothing; calling their own play is illegal by docs/api.md.
     given_events(history).when(Play(cards=["8B"]), 0).raises(NotYourTurn)
     given_events(history).when(Accept(), 0).raises(NotYourTurn)
     given_events(history).when(Call(), 0).raises(IllegalMove, match="own play")
@@ -137,7 +138,7 @@ def test_the_seats_skipped_after_a_caught_lie_may_do_nothing() -> None:
     given_events(history).when(Call(), 1).raises(NotYourTurn)
 
 
-# --- RULES.md, "Calling": the window and who may call -----------------------------------------
+# --- docs/rules.md, "Calling": the window and who may call ------------------------------------
 
 
 def test_a_player_may_call_the_play_after_their_own_but_not_their_own() -> None:
@@ -203,7 +204,7 @@ def test_the_sequence_wraps_to_sevens_after_a_called_ace_play() -> None:
     )
 
 
-# --- RULES.md, "The Pale Chronicler" and the Coloured one --------------------------------------
+# --- docs/rules.md, "The Pale Chronicler" and the Coloured one ---------------------------------
 
 
 def test_an_uncalled_coloured_chronicler_brings_no_penalty() -> None:
@@ -245,7 +246,7 @@ def test_the_penalty_takes_the_whole_pile_not_only_the_pale_chronicler_play() ->
         assert cheat.redact(penalty, viewer) == CheatPenaltyTaken(seat=0, count=4, turn=1)
 
 
-# --- RULES.md, "End of round and scoring" -----------------------------------------------------
+# --- docs/rules.md, "End of the round and scoring" --------------------------------------------
 
 
 def test_places_beyond_the_list_score_zero_in_a_round_of_eight() -> None:
@@ -263,7 +264,7 @@ def test_places_beyond_the_list_score_zero_in_a_round_of_eight() -> None:
 
 @dataclass
 class Reading:
-    """RULES.md's Cheat turns written again from the text, without the engine's code."""
+    """docs/rules.md's Cheat turns written again from the text, without the engine's code."""
 
     n: int
     max_play: int

@@ -1,4 +1,4 @@
-"""Cheat: places, points, rounds and the match winners (RULES.md, "End of round and scoring")."""
+"""Cheat: places, points, rounds and the match winners (docs/rules.md, "End of the round")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cheat: turns, honesty, calling "Cheat!", the Chroniclers, going out (RULES.md, Cheat)."""
+"""Cheat: turns, honesty, calling "Cheat!", the Chroniclers, going out (docs/rules.md, Cheat)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cheat: what the view and the events show each viewer (API.md, "The view" and "Events")."""
+"""Cheat: what the view and the events show each viewer (docs/api.md, "The view", "Events")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""API.md, Commands: the Thirty-One wire commands decode strictly."""
+"""docs/api.md, Commands: the Thirty-One wire commands decode strictly."""
 
 from __future__ import annotations
 

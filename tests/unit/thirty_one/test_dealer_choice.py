@@ -1,4 +1,4 @@
-"""RULES.md, Thirty-One, "The dealer's choice", and three Aces around the deal."""
+"""docs/rules.md, Thirty-One, "The dealer's choice", and three Aces around the deal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md, Thirty-One, "The last circuit", and three Aces within it."""
+"""docs/rules.md, Thirty-One, "The last circuit", and three Aces within it."""
 
 from __future__ import annotations
 

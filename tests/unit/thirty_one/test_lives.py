@@ -1,4 +1,4 @@
-"""RULES.md, Thirty-One, "Lives", out players, the next round, and the match's end."""
+"""docs/rules.md, Thirty-One, "Lives", out players, the next round, and the match's end."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The lobby and the first deal (RULES.md, Thirty-One "Players" and "Deal"; docs/engines.md)."""
+"""The lobby and the first deal (docs/rules.md, Thirty-One "Players" and "The deal"; engines.md)."""
 
 from __future__ import annotations
 

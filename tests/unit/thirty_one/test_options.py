@@ -1,4 +1,4 @@
-"""RULES.md, Thirty-One, "Limits of the options"."""
+"""docs/rules.md, Thirty-One, "Limits of the options"."""
 
 from __future__ import annotations
 

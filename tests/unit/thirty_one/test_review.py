@@ -1,4 +1,4 @@
-"""A sentence-by-sentence review of RULES.md's Thirty-One: the rules no other test pins down.
+"""A sentence-by-sentence review of docs/rules.md's Thirty-One: rules no other test pins down.
 
 Each test is named by the rule it checks. Most build a table in a chosen state from events (evolve
 only assigns, so a round in which a seat went out can be written down directly).

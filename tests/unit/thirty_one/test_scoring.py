@@ -1,4 +1,4 @@
-"""RULES.md, Thirty-One, "Score of a hand": every example, and every 3-card hand."""
+"""docs/rules.md, Thirty-One, "The score of a hand": every example, and every 3-card hand."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def doubled(value: float) -> int:
 @pytest.mark.parametrize(
     ("hand", "expected"),
     [
-        # the examples of RULES.md
+        # the examples of docs/rules.md
         ("AH UH 7L", 21),
         ("AH KL 7A", 0),
         ("10H UB KL", 0),

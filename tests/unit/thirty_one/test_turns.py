@@ -1,4 +1,4 @@
-"""RULES.md, Thirty-One, "A turn": swap, swap_all, pass, show, and max_circuits."""
+"""docs/rules.md, Thirty-One, "A turn": swap, swap_all, pass, show, and max_circuits."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""API.md, "The view" and "Events": what each viewer sees of a Thirty-One table."""
+"""docs/api.md, "The view" and "Events": what each viewer sees of a Thirty-One table."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ class Problem(msgspec.Struct, omit_defaults=True):
     errors: list[dict[str, Any]] | None = None
 
 
-# The framework's own HTTP exceptions, by status, to the codes of API.md.
+# The framework's own HTTP exceptions, by status, to the codes of docs/api.md.
 _HTTP_CODES: dict[int, tuple[int, str]] = {
     400: (422, "invalid_request"),
     401: (401, "unauthorized"),

@@ -1,4 +1,4 @@
-"""Mends to the generated OpenAPI document (TOOLCHAIN.md), and its deterministic export."""
+"""Mends to the OpenAPI document Litestar generates, and its deterministic export."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cheat (seeds 000/001, RULES.md): the rules engine as a Decider.
+"""Cheat (seeds 000/001, docs/rules.md): the rules engine as a Decider.
 
 The contract is docs/engines.md. The life of a table:
 
@@ -9,11 +9,12 @@ The contract is docs/engines.md. The life of a table:
 2. `common.Join` → `PlayerJoined`; `common.Start` (the application checks the host) → a deal.
 3. The wire commands `Play`, `Call` and `Accept`, until the last round ends with `CheatMatchEnded`.
 
-Decisions this module makes where RULES.md leaves a detail open (each also noted where it acts):
+Decisions this module makes where the rules leave a detail open (each also noted where it acts,
+and listed in docs/rules.md):
 
 - Five or more players need two decks: this is enforced at join time through `max_players` (a fifth
   join at a one-deck table is refused as full) and checked again at the start.
-- Calling one's own play is `illegal_move`, as API.md lists it, although the player who has just
+- Calling one's own play is `illegal_move`, as docs/api.md lists it, although the player who just
   played may do nothing else (any other command from them is `not_your_turn`).
 - On an honest call of a play that emptied its player's hand, the caller takes the pile first, then
   the round ends: places count the caller's cards with the pile.
@@ -22,7 +23,7 @@ Decisions this module makes where RULES.md leaves a detail open (each also noted
 - Hands are kept sorted (rank 7…A, then suit H B L A, Chroniclers last) so views are stable.
 - The last call's turned-up cards stay in the table view (`last_call`) until the next call or deal.
 - A round that ends on `accept` leaves its last play on the pile: the view keeps it as
-  `last_play` (API.md: null only once the pile is taken), with the window closed.
+  `last_play` (docs/api.md: null only once the pile is taken), with the window closed.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ def _whole(value: object, low: int, high: int) -> bool:
 
 
 def validate_options(options: CheatOptions) -> None:
-    """Raise `InvalidOptions` when an option is outside RULES.md's limits."""
+    """Raise `InvalidOptions` when an option is outside the limits in docs/rules.md."""
     if not _whole(options.decks, 1, 2):
         raise InvalidOptions("decks must be 1 or 2.")
     if not _whole(options.max_play, 1, 4):
@@ -122,7 +123,7 @@ def validate_options(options: CheatOptions) -> None:
 
 
 def max_players(options: CheatOptions) -> int:
-    """Seats at a table: 4 with one deck, 8 with two (RULES.md)."""
+    """Seats at a table: 4 with one deck, 8 with two (docs/rules.md)."""
     return 4 if options.decks == 1 else 8
 
 
@@ -162,7 +163,7 @@ class CheatGameCreated(msgspec.Struct, frozen=True, tag_field="type", tag="game_
 
 class CheatRoundDealt(msgspec.Struct, frozen=True, tag_field="type", tag="round_dealt"):
     """A round was dealt: `hands` by seat (each viewer sees only their own), `set_aside` cards
-    out of play; `commitment` is the hash of the shuffled deck (API.md, "Fair deals")."""
+    out of play; `commitment` is the hash of the shuffled deck (docs/api.md, "Fair deals")."""
 
     round: int
     dealer: int
@@ -312,7 +313,7 @@ class CheatTableView(msgspec.Struct, frozen=True):
     last_call: CheatCallResult | None = None
     commitment: str | None = None
     last_penalty: CheatPenalty | None = None
-    """Everyone learns that an uncalled play held XP (RULES.md); shown until the next deal."""
+    """Everyone learns that an uncalled play held XP (docs/rules.md); shown until the next deal."""
 
 
 class CheatRoundResult(msgspec.Struct, frozen=True):
@@ -439,7 +440,7 @@ def sort_cards(cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
 
 
 def _is_honest(cards: tuple[Card, ...] | list[Card], rank: str) -> bool:
-    """Every card is of `rank` or a Chronicler: XC always, XP when called (RULES.md)."""
+    """Every card is of `rank` or a Chronicler: XC always, XP when called (docs/rules.md)."""
     return all(card[0] == "X" or card[:-1] == rank for card in cards)
 
 
@@ -561,7 +562,7 @@ def _refusal(state: CheatRound, seat: int, kind: str, allowed: list[str]) -> Dom
     top, turn = state.top, state.turn
     if top is not None and top.seat == seat:
         if kind == "call":
-            # API.md names this an illegal move, though the player may do nothing else now.
+            # docs/api.md names this an illegal move, though the player may do nothing else now.
             return IllegalMove("You cannot call your own play.")
         return NotYourTurn(
             f"You have just played: seat {turn} is next, and any other player may call."
@@ -911,8 +912,8 @@ def view(state: State, viewer: int | None, game_id: str, version: int) -> CheatG
         table = state.table
         if isinstance(state, CheatFinished):
             status, winners = "finished", list(state.winners)
-    # API.md: `last_play` lasts while its cards lie on the pile, after the round too; the window
-    # is open only while the round is played.
+    # docs/api.md: `last_play` lasts while its cards lie on the pile, after the round too; the
+    # window is open only while the round is played.
     top = table.top
     seated = viewer is not None and 0 <= viewer < len(table.players)
     return CheatGameView(

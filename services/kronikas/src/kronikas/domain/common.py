@@ -52,7 +52,7 @@ class GameOver(DomainError):
 
 
 class InvalidOptions(ValueError):
-    """Table options outside RULES.md's limits (HTTP 422)."""
+    """Table options outside the limits in docs/rules.md (HTTP 422)."""
 
 
 class Shuffle(msgspec.Struct, frozen=True):

@@ -1,11 +1,11 @@
-"""Thirty-One (RULES.md, seeds 002 and 003) as a Decider: commands, events, phases, views.
+"""Thirty-One (docs/rules.md, seeds 002 and 003) as a Decider: commands, events, phases, views.
 
-Decisions taken here where RULES.md leaves a detail open:
+Decisions taken here where the rules leave a detail open (docs/rules.md lists them too):
 
 - A round's end comes in one decision with its cause: the move, `round_ended` (scores, lives,
   who is out), `deck_revealed`, then the next `round_dealt` or `match_ended`. The deck's unused
-  cards are never shown during the round; `deck_revealed` shows them once it is over, as API.md's
-  "Fair deals" requires.
+  cards are never shown during the round; `deck_revealed` shows them once it is over, as
+  docs/api.md's "Fair deals" requires.
 - A swap in the last circuit is followed at once by `hand_shown` for the swapper ("whoever swaps
   shows at once"); a swap that makes three Aces is then followed by the round's end.
 - With three Aces the round result holds only the winner's hand and score, even when hands were
@@ -65,7 +65,7 @@ THREE_ACES: Final = 66
 
 
 class ThirtyOneOptions(Struct, frozen=True, forbid_unknown_fields=True):
-    """The options of a Thirty-One table (RULES.md, "Limits of the options")."""
+    """The options of a Thirty-One table (docs/rules.md, "Limits of the options")."""
 
     lives: Annotated[
         int,
@@ -89,7 +89,7 @@ class ThirtyOneOptions(Struct, frozen=True, forbid_unknown_fields=True):
 
 
 def validate_options(options: ThirtyOneOptions) -> None:
-    """Raise InvalidOptions when an option is outside RULES.md's limits."""
+    """Raise InvalidOptions when an option is outside the limits in docs/rules.md."""
     lives, circuits = options.lives, options.max_circuits
     if type(lives) is not int or not 0 <= lives <= 10:
         raise InvalidOptions("lives must be a whole number from 0 to 10.")
@@ -981,7 +981,7 @@ def _evolve_round_ended(state: State, event: ThirtyOneRoundEnded) -> State:
 
 
 def view(state: State, viewer: int | None, game_id: str, version: int) -> ThirtyOneGameView:
-    """The API.md view of the table for a seat, or for a spectator (`viewer` None)."""
+    """The docs/api.md view of the table for a seat, or for a spectator (`viewer` None)."""
     match = state.match
     n = len(match.ids)
     seat = viewer if viewer is not None and 0 <= viewer < n else None
