@@ -9,7 +9,7 @@ RUN := $(UV) run --frozen
 SDK_DIR := sdk/kronikas-client
 export PORT ?= 8000
 
-.PHONY: help install run test lint format typecheck pytest openapi sdk generated golden bench bots clean fuzz
+.PHONY: help install run test test-fast lint format typecheck pytest openapi sdk generated golden bench bots clean fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-10s %s\n", $$1, $$2}'
@@ -29,6 +29,10 @@ run: install ## serve on PORT (8000); an embedded Redis under .data/ when REDIS_
 	$(RUN) python -m kronikas.serve
 
 test: install lint typecheck pytest ## everything CI runs: lint, types, all tests against real Redis
+
+FAST := not (processes or cluster or fuzz or bench or generated)
+test-fast: install ## the inner loop (<30 s): domain, application and API tests on one Redis
+	$(RUN) pytest -m "$(FAST)"
 
 lint: install ## ruff lint and format check
 	$(RUN) ruff check services tests tools benchmarks bots
@@ -67,5 +71,6 @@ bench: install ## measure the service against its ceiling (prints a table, write
 bots: install ## play bots against each other on a fresh service (ARGS="--game cheat --games 20")
 	$(RUN) python -m kronikas_bots $(ARGS)
 
-fuzz: install ## a long schemathesis run (KRONIKAS_FUZZ_EXAMPLES per operation and mode, default 2000)
+fuzz: install ## a long schemathesis run (KRONIKAS_FUZZ_EXAMPLES per operation and mode, default 2000), then the token timing figure
 	KRONIKAS_FUZZ_EXAMPLES=$${KRONIKAS_FUZZ_EXAMPLES:-2000} $(RUN) pytest -q -s tests/reliability/test_fuzz.py
+	$(RUN) python -m benchmarks.token_timing

@@ -17,6 +17,32 @@ if TYPE_CHECKING:
     import httpx
 
 
+SLOW_MODULES = {
+    "tests/api/test_live.py": "processes",
+    "tests/e2e/test_sdk_games.py": "processes",
+    "tests/e2e/test_sdk_streaming.py": "processes",
+    "tests/integration/test_processes.py": "processes",
+    "tests/integration/test_serve.py": "processes",
+    "tests/reliability/test_leaks.py": "processes",
+    "tests/reliability/test_outages.py": "processes",
+    "tests/reliability/test_races.py": "processes",
+    "tests/integration/test_cluster.py": "cluster",
+    "tests/reliability/test_fuzz.py": "fuzz",
+    "tests/integration/test_bench.py": "bench",
+    "tests/test_generated.py": "generated",
+}
+"""The modules `make test-fast` leaves out, by the marker each gets (pyproject.toml lists them):
+they start service processes or a cluster, fuzz, run the bench, or regenerate the SDK."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = Path(str(config.rootpath))
+    for item in items:
+        module = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
+        if marker := SLOW_MODULES.get(module):
+            item.add_marker(marker)
+
+
 def _docker_answers() -> bool:
     try:
         import docker

@@ -62,7 +62,7 @@ async def test_ready_is_503_problem_while_redis_is_stopped(own_redis: EmbeddedRe
         own_redis.stop()
         started = time.monotonic()
         r = await client.get("/v1/ready")
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < 10 * 0.5, "it waited for Redis far past its timeout"
         assert r.status_code == 503
         assert r.headers["content-type"].startswith(PROBLEM)
         assert r.json()["code"] == "unavailable"

@@ -18,6 +18,8 @@ from tests.api.tables import Table, Tables, auth
 
 Client = AsyncTestClient[Litestar]
 LIMIT = 64 * 1024
+QUICK_S = 10
+"""Far below any wait a hostile value could ask for (they go up to 30 s or for ever)."""
 
 
 @pytest.fixture
@@ -106,7 +108,7 @@ async def test_hostile_bodies_are_a_clear_4xx_and_change_nothing(
         content=body,
         headers=auth(table.players[0]) | {"content-type": "application/json"},
     )
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < QUICK_S
     assert_clear_4xx(r, status)
     assert await version_of(client, table) == before
     assert (await client.get("/v1/games", params={"limit": 1})).json()["games"] == lobby
@@ -137,7 +139,7 @@ async def test_hostile_parameters_are_a_clear_4xx_quickly(
     before = await version_of(client, table)
     started = time.monotonic()
     r = await client.get(f"/v1/games/{table.id}/{path}?{query}")
-    assert time.monotonic() - started < 3, "a hostile parameter must not make the call wait"
+    assert time.monotonic() - started < QUICK_S, "a hostile parameter must not make the call wait"
     assert_clear_4xx(r)
     assert await version_of(client, table) == before
 
@@ -176,7 +178,7 @@ async def test_hostile_headers_are_a_clear_4xx_and_change_nothing(
         )
     else:
         r = await client.get(f"/v1/games/{table.id}/stream", headers=headers)
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < QUICK_S
     assert_clear_4xx(r)
     assert await version_of(client, table) == before
 

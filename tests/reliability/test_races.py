@@ -80,6 +80,7 @@ async def race_round(
 async def test_raced_commands_over_two_processes_keep_a_perfect_history(
     redis_url: str, tmp_path: Path
 ) -> None:
+    FIGURES.clear()
     async with two_processes(redis_url, tmp_path) as (ca, cb):
         clients = [ca, cb]
         tables = Tables(ca)

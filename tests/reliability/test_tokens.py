@@ -1,12 +1,9 @@
 """Tokens: the cases tests/api does not cover, each 401/403 with nothing changed; tokens stored
-only as SHA-256; and a printed timing figure for near-miss tokens against random ones."""
+only as SHA-256. (Near-miss timing is a figure `make fuzz` prints: benchmarks/token_timing.py.)"""
 
 from __future__ import annotations
 
 import hashlib
-import secrets
-import statistics
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -133,26 +130,3 @@ async def test_tokens_are_stored_only_as_their_sha256(client: Client, redis_url:
                 assert token not in blob and token[5:] not in blob, key
     finally:
         await redis.aclose()
-
-
-async def test_near_miss_tokens_take_no_longer_than_random_ones(client: Client) -> None:
-    """Tokens are looked up by their SHA-256, so a long shared prefix teaches an attacker nothing.
-
-    A timing figure is printed; the assertion is generous (a test asserts no fine time)."""
-    table, _, _ = await two_tables(client)
-    token = table.players[0]
-    url = f"/v1/games/{table.id}"
-    near, far = [], []
-    for i in range(300):
-        guesses = [
-            (near, token[:-2] + secrets.token_urlsafe(2)[:2]),
-            (far, "seat_" + secrets.token_urlsafe(24)),
-        ]
-        for times, guess in guesses if i % 2 else reversed(guesses):
-            started = time.perf_counter()
-            r = await client.get(url, headers=auth(guess))
-            times.append(time.perf_counter() - started)
-            assert r.status_code == 401
-    near_ms, far_ms = statistics.median(near) * 1000, statistics.median(far) * 1000
-    print(f"\ntoken timing: near-miss median {near_ms:.3f} ms, random median {far_ms:.3f} ms")
-    assert abs(near_ms - far_ms) < max(1.0, 0.5 * far_ms)
