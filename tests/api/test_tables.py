@@ -1,4 +1,4 @@
-"""Tables over HTTP: kinds, create, lobby, join, start, views (API.md)."""
+"""Tables over HTTP: kinds, create, lobby, join, start, views (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
+from kronikas.application.records import utc_now
 from tests.api.tables import Tables, auth
 
 Client = AsyncTestClient[Litestar]
@@ -112,6 +113,21 @@ async def test_lobby_lists_newest_first_filters_and_pages(tables: Tables, client
     assert [g["id"] for g in r.json()["games"]] == [made[1].id]
     r = await client.get("/v1/games", params={"kind": "cheat", "limit": 100})
     assert all(g["kind"] == "cheat" for g in r.json()["games"])
+
+
+async def test_lobby_lists_tables_made_in_one_millisecond_in_the_order_they_were_made(
+    tables: Tables, client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now = utc_now()
+    monkeypatch.setattr("kronikas.application.games.utc_now", lambda: now)
+    made = [await tables.create("cheat") for _ in range(40)]
+    monkeypatch.undo()
+    r = await client.get("/v1/games", params={"kind": "cheat", "status": "open", "limit": 40})
+    games = r.json()["games"]
+    assert [g["id"] for g in games] == [t.id for t in reversed(made)]
+    assert {g["created_at"] for g in games} == {now}
+    r = await client.get("/v1/games", params={"kind": "cheat", "offset": 30, "limit": 10})
+    assert [g["id"] for g in r.json()["games"]] == [t.id for t in reversed(made[:10])]
 
 
 @pytest.mark.parametrize(

@@ -9,14 +9,19 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
+import msgspec
 import pytest
 from redis.asyncio import Redis
 from redis.crc import key_slot
 
 from kronikas.adapters.event_store import (
+    LOBBY_INDEXES,
     LOBBY_KEY,
+    OLD_LOBBY_KEY,
     RedisEventStore,
+    SummaryRecord,
     game_keys,
+    lobby_index,
     notify_channel,
 )
 from kronikas.adapters.notifier import Notifier
@@ -70,7 +75,11 @@ async def listed(redis: Redis) -> AsyncIterator[list[str]]:
     ids: list[str] = []
     yield ids
     if ids:
-        await redis.zrem(LOBBY_KEY, *ids)
+        pipe = redis.pipeline(transaction=False)
+        for index in {LOBBY_KEY, *(i.decode() for i in await redis.smembers(LOBBY_INDEXES))}:
+            pipe.zrem(index, *ids)
+        pipe.zrem(OLD_LOBBY_KEY, *ids)
+        await pipe.execute()
 
 
 class Notifications:
@@ -88,7 +97,7 @@ class Notifications:
         await self.pubsub.aclose()
 
     async def heard(self, quiet: float = 0.3) -> list[str]:
-        """The versions published until none has come for `quiet` seconds."""
+        """The messages published until none has come for `quiet` seconds."""
         seen: list[str] = []
         loop = asyncio.get_running_loop()
         until = loop.time() + quiet
@@ -338,14 +347,17 @@ async def test_every_key_of_a_game_carries_its_hash_tag(
 # -- notifications -------------------------------------------------------------------------------
 
 
-async def test_each_successful_append_publishes_the_game_and_its_version(
+async def test_each_successful_append_publishes_its_version_and_its_events(
     limited: RedisEventStore, redis: Redis
 ) -> None:
     game = new_id()
     async with Notifications(redis, game) as notifications:
         await append(limited, game, 0, events("a"))
         await append(limited, game, 1, events("b", "c"), idempotency=Idempotency("k", "fp", b""))
-        assert await notifications.heard() == ["1", "3"]
+        assert await notifications.heard() == [
+            '1\n{"e":"a"}',
+            '3\n{"e":"b"}\n{"e":"c"}',
+        ]
 
         assert (await append(limited, game, 1, events("x"))).outcome == "conflict"
         assert (await append(limited, game, 9, events("x"))).outcome == "conflict"
@@ -503,5 +515,227 @@ async def test_the_lobby_drops_tables_whose_meta_expired(
     await redis.delete(game_keys(ids[1])["meta"])
     page, more = await store.lobby(kind, None, 0, 10)
     assert [s.game_id for s in page] == [ids[2], ids[0]] and not more
-    assert await redis.zscore(LOBBY_KEY, ids[1]) is None
-    assert await redis.zscore(LOBBY_KEY, ids[0]) is not None
+    for index in indexes_of(kind, "open"):
+        assert await redis.zscore(index, ids[1]) is None, index
+        assert await redis.zscore(index, ids[0]) is not None, index
+
+
+def indexes_of(kind: str, status: str) -> list[str]:
+    """Every index that lists a table of `kind` in `status`."""
+    return [LOBBY_KEY, lobby_index(kind), lobby_index(None, status), lobby_index(kind, status)]
+
+
+async def advance(store: RedisEventStore, redis: Redis, game: str, status: str) -> None:
+    """Append one event to a table that changes its status (or not) to `status`."""
+    meta = await redis.hmget(game_keys(game)["meta"], ["version", "summary"])
+    rec = msgspec.json.decode(meta[1], type=SummaryRecord)
+    later = Summary(game, rec.kind, status, rec.players, rec.created_ms, 0)
+    result = await append(store, game, int(meta[0]), events("e"), summary=later)
+    assert result.outcome == "ok"
+
+
+async def page_of(
+    store: RedisEventStore, kind: str | None, status: str | None, offset: int = 0, limit: int = 100
+) -> tuple[list[str], bool]:
+    page, more = await store.lobby(kind, status, offset, limit)
+    return [s.game_id for s in page], more
+
+
+async def test_tables_listed_in_one_millisecond_keep_the_order_they_were_listed_in(
+    store: RedisEventStore, redis: Redis, redis_url: str, listed: list[str]
+) -> None:
+    kind = f"test-{new_id()}"
+    created_ms = int(time.time() * 1000)
+    other = Redis.from_url(redis_url)  # a second process, with a store of its own
+    try:
+        stores = [store, RedisEventStore(other)]
+        ids = []
+        for i in range(50):
+            game = new_id()
+            by = stores[i % 2]
+            summary_ = Summary(game, kind, "open", 0, created_ms, 0)
+            await append(by, game, 0, events("created"), summary=summary_)
+            await by.register(game, created_ms)
+            listed.append(game)
+            ids.append(game)
+        earlier = new_id()  # made a millisecond before them, listed after them
+        summary_ = Summary(earlier, kind, "open", 0, created_ms - 1, 0)
+        await append(stores[1], earlier, 0, events("created"), summary=summary_)
+        await stores[1].register(earlier, created_ms - 1)
+        listed.append(earlier)
+        together = [new_id() for _ in range(20)]  # listed at once, by both processes
+        for i, game in enumerate(together):
+            summary_ = Summary(game, kind, "playing", 0, created_ms + 1, 0)
+            await append(stores[i % 2], game, 0, events("created"), summary=summary_)
+        listed.extend(together)
+        await asyncio.gather(
+            *(stores[i % 2].register(game, created_ms + 1) for i, game in enumerate(together))
+        )
+    finally:
+        await other.aclose()
+    newest = ids[::-1]
+    assert await page_of(store, kind, "open") == ([*newest, earlier], False)
+    assert await page_of(store, kind, None, 20, 10) == (newest[:10], True)
+    assert await page_of(store, kind, "open", 10, 10) == (newest[10:20], True)
+    assert await page_of(store, kind, "open", 45, 10) == ([*newest[45:], earlier], False)
+    scores = [await redis.zscore(LOBBY_KEY, game) for game in together]
+    assert len(set(scores)) == len(together), "two tables listed at once share a score"
+    at_once, more = await page_of(store, kind, "playing")
+    assert sorted(at_once) == sorted(together) and not more
+    assert at_once == [g for _, g in sorted(zip(scores, together, strict=True), reverse=True)]
+
+
+async def test_a_table_moves_between_the_pages_of_its_status_as_it_changes(
+    store: RedisEventStore, redis: Redis, listed: list[str]
+) -> None:
+    kind = f"test-{new_id()}"
+    ids = await make_listed(store, listed, kind, ["open"] * 6)
+    await advance(store, redis, ids[1], "playing")
+    await advance(store, redis, ids[4], "playing")
+    await advance(store, redis, ids[4], "playing")  # no change: stays where it is
+    await advance(store, redis, ids[4], "finished")
+    await advance(store, redis, ids[2], "finished")
+    # the appends moved them: the indexes are right before any read checks them
+    assert await redis.zrevrange(lobby_index(kind, "open"), 0, -1) == [
+        ids[i].encode() for i in (5, 3, 0)
+    ]
+    assert await redis.zrevrange(lobby_index(kind, "finished"), 0, -1) == [
+        ids[i].encode() for i in (4, 2)
+    ]
+    for game in (ids[1], ids[2], ids[4]):
+        assert await redis.zscore(lobby_index(None, "open"), game) is None
+    assert await page_of(store, kind, "open", 0, 2) == ([ids[5], ids[3]], True)
+    assert await page_of(store, kind, "open", 2, 2) == ([ids[0]], False)
+    assert await page_of(store, kind, "playing") == ([ids[1]], False)
+    assert await page_of(store, kind, "finished", 0, 1) == ([ids[4]], True)
+    assert await page_of(store, kind, "finished", 1, 1) == ([ids[2]], False)
+    everyone, _ = await store.lobby(kind, None, 0, 10)
+    assert [(s.game_id, s.status) for s in everyone] == [
+        (ids[5], "open"),
+        (ids[4], "finished"),
+        (ids[3], "open"),
+        (ids[2], "finished"),
+        (ids[1], "playing"),
+        (ids[0], "open"),
+    ]
+    finished, _ = await page_of(store, None, "finished", 0, 100_000)
+    assert [g for g in finished if g in ids] == [ids[4], ids[2]]
+
+
+async def test_a_move_lost_after_the_append_is_made_by_a_read_of_the_old_status(
+    store: RedisEventStore, redis: Redis, listed: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kind = f"test-{new_id()}"
+    ids = await make_listed(store, listed, kind, ["open"] * 4)
+
+    async def died(*_: object) -> None:
+        """The process died between the append and the move."""
+
+    monkeypatch.setattr(store, "_relist", died)
+    await advance(store, redis, ids[1], "playing")
+    await advance(store, redis, ids[2], "playing")
+    monkeypatch.undo()
+    assert await redis.zscore(lobby_index(kind, "open"), ids[1]) is not None
+    assert await redis.zscore(lobby_index(kind, "playing"), ids[1]) is None
+    assert await page_of(store, kind, "open", 0, 2) == ([ids[3], ids[0]], False)
+    for game in (ids[1], ids[2]):
+        for index in (lobby_index(kind, "open"), lobby_index(None, "open")):
+            assert await redis.zscore(index, game) is None
+    assert await page_of(store, kind, "playing") == ([ids[2], ids[1]], False)
+    assert await page_of(store, kind, "open") == ([ids[3], ids[0]], False)
+
+
+async def test_a_move_lost_after_the_append_is_made_by_the_next_append(
+    store: RedisEventStore, redis: Redis, listed: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kind = f"test-{new_id()}"
+    [game] = await make_listed(store, listed, kind, ["open"])
+
+    async def died(*_: object) -> None:
+        pass
+
+    monkeypatch.setattr(store, "_relist", died)
+    await advance(store, redis, game, "playing")
+    monkeypatch.undo()
+    assert await redis.zscore(lobby_index(kind, "playing"), game) is None
+    await advance(store, redis, game, "playing")  # the meta still says the indexes hold "open"
+    assert await redis.zscore(lobby_index(kind, "playing"), game) is not None
+    assert await redis.zscore(lobby_index(kind, "open"), game) is None
+    assert await page_of(store, kind, "playing") == ([game], False)
+
+
+async def test_a_lost_last_move_is_made_by_a_read_of_every_status(
+    store: RedisEventStore, redis: Redis, listed: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kind = f"test-{new_id()}"
+    ids = await make_listed(store, listed, kind, ["open"] * 2)
+    await advance(store, redis, ids[0], "playing")
+
+    async def died(*_: object) -> None:
+        pass
+
+    monkeypatch.setattr(store, "_relist", died)
+    await advance(store, redis, ids[0], "finished")  # no append follows the last one
+    monkeypatch.undo()
+    assert await page_of(store, kind, "finished") == ([], False)  # not found yet, never wrong
+    everyone, _ = await store.lobby(kind, None, 0, 10)
+    assert [(s.game_id, s.status) for s in everyone] == [(ids[1], "open"), (ids[0], "finished")]
+    assert await page_of(store, kind, "finished") == ([ids[0]], False)
+    assert await page_of(store, kind, "playing") == ([], False)
+    assert await redis.zscore(lobby_index(None, "playing"), ids[0]) is None
+
+
+async def test_a_move_that_entered_the_new_indexes_but_did_not_leave_the_old_is_finished_on_read(
+    store: RedisEventStore, redis: Redis, listed: list[str]
+) -> None:
+    kind = f"test-{new_id()}"
+    ids = await make_listed(store, listed, kind, ["open"] * 3)
+    await advance(store, redis, ids[1], "playing")
+    score = await redis.zscore(LOBBY_KEY, ids[1])
+    for index in (lobby_index(kind, "open"), lobby_index(None, "open")):
+        await redis.zadd(index, {ids[1]: score})  # as if the move had not left them yet
+    assert await page_of(store, kind, "open", 0, 1) == ([ids[2]], True)
+    assert await page_of(store, kind, "open", 1, 1) == ([ids[0]], False)
+    assert await redis.zscore(lobby_index(kind, "open"), ids[1]) is None
+    assert await page_of(store, kind, "playing") == ([ids[1]], False)
+
+
+async def test_registering_drops_expired_tables_that_no_read_reaches(
+    redis: Redis, listed: list[str]
+) -> None:
+    kind = f"test-{new_id()}"
+    store = RedisEventStore(redis)
+    ancient = new_id()  # the oldest entry of all: a new store checks it first
+    await append(store, ancient, 0, events("e"), summary=Summary(ancient, kind, "open", 0, 1, 0))
+    await store.register(ancient, 1)
+    listed.append(ancient)
+    await redis.delete(game_keys(ancient)["meta"])
+    assert await redis.zrank(LOBBY_KEY, ancient) == 0
+    await make_listed(RedisEventStore(redis), listed, kind, ["open"])
+    for index in indexes_of(kind, "open"):
+        assert await redis.zscore(index, ancient) is None, index
+
+
+async def test_the_lobby_adopts_the_tables_an_older_version_listed(
+    store: RedisEventStore, redis: Redis, listed: list[str]
+) -> None:
+    kind = f"test-{new_id()}"
+    base = int(time.time() * 1000)
+    ids = []
+    for i in range(3):  # an older version appended them and listed them in one sorted set
+        game = new_id()
+        await append(store, game, 0, events("e"), summary=Summary(game, kind, "open", 0, base, 0))
+        await redis.zadd(OLD_LOBBY_KEY, {game: base + i})
+        ids.append(game)
+    expired = new_id()
+    await redis.zadd(OLD_LOBBY_KEY, {expired: base + 3})
+    listed.extend([*ids, expired])
+    upgraded = RedisEventStore(redis)
+    assert await page_of(upgraded, kind, None) == (ids[::-1], False)
+    assert await page_of(upgraded, kind, "open", 1, 1) == ([ids[1]], True)
+    for game in [*ids, expired]:
+        assert await redis.zscore(OLD_LOBBY_KEY, game) is None
+    assert await redis.zscore(LOBBY_KEY, expired) is None
+    await advance(upgraded, redis, ids[0], "playing")  # moves, though it never was told "open"
+    assert await page_of(upgraded, kind, "playing") == ([ids[0]], False)
+    assert await redis.zscore(lobby_index(kind, "open"), ids[0]) is None

@@ -4,11 +4,16 @@
 -- ARGV[1] expected version   ARGV[2] ttl seconds   ARGV[3] the lobby summary after the append
 -- ARGV[4] now (ms)   ARGV[5] rate per second (0: no limit)   ARGV[6] burst
 -- ARGV[7] idempotency fingerprint ("" when none)   ARGV[8] response to record
--- ARGV[9] the channel on which the new version is published ("kr:notify:<game id>")
+-- ARGV[9] the channel on which the append is published ("kr:notify:<game id>"): the new version,
+--         then each appended event, each after a newline (stored events are JSON: no raw newline)
 -- ARGV[10] n: auth entries that follow as pairs   ARGV[11 .. 10+2n] token hash, role
 -- ARGV[11+2n ..] the events, in order
 -- Returns {"ok", version} | {"conflict", version, event...} | {"replay", record}
 --       | {"limited", retry_after_ms}
+--       | {"ok", version, listed} when the lobby's indexes hold this table under another status
+--         than the summary's: `listed` is the meta's 'listed' field, the status they were last
+--         told ("" when never told); the caller moves the table and records the new status
+--         (adapters/event_store.py). Not on the first append: registering the table follows it.
 local now = tonumber(ARGV[4])
 local rate = tonumber(ARGV[5])
 if rate > 0 then
@@ -57,5 +62,15 @@ end
 if ARGV[7] ~= '' then
   redis.call('SET', KEYS[4], ARGV[7] .. '\n' .. ARGV[8], 'EX', ttl)
 end
-redis.call('PUBLISH', ARGV[9], version)
+if first <= #ARGV then
+  redis.call('PUBLISH', ARGV[9], version .. '\n' .. table.concat(ARGV, '\n', first, #ARGV))
+else
+  redis.call('PUBLISH', ARGV[9], version)
+end
+if expected > 0 then
+  local listed = redis.call('HGET', KEYS[2], 'listed')
+  if listed ~= cjson.decode(ARGV[3])[2] then
+    return {'ok', version, listed or ''}
+  end
+end
 return {'ok', version}
