@@ -1,4 +1,4 @@
-"""Commands, versions, idempotency and events over HTTP (API.md)."""
+"""Commands, versions, idempotency and events over HTTP (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -248,3 +248,37 @@ async def test_every_thirty_one_deal_is_committed_and_revealed(
             mine = next(e for e in seen[seat] if e["version"] == deal["version"])
             expected = [deck[i] for i in range(3 * m) if order[i % m] == seat]
             assert sorted(mine["data"]["hands"][seat]) == sorted(expected)
+
+
+async def test_a_long_history_comes_in_pages_of_500_that_say_when_more_follow(
+    tables: Tables, client: Client
+) -> None:
+    table = await tables.ready("cheat", 2, {"rounds": 100}, seed=3)
+    view = await tables.view(table)
+    while view["version"] < 1_050:
+        seat = view["turn"]
+        mine = await tables.view(table, table.players[seat])
+        command = (
+            {"type": "accept"}
+            if "accept" in mine["legal"]
+            else {"type": "play", "cards": mine["me"]["hand"][:1]}
+        )
+        r = await tables.send(table, seat, command)
+        assert r.status_code == 200, r.text
+        view = r.json()["game"]
+    total = view["version"]
+    seen: list[int] = []
+    after, pages = 0, 0
+    while True:
+        r = await client.get(f"/v1/games/{table.id}/events", params={"after": after})
+        page = r.json()
+        pages += 1
+        assert len(page["events"]) <= 500 and page["version"] == total
+        seen += [e["version"] for e in page["events"]]
+        if not page["more"]:
+            break
+        assert len(page["events"]) == 500
+        after = page["events"][-1]["version"]
+    assert seen == list(range(1, total + 1)) and pages == 3
+    r = await client.get(f"/v1/games/{table.id}/events", params={"after": total})
+    assert r.json() == {"events": [], "version": total, "more": False}

@@ -6,16 +6,18 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from redis.asyncio import Redis
 
-from kronikas.adapters.event_store import RedisEventStore
+from kronikas.adapters.event_store import RedisEventStore, notify_channel
 from kronikas.adapters.notifier import Notifier
 from kronikas.adapters.randomness import for_table
-from kronikas.application.games import Games
+from kronikas.application.games import Delivered, Games
+from kronikas.application.ports import ReadResult
 from kronikas.config import Settings
-from kronikas.domain.cheat import CheatOptions, Play
+from kronikas.domain.cheat import Accept, CheatOptions, Play
 
 
 @dataclass
@@ -93,3 +95,127 @@ async def test_a_long_poll_wakes_on_a_move_made_as_it_starts(games: Games, other
         assert page["events"], "the long-poll missed the move"
         assert page["events"][-1]["version"] <= version
         version = page["version"]
+
+
+class CountingStore(RedisEventStore):
+    """The Redis store, counting the reads it is asked for."""
+
+    reads = 0
+
+    async def read(self, *args: Any, **kwargs: Any) -> ReadResult:
+        self.reads += 1
+        return await super().read(*args, **kwargs)
+
+
+async def follow(games: Games, table: Seated, token: str | None, into: list[Delivered]) -> None:
+    """A stream of the table from its start, each event kept."""
+    events = (await games.stream(table.game_id, token, 0))()
+    async for event in events:
+        if event is not None:
+            into.append(event)
+
+
+async def play_on(processes: list[Games], table: Seated, moves: int) -> int:
+    """`moves` moves of the seat on turn (accepting when it must), alternating processes."""
+    version = 0
+    for n in range(moves):
+        games = processes[n % len(processes)]
+        view = json.loads((await games.view(table.game_id, table.tokens[0])).body)
+        version = view["version"]
+        if view["status"] != "playing":
+            break
+        seat = view["turn"]
+        mine = json.loads((await games.view(table.game_id, table.tokens[seat])).body)
+        command = Accept() if "accept" in mine["legal"] else Play(cards=mine["me"]["hand"][:1])
+        version = (await games.command(table.game_id, table.tokens[seat], command, b"")).version
+    return version
+
+
+async def caught_up(streams: list[list[Delivered]], version: int) -> None:
+    for _ in range(200):
+        if all(s and s[-1].version >= version for s in streams):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the streams did not reach version {version}")
+
+
+async def test_streams_on_two_processes_miss_and_repeat_nothing_while_pubsub_is_cut(
+    games: Games, other: Games, redis: Redis
+) -> None:
+    table = await started(other)
+    viewers: list[str | None] = [*table.tokens, None]
+    streams: list[list[Delivered]] = [[] for _ in range(2 * len(viewers))]
+    readers = [
+        asyncio.create_task(follow(process, table, token, streams[i]))
+        for i, (process, token) in enumerate(
+            (process, token) for process in (games, other) for token in viewers
+        )
+    ]
+    try:
+        version = 0
+        for _ in range(4):
+            version = await play_on([games, other], table, 6)
+            await redis.client_kill_filter(_type="pubsub")  # both processes lose their feed
+            version = await play_on([other, games], table, 6)
+            await caught_up(streams, version)
+        assert version > 20
+    finally:
+        for reader in readers:
+            reader.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)
+    for i, stream in enumerate(streams):
+        viewer = viewers[i % len(viewers)]
+        assert [e.version for e in stream] == list(range(1, version + 1)), f"stream {i}"
+        page = json.loads(await games.events(table.game_id, viewer, 0, 0))
+        assert [json.loads(e.json) for e in stream] == page["events"], f"stream {i}"
+
+
+async def test_a_followed_table_is_not_read_again_for_each_move(redis: Redis) -> None:
+    settings = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=5.0)
+    notifiers = [Notifier(redis), Notifier(redis)]
+    stores = [CountingStore(redis, 100_000, 100_000) for _ in notifiers]
+    for notifier in notifiers:
+        notifier.start()
+    try:
+        watcher, mover = (
+            Games(store, notifier, for_table, settings)
+            for store, notifier in zip(stores, notifiers, strict=True)
+        )
+        table = await started(mover)
+        streams: list[list[Delivered]] = [[], [], []]
+        readers = [
+            asyncio.create_task(follow(watcher, table, token, streams[i]))
+            for i, token in enumerate([*table.tokens, None])
+        ]
+        version = await play_on([mover], table, 2)
+        await caught_up(streams, version)
+        reads = stores[0].reads
+        version = await play_on([mover], table, 20)
+        await caught_up(streams, version)
+        # Three streams of another process followed 20 moves without reading the table.
+        assert stores[0].reads == reads
+        for reader in readers:
+            reader.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)
+    finally:
+        for notifier in notifiers:
+            await notifier.stop()
+
+
+async def test_an_append_heard_out_of_order_makes_the_stream_read_not_skip(
+    games: Games, other: Games, redis: Redis
+) -> None:
+    table = await started(other)
+    stream: list[Delivered] = []
+    reader = asyncio.create_task(follow(games, table, None, stream))
+    try:
+        version = await play_on([other], table, 2)
+        await caught_up([stream], version)
+        # A message that does not follow on (as after a lost one): the stream must read.
+        await redis.publish(notify_channel(table.game_id), f"{version + 5}")
+        version = await play_on([other], table, 3)
+        await caught_up([stream], version)
+    finally:
+        reader.cancel()
+        await asyncio.gather(reader, return_exceptions=True)
+    assert [e.version for e in stream] == list(range(1, version + 1))

@@ -118,6 +118,8 @@ KNOWN = [
     (RejectedPositiveData, "stream_events", re.compile(r"Last-Event-ID must be")),
     # JSON Schema's integer includes 5.0; the service's strict decoding refuses it.
     (RejectedPositiveData, "*", re.compile(r"Expected `int[^`]*`, got `float`")),
+    # docs/api.md: an If-Match naming another version than the table's is 412, however valid.
+    (RejectedPositiveData, "send_command", re.compile(r'"code":"version_mismatch"')),
     # docs/api.md: a command of the other game is 422; no schema can know the table's kind.
     (RejectedPositiveData, "send_command", re.compile(r"is not a command of")),
     # 422 for an over-long table id, on routes whose document lists no 422.

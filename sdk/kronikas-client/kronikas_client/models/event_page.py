@@ -17,11 +17,14 @@ T = TypeVar("T", bound="EventPage")
 class EventPage:
     """
     Attributes:
-        events (list[GameEvent]):
-        version (int):
+        events (list[GameEvent]): At most 500 events, oldest first; when `more` is true, ask again with `after` set to
+            the last one's version.
+        more (bool): True when events after this page exist: the page was cut at 500 events.
+        version (int): The table's version when it was read.
     """
 
     events: list[GameEvent]
+    more: bool
     version: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -31,6 +34,8 @@ class EventPage:
             events_item = events_item_data.to_dict()
             events.append(events_item)
 
+        more = self.more
+
         version = self.version
 
         field_dict: dict[str, Any] = {}
@@ -38,6 +43,7 @@ class EventPage:
         field_dict.update(
             {
                 "events": events,
+                "more": more,
                 "version": version,
             }
         )
@@ -56,10 +62,13 @@ class EventPage:
 
             events.append(events_item)
 
+        more = d.pop("more")
+
         version = d.pop("version")
 
         event_page = cls(
             events=events,
+            more=more,
             version=version,
         )
 

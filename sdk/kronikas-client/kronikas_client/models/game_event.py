@@ -24,7 +24,7 @@ class GameEvent:
             - `game_created`: A Cheat table was created with these options.
             - `player_joined`: A player took a seat.
             - `round_dealt`: A round was dealt: `hands` by seat (each viewer sees only their own), `set_aside` cards out of
-            play; `commitment` is the hash of the shuffled deck (API.md, "Fair deals").
+            play; `commitment` is the hash of the shuffled deck (docs/api.md, "Fair deals").
             - `cards_played`: `seat` put `count` cards down announced as `rank`; `turn` is next, to announce `next_rank`.
             - `cheat_called`: `caller` called "Cheat!" on the play of `seat`; its `cards` are turned up for all.
             - `pile_taken`: After a call `seat` took the whole pile (`count` cards; the cards are shown only to them);

@@ -1,6 +1,8 @@
-"""Wakes long-polls and streams when a game's log grows.
+"""Wakes long-polls and streams when a game's log grows, and hands them what was appended.
 
-Each append publishes the new version on the game's own channel (`kr:notify:<game id>`). A process
+Each append publishes the new version and the appended events on the game's own channel
+(`kr:notify:<game id>`); the notifier passes them to the listener the application registers,
+then wakes the waiters, so that a process can follow a table without reading it again. A process
 subscribes to a game's channel only while someone in it waits on that game, and for a while after
 (`linger_s`, so that a stream or a client polling again does not subscribe anew each time). A
 process nobody waits on hears nothing: the cost of notifications grows with the waiters, not with
@@ -8,12 +10,15 @@ the number of commands times the number of processes.
 
 One pub/sub connection per process carries every subscription. A waiter is handed out once Redis
 has confirmed the subscription, so a read made after that sees every change or is woken by it.
+Each confirmed subscription has a generation number: a fold read while a generation was current
+and still current now has missed no append (`generation`); a reconnect or a lapse ends it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 from collections.abc import AsyncIterator, Coroutine
 from typing import Any
@@ -22,6 +27,7 @@ from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
 from kronikas.adapters.event_store import NOTIFY_PREFIX, notify_channel
+from kronikas.application.ports import Appended
 
 log = logging.getLogger("kronikas.notify")
 
@@ -74,6 +80,18 @@ class Notifier:
         self._task: asyncio.Task[None] | None = None
         self._chores: set[asyncio.Task[None]] = set()
         self._stopping = False
+        self._generations: dict[str, int] = {}
+        """Game → the generation of its confirmed subscription (absent while not confirmed)."""
+        self._counter = itertools.count(1)
+        self._appended: Appended | None = None
+
+    def listen(self, appended: Appended) -> None:
+        """Hand every append heard to `appended` (before its waiters are woken)."""
+        self._appended = appended
+
+    def generation(self, game_id: str) -> int | None:
+        """The generation of the game's confirmed subscription, or None while there is none."""
+        return self._generations.get(game_id)
 
     # -- waiting ---------------------------------------------------------------------------------
 
@@ -156,6 +174,7 @@ class Notifier:
             if game_id in self._waiters or game_id in self._lingering:
                 return  # waited on again meanwhile
             self._blind.discard(game_id)
+            self._generations.pop(game_id, None)
             if self._subscribed.pop(game_id, None) is None:
                 return
             if self._pubsub is not None:
@@ -196,6 +215,7 @@ class Notifier:
                 subscribed.set_result(None)  # let the waiters read; they are woken on rejoining
         self._subscribed.clear()
         self._unconfirmed.clear()
+        self._generations.clear()
         if pubsub is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(pubsub.aclose(), 1.0)
@@ -224,18 +244,31 @@ class Notifier:
             return
         game_id = channel.decode().removeprefix(NOTIFY_PREFIX)
         if message["type"] == "message":
+            if self._appended is not None:
+                self._hand_over(game_id, message["data"])
             self.wake(game_id)
         elif message["type"] == "subscribe" and game_id in self._unconfirmed:
             self._unconfirmed[game_id] -= 1
             if self._unconfirmed[game_id] > 0:
                 return
             del self._unconfirmed[game_id]
+            self._generations[game_id] = next(self._counter)
             subscribed = self._subscribed.get(game_id)
             if subscribed is not None and not subscribed.done():
                 subscribed.set_result(None)
             if game_id in self._blind:
                 self._blind.discard(game_id)
                 self.wake(game_id)
+
+    def _hand_over(self, game_id: str, data: Any) -> None:
+        """`<version>` then `\n<event>` for each appended event (adapters/lua/append.lua)."""
+        assert self._appended is not None
+        try:
+            version, *records = bytes(data).split(b"\n")
+            self._appended(game_id, int(version), records)
+        except Exception:  # a bad message must not stop the listener; the waiters read instead
+            log.exception("could not take an append of %s", game_id)
+            self._generations.pop(game_id, None)
 
     async def _listen(self) -> None:
         delay = 0.1

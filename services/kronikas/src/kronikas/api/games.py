@@ -1,4 +1,4 @@
-"""The tables: create, list, join, start, look, move, follow (API.md). Thin controllers."""
+"""The tables: create, list, join, start, look, move, follow (docs/api.md). Thin controllers."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import State
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.params import Body, HeaderParameter, PathParameter, QueryParameter
-from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.response import Stream
 
 from kronikas.api.errors import problems
 from kronikas.api.kinds import kinds
@@ -102,6 +102,8 @@ def _tagged(answer: Answer) -> Response[Any]:
     return _raw(answer.body, headers={"ETag": f'"{answer.version}"'})
 
 
+_KEEP_ALIVE = b": keep-alive\r\n\r\n"
+_SSE_HEADERS = {"Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buffering": "no"}
 _COMMAND_HEADERS = (b"authorization", b"if-match", b"idempotency-key", b"content-length")
 _command = msgspec.json.Decoder(Command)
 
@@ -342,7 +344,7 @@ class GamesController(Controller):
                 description="Resume after this version.",
             ),
         ] = None,
-    ) -> ServerSentEvent:
+    ) -> Stream:
         """The same events as `list_events`, as a stream that stays open.
 
         The token is optional, in `Authorization: Bearer <token>` or `?token=`; resumes after
@@ -354,18 +356,20 @@ class GamesController(Controller):
             after = int(last_event_id)
         events = await _games(state).stream(game_id, token or bearer(request), after)
 
-        async def messages() -> AsyncIterator[ServerSentEventMessage]:
+        async def frames() -> AsyncIterator[bytes]:
+            # Each event's JSON is shared by every stream of its viewer: only the frame is made
+            # per connection (stored events are JSON, which holds no raw line break).
             async for event in events():
                 if event is None:
-                    yield ServerSentEventMessage(comment="keep-alive")
+                    yield _KEEP_ALIVE
                 else:
-                    yield ServerSentEventMessage(
-                        data=msgspec.json.encode(event).decode(),
-                        event=event.type,
-                        id=str(event.version),
+                    yield b"id: %d\r\nevent: %s\r\ndata: %s\r\n\r\n" % (
+                        event.version,
+                        event.type.encode(),
+                        event.json,
                     )
 
-        return ServerSentEvent(messages())
+        return Stream(frames(), media_type="text/event-stream", headers=_SSE_HEADERS)
 
 
 SEND_COMMAND_INPUTS = InputDocs(

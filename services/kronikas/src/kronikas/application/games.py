@@ -11,8 +11,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import msgspec
 
@@ -32,16 +31,17 @@ from kronikas.application.ports import (
     Idempotency,
     RandomSource,
     Summary,
-    Waiter,
 )
 from kronikas.application.records import Record, encode, ms_of, utc_now
 from kronikas.application.results import (
+    EVENT_PAGE,
     CommandResult,
     Created,
     EventPage,
     GameEvent,
     Joined,
 )
+from kronikas.application.tables import Seen, Table
 from kronikas.config import Settings
 from kronikas.domain.common import DomainError, Join, PlayerJoined, Start
 
@@ -50,8 +50,6 @@ log = logging.getLogger("kronikas.games")
 HOST = "host"
 _GAME_ID = re.compile(r"[0-9a-f]{16}")
 """What `create` makes; anything else names no table (and could break a cluster's hash tag)."""
-EVENT_PAGE = 500
-"""The most events one read returns; clients page on with `after`."""
 _RETRIES = 16
 _CACHE_SIZE = 4096
 
@@ -66,21 +64,6 @@ def new_token(prefix: str) -> str:
     return f"{prefix}_{secrets.token_urlsafe(24)}"
 
 
-@dataclass
-class Table:
-    """A game folded up to `version`, as this process last saw it."""
-
-    game_id: str
-    kind: str
-    engine: ModuleType
-    seed: int | None
-    version: int
-    state: Any
-    created_ms: int
-    roles: dict[str, str] = field(default_factory=dict)
-    """Token hash → role (`host` or a seat); a token's role never changes once issued."""
-
-
 class Answer(NamedTuple):
     """An answer's JSON body, and the table's version it shows (the `ETag`)."""
 
@@ -88,11 +71,20 @@ class Answer(NamedTuple):
     version: int
 
 
+class Delivered(NamedTuple):
+    """An event for a stream: its version, type and JSON as the stream's viewer sees it."""
+
+    version: int
+    type: str
+    json: bytes
+
+
 class _Version(msgspec.Struct):
     version: int
 
 
 _version = msgspec.json.Decoder(_Version)
+_encoder = msgspec.json.Encoder()
 """Reads the version of a recorded answer (replays only: a fresh answer knows its own)."""
 
 
@@ -129,6 +121,9 @@ class Games:
         # Nonces of appends: random per process, then counted (cheaper than random per append).
         self._nonce_prefix = secrets.token_hex(6)
         self._nonces = itertools.count()
+        self._gaps = 0
+        """Appends heard that could not be folded in (counted, so a read can tell it missed one)."""
+        changes.listen(self._heard)
 
     # -- loading ---------------------------------------------------------------------------------
 
@@ -150,6 +145,7 @@ class Games:
 
     def _apply(self, table: Table, records: Sequence[bytes]) -> None:
         engine, state, version = table.engine, table.state, table.version
+        folded: list[Record[Any]] = []
         for raw in records:
             record = self.codec.decode(table.kind, raw)
             if record.v <= version:
@@ -158,7 +154,36 @@ class Games:
                 raise Unavailable(f"table {table.game_id}: event {record.v} after {version}")
             state = engine.evolve(state, record.e)
             version = record.v
+            folded.append(record)
         table.state, table.version = state, version
+        table.recent.add(folded)
+
+    def _heard(self, game_id: str, version: int, records: list[bytes]) -> None:
+        """An append heard on the change feed: fold it into the cached table, if it follows on."""
+        table = self.cache.get(game_id)
+        if table is None or version <= table.version:
+            return  # not held here, or our own append (already folded)
+        try:
+            if not records:
+                raise Unavailable("only the version was heard")
+            self._apply(table, records)
+        except Unavailable:  # a gap: the next reader reads
+            table.live = None
+            self._gaps += 1
+
+    async def _followed(self, game_id: str) -> Table:
+        """The table, current as far as the change feed can vouch; else read (and vouched for
+        from then on, when nothing was missed during the read)."""
+        table = self.cache.get(game_id)
+        generation = self.changes.generation(game_id)
+        if table is not None and generation is not None and table.live == generation:
+            return table
+        gaps = self._gaps
+        table = await self.load(game_id, rate=False)
+        unbroken = gaps == self._gaps and self.changes.generation(game_id) == generation
+        if generation is not None and unbroken:
+            table.live = generation
+        return table
 
     async def load(self, game_id: str, token_hash: str = "", rate: bool = True) -> Table:
         """The table at its current version (one round trip); also learns the token's role."""
@@ -189,15 +214,17 @@ class Games:
     def _ttl(self, status: str) -> int:
         return self.settings.open_ttl_s if status == "open" else self.settings.finished_ttl_s
 
-    def _fold(self, table: Table, events: Sequence[Any]) -> tuple[Any, list[bytes], str]:
-        """The state after `events`, their stored records, and their time."""
+    def _fold(
+        self, table: Table, events: Sequence[Any]
+    ) -> tuple[Any, list[Record[Any]], list[bytes], str]:
+        """The state after `events`, their records (and as stored), and their time."""
         state, records, at = table.state, [], utc_now()
         nonce = f"{self._nonce_prefix}{next(self._nonces):x}"
         for offset, event in enumerate(events, start=1):
             state = table.engine.evolve(state, event)
             first = nonce if offset == 1 else None
-            records.append(encode(Record(v=table.version + offset, at=at, e=event, n=first)))
-        return state, records, at
+            records.append(Record(v=table.version + offset, at=at, e=event, n=first))
+        return state, records, [encode(r) for r in records], at
 
     def _decide(self, table: Table, command: Any, seat: int | None) -> list[Any]:
         events: list[Any] = table.engine.decide(
@@ -210,6 +237,12 @@ class Games:
         """An event as `viewer` (a seat, or None for a spectator) may see it."""
         data = msgspec.to_builtins(table.engine.redact(event, viewer))
         return GameEvent(version=version, type=data["type"], at=at, data=data)
+
+    def _json_of(self, table: Table) -> Callable[[Record[Any], int | None], bytes]:
+        def make(record: Record[Any], viewer: int | None) -> bytes:
+            return _encoder.encode(self._seen(table, record.v, record.at, record.e, viewer))
+
+        return make
 
     # -- use cases -------------------------------------------------------------------------------
 
@@ -312,11 +345,14 @@ class Games:
         def respond(table: Table, state: Any, events: list[Any], at: str) -> _Response:
             first = table.version + 1
             view = table.engine.view(state, seat, game_id, table.version + len(events))
+            step.seen = [
+                _encoder.encode(self._seen(table, first + i, at, event, seat))
+                for i, event in enumerate(events)
+            ]
             result = CommandResult(
                 version=table.version + len(events),
-                events=[
-                    self._seen(table, first + i, at, event, seat) for i, event in enumerate(events)
-                ],
+                # the mover's events, as JSON made once for the answer and the mover's streams
+                events=cast(list[GameEvent], [msgspec.Raw(j) for j in step.seen]),
                 game=view,
             )
             return msgspec.json.encode(result), view, []
@@ -326,6 +362,7 @@ class Games:
             respond,
             token_hash=token_hash,
             if_match=if_match,
+            viewer=seat,
         )
         if idempotency_key is not None:
             step.idem_key = hash_token(f"{token_hash}:{idempotency_key}")
@@ -344,54 +381,60 @@ class Games:
         table, seat = await self._reader(game_id, token)
         if table.version <= after and wait > 0:
             async with self.changes.waiting(game_id) as waiter:
-                table = await self._newer(table, after, waiter, deadline - time.monotonic())
-        records = await self._records(table, after)
-        return msgspec.json.encode(self._page(table, seat, records))
+                table = await self._followed(game_id)
+                while table.version <= after:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0 or not await waiter.wait(remaining):
+                        break
+                    waiter.clear()
+                    table = await self._followed(game_id)
+        delivered, version = await self._after(table, after, seat)
+        more = bool(delivered) and delivered[-1].version < version
+        events = cast(list[GameEvent], [msgspec.Raw(d.json) for d in delivered])
+        return _encoder.encode(EventPage(events=events, version=version, more=more))
 
-    async def _newer(self, table: Table, after: int, waiter: Waiter, wait: float) -> Table:
-        """The table once past `after`, or as it is after `wait` seconds.
-
-        Called with the waiter registered: the first read sees what changed before it.
-        """
-        deadline = time.monotonic() + wait
-        table = await self.load(table.game_id, rate=False)
-        while table.version <= after:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not await waiter.wait(remaining):
-                break
-            waiter.clear()
-            table = await self.load(table.game_id, rate=False)
-        return table
-
-    async def _records(self, table: Table, after: int) -> list[Record[Any]]:
+    async def _after(
+        self, table: Table, after: int, seat: int | None
+    ) -> tuple[list[Delivered], int]:
+        """A page of events after `after` as `seat` sees them, and the version they were read at:
+        from the table's latest events when they reach back that far, else from the store."""
         if after >= table.version:
-            return []
+            return [], table.version
+        make = self._json_of(table)
+        at_hand = table.recent.after(after, table.version)
+        if at_hand is not None:
+            page = at_hand[:EVENT_PAGE]
+            return [Delivered(s.version, s.type, s.json(seat, make)) for s in page], table.version
         result = await self.store.read(table.game_id, after, "", EVENT_PAGE, rate=False)
-        return [self.codec.decode(table.kind, raw) for raw in result.records]
-
-    def _page(self, table: Table, seat: int | None, records: list[Record[Any]]) -> EventPage:
-        events = [self._seen(table, r.v, r.at, r.e, seat) for r in records]
-        return EventPage(events=events, version=table.version)
+        records = [self.codec.decode(table.kind, raw) for raw in result.records]
+        delivered = [Delivered(r.v, Seen(r).type, make(r, seat)) for r in records]
+        return delivered, result.version
 
     async def stream(
         self, game_id: str, token: str | None, after: int
-    ) -> Callable[[], AsyncIterator[GameEvent | None]]:
-        """Checks access now; the returned generator yields events, and None as a keep-alive."""
-        table, seat = await self._reader(game_id, token)
+    ) -> Callable[[], AsyncIterator[Delivered | None]]:
+        """Checks access now; the returned generator yields events, and None as a keep-alive.
+
+        While the change feed vouches for the table, a stream reads nothing from the store: the
+        feed brings each append, folded once, and each viewer's JSON is made once per process.
+        """
+        _, seat = await self._reader(game_id, token)
         keepalive = self.settings.sse_keepalive_s
 
-        async def events() -> AsyncIterator[GameEvent | None]:
-            nonlocal after, table
-            while True:
-                if table.version <= after:
-                    async with self.changes.waiting(game_id) as waiter:
-                        table = await self._newer(table, after, waiter, keepalive)
-                    if table.version <= after:
-                        yield None
+        async def events() -> AsyncIterator[Delivered | None]:
+            nonlocal after
+            async with self.changes.waiting(game_id) as waiter:
+                while True:
+                    table = await self._followed(game_id)
+                    if table.version > after:
+                        delivered, _ = await self._after(table, after, seat)
+                        for event in delivered:
+                            yield event
+                            after = event.version
                         continue
-                for record in await self._records(table, after):
-                    yield self._seen(table, record.v, record.at, record.e, seat)
-                    after = record.v
+                    if not await waiter.wait(keepalive):
+                        yield None
+                    waiter.clear()
 
         return events
 
@@ -438,7 +481,7 @@ class Games:
                     table, fresh = await self.load(game_id, rate=False), True
                     continue
                 return await self._replay_or_raise(table, step, refusal)
-            state, records, at = self._fold(table, events)
+            state, folded, records, at = self._fold(table, events)
             body, view, auth = step.respond(table, state, events, at)
             idem = (
                 Idempotency(step.idem_key, step.fingerprint, body)
@@ -462,8 +505,12 @@ class Games:
             if result.outcome == "ok" or (
                 result.outcome == "conflict" and result.records == records
             ):
-                table.state, table.version = state, result.version
+                if table.version < result.version:  # else the change feed brought it already
+                    table.state, table.version = state, result.version
+                    for seen, json in zip(table.recent.add(folded), step.seen, strict=False):
+                        seen.knows(step.viewer, json)
                 table.roles.update(auth)
+                self.changes.wake(game_id)
                 return Answer(body, result.version)
             if result.outcome == "conflict":
                 table, fresh = (
@@ -510,6 +557,9 @@ class _Step:
     if_match: int | None = None
     idem_key: str | None = None
     fingerprint: str = ""
+    viewer: int | None = None
+    seen: list[bytes] = field(default_factory=list)
+    """The events' JSON as `viewer` sees them, when `respond` made it."""
 
 
 def _rate_limited(retry_after_ms: int) -> RateLimited:

@@ -112,14 +112,35 @@ class Waiter(Protocol):
         ...
 
 
+Appended = Callable[[str, int, list[bytes]], None]
+"""Told of an append another request made (perhaps in another process): the table, its version
+after the append, and the appended records (empty when only the version was heard)."""
+
+
 class ChangeFeed(Protocol):
-    """Wakes whoever waits on a table when its log grows."""
+    """Wakes whoever waits on a table when its log grows, and says what was appended."""
 
     def waiting(self, game_id: str) -> AbstractAsyncContextManager[Waiter]:
         """A waiter for changes of `game_id`, for the duration of the block.
 
         Changes made after the block is entered wake it: read the table inside the block.
         """
+        ...
+
+    def listen(self, appended: Appended) -> None:
+        """Hand every append heard on a table waited on to `appended`, before waking."""
+        ...
+
+    def generation(self, game_id: str) -> int | None:
+        """An id of the table's current unbroken feed, None while there is none.
+
+        A fold read after the feed began, and kept up with `appended` since, misses nothing as
+        long as the generation stays the same.
+        """
+        ...
+
+    def wake(self, game_id: str) -> None:
+        """Wake this process's waiters of a table (after an append made here)."""
         ...
 
 

@@ -1,4 +1,4 @@
-"""What the use cases answer with: the wire shapes of API.md that carry views and events."""
+"""What the use cases answer with: the wire shapes of docs/api.md that carry views and events."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def _event_types() -> str:
 
 
 class GameEvent(msgspec.Struct, frozen=True):
-    """One change to a table, as the asker may see it (API.md, Events)."""
+    """One change to a table, as the asker may see it (docs/api.md, Events)."""
 
     version: Annotated[int, msgspec.Meta(description="1, 2, 3… without gaps.")]
     type: Annotated[str, msgspec.Meta(description="What happened; the list is under `data`.")]
@@ -43,11 +43,28 @@ class CommandResult(msgspec.Struct, frozen=True):
     game: GameView
 
 
-class EventPage(msgspec.Struct, frozen=True):
-    """Events after a version, and the table's current version."""
+EVENT_PAGE = 500
+"""The most events one page holds; clients page on with `after`."""
 
-    events: list[GameEvent]
-    version: int
+
+class EventPage(msgspec.Struct, frozen=True):
+    """Events after a version (at most 500 a page), and the table's current version."""
+
+    events: Annotated[
+        list[GameEvent],
+        msgspec.Meta(
+            description=f"At most {EVENT_PAGE} events, oldest first; when `more` is true, ask "
+            "again with `after` set to the last one's version."
+        ),
+    ]
+    version: Annotated[int, msgspec.Meta(description="The table's version when it was read.")]
+    more: Annotated[
+        bool,
+        msgspec.Meta(
+            description="True when events after this page exist: the page was cut at "
+            f"{EVENT_PAGE} events."
+        ),
+    ]
 
 
 class Created(msgspec.Struct, frozen=True):

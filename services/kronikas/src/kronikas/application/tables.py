@@ -1,0 +1,89 @@
+"""A table as one process holds it: its fold, and its latest events as each viewer sees them."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from kronikas.application.records import Record
+
+RECENT = 64
+"""How many of its latest events a table keeps at hand for streams and long-polls."""
+
+
+class Seen:
+    """One stored event, and its JSON as each viewer (a seat, or None for spectators) sees it.
+
+    Every viewer's JSON is made once, however many connections show it to that viewer.
+    """
+
+    __slots__ = ("_json", "record", "type")
+
+    def __init__(self, record: Record[Any]) -> None:
+        self.record = record
+        self.type: str = type(record.e).__struct_config__.tag
+        self._json: dict[int | None, bytes] = {}
+
+    @property
+    def version(self) -> int:
+        return self.record.v
+
+    def json(self, viewer: int | None, make: Callable[[Record[Any], int | None], bytes]) -> bytes:
+        """The event as `viewer` may see it, made by `make` the first time it is asked for."""
+        made = self._json.get(viewer)
+        if made is None:
+            made = self._json[viewer] = make(self.record, viewer)
+        return made
+
+    def knows(self, viewer: int | None, json: bytes) -> None:
+        """Keep `json` as what `viewer` sees (made already, for the mover's answer)."""
+        self._json[viewer] = json
+
+
+class Recent:
+    """A table's latest events, in order and without gaps."""
+
+    __slots__ = ("_seen",)
+
+    def __init__(self) -> None:
+        self._seen: deque[Seen] = deque(maxlen=RECENT)
+
+    def add(self, records: list[Record[Any]]) -> list[Seen]:
+        """Keep `records`, which follow on from what is kept (else start again with them)."""
+        added = [Seen(r) for r in records]
+        if added and self._seen and self._seen[-1].version + 1 != added[0].version:
+            self._seen.clear()
+        self._seen.extend(added)
+        return added
+
+    def after(self, version: int, last: int) -> list[Seen] | None:
+        """The events after `version` up to `last`, or None when they are not all at hand."""
+        if not self._seen or self._seen[-1].version != last:
+            return None
+        start = version + 1 - self._seen[0].version
+        if start < 0:
+            return None
+        seen = self._seen
+        return [seen[i] for i in range(start, len(seen))]  # near the end: cheap on a deque
+
+
+@dataclass
+class Table:
+    """A game folded up to `version`, as this process last saw it."""
+
+    game_id: str
+    kind: str
+    engine: ModuleType
+    seed: int | None
+    version: int
+    state: Any
+    created_ms: int
+    roles: dict[str, str] = field(default_factory=dict)
+    """Token hash → role (`host` or a seat); a token's role never changes once issued."""
+    recent: Recent = field(default_factory=Recent)
+    live: int | None = None
+    """The change feed's generation under which this fold was read and kept up since: while the
+    feed reports the same generation, the fold is current without asking the store."""
