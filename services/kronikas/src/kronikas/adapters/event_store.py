@@ -162,6 +162,7 @@ class RedisEventStore:
             idempotency.fingerprint if idempotency else "",
             idempotency.response if idempotency else b"",
             notify_channel(game_id),
+            summary.status,
             len(auth),
         ]
         for token, role in auth:

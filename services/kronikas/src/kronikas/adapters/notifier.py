@@ -46,8 +46,11 @@ class Waiter:
 
     async def wait(self, timeout: float) -> bool:
         """Whether the game changed within `timeout` seconds."""
-        try:
-            await asyncio.wait_for(self.event.wait(), timeout)
+        if self.event.is_set():
+            return True
+        try:  # a timeout scope, not wait_for: no task made for each wait
+            async with asyncio.timeout(timeout):
+                await self.event.wait()
         except TimeoutError:
             return False
         return True

@@ -235,8 +235,9 @@ class Games:
     @staticmethod
     def _seen(table: Table, version: int, at: str, event: Any, viewer: int | None) -> GameEvent:
         """An event as `viewer` (a seat, or None for a spectator) may see it."""
-        data = msgspec.to_builtins(table.engine.redact(event, viewer))
-        return GameEvent(version=version, type=data["type"], at=at, data=data)
+        seen = table.engine.redact(event, viewer)
+        # `data` holds the event itself: it encodes as the object the document describes.
+        return GameEvent(version=version, type=seen.__struct_config__.tag, at=at, data=seen)
 
     def _json_of(self, table: Table) -> Callable[[Record[Any], int | None], bytes]:
         def make(record: Record[Any], viewer: int | None) -> bytes:

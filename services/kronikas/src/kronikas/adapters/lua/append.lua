@@ -6,8 +6,12 @@
 -- ARGV[7] idempotency fingerprint ("" when none)   ARGV[8] response to record
 -- ARGV[9] the channel on which the append is published ("kr:notify:<game id>"): the new version,
 --         then each appended event, each after a newline (stored events are JSON: no raw newline)
--- ARGV[10] n: auth entries that follow as pairs   ARGV[11 .. 10+2n] token hash, role
--- ARGV[11+2n ..] the events, in order
+-- ARGV[10] the table's status after the append (in the summary too)
+-- ARGV[11] n: auth entries that follow as pairs   ARGV[12 .. 11+2n] token hash, role
+-- ARGV[12+2n ..] the events, in order
+-- Every key of the game lives `ttl` seconds after its last append, give or take a minute: the
+-- expiries are set again only when that moves them by more than a minute (or auth was written),
+-- which spares four commands on most appends.
 -- Returns {"ok", version} | {"conflict", version, event...} | {"replay", record}
 --       | {"limited", retry_after_ms}
 --       | {"ok", version, listed} when the lobby's indexes hold this table under another status
@@ -44,20 +48,28 @@ if version ~= expected then
   end
   return reply
 end
-local n = tonumber(ARGV[10])
-local first = 11 + 2 * n
+local n = tonumber(ARGV[11])
+local first = 12 + 2 * n
 if first <= #ARGV then
   version = redis.call('RPUSH', KEYS[1], unpack(ARGV, first, #ARGV))
 end
 for i = 0, n - 1 do
-  redis.call('HSET', KEYS[3], ARGV[11 + 2 * i], ARGV[12 + 2 * i])
+  redis.call('HSET', KEYS[3], ARGV[12 + 2 * i], ARGV[13 + 2 * i])
 end
 local ttl = tonumber(ARGV[2])
-redis.call('HSET', KEYS[2], 'version', version, 'summary', ARGV[3], 'updated', now)
-redis.call('EXPIRE', KEYS[1], ttl)
-redis.call('EXPIRE', KEYS[2], ttl)
-if redis.call('EXISTS', KEYS[3]) == 1 then
-  redis.call('EXPIRE', KEYS[3], ttl)
+local meta = redis.call('HMGET', KEYS[2], 'listed', 'until')
+local listed = meta[1]
+local kept = tonumber(meta[2])
+local until_s = math.floor(now / 1000) + ttl
+if n > 0 or not kept or math.abs(until_s - kept) > 60 then
+  redis.call('HSET', KEYS[2], 'version', version, 'summary', ARGV[3], 'until', until_s)
+  redis.call('EXPIRE', KEYS[1], ttl)
+  redis.call('EXPIRE', KEYS[2], ttl)
+  if redis.call('EXISTS', KEYS[3]) == 1 then
+    redis.call('EXPIRE', KEYS[3], ttl)
+  end
+else
+  redis.call('HSET', KEYS[2], 'version', version, 'summary', ARGV[3])
 end
 if ARGV[7] ~= '' then
   redis.call('SET', KEYS[4], ARGV[7] .. '\n' .. ARGV[8], 'EX', ttl)
@@ -67,10 +79,7 @@ if first <= #ARGV then
 else
   redis.call('PUBLISH', ARGV[9], version)
 end
-if expected > 0 then
-  local listed = redis.call('HGET', KEYS[2], 'listed')
-  if listed ~= cjson.decode(ARGV[3])[2] then
-    return {'ok', version, listed or ''}
-  end
+if expected > 0 and listed ~= ARGV[10] then
+  return {'ok', version, listed or ''}
 end
 return {'ok', version}
