@@ -10,8 +10,8 @@
 -- ARGV[11] n: auth entries that follow as pairs   ARGV[12 .. 11+2n] token hash, role
 -- ARGV[12+2n ..] the events, in order
 -- Every key of the game lives `ttl` seconds after its last append, give or take a minute: the
--- expiries are set again only when that moves them by more than a minute (or auth was written),
--- which spares four commands on most appends.
+-- expiries are set again only when that moves them by more than a minute (or auth was written,
+-- or the log starts), which spares four commands on most appends.
 -- Returns {"ok", version} | {"conflict", version, event...} | {"replay", record}
 --       | {"limited", retry_after_ms}
 --       | {"ok", version, listed} when the lobby's indexes hold this table under another status
@@ -61,7 +61,7 @@ local meta = redis.call('HMGET', KEYS[2], 'listed', 'until')
 local listed = meta[1]
 local kept = tonumber(meta[2])
 local until_s = math.floor(now / 1000) + ttl
-if n > 0 or not kept or math.abs(until_s - kept) > 60 then
+if n > 0 or expected == 0 or not kept or math.abs(until_s - kept) > 60 then
   redis.call('HSET', KEYS[2], 'version', version, 'summary', ARGV[3], 'until', until_s)
   redis.call('EXPIRE', KEYS[1], ttl)
   redis.call('EXPIRE', KEYS[2], ttl)
