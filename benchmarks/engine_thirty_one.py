@@ -15,15 +15,7 @@ import time
 
 from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import thirty_one as t
-from kronikas.domain.common import IllegalMove, Join, Start
-
-SIMPLE: dict[str, t.Command] = {
-    "keep": t.Keep(),
-    "exchange": t.Exchange(),
-    "swap_all": t.SwapAll(),
-    "pass": t.Pass(),
-    "show": t.Show(),
-}
+from kronikas.domain.common import Join, Start
 
 
 def _match(seed: int) -> tuple[t.State, SeededRandomness, random.Random]:
@@ -44,19 +36,12 @@ def _match(seed: int) -> tuple[t.State, SeededRandomness, random.Random]:
     return state, rng, choose
 
 
-def _choose(state: t.State, seat: int, legal: list[str], choose: random.Random) -> t.Command:
-    kind = choose.choice(legal)
-    if kind != "swap":
-        return SIMPLE[kind]
-    deal: t.Deal = state.deal  # type: ignore[union-attr]
-    for _ in range(9):
-        swap = t.Swap(give=choose.choice(deal.hands[seat]), take=choose.choice(deal.table))
-        try:
-            t.decide(state, swap, seat, SeededRandomness(0))
-        except IllegalMove:  # a last-circuit swap under 21
-            continue
-        return swap
-    return t.Pass()
+def _choose(state: t.State, seat: int, choose: random.Random) -> t.Command:
+    """A legal command: a command type at random, then one of its forms (so that the nine swaps
+    do not crowd out pass and show)."""
+    moves = t.legal_moves(state, seat)
+    kind = choose.choice(t.legal(state, seat))
+    return choose.choice([move for move in moves if move.__struct_config__.tag == kind])
 
 
 def measure(seconds: float = 3.0) -> float:
@@ -70,22 +55,17 @@ def measure(seconds: float = 3.0) -> float:
         seed += 1
         state, rng, choose = _match(seed)
         seat: int | None = state.match.dealer
-        legal = t.legal(state, seat) if seat is not None else []
         version = 0
         while seat is not None and not t.is_terminal(state):
-            command = _choose(state, seat, legal, choose)
+            command = _choose(state, seat, choose)
             began = timer()
             events = t.decide(state, command, seat, rng)
             for event in events:
                 state = t.evolve(state, event)
             version += len(events)
-            t.view(state, seat, "bench", version)
+            seat = t.view(state, seat, "bench", version).turn
             spent += timer() - began
             commands += 1
-            turn: int | None = getattr(state, "turn", None)
-            seat = state.match.dealer if turn is None else turn
-            if seat is not None:
-                legal = t.legal(state, seat)
     return commands / spent
 
 

@@ -7,6 +7,7 @@ view after it; this test plays the match again and diffs. `KRONIKAS_UPDATE_GOLDE
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,15 +24,14 @@ NAMES = ("Anna", "Bence", "Csilla")
 GAME_ID = "golden-thirty-one"
 
 
-def best_swap(state: t.State, seat: int) -> tuple[int, t.Command | None]:
-    """The one-card swap that scores best (the first of equals), among those accepted."""
-    deal: t.Deal = state.deal  # type: ignore[union-attr]
+def best_swap(state: t.State, seat: int, mine: Sequence[str]) -> tuple[int, t.Command | None]:
+    """The legal one-card swap that scores best (the first of equals)."""
     best: tuple[int, t.Command | None] = (-1, None)
-    for give in deal.hands[seat]:
-        for take in deal.table:
-            hand = [take if card == give else card for card in deal.hands[seat]]
+    for move in t.legal_moves(state, seat):
+        if isinstance(move, t.Swap):
+            hand = [move.take if card == move.give else card for card in mine]
             if t.score(hand) > best[0]:
-                best = (t.score(hand), t.Swap(give=give, take=take))
+                best = (t.score(hand), move)
     return best
 
 
@@ -46,17 +46,19 @@ def policy(state: t.State, seat: int, used: set[str]) -> t.Command:
         "pass": t.Pass(),
         "show": t.Show(),
     }
-    deal: t.Deal = state.deal  # type: ignore[union-attr]
-    mine = t.score(deal.hands[seat])
+    deal = t.deal_of(state)
+    assert deal is not None, "a seat may act only in a round"
+    hand = deal.hands[seat]
+    mine = t.score(hand)
     if fresh:
         if fresh[0] != "swap":
             return simple[fresh[0]]
-        swap = best_swap(state, seat)[1]
+        swap = best_swap(state, seat, hand)[1]
         assert swap is not None
         return swap
     if "keep" in allowed:
         return t.Exchange() if t.score(deal.table) > mine else t.Keep()
-    value, swap = best_swap(state, seat)
+    value, swap = best_swap(state, seat, hand)
     if "swap" in allowed and swap is not None and value > mine:
         return swap
     if "show" in allowed and (mine >= 50 or "pass" not in allowed):

@@ -7,7 +7,6 @@ from collections import Counter
 from typing import Any
 
 import msgspec
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import event as label
 from hypothesis import strategies as st
@@ -26,22 +25,28 @@ from kronikas.domain.common import (
 )
 
 COMMAND_TYPES = ("keep", "exchange", "swap", "swap_all", "pass", "show")
-SIMPLE: dict[str, t.Command] = {
-    "keep": t.Keep(),
-    "exchange": t.Exchange(),
-    "swap_all": t.SwapAll(),
-    "pass": t.Pass(),
-    "show": t.Show(),
-}
+SIMPLE: tuple[t.Command, ...] = (t.Keep(), t.Exchange(), t.SwapAll(), t.Pass(), t.Show())
+NO_SWAP = t.Swap(give="7H", take="8H")
 MAX_STEPS = 3000
 
 
-def swaps(state: t.State, seat: int) -> list[t.Swap]:
-    """Every one-card swap this seat could name: its cards for the table's."""
-    deal: t.Deal | None = getattr(state, "deal", None)
-    if deal is None or not deal.hands[seat]:
-        return [t.Swap(give="7H", take="8H")]
-    return [t.Swap(give=g, take=k) for g in deal.hands[seat] for k in deal.table]
+def tag(command: t.Command) -> str:
+    return str(command.__struct_config__.tag)
+
+
+def candidates(state: t.State, seat: int) -> list[t.Command]:
+    """Concrete commands to try. For the seat that may act: the simple ones, and a swap of every
+    card it holds or sees (and one it does not) for every one of those, wrong ways round and
+    repeats included; a seat that may not act is refused before its command is read."""
+    deal = t.deal_of(state)
+    if deal is None:
+        return [*SIMPLE, NO_SWAP]
+    if not t.legal(state, seat):
+        give = deal.hands[seat][0] if deal.hands[seat] else deal.table[1]
+        return [*SIMPLE, t.Swap(give=give, take=deal.table[0])]
+    seen = [*deal.hands[seat], *deal.table]
+    seen.append(next(card for card in t.deck_of(state.match.options) if card not in seen))
+    return [*SIMPLE, *(t.Swap(give=give, take=take) for give in seen for take in seen)]
 
 
 def accepts(state: t.State, command: t.Command, seat: int) -> list[t.Event] | None:
@@ -52,28 +57,31 @@ def accepts(state: t.State, command: t.Command, seat: int) -> list[t.Event] | No
 
 
 def check_legal(state: t.State) -> None:
-    """Every listed type is accepted in some form; every other type is refused, rightly."""
+    """`legal_moves` lists each command at most once, in the types and order of `legal`; `decide`
+    accepts every one and refuses every other concrete command, rightly."""
     for seat in range(len(state.match.ids)):
         allowed = t.legal(state, seat)
-        assert len(set(allowed)) == len(allowed)
+        moves = t.legal_moves(state, seat)
+        assert len(set(moves)) == len(moves)
+        assert list(dict.fromkeys(map(tag, moves))) == allowed, (allowed, moves)
         assert set(allowed) <= set(COMMAND_TYPES)
-        for kind in COMMAND_TYPES:
-            forms = swaps(state, seat) if kind == "swap" else [SIMPLE[kind]]
-            if kind in allowed:
-                assert any(accepts(state, form, seat) for form in forms), (kind, seat)
+        for move in moves:
+            assert accepts(state, move, seat), (move, seat)
+        expected = IllegalMove if allowed else GameOver if t.is_terminal(state) else NotYourTurn
+        for command in candidates(state, seat):
+            if command in moves:
                 continue
-            for form in forms:
-                with pytest.raises(DomainError) as refused:
-                    t.decide(state, form, seat, SeededRandomness(0))
-                expected = (
-                    IllegalMove if allowed else GameOver if t.is_terminal(state) else NotYourTurn
-                )
-                assert type(refused.value) is expected, (kind, seat, refused.value)
+            try:
+                t.decide(state, command, seat, SeededRandomness(0))
+            except DomainError as refused:
+                assert type(refused) is expected, (command, seat, refused)
+            else:
+                raise AssertionError(f"{command} by seat {seat} accepted; legal: {moves}")
 
 
 def check_cards(state: t.State) -> None:
     """Hands + table + unused cards are exactly the deck, which is the whole pack."""
-    deal: t.Deal | None = getattr(state, "deal", None)
+    deal = t.deal_of(state)
     if deal is None:
         return
     m = len(deal.order)
@@ -104,7 +112,7 @@ def shown_now(state: t.State) -> dict[int, tuple[str, ...]]:
 
 def check_views(state: t.State, shown: dict[int, tuple[str, ...]], version: int) -> None:
     """No view holds a card its viewer cannot know."""
-    deal: t.Deal | None = getattr(state, "deal", None)
+    deal = t.deal_of(state)
     for viewer in [None, *range(len(state.match.ids))]:
         view = t.view(state, viewer, "g", version)
         body = msgspec.json.decode(msgspec.json.encode(view))
@@ -134,7 +142,7 @@ def check_redaction(before: t.State, event: t.Event, after: t.State) -> None:
     n = len(after.match.ids)
     tables: set[str] = set()
     for state in (before, after):
-        deal = getattr(state, "deal", None)
+        deal = t.deal_of(state)
         if deal is not None:
             tables |= set(deal.table)
     for viewer in [None, *range(n)]:
@@ -143,7 +151,7 @@ def check_redaction(before: t.State, event: t.Event, after: t.State) -> None:
         cards = cards_in(msgspec.json.decode(msgspec.json.encode(seen)))
         own: set[str] = set()
         for state in (before, after):
-            deal = getattr(state, "deal", None)
+            deal = t.deal_of(state)
             if deal is not None and viewer is not None:
                 own |= set(deal.hands[viewer])
         match seen:
@@ -155,7 +163,7 @@ def check_redaction(before: t.State, event: t.Event, after: t.State) -> None:
                 )
                 assert cards <= own | set(seen.table)
             case t.ThirtyOneHandShown():
-                deal = getattr(after, "deal", None)
+                deal = t.deal_of(after)
                 if deal is not None:
                     assert tuple(seen.hand) == deal.hands[seen.seat]
             case t.ThirtyOneRoundEnded():
@@ -174,15 +182,11 @@ class Bot:
         self.random = random.Random(seed)
 
     def choose(self, state: t.State, seat: int) -> t.Command:
-        allowed = t.legal(state, seat)
-        if "show" in allowed and self.random.random() < 0.15:
+        moves = t.legal_moves(state, seat)
+        if t.Show() in moves and self.random.random() < 0.15:
             return t.Show()
-        kind = self.random.choice(allowed)
-        if kind != "swap":
-            return SIMPLE[kind]
-        forms = swaps(state, seat)
-        self.random.shuffle(forms)
-        return next(form for form in forms if accepts(state, form, seat) is not None)
+        kind = self.random.choice(t.legal(state, seat))
+        return self.random.choice([move for move in moves if tag(move) == kind])
 
 
 def on_turn(state: t.State) -> int:

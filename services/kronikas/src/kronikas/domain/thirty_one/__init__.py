@@ -1,0 +1,153 @@
+"""Thirty-One (docs/rules.md, seeds 002 and 003) as a Decider: commands, events, phases, views.
+
+The package is the engine contract of docs/engines.md: every name the application, the API, the
+tests and the bench use is re-exported here. The modules, in the order they build on each other:
+`options`, `scoring`, `commands`, `events`, `view_types`, `states`, `legal` (the predicates
+`decide` checks, `legal` and `legal_moves`), `evolve`, `decide`, `view` (`view` and `redact`).
+
+Decisions taken here where the rules leave a detail open (docs/rules.md lists them too):
+
+- A round's end comes in one decision with its cause: the move, `round_ended` (scores, lives,
+  who is out), `deck_revealed`, then the next `round_dealt` or `match_ended`. The deck's unused
+  cards are never shown during the round; `deck_revealed` shows them once it is over, as
+  docs/api.md's "Fair deals" requires.
+- A swap in the last circuit is followed at once by `hand_shown` for the swapper ("whoever swaps
+  shows at once"); a swap that makes three Aces is then followed by the round's end.
+- With three Aces the round result holds only the winner's hand and score, even when hands were
+  shown earlier in the last circuit: "the others stay hidden" is kept literally.
+- A hand's cards keep their positions: a swap puts the taken card where the given one was, and
+  the given card where the taken one lay on the table.
+- `round_ended.lives` is every seat's lives afterwards; a player who loses a life at 0 without
+  going out (everyone left would be out) stays at 0 and is listed in `lost_life`, not in `out`.
+- `max_circuits` counts the turns (swap, swap_all, pass) taken since the dealer's choice; once
+  `max_circuits` × the players in the round have been taken, the player on turn may only show.
+- In the last circuit `legal` lists `swap` only when some one-card swap reaches 21, and
+  `swap_all` only when the table scores 21 (the hand afterwards is the table).
+- A wire command from a seat that does not exist, a spectator, a player who is out, or anyone
+  but the player on turn is `not_your_turn`; a `join` or `start` after the match has ended is
+  `game_not_open`, a wire command then is `game_over`.
+"""
+
+from kronikas.domain.thirty_one.commands import (
+    COMMANDS,
+    Command,
+    CommandType,
+    Exchange,
+    Keep,
+    Pass,
+    Show,
+    Swap,
+    SwapAll,
+)
+from kronikas.domain.thirty_one.decide import ImpossibleState, created, decide
+from kronikas.domain.thirty_one.events import (
+    Event,
+    ThirtyOneCardSwapped,
+    ThirtyOneGameCreated,
+    ThirtyOneHandExchanged,
+    ThirtyOneHandKept,
+    ThirtyOneHandShown,
+    ThirtyOneHandsSwapped,
+    ThirtyOneMatchEnded,
+    ThirtyOnePassed,
+    ThirtyOneRoundDealt,
+    ThirtyOneRoundEnded,
+)
+from kronikas.domain.thirty_one.evolve import EventOutOfPlace, evolve
+from kronikas.domain.thirty_one.legal import legal, legal_moves
+from kronikas.domain.thirty_one.options import (
+    HAND_SIZE,
+    KIND,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TABLE_SIZE,
+    ThirtyOneOptions,
+    deck_of,
+    max_players,
+    validate_options,
+)
+from kronikas.domain.thirty_one.scoring import MIN_SCORE, THREE_ACES, score, wire_score
+from kronikas.domain.thirty_one.states import (
+    Deal,
+    DealerChoice,
+    Finished,
+    InRound,
+    LastCircuit,
+    Lobby,
+    Match,
+    RoundOver,
+    State,
+    Turns,
+    deal_of,
+    initial_state,
+    is_terminal,
+)
+from kronikas.domain.thirty_one.view import redact, view
+from kronikas.domain.thirty_one.view_types import (
+    ThirtyOneGameView,
+    ThirtyOnePlayerView,
+    ThirtyOneRoundResult,
+    ThirtyOneTableView,
+)
+
+__all__ = [
+    "COMMANDS",
+    "HAND_SIZE",
+    "KIND",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "MIN_SCORE",
+    "TABLE_SIZE",
+    "THREE_ACES",
+    "Command",
+    "CommandType",
+    "Deal",
+    "DealerChoice",
+    "Event",
+    "EventOutOfPlace",
+    "Exchange",
+    "Finished",
+    "ImpossibleState",
+    "InRound",
+    "Keep",
+    "LastCircuit",
+    "Lobby",
+    "Match",
+    "Pass",
+    "RoundOver",
+    "Show",
+    "State",
+    "Swap",
+    "SwapAll",
+    "ThirtyOneCardSwapped",
+    "ThirtyOneGameCreated",
+    "ThirtyOneGameView",
+    "ThirtyOneHandExchanged",
+    "ThirtyOneHandKept",
+    "ThirtyOneHandShown",
+    "ThirtyOneHandsSwapped",
+    "ThirtyOneMatchEnded",
+    "ThirtyOneOptions",
+    "ThirtyOnePassed",
+    "ThirtyOnePlayerView",
+    "ThirtyOneRoundDealt",
+    "ThirtyOneRoundEnded",
+    "ThirtyOneRoundResult",
+    "ThirtyOneTableView",
+    "Turns",
+    "created",
+    "deal_of",
+    "decide",
+    "deck_of",
+    "evolve",
+    "initial_state",
+    "is_terminal",
+    "legal",
+    "legal_moves",
+    "max_players",
+    "redact",
+    "score",
+    "validate_options",
+    "view",
+    "wire_score",
+]

@@ -1,0 +1,125 @@
+"""Thirty-One's stored events. They never forbid unknown fields, so new fields can be added with
+defaults; `decide` puts every derived fact in them and `evolve` only assigns."""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+from msgspec import Struct
+
+from kronikas.domain.cards import Card
+from kronikas.domain.common import DeckRevealed, PlayerJoined
+from kronikas.domain.thirty_one.options import ThirtyOneOptions
+
+
+class _ThirtyOneEvent(Struct, frozen=True, tag_field="type"):
+    pass
+
+
+class ThirtyOneGameCreated(_ThirtyOneEvent, frozen=True, tag="game_created"):
+    """A Thirty-One table was created."""
+
+    options: ThirtyOneOptions
+    seeded: bool
+
+
+class ThirtyOneRoundDealt(_ThirtyOneEvent, frozen=True, tag="round_dealt"):
+    """A round was dealt. `seats` is the order of play of the players in the round, from the
+    seat after the dealer to the dealer; `hands` is by seat (null for a seat out of the match or
+    a hand the viewer may not see); `deck` and `salt` are seen by nobody until `deck_revealed`.
+    The dealer is on turn, to keep or exchange."""
+
+    round: int
+    dealer: int
+    seats: list[int]
+    hands: list[list[Card] | None]
+    table: list[Card]
+    commitment: str
+    deck: list[Card] | None = None
+    salt: str | None = None
+
+
+class ThirtyOneHandKept(_ThirtyOneEvent, frozen=True, tag="hand_kept"):
+    """The dealer kept their hand; `turn` starts the turns."""
+
+    seat: int
+    turn: int
+
+
+class ThirtyOneHandExchanged(_ThirtyOneEvent, frozen=True, tag="hand_exchanged"):
+    """The dealer took the table into their hand and laid their old hand, now `table`, face up.
+    `turn` is null when the exchange ended the round (three Aces)."""
+
+    seat: int
+    table: list[Card]
+    turn: int | None
+
+
+class ThirtyOneCardSwapped(_ThirtyOneEvent, frozen=True, tag="card_swapped"):
+    """`seat` gave `give` to the table and took `take` from it. `turn` is who is on turn next
+    (the swapper again in the last circuit, who shows at once; null when the round ended)."""
+
+    seat: int
+    give: Card
+    take: Card
+    turn: int | None
+
+
+class ThirtyOneHandsSwapped(_ThirtyOneEvent, frozen=True, tag="hands_swapped"):
+    """`seat` exchanged their whole hand with the table; their old hand is now `table`."""
+
+    seat: int
+    table: list[Card]
+    turn: int | None
+
+
+class ThirtyOnePassed(_ThirtyOneEvent, frozen=True, tag="passed"):
+    """`seat` passed; `turn` is null when this was the last turn of the last circuit."""
+
+    seat: int
+    turn: int | None
+
+
+class ThirtyOneHandShown(_ThirtyOneEvent, frozen=True, tag="hand_shown"):
+    """`seat` laid their hand open: by `show` (which starts the last circuit) or after a swap in
+    the last circuit."""
+
+    seat: int
+    hand: list[Card]
+    turn: int | None
+
+
+class ThirtyOneRoundEnded(_ThirtyOneEvent, frozen=True, tag="round_ended"):
+    """A round was scored. Lists are by seat: `hands` and `scores` hold what was shown (null
+    elsewhere; with three Aces only the winner's); `lost_life` and `out` are seats; `lives` is
+    every seat's lives afterwards."""
+
+    round: int
+    hands: list[list[Card] | None]
+    scores: list[float | None]
+    lost_life: list[int]
+    out: list[int]
+    three_aces: int | None
+    lives: list[int]
+
+
+class ThirtyOneMatchEnded(_ThirtyOneEvent, frozen=True, tag="match_ended"):
+    """The match is over: one player is left, and wins."""
+
+    winners: list[int]
+
+
+Event: TypeAlias = (
+    ThirtyOneGameCreated
+    | PlayerJoined
+    | ThirtyOneRoundDealt
+    | ThirtyOneHandKept
+    | ThirtyOneHandExchanged
+    | ThirtyOneCardSwapped
+    | ThirtyOneHandsSwapped
+    | ThirtyOnePassed
+    | ThirtyOneHandShown
+    | ThirtyOneRoundEnded
+    | DeckRevealed
+    | ThirtyOneMatchEnded
+)

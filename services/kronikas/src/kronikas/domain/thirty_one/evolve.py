@@ -1,0 +1,245 @@
+"""`evolve`: the state after an event. It only assigns what the event says; an event that cannot
+follow the state raises EventOutOfPlace."""
+
+from __future__ import annotations
+
+from typing import TypeVar, assert_never
+
+from msgspec.structs import replace
+
+from kronikas.domain.cards import Card
+from kronikas.domain.common import DeckRevealed, PlayerJoined
+from kronikas.domain.thirty_one.events import (
+    Event,
+    ThirtyOneCardSwapped,
+    ThirtyOneGameCreated,
+    ThirtyOneHandExchanged,
+    ThirtyOneHandKept,
+    ThirtyOneHandShown,
+    ThirtyOneHandsSwapped,
+    ThirtyOneMatchEnded,
+    ThirtyOnePassed,
+    ThirtyOneRoundDealt,
+    ThirtyOneRoundEnded,
+)
+from kronikas.domain.thirty_one.scoring import swapped
+from kronikas.domain.thirty_one.states import (
+    Deal,
+    DealerChoice,
+    Finished,
+    LastCircuit,
+    Lobby,
+    RoundOver,
+    State,
+    Turns,
+    initial_state,
+    put,
+)
+from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
+
+P = TypeVar("P", Lobby, DealerChoice, Turns, LastCircuit, RoundOver, Finished)
+
+
+class EventOutOfPlace(ValueError):
+    """An event that cannot be folded into the state: a corrupt, foreign or redacted log. Never a
+    player's doing, so not a `DomainError`."""
+
+
+def _out_of_place(state: State, event: Event) -> EventOutOfPlace:
+    return EventOutOfPlace(f"{type(event).__name__} cannot follow {type(state).__name__}.")
+
+
+def _expect(state: State, phase: type[P], event: Event) -> P:
+    """The state, which must be in `phase` for this event to follow it."""
+    if isinstance(state, phase):
+        return state
+    raise _out_of_place(state, event)
+
+
+def evolve(state: State, event: Event) -> State:
+    """The state after an event: only what the event says is assigned."""
+    match event:
+        case ThirtyOneCardSwapped():
+            return _swap(state, event)
+        case ThirtyOnePassed():
+            return _passed(state, event)
+        case ThirtyOneHandsSwapped():
+            return _swap_all(state, event)
+        case ThirtyOneHandShown():
+            return _shown(state, event)
+        case ThirtyOneHandKept():
+            choice = _expect(state, DealerChoice, event)
+            return _turns(choice, choice.deal, event.turn)
+        case ThirtyOneHandExchanged():
+            choice = _expect(state, DealerChoice, event)
+            deal = choice.deal
+            deal = replace(
+                deal, hands=put(deal.hands, event.seat, deal.table), table=tuple(event.table)
+            )
+            return _turns(choice, deal, event.turn)
+        case ThirtyOneRoundDealt():
+            return _dealt(state, event)
+        case ThirtyOneRoundEnded():
+            return _round_ended(state, event)
+        case DeckRevealed():
+            return _expect(state, RoundOver, event)
+        case ThirtyOneMatchEnded():
+            over = _expect(state, RoundOver, event)
+            return Finished(match=over.match, winners=tuple(event.winners))
+        case PlayerJoined():
+            table = _expect(state, Lobby, event).match
+            return Lobby(
+                replace(
+                    table,
+                    ids=(*table.ids, event.player_id),
+                    names=(*table.names, event.name),
+                    lives=(*table.lives, table.options.lives),
+                    out=(*table.out, False),
+                )
+            )
+        case ThirtyOneGameCreated():
+            _expect(state, Lobby, event)
+            return initial_state(event.options, event.seeded)
+        case _:
+            assert_never(event)
+
+
+def _turns(choice: DealerChoice, deal: Deal, turn: int | None) -> Turns:
+    """The turns after the dealer's choice."""
+    return Turns(match=choice.match, deal=deal, turn=turn, passed=(False,) * len(choice.match.ids))
+
+
+def _passed(state: State, event: ThirtyOnePassed) -> State:
+    match state:
+        case Turns():
+            return replace(
+                state,
+                turn=event.turn,
+                passed=put(state.passed, event.seat, True),
+                turns=state.turns + 1,
+            )
+        case LastCircuit():
+            return replace(state, turn=event.turn)
+        case Lobby() | DealerChoice() | RoundOver() | Finished():
+            raise _out_of_place(state, event)
+        case _:
+            assert_never(state)
+
+
+def _swap(state: State, event: ThirtyOneCardSwapped) -> State:
+    match state:
+        case Turns() | LastCircuit():
+            deal = state.deal
+            seat, table = event.seat, deal.table
+            deal = replace(
+                deal,
+                hands=put(deal.hands, seat, swapped(deal.hands[seat], event.give, event.take)),
+                table=put(table, table.index(event.take), event.give),
+            )
+            return _swapped_in(state, deal, event.seat, event.turn)
+        case Lobby() | DealerChoice() | RoundOver() | Finished():
+            raise _out_of_place(state, event)
+        case _:
+            assert_never(state)
+
+
+def _swap_all(state: State, event: ThirtyOneHandsSwapped) -> State:
+    match state:
+        case Turns() | LastCircuit():
+            deal = state.deal
+            deal = replace(
+                deal, hands=put(deal.hands, event.seat, deal.table), table=tuple(event.table)
+            )
+            return _swapped_in(state, deal, event.seat, event.turn)
+        case Lobby() | DealerChoice() | RoundOver() | Finished():
+            raise _out_of_place(state, event)
+        case _:
+            assert_never(state)
+
+
+def _swapped_in(state: Turns | LastCircuit, deal: Deal, seat: int, turn: int | None) -> State:
+    """After a swap or swap_all: a turn taken (and no pass) in the turns; in the last circuit
+    only the cards and who is on turn change."""
+    match state:
+        case Turns():
+            return replace(
+                state,
+                deal=deal,
+                turn=turn,
+                passed=put(state.passed, seat, False),
+                turns=state.turns + 1,
+            )
+        case LastCircuit():
+            return replace(state, deal=deal, turn=turn)
+        case _:
+            assert_never(state)
+
+
+def _shown(state: State, event: ThirtyOneHandShown) -> State:
+    hand = tuple(event.hand)
+    match state:
+        case Turns():
+            shown: list[tuple[Card, ...] | None] = [None] * len(state.match.ids)
+            shown[event.seat] = hand
+            return LastCircuit(
+                match=state.match,
+                deal=state.deal,
+                turn=event.turn,
+                shower=event.seat,
+                shown=tuple(shown),
+            )
+        case LastCircuit():
+            return replace(state, turn=event.turn, shown=put(state.shown, event.seat, hand))
+        case Lobby() | DealerChoice() | RoundOver() | Finished():
+            raise _out_of_place(state, event)
+        case _:
+            assert_never(state)
+
+
+def _dealt(state: State, event: ThirtyOneRoundDealt) -> State:
+    match state:
+        case RoundOver() | Lobby():
+            n = len(state.match.ids)
+            order = tuple(event.seats)
+            after = [-1] * n
+            for i, s in enumerate(order):
+                after[s] = order[(i + 1) % len(order)]
+            deal = Deal(
+                order=order,
+                after=tuple(after),
+                hands=tuple(tuple(hand) if hand is not None else () for hand in event.hands),
+                table=tuple(event.table),
+                deck=tuple(event.deck or ()),
+                salt=event.salt,
+                commitment=event.commitment,
+            )
+            game = replace(state.match, round=event.round, dealer=event.dealer)
+            return DealerChoice(match=game, deal=deal)
+        case DealerChoice() | Turns() | LastCircuit() | Finished():
+            raise _out_of_place(state, event)
+        case _:
+            assert_never(state)
+
+
+def _round_ended(state: State, event: ThirtyOneRoundEnded) -> State:
+    match state:
+        case LastCircuit() | Turns() | DealerChoice():
+            game = state.match
+            out = list(game.out)
+            for s in event.out:
+                out[s] = True
+            result = ThirtyOneRoundResult(
+                round=event.round,
+                hands=event.hands,
+                scores=event.scores,
+                lost_life=event.lost_life,
+                out=event.out,
+                three_aces=event.three_aces,
+            )
+            return RoundOver(
+                replace(game, lives=tuple(event.lives), out=tuple(out), last_round=result)
+            )
+        case Lobby() | RoundOver() | Finished():
+            raise _out_of_place(state, event)
+        case _:
+            assert_never(state)

@@ -1,0 +1,61 @@
+"""A Thirty-One table's options and the limits that follow from them (docs/rules.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Final
+
+from msgspec import Meta, Struct
+
+from kronikas.domain.cards import COLOURED, STANDARD, Card
+from kronikas.domain.common import InvalidOptions
+
+KIND: Final = "thirty_one"
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 9
+HAND_SIZE: Final = 3
+TABLE_SIZE: Final = 3
+
+
+class ThirtyOneOptions(Struct, frozen=True, forbid_unknown_fields=True):
+    """The options of a Thirty-One table (docs/rules.md, "Limits of the options")."""
+
+    lives: Annotated[
+        int,
+        Meta(ge=0, le=10, description="Lives each player starts with; 0: out at the first loss."),
+    ] = 3
+    max_circuits: (
+        Annotated[
+            int,
+            Meta(
+                ge=1,
+                le=100,
+                description="After this many full circuits without a show, the player on turn "
+                "may only show; null: no limit.",
+            ),
+        ]
+        | None
+    ) = None
+    chronicler: Annotated[
+        bool, Meta(description="Whether the Coloured Chronicler XC joins the deck (33 cards).")
+    ] = False
+
+
+def validate_options(options: ThirtyOneOptions) -> None:
+    """Raise InvalidOptions when an option is outside the limits in docs/rules.md."""
+    lives, circuits = options.lives, options.max_circuits
+    if type(lives) is not int or not 0 <= lives <= 10:
+        raise InvalidOptions("lives must be a whole number from 0 to 10.")
+    if circuits is not None and (type(circuits) is not int or not 1 <= circuits <= 100):
+        raise InvalidOptions("max_circuits must be a whole number from 1 to 100, or null.")
+    if type(options.chronicler) is not bool:
+        raise InvalidOptions("chronicler must be true or false.")
+
+
+def max_players(options: ThirtyOneOptions) -> int:
+    """The most seats a table can have: 9, whatever the options."""
+    return MAX_PLAYERS
+
+
+def deck_of(options: ThirtyOneOptions) -> tuple[Card, ...]:
+    """The unshuffled deck: the 32 cards, and XC when the Chronicler is on."""
+    return (*STANDARD, COLOURED) if options.chronicler else STANDARD

@@ -1,0 +1,67 @@
+"""What a hand scores, doubled so that 30.5 stays a whole number, and how a swap changes it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from kronikas.domain.cards import COLOURED, STANDARD, VALUES, Card
+from kronikas.domain.thirty_one.options import HAND_SIZE
+
+MIN_SCORE: Final = 42
+"""21, doubled: the lowest score a hand can have that is not 0."""
+THREE_ACES: Final = 66
+"""33, doubled: three Aces, an immediate win."""
+
+_RANK: Final = {card: card[:-1] for card in STANDARD}
+_SUIT: Final = {card: card[-1] for card in STANDARD}
+_VALUE: Final = {card: VALUES[card[:-1]] for card in STANDARD}
+_SCORES: dict[tuple[Card, ...], int] = {}
+
+
+def _plain_score(a: Card, b: Card, c: Card) -> int:
+    """Twice the score of three ordinary cards (a card may repeat: XC can copy one)."""
+    rank = _RANK[a]
+    if rank == _RANK[b] == _RANK[c]:
+        return THREE_ACES if rank == "A" else 61
+    sums = dict.fromkeys((_SUIT[a], _SUIT[b], _SUIT[c]), 0)
+    sums[_SUIT[a]] += _VALUE[a]
+    sums[_SUIT[b]] += _VALUE[b]
+    sums[_SUIT[c]] += _VALUE[c]
+    best = max(sums.values())
+    return 2 * best if best >= 21 else 0
+
+
+def _compute_score(hand: tuple[Card, ...]) -> int:
+    if len(hand) != HAND_SIZE:
+        raise ValueError(f"a hand has {HAND_SIZE} cards, not {len(hand)}")
+    if COLOURED in hand:
+        # XC stands for whatever card scores best, a copy of one in the hand included.
+        a, b = (card for card in hand if card != COLOURED)
+        return max(_plain_score(a, b, card) for card in STANDARD)
+    return _plain_score(*hand)
+
+
+def score(hand: Sequence[Card]) -> int:
+    """Twice the score of a 3-card hand: 61 for 30.5, 66 for three Aces, 0 under 21."""
+    key = tuple(hand)
+    doubled = _SCORES.get(key)
+    if doubled is None:
+        doubled = _SCORES[key] = _compute_score(key)
+    return doubled
+
+
+def wire_score(doubled: int) -> float:
+    """A doubled score as the wire shows it: 61 → 30.5, 42 → 21.0."""
+    return doubled / 2
+
+
+def score_text(doubled: int) -> str:
+    """A doubled score as a message says it: 61 → "30.5", 42 → "21"."""
+    return f"{wire_score(doubled):g}"
+
+
+def swapped(hand: tuple[Card, ...], give: Card, take: Card) -> tuple[Card, ...]:
+    """The hand with `take` where `give` was: a hand's cards keep their positions."""
+    i = hand.index(give)
+    return (*hand[:i], take, *hand[i + 1 :])

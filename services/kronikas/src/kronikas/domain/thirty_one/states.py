@@ -1,0 +1,117 @@
+"""Thirty-One's states: one Struct per phase of the match, each holding only what it needs."""
+
+from __future__ import annotations
+
+from typing import TypeAlias, TypeVar, assert_never
+
+from msgspec import Struct
+
+from kronikas.domain.cards import Card
+from kronikas.domain.thirty_one.options import ThirtyOneOptions
+from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
+
+T = TypeVar("T")
+
+
+class Match(Struct, frozen=True):
+    """What lasts the whole match: the seats, their lives, the round and its dealer."""
+
+    options: ThirtyOneOptions
+    seeded: bool
+    ids: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+    lives: tuple[int, ...] = ()
+    out: tuple[bool, ...] = ()
+    round: int = 0
+    dealer: int | None = None
+    last_round: ThirtyOneRoundResult | None = None
+
+
+class Deal(Struct, frozen=True):
+    """One round's cards. `order` is the players in the round from the seat after the dealer;
+    `after` maps a seat to the next seat in the round (-1 for a seat that is out)."""
+
+    order: tuple[int, ...]
+    after: tuple[int, ...]
+    hands: tuple[tuple[Card, ...], ...]
+    table: tuple[Card, ...]
+    deck: tuple[Card, ...]
+    salt: str | None
+    commitment: str
+
+
+class Lobby(Struct, frozen=True):
+    """Seats are being taken."""
+
+    match: Match
+
+
+class DealerChoice(Struct, frozen=True):
+    """The dealer keeps or exchanges their hand."""
+
+    match: Match
+    deal: Deal
+
+
+class Turns(Struct, frozen=True):
+    """Turns go round until someone shows. `passed` is by seat; `turns` counts the turns taken
+    since the dealer's choice."""
+
+    match: Match
+    deal: Deal
+    turn: int | None
+    passed: tuple[bool, ...]
+    turns: int = 0
+
+
+class LastCircuit(Struct, frozen=True):
+    """After `shower` showed, everyone else has one last turn; `shown` is by seat."""
+
+    match: Match
+    deal: Deal
+    turn: int | None
+    shower: int
+    shown: tuple[tuple[Card, ...] | None, ...]
+
+
+class RoundOver(Struct, frozen=True):
+    """Between a round's end and the next deal (or the match's end), inside one decision."""
+
+    match: Match
+
+
+class Finished(Struct, frozen=True):
+    """The match is over."""
+
+    match: Match
+    winners: tuple[int, ...]
+
+
+State: TypeAlias = Lobby | DealerChoice | Turns | LastCircuit | RoundOver | Finished
+InRound: TypeAlias = DealerChoice | Turns | LastCircuit
+
+
+def initial_state(options: ThirtyOneOptions, seeded: bool) -> State:
+    """The empty lobby."""
+    return Lobby(Match(options=options, seeded=seeded))
+
+
+def is_terminal(state: State) -> bool:
+    """Whether the match is over."""
+    return isinstance(state, Finished)
+
+
+def deal_of(state: State) -> Deal | None:
+    """The cards of the round being played; None outside a round."""
+    match state:
+        case Turns() | LastCircuit() | DealerChoice():
+            return state.deal
+        case Lobby() | RoundOver() | Finished():
+            return None
+        case _:
+            assert_never(state)
+
+
+def put(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """The tuple with `value` at `index`."""
+    return (*items[:index], value, *items[index + 1 :])

@@ -1,0 +1,152 @@
+"""What leaves the engine: `view`, the table as one viewer may see it, and `redact`, an event as
+one viewer may see it."""
+
+from __future__ import annotations
+
+from typing import Literal, assert_never
+
+from msgspec.structs import replace
+
+from kronikas.domain.cards import Card
+from kronikas.domain.common import DeckRevealed, MyHand, PlayerJoined
+from kronikas.domain.thirty_one.events import (
+    Event,
+    ThirtyOneCardSwapped,
+    ThirtyOneGameCreated,
+    ThirtyOneHandExchanged,
+    ThirtyOneHandKept,
+    ThirtyOneHandShown,
+    ThirtyOneHandsSwapped,
+    ThirtyOneMatchEnded,
+    ThirtyOnePassed,
+    ThirtyOneRoundDealt,
+    ThirtyOneRoundEnded,
+)
+from kronikas.domain.thirty_one.legal import legal
+from kronikas.domain.thirty_one.states import (
+    DealerChoice,
+    Finished,
+    LastCircuit,
+    Lobby,
+    RoundOver,
+    State,
+    Turns,
+    deal_of,
+)
+from kronikas.domain.thirty_one.view_types import (
+    ThirtyOneGameView,
+    ThirtyOnePlayerView,
+    ThirtyOneTableView,
+)
+
+Status = Literal["open", "playing", "finished"]
+
+
+def view(state: State, viewer: int | None, game_id: str, version: int) -> ThirtyOneGameView:
+    """The docs/api.md view of the table for a seat, or for a spectator (`viewer` None)."""
+    game = state.match
+    n = len(game.ids)
+    seat = viewer if viewer is not None and 0 <= viewer < n else None
+    deal = deal_of(state)
+    hands: tuple[tuple[Card, ...], ...] = deal.hands if deal is not None else ((),) * n
+    players = [
+        ThirtyOnePlayerView(
+            id=game.ids[s],
+            name=game.names[s],
+            seat=s,
+            hand_size=len(hands[s]),
+            lives=game.lives[s],
+            out=game.out[s],
+        )
+        for s in range(n)
+    ]
+    table: ThirtyOneTableView | None = None
+    turn: int | None = None
+    winners: list[int] = []
+    status: Status = "playing"
+    match state:  # the cases run in order: the most frequent first
+        case Turns():
+            turn = state.turn
+            table = ThirtyOneTableView(
+                table=list(state.deal.table),
+                phase="turns",
+                shown_by=None,
+                shown=[None] * n,
+                circuit=state.turns // len(state.deal.order) + 1,
+                passed=[s for s in range(n) if state.passed[s]],
+            )
+        case LastCircuit():
+            turn = state.turn
+            table = ThirtyOneTableView(
+                table=list(state.deal.table),
+                phase="last_circuit",
+                shown_by=state.shower,
+                shown=[list(hand) if hand is not None else None for hand in state.shown],
+                circuit=None,
+                passed=[],
+            )
+        case DealerChoice():
+            turn = game.dealer
+            table = ThirtyOneTableView(
+                table=list(state.deal.table),
+                phase="dealer_choice",
+                shown_by=None,
+                shown=[None] * n,
+                circuit=None,
+                passed=[],
+            )
+        case Lobby():
+            status = "open"
+        case RoundOver():
+            pass
+        case Finished():
+            status = "finished"
+            winners = list(state.winners)
+        case _:
+            assert_never(state)
+    return ThirtyOneGameView(
+        id=game_id,
+        status=status,
+        version=version,
+        options=game.options,
+        seeded=game.seeded,
+        round=game.round,
+        dealer=game.dealer,
+        turn=turn,
+        winners=winners,
+        players=players,
+        me=None if seat is None else MyHand(id=game.ids[seat], seat=seat, hand=list(hands[seat])),
+        legal=None if seat is None else legal(state, seat),
+        thirty_one=table,
+        last_round=game.last_round,
+    )
+
+
+def redact(event: Event, viewer: int | None) -> Event:
+    """The event as a viewer may see it: a deal shows only the viewer's own hand and never the
+    deck or its salt; every other Thirty-One event is public (a show or a round's end carries
+    only the hands it opens; `deck_revealed` comes once the round is over)."""
+    match event:
+        case ThirtyOneRoundDealt():
+            return replace(
+                event,
+                hands=[hand if s == viewer else None for s, hand in enumerate(event.hands)],
+                deck=None,
+                salt=None,
+            )
+        case (  # public; the most frequent first, as the cases run in order
+            ThirtyOneCardSwapped()
+            | ThirtyOnePassed()
+            | ThirtyOneHandShown()
+            | ThirtyOneHandsSwapped()
+            | ThirtyOneHandKept()
+            | ThirtyOneHandExchanged()
+            | ThirtyOneRoundEnded()
+            | DeckRevealed()
+            | ThirtyOneMatchEnded()
+            | PlayerJoined()
+            | ThirtyOneGameCreated()
+        ):
+            return event
+        case _:
+            assert_never(event)
