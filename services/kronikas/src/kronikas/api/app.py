@@ -24,7 +24,7 @@ from kronikas.adapters.redis_client import connect
 from kronikas.api.errors import handle_exception
 from kronikas.api.games import SEND_COMMAND_INPUTS, GamesController
 from kronikas.api.logs import RequestLogMiddleware, configure_logging
-from kronikas.api.openapi import polish_schema
+from kronikas.api.openapi import MendedJson
 from kronikas.api.system import SystemController
 from kronikas.application.games import Games
 from kronikas.config import Settings
@@ -51,7 +51,11 @@ def openapi_config() -> OpenAPIConfig:
         path="/schema",
         create_examples=False,
         use_handler_docstrings=True,
-        render_plugins=[ScalarRenderPlugin(), SwaggerRenderPlugin(path="/swagger")],
+        render_plugins=[
+            ScalarRenderPlugin(),
+            SwaggerRenderPlugin(path="/swagger"),
+            MendedJson([SEND_COMMAND_INPUTS]),
+        ],
         components=Components(
             security_schemes={
                 "bearer": SecurityScheme(
@@ -128,5 +132,4 @@ def create_app(
         logging_config=None,
         debug=False,
     )
-    polish_schema(app, [SEND_COMMAND_INPUTS])
     return app

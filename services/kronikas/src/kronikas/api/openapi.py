@@ -1,26 +1,45 @@
-"""Mends to the OpenAPI document Litestar generates, and its deterministic export."""
+"""Mends to the OpenAPI document Litestar generates, and its deterministic export.
+
+The mends work on the document as JSON (a dict), through public API only: the export takes
+`app.openapi_schema.to_schema()`, and the service serves `/schema/openapi.json` through its own
+render plugin (`MendedJson`), which mends what Litestar hands it once.
+"""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, get_args
 
 import msgspec
-from litestar import Litestar
-from litestar._openapi.plugin import OpenAPIPlugin
+from litestar import Litestar, Request
+from litestar.openapi.plugins import JsonRenderPlugin
 
 _TAG_FIELDS = ("type", "kind")
 
 
-def schema_dict(app: Litestar) -> dict[str, Any]:
-    """The document the app serves at `/schema/openapi.json` (cached by Litestar)."""
-    return app.plugins.get(OpenAPIPlugin).provide_openapi_schema()
-
-
 def export(app: Litestar) -> bytes:
-    """The document as stable, sorted, indented JSON bytes."""
-    return msgspec.json.format(msgspec.json.encode(schema_dict(app), order="sorted"), indent=2)
+    """The document the app serves, as stable, sorted, indented JSON bytes."""
+    config = app.openapi_config
+    plugins = config.render_plugins if config is not None else ()
+    inputs = next((p.inputs for p in plugins if isinstance(p, MendedJson)), [])
+    doc = mended(app.openapi_schema.to_schema(), inputs)
+    return msgspec.json.format(msgspec.json.encode(doc, order="sorted"), indent=2)
+
+
+class MendedJson(JsonRenderPlugin):
+    """Serves `/schema/openapi.json` (which the docs pages read) mended, made once."""
+
+    def __init__(self, inputs: Sequence[InputDocs] = ()) -> None:
+        super().__init__()
+        self.inputs = list(inputs)
+        self._body: bytes | None = None
+
+    def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
+        if self._body is None:
+            self._body = msgspec.json.encode(mended(openapi_schema, self.inputs))
+        return self._body
 
 
 @dataclass(frozen=True)
@@ -52,8 +71,8 @@ def parameter(
     }
 
 
-def polish_schema(app: Litestar, inputs: Sequence[InputDocs] = ()) -> None:
-    """Mend the cached document in place, so the served and exported documents agree.
+def mended(document: dict[str, Any], inputs: Sequence[InputDocs] = ()) -> dict[str, Any]:
+    """A mended copy of the document Litestar generates, for the export and the served one.
 
     - The inputs of routes that read them themselves are documented (`InputDocs`).
 
@@ -65,7 +84,7 @@ def polish_schema(app: Litestar, inputs: Sequence[InputDocs] = ()) -> None:
     - What Litestar drops from msgspec's own schema comes back: `additionalProperties: false`
       for structs that forbid unknown fields, a `minimum` of 0, constraints on list items.
     """
-    doc = schema_dict(app)
+    doc = copy.deepcopy(document)
     schemas: dict[str, Any] = doc.setdefault("components", {}).setdefault("schemas", {})
     for documented in inputs:
         _document_inputs(doc, schemas, documented)
@@ -84,6 +103,7 @@ def polish_schema(app: Litestar, inputs: Sequence[InputDocs] = ()) -> None:
                     _drop_null(parameter)
                     if parameter["name"] in _HEADER_FORMS:
                         parameter["schema"]["pattern"] = _HEADER_FORMS[parameter["name"]]
+    return doc
 
 
 def _document_inputs(doc: dict[str, Any], schemas: dict[str, Any], inputs: InputDocs) -> None:
