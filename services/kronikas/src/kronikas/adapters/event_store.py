@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from importlib import resources
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import msgspec
 from redis.asyncio import Redis
@@ -15,7 +16,9 @@ from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from kronikas.application.errors import Unavailable
 from kronikas.application.ports import AppendResult, Idempotency, ReadResult, Summary
 
 log = logging.getLogger("kronikas.store")
@@ -35,6 +38,26 @@ _TIE = 1024
 """A score is created_ms * 1024 + the table's rank among those listed in that millisecond."""
 _SWEEP = 4
 """Entries of the index of all tables that each registration checks for expiry, oldest first."""
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _translated(
+    method: Callable[P, Coroutine[Any, Any, R]],
+) -> Callable[P, Coroutine[Any, Any, R]]:
+    """A store method whose lost connection or time-out is the application's `Unavailable`."""
+
+    @functools.wraps(method)
+    async def translated(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await method(*args, **kwargs)
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            log.warning("store unavailable: %s", type(exc).__name__)
+            raise Unavailable("The store does not answer; nothing was changed.") from exc
+
+    return translated
 
 
 def _lua(name: str) -> str:
@@ -108,6 +131,7 @@ class RedisEventStore:
         self._adopted = False
         self._adopting = asyncio.Lock()
 
+    @_translated
     async def read(
         self, game_id: str, after: int, token_hash: str, limit: int, rate: bool = True
     ) -> ReadResult:
@@ -133,6 +157,7 @@ class RedisEventStore:
             records=list(reply[3:]),
         )
 
+    @_translated
     async def append(
         self,
         game_id: str,
@@ -200,6 +225,7 @@ class RedisEventStore:
                 await pool.disconnect()
             return await script(keys=keys, args=args)
 
+    @_translated
     async def take(self, key: str, rate_per_s: float, burst: int) -> int:
         """Take one request from the bucket `key`: 0 when allowed, else ms to wait."""
         wait = await self._run(
@@ -207,6 +233,7 @@ class RedisEventStore:
         )
         return int(wait)
 
+    @_translated
     async def idempotent(self, game_id: str, key: str) -> bytes | None:
         """The recorded `fingerprint \\n response` of an idempotency key, if any."""
         tag = game_keys(game_id)["log"].rsplit(":", 1)[0]
@@ -225,6 +252,7 @@ class RedisEventStore:
     # tables that expired. A move enters the new indexes before it leaves the old ones; a lost move
     # is made by the table's next append (`listed` still differs), or by a read that meets it.
 
+    @_translated
     async def register(self, game_id: str, created_ms: int) -> None:
         """List a new table in the lobby; check a few of the oldest entries for expiry."""
         meta = game_keys(game_id)["meta"]
@@ -251,6 +279,7 @@ class RedisEventStore:
         if expired:
             await self._drop(expired)
 
+    @_translated
     async def lobby(
         self, kind: str | None, status: str | None, offset: int, limit: int
     ) -> tuple[list[Summary], bool]:

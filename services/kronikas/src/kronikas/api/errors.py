@@ -11,8 +11,6 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from kronikas.application.errors import ApiError
 from kronikas.domain.common import DomainError, InvalidOptions
@@ -33,6 +31,17 @@ class Problem(msgspec.Struct, omit_defaults=True):
     request_id: str | None = None
     errors: list[dict[str, Any]] | None = None
 
+
+# The service's own refusals (application/errors.py), by code, to their HTTP status.
+_API_STATUS: dict[str, int] = {
+    "invalid_request": 422,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "version_mismatch": 412,
+    "rate_limited": 429,
+    "unavailable": 503,
+}
 
 # The framework's own HTTP exceptions, by status, to the codes of docs/api.md.
 _HTTP_CODES: dict[int, tuple[int, str]] = {
@@ -120,7 +129,8 @@ def _validation_errors(extra: Any) -> list[dict[str, Any]] | None:
 def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
     """Turn any exception into problem+json; nothing unexpected leaks a stack trace."""
     if isinstance(exc, ApiError):
-        return problem_response(request, exc.status, exc.code, exc.detail, exc.headers, exc.errors)
+        status = _API_STATUS[exc.code]
+        return problem_response(request, status, exc.code, exc.detail, exc.headers, exc.errors)
     if isinstance(exc, DomainError):
         return problem_response(request, 409, exc.code, exc.detail)
     if isinstance(exc, InvalidOptions):
@@ -145,11 +155,6 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
         return problem_response(request, status, code, detail, headers, errors)
     if isinstance(exc, RecursionError):
         return problem_response(request, 422, "invalid_request", "The JSON is nested too deeply.")
-    if isinstance(exc, RedisConnectionError | RedisTimeoutError):
-        log.warning("store unavailable: %s", type(exc).__name__)
-        return problem_response(
-            request, 503, "unavailable", "The store does not answer; nothing was changed."
-        )
     return _internal(request, exc)
 
 

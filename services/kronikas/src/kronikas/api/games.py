@@ -194,7 +194,7 @@ class GamesController(Controller):
         offset: Annotated[int, QueryParameter(ge=0, le=100_000, description="Tables to skip.")] = 0,
     ) -> Lobby:
         """The lobby: tables, newest first, filtered by kind and status, a page at a time."""
-        found, more = await _games(state).store.lobby(kind, status, offset, limit)
+        found, more = await _games(state).lobby(kind, status, offset, limit)
         entries = [
             LobbyEntry(
                 id=s.game_id,

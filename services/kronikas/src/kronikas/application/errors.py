@@ -1,4 +1,6 @@
-"""Refusals decided by the service itself, not by the rules (the API maps them to HTTP)."""
+"""Refusals decided by the service itself, not by the rules; each has a stable `code`.
+
+The API maps each code to its HTTP status (api/errors.py): no HTTP here."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ from typing import Any
 class ApiError(Exception):
     """A refusal decided by the service itself (not by the rules)."""
 
-    status = 400
     code = "invalid_request"
 
     def __init__(
@@ -26,28 +27,28 @@ class ApiError(Exception):
 
 
 class InvalidRequest(ApiError):
-    status, code = 422, "invalid_request"
+    code = "invalid_request"
 
 
 class Unauthorized(ApiError):
-    status, code = 401, "unauthorized"
+    code = "unauthorized"
 
 
 class Forbidden(ApiError):
-    status, code = 403, "forbidden"
+    code = "forbidden"
 
 
 class NotFound(ApiError):
-    status, code = 404, "not_found"
+    code = "not_found"
 
 
 class VersionMismatch(ApiError):
-    status, code = 412, "version_mismatch"
+    code = "version_mismatch"
 
 
 class RateLimited(ApiError):
-    status, code = 429, "rate_limited"
+    code = "rate_limited"
 
 
 class Unavailable(ApiError):
-    status, code = 503, "unavailable"
+    code = "unavailable"

@@ -370,6 +370,12 @@ class Games:
             step.fingerprint = hashlib.sha256(body).hexdigest()
         return await self._execute(table, fresh, step)
 
+    async def lobby(
+        self, kind: str | None, status: str | None, offset: int, limit: int
+    ) -> tuple[list[Summary], bool]:
+        """Tables newest first, filtered by kind and status, a page; and whether more follow."""
+        return await self.store.lobby(kind, status, offset, limit)
+
     async def view(self, game_id: str, token: str | None) -> Answer:
         """The table as the token's holder (or a spectator) sees it now."""
         table, seat = await self._reader(game_id, token)
