@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import itertools
 import logging
@@ -518,6 +519,7 @@ class Games:
                         seen.knows(step.viewer, json)
                 table.roles.update(auth)
                 self.changes.wake(game_id)
+                await asyncio.sleep(0)  # the woken streams push before this answer is sent
                 return Answer(body, result.version)
             if result.outcome == "conflict":
                 table, fresh = (
