@@ -16,15 +16,17 @@ from kronikas.domain.common import Join, Start
 
 
 def _command(state: cheat.CheatRound, rnd: random.Random) -> tuple[int, cheat.Command]:
-    """A random legal command: calls now and then, plays of the due rank when the hand has some."""
-    top = state.top
-    if top is not None:
-        callers = [s for s in range(len(state.players)) if s != top.seat]
-        if rnd.random() < 0.15 or not state.hands[top.seat]:
-            caller = rnd.choice(callers)
-            if caller == state.turn and not state.hands[top.seat] and rnd.random() < 0.6:
-                return caller, cheat.Accept()
-            return caller, cheat.Call()
+    """A random legal command: calls now and then, plays of the due rank when the hand has some.
+
+    Who may call, accept or play is the engine's `legal`; the cards are this player's choice, not
+    one of `legal_moves` (enumerating a big hand's plays every move would cost more than the move).
+    """
+    callers = [s for s in range(len(state.players)) if "call" in cheat.legal(state, s)]
+    if callers and (rnd.random() < 0.15 or "play" not in cheat.legal(state, state.turn)):
+        caller = rnd.choice(callers)
+        if "accept" in cheat.legal(state, caller) and rnd.random() < 0.6:
+            return caller, cheat.Accept()
+        return caller, cheat.Call()
     seat = state.turn
     hand = state.hands[seat]
     honest = [c for c in hand if c[:-1] == state.rank or c == "XC"]

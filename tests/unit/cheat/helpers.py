@@ -108,11 +108,15 @@ class StackedRandomness:
 def random_command(
     state: cheat.CheatRound, rnd: random.Random, call_rate: float = 0.2
 ) -> tuple[int, Command]:
-    """A random legal command: calls now and then, often honest plays when the hand allows."""
-    top = state.top
-    if top is not None and (rnd.random() < call_rate or not state.hands[top.seat]):
-        caller = rnd.choice([s for s in range(len(state.players)) if s != top.seat])
-        if caller == state.turn and not state.hands[top.seat] and rnd.random() < 0.5:
+    """A random legal command: calls now and then, often honest plays when the hand allows.
+
+    Who may call, accept or play is the engine's `legal`; which cards to play is this player's
+    choice (a uniform pick among `legal_moves` would nearly always put down `max_play` cards)."""
+    seats = range(len(state.players))
+    callers = [s for s in seats if "call" in cheat.legal(state, s)]
+    if callers and (rnd.random() < call_rate or "play" not in cheat.legal(state, state.turn)):
+        caller = rnd.choice(callers)
+        if "accept" in cheat.legal(state, caller) and rnd.random() < 0.5:
             return caller, cheat.Accept()
         return caller, cheat.Call()
     seat = state.turn

@@ -1,9 +1,10 @@
-"""Cheat invariants over random complete matches (hypothesis): cards are conserved, `legal` is
-exactly what `decide` accepts, no viewer sees a card they cannot know, events refold, matches
-end."""
+"""Cheat invariants over random complete matches (hypothesis): cards are conserved, `legal_moves`
+(and `legal`, its types) is exactly what `decide` accepts, no viewer sees a card they cannot know,
+events refold, matches end."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -135,46 +136,94 @@ def test_cards_are_conserved_events_refold_and_every_match_ends(
     ]
 
 
-def _tries(state: cheat.CheatRound, seat: int) -> list[tuple[str, Any, bool]]:
-    """(type, command, valid) probes: a valid form of each type and some invalid plays."""
-    hand = state.hands[seat]
+SMALL_HAND = 10
+"""Up to this many cards in the hand on turn (at most 385 plays) the test enumerates every legal
+move in every state, and counts the plays again the slow way; with a bigger hand (a 33-card one has
+46,937 plays) only in a few states of each match, drawn at random."""
+BIG_HANDS = 3
+"""States a match enumerates with a bigger hand on turn."""
+
+
+def _tries(state: cheat.CheatRound, seat: int, rnd: random.Random) -> list[Any]:
+    """Commands of every type to send: call, accept, plays drawn from the hand in any order, and
+    plays that break a rule (none, a card not held, a copy more than held, too many cards)."""
+    hand = list(state.hands[seat])
+    most = state.options.max_play
     missing = [c for c in sorted(ALL_CODES) if c not in hand]
     # A card not held, or (a hand of two decks may hold every code) one more copy than held.
     unheld = [missing[0]] if missing else [hand[0]] * (hand.count(hand[0]) + 1)
-    tries: list[tuple[str, Any, bool]] = [
-        ("play", Play(cards=[hand[0] if hand else "7H"]), True),
-        ("play", Play(cards=unheld), False),
-        ("call", Call(), True),
-        ("accept", Accept(), True),
-    ]
-    if len(hand) > state.options.max_play:
-        tries.append(("play", Play(cards=list(hand[: state.options.max_play + 1])), False))
+    tries: list[Any] = [Call(), Accept(), Play(cards=[]), Play(cards=unheld)]
+    if hand:
+        tries += [
+            Play(cards=rnd.sample(hand, rnd.randint(1, min(most, len(hand))))) for _ in range(3)
+        ]
+        tries.append(Play(cards=[hand[-1]] * (hand.count(hand[-1]) + 1)))
+        if len(hand) > most:
+            tries.append(Play(cards=rnd.sample(hand, most + 1)))
     return tries
+
+
+def _all_plays(hand: tuple[str, ...], most: int) -> set[tuple[str, ...]]:
+    """Every play of `hand` counted the slow way: each choice of cards, duplicates merged."""
+    return {
+        cheat.sort_cards(list(chosen))
+        for size in range(1, most + 1)
+        for chosen in itertools.combinations(hand, size)
+    }
 
 
 @SETTINGS
 @given(tables())
-def test_legal_lists_exactly_what_decide_accepts(
+def test_legal_moves_are_exactly_what_decide_accepts(
     table: tuple[CheatOptions, int, int],
 ) -> None:
     options, n, seed = table
-    rnd = random.Random(seed)
+    rnd, probe = random.Random(seed), random.Random(seed + 2)
     rng = SeededRandomness(seed + 1)
+    big = 0
     for before, *_ in match(options, n, seed, rnd):
         if not isinstance(before, cheat.CheatRound):
             for seat in range(n):
-                assert cheat.legal(before, seat) == []
+                assert cheat.legal(before, seat) == [] and cheat.legal_moves(before, seat) == []
             continue
-        for seat in range(n):
+        if len(before.hands[before.turn]) > SMALL_HAND:
+            if big == BIG_HANDS or probe.random() > 0.05:
+                for seat in range(n):
+                    assert cheat.view(before, seat, "g", 0).legal == cheat.legal(before, seat)
+                continue
+            big += 1
+        for seat in [*range(n), -1, n]:
             allowed = cheat.legal(before, seat)
-            assert cheat.view(before, seat, "g", 0).legal == allowed
-            for kind, command, valid in _tries(before, seat):
-                if kind in allowed and valid:
-                    assert cheat.decide(before, command, seat, rng)
-                    continue
+            moves = cheat.legal_moves(before, seat)
+            plays = [move for move in moves if isinstance(move, Play)]
+            others = [type(move).__struct_config__.tag for move in moves[len(plays) :]]
+            assert (["play"] if plays else []) + others == allowed  # plays first, as `legal`
+            if 0 <= seat < n:
+                assert cheat.view(before, seat, "g", 0).legal == allowed
+            listed = {tuple(play.cards) for play in plays}
+            assert len(listed) == len(plays)
+            sample = probe.sample(plays, min(len(plays), 8))
+            hand = before.hands[seat] if plays else ()
+            if plays and len(hand) <= SMALL_HAND:  # every play listed, each once, in hand order
+                assert listed == _all_plays(hand, options.max_play)
+            for play in sample:
+                assert tuple(play.cards) == cheat.sort_cards(play.cards)
+                assert 1 <= len(play.cards) <= options.max_play
+                assert not Counter(play.cards) - Counter(hand)
+            for move in [*sample, *moves[len(plays) :]]:
+                assert cheat.decide(before, move, seat, rng)  # each listed move is accepted
+            if not 0 <= seat < n:
+                continue
+            for command in _tries(before, seat, probe):  # and nothing else of these is
+                kind = command.__struct_config__.tag
+                if isinstance(command, Play):
+                    is_listed = cheat.sort_cards(command.cards) in listed
+                else:
+                    is_listed = kind in others
                 try:
                     cheat.decide(before, command, seat, rng)
                 except (NotYourTurn, IllegalMove) as error:
+                    assert not is_listed, (command, seat, error.detail)
                     expected = (
                         _expected_code(error, before, seat, kind)
                         if kind not in allowed
@@ -182,7 +231,7 @@ def test_legal_lists_exactly_what_decide_accepts(
                     )
                     assert error.code == expected, (kind, seat, allowed, error.detail)
                 else:
-                    raise AssertionError(f"{kind} {command} by {seat} accepted; legal {allowed}")
+                    assert is_listed, (command, seat, allowed)
 
 
 def _codes(value: Any) -> Iterator[str]:

@@ -33,21 +33,6 @@ VALUES: Final[dict[str, int]] = {
 """Thirty-One values by rank."""
 
 
-def rank_of(card: Card) -> str:
-    """The rank part of an ordinary card's code (`"10"` for `10L`)."""
-    return card[:-1]
-
-
-def suit_of(card: Card) -> str:
-    """The suit part of an ordinary card's code (`"L"` for `10L`)."""
-    return card[-1]
-
-
-def is_chronicler(card: Card) -> bool:
-    """Whether the card is one of the two Chroniclers."""
-    return card[0] == "X"
-
-
 def next_rank(rank: str) -> str:
     """The rank announced after `rank` in Cheat (A is followed by 7)."""
     return RANKS[(RANKS.index(rank) + 1) % len(RANKS)]

@@ -1,0 +1,131 @@
+"""Cheat (seeds 000/001, docs/rules.md): the rules engine as a Decider.
+
+The contract is docs/engines.md; this package offers it as module-level names, gathered here from
+`options`, `commands`, `events`, `states`, `legal`, `decide`, `evolve` and `view`. The life of a
+table:
+
+1. `created(options, seeded)` gives the first event of every game (`CheatGameCreated`); the
+   application appends it itself when the table is created. `initial_state(options, seeded)` is the
+   empty lobby before it; evolving `CheatGameCreated` assigns its options and `seeded`, so a stored
+   log folds to the same state from any `initial_state`.
+2. `common.Join` → `PlayerJoined`; `common.Start` (the application checks the host) → a deal.
+3. The wire commands `Play`, `Call` and `Accept`, until the last round ends with `CheatMatchEnded`.
+
+Decisions this package makes where the rules leave a detail open (each also noted where it acts,
+and listed in docs/rules.md):
+
+- Five or more players need two decks: this is enforced at join time through `max_players` (a fifth
+  join at a one-deck table is refused as full) and checked again at the start.
+- Calling one's own play is `illegal_move`, as docs/api.md lists it, although the player who just
+  played may do nothing else (any other command from them is `not_your_turn`).
+- On an honest call of a play that emptied its player's hand, the caller takes the pile first, then
+  the round ends: places count the caller's cards with the pile.
+- A penalty for an uncalled `XP` is its own event (`penalty_taken`), placed before the cards of the
+  play that closed the window; `accept` is its own event (`play_accepted`) too.
+- Hands are kept sorted (rank 7…A, then suit H B L A, Chroniclers last) so views are stable.
+- The last call's turned-up cards stay in the table view (`last_call`) until the next call or deal.
+- A round that ends on `accept` leaves its last play on the pile: the view keeps it as
+  `last_play` (docs/api.md: null only once the pile is taken), with the window closed.
+"""
+
+from __future__ import annotations
+
+from kronikas.domain.cheat.commands import COMMANDS, Accept, Call, Command, Play
+from kronikas.domain.cheat.decide import FIRST_RANK, created, decide, places_of, points_of
+from kronikas.domain.cheat.events import (
+    CheatCalled,
+    CheatCardsPlayed,
+    CheatGameCreated,
+    CheatMatchEnded,
+    CheatPenaltyTaken,
+    CheatPileTaken,
+    CheatPlayAccepted,
+    CheatRoundDealt,
+    CheatRoundEnded,
+    Event,
+)
+from kronikas.domain.cheat.evolve import EventOutOfPlace, evolve
+from kronikas.domain.cheat.legal import legal, legal_moves
+from kronikas.domain.cheat.options import (
+    KIND,
+    MIN_PLAYERS,
+    CheatOptions,
+    max_players,
+    validate_options,
+)
+from kronikas.domain.cheat.states import (
+    CheatCallResult,
+    CheatFinished,
+    CheatLobby,
+    CheatPenalty,
+    CheatPileTop,
+    CheatRound,
+    CheatRoundOver,
+    CheatRoundResult,
+    CheatSeat,
+    State,
+    initial_state,
+    is_terminal,
+    sort_cards,
+)
+from kronikas.domain.cheat.view import (
+    CheatGameView,
+    CheatLastPlay,
+    CheatPlayerView,
+    CheatTableView,
+    Status,
+    redact,
+    view,
+)
+
+__all__ = [
+    "COMMANDS",
+    "FIRST_RANK",
+    "KIND",
+    "MIN_PLAYERS",
+    "Accept",
+    "Call",
+    "CheatCallResult",
+    "CheatCalled",
+    "CheatCardsPlayed",
+    "CheatFinished",
+    "CheatGameCreated",
+    "CheatGameView",
+    "CheatLastPlay",
+    "CheatLobby",
+    "CheatMatchEnded",
+    "CheatOptions",
+    "CheatPenalty",
+    "CheatPenaltyTaken",
+    "CheatPileTaken",
+    "CheatPileTop",
+    "CheatPlayAccepted",
+    "CheatPlayerView",
+    "CheatRound",
+    "CheatRoundDealt",
+    "CheatRoundEnded",
+    "CheatRoundOver",
+    "CheatRoundResult",
+    "CheatSeat",
+    "CheatTableView",
+    "Command",
+    "Event",
+    "EventOutOfPlace",
+    "Play",
+    "State",
+    "Status",
+    "created",
+    "decide",
+    "evolve",
+    "initial_state",
+    "is_terminal",
+    "legal",
+    "legal_moves",
+    "max_players",
+    "places_of",
+    "points_of",
+    "redact",
+    "sort_cards",
+    "validate_options",
+    "view",
+]

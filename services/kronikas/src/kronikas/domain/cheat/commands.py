@@ -1,0 +1,30 @@
+"""Cheat's wire commands: what a seated player may send while a round is played."""
+
+from __future__ import annotations
+
+from typing import Annotated, Final, TypeAlias
+
+import msgspec
+
+from kronikas.domain.cards import CardCode
+
+
+class Play(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="play"):
+    """Put 1 to `max_play` cards from your hand face down on the pile; the service announces
+    their count and the rank due now."""
+
+    cards: Annotated[list[CardCode], msgspec.Meta(min_length=1, max_length=4)]
+
+
+class Call(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="call"):
+    """Call "Cheat!" on the most recent play (not your own) while its window is open."""
+
+
+class Accept(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="accept"
+):
+    """As the next player, let the window close on a play that emptied its player's hand."""
+
+
+Command: TypeAlias = Play | Call | Accept
+COMMANDS: Final = (Play, Call, Accept)

@@ -1,0 +1,302 @@
+"""Cheat's `decide`: the events a command causes, every derived fact computed here, or the
+`DomainError` that refuses it."""
+
+from __future__ import annotations
+
+from typing import Final, assert_never
+
+from kronikas.domain.cards import COLOURED, PALE, RANKS, Card, make_deck, next_rank
+from kronikas.domain.cheat.commands import Accept, Call, Command, Play
+from kronikas.domain.cheat.events import (
+    CheatCalled,
+    CheatCardsPlayed,
+    CheatGameCreated,
+    CheatMatchEnded,
+    CheatPenaltyTaken,
+    CheatPileTaken,
+    CheatPlayAccepted,
+    CheatRoundDealt,
+    CheatRoundEnded,
+    Event,
+)
+from kronikas.domain.cheat.legal import allowed
+from kronikas.domain.cheat.options import MIN_PLAYERS, CheatOptions, max_players, validate_options
+from kronikas.domain.cheat.states import (
+    CheatFinished,
+    CheatLobby,
+    CheatPileTop,
+    CheatRound,
+    CheatRoundOver,
+    State,
+    sort_cards,
+)
+from kronikas.domain.common import (
+    DeckRevealed,
+    DomainError,
+    GameFull,
+    GameNotOpen,
+    GameOver,
+    IllegalMove,
+    Join,
+    NotYourTurn,
+    PlayerJoined,
+    Randomness,
+    Start,
+)
+
+FIRST_RANK: Final = RANKS[0]
+_NEXT_RANK: Final[dict[str, str]] = {rank: next_rank(rank) for rank in RANKS}
+
+
+def created(options: CheatOptions, seeded: bool) -> list[Event]:
+    """The first event of every game, appended by the application; validates the options."""
+    validate_options(options)
+    return [CheatGameCreated(options=options, seeded=seeded)]
+
+
+def decide(
+    state: State, command: Command | Join | Start, seat: int | None, rng: Randomness
+) -> list[Event]:
+    """The events a command causes, or a `DomainError` when the rules refuse it."""
+    match command:
+        case Play() | Call() | Accept():
+            match state:
+                case CheatRound():
+                    return _act(state, command, seat, rng)
+                case CheatLobby():
+                    raise NotYourTurn("The game has not started.")
+                case CheatFinished():
+                    raise GameOver("The match is over.")
+                case CheatRoundOver():
+                    raise NotYourTurn("The next round is being dealt.")
+                case _:
+                    assert_never(state)
+        case Join():
+            match state:
+                case CheatLobby():
+                    return _join(state, command)
+                case CheatRound() | CheatRoundOver() | CheatFinished():
+                    raise GameNotOpen("The game has already started; it takes no more players.")
+                case _:
+                    assert_never(state)
+        case Start():
+            match state:
+                case CheatLobby():
+                    return _start(state, rng)
+                case CheatRound() | CheatRoundOver() | CheatFinished():
+                    raise GameNotOpen("The game has already started.")
+                case _:
+                    assert_never(state)
+        case _:
+            assert_never(command)
+
+
+# --- the lobby and the deal ---------------------------------------------------------------------
+
+
+def _join(state: CheatLobby, command: Join) -> list[Event]:
+    limit = max_players(state.options)
+    if len(state.players) >= limit:
+        raise GameFull(f"All {limit} seats are taken.")
+    return [PlayerJoined(player_id=command.player_id, name=command.name, seat=len(state.players))]
+
+
+def _start(state: CheatLobby, rng: Randomness) -> list[Event]:
+    n = len(state.players)
+    if n < MIN_PLAYERS:
+        raise IllegalMove(f"At least {MIN_PLAYERS} players are needed to start; {n} joined.")
+    if n > max_players(state.options):
+        # Unreachable through joins (they stop at max_players); kept for logs written otherwise.
+        raise IllegalMove(f"{n} players need two decks; this table has one.")
+    return [_deal(state.options, n, 1, rng.pick(n), rng)]
+
+
+def _deal(options: CheatOptions, n: int, round: int, dealer: int, rng: Randomness) -> Event:
+    """Shuffle and deal: card i goes to seat (dealer + 1 + i) mod n, the rest is set aside."""
+    shuffle = rng.shuffle(
+        make_deck(options.decks, (COLOURED, PALE) if options.chroniclers else ()), round
+    )
+    deck = shuffle.deck
+    dealt = len(deck) // n * n
+    hands: list[list[Card] | None] = [None] * n
+    for r in range(n):
+        hands[(dealer + 1 + r) % n] = list(sort_cards(deck[r:dealt:n]))
+    return CheatRoundDealt(
+        round=round,
+        dealer=dealer,
+        turn=(dealer + 1) % n,
+        rank=FIRST_RANK,
+        set_aside=len(deck) - dealt,
+        commitment=shuffle.commitment,
+        hands=hands,
+        set_aside_cards=list(deck[dealt:]),
+        deck=list(deck),
+        salt=shuffle.salt,
+    )
+
+
+# --- the round ----------------------------------------------------------------------------------
+
+
+def _act(state: CheatRound, command: Command, seat: int | None, rng: Randomness) -> list[Event]:
+    if seat is None or not 0 <= seat < len(state.players):
+        raise NotYourTurn("Only a player seated at this table may send commands.")
+    kinds = allowed(state, seat)
+    top = state.top
+    match command:
+        case Play():
+            if "play" not in kinds:
+                raise _refusal(state, seat, "play", kinds)
+            return _play(state, seat, command.cards)
+        case Call():
+            # `call` is allowed only while a window is open: `top` is then set.
+            if top is None or "call" not in kinds:
+                raise _refusal(state, seat, "call", kinds)
+            return _call(state, top, seat, rng)
+        case Accept():
+            if top is None or "accept" not in kinds:
+                raise _refusal(state, seat, "accept", kinds)
+            return _accept(state, top, seat, rng)
+        case _:
+            assert_never(command)
+
+
+def _refusal(state: CheatRound, seat: int, kind: str, kinds: list[str]) -> DomainError:
+    """Why `kind` is refused: `not_your_turn` when the seat may do nothing now, else illegal."""
+    top, turn = state.top, state.turn
+    if top is not None and top.seat == seat:
+        if kind == "call":
+            # docs/api.md names this an illegal move, though the player may do nothing else now.
+            return IllegalMove("You cannot call your own play.")
+        return NotYourTurn(
+            f"You have just played: seat {turn} is next, and any other player may call."
+        )
+    if not kinds:
+        return NotYourTurn(f"It is seat {turn}'s turn to play.")
+    if kind == "play":
+        if seat == turn:
+            return IllegalMove(
+                "The player who just played has no cards left: you may accept or call, not play."
+            )
+        return IllegalMove(f"It is seat {turn}'s turn to play; you may only call.")
+    if kind == "call":
+        return IllegalMove("There is no play to call: put down cards.")
+    if top is not None and not state.hands[top.seat]:
+        return IllegalMove(f"Only the next player, seat {turn}, may accept; you may call.")
+    return IllegalMove("You may accept only a play that emptied its player's hand.")
+
+
+def _is_honest(cards: tuple[Card, ...] | list[Card], rank: str) -> bool:
+    """Every card is of `rank` or a Chronicler: XC always, XP when called (docs/rules.md)."""
+    return all(card[0] == "X" or card[:-1] == rank for card in cards)
+
+
+def _play(state: CheatRound, seat: int, cards: list[Card]) -> list[Event]:
+    if not cards:
+        raise IllegalMove("Put down at least one card.")
+    if len(cards) > state.options.max_play:
+        raise IllegalMove(f"You may put down at most {state.options.max_play} cards at once.")
+    hand = list(state.hands[seat])
+    for card in cards:
+        try:
+            hand.remove(card)
+        except ValueError:
+            raise IllegalMove(
+                f"You do not hold {card}"
+                + (" as many times as you put it down." if card in state.hands[seat] else ".")
+            ) from None
+    events: list[Event] = []
+    top = state.top
+    if top is not None and PALE in top.cards:
+        # The window closes uncalled on an XP play: its player takes the pile before these land.
+        events.append(
+            CheatPenaltyTaken(seat=top.seat, count=len(state.pile), turn=seat, cards=[*state.pile])
+        )
+    events.append(
+        CheatCardsPlayed(
+            seat=seat,
+            count=len(cards),
+            rank=state.rank,
+            turn=(seat + 1) % len(state.players),
+            next_rank=_NEXT_RANK[state.rank],
+            cards=list(cards),
+        )
+    )
+    return events
+
+
+def _call(state: CheatRound, top: CheatPileTop, caller: int, rng: Randomness) -> list[Event]:
+    honest = _is_honest(top.cards, top.rank)
+    taker = caller if honest else top.seat
+    finished = honest and not state.hands[top.seat]
+    if finished:
+        turn: int | None = None
+    else:
+        # A caught liar's caller plays next, skipping the seats between; else play goes on in order.
+        turn = (top.seat + 1) % len(state.players) if honest else caller
+    events: list[Event] = [
+        CheatCalled(
+            caller=caller,
+            seat=top.seat,
+            rank=top.rank,
+            cards=[*top.cards],
+            honest=honest,
+            taker=taker,
+        ),
+        CheatPileTaken(seat=taker, count=len(state.pile), turn=turn, cards=[*state.pile]),
+    ]
+    if finished:
+        sizes = [len(hand) for hand in state.hands]
+        sizes[taker] += len(state.pile)
+        events += _end_round(state, top.seat, sizes, rng)
+    return events
+
+
+def _accept(state: CheatRound, top: CheatPileTop, seat: int, rng: Randomness) -> list[Event]:
+    events: list[Event] = [CheatPlayAccepted(seat=seat, player=top.seat)]
+    if PALE in top.cards:
+        events.append(
+            CheatPenaltyTaken(seat=top.seat, count=len(state.pile), turn=seat, cards=[*state.pile])
+        )
+        return events
+    events += _end_round(state, top.seat, [len(hand) for hand in state.hands], rng)
+    return events
+
+
+# --- the end of a round -------------------------------------------------------------------------
+
+
+def places_of(sizes: list[int]) -> list[int]:
+    """Places by cards in hand, fewest first; equal counts share the better place."""
+    return [1 + sum(1 for other in sizes if other < size) for size in sizes]
+
+
+def points_of(places: list[int], place_points: tuple[int, ...]) -> list[int]:
+    """Points for each place; a place beyond the list scores 0."""
+    return [place_points[p - 1] if p <= len(place_points) else 0 for p in places]
+
+
+def _end_round(state: CheatRound, winner: int, sizes: list[int], rng: Randomness) -> list[Event]:
+    places = places_of(sizes)
+    points = points_of(places, state.options.place_points)
+    totals = [a + b for a, b in zip(state.points, points, strict=True)]
+    events: list[Event] = [
+        CheatRoundEnded(
+            round=state.round,
+            winner=winner,
+            hand_sizes=sizes,
+            places=places,
+            points=points,
+            totals=totals,
+        ),
+        DeckRevealed(round=state.round, salt=state.salt, deck=list(state.deck)),
+    ]
+    n = len(state.players)
+    if state.round < state.options.rounds:
+        events.append(_deal(state.options, n, state.round + 1, (state.dealer + 1) % n, rng))
+    else:
+        best = max(totals)
+        events.append(
+            CheatMatchEnded(winners=[s for s, t in enumerate(totals) if t == best], points=totals)
+        )
+    return events

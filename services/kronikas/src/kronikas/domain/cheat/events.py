@@ -1,0 +1,119 @@
+"""Cheat's stored events: `decide` computes every fact in them, `evolve` only assigns it."""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+import msgspec
+
+from kronikas.domain.cards import Card
+from kronikas.domain.cheat.options import CheatOptions
+from kronikas.domain.common import DeckRevealed, PlayerJoined
+
+
+class CheatGameCreated(msgspec.Struct, frozen=True, tag_field="type", tag="game_created"):
+    """A Cheat table was created with these options."""
+
+    options: CheatOptions
+    seeded: bool
+
+
+class CheatRoundDealt(msgspec.Struct, frozen=True, tag_field="type", tag="round_dealt"):
+    """A round was dealt: `hands` by seat (each viewer sees only their own), `set_aside` cards
+    out of play; `commitment` is the hash of the shuffled deck (docs/api.md, "Fair deals")."""
+
+    round: int
+    dealer: int
+    turn: int
+    rank: str
+    set_aside: int
+    commitment: str
+    hands: list[list[Card] | None]
+    set_aside_cards: list[Card] | None = None
+    deck: list[Card] | None = None
+    salt: str | None = None
+
+
+class CheatCardsPlayed(msgspec.Struct, frozen=True, tag_field="type", tag="cards_played"):
+    """`seat` put `count` cards down announced as `rank`; `turn` is next, to announce
+    `next_rank`. The cards are shown only to their player."""
+
+    seat: int
+    count: int
+    rank: str
+    turn: int
+    next_rank: str
+    cards: list[Card] | None = None
+
+
+class CheatCalled(msgspec.Struct, frozen=True, tag_field="type", tag="cheat_called"):
+    """`caller` called "Cheat!" on the play of `seat`; its `cards` are turned up for all. On an
+    honest play the caller is the `taker` of the pile, on a lie the player who lied."""
+
+    caller: int
+    seat: int
+    rank: str
+    cards: list[Card]
+    honest: bool
+    taker: int
+
+
+class CheatPileTaken(msgspec.Struct, frozen=True, tag_field="type", tag="pile_taken"):
+    """After a call `seat` took the whole pile (`count` cards; the cards are shown only to them);
+    `turn` plays next, or null when the round ends with this call."""
+
+    seat: int
+    count: int
+    turn: int | None
+    cards: list[Card] | None = None
+
+
+class CheatPenaltyTaken(msgspec.Struct, frozen=True, tag_field="type", tag="penalty_taken"):
+    """The last play held the Pale Chronicler and was not called: its player `seat` took the pile
+    (`count` cards, shown only to them); `turn` plays next."""
+
+    seat: int
+    count: int
+    turn: int
+    cards: list[Card] | None = None
+
+
+class CheatPlayAccepted(msgspec.Struct, frozen=True, tag_field="type", tag="play_accepted"):
+    """`seat` let the window close on the play of `player`, who had no cards left."""
+
+    seat: int
+    player: int
+
+
+class CheatRoundEnded(msgspec.Struct, frozen=True, tag_field="type", tag="round_ended"):
+    """`winner` finished the round; places by cards in hand, points scored and running totals
+    (lists indexed by seat)."""
+
+    round: int
+    winner: int
+    hand_sizes: list[int]
+    places: list[int]
+    points: list[int]
+    totals: list[int]
+
+
+class CheatMatchEnded(msgspec.Struct, frozen=True, tag_field="type", tag="match_ended"):
+    """The last round ended: `winners` have the most `points` (totals by seat)."""
+
+    winners: list[int]
+    points: list[int]
+
+
+Event: TypeAlias = (
+    CheatGameCreated
+    | PlayerJoined
+    | CheatRoundDealt
+    | CheatCardsPlayed
+    | CheatCalled
+    | CheatPileTaken
+    | CheatPenaltyTaken
+    | CheatPlayAccepted
+    | CheatRoundEnded
+    | DeckRevealed
+    | CheatMatchEnded
+)

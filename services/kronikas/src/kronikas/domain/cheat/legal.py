@@ -1,0 +1,91 @@
+"""What a seat may do now: the command types (`legal`) and every concrete command (`legal_moves`),
+from the one predicate `decide` checks too."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+from typing import assert_never
+
+from kronikas.domain.cards import Card
+from kronikas.domain.cheat.commands import Accept, Call, Command, Play
+from kronikas.domain.cheat.states import (
+    CheatFinished,
+    CheatLobby,
+    CheatRound,
+    CheatRoundOver,
+    State,
+    card_order,
+)
+
+
+def allowed(state: CheatRound, seat: int) -> list[str]:
+    """The command types a seat of a round in play may send now."""
+    top = state.top
+    if top is None:
+        return ["play"] if seat == state.turn else []
+    if seat == top.seat:
+        return []
+    if seat == state.turn:
+        return ["play", "call"] if state.hands[top.seat] else ["accept", "call"]
+    return ["call"]
+
+
+def legal(state: State, seat: int) -> list[str]:
+    """The command types this seat may send now (`[]` when none)."""
+    match state:
+        case CheatRound() if 0 <= seat < len(state.players):
+            return allowed(state, seat)
+        case CheatLobby() | CheatRound() | CheatRoundOver() | CheatFinished():
+            return []
+        case _:
+            assert_never(state)
+
+
+def legal_moves(state: State, seat: int) -> list[Command]:
+    """Every command this seat may send now (OpenSpiel's `legal_actions`), in `legal`'s order of
+    types: each distinct play of 1 to `max_play` cards from the hand (fewer cards first, then in
+    hand order, each play's cards in hand order), then `accept`, then `call`."""
+    kinds = legal(state, seat)
+    match state:
+        case CheatRound() if kinds:
+            moves: list[Command] = []
+            if "play" in kinds:
+                moves += plays(state.hands[seat], state.options.max_play)
+            if "accept" in kinds:
+                moves.append(Accept())
+            if "call" in kinds:
+                moves.append(Call())
+            return moves
+        case CheatLobby() | CheatRound() | CheatRoundOver() | CheatFinished():
+            return []
+        case _:
+            assert_never(state)
+
+
+def plays(hand: Sequence[Card], most: int) -> list[Play]:
+    """Every distinct play of 1 to `most` cards from `hand`: each multiset once, even when two decks
+    put two copies of a card in the hand; fewer cards first, then in hand order."""
+    held = Counter(hand)
+    cards = sorted(held, key=card_order)
+    copies = [held[card] for card in cards]
+    if all(n == 1 for n in copies):  # one copy of each card: itertools, several times faster
+        return [
+            Play(cards=list(chosen))
+            for size in range(1, most + 1)
+            for chosen in combinations(cards, size)
+        ]
+    # Grow the plays one card at a time, each by a card no earlier in hand order than its last
+    # (a repeat only while copies remain): every multiset comes out once, already in order.
+    layer: list[tuple[tuple[Card, ...], int, int]] = [((), 0, 0)]
+    out: list[Play] = []
+    for _ in range(most):
+        layer = [
+            ((*chosen, cards[j]), j, used + 1 if j == last else 1)
+            for chosen, last, used in layer
+            for j in range(last, len(cards))
+            if j != last or used < copies[j]
+        ]
+        out += [Play(cards=list(chosen)) for chosen, _, _ in layer]
+    return out

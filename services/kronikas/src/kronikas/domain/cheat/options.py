@@ -1,0 +1,65 @@
+"""Cheat's kind, table options and seats (docs/rules.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Final
+
+import msgspec
+
+from kronikas.domain.common import InvalidOptions
+
+KIND: Final = "cheat"
+MIN_PLAYERS: Final = 2
+
+
+class CheatOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The options of a Cheat table; every field may be left out for its default."""
+
+    decks: Annotated[
+        int,
+        msgspec.Meta(ge=1, le=2, description="Decks of 32 cards: 1 or 2; 2 seat 5–8 players."),
+    ] = 1
+    max_play: Annotated[
+        int, msgspec.Meta(ge=1, le=4, description="The most cards one play may put down (1–4).")
+    ] = 4
+    rounds: Annotated[
+        int, msgspec.Meta(ge=1, le=100, description="Rounds in the match (1–100).")
+    ] = 1
+    place_points: Annotated[
+        tuple[Annotated[int, msgspec.Meta(ge=0, le=100)], ...],
+        msgspec.Meta(
+            min_length=1,
+            max_length=8,
+            description="Points for 1st, 2nd, … place (1–8 whole numbers, 0–100); "
+            "a place beyond the list scores 0.",
+        ),
+    ] = (4, 3, 2)
+    chroniclers: Annotated[
+        bool, msgspec.Meta(description="Add the Coloured (XC) and Pale (XP) Chroniclers.")
+    ] = False
+
+
+def _whole(value: object, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def validate_options(options: CheatOptions) -> None:
+    """Raise `InvalidOptions` when an option is outside the limits in docs/rules.md."""
+    if not _whole(options.decks, 1, 2):
+        raise InvalidOptions("decks must be 1 or 2.")
+    if not _whole(options.max_play, 1, 4):
+        raise InvalidOptions("max_play must be a whole number from 1 to 4.")
+    if not _whole(options.rounds, 1, 100):
+        raise InvalidOptions("rounds must be a whole number from 1 to 100.")
+    points = options.place_points
+    if not isinstance(points, tuple | list) or not 1 <= len(points) <= 8:
+        raise InvalidOptions("place_points must list 1 to 8 numbers.")
+    if not all(_whole(p, 0, 100) for p in points):
+        raise InvalidOptions("place_points must be whole numbers from 0 to 100.")
+    if type(options.chroniclers) is not bool:
+        raise InvalidOptions("chroniclers must be true or false.")
+
+
+def max_players(options: CheatOptions) -> int:
+    """Seats at a table: 4 with one deck, 8 with two (docs/rules.md)."""
+    return 4 if options.decks == 1 else 8

@@ -1,0 +1,215 @@
+"""What leaves the service of a Cheat table: the view one viewer may see, and events redacted for
+them."""
+
+from __future__ import annotations
+
+from typing import Literal, TypeAlias, assert_never
+
+import msgspec
+
+from kronikas.domain.cards import Card
+from kronikas.domain.cheat.events import (
+    CheatCalled,
+    CheatCardsPlayed,
+    CheatGameCreated,
+    CheatMatchEnded,
+    CheatPenaltyTaken,
+    CheatPileTaken,
+    CheatPlayAccepted,
+    CheatRoundDealt,
+    CheatRoundEnded,
+    Event,
+)
+from kronikas.domain.cheat.legal import allowed
+from kronikas.domain.cheat.options import CheatOptions
+from kronikas.domain.cheat.states import (
+    CheatCallResult,
+    CheatFinished,
+    CheatLobby,
+    CheatPenalty,
+    CheatRound,
+    CheatRoundOver,
+    CheatRoundResult,
+    CheatSeat,
+    State,
+)
+from kronikas.domain.common import DeckRevealed, MyHand, PlayerJoined
+
+
+class CheatPlayerView(msgspec.Struct, frozen=True):
+    """A seat at a Cheat table: who sits there, how many cards they hold, their points."""
+
+    id: str
+    name: str
+    seat: int
+    hand_size: int
+    points: int
+
+
+class CheatLastPlay(msgspec.Struct, frozen=True):
+    """The latest play while its cards lie on the pile: who, how many, announced as what."""
+
+    seat: int
+    count: int
+    rank: str
+
+
+class CheatTableView(msgspec.Struct, frozen=True):
+    """The middle of a Cheat table: the rank due, the pile and the challenge window."""
+
+    rank: str
+    pile_size: int
+    set_aside: int
+    window_open: bool
+    last_play: CheatLastPlay | None
+    last_call: CheatCallResult | None = None
+    commitment: str | None = None
+    last_penalty: CheatPenalty | None = None
+    """Everyone learns that an uncalled play held XP (docs/rules.md); shown until the next deal."""
+
+
+Status: TypeAlias = Literal["open", "playing", "finished"]
+
+
+class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat"):
+    """A Cheat table as one viewer may see it; a spectator's `me` and `legal` are null."""
+
+    id: str
+    status: Status
+    version: int
+    options: CheatOptions
+    seeded: bool
+    round: int
+    dealer: int | None
+    turn: int | None
+    winners: list[int]
+    players: list[CheatPlayerView]
+    me: MyHand | None
+    legal: list[str] | None
+    cheat: CheatTableView | None
+    thirty_one: None
+    last_round: CheatRoundResult | None
+
+
+def redact(event: Event, viewer: int | None) -> Event:
+    """The event as `viewer` may see it: hidden cards become `None`."""
+    match event:
+        case CheatCardsPlayed() | CheatPileTaken() | CheatPenaltyTaken():
+            if event.seat == viewer or event.cards is None:
+                return event
+            return msgspec.structs.replace(event, cards=None)
+        case CheatRoundDealt():
+            return msgspec.structs.replace(
+                event,
+                hands=[hand if seat == viewer else None for seat, hand in enumerate(event.hands)],
+                set_aside_cards=None,
+                deck=None,
+                salt=None,
+            )
+        case (
+            CheatGameCreated()
+            | PlayerJoined()
+            | CheatCalled()
+            | CheatPlayAccepted()
+            | CheatRoundEnded()
+            | DeckRevealed()
+            | CheatMatchEnded()
+        ):
+            return event
+        case _:
+            assert_never(event)
+
+
+def _players(
+    players: tuple[CheatSeat, ...],
+    hands: tuple[tuple[Card, ...], ...] | None,
+    points: tuple[int, ...] | None,
+) -> list[CheatPlayerView]:
+    return [
+        CheatPlayerView(
+            id=p.id,
+            name=p.name,
+            seat=seat,
+            hand_size=len(hands[seat]) if hands is not None else 0,
+            points=points[seat] if points is not None else 0,
+        )
+        for seat, p in enumerate(players)
+    ]
+
+
+def _lobby_view(state: CheatLobby, viewer: int | None, game_id: str, version: int) -> CheatGameView:
+    seated = viewer is not None and 0 <= viewer < len(state.players)
+    return CheatGameView(
+        id=game_id,
+        status="open",
+        version=version,
+        options=state.options,
+        seeded=state.seeded,
+        round=0,
+        dealer=None,
+        turn=None,
+        winners=[],
+        players=_players(state.players, None, None),
+        me=MyHand(id=state.players[viewer].id, seat=viewer, hand=[])
+        if seated and viewer is not None
+        else None,
+        legal=[] if seated else None,
+        cheat=None,
+        thirty_one=None,
+        last_round=None,
+    )
+
+
+def view(state: State, viewer: int | None, game_id: str, version: int) -> CheatGameView:
+    """The table as `viewer` (a seat, or `None` for a spectator) may see it."""
+    status: Status = "playing"
+    winners: list[int] = []
+    playing: CheatRound | None = None
+    match state:
+        case CheatLobby():
+            return _lobby_view(state, viewer, game_id, version)
+        case CheatRound():
+            table = playing = state
+        case CheatRoundOver():
+            table = state.table
+        case CheatFinished():
+            table = state.table
+            status, winners = "finished", list(state.winners)
+        case _:
+            assert_never(state)
+    # docs/api.md: `last_play` lasts while its cards lie on the pile, after the round too; the
+    # window is open only while the round is played.
+    top = table.top
+    seated = viewer is not None and 0 <= viewer < len(table.players)
+    return CheatGameView(
+        id=game_id,
+        status=status,
+        version=version,
+        options=table.options,
+        seeded=table.seeded,
+        round=table.round,
+        dealer=table.dealer,
+        turn=None if playing is None else playing.turn,
+        winners=winners,
+        players=_players(table.players, table.hands, table.points),
+        me=MyHand(id=table.players[viewer].id, seat=viewer, hand=list(table.hands[viewer]))
+        if seated and viewer is not None
+        else None,
+        legal=([] if playing is None else allowed(playing, viewer))
+        if seated and viewer is not None
+        else None,
+        cheat=CheatTableView(
+            rank=table.rank,
+            pile_size=len(table.pile),
+            set_aside=len(table.set_aside),
+            window_open=top is not None and playing is not None,
+            last_play=CheatLastPlay(seat=top.seat, count=len(top.cards), rank=top.rank)
+            if top is not None
+            else None,
+            last_call=table.last_call,
+            last_penalty=table.last_penalty,
+            commitment=table.commitment,
+        ),
+        thirty_one=None,
+        last_round=table.last_round,
+    )
