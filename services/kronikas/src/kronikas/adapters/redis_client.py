@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import hiredis
-from redis.asyncio import Connection, Redis
+from redis.asyncio import BlockingConnectionPool, Connection, Redis
 from redis.asyncio.cluster import RedisCluster
 
 from kronikas.config import Settings
 
 AnyRedis = Redis | RedisCluster
+POOL_SIZE = 100
+"""Connections a process keeps to one Redis server at most."""
 
 
 class PackedConnection(Connection):
@@ -41,6 +43,13 @@ def connect(settings: Settings, url: str | None = None) -> AnyRedis:
     if settings.redis_cluster:
         return RedisCluster.from_url(target, **options)
     # A `rediss://` or `unix://` address keeps redis-py's own connection class for its scheme.
-    return Redis.from_url(
-        target, retry_on_timeout=False, connection_class=PackedConnection, **options
+    # A request that finds every pooled connection busy waits for one (up to the time-out)
+    # instead of failing at once: a crowd of streams reading together must not make 503s.
+    pool = BlockingConnectionPool.from_url(
+        target,
+        connection_class=PackedConnection,
+        max_connections=POOL_SIZE,
+        timeout=settings.redis_timeout_s,
+        **options,
     )
+    return Redis(connection_pool=pool, retry_on_timeout=False)

@@ -124,6 +124,8 @@ class Games:
         self._nonces = itertools.count()
         self._gaps = 0
         """Appends heard that could not be folded in (counted, so a read can tell it missed one)."""
+        self._reading: dict[str, asyncio.Task[Table]] = {}
+        """Tables being read for their followers, each read shared by all of them."""
         changes.listen(self._heard)
 
     # -- loading ---------------------------------------------------------------------------------
@@ -179,12 +181,28 @@ class Games:
         generation = self.changes.generation(game_id)
         if table is not None and generation is not None and table.live == generation:
             return table
+        # Every stream of a table that falls back to reading shares one read: a crowd of
+        # followers woken by one gap must not take the pool's every connection.
+        reading = self._reading.get(game_id)
+        if reading is None:
+            reading = asyncio.create_task(self._read_followed(game_id, generation))
+            self._reading[game_id] = reading
+            reading.add_done_callback(lambda done: self._read_done(game_id, done))
+        return await asyncio.shield(reading)
+
+    async def _read_followed(self, game_id: str, generation: int | None) -> Table:
         gaps = self._gaps
         table = await self.load(game_id, rate=False)
         unbroken = gaps == self._gaps and self.changes.generation(game_id) == generation
         if generation is not None and unbroken:
             table.live = generation
         return table
+
+    def _read_done(self, game_id: str, done: asyncio.Task[Table]) -> None:
+        if self._reading.get(game_id) is done:
+            del self._reading[game_id]
+        if not done.cancelled():
+            done.exception()  # retrieved here too: every sharer may have gone
 
     async def load(self, game_id: str, token_hash: str = "", rate: bool = True) -> Table:
         """The table at its current version (one round trip); also learns the token's role."""
@@ -459,10 +477,12 @@ class Games:
         return table, True
 
     async def _reader(self, game_id: str, token: str | None) -> tuple[Table, int | None]:
-        token_hash = hash_token(token) if token else ""
+        if not token:  # a spectator: no role to learn, no rate to count (as a read without one)
+            if not _GAME_ID.fullmatch(game_id):
+                raise NotFound(f"There is no table {game_id!r}.")
+            return await self._followed(game_id), None
+        token_hash = hash_token(token)
         table = await self.load(game_id, token_hash)
-        if not token:
-            return table, None
         role = table.roles.get(token_hash)
         if role is None:
             raise Unauthorized("This token is not one of this table's.")
