@@ -50,6 +50,7 @@ def connect(settings: Settings, url: str | None = None) -> AnyRedis:
         connection_class=PackedConnection,
         max_connections=POOL_SIZE,
         timeout=settings.redis_timeout_s,
+        retry_on_timeout=False,
         **options,
     )
-    return Redis(connection_pool=pool, retry_on_timeout=False)
+    return Redis(connection_pool=pool)
