@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -41,9 +42,53 @@ def generate(target: Path, spec: Path = SPEC) -> None:
         )  # fmt: skip
         for source, destination in OVERLAY.items():
             shutil.copyfile(source, out / destination)
+        (out / PACKAGE / "events.py").write_text(events_module(spec))
         if target.exists():
             shutil.rmtree(target)
         shutil.copytree(out, target)
+
+
+def events_module(spec: Path) -> str:
+    """`kronikas_client/events.py`: the union of every event class, and a parser by `type`.
+
+    The generator inlines the union where `EventPage.events` and `CommandResult.events` use it;
+    this names it once, from the document's discriminator, for the streaming helper and bots.
+    """
+    document = json.loads(spec.read_text())
+    items = document["components"]["schemas"]["EventPage"]["properties"]["events"]["items"]
+    mapping: dict[str, str] = items["discriminator"]["mapping"]
+    names = {wire: ref.rsplit("/", 1)[-1] for wire, ref in sorted(mapping.items())}
+    classes = sorted(set(names.values()))
+    lines = [
+        '"""Every event type on the wire as one union, and a parser that picks the class by',
+        '`type` (written by tools/gen_sdk.py from the OpenAPI document\'s discriminator)."""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from collections.abc import Mapping",
+        "from typing import Any, TypeAlias",
+        "",
+        "from .models import (",
+        *(f"    {name}," for name in classes),
+        ")",
+        "",
+        "GameEvent: TypeAlias = (",
+        "    " + "\n    | ".join(classes),
+        ")",
+        '"""One change to a table: one class per game and event type, its `data` typed."""',
+        "",
+        "EVENT_CLASSES: dict[str, type[GameEvent]] = {",
+        *(f'    "{wire}": {name},' for wire, name in names.items()),
+        "}",
+        '"""The class of each event `type` on the wire (`cheat.round_dealt`, …)."""',
+        "",
+        "",
+        "def parse_event(src: Mapping[str, Any]) -> GameEvent:",
+        '    """An event from its JSON object, as the class its `type` names."""',
+        '    return EVENT_CLASSES[src["type"]].from_dict(src)',
+        "",
+    ]
+    return "\n".join(lines)
 
 
 def main(argv: list[str]) -> int:

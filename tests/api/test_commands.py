@@ -34,7 +34,7 @@ async def test_a_play_answers_version_events_and_the_movers_view(tables: Tables)
         range(view["version"] + 1, body["version"] + 1)
     )
     played = body["events"][0]
-    assert played["type"] == "cards_played" and played["data"]["cards"] == [card]
+    assert played["type"] == "cheat.cards_played" and played["data"]["cards"] == [card]
     assert body["game"]["me"]["hand"] == view["me"]["hand"][1:]
     assert r.headers["etag"] == f'"{body["version"]}"'
     other = await tables.view(table, table.players[1 - turn])
@@ -50,7 +50,7 @@ async def test_other_seats_see_the_play_without_its_cards(tables: Tables, client
             f"/v1/games/{table.id}/events", params={"after": view["version"]}, headers=auth(token)
         )
         event = r.json()["events"][0]
-        assert event["type"] == "cards_played"
+        assert event["type"] == "cheat.cards_played"
         assert event["data"]["cards"] is None and event["data"]["count"] == 2
 
 
@@ -164,7 +164,7 @@ async def test_events_are_gapless_and_redacted_per_seat(tables: Tables, client: 
         pages[seat] = events
     assert len({len(p) for p in pages.values()}) == 1
     for seat in range(3):
-        deal = next(e for e in pages[seat] if e["type"] == "round_dealt")
+        deal = next(e for e in pages[seat] if e["type"] == "thirty_one.round_dealt")
         assert deal["data"]["deck"] is None and deal["data"]["salt"] is None
         hands = deal["data"]["hands"]
         assert [h is not None for h in hands] == [s == seat for s in range(3)]
@@ -177,8 +177,8 @@ async def test_every_deal_is_committed_and_revealed(tables: Tables, client: Clie
     for seat, token in enumerate(table.players):
         r = await client.get(f"/v1/games/{table.id}/events", headers=auth(token))
         seen[seat] = r.json()["events"]
-    deals = [e for e in seen[0] if e["type"] == "round_dealt"]
-    reveals = [e for e in seen[0] if e["type"] == "deck_revealed"]
+    deals = [e for e in seen[0] if e["type"] == "cheat.round_dealt"]
+    reveals = [e for e in seen[0] if e["type"] == "cheat.deck_revealed"]
     assert len(deals) == len(reveals) == 2
     for deal, reveal in zip(deals, reveals, strict=True):
         salt, deck = reveal["data"]["salt"], reveal["data"]["deck"]
@@ -232,8 +232,10 @@ async def test_every_thirty_one_deal_is_committed_and_revealed(
         ]
         for seat, token in enumerate(table.players)
     }
-    deals = [e for e in seen[0] if e["type"] == "round_dealt"]
-    reveals = {e["data"]["round"]: e["data"] for e in seen[0] if e["type"] == "deck_revealed"}
+    deals = [e for e in seen[0] if e["type"] == "thirty_one.round_dealt"]
+    reveals = {
+        e["data"]["round"]: e["data"] for e in seen[0] if e["type"] == "thirty_one.deck_revealed"
+    }
     assert deals and len(reveals) == len(deals)
     for deal in deals:
         shown = reveals[deal["data"]["round"]]

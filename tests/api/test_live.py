@@ -74,7 +74,7 @@ async def test_long_poll_returns_as_soon_as_an_event_lands(
     elapsed = time.monotonic() - started
     await task
     assert r.status_code == 200
-    assert r.json()["events"][0]["type"] == "cards_played"
+    assert r.json()["events"][0]["type"] == "cheat.cards_played"
     assert elapsed < 15, "woken by the move, not by the end of its wait"
     started = time.monotonic()
     quiet = await http.get(url, params={"after": r.json()["version"] + 5, "wait": 0.5})
@@ -113,7 +113,7 @@ async def test_a_stream_delivers_a_commands_events_within_a_second(
         (message,) = await asyncio.wait_for(reader, 20)
         # A stream that missed the notification would deliver at the next keep-alive (15 s).
         assert time.monotonic() - sent < 10
-    assert message["event"] == "cards_played"
+    assert message["event"] == "cheat.cards_played"
     assert message["id"] == str(view["version"] + 1)
     data = json.loads(message["data"])
     assert data["version"] == view["version"] + 1 and data["data"]["cards"] is None

@@ -69,7 +69,7 @@ def test_a_cheat_match_of_good_and_random_bots_plays_to_the_end(service: Service
     table = Table.create(service.url, "cheat", bots, {"rounds": 2, "chroniclers": True}, 11, rng)
     rounds: list[str] = []
     view = table.play(lambda events, _: rounds.extend(e.type_ for e in events))
-    rounds = [t for t in rounds if t == "round_ended"]
+    rounds = [t for t in rounds if t == "cheat.round_ended"]
     assert view.status.value == "finished" and view.winners
     assert len(rounds) == 2
     assert isinstance(view, CheatGameView) and view.last_round is not None
@@ -108,7 +108,7 @@ def test_a_stale_if_match_is_412_and_a_retry_on_the_fresh_view_succeeds(
         game_id, client=mover, body=Play(cards=fresh.me.hand[:1]), if_match=f'"{fresh.version}"'
     )
     assert isinstance(done, CommandResult), done
-    assert done.version > fresh.version and done.events[0].type_ == "cards_played"
+    assert done.version > fresh.version and done.events[0].type_ == "cheat.cards_played"
 
 
 def test_a_second_pass_is_a_409_whose_detail_reaches_the_user(service: ServiceProcess) -> None:

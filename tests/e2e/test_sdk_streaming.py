@@ -12,12 +12,13 @@ import httpx
 import pytest
 from kronikas_client import AuthenticatedClient, Client
 from kronikas_client.api.games import create_game, get_game, join_game, send_command, start_game
+from kronikas_client.events import GameEvent
 from kronikas_client.models import (
+    CheatCardsPlayedEvent,
     CheatGameView,
     CommandResult,
     CreateCheatGame,
     Created,
-    GameEvent,
     Joined,
     JoinRequest,
     Play,
@@ -73,8 +74,10 @@ def test_a_stream_receives_a_commands_events_as_they_happen(service: ServiceProc
     time.sleep(0.3)
     play_first_card(game_id, seats[view.turn or 0], view)
     reader.join(10)
-    assert [(e.version, e.type_) for e in received] == [(view.version + 1, "cards_played")]
-    assert received[0].data["cards"] is None  # another seat's cards stay hidden
+    assert [(e.version, e.type_) for e in received] == [(view.version + 1, "cheat.cards_played")]
+    (played,) = received
+    assert isinstance(played, CheatCardsPlayedEvent)
+    assert played.data.cards is None  # another seat's cards stay hidden
 
 
 class DropAfterFirstEvent(httpx.BaseTransport):

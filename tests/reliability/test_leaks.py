@@ -45,23 +45,23 @@ def knowledge(events: list[dict[str, Any]], seat: int | None) -> Knowledge:
         assert event["version"] == len(known)
         data, kind = event["data"], event["type"]
         mine = seat is not None and data.get("seat") == seat
-        if kind == "round_dealt":
+        if kind in ("cheat.round_dealt", "thirty_one.round_dealt"):
             current = set(data.get("table") or [])
             if seat is not None and data["hands"][seat]:
                 current |= set(data["hands"][seat])
-        elif kind in ("cards_played", "pile_taken", "penalty_taken") and mine:
+        elif kind in ("cheat.cards_played", "cheat.pile_taken", "cheat.penalty_taken") and mine:
             current |= set(data["cards"] or [])
-        elif kind == "cheat_called":
+        elif kind == "cheat.cheat_called":
             current |= set(data["cards"])
-        elif kind in ("hand_exchanged", "hands_swapped"):
+        elif kind in ("thirty_one.hand_exchanged", "thirty_one.hands_swapped"):
             current |= set(data["table"])
-        elif kind == "card_swapped":
+        elif kind == "thirty_one.card_swapped":
             current |= {data["give"], data["take"]}
-        elif kind == "hand_shown":
+        elif kind == "thirty_one.hand_shown":
             current |= set(data["hand"])
-        elif kind == "round_ended":
+        elif kind == "thirty_one.round_ended":
             current |= {c for hand in data.get("hands") or [] if hand for c in hand}
-        elif kind == "deck_revealed":
+        elif kind in ("cheat.deck_revealed", "thirty_one.deck_revealed"):
             current |= set(data["deck"] or [])
         ever |= current
         known.append((frozenset(current), frozenset(ever)))
@@ -312,7 +312,7 @@ def test_no_viewer_ever_receives_a_card_it_cannot_know(service: ServiceProcess) 
 
 def test_the_scanner_finds_a_planted_leak() -> None:
     deal = {"type": "round_dealt", "hands": [["7H"], None], "table": []}
-    events = [{"version": 1, "type": "round_dealt", "at": "", "data": deal}]
+    events = [{"version": 1, "type": "thirty_one.round_dealt", "at": "", "data": deal}]
     viewer = Viewer("seat 1", 1, "t")
     assert check(viewer, events) == ["seat 1 got 7H at data.hands in events page (v1)"]
     spectator = Viewer("spectator", None, None)

@@ -96,7 +96,7 @@ async def test_a_token_in_the_query_counts_only_for_streams(client: Client) -> N
 async def test_a_host_token_reads_as_a_spectator_and_cannot_move(client: Client) -> None:
     table, _, version = await two_tables(client)
     r = await client.get(f"/v1/games/{table.id}/events", headers=auth(table.host))
-    deal = next(e for e in r.json()["events"] if e["type"] == "round_dealt")
+    deal = next(e for e in r.json()["events"] if e["type"] == "cheat.round_dealt")
     assert deal["data"]["hands"] == [None, None]
     for command in ({"type": "call"}, {"type": "play", "cards": ["7H"]}):
         r = await client.post(

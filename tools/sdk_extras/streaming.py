@@ -9,9 +9,11 @@ client — no extra dependency:
 
     with AuthenticatedClient(base_url=url, token=token) as client:
         for event in stream_events(client, game_id):
-            print(event.version, event.type_, event.data.to_dict())
+            print(event.version, event.type_, event.data)
 
-The stream ends after a `match_ended` event (see `stop_after`), or when you leave the loop.
+The stream ends after a `cheat.match_ended` or `thirty_one.match_ended` event (see
+`stop_after`), or when you leave the loop. Each event is the class its `type` names
+(`kronikas_client.events`), with its `data` typed.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from urllib.parse import quote
 import httpx
 
 from .client import AuthenticatedClient, Client
-from .models.game_event import GameEvent
+from .events import GameEvent, parse_event
 from .models.problem import Problem
 
 __all__ = [
@@ -139,7 +141,7 @@ def _pause(response: httpx.Response, fallback: float) -> float:
 def _event(message: SSEMessage) -> GameEvent | None:
     if not message.data:
         return None
-    return GameEvent.from_dict(json.loads(message.data))
+    return parse_event(json.loads(message.data))
 
 
 def stream_events(
@@ -148,7 +150,7 @@ def stream_events(
     after: int = 0,
     token: str | None = None,
     *,
-    stop_after: Collection[str] = ("match_ended",),
+    stop_after: Collection[str] = ("cheat.match_ended", "thirty_one.match_ended"),
     max_reconnects: int | None = None,
     retry_delay: float = 0.5,
     read_timeout: float = DEFAULT_READ_TIMEOUT,
@@ -203,7 +205,7 @@ async def astream_events(
     after: int = 0,
     token: str | None = None,
     *,
-    stop_after: Collection[str] = ("match_ended",),
+    stop_after: Collection[str] = ("cheat.match_ended", "thirty_one.match_ended"),
     max_reconnects: int | None = None,
     retry_delay: float = 0.5,
     read_timeout: float = DEFAULT_READ_TIMEOUT,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Protocol, TypeAlias
 
+from kronikas_client.events import GameEvent
 from kronikas_client.models import (
     Accept,
     Call,
     CheatGameView,
     Exchange,
-    GameEvent,
     Keep,
     Pass,
     Play,
@@ -39,8 +39,3 @@ class Bot(Protocol):
     def act(self, view: Any) -> Command | None:
         """The command to send now, or None to let the moment pass."""
         ...
-
-
-def data(event: GameEvent) -> dict[str, Any]:
-    """An event's `data` as a plain dict."""
-    return event.data.to_dict()

@@ -6,26 +6,21 @@ import random
 from collections import Counter
 from math import comb
 
-from kronikas_client.models import Accept, Call, CheatGameView, GameEvent, Play
-from kronikas_client.types import Unset
+from kronikas_client.events import GameEvent
+from kronikas_client.models import (
+    Accept,
+    Call,
+    CheatCardsPlayedEvent,
+    CheatCheatCalledEvent,
+    CheatGameView,
+    CheatPenaltyTakenEvent,
+    CheatPileTakenEvent,
+    CheatRoundDealtEvent,
+    Play,
+)
 
-from .base import CheatCommand, data
+from .base import CheatCommand
 from .cards import COLOURED, PALE, RANKS, next_rank, rank, rank_distance
-
-
-def _max_play(view: CheatGameView) -> int:
-    value = view.options.max_play
-    return 4 if isinstance(value, Unset) else value
-
-
-def _decks(view: CheatGameView) -> int:
-    value = view.options.decks
-    return 1 if isinstance(value, Unset) else value
-
-
-def _chroniclers(view: CheatGameView) -> bool:
-    value = view.options.chroniclers
-    return False if isinstance(value, Unset) else value
 
 
 class RandomCheatBot:
@@ -46,7 +41,7 @@ class RandomCheatBot:
             return Call()
         if "play" in legal and view.me is not None:
             hand = view.me.hand
-            count = self.rng.randint(1, min(_max_play(view), len(hand)))
+            count = self.rng.randint(1, min(view.options.max_play, len(hand)))
             return Play(cards=self.rng.sample(hand, count))
         if "accept" in legal:
             return Accept()
@@ -101,38 +96,36 @@ class GoodCheatBot:
     # --- memory ------------------------------------------------------------------------------
 
     def observe(self, event: GameEvent) -> None:
-        d = data(event)
-        match event.type_:
-            case "round_dealt":
+        match event:
+            case CheatRoundDealtEvent(data=dealt):
                 self.known = {}
                 self.in_pile = Counter()
-                hands = d.get("hands") or []
-                self.players = len(hands)
-                for seat, hand in enumerate(hands):
+                self.players = len(dealt.hands)
+                for seat, hand in enumerate(dealt.hands):
                     if hand is not None:
                         self.me = seat
-            case "cards_played":
-                seat = int(d["seat"])
+            case CheatCardsPlayedEvent(data=played):
+                seat = played.seat
                 for other in range(self.players):
                     if other != seat:
                         self.windows[other] += 1
-                if d.get("cards") is not None and seat == self.me:
-                    self.in_pile.update(d["cards"])
+                if isinstance(played.cards, list) and seat == self.me:
+                    self.in_pile.update(played.cards)
                 else:
-                    self._forget_played(seat, int(d["count"]), str(d["rank"]))
-            case "cheat_called":
-                seat, caller = int(d["seat"]), int(d["caller"])
+                    self._forget_played(seat, played.count, played.rank)
+            case CheatCheatCalledEvent(data=called):
+                seat, caller = called.seat, called.caller
                 self.calls_made[caller] += 1
                 self.called[seat] += 1
-                if not d["honest"]:
+                if not called.honest:
                     self.lies[seat] += 1
                 if seat != self.me:
-                    self.in_pile.update(d["cards"])
+                    self.in_pile.update(called.cards)
                     held = self.known.get(seat)
                     if held is not None:
-                        held -= Counter(d["cards"])
-            case "pile_taken" | "penalty_taken":
-                taker = int(d["seat"])
+                        held -= Counter(called.cards)
+            case CheatPileTakenEvent(data=taken) | CheatPenaltyTakenEvent(data=taken):
+                taker = taken.seat
                 if taker != self.me:
                     self.known.setdefault(taker, Counter()).update(self.in_pile)
                 self.in_pile = Counter()
@@ -170,11 +163,11 @@ class GoodCheatBot:
         play = view.cheat.last_play
         announced, count, seat = play.rank, play.count, play.seat
         hand = Counter(view.me.hand)
-        self._tidy(hand, _decks(view))
-        copies = 4 * _decks(view)
-        universe = 32 * _decks(view) + (2 if _chroniclers(view) else 0)
+        self._tidy(hand, view.options.decks)
+        copies = 4 * view.options.decks
+        universe = 32 * view.options.decks + (2 if view.options.chroniclers else 0)
         truthful = [c for c in hand if rank(c) == announced]
-        true_total = copies + (1 if _chroniclers(view) else 0)
+        true_total = copies + (1 if view.options.chroniclers else 0)
         accounted = sum(hand[c] for c in truthful) + hand[COLOURED]
         for who, cards in self.known.items():
             if who != seat:
@@ -235,7 +228,7 @@ class GoodCheatBot:
         assert view.cheat is not None and view.me is not None
         hand = list(view.me.hand)
         announced = view.cheat.rank
-        limit = _max_play(view)
+        limit = view.options.max_play
         true = [c for c in hand if rank(c) == announced]
         if true:
             cards = true[:limit]

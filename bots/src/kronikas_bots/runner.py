@@ -18,9 +18,16 @@ from typing import Any
 import httpx
 from kronikas_client import Client
 from kronikas_client.api.system import health
-from kronikas_client.models import GameEvent, Health
+from kronikas_client.events import GameEvent
+from kronikas_client.models import (
+    CheatMatchEndedEvent,
+    CheatRoundEndedEvent,
+    Health,
+    ThirtyOneMatchEndedEvent,
+    ThirtyOneRoundEndedEvent,
+)
 
-from .base import View, data
+from .base import View
 from .table import Table, make_bot
 
 
@@ -92,24 +99,25 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, flo
 
 def describe_round(game: str, event: GameEvent, names: list[str]) -> str | None:
     """A progress line for a round's end, or None for other events."""
-    d = data(event)
-    if event.type_ == "round_ended":
-        if game == "cheat":
+    match event:
+        case CheatRoundEndedEvent(data=ended):
             return (
-                f"round {d['round']}: {names[d['winner']]} went out; cards left "
-                f"{d['hand_sizes']}, points {d['points']}, totals {d['totals']}"
+                f"round {ended.round_}: {names[ended.winner]} went out; cards left "
+                f"{ended.hand_sizes}, points {ended.points}, totals {ended.totals}"
             )
-        lost = ", ".join(names[s] for s in d["lost_life"]) or "nobody"
-        out = ", ".join(names[s] for s in d["out"]) or "nobody"
-        scores = ["-" if s is None else f"{s:g}" for s in d["scores"]]
-        aces = f", three Aces: {names[d['three_aces']]}" if d.get("three_aces") is not None else ""
-        return (
-            f"round {d['round']}: scores [{', '.join(scores)}]{aces}; lost a life: {lost}; "
-            f"out: {out}; lives {d['lives']}"
-        )
-    if event.type_ == "match_ended":
-        return "match over: " + ", ".join(names[s] for s in d["winners"]) + " won"
-    return None
+        case ThirtyOneRoundEndedEvent(data=ended):
+            lost = ", ".join(names[s] for s in ended.lost_life) or "nobody"
+            out = ", ".join(names[s] for s in ended.out) or "nobody"
+            scores = ["-" if s is None else f"{s:g}" for s in ended.scores]
+            aces = "" if ended.three_aces is None else f", three Aces: {names[ended.three_aces]}"
+            return (
+                f"round {ended.round_}: scores [{', '.join(scores)}]{aces}; lost a life: {lost}; "
+                f"out: {out}; lives {ended.lives}"
+            )
+        case CheatMatchEndedEvent(data=won) | ThirtyOneMatchEndedEvent(data=won):
+            return "match over: " + ", ".join(names[s] for s in won.winners) + " won"
+        case _:
+            return None
 
 
 @dataclass
@@ -162,7 +170,7 @@ def play_one(
     def on_events(events: list[GameEvent], view: View) -> None:
         nonlocal rounds
         for event in events:
-            if event.type_ == "round_ended":
+            if isinstance(event, CheatRoundEndedEvent | ThirtyOneRoundEndedEvent):
                 rounds += 1
             line = describe_round(game, event, names)
             if line and echo:

@@ -18,6 +18,7 @@ from kronikas_client.api.games import (
     send_command,
     start_game,
 )
+from kronikas_client.events import GameEvent
 from kronikas_client.models import (
     Call,
     CheatGameView,
@@ -27,7 +28,6 @@ from kronikas_client.models import (
     Created,
     CreateThirtyOneGame,
     EventPage,
-    GameEvent,
     Joined,
     JoinRequest,
     Problem,

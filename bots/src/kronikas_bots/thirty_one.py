@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import random
 
+from kronikas_client.events import GameEvent
 from kronikas_client.models import (
     Exchange,
-    GameEvent,
     Keep,
     Pass,
     Show,
     Swap,
     SwapAll,
+    ThirtyOneCardSwappedEvent,
     ThirtyOneGameView,
+    ThirtyOneRoundDealtEvent,
     ThirtyOneTableViewPhase,
 )
 
-from .base import ThirtyOneCommand, data
+from .base import ThirtyOneCommand
 from .cards import CHRONICLERS, VALUES, potential, rank, score, suit
 
 
@@ -90,11 +92,13 @@ class GoodThirtyOneBot:
         self.wants: dict[int, set[str]] = {}
 
     def observe(self, event: GameEvent) -> None:
-        d = data(event)
-        if event.type_ == "round_dealt":
-            self.wants = {}
-        elif event.type_ == "card_swapped" and d["take"] not in CHRONICLERS:
-            self.wants.setdefault(int(d["seat"]), set()).add(suit(str(d["take"])))
+        match event:
+            case ThirtyOneRoundDealtEvent():
+                self.wants = {}
+            case ThirtyOneCardSwappedEvent(data=swapped) if swapped.take not in CHRONICLERS:
+                self.wants.setdefault(swapped.seat, set()).add(suit(swapped.take))
+            case _:
+                pass
 
     def threshold(self, view: ThirtyOneGameView) -> float:
         left = sum(1 for p in view.players if not p.out)

@@ -6,6 +6,7 @@ import msgspec
 
 from kronikas.domain import cheat
 from kronikas.domain.cheat import Call, CheatOptions, CheatTableView, Play
+from kronikas.domain.cheat.options import CheatTableOptions
 from kronikas.domain.common import MyHand
 
 from .helpers import fold, lobby, run, table
@@ -118,7 +119,7 @@ def test_the_view_uses_the_options_and_the_seeded_flag_of_the_table() -> None:
     options = CheatOptions(max_play=2, rounds=3)
     state = fold(table([["7H"], ["8B"]], options=options))
     seen = cheat.view(state, 0, "g1", 4)
-    assert seen.options == options and seen.seeded is False
+    assert seen.options == CheatTableOptions.of(options) and seen.seeded is False
 
 
 def test_events_hide_nothing_from_nobody_when_nothing_is_hidden() -> None:

@@ -3,22 +3,42 @@
 from .accept import Accept
 from .call import Call
 from .cheat_call_result import CheatCallResult
+from .cheat_called import CheatCalled
+from .cheat_cards_played import CheatCardsPlayed
+from .cheat_cards_played_event import CheatCardsPlayedEvent
+from .cheat_cheat_called_event import CheatCheatCalledEvent
+from .cheat_deck_revealed_event import CheatDeckRevealedEvent
+from .cheat_game_created import CheatGameCreated
+from .cheat_game_created_event import CheatGameCreatedEvent
 from .cheat_game_view import CheatGameView
 from .cheat_game_view_status import CheatGameViewStatus
 from .cheat_last_play import CheatLastPlay
+from .cheat_match_ended import CheatMatchEnded
+from .cheat_match_ended_event import CheatMatchEndedEvent
 from .cheat_options import CheatOptions
 from .cheat_penalty import CheatPenalty
+from .cheat_penalty_taken import CheatPenaltyTaken
+from .cheat_penalty_taken_event import CheatPenaltyTakenEvent
+from .cheat_pile_taken import CheatPileTaken
+from .cheat_pile_taken_event import CheatPileTakenEvent
+from .cheat_play_accepted import CheatPlayAccepted
+from .cheat_play_accepted_event import CheatPlayAcceptedEvent
+from .cheat_player_joined_event import CheatPlayerJoinedEvent
 from .cheat_player_view import CheatPlayerView
+from .cheat_round_dealt import CheatRoundDealt
+from .cheat_round_dealt_event import CheatRoundDealtEvent
+from .cheat_round_ended import CheatRoundEnded
+from .cheat_round_ended_event import CheatRoundEndedEvent
 from .cheat_round_result import CheatRoundResult
+from .cheat_table_options import CheatTableOptions
 from .cheat_table_view import CheatTableView
 from .command_result import CommandResult
 from .create_cheat_game import CreateCheatGame
 from .create_thirty_one_game import CreateThirtyOneGame
 from .created import Created
+from .deck_revealed import DeckRevealed
 from .event_page import EventPage
 from .exchange import Exchange
-from .game_event import GameEvent
-from .game_event_data import GameEventData
 from .health import Health
 from .join_request import JoinRequest
 from .joined import Joined
@@ -37,39 +57,83 @@ from .option_info import OptionInfo
 from .option_info_type import OptionInfoType
 from .pass_ import Pass
 from .play import Play
+from .player_joined import PlayerJoined
 from .problem import Problem
 from .problem_errors_type_0_item import ProblemErrorsType0Item
 from .show import Show
 from .swap import Swap
 from .swap_all import SwapAll
+from .thirty_one_card_swapped import ThirtyOneCardSwapped
+from .thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent
+from .thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent
+from .thirty_one_game_created import ThirtyOneGameCreated
+from .thirty_one_game_created_event import ThirtyOneGameCreatedEvent
 from .thirty_one_game_view import ThirtyOneGameView
 from .thirty_one_game_view_status import ThirtyOneGameViewStatus
+from .thirty_one_hand_exchanged import ThirtyOneHandExchanged
+from .thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent
+from .thirty_one_hand_kept import ThirtyOneHandKept
+from .thirty_one_hand_kept_event import ThirtyOneHandKeptEvent
+from .thirty_one_hand_shown import ThirtyOneHandShown
+from .thirty_one_hand_shown_event import ThirtyOneHandShownEvent
+from .thirty_one_hands_swapped import ThirtyOneHandsSwapped
+from .thirty_one_hands_swapped_event import ThirtyOneHandsSwappedEvent
+from .thirty_one_match_ended import ThirtyOneMatchEnded
+from .thirty_one_match_ended_event import ThirtyOneMatchEndedEvent
 from .thirty_one_options import ThirtyOneOptions
+from .thirty_one_passed import ThirtyOnePassed
+from .thirty_one_passed_event import ThirtyOnePassedEvent
+from .thirty_one_player_joined_event import ThirtyOnePlayerJoinedEvent
 from .thirty_one_player_view import ThirtyOnePlayerView
+from .thirty_one_round_dealt import ThirtyOneRoundDealt
+from .thirty_one_round_dealt_event import ThirtyOneRoundDealtEvent
+from .thirty_one_round_ended import ThirtyOneRoundEnded
+from .thirty_one_round_ended_event import ThirtyOneRoundEndedEvent
 from .thirty_one_round_result import ThirtyOneRoundResult
+from .thirty_one_table_options import ThirtyOneTableOptions
 from .thirty_one_table_view import ThirtyOneTableView
 from .thirty_one_table_view_phase import ThirtyOneTableViewPhase
 
 __all__ = (
     "Accept",
     "Call",
+    "CheatCalled",
     "CheatCallResult",
+    "CheatCardsPlayed",
+    "CheatCardsPlayedEvent",
+    "CheatCheatCalledEvent",
+    "CheatDeckRevealedEvent",
+    "CheatGameCreated",
+    "CheatGameCreatedEvent",
     "CheatGameView",
     "CheatGameViewStatus",
     "CheatLastPlay",
+    "CheatMatchEnded",
+    "CheatMatchEndedEvent",
     "CheatOptions",
     "CheatPenalty",
+    "CheatPenaltyTaken",
+    "CheatPenaltyTakenEvent",
+    "CheatPileTaken",
+    "CheatPileTakenEvent",
+    "CheatPlayAccepted",
+    "CheatPlayAcceptedEvent",
+    "CheatPlayerJoinedEvent",
     "CheatPlayerView",
+    "CheatRoundDealt",
+    "CheatRoundDealtEvent",
+    "CheatRoundEnded",
+    "CheatRoundEndedEvent",
     "CheatRoundResult",
+    "CheatTableOptions",
     "CheatTableView",
     "CommandResult",
     "CreateCheatGame",
     "Created",
     "CreateThirtyOneGame",
+    "DeckRevealed",
     "EventPage",
     "Exchange",
-    "GameEvent",
-    "GameEventData",
     "Health",
     "Joined",
     "JoinRequest",
@@ -88,16 +152,40 @@ __all__ = (
     "OptionInfoType",
     "Pass",
     "Play",
+    "PlayerJoined",
     "Problem",
     "ProblemErrorsType0Item",
     "Show",
     "Swap",
     "SwapAll",
+    "ThirtyOneCardSwapped",
+    "ThirtyOneCardSwappedEvent",
+    "ThirtyOneDeckRevealedEvent",
+    "ThirtyOneGameCreated",
+    "ThirtyOneGameCreatedEvent",
     "ThirtyOneGameView",
     "ThirtyOneGameViewStatus",
+    "ThirtyOneHandExchanged",
+    "ThirtyOneHandExchangedEvent",
+    "ThirtyOneHandKept",
+    "ThirtyOneHandKeptEvent",
+    "ThirtyOneHandShown",
+    "ThirtyOneHandShownEvent",
+    "ThirtyOneHandsSwapped",
+    "ThirtyOneHandsSwappedEvent",
+    "ThirtyOneMatchEnded",
+    "ThirtyOneMatchEndedEvent",
     "ThirtyOneOptions",
+    "ThirtyOnePassed",
+    "ThirtyOnePassedEvent",
+    "ThirtyOnePlayerJoinedEvent",
     "ThirtyOnePlayerView",
+    "ThirtyOneRoundDealt",
+    "ThirtyOneRoundDealtEvent",
+    "ThirtyOneRoundEnded",
+    "ThirtyOneRoundEndedEvent",
     "ThirtyOneRoundResult",
+    "ThirtyOneTableOptions",
     "ThirtyOneTableView",
     "ThirtyOneTableViewPhase",
 )

@@ -9,9 +9,9 @@ from attrs import field as _attrs_field
 from ..models.cheat_game_view_status import CheatGameViewStatus
 
 if TYPE_CHECKING:
-    from ..models.cheat_options import CheatOptions
     from ..models.cheat_player_view import CheatPlayerView
     from ..models.cheat_round_result import CheatRoundResult
+    from ..models.cheat_table_options import CheatTableOptions
     from ..models.cheat_table_view import CheatTableView
     from ..models.my_hand import MyHand
 
@@ -30,7 +30,7 @@ class CheatGameView:
         last_round (CheatRoundResult | None):
         legal (list[str] | None):
         me (MyHand | None):
-        options (CheatOptions):
+        options (CheatTableOptions):
         players (list[CheatPlayerView]):
         round_ (int):
         seeded (bool):
@@ -47,7 +47,7 @@ class CheatGameView:
     last_round: CheatRoundResult | None
     legal: list[str] | None
     me: MyHand | None
-    options: CheatOptions
+    options: CheatTableOptions
     players: list[CheatPlayerView]
     round_: int
     seeded: bool
@@ -145,9 +145,9 @@ class CheatGameView:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.cheat_options import CheatOptions  # noqa: PLC0415
         from ..models.cheat_player_view import CheatPlayerView  # noqa: PLC0415
         from ..models.cheat_round_result import CheatRoundResult  # noqa: PLC0415
+        from ..models.cheat_table_options import CheatTableOptions  # noqa: PLC0415
         from ..models.cheat_table_view import CheatTableView  # noqa: PLC0415
         from ..models.my_hand import MyHand  # noqa: PLC0415
 
@@ -226,7 +226,7 @@ class CheatGameView:
 
         me = _parse_me(d.pop("me"))
 
-        options = CheatOptions.from_dict(d.pop("options"))
+        options = CheatTableOptions.from_dict(d.pop("options"))
 
         players = []
         _players = d.pop("players")

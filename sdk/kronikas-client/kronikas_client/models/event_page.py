@@ -7,7 +7,29 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.game_event import GameEvent
+    from ..models.cheat_cards_played_event import CheatCardsPlayedEvent
+    from ..models.cheat_cheat_called_event import CheatCheatCalledEvent
+    from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent
+    from ..models.cheat_game_created_event import CheatGameCreatedEvent
+    from ..models.cheat_match_ended_event import CheatMatchEndedEvent
+    from ..models.cheat_penalty_taken_event import CheatPenaltyTakenEvent
+    from ..models.cheat_pile_taken_event import CheatPileTakenEvent
+    from ..models.cheat_play_accepted_event import CheatPlayAcceptedEvent
+    from ..models.cheat_player_joined_event import CheatPlayerJoinedEvent
+    from ..models.cheat_round_dealt_event import CheatRoundDealtEvent
+    from ..models.cheat_round_ended_event import CheatRoundEndedEvent
+    from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent
+    from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent
+    from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent
+    from ..models.thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent
+    from ..models.thirty_one_hand_kept_event import ThirtyOneHandKeptEvent
+    from ..models.thirty_one_hand_shown_event import ThirtyOneHandShownEvent
+    from ..models.thirty_one_hands_swapped_event import ThirtyOneHandsSwappedEvent
+    from ..models.thirty_one_match_ended_event import ThirtyOneMatchEndedEvent
+    from ..models.thirty_one_passed_event import ThirtyOnePassedEvent
+    from ..models.thirty_one_player_joined_event import ThirtyOnePlayerJoinedEvent
+    from ..models.thirty_one_round_dealt_event import ThirtyOneRoundDealtEvent
+    from ..models.thirty_one_round_ended_event import ThirtyOneRoundEndedEvent
 
 
 T = TypeVar("T", bound="EventPage")
@@ -17,21 +39,120 @@ T = TypeVar("T", bound="EventPage")
 class EventPage:
     """
     Attributes:
-        events (list[GameEvent]): At most 500 events, oldest first; when `more` is true, ask again with `after` set to
-            the last one's version.
+        events (list[CheatCardsPlayedEvent | CheatCheatCalledEvent | CheatDeckRevealedEvent | CheatGameCreatedEvent |
+            CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent | CheatPlayAcceptedEvent |
+            CheatPlayerJoinedEvent | CheatRoundDealtEvent | CheatRoundEndedEvent | ThirtyOneCardSwappedEvent |
+            ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent |
+            ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent |
+            ThirtyOnePlayerJoinedEvent | ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent]): At most 500 events, oldest
+            first; when `more` is true, ask again with `after` set to the last one's version.
         more (bool): True when events after this page exist: the page was cut at 500 events.
         version (int): The table's version when it was read.
     """
 
-    events: list[GameEvent]
+    events: list[
+        CheatCardsPlayedEvent
+        | CheatCheatCalledEvent
+        | CheatDeckRevealedEvent
+        | CheatGameCreatedEvent
+        | CheatMatchEndedEvent
+        | CheatPenaltyTakenEvent
+        | CheatPileTakenEvent
+        | CheatPlayAcceptedEvent
+        | CheatPlayerJoinedEvent
+        | CheatRoundDealtEvent
+        | CheatRoundEndedEvent
+        | ThirtyOneCardSwappedEvent
+        | ThirtyOneDeckRevealedEvent
+        | ThirtyOneGameCreatedEvent
+        | ThirtyOneHandExchangedEvent
+        | ThirtyOneHandKeptEvent
+        | ThirtyOneHandShownEvent
+        | ThirtyOneHandsSwappedEvent
+        | ThirtyOneMatchEndedEvent
+        | ThirtyOnePassedEvent
+        | ThirtyOnePlayerJoinedEvent
+        | ThirtyOneRoundDealtEvent
+        | ThirtyOneRoundEndedEvent
+    ]
     more: bool
     version: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.cheat_cards_played_event import CheatCardsPlayedEvent  # noqa: PLC0415
+        from ..models.cheat_cheat_called_event import CheatCheatCalledEvent  # noqa: PLC0415
+        from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent  # noqa: PLC0415
+        from ..models.cheat_game_created_event import CheatGameCreatedEvent  # noqa: PLC0415
+        from ..models.cheat_match_ended_event import CheatMatchEndedEvent  # noqa: PLC0415
+        from ..models.cheat_penalty_taken_event import CheatPenaltyTakenEvent  # noqa: PLC0415
+        from ..models.cheat_pile_taken_event import CheatPileTakenEvent  # noqa: PLC0415
+        from ..models.cheat_play_accepted_event import CheatPlayAcceptedEvent  # noqa: PLC0415
+        from ..models.cheat_player_joined_event import CheatPlayerJoinedEvent  # noqa: PLC0415
+        from ..models.cheat_round_dealt_event import CheatRoundDealtEvent  # noqa: PLC0415
+        from ..models.cheat_round_ended_event import CheatRoundEndedEvent  # noqa: PLC0415
+        from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent  # noqa: PLC0415
+        from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent  # noqa: PLC0415
+        from ..models.thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent  # noqa: PLC0415
+        from ..models.thirty_one_hand_kept_event import ThirtyOneHandKeptEvent  # noqa: PLC0415
+        from ..models.thirty_one_hand_shown_event import ThirtyOneHandShownEvent  # noqa: PLC0415
+        from ..models.thirty_one_hands_swapped_event import ThirtyOneHandsSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_passed_event import ThirtyOnePassedEvent  # noqa: PLC0415
+        from ..models.thirty_one_player_joined_event import ThirtyOnePlayerJoinedEvent  # noqa: PLC0415
+        from ..models.thirty_one_round_dealt_event import ThirtyOneRoundDealtEvent  # noqa: PLC0415
+        from ..models.thirty_one_round_ended_event import ThirtyOneRoundEndedEvent  # noqa: PLC0415
+
         events = []
         for events_item_data in self.events:
-            events_item = events_item_data.to_dict()
+            events_item: dict[str, Any]
+            if isinstance(events_item_data, CheatGameCreatedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatPlayerJoinedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatRoundDealtEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatCardsPlayedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatCheatCalledEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatPileTakenEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatPenaltyTakenEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatPlayAcceptedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatRoundEndedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatDeckRevealedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatMatchEndedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneGameCreatedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOnePlayerJoinedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneRoundDealtEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneHandKeptEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneHandExchangedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneCardSwappedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneHandsSwappedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOnePassedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneHandShownEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneRoundEndedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneDeckRevealedEvent):
+                events_item = events_item_data.to_dict()
+            else:
+                events_item = events_item_data.to_dict()
+
             events.append(events_item)
 
         more = self.more
@@ -52,13 +173,245 @@ class EventPage:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.game_event import GameEvent  # noqa: PLC0415
+        from ..models.cheat_cards_played_event import CheatCardsPlayedEvent  # noqa: PLC0415
+        from ..models.cheat_cheat_called_event import CheatCheatCalledEvent  # noqa: PLC0415
+        from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent  # noqa: PLC0415
+        from ..models.cheat_game_created_event import CheatGameCreatedEvent  # noqa: PLC0415
+        from ..models.cheat_match_ended_event import CheatMatchEndedEvent  # noqa: PLC0415
+        from ..models.cheat_penalty_taken_event import CheatPenaltyTakenEvent  # noqa: PLC0415
+        from ..models.cheat_pile_taken_event import CheatPileTakenEvent  # noqa: PLC0415
+        from ..models.cheat_play_accepted_event import CheatPlayAcceptedEvent  # noqa: PLC0415
+        from ..models.cheat_player_joined_event import CheatPlayerJoinedEvent  # noqa: PLC0415
+        from ..models.cheat_round_dealt_event import CheatRoundDealtEvent  # noqa: PLC0415
+        from ..models.cheat_round_ended_event import CheatRoundEndedEvent  # noqa: PLC0415
+        from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent  # noqa: PLC0415
+        from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent  # noqa: PLC0415
+        from ..models.thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent  # noqa: PLC0415
+        from ..models.thirty_one_hand_kept_event import ThirtyOneHandKeptEvent  # noqa: PLC0415
+        from ..models.thirty_one_hand_shown_event import ThirtyOneHandShownEvent  # noqa: PLC0415
+        from ..models.thirty_one_hands_swapped_event import ThirtyOneHandsSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_match_ended_event import ThirtyOneMatchEndedEvent  # noqa: PLC0415
+        from ..models.thirty_one_passed_event import ThirtyOnePassedEvent  # noqa: PLC0415
+        from ..models.thirty_one_player_joined_event import ThirtyOnePlayerJoinedEvent  # noqa: PLC0415
+        from ..models.thirty_one_round_dealt_event import ThirtyOneRoundDealtEvent  # noqa: PLC0415
+        from ..models.thirty_one_round_ended_event import ThirtyOneRoundEndedEvent  # noqa: PLC0415
 
         d = dict(src_dict)
         events = []
         _events = d.pop("events")
         for events_item_data in _events:
-            events_item = GameEvent.from_dict(events_item_data)
+
+            def _parse_events_item(
+                data: object,
+            ) -> (
+                CheatCardsPlayedEvent
+                | CheatCheatCalledEvent
+                | CheatDeckRevealedEvent
+                | CheatGameCreatedEvent
+                | CheatMatchEndedEvent
+                | CheatPenaltyTakenEvent
+                | CheatPileTakenEvent
+                | CheatPlayAcceptedEvent
+                | CheatPlayerJoinedEvent
+                | CheatRoundDealtEvent
+                | CheatRoundEndedEvent
+                | ThirtyOneCardSwappedEvent
+                | ThirtyOneDeckRevealedEvent
+                | ThirtyOneGameCreatedEvent
+                | ThirtyOneHandExchangedEvent
+                | ThirtyOneHandKeptEvent
+                | ThirtyOneHandShownEvent
+                | ThirtyOneHandsSwappedEvent
+                | ThirtyOneMatchEndedEvent
+                | ThirtyOnePassedEvent
+                | ThirtyOnePlayerJoinedEvent
+                | ThirtyOneRoundDealtEvent
+                | ThirtyOneRoundEndedEvent
+            ):
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_0 = CheatGameCreatedEvent.from_dict(data)
+
+                    return events_item_type_0
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_1 = CheatPlayerJoinedEvent.from_dict(data)
+
+                    return events_item_type_1
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_2 = CheatRoundDealtEvent.from_dict(data)
+
+                    return events_item_type_2
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_3 = CheatCardsPlayedEvent.from_dict(data)
+
+                    return events_item_type_3
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_4 = CheatCheatCalledEvent.from_dict(data)
+
+                    return events_item_type_4
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_5 = CheatPileTakenEvent.from_dict(data)
+
+                    return events_item_type_5
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_6 = CheatPenaltyTakenEvent.from_dict(data)
+
+                    return events_item_type_6
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_7 = CheatPlayAcceptedEvent.from_dict(data)
+
+                    return events_item_type_7
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_8 = CheatRoundEndedEvent.from_dict(data)
+
+                    return events_item_type_8
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_9 = CheatDeckRevealedEvent.from_dict(data)
+
+                    return events_item_type_9
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_10 = CheatMatchEndedEvent.from_dict(data)
+
+                    return events_item_type_10
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_11 = ThirtyOneGameCreatedEvent.from_dict(data)
+
+                    return events_item_type_11
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_12 = ThirtyOnePlayerJoinedEvent.from_dict(data)
+
+                    return events_item_type_12
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_13 = ThirtyOneRoundDealtEvent.from_dict(data)
+
+                    return events_item_type_13
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_14 = ThirtyOneHandKeptEvent.from_dict(data)
+
+                    return events_item_type_14
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_15 = ThirtyOneHandExchangedEvent.from_dict(data)
+
+                    return events_item_type_15
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_16 = ThirtyOneCardSwappedEvent.from_dict(data)
+
+                    return events_item_type_16
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_17 = ThirtyOneHandsSwappedEvent.from_dict(data)
+
+                    return events_item_type_17
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_18 = ThirtyOnePassedEvent.from_dict(data)
+
+                    return events_item_type_18
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_19 = ThirtyOneHandShownEvent.from_dict(data)
+
+                    return events_item_type_19
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_20 = ThirtyOneRoundEndedEvent.from_dict(data)
+
+                    return events_item_type_20
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_21 = ThirtyOneDeckRevealedEvent.from_dict(data)
+
+                    return events_item_type_21
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                if not isinstance(data, dict):
+                    raise TypeError()
+                events_item_type_22 = ThirtyOneMatchEndedEvent.from_dict(data)
+
+                return events_item_type_22
+
+            events_item = _parse_events_item(events_item_data)
 
             events.append(events_item)
 

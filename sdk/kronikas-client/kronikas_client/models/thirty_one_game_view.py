@@ -11,9 +11,9 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.my_hand import MyHand
-    from ..models.thirty_one_options import ThirtyOneOptions
     from ..models.thirty_one_player_view import ThirtyOnePlayerView
     from ..models.thirty_one_round_result import ThirtyOneRoundResult
+    from ..models.thirty_one_table_options import ThirtyOneTableOptions
     from ..models.thirty_one_table_view import ThirtyOneTableView
 
 
@@ -30,7 +30,7 @@ class ThirtyOneGameView:
         last_round (None | ThirtyOneRoundResult):
         legal (list[str] | None):
         me (MyHand | None):
-        options (ThirtyOneOptions):
+        options (ThirtyOneTableOptions):
         players (list[ThirtyOnePlayerView]):
         round_ (int):
         seeded (bool):
@@ -47,7 +47,7 @@ class ThirtyOneGameView:
     last_round: None | ThirtyOneRoundResult
     legal: list[str] | None
     me: MyHand | None
-    options: ThirtyOneOptions
+    options: ThirtyOneTableOptions
     players: list[ThirtyOnePlayerView]
     round_: int
     seeded: bool
@@ -148,9 +148,9 @@ class ThirtyOneGameView:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.my_hand import MyHand  # noqa: PLC0415
-        from ..models.thirty_one_options import ThirtyOneOptions  # noqa: PLC0415
         from ..models.thirty_one_player_view import ThirtyOnePlayerView  # noqa: PLC0415
         from ..models.thirty_one_round_result import ThirtyOneRoundResult  # noqa: PLC0415
+        from ..models.thirty_one_table_options import ThirtyOneTableOptions  # noqa: PLC0415
         from ..models.thirty_one_table_view import ThirtyOneTableView  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -213,7 +213,7 @@ class ThirtyOneGameView:
 
         me = _parse_me(d.pop("me"))
 
-        options = ThirtyOneOptions.from_dict(d.pop("options"))
+        options = ThirtyOneTableOptions.from_dict(d.pop("options"))
 
         players = []
         _players = d.pop("players")

@@ -41,6 +41,7 @@ from kronikas.application.results import (
     EventPage,
     GameEvent,
     Joined,
+    game_event,
 )
 from kronikas.application.tables import Seen, Table
 from kronikas.config import Settings
@@ -159,7 +160,7 @@ class Games:
             version = record.v
             folded.append(record)
         table.state, table.version = state, version
-        table.recent.add(folded)
+        table.recent.add(folded, table.kind)
 
     def _heard(self, game_id: str, version: int, records: list[bytes]) -> None:
         """An append heard on the change feed: fold it into the cached table, if it follows on."""
@@ -253,10 +254,8 @@ class Games:
 
     @staticmethod
     def _seen(table: Table, version: int, at: str, event: Any, viewer: int | None) -> GameEvent:
-        """An event as `viewer` (a seat, or None for a spectator) may see it."""
-        seen = table.engine.redact(event, viewer)
-        # `data` holds the event itself: it encodes as the object the document describes.
-        return GameEvent(version=version, type=seen.__struct_config__.tag, at=at, data=seen)
+        """An event as `viewer` (a seat, or None for a spectator) may see it, on the wire."""
+        return game_event(table.kind, version, at, table.engine.redact(event, viewer))
 
     def _json_of(self, table: Table) -> Callable[[Record[Any], int | None], bytes]:
         def make(record: Record[Any], viewer: int | None) -> bytes:
@@ -433,7 +432,7 @@ class Games:
             return [Delivered(s.version, s.type, s.json(seat, make)) for s in page], table.version
         result = await self.store.read(table.game_id, after, "", EVENT_PAGE, rate=False)
         records = [self.codec.decode(table.kind, raw) for raw in result.records]
-        delivered = [Delivered(r.v, Seen(r).type, make(r, seat)) for r in records]
+        delivered = [Delivered(r.v, Seen(r, table.kind).type, make(r, seat)) for r in records]
         return delivered, result.version
 
     async def stream(
@@ -535,7 +534,9 @@ class Games:
             ):
                 if table.version < result.version:  # else the change feed brought it already
                     table.state, table.version = state, result.version
-                    for seen, json in zip(table.recent.add(folded), step.seen, strict=False):
+                    for seen, json in zip(
+                        table.recent.add(folded, table.kind), step.seen, strict=False
+                    ):
                         seen.knows(step.viewer, json)
                 table.roles.update(auth)
                 self.changes.wake(game_id)

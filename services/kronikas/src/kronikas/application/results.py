@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Union, get_args
 
 import msgspec
 
@@ -16,23 +16,72 @@ GameView = Annotated[
 ]
 
 
-def _event_types() -> str:
-    lines = ["The event's fields, as the asker may see them (hidden ones are null). By `type`:"]
+def wire_type(kind: str, tag: str) -> str:
+    """An event's `type` on the wire: its stored tag named by its game (`cheat.round_dealt`).
+
+    The log keeps the bare tags (`round_dealt`), which collide across games; the wire names
+    them at the edge, so logs written before the names changed load and play on.
+    """
+    return f"{kind}.{tag}"
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def _first_sentence(cls: type) -> str:
+    return " ".join((cls.__doc__ or "").split()).split(". ")[0].rstrip(".")
+
+
+def _envelopes() -> dict[str, dict[type, type[msgspec.Struct]]]:
+    """One wire struct per event type of each engine, by kind and the event's class."""
+    envelopes: dict[str, dict[type, type[msgspec.Struct]]] = {}
     for kind, engine in ENGINES.items():
-        lines.append(f"\n{kind}:")
+        by_class: dict[type, type[msgspec.Struct]] = {}
         for cls in get_args(engine.Event):
-            doc = " ".join((cls.__doc__ or "").split()).split(". ")[0].rstrip(".")
-            lines.append(f"- `{cls.__struct_config__.tag}`: {doc}.")
-    return "\n".join(lines)
+            tag = cls.__struct_config__.tag
+            name = f"{_camel(kind)}{_camel(tag)}Event"
+            envelope = msgspec.defstruct(
+                name,
+                [
+                    ("version", Annotated[int, msgspec.Meta(description="1, 2, 3… without gaps.")]),
+                    ("at", Annotated[str, msgspec.Meta(description="When, as RFC 3339 UTC.")]),
+                    ("data", cls),  # the event's fields as the asker may see them
+                ],
+                tag_field="type",
+                tag=wire_type(kind, tag),
+                frozen=True,
+                module=__name__,
+            )
+            envelope.__doc__ = (
+                f"`{wire_type(kind, tag)}`: {_first_sentence(cls)}. `data` holds its fields as "
+                "the asker may see them (hidden ones are null)."
+            )
+            by_class[cls] = envelope
+        envelopes[kind] = by_class
+    return envelopes
 
 
-class GameEvent(msgspec.Struct, frozen=True):
-    """One change to a table, as the asker may see it (docs/api.md, Events)."""
+ENVELOPES = _envelopes()
+"""The wire struct of each event, by kind and the event's class: `GameEvent`'s members."""
 
-    version: Annotated[int, msgspec.Meta(description="1, 2, 3… without gaps.")]
-    type: Annotated[str, msgspec.Meta(description="What happened; the list is under `data`.")]
-    at: Annotated[str, msgspec.Meta(description="When, as RFC 3339 UTC.")]
-    data: Annotated[dict[str, Any], msgspec.Meta(description=_event_types())]
+if TYPE_CHECKING:
+    GameEvent = msgspec.Struct
+else:
+    GameEvent = Annotated[
+        Union[tuple(e for by_class in ENVELOPES.values() for e in by_class.values())],  # noqa: UP007
+        msgspec.Meta(
+            description="One change to a table, as the asker may see it (docs/api.md, Events): "
+            "`type` names the game and the event (`cheat.round_dealt`), `data` holds its fields."
+        ),
+    ]
+
+
+def game_event(kind: str, version: int, at: str, event: Any) -> msgspec.Struct:
+    """The wire form of `event`, a `kind` table's event (already redacted for its viewer)."""
+    envelope: Any = ENVELOPES[kind][type(event)]
+    made: msgspec.Struct = envelope(version=version, at=at, data=event)
+    return made
 
 
 class CommandResult(msgspec.Struct, frozen=True):

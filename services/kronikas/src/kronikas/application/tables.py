@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import Any
 
 from kronikas.application.records import Record
+from kronikas.application.results import wire_type
 
 RECENT = 64
 """How many of its latest events a table keeps at hand for streams and long-polls."""
@@ -22,9 +23,9 @@ class Seen:
 
     __slots__ = ("_json", "record", "type")
 
-    def __init__(self, record: Record[Any]) -> None:
+    def __init__(self, record: Record[Any], kind: str) -> None:
         self.record = record
-        self.type: str = type(record.e).__struct_config__.tag
+        self.type: str = wire_type(kind, type(record.e).__struct_config__.tag)
         self._json: dict[int | None, bytes] = {}
 
     @property
@@ -51,9 +52,10 @@ class Recent:
     def __init__(self) -> None:
         self._seen: deque[Seen] = deque(maxlen=RECENT)
 
-    def add(self, records: list[Record[Any]]) -> list[Seen]:
-        """Keep `records`, which follow on from what is kept (else start again with them)."""
-        added = [Seen(r) for r in records]
+    def add(self, records: list[Record[Any]], kind: str) -> list[Seen]:
+        """Keep `records` of a `kind` table, which follow on from what is kept (else start again
+        with them)."""
+        added = [Seen(r, kind) for r in records]
         if added and self._seen and self._seen[-1].version + 1 != added[0].version:
             self._seen.clear()
         self._seen.extend(added)

@@ -12,31 +12,56 @@ KIND: Final = "cheat"
 MIN_PLAYERS: Final = 2
 
 
+Decks = Annotated[
+    int, msgspec.Meta(ge=1, le=2, description="Decks of 32 cards: 1 or 2; 2 seat 5–8 players.")
+]
+MaxPlay = Annotated[
+    int, msgspec.Meta(ge=1, le=4, description="The most cards one play may put down (1–4).")
+]
+Rounds = Annotated[int, msgspec.Meta(ge=1, le=100, description="Rounds in the match (1–100).")]
+PlacePoints = Annotated[
+    tuple[Annotated[int, msgspec.Meta(ge=0, le=100)], ...],
+    msgspec.Meta(
+        min_length=1,
+        max_length=8,
+        description="Points for 1st, 2nd, … place (1–8 whole numbers, 0–100); "
+        "a place beyond the list scores 0.",
+    ),
+]
+Chroniclers = Annotated[
+    bool, msgspec.Meta(description="Add the Coloured (XC) and Pale (XP) Chroniclers.")
+]
+
+
 class CheatOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The options of a Cheat table; every field may be left out for its default."""
 
-    decks: Annotated[
-        int,
-        msgspec.Meta(ge=1, le=2, description="Decks of 32 cards: 1 or 2; 2 seat 5–8 players."),
-    ] = 1
-    max_play: Annotated[
-        int, msgspec.Meta(ge=1, le=4, description="The most cards one play may put down (1–4).")
-    ] = 4
-    rounds: Annotated[
-        int, msgspec.Meta(ge=1, le=100, description="Rounds in the match (1–100).")
-    ] = 1
-    place_points: Annotated[
-        tuple[Annotated[int, msgspec.Meta(ge=0, le=100)], ...],
-        msgspec.Meta(
-            min_length=1,
-            max_length=8,
-            description="Points for 1st, 2nd, … place (1–8 whole numbers, 0–100); "
-            "a place beyond the list scores 0.",
-        ),
-    ] = (4, 3, 2)
-    chroniclers: Annotated[
-        bool, msgspec.Meta(description="Add the Coloured (XC) and Pale (XP) Chroniclers.")
-    ] = False
+    decks: Decks = 1
+    max_play: MaxPlay = 4
+    rounds: Rounds = 1
+    place_points: PlacePoints = (4, 3, 2)
+    chroniclers: Chroniclers = False
+
+
+class CheatTableOptions(msgspec.Struct, frozen=True):
+    """A Cheat table's options as its views show them: every field present."""
+
+    decks: Decks
+    max_play: MaxPlay
+    rounds: Rounds
+    place_points: PlacePoints
+    chroniclers: Chroniclers
+
+    @classmethod
+    def of(cls, options: CheatOptions) -> CheatTableOptions:
+        """The options of a table, as its views show them."""
+        return cls(
+            options.decks,
+            options.max_play,
+            options.rounds,
+            options.place_points,
+            options.chroniclers,
+        )
 
 
 def _whole(value: object, low: int, high: int) -> bool:

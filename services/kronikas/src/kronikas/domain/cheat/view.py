@@ -21,7 +21,7 @@ from kronikas.domain.cheat.events import (
     Event,
 )
 from kronikas.domain.cheat.legal import allowed
-from kronikas.domain.cheat.options import CheatOptions
+from kronikas.domain.cheat.options import CheatTableOptions
 from kronikas.domain.cheat.states import (
     CheatCallResult,
     CheatFinished,
@@ -77,7 +77,7 @@ class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat"):
     id: str
     status: Status
     version: int
-    options: CheatOptions
+    options: CheatTableOptions
     seeded: bool
     round: int
     dealer: int | None
@@ -143,7 +143,7 @@ def _lobby_view(state: CheatLobby, viewer: int | None, game_id: str, version: in
         id=game_id,
         status="open",
         version=version,
-        options=state.options,
+        options=CheatTableOptions.of(state.options),
         seeded=state.seeded,
         round=0,
         dealer=None,
@@ -185,7 +185,7 @@ def view(state: State, viewer: int | None, game_id: str, version: int) -> CheatG
         id=game_id,
         status=status,
         version=version,
-        options=table.options,
+        options=CheatTableOptions.of(table.options),
         seeded=table.seeded,
         round=table.round,
         dealer=table.dealer,

@@ -16,28 +16,45 @@ HAND_SIZE: Final = 3
 TABLE_SIZE: Final = 3
 
 
+Lives = Annotated[
+    int, Meta(ge=0, le=10, description="Lives each player starts with; 0: out at the first loss.")
+]
+MaxCircuits = (
+    Annotated[
+        int,
+        Meta(
+            ge=1,
+            le=100,
+            description="After this many full circuits without a show, the player on turn "
+            "may only show; null: no limit.",
+        ),
+    ]
+    | None
+)
+Chronicler = Annotated[
+    bool, Meta(description="Whether the Coloured Chronicler XC joins the deck (33 cards).")
+]
+
+
 class ThirtyOneOptions(Struct, frozen=True, forbid_unknown_fields=True):
     """The options of a Thirty-One table (docs/rules.md, "Limits of the options")."""
 
-    lives: Annotated[
-        int,
-        Meta(ge=0, le=10, description="Lives each player starts with; 0: out at the first loss."),
-    ] = 3
-    max_circuits: (
-        Annotated[
-            int,
-            Meta(
-                ge=1,
-                le=100,
-                description="After this many full circuits without a show, the player on turn "
-                "may only show; null: no limit.",
-            ),
-        ]
-        | None
-    ) = None
-    chronicler: Annotated[
-        bool, Meta(description="Whether the Coloured Chronicler XC joins the deck (33 cards).")
-    ] = False
+    lives: Lives = 3
+    max_circuits: MaxCircuits = None
+    chronicler: Chronicler = False
+
+
+class ThirtyOneTableOptions(Struct, frozen=True):
+    """A Thirty-One table's options as its views show them: every field present."""
+
+    lives: Lives
+    max_circuits: MaxCircuits
+    chronicler: Chronicler
+
+    @classmethod
+    def of(cls, options: ThirtyOneOptions) -> ThirtyOneTableOptions:
+        """The options of a table, as its views show them."""
+        return cls(options.lives, options.max_circuits, options.chronicler)
 
 
 def validate_options(options: ThirtyOneOptions) -> None:

@@ -23,6 +23,7 @@ from kronikas.domain.thirty_one.events import (
     ThirtyOneRoundEnded,
 )
 from kronikas.domain.thirty_one.legal import legal
+from kronikas.domain.thirty_one.options import ThirtyOneTableOptions
 from kronikas.domain.thirty_one.states import (
     DealerChoice,
     Finished,
@@ -108,7 +109,7 @@ def view(state: State, viewer: int | None, game_id: str, version: int) -> Thirty
         id=game_id,
         status=status,
         version=version,
-        options=game.options,
+        options=ThirtyOneTableOptions.of(game.options),
         seeded=game.seeded,
         round=game.round,
         dealer=game.dealer,

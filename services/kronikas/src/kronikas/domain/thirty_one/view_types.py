@@ -8,7 +8,7 @@ from msgspec import Struct
 
 from kronikas.domain.cards import Card
 from kronikas.domain.common import MyHand
-from kronikas.domain.thirty_one.options import ThirtyOneOptions
+from kronikas.domain.thirty_one.options import ThirtyOneTableOptions
 
 
 class ThirtyOnePlayerView(Struct, frozen=True):
@@ -54,7 +54,7 @@ class ThirtyOneGameView(Struct, frozen=True, tag_field="kind", tag="thirty_one")
     id: str
     status: Literal["open", "playing", "finished"]
     version: int
-    options: ThirtyOneOptions
+    options: ThirtyOneTableOptions
     seeded: bool
     round: int
     dealer: int | None

@@ -1,0 +1,92 @@
+"""Every event type on the wire as one union, and a parser that picks the class by
+`type` (written by tools/gen_sdk.py from the OpenAPI document's discriminator)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeAlias
+
+from .models import (
+    CheatCardsPlayedEvent,
+    CheatCheatCalledEvent,
+    CheatDeckRevealedEvent,
+    CheatGameCreatedEvent,
+    CheatMatchEndedEvent,
+    CheatPenaltyTakenEvent,
+    CheatPileTakenEvent,
+    CheatPlayAcceptedEvent,
+    CheatPlayerJoinedEvent,
+    CheatRoundDealtEvent,
+    CheatRoundEndedEvent,
+    ThirtyOneCardSwappedEvent,
+    ThirtyOneDeckRevealedEvent,
+    ThirtyOneGameCreatedEvent,
+    ThirtyOneHandExchangedEvent,
+    ThirtyOneHandKeptEvent,
+    ThirtyOneHandShownEvent,
+    ThirtyOneHandsSwappedEvent,
+    ThirtyOneMatchEndedEvent,
+    ThirtyOnePassedEvent,
+    ThirtyOnePlayerJoinedEvent,
+    ThirtyOneRoundDealtEvent,
+    ThirtyOneRoundEndedEvent,
+)
+
+GameEvent: TypeAlias = (
+    CheatCardsPlayedEvent
+    | CheatCheatCalledEvent
+    | CheatDeckRevealedEvent
+    | CheatGameCreatedEvent
+    | CheatMatchEndedEvent
+    | CheatPenaltyTakenEvent
+    | CheatPileTakenEvent
+    | CheatPlayAcceptedEvent
+    | CheatPlayerJoinedEvent
+    | CheatRoundDealtEvent
+    | CheatRoundEndedEvent
+    | ThirtyOneCardSwappedEvent
+    | ThirtyOneDeckRevealedEvent
+    | ThirtyOneGameCreatedEvent
+    | ThirtyOneHandExchangedEvent
+    | ThirtyOneHandKeptEvent
+    | ThirtyOneHandShownEvent
+    | ThirtyOneHandsSwappedEvent
+    | ThirtyOneMatchEndedEvent
+    | ThirtyOnePassedEvent
+    | ThirtyOnePlayerJoinedEvent
+    | ThirtyOneRoundDealtEvent
+    | ThirtyOneRoundEndedEvent
+)
+"""One change to a table: one class per game and event type, its `data` typed."""
+
+EVENT_CLASSES: dict[str, type[GameEvent]] = {
+    "cheat.cards_played": CheatCardsPlayedEvent,
+    "cheat.cheat_called": CheatCheatCalledEvent,
+    "cheat.deck_revealed": CheatDeckRevealedEvent,
+    "cheat.game_created": CheatGameCreatedEvent,
+    "cheat.match_ended": CheatMatchEndedEvent,
+    "cheat.penalty_taken": CheatPenaltyTakenEvent,
+    "cheat.pile_taken": CheatPileTakenEvent,
+    "cheat.play_accepted": CheatPlayAcceptedEvent,
+    "cheat.player_joined": CheatPlayerJoinedEvent,
+    "cheat.round_dealt": CheatRoundDealtEvent,
+    "cheat.round_ended": CheatRoundEndedEvent,
+    "thirty_one.card_swapped": ThirtyOneCardSwappedEvent,
+    "thirty_one.deck_revealed": ThirtyOneDeckRevealedEvent,
+    "thirty_one.game_created": ThirtyOneGameCreatedEvent,
+    "thirty_one.hand_exchanged": ThirtyOneHandExchangedEvent,
+    "thirty_one.hand_kept": ThirtyOneHandKeptEvent,
+    "thirty_one.hand_shown": ThirtyOneHandShownEvent,
+    "thirty_one.hands_swapped": ThirtyOneHandsSwappedEvent,
+    "thirty_one.match_ended": ThirtyOneMatchEndedEvent,
+    "thirty_one.passed": ThirtyOnePassedEvent,
+    "thirty_one.player_joined": ThirtyOnePlayerJoinedEvent,
+    "thirty_one.round_dealt": ThirtyOneRoundDealtEvent,
+    "thirty_one.round_ended": ThirtyOneRoundEndedEvent,
+}
+"""The class of each event `type` on the wire (`cheat.round_dealt`, …)."""
+
+
+def parse_event(src: Mapping[str, Any]) -> GameEvent:
+    """An event from its JSON object, as the class its `type` names."""
+    return EVENT_CLASSES[src["type"]].from_dict(src)

@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="CheatPlayAccepted")
+
+
+@_attrs_define
+class CheatPlayAccepted:
+    """
+    Attributes:
+        player (int):
+        seat (int):
+        type_ (Literal['play_accepted']):  Default: 'play_accepted'.
+    """
+
+    player: int
+    seat: int
+    type_: Literal["play_accepted"] = "play_accepted"
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        player = self.player
+
+        seat = self.seat
+
+        type_ = self.type_
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "player": player,
+                "seat": seat,
+                "type": type_,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        player = d.pop("player")
+
+        seat = d.pop("seat")
+
+        type_ = cast(Literal["play_accepted"], d.pop("type"))
+        if type_ != "play_accepted":
+            raise ValueError(f"type must match const 'play_accepted', got '{type_}'")
+
+        cheat_play_accepted = cls(
+            player=player,
+            seat=seat,
+            type_=type_,
+        )
+
+        cheat_play_accepted.additional_properties = d
+        return cheat_play_accepted
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

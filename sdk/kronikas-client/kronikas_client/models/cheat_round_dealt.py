@@ -1,0 +1,230 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="CheatRoundDealt")
+
+
+@_attrs_define
+class CheatRoundDealt:
+    """
+    Attributes:
+        commitment (str):
+        dealer (int):
+        hands (list[list[str] | None]):
+        rank (str):
+        round_ (int):
+        set_aside (int):
+        turn (int):
+        type_ (Literal['round_dealt']):  Default: 'round_dealt'.
+        deck (list[str] | None | Unset):
+        salt (None | str | Unset):
+        set_aside_cards (list[str] | None | Unset):
+    """
+
+    commitment: str
+    dealer: int
+    hands: list[list[str] | None]
+    rank: str
+    round_: int
+    set_aside: int
+    turn: int
+    type_: Literal["round_dealt"] = "round_dealt"
+    deck: list[str] | None | Unset = UNSET
+    salt: None | str | Unset = UNSET
+    set_aside_cards: list[str] | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        commitment = self.commitment
+
+        dealer = self.dealer
+
+        hands = []
+        for hands_item_data in self.hands:
+            hands_item: list[str] | None
+            if isinstance(hands_item_data, list):
+                hands_item = hands_item_data
+
+            else:
+                hands_item = hands_item_data
+            hands.append(hands_item)
+
+        rank = self.rank
+
+        round_ = self.round_
+
+        set_aside = self.set_aside
+
+        turn = self.turn
+
+        type_ = self.type_
+
+        deck: list[str] | None | Unset
+        if isinstance(self.deck, Unset):
+            deck = UNSET
+        elif isinstance(self.deck, list):
+            deck = self.deck
+
+        else:
+            deck = self.deck
+
+        salt: None | str | Unset
+        if isinstance(self.salt, Unset):
+            salt = UNSET
+        else:
+            salt = self.salt
+
+        set_aside_cards: list[str] | None | Unset
+        if isinstance(self.set_aside_cards, Unset):
+            set_aside_cards = UNSET
+        elif isinstance(self.set_aside_cards, list):
+            set_aside_cards = self.set_aside_cards
+
+        else:
+            set_aside_cards = self.set_aside_cards
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "commitment": commitment,
+                "dealer": dealer,
+                "hands": hands,
+                "rank": rank,
+                "round": round_,
+                "set_aside": set_aside,
+                "turn": turn,
+                "type": type_,
+            }
+        )
+        if deck is not UNSET:
+            field_dict["deck"] = deck
+        if salt is not UNSET:
+            field_dict["salt"] = salt
+        if set_aside_cards is not UNSET:
+            field_dict["set_aside_cards"] = set_aside_cards
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        commitment = d.pop("commitment")
+
+        dealer = d.pop("dealer")
+
+        hands = []
+        _hands = d.pop("hands")
+        for hands_item_data in _hands:
+
+            def _parse_hands_item(data: object) -> list[str] | None:
+                if data is None:
+                    return data
+                try:
+                    if not isinstance(data, list):
+                        raise TypeError()
+                    hands_item_type_0 = cast(list[str], data)
+
+                    return hands_item_type_0
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                return cast(list[str] | None, data)
+
+            hands_item = _parse_hands_item(hands_item_data)
+
+            hands.append(hands_item)
+
+        rank = d.pop("rank")
+
+        round_ = d.pop("round")
+
+        set_aside = d.pop("set_aside")
+
+        turn = d.pop("turn")
+
+        type_ = cast(Literal["round_dealt"], d.pop("type"))
+        if type_ != "round_dealt":
+            raise ValueError(f"type must match const 'round_dealt', got '{type_}'")
+
+        def _parse_deck(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                deck_type_0 = cast(list[str], data)
+
+                return deck_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        deck = _parse_deck(d.pop("deck", UNSET))
+
+        def _parse_salt(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        salt = _parse_salt(d.pop("salt", UNSET))
+
+        def _parse_set_aside_cards(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                set_aside_cards_type_0 = cast(list[str], data)
+
+                return set_aside_cards_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        set_aside_cards = _parse_set_aside_cards(d.pop("set_aside_cards", UNSET))
+
+        cheat_round_dealt = cls(
+            commitment=commitment,
+            dealer=dealer,
+            hands=hands,
+            rank=rank,
+            round_=round_,
+            set_aside=set_aside,
+            turn=turn,
+            type_=type_,
+            deck=deck,
+            salt=salt,
+            set_aside_cards=set_aside_cards,
+        )
+
+        cheat_round_dealt.additional_properties = d
+        return cheat_round_dealt
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="CheatTableOptions")
+
+
+@_attrs_define
+class CheatTableOptions:
+    """
+    Attributes:
+        chroniclers (bool): Add the Coloured (XC) and Pale (XP) Chroniclers.
+        decks (int): Decks of 32 cards: 1 or 2; 2 seat 5–8 players.
+        max_play (int): The most cards one play may put down (1–4).
+        place_points (list[int]): Points for 1st, 2nd, … place (1–8 whole numbers, 0–100); a place beyond the list
+            scores 0.
+        rounds (int): Rounds in the match (1–100).
+    """
+
+    chroniclers: bool
+    decks: int
+    max_play: int
+    place_points: list[int]
+    rounds: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        chroniclers = self.chroniclers
+
+        decks = self.decks
+
+        max_play = self.max_play
+
+        place_points = self.place_points
+
+        rounds = self.rounds
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "chroniclers": chroniclers,
+                "decks": decks,
+                "max_play": max_play,
+                "place_points": place_points,
+                "rounds": rounds,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        chroniclers = d.pop("chroniclers")
+
+        decks = d.pop("decks")
+
+        max_play = d.pop("max_play")
+
+        place_points = cast(list[int], d.pop("place_points"))
+
+        rounds = d.pop("rounds")
+
+        cheat_table_options = cls(
+            chroniclers=chroniclers,
+            decks=decks,
+            max_play=max_play,
+            place_points=place_points,
+            rounds=rounds,
+        )
+
+        cheat_table_options.additional_properties = d
+        return cheat_table_options
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

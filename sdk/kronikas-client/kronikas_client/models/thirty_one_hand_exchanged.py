@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="ThirtyOneHandExchanged")
+
+
+@_attrs_define
+class ThirtyOneHandExchanged:
+    """
+    Attributes:
+        seat (int):
+        table (list[str]):
+        turn (int | None):
+        type_ (Literal['hand_exchanged']):  Default: 'hand_exchanged'.
+    """
+
+    seat: int
+    table: list[str]
+    turn: int | None
+    type_: Literal["hand_exchanged"] = "hand_exchanged"
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        seat = self.seat
+
+        table = self.table
+
+        turn: int | None
+        turn = self.turn
+
+        type_ = self.type_
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "seat": seat,
+                "table": table,
+                "turn": turn,
+                "type": type_,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        seat = d.pop("seat")
+
+        table = cast(list[str], d.pop("table"))
+
+        def _parse_turn(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        turn = _parse_turn(d.pop("turn"))
+
+        type_ = cast(Literal["hand_exchanged"], d.pop("type"))
+        if type_ != "hand_exchanged":
+            raise ValueError(f"type must match const 'hand_exchanged', got '{type_}'")
+
+        thirty_one_hand_exchanged = cls(
+            seat=seat,
+            table=table,
+            turn=turn,
+            type_=type_,
+        )
+
+        thirty_one_hand_exchanged.additional_properties = d
+        return thirty_one_hand_exchanged
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

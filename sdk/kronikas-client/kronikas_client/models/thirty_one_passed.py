@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="ThirtyOnePassed")
+
+
+@_attrs_define
+class ThirtyOnePassed:
+    """
+    Attributes:
+        seat (int):
+        turn (int | None):
+        type_ (Literal['passed']):  Default: 'passed'.
+    """
+
+    seat: int
+    turn: int | None
+    type_: Literal["passed"] = "passed"
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        seat = self.seat
+
+        turn: int | None
+        turn = self.turn
+
+        type_ = self.type_
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "seat": seat,
+                "turn": turn,
+                "type": type_,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        seat = d.pop("seat")
+
+        def _parse_turn(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        turn = _parse_turn(d.pop("turn"))
+
+        type_ = cast(Literal["passed"], d.pop("type"))
+        if type_ != "passed":
+            raise ValueError(f"type must match const 'passed', got '{type_}'")
+
+        thirty_one_passed = cls(
+            seat=seat,
+            turn=turn,
+            type_=type_,
+        )
+
+        thirty_one_passed.additional_properties = d
+        return thirty_one_passed
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

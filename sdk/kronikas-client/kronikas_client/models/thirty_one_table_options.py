@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="ThirtyOneTableOptions")
+
+
+@_attrs_define
+class ThirtyOneTableOptions:
+    """
+    Attributes:
+        chronicler (bool): Whether the Coloured Chronicler XC joins the deck (33 cards).
+        lives (int): Lives each player starts with; 0: out at the first loss.
+        max_circuits (int | None): After this many full circuits without a show, the player on turn may only show; null:
+            no limit.
+    """
+
+    chronicler: bool
+    lives: int
+    max_circuits: int | None
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        chronicler = self.chronicler
+
+        lives = self.lives
+
+        max_circuits: int | None
+        max_circuits = self.max_circuits
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "chronicler": chronicler,
+                "lives": lives,
+                "max_circuits": max_circuits,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        chronicler = d.pop("chronicler")
+
+        lives = d.pop("lives")
+
+        def _parse_max_circuits(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        max_circuits = _parse_max_circuits(d.pop("max_circuits"))
+
+        thirty_one_table_options = cls(
+            chronicler=chronicler,
+            lives=lives,
+            max_circuits=max_circuits,
+        )
+
+        thirty_one_table_options.additional_properties = d
+        return thirty_one_table_options
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
