@@ -1,4 +1,5 @@
-"""`make bench` keeps working: a short run prints its table and writes every figure (no timing)."""
+"""`make bench` keeps working: a short run prints its table and writes every figure (no timing),
+the follow workload's, the crowd's (scaled down) and the lobby's (on few tables) too."""
 
 from __future__ import annotations
 
@@ -19,7 +20,43 @@ FIGURES = (
     "engine_thirty_one_per_s",
     "view_per_s",
     "two_worker_speedup",
+    *(
+        f"follow_{figure}{suffix}"
+        for figure in (
+            "moves_per_s",
+            "push_p50_ms",
+            "push_p99_ms",
+            "service_cpu_us_per_move",
+            "redis_cpu_us_per_move",
+            "redis_calls_per_move",
+            "redis_commands_per_move",
+            "generator_cpu_us_per_move",
+            "generator_cpu_share",
+        )
+        for suffix in ("", "_2w", "_1t")
+    ),
+    "crowd_streams",
+    "crowd_rss_mib_idle",
+    "crowd_rss_mib_streams",
+    "crowd_kib_per_stream",
+    "crowd_moves_per_s",
+    "crowd_push_p50_ms",
+    "crowd_push_p99_ms",
+    "crowd_spectator_push_p50_ms",
+    "crowd_spectator_push_p99_ms",
+    "crowd_generator_cpu_share",
+    "lobby_page_ms_all_first",
+    "lobby_page_ms_all_offset_1000",
+    "lobby_page_ms_open_thirty_one_first",
+    "lobby_page_ms_open_thirty_one_past_end",
+    "lobby_commands_per_page_open_thirty_one_first",
+    "lobby_write_ms_create",
 )
+SMALL = (
+    *("--crowd-tables", "20", "--crowd-spectators", "5", "--crowd-think-ms", "200"),
+    *("--lobby-tables", "1500"),
+)
+"""A crowd of 20 tables with 5 spectators each, a move every 200 ms; a lobby of 1,500 tables."""
 
 
 def test_a_short_benchmark_run_plays_without_a_refusal_and_writes_every_figure(
@@ -27,7 +64,16 @@ def test_a_short_benchmark_run_plays_without_a_refusal_and_writes_every_figure(
 ) -> None:
     output = tmp_path / "bench-results.json"
     run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.bench", "--seconds", "1", "--output", str(output)],
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.bench",
+            "--seconds",
+            "1",
+            "--output",
+            str(output),
+            *SMALL,
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -37,6 +83,15 @@ def test_a_short_benchmark_run_plays_without_a_refusal_and_writes_every_figure(
     results = json.loads(output.read_text())
     assert {key: results.get(key, 0) > 0 for key in FIGURES} == dict.fromkeys(FIGURES, True)
     assert results["command_errors"] == 0
+    for suffix in ("", "_2w", "_1t"):  # no move refused, no stream cut
+        assert results[f"follow_refused{suffix}"] == 0, results[f"follow_problems{suffix}"]
+        assert results[f"follow_streams_lost{suffix}"] == 0, results[f"follow_problems{suffix}"]
+    assert results["crowd_refused"] == 0, results["crowd_problems"]
+    assert results["crowd_streams_lost"] == 0, results["crowd_problems"]
+    assert results["crowd_streams"] == 20 * (2 + 5)
     assert results["ratio"] == results["commands_per_s"] / results["ceiling_per_s"]
     assert "commands / ceiling" in run.stdout
+    assert "follow: 16 tables" in run.stdout
+    assert "crowd: streams one worker holds" in run.stdout
+    assert "lobby: tables behind it" in run.stdout
     assert f"wrote {output}" in run.stdout
