@@ -35,6 +35,25 @@ SLOW_MODULES = {
 they start service processes or a cluster, fuzz, run the bench, or regenerate the SDK."""
 
 
+FAST = os.environ.get("KRONIKAS_FAST") == "1"
+"""Set by `make test-fast`: the slow modules are not even collected, and property tests draw a
+quarter of their examples (`examples`). `make test` runs them all, in full."""
+
+
+def examples(full: int) -> int:
+    """How many examples a property test draws: all of them, or a quarter in the inner loop."""
+    return max(10, full // 4) if FAST else full
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if not FAST:
+        return None
+    root = Path(str(config.rootpath))
+    if not collection_path.is_relative_to(root):
+        return None
+    return collection_path.relative_to(root).as_posix() in SLOW_MODULES or None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     root = Path(str(config.rootpath))
     for item in items:

@@ -26,6 +26,7 @@ from kronikas.domain.common import (
     NotYourTurn,
     Start,
 )
+from tests.conftest import examples
 
 from .helpers import random_command
 
@@ -94,7 +95,9 @@ def _expected_code(error: DomainError, state: Any, seat: int, kind: str) -> str:
     return "illegal_move" if allowed or own_call else "not_your_turn"
 
 
-SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 """A match is long: the strategy draws only the table and a seed for the players' choices."""
 
 

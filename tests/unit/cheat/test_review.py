@@ -28,6 +28,7 @@ from kronikas.domain.cheat import (
     Play,
 )
 from kronikas.domain.common import DomainError, IllegalMove, Join, NotYourTurn, Start
+from tests.conftest import examples
 
 from .helpers import fold, run, table
 from .helpers import given as given_events
@@ -334,7 +335,7 @@ def _command(kind: str, cards: list[str]) -> Command:
     return Play(cards=cards) if kind == "play" else Call() if kind == "call" else Accept()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32))
 def test_every_move_and_refusal_agrees_with_an_independent_reading_of_the_rules(
     seed: int,

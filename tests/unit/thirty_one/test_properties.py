@@ -23,6 +23,7 @@ from kronikas.domain.common import (
     NotYourTurn,
     Start,
 )
+from tests.conftest import examples
 
 COMMAND_TYPES = ("keep", "exchange", "swap", "swap_all", "pass", "show")
 SIMPLE: tuple[t.Command, ...] = (t.Keep(), t.Exchange(), t.SwapAll(), t.Pass(), t.Show())
@@ -197,7 +198,7 @@ def on_turn(state: t.State) -> int:
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=True,
