@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Sequenc
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from kronikas.adapters.waiter import Waiter
 from kronikas.application.ports import Appended, AppendResult, Idempotency, ReadResult, Summary
 
 if TYPE_CHECKING:
@@ -355,27 +356,6 @@ class MemoryEventStore:
         return {name for name, value in kept.items() if value is not None}
 
 
-class MemoryWaiter:
-    """Registered before a read, so that a change between the read and the wait counts."""
-
-    def __init__(self) -> None:
-        self.event = asyncio.Event()
-
-    def clear(self) -> None:
-        self.event.clear()
-
-    async def wait(self, timeout: float) -> bool:
-        """Whether the game changed within `timeout` seconds (and since the last `clear`)."""
-        if self.event.is_set():
-            return True
-        try:
-            async with asyncio.timeout(timeout):
-                await self.event.wait()
-        except TimeoutError:
-            return False
-        return True
-
-
 class MemoryChangeFeed:
     """`ChangeFeed` in memory: hears every append of the stores it is attached to, as it is made.
 
@@ -385,15 +365,15 @@ class MemoryChangeFeed:
     """
 
     def __init__(self) -> None:
-        self._waiters: dict[str, set[MemoryWaiter]] = {}
+        self._waiters: dict[str, set[Waiter]] = {}
         self._listeners: list[Appended] = []
         self._generations: dict[str, int] = {}
         self._counter = itertools.count(1)
 
     @contextlib.asynccontextmanager
-    async def waiting(self, game_id: str) -> AsyncIterator[MemoryWaiter]:
+    async def waiting(self, game_id: str) -> AsyncIterator[Waiter]:
         """A waiter for changes of `game_id`, for the duration of the block."""
-        waiter = MemoryWaiter()
+        waiter = Waiter()
         self._waiters.setdefault(game_id, set()).add(waiter)
         if game_id not in self._generations:
             self._generations[game_id] = next(self._counter)

@@ -27,33 +27,13 @@ from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
 from kronikas.adapters.event_store import NOTIFY_PREFIX, notify_channel
+from kronikas.adapters.waiter import Waiter
 from kronikas.application.ports import Appended
 
 log = logging.getLogger("kronikas.notify")
 
 _IDLE_CHANNEL = notify_channel("-")
 """Always subscribed, never published on: redis-py reads only from a subscribed connection."""
-
-
-class Waiter:
-    """Registered before a read, so that a notification between the read and the wait counts."""
-
-    def __init__(self) -> None:
-        self.event = asyncio.Event()
-
-    def clear(self) -> None:
-        self.event.clear()
-
-    async def wait(self, timeout: float) -> bool:
-        """Whether the game changed within `timeout` seconds."""
-        if self.event.is_set():
-            return True
-        try:  # a timeout scope, not wait_for: no task made for each wait
-            async with asyncio.timeout(timeout):
-                await self.event.wait()
-        except TimeoutError:
-            return False
-        return True
 
 
 class Notifier:

@@ -11,6 +11,15 @@ import msgspec
 from kronikas.domain.cards import Card
 
 
+class EventOutOfPlace(ValueError):
+    """An event that cannot be folded into the state: a corrupt, foreign or redacted log. Never a
+    player's doing, so not a `DomainError`."""
+
+    @classmethod
+    def of(cls, state: object, event: object) -> EventOutOfPlace:
+        return cls(f"{type(event).__name__} cannot follow {type(state).__name__}.")
+
+
 class DomainError(Exception):
     """A rule or the table's state forbids the command (HTTP 409); `code` is stable."""
 

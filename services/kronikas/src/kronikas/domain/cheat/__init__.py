@@ -44,7 +44,7 @@ from kronikas.domain.cheat.events import (
     CheatRoundEnded,
     Event,
 )
-from kronikas.domain.cheat.evolve import EventOutOfPlace, evolve
+from kronikas.domain.cheat.evolve import evolve
 from kronikas.domain.cheat.legal import legal, legal_moves
 from kronikas.domain.cheat.options import (
     KIND,
@@ -77,6 +77,7 @@ from kronikas.domain.cheat.view import (
     redact,
     view,
 )
+from kronikas.domain.common import EventOutOfPlace
 
 __all__ = [
     "COMMANDS",

@@ -33,16 +33,7 @@ from kronikas.domain.cheat.states import (
     State,
     sort_cards,
 )
-from kronikas.domain.common import DeckRevealed, PlayerJoined
-
-
-class EventOutOfPlace(ValueError):
-    """An event that cannot be folded into the state: a corrupt, foreign or redacted log. Never a
-    player's doing, so not a `DomainError`."""
-
-
-def _wrong(state: State, event: Event) -> EventOutOfPlace:
-    return EventOutOfPlace(f"{type(event).__name__} cannot follow {type(state).__name__}.")
+from kronikas.domain.common import DeckRevealed, EventOutOfPlace, PlayerJoined
 
 
 def _lobby(state: State, event: Event) -> CheatLobby:
@@ -50,7 +41,7 @@ def _lobby(state: State, event: Event) -> CheatLobby:
         case CheatLobby():
             return state
         case CheatRound() | CheatRoundOver() | CheatFinished():
-            raise _wrong(state, event)
+            raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
@@ -60,7 +51,7 @@ def _playing(state: State, event: Event) -> CheatRound:
         case CheatRound():
             return state
         case CheatLobby() | CheatRoundOver() | CheatFinished():
-            raise _wrong(state, event)
+            raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
@@ -70,7 +61,7 @@ def _over(state: State, event: Event) -> CheatRoundOver:
         case CheatRoundOver():
             return state
         case CheatLobby() | CheatRound() | CheatFinished():
-            raise _wrong(state, event)
+            raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
@@ -192,7 +183,7 @@ def evolve(state: State, event: Event) -> State:
                     t = state.table
                     return _dealt(t.options, t.seeded, t.players, t.points, t.last_round, event)
                 case CheatRound() | CheatFinished():
-                    raise _wrong(state, event)
+                    raise EventOutOfPlace.of(state, event)
                 case _:
                     assert_never(state)
         case CheatMatchEnded():

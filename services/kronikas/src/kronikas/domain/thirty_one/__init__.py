@@ -28,6 +28,7 @@ Decisions taken here where the rules leave a detail open (docs/rules.md lists th
   `game_not_open`, a wire command then is `game_over`.
 """
 
+from kronikas.domain.common import EventOutOfPlace
 from kronikas.domain.thirty_one.commands import (
     COMMANDS,
     Command,
@@ -53,7 +54,7 @@ from kronikas.domain.thirty_one.events import (
     ThirtyOneRoundDealt,
     ThirtyOneRoundEnded,
 )
-from kronikas.domain.thirty_one.evolve import EventOutOfPlace, evolve
+from kronikas.domain.thirty_one.evolve import evolve
 from kronikas.domain.thirty_one.legal import legal, legal_moves
 from kronikas.domain.thirty_one.options import (
     HAND_SIZE,

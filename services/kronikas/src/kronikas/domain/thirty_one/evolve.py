@@ -8,7 +8,7 @@ from typing import TypeVar, assert_never
 from msgspec.structs import replace
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, PlayerJoined
+from kronikas.domain.common import DeckRevealed, EventOutOfPlace, PlayerJoined
 from kronikas.domain.thirty_one.events import (
     Event,
     ThirtyOneCardSwapped,
@@ -40,20 +40,11 @@ from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
 P = TypeVar("P", Lobby, DealerChoice, Turns, LastCircuit, RoundOver, Finished)
 
 
-class EventOutOfPlace(ValueError):
-    """An event that cannot be folded into the state: a corrupt, foreign or redacted log. Never a
-    player's doing, so not a `DomainError`."""
-
-
-def _out_of_place(state: State, event: Event) -> EventOutOfPlace:
-    return EventOutOfPlace(f"{type(event).__name__} cannot follow {type(state).__name__}.")
-
-
 def _expect(state: State, phase: type[P], event: Event) -> P:
     """The state, which must be in `phase` for this event to follow it."""
     if isinstance(state, phase):
         return state
-    raise _out_of_place(state, event)
+    raise EventOutOfPlace.of(state, event)
 
 
 def evolve(state: State, event: Event) -> State:
@@ -121,7 +112,7 @@ def _passed(state: State, event: ThirtyOnePassed) -> State:
         case LastCircuit():
             return replace(state, turn=event.turn)
         case Lobby() | DealerChoice() | RoundOver() | Finished():
-            raise _out_of_place(state, event)
+            raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
@@ -138,7 +129,7 @@ def _swap(state: State, event: ThirtyOneCardSwapped) -> State:
             )
             return _swapped_in(state, deal, event.seat, event.turn)
         case Lobby() | DealerChoice() | RoundOver() | Finished():
-            raise _out_of_place(state, event)
+            raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
@@ -152,7 +143,7 @@ def _swap_all(state: State, event: ThirtyOneHandsSwapped) -> State:
             )
             return _swapped_in(state, deal, event.seat, event.turn)
         case Lobby() | DealerChoice() | RoundOver() | Finished():
-            raise _out_of_place(state, event)
+            raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
@@ -191,7 +182,7 @@ def _shown(state: State, event: ThirtyOneHandShown) -> State:
         case LastCircuit():
             return replace(state, turn=event.turn, shown=put(state.shown, event.seat, hand))
         case Lobby() | DealerChoice() | RoundOver() | Finished():
-            raise _out_of_place(state, event)
+            raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
@@ -216,7 +207,7 @@ def _dealt(state: State, event: ThirtyOneRoundDealt) -> State:
             game = replace(state.match, round=event.round, dealer=event.dealer)
             return DealerChoice(match=game, deal=deal)
         case DealerChoice() | Turns() | LastCircuit() | Finished():
-            raise _out_of_place(state, event)
+            raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
@@ -240,6 +231,6 @@ def _round_ended(state: State, event: ThirtyOneRoundEnded) -> State:
                 replace(game, lives=tuple(event.lives), out=tuple(out), last_round=result)
             )
         case Lobby() | RoundOver() | Finished():
-            raise _out_of_place(state, event)
+            raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
