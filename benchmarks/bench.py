@@ -82,6 +82,23 @@ _MOVED = msgspec.json.Decoder(Moved)
 _VERSION = msgspec.json.Decoder(Version)
 
 
+def cut_answer(buffer: bytearray) -> tuple[int, bytes] | None:
+    """The status and body of the first whole HTTP/1.1 answer in `buffer`, cut out of it; None
+    while it has not all arrived (answers here always carry Content-Length)."""
+    end = buffer.find(b"\r\n\r\n")
+    if end < 0:
+        return None
+    head = bytes(buffer[:end]).lower()
+    at = head.find(b"content-length:")
+    stop = head.find(b"\r\n", at)
+    length = int(head[at + 15 : stop if stop >= 0 else None]) if at >= 0 else 0
+    if len(buffer) < end + 4 + length:
+        return None
+    body = bytes(buffer[end + 4 : end + 4 + length])
+    del buffer[: end + 4 + length]
+    return int(head[9:12]), body
+
+
 class Connection(asyncio.Protocol):
     """One keep-alive HTTP/1.1 connection: just enough client to go fast.
 
@@ -103,19 +120,10 @@ class Connection(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self.buffer += data
-        end = self.buffer.find(b"\r\n\r\n")
-        if end < 0 or self.answer is None:
+        if self.answer is None or (cut := cut_answer(self.buffer)) is None:
             return
-        head = bytes(self.buffer[:end]).lower()
-        at = head.find(b"content-length:")
-        stop = head.find(b"\r\n", at)
-        length = int(head[at + 15 : stop if stop >= 0 else None]) if at >= 0 else 0
-        if len(self.buffer) < end + 4 + length:
-            return
-        body = bytes(self.buffer[end + 4 : end + 4 + length])
-        del self.buffer[: end + 4 + length]
         answer, self.answer = self.answer, None
-        answer.set_result((int(head[9:12]), body))
+        answer.set_result(cut)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.answer is not None and not self.answer.done():

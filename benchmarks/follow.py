@@ -23,7 +23,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from benchmarks.bench import Connection
+from benchmarks.bench import Connection, cut_answer
 
 TABLES = 16
 T = TypeVar("T")
@@ -96,18 +96,9 @@ class Commands(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         self.buffer += data
         while self.waiting is not None:
-            end = self.buffer.find(b"\r\n\r\n")
-            if end < 0:
+            if (cut := cut_answer(self.buffer)) is None:
                 return
-            head = bytes(self.buffer[:end]).lower()
-            at = head.find(b"content-length:")
-            stop = head.find(b"\r\n", at)
-            length = int(head[at + 15 : stop if stop >= 0 else None]) if at >= 0 else 0
-            if len(self.buffer) < end + 4 + length:
-                return
-            status = int(head[9:12])
-            body = bytes(self.buffer[end + 4 : end + 4 + length]) if status != 200 else b""
-            del self.buffer[: end + 4 + length]
+            status, body = cut
             seat, self.waiting = self.waiting, None
             self.phase.answered(seat, status, body)
             if self.queued is not None:
