@@ -228,7 +228,7 @@ class Notifier:
         game_id = channel.decode().removeprefix(NOTIFY_PREFIX)
         if message["type"] == "message":
             if self._appended is not None:
-                self._hand_over(game_id, message["data"])
+                self._hand_over(self._appended, game_id, message["data"])
             self.wake(game_id)
         elif message["type"] == "subscribe" and game_id in self._unconfirmed:
             self._unconfirmed[game_id] -= 1
@@ -243,12 +243,11 @@ class Notifier:
                 self._blind.discard(game_id)
                 self.wake(game_id)
 
-    def _hand_over(self, game_id: str, data: Any) -> None:
+    def _hand_over(self, appended: Appended, game_id: str, data: Any) -> None:
         """`<version>` then `\n<event>` for each appended event (adapters/lua/append.lua)."""
-        assert self._appended is not None
         try:
             version, *records = bytes(data).split(b"\n")
-            self._appended(game_id, int(version), records)
+            appended(game_id, int(version), records)
         except Exception:  # a bad message must not stop the listener; the waiters read instead
             log.exception("could not take an append of %s", game_id)
             self._generations.pop(game_id, None)

@@ -42,8 +42,9 @@ from kronikas.application.results import (
     GameEvent,
     Joined,
     game_event,
+    wire_type,
 )
-from kronikas.application.tables import Seen, Table
+from kronikas.application.tables import Table
 from kronikas.config import Settings
 from kronikas.domain.common import DomainError, Join, PlayerJoined, Start
 
@@ -432,7 +433,10 @@ class Games:
             return [Delivered(s.version, s.type, s.json(seat, make)) for s in page], table.version
         result = await self.store.read(table.game_id, after, "", EVENT_PAGE, rate=False)
         records = [self.codec.decode(table.kind, raw) for raw in result.records]
-        delivered = [Delivered(r.v, Seen(r, table.kind).type, make(r, seat)) for r in records]
+        delivered = [
+            Delivered(r.v, wire_type(table.kind, r.e.__struct_config__.tag), make(r, seat))
+            for r in records
+        ]
         return delivered, result.version
 
     async def stream(
