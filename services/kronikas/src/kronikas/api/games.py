@@ -17,10 +17,11 @@ from kronikas.api.errors import problems
 from kronikas.api.kinds import kinds
 from kronikas.api.openapi import InputDocs, parameter
 from kronikas.api.wire import (
+    CREATE_KINDS,
     Command,
-    CreateCheatGame,
     CreateGame,
     JoinRequest,
+    Kind,
     Kinds,
     Lobby,
     LobbyEntry,
@@ -174,18 +175,15 @@ class GamesController(Controller):
         """Create a table. The answer holds the host token, which alone may start it."""
         data = await strict(request, CreateGame)
         await _games(state).admit(_address(request))
-        options = data.options
-        kind = "cheat" if isinstance(data, CreateCheatGame) else "thirty_one"
-        body = await _games(state).create(kind, options, data.seed)
+        kind = CREATE_KINDS[type(data)]
+        body = await _games(state).create(kind, data.options, data.seed)
         return _raw(body, 201)
 
     @get("/games", operation_id="list_games", responses=problems(422, 429, 503))
     async def list_games(
         self,
         state: State,
-        kind: Annotated[
-            Literal["cheat", "thirty_one"] | None, QueryParameter(description="Only this game.")
-        ] = None,
+        kind: Annotated[Kind | None, QueryParameter(description="Only this game.")] = None,
         status: Annotated[
             Literal["open", "playing", "finished"] | None,
             QueryParameter(description="Only tables in this state."),
@@ -198,7 +196,7 @@ class GamesController(Controller):
         entries = [
             LobbyEntry(
                 id=s.game_id,
-                kind=s.kind,  # type: ignore[arg-type]
+                kind=s.kind,
                 status=s.status,  # type: ignore[arg-type]
                 players=s.players,
                 max_players=_max_players(s.kind),

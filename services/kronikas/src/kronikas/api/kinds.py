@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
 import msgspec
@@ -10,10 +9,7 @@ import msgspec.inspect as mi
 
 from kronikas.api.wire import KindInfo, Kinds, OptionInfo
 from kronikas.application.engines import ENGINES
-from kronikas.domain.cheat import CheatOptions
-from kronikas.domain.thirty_one import ThirtyOneOptions
-
-OPTIONS: dict[str, type[msgspec.Struct]] = {"cheat": CheatOptions, "thirty_one": ThirtyOneOptions}
+from kronikas.domain.engine import Rules, tag_of
 
 
 def _unwrap(kind: Any) -> tuple[Any, str | None]:
@@ -42,7 +38,8 @@ def _option(field: mi.Field) -> OptionInfo:
         return OptionInfo(field.name, "boolean", default, nullable, description=description)
     if isinstance(kind, mi.VarTupleType | mi.ListType):
         item, _ = _unwrap(kind.item_type)
-        assert isinstance(item, mi.IntType)
+        if not isinstance(item, mi.IntType):
+            raise TypeError(f"option {field.name}: /v1/kinds lists integers only")
         return OptionInfo(
             field.name,
             "integer_list",
@@ -57,19 +54,21 @@ def _option(field: mi.Field) -> OptionInfo:
     raise TypeError(f"option {field.name} has a type /v1/kinds cannot describe: {kind}")
 
 
-def _describe(kind: str, engine: ModuleType, options_type: type[msgspec.Struct]) -> KindInfo:
-    info = mi.type_info(options_type)
-    assert isinstance(info, mi.StructType)
+def _describe(game: Rules) -> KindInfo:
+    info = mi.type_info(game.options)
+    if not isinstance(info, mi.StructType):
+        raise TypeError(f"{game.title}'s options are not a struct")
     options = [_option(f) for f in info.fields]
-    commands = sorted(c.__struct_config__.tag for c in engine.COMMANDS)
-    most = max(engine.max_players(o) for o in _extreme_options(options_type))
-    return KindInfo(kind, engine.MIN_PLAYERS, most, options, commands)  # type: ignore[arg-type]
+    commands = sorted(tag_of(c) for c in game.commands)
+    most = max(game.max_players(o) for o in _extreme_options(game.options))
+    return KindInfo(game.kind, game.min_players, most, options, commands)
 
 
-def _extreme_options(options_type: type[msgspec.Struct]) -> list[Any]:
+def _extreme_options(options_type: type[msgspec.Struct]) -> list[msgspec.Struct]:
     # max_players may depend on the options (Cheat's decks): try each integer option at its top.
     info = mi.type_info(options_type)
-    assert isinstance(info, mi.StructType)
+    if not isinstance(info, mi.StructType):
+        raise TypeError(f"{options_type.__name__} is not a struct")
     out = [options_type()]
     for field in info.fields:
         option = _option(field)
@@ -79,11 +78,5 @@ def _extreme_options(options_type: type[msgspec.Struct]) -> list[Any]:
 
 
 def kinds() -> Kinds:
-    """Both game kinds with their players and options."""
-    return Kinds(
-        [_describe(kind, engine, _options_type(engine)) for kind, engine in ENGINES.items()]
-    )
-
-
-def _options_type(engine: ModuleType) -> type[msgspec.Struct]:
-    return OPTIONS[engine.KIND]
+    """Every game kind with its players and options."""
+    return Kinds([_describe(game) for game in ENGINES.values()])

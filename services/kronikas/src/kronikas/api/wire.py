@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, Union
 
 import msgspec
 
-from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
-from kronikas.domain.thirty_one import Exchange, Keep, Pass, Show, Swap, SwapAll, ThirtyOneOptions
+from kronikas.application.engines import ENGINES
 
 Seed = Annotated[
     int,
@@ -19,23 +18,60 @@ Seed = Annotated[
 ]
 
 
-class CreateCheatGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind",
-                      tag="cheat"):  # fmt: skip
-    """Create a Cheat table."""
-
-    options: CheatOptions = msgspec.field(default_factory=CheatOptions)
-    seed: Seed | None = None
+def _camel(kind: str) -> str:
+    return "".join(part.capitalize() for part in kind.split("_"))
 
 
-class CreateThirtyOneGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True,
-                          tag_field="kind", tag="thirty_one"):  # fmt: skip
-    """Create a Thirty-One table."""
+def _create(kind: str, title: str, options: type[msgspec.Struct]) -> type[msgspec.Struct]:
+    """The create request of one game: its kind as the tag, its options, a seed."""
+    made = msgspec.defstruct(
+        f"Create{_camel(kind)}Game",
+        [
+            ("options", options, msgspec.field(default_factory=options)),
+            ("seed", Seed | None, None),
+        ],
+        tag_field="kind",
+        tag=kind,
+        frozen=True,
+        forbid_unknown_fields=True,
+        module=__name__,
+    )
+    made.__doc__ = f"Create a {title} table."
+    return made
 
-    options: ThirtyOneOptions = msgspec.field(default_factory=ThirtyOneOptions)
-    seed: Seed | None = None
+
+CREATE_REQUESTS = {kind: _create(kind, game.title, game.options) for kind, game in ENGINES.items()}
+"""The create request of each game, by kind."""
+CREATE_KINDS: dict[type, str] = {request: kind for kind, request in CREATE_REQUESTS.items()}
 
 
-CreateGame = CreateCheatGame | CreateThirtyOneGame
+class CreateRequest(Protocol):
+    """What every create request holds (its class's tag is the kind)."""
+
+    @property
+    def options(self) -> msgspec.Struct: ...
+
+    @property
+    def seed(self) -> int | None: ...
+
+
+def _commands() -> tuple[type[msgspec.Struct], ...]:
+    found: dict[type[msgspec.Struct], None] = {}
+    for game in ENGINES.values():
+        found.update(dict.fromkeys(game.commands))  # a command two games share is listed once
+    return tuple(found)
+
+
+if TYPE_CHECKING:
+    CreateGame = CreateRequest
+    Command = msgspec.Struct
+    Kind = str
+else:
+    CreateGame = Union[tuple(CREATE_REQUESTS.values())]  # noqa: UP007
+    Command = Union[_commands()]  # noqa: UP007
+    """Every wire command of every game, tagged on `type`."""
+    Kind = Literal[tuple(ENGINES)]
+    """A game's kind."""
 
 Name = Annotated[
     str,
@@ -54,15 +90,11 @@ class JoinRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: Name
 
 
-Command = Play | Call | Accept | Keep | Exchange | Swap | SwapAll | Pass | Show
-"""Every wire command of both games, tagged on `type`."""
-
-
 class LobbyEntry(msgspec.Struct, frozen=True):
     """One table in the lobby."""
 
     id: str
-    kind: Literal["cheat", "thirty_one"]
+    kind: Kind
     status: Literal["open", "playing", "finished"]
     players: int
     max_players: int
@@ -95,7 +127,7 @@ class OptionInfo(msgspec.Struct, frozen=True, omit_defaults=True):
 class KindInfo(msgspec.Struct, frozen=True):
     """A game kind: how many may play, and its options."""
 
-    kind: Literal["cheat", "thirty_one"]
+    kind: Kind
     min_players: int
     max_players: int
     options: list[OptionInfo]

@@ -12,7 +12,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, cast
+from typing import NamedTuple, Union, cast
 
 import msgspec
 
@@ -47,6 +47,7 @@ from kronikas.application.results import (
 from kronikas.application.tables import Table
 from kronikas.config import Settings
 from kronikas.domain.common import DomainError, Join, PlayerJoined, Start
+from kronikas.domain.engine import View, tag_of
 
 log = logging.getLogger("kronikas.games")
 
@@ -95,9 +96,9 @@ class _Codec:
     """Per-engine decoders of stored records."""
 
     def __init__(self) -> None:
-        self._decoders = {
-            kind: msgspec.json.Decoder(Record[engine.Event])  # type: ignore[name-defined]
-            for kind, engine in ENGINES.items()
+        self._decoders: dict[str, msgspec.json.Decoder[Record[msgspec.Struct]]] = {
+            kind: msgspec.json.Decoder(Record[Union[game.events]])  # type: ignore[name-defined]  # noqa: UP007
+            for kind, game in ENGINES.items()
         }
         self._first = msgspec.json.Decoder(Record[msgspec.Raw])
 
@@ -105,7 +106,7 @@ class _Codec:
         """The first record, without its event: which engine reads the log, the seed, when."""
         return self._first.decode(raw)
 
-    def decode(self, kind: str, raw: bytes) -> Record[Any]:
+    def decode(self, kind: str, raw: bytes) -> Record[msgspec.Struct]:
         return self._decoders[kind].decode(raw)
 
 
@@ -144,13 +145,14 @@ class Games:
         if kind not in ENGINES:
             raise Unavailable(f"table {game_id} has an unreadable log")
         engine = ENGINES[kind]
+        # The first event assigns the table's options: fold it into any lobby.
         created = self.codec.decode(kind, first).e
-        state = engine.evolve(engine.initial_state(created.options, created.seeded), created)
+        state = engine.evolve(engine.initial_state(engine.options(), False), created)
         return Table(game_id, kind, engine, head.seed, 1, state, ms_of(head.at))
 
     def _apply(self, table: Table, records: Sequence[bytes]) -> None:
         engine, state, version = table.engine, table.state, table.version
-        folded: list[Record[Any]] = []
+        folded: list[Record[msgspec.Struct]] = []
         for raw in records:
             record = self.codec.decode(table.kind, raw)
             if record.v <= version:
@@ -236,8 +238,8 @@ class Games:
         return self.settings.open_ttl_s if status == "open" else self.settings.finished_ttl_s
 
     def _fold(
-        self, table: Table, events: Sequence[Any]
-    ) -> tuple[Any, list[Record[Any]], list[bytes], str]:
+        self, table: Table, events: Sequence[msgspec.Struct]
+    ) -> tuple[object, list[Record[msgspec.Struct]], list[bytes], str]:
         """The state after `events`, their records (and as stored), and their time."""
         state, records, at = table.state, [], utc_now()
         nonce = f"{self._nonce_prefix}{next(self._nonces):x}"
@@ -247,19 +249,20 @@ class Games:
             records.append(Record(v=table.version + offset, at=at, e=event, n=first))
         return state, records, [encode(r) for r in records], at
 
-    def _decide(self, table: Table, command: Any, seat: int | None) -> list[Any]:
-        events: list[Any] = table.engine.decide(
-            table.state, command, seat, self.randomness(table.seed)
-        )
-        return events
+    def _decide(
+        self, table: Table, command: msgspec.Struct, seat: int | None
+    ) -> list[msgspec.Struct]:
+        return table.engine.decide(table.state, command, seat, self.randomness(table.seed))
 
     @staticmethod
-    def _seen(table: Table, version: int, at: str, event: Any, viewer: int | None) -> GameEvent:
+    def _seen(
+        table: Table, version: int, at: str, event: msgspec.Struct, viewer: int | None
+    ) -> GameEvent:
         """An event as `viewer` (a seat, or None for a spectator) may see it, on the wire."""
         return game_event(table.kind, version, at, table.engine.redact(event, viewer))
 
-    def _json_of(self, table: Table) -> Callable[[Record[Any], int | None], bytes]:
-        def make(record: Record[Any], viewer: int | None) -> bytes:
+    def _json_of(self, table: Table) -> Callable[[Record[msgspec.Struct], int | None], bytes]:
+        def make(record: Record[msgspec.Struct], viewer: int | None) -> bytes:
             return _encoder.encode(self._seen(table, record.v, record.at, record.e, viewer))
 
         return make
@@ -273,7 +276,7 @@ class Games:
         if wait:
             raise _rate_limited(wait)
 
-    async def create(self, kind: str, options: Any, seed: int | None) -> bytes:
+    async def create(self, kind: str, options: msgspec.Struct, seed: int | None) -> bytes:
         """A new open table; answers `Created` with the host token."""
         engine = ENGINES[kind]
         engine.validate_options(options)
@@ -316,7 +319,9 @@ class Games:
         token_hash = hash_token(token)
         command = Join(player_id, name)
 
-        def respond(table: Table, state: Any, events: list[Any], at: str) -> _Response:
+        def respond(
+            table: Table, state: object, events: list[msgspec.Struct], at: str
+        ) -> _Response:
             seat = next(e.seat for e in events if isinstance(e, PlayerJoined))
             view = table.engine.view(state, seat, game_id, table.version + len(events))
             body = Joined(player_id=player_id, seat=seat, token=token, game=view)
@@ -334,7 +339,9 @@ class Games:
         if table.roles[token_hash] != HOST:
             raise Forbidden("Only the host token may start the table.")
 
-        def respond(table: Table, state: Any, events: list[Any], at: str) -> _Response:
+        def respond(
+            table: Table, state: object, events: list[msgspec.Struct], at: str
+        ) -> _Response:
             view = table.engine.view(state, None, game_id, table.version + len(events))
             return msgspec.json.encode(view), view, []
 
@@ -345,7 +352,7 @@ class Games:
         self,
         game_id: str,
         token: str,
-        command: Any,
+        command: msgspec.Struct,
         body: bytes,
         if_match: int | None = None,
         idempotency_key: str | None = None,
@@ -356,13 +363,15 @@ class Games:
         role = table.roles[token_hash]
         if role == HOST:
             raise Forbidden("The host token cannot play: join the table for a player token.")
-        if not isinstance(command, table.engine.COMMANDS):
+        if not table.engine.accepts(command):
             raise InvalidRequest(
-                f"A {command.__struct_config__.tag!r} command is not a command of {table.kind}."
+                f"A {tag_of(type(command))!r} command is not a command of {table.kind}."
             )
         seat = int(role)
 
-        def respond(table: Table, state: Any, events: list[Any], at: str) -> _Response:
+        def respond(
+            table: Table, state: object, events: list[msgspec.Struct], at: str
+        ) -> _Response:
             first = table.version + 1
             view = table.engine.view(state, seat, game_id, table.version + len(events))
             step.seen = [
@@ -434,8 +443,7 @@ class Games:
         result = await self.store.read(table.game_id, after, "", EVENT_PAGE, rate=False)
         records = [self.codec.decode(table.kind, raw) for raw in result.records]
         delivered = [
-            Delivered(r.v, wire_type(table.kind, r.e.__struct_config__.tag), make(r, seat))
-            for r in records
+            Delivered(r.v, wire_type(table.kind, tag_of(type(r.e))), make(r, seat)) for r in records
         ]
         return delivered, result.version
 
@@ -578,15 +586,15 @@ class Games:
         return await self.load(table.game_id, rate=False)
 
 
-_Response = tuple[bytes, Any, list[tuple[str, str]]]
+_Response = tuple[bytes, View, list[tuple[str, str]]]
 
 
 @dataclass
 class _Step:
     """One command's decision and answer, re-run on a fresher table after a lost race."""
 
-    decide: Callable[[Table], list[Any]]
-    respond: Callable[[Table, Any, list[Any], str], _Response]
+    decide: Callable[[Table], list[msgspec.Struct]]
+    respond: Callable[[Table, object, list[msgspec.Struct], str], _Response]
     token_hash: str = ""
     if_match: int | None = None
     idem_key: str | None = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 import msgspec
 
@@ -47,6 +47,6 @@ def ms_of(at: str) -> int:
 _encoder = msgspec.json.Encoder()
 
 
-def encode(record: Record[Any]) -> bytes:
+def encode(record: Record[msgspec.Struct]) -> bytes:
     """A record's stored bytes."""
     return _encoder.encode(record)

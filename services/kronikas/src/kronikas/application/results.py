@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Union, get_args
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Union
 
 import msgspec
 
 from kronikas.application.engines import ENGINES
-from kronikas.domain.cheat import CheatGameView
-from kronikas.domain.thirty_one import ThirtyOneGameView
+from kronikas.domain.engine import View, tag_of
 
-GameView = Annotated[
-    CheatGameView | ThirtyOneGameView,
-    msgspec.Meta(description="A table as the asker may see it; `kind` says which game."),
-]
+if TYPE_CHECKING:
+    GameView = View
+else:
+    GameView = Annotated[
+        Union[tuple(game.view_type for game in ENGINES.values())],  # noqa: UP007
+        msgspec.Meta(description="A table as the asker may see it; `kind` says which game."),
+    ]
 
 
 def wire_type(kind: str, tag: str) -> str:
@@ -36,10 +39,10 @@ def _first_sentence(cls: type) -> str:
 def _envelopes() -> dict[str, dict[type, type[msgspec.Struct]]]:
     """One wire struct per event type of each engine, by kind and the event's class."""
     envelopes: dict[str, dict[type, type[msgspec.Struct]]] = {}
-    for kind, engine in ENGINES.items():
+    for kind, game in ENGINES.items():
         by_class: dict[type, type[msgspec.Struct]] = {}
-        for cls in get_args(engine.Event):
-            tag = cls.__struct_config__.tag
+        for cls in game.events:
+            tag = tag_of(cls)
             name = f"{_camel(kind)}{_camel(tag)}Event"
             envelope = msgspec.defstruct(
                 name,
@@ -77,11 +80,10 @@ else:
     ]
 
 
-def game_event(kind: str, version: int, at: str, event: Any) -> msgspec.Struct:
+def game_event(kind: str, version: int, at: str, event: msgspec.Struct) -> msgspec.Struct:
     """The wire form of `event`, a `kind` table's event (already redacted for its viewer)."""
-    envelope: Any = ENVELOPES[kind][type(event)]
-    made: msgspec.Struct = envelope(version=version, at=at, data=event)
-    return made
+    envelope: Callable[..., msgspec.Struct] = ENVELOPES[kind][type(event)]
+    return envelope(version=version, at=at, data=event)
 
 
 class CommandResult(msgspec.Struct, frozen=True):

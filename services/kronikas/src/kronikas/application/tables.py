@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any
+
+import msgspec
 
 from kronikas.application.records import Record
 from kronikas.application.results import wire_type
+from kronikas.domain.engine import Rules, tag_of
 
 RECENT = 64
 """How many of its latest events a table keeps at hand for streams and long-polls."""
@@ -23,16 +24,18 @@ class Seen:
 
     __slots__ = ("_json", "record", "type")
 
-    def __init__(self, record: Record[Any], kind: str) -> None:
+    def __init__(self, record: Record[msgspec.Struct], kind: str) -> None:
         self.record = record
-        self.type: str = wire_type(kind, type(record.e).__struct_config__.tag)
+        self.type: str = wire_type(kind, tag_of(type(record.e)))
         self._json: dict[int | None, bytes] = {}
 
     @property
     def version(self) -> int:
         return self.record.v
 
-    def json(self, viewer: int | None, make: Callable[[Record[Any], int | None], bytes]) -> bytes:
+    def json(
+        self, viewer: int | None, make: Callable[[Record[msgspec.Struct], int | None], bytes]
+    ) -> bytes:
         """The event as `viewer` may see it, made by `make` the first time it is asked for."""
         made = self._json.get(viewer)
         if made is None:
@@ -52,7 +55,7 @@ class Recent:
     def __init__(self) -> None:
         self._seen: deque[Seen] = deque(maxlen=RECENT)
 
-    def add(self, records: list[Record[Any]], kind: str) -> list[Seen]:
+    def add(self, records: list[Record[msgspec.Struct]], kind: str) -> list[Seen]:
         """Keep `records` of a `kind` table, which follow on from what is kept (else start again
         with them)."""
         added = [Seen(r, kind) for r in records]
@@ -78,10 +81,10 @@ class Table:
 
     game_id: str
     kind: str
-    engine: ModuleType
+    engine: Rules
     seed: int | None
     version: int
-    state: Any
+    state: object
     created_ms: int
     roles: dict[str, str] = field(default_factory=dict)
     """Token hash → role (`host` or a seat); a token's role never changes once issued."""
