@@ -1,0 +1,200 @@
+"""The folds this process holds: tables read from the store, kept current by the change feed."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Union
+
+import msgspec
+
+from kronikas.application.engines import ENGINES
+from kronikas.application.errors import NotFound, RateLimited, Unauthorized, Unavailable
+from kronikas.application.ports import ChangeFeed, EventStore
+from kronikas.application.records import Record, ms_of
+from kronikas.application.tables import Table
+
+HOST = "host"
+"""The role of a table's host token."""
+GAME_ID = re.compile(r"[0-9a-f]{16}")
+"""What `create` makes; anything else names no table (and could break a cluster's hash tag)."""
+_CACHE_SIZE = 4096
+
+
+def hash_token(token: str) -> str:
+    """Tokens are kept, compared and cached only as their SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def rate_limited(retry_after_ms: int) -> RateLimited:
+    """429, with the seconds to wait."""
+    seconds = max(1, -(-retry_after_ms // 1000))
+    return RateLimited(
+        f"Too many requests; try again in {seconds} s.", headers={"Retry-After": str(seconds)}
+    )
+
+
+class Codec:
+    """Per-game decoders of stored records."""
+
+    def __init__(self) -> None:
+        self._decoders: dict[str, msgspec.json.Decoder[Record[msgspec.Struct]]] = {
+            kind: msgspec.json.Decoder(Record[Union[game.events]])  # type: ignore[name-defined]  # noqa: UP007
+            for kind, game in ENGINES.items()
+        }
+        self._first = msgspec.json.Decoder(Record[msgspec.Raw])
+
+    def first(self, raw: bytes) -> Record[msgspec.Raw]:
+        """The first record, without its event: which engine reads the log, the seed, when."""
+        return self._first.decode(raw)
+
+    def decode(self, kind: str, raw: bytes) -> Record[msgspec.Struct]:
+        return self._decoders[kind].decode(raw)
+
+
+class Folds:
+    """Tables by id, folded up to the version this process last saw (a bounded cache)."""
+
+    def __init__(self, store: EventStore, changes: ChangeFeed) -> None:
+        self.store = store
+        self.changes = changes
+        self.codec = Codec()
+        self.cache: OrderedDict[str, Table] = OrderedDict()
+        self._gaps = 0
+        """Appends heard that could not be folded in (counted, so a read can tell it missed one)."""
+        self._reading: dict[str, asyncio.Task[Table]] = {}
+        """Tables being read for their followers, each read shared by all of them."""
+        changes.listen(self._heard)
+
+    def remember(self, table: Table) -> None:
+        self.cache[table.game_id] = table
+        self.cache.move_to_end(table.game_id)
+        while len(self.cache) > _CACHE_SIZE:
+            self.cache.popitem(last=False)
+
+    def _new_table(self, game_id: str, first: bytes) -> Table:
+        head = self.codec.first(first)
+        kind = head.k or ""
+        if kind not in ENGINES:
+            raise Unavailable(f"table {game_id} has an unreadable log")
+        engine = ENGINES[kind]
+        # The first event assigns the table's options: fold it into any lobby.
+        created = self.codec.decode(kind, first).e
+        state = engine.evolve(engine.initial_state(engine.options(), False), created)
+        return Table(game_id, kind, engine, head.seed, 1, state, ms_of(head.at))
+
+    def apply(self, table: Table, records: Sequence[bytes]) -> None:
+        """Fold stored records into the table (those it holds already are skipped)."""
+        engine, state, version = table.engine, table.state, table.version
+        folded: list[Record[msgspec.Struct]] = []
+        for raw in records:
+            record = self.codec.decode(table.kind, raw)
+            if record.v <= version:
+                continue  # another request on this process folded it in while we awaited Redis
+            if record.v != version + 1:
+                raise Unavailable(f"table {table.game_id}: event {record.v} after {version}")
+            state = engine.evolve(state, record.e)
+            version = record.v
+            folded.append(record)
+        table.state, table.version = state, version
+        table.recent.add(folded, table.kind)
+
+    def _heard(self, game_id: str, version: int, records: list[bytes]) -> None:
+        """An append heard on the change feed: fold it into the cached table, if it follows on."""
+        table = self.cache.get(game_id)
+        if table is None or version <= table.version:
+            return  # not held here, or our own append (already folded)
+        try:
+            if not records:
+                raise Unavailable("only the version was heard")
+            self.apply(table, records)
+        except Unavailable:  # a gap: the next reader reads
+            table.live = None
+            self._gaps += 1
+
+    async def followed(self, game_id: str) -> Table:
+        """The table, current as far as the change feed can vouch; else read (and vouched for
+        from then on, when nothing was missed during the read)."""
+        table = self.cache.get(game_id)
+        generation = self.changes.generation(game_id)
+        if table is not None and generation is not None and table.live == generation:
+            return table
+        # Every stream of a table that falls back to reading shares one read: a crowd of
+        # followers woken by one gap must not take the pool's every connection.
+        reading = self._reading.get(game_id)
+        if reading is None:
+            reading = asyncio.create_task(self._read_followed(game_id, generation))
+            self._reading[game_id] = reading
+            reading.add_done_callback(lambda done: self._read_done(game_id, done))
+        return await asyncio.shield(reading)
+
+    async def _read_followed(self, game_id: str, generation: int | None) -> Table:
+        gaps = self._gaps
+        table = await self.load(game_id, rate=False)
+        unbroken = gaps == self._gaps and self.changes.generation(game_id) == generation
+        if generation is not None and unbroken:
+            table.live = generation
+        return table
+
+    def _read_done(self, game_id: str, done: asyncio.Task[Table]) -> None:
+        if self._reading.get(game_id) is done:
+            del self._reading[game_id]
+        if not done.cancelled():
+            done.exception()  # retrieved here too: every sharer may have gone
+
+    async def load(self, game_id: str, token_hash: str = "", rate: bool = True) -> Table:
+        """The table at its current version (one round trip); also learns the token's role."""
+        if not GAME_ID.fullmatch(game_id):
+            raise NotFound(f"There is no table {game_id!r}.")
+        table = self.cache.get(game_id)
+        after = table.version if table else 0
+        result = await self.store.read(game_id, after, token_hash, 1 << 30, rate)
+        if result.retry_after_ms:
+            raise rate_limited(result.retry_after_ms)
+        if result.version == 0:
+            self.cache.pop(game_id, None)
+            raise NotFound(f"There is no table {game_id!r}.")
+        if table is None or result.version < after:
+            if table is not None:  # the log was replaced (expired and made again): start over
+                result = await self.store.read(game_id, 0, token_hash, 1 << 30, False)
+            table = self._new_table(game_id, result.records[0])
+            self.apply(table, result.records[1:])
+        else:
+            self.apply(table, result.records)
+        if result.role:
+            table.roles[token_hash] = result.role
+        self.remember(table)
+        return table
+
+    async def after_conflict(self, table: Table, records: list[bytes], version: int) -> Table:
+        """The table after a lost race: the winner's records when they follow on, else a read."""
+        if records and version == table.version + len(records):
+            self.apply(table, records)
+            return table
+        return await self.load(table.game_id, rate=False)
+
+    async def authorised(self, game_id: str, token_hash: str) -> tuple[Table, bool]:
+        """The table and whether it was just read; 401 when the token is not of this table."""
+        table = self.cache.get(game_id)
+        if table is not None and token_hash in table.roles:
+            return table, False
+        table = await self.load(game_id, token_hash, rate=False)
+        if token_hash not in table.roles:
+            raise Unauthorized("This token is not one of this table's.")
+        return table, True
+
+    async def reader(self, game_id: str, token: str | None) -> tuple[Table, int | None]:
+        """The table and the seat the token holds (None for the host and for spectators)."""
+        if not token:  # a spectator: no role to learn, no rate to count (as a read without one)
+            if not GAME_ID.fullmatch(game_id):
+                raise NotFound(f"There is no table {game_id!r}.")
+            return await self.followed(game_id), None
+        token_hash = hash_token(token)
+        table = await self.load(game_id, token_hash)
+        role = table.roles.get(token_hash)
+        if role is None:
+            raise Unauthorized("This token is not one of this table's.")
+        return table, None if role == HOST else int(role)
