@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.cheat_options import CheatOptions
+    from ..models.cheat_table_options import CheatTableOptions
 
 
 T = TypeVar("T", bound="CheatGameCreated")
@@ -17,12 +17,12 @@ T = TypeVar("T", bound="CheatGameCreated")
 class CheatGameCreated:
     """
     Attributes:
-        options (CheatOptions):
+        options (CheatTableOptions):
         seeded (bool):
         type_ (Literal['game_created']):  Default: 'game_created'.
     """
 
-    options: CheatOptions
+    options: CheatTableOptions
     seeded: bool
     type_: Literal["game_created"] = "game_created"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -48,10 +48,10 @@ class CheatGameCreated:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.cheat_options import CheatOptions  # noqa: PLC0415
+        from ..models.cheat_table_options import CheatTableOptions  # noqa: PLC0415
 
         d = dict(src_dict)
-        options = CheatOptions.from_dict(d.pop("options"))
+        options = CheatTableOptions.from_dict(d.pop("options"))
 
         seeded = d.pop("seeded")
 

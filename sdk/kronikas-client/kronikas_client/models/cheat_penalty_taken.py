@@ -6,8 +6,6 @@ from typing import Any, Literal, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 T = TypeVar("T", bound="CheatPenaltyTaken")
 
 
@@ -15,21 +13,28 @@ T = TypeVar("T", bound="CheatPenaltyTaken")
 class CheatPenaltyTaken:
     """
     Attributes:
+        cards (list[str] | None):
         count (int):
         seat (int):
         turn (int):
         type_ (Literal['penalty_taken']):  Default: 'penalty_taken'.
-        cards (list[str] | None | Unset):
     """
 
+    cards: list[str] | None
     count: int
     seat: int
     turn: int
     type_: Literal["penalty_taken"] = "penalty_taken"
-    cards: list[str] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        cards: list[str] | None
+        if isinstance(self.cards, list):
+            cards = self.cards
+
+        else:
+            cards = self.cards
+
         count = self.count
 
         seat = self.seat
@@ -38,33 +43,39 @@ class CheatPenaltyTaken:
 
         type_ = self.type_
 
-        cards: list[str] | None | Unset
-        if isinstance(self.cards, Unset):
-            cards = UNSET
-        elif isinstance(self.cards, list):
-            cards = self.cards
-
-        else:
-            cards = self.cards
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "cards": cards,
                 "count": count,
                 "seat": seat,
                 "turn": turn,
                 "type": type_,
             }
         )
-        if cards is not UNSET:
-            field_dict["cards"] = cards
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+
+        def _parse_cards(data: object) -> list[str] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                cards_type_0 = cast(list[str], data)
+
+                return cards_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None, data)
+
+        cards = _parse_cards(d.pop("cards"))
+
         count = d.pop("count")
 
         seat = d.pop("seat")
@@ -75,29 +86,12 @@ class CheatPenaltyTaken:
         if type_ != "penalty_taken":
             raise ValueError(f"type must match const 'penalty_taken', got '{type_}'")
 
-        def _parse_cards(data: object) -> list[str] | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, list):
-                    raise TypeError()
-                cards_type_0 = cast(list[str], data)
-
-                return cards_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(list[str] | None | Unset, data)
-
-        cards = _parse_cards(d.pop("cards", UNSET))
-
         cheat_penalty_taken = cls(
+            cards=cards,
             count=count,
             seat=seat,
             turn=turn,
             type_=type_,
-            cards=cards,
         )
 
         cheat_penalty_taken.additional_properties = d

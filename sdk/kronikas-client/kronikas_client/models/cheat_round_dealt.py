@@ -6,8 +6,6 @@ from typing import Any, Literal, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 T = TypeVar("T", bound="CheatRoundDealt")
 
 
@@ -17,34 +15,41 @@ class CheatRoundDealt:
     Attributes:
         commitment (str):
         dealer (int):
+        deck (list[str] | None):
         hands (list[list[str] | None]):
         rank (str):
         round_ (int):
+        salt (None | str):
         set_aside (int):
+        set_aside_cards (list[str] | None):
         turn (int):
         type_ (Literal['round_dealt']):  Default: 'round_dealt'.
-        deck (list[str] | None | Unset):
-        salt (None | str | Unset):
-        set_aside_cards (list[str] | None | Unset):
     """
 
     commitment: str
     dealer: int
+    deck: list[str] | None
     hands: list[list[str] | None]
     rank: str
     round_: int
+    salt: None | str
     set_aside: int
+    set_aside_cards: list[str] | None
     turn: int
     type_: Literal["round_dealt"] = "round_dealt"
-    deck: list[str] | None | Unset = UNSET
-    salt: None | str | Unset = UNSET
-    set_aside_cards: list[str] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         commitment = self.commitment
 
         dealer = self.dealer
+
+        deck: list[str] | None
+        if isinstance(self.deck, list):
+            deck = self.deck
+
+        else:
+            deck = self.deck
 
         hands = []
         for hands_item_data in self.hands:
@@ -60,35 +65,21 @@ class CheatRoundDealt:
 
         round_ = self.round_
 
+        salt: None | str
+        salt = self.salt
+
         set_aside = self.set_aside
+
+        set_aside_cards: list[str] | None
+        if isinstance(self.set_aside_cards, list):
+            set_aside_cards = self.set_aside_cards
+
+        else:
+            set_aside_cards = self.set_aside_cards
 
         turn = self.turn
 
         type_ = self.type_
-
-        deck: list[str] | None | Unset
-        if isinstance(self.deck, Unset):
-            deck = UNSET
-        elif isinstance(self.deck, list):
-            deck = self.deck
-
-        else:
-            deck = self.deck
-
-        salt: None | str | Unset
-        if isinstance(self.salt, Unset):
-            salt = UNSET
-        else:
-            salt = self.salt
-
-        set_aside_cards: list[str] | None | Unset
-        if isinstance(self.set_aside_cards, Unset):
-            set_aside_cards = UNSET
-        elif isinstance(self.set_aside_cards, list):
-            set_aside_cards = self.set_aside_cards
-
-        else:
-            set_aside_cards = self.set_aside_cards
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -96,20 +87,17 @@ class CheatRoundDealt:
             {
                 "commitment": commitment,
                 "dealer": dealer,
+                "deck": deck,
                 "hands": hands,
                 "rank": rank,
                 "round": round_,
+                "salt": salt,
                 "set_aside": set_aside,
+                "set_aside_cards": set_aside_cards,
                 "turn": turn,
                 "type": type_,
             }
         )
-        if deck is not UNSET:
-            field_dict["deck"] = deck
-        if salt is not UNSET:
-            field_dict["salt"] = salt
-        if set_aside_cards is not UNSET:
-            field_dict["set_aside_cards"] = set_aside_cards
 
         return field_dict
 
@@ -119,6 +107,21 @@ class CheatRoundDealt:
         commitment = d.pop("commitment")
 
         dealer = d.pop("dealer")
+
+        def _parse_deck(data: object) -> list[str] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                deck_type_0 = cast(list[str], data)
+
+                return deck_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None, data)
+
+        deck = _parse_deck(d.pop("deck"))
 
         hands = []
         _hands = d.pop("hands")
@@ -145,44 +148,17 @@ class CheatRoundDealt:
 
         round_ = d.pop("round")
 
+        def _parse_salt(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        salt = _parse_salt(d.pop("salt"))
+
         set_aside = d.pop("set_aside")
 
-        turn = d.pop("turn")
-
-        type_ = cast(Literal["round_dealt"], d.pop("type"))
-        if type_ != "round_dealt":
-            raise ValueError(f"type must match const 'round_dealt', got '{type_}'")
-
-        def _parse_deck(data: object) -> list[str] | None | Unset:
+        def _parse_set_aside_cards(data: object) -> list[str] | None:
             if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, list):
-                    raise TypeError()
-                deck_type_0 = cast(list[str], data)
-
-                return deck_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(list[str] | None | Unset, data)
-
-        deck = _parse_deck(d.pop("deck", UNSET))
-
-        def _parse_salt(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        salt = _parse_salt(d.pop("salt", UNSET))
-
-        def _parse_set_aside_cards(data: object) -> list[str] | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
                 return data
             try:
                 if not isinstance(data, list):
@@ -192,22 +168,28 @@ class CheatRoundDealt:
                 return set_aside_cards_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[str] | None | Unset, data)
+            return cast(list[str] | None, data)
 
-        set_aside_cards = _parse_set_aside_cards(d.pop("set_aside_cards", UNSET))
+        set_aside_cards = _parse_set_aside_cards(d.pop("set_aside_cards"))
+
+        turn = d.pop("turn")
+
+        type_ = cast(Literal["round_dealt"], d.pop("type"))
+        if type_ != "round_dealt":
+            raise ValueError(f"type must match const 'round_dealt', got '{type_}'")
 
         cheat_round_dealt = cls(
             commitment=commitment,
             dealer=dealer,
+            deck=deck,
             hands=hands,
             rank=rank,
             round_=round_,
+            salt=salt,
             set_aside=set_aside,
+            set_aside_cards=set_aside_cards,
             turn=turn,
             type_=type_,
-            deck=deck,
-            salt=salt,
-            set_aside_cards=set_aside_cards,
         )
 
         cheat_round_dealt.additional_properties = d

@@ -6,8 +6,6 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 if TYPE_CHECKING:
     from ..models.cheat_call_result import CheatCallResult
     from ..models.cheat_last_play import CheatLastPlay
@@ -21,30 +19,45 @@ T = TypeVar("T", bound="CheatTableView")
 class CheatTableView:
     """
     Attributes:
+        commitment (None | str):
+        last_call (CheatCallResult | None):
+        last_penalty (CheatPenalty | None):
         last_play (CheatLastPlay | None):
         pile_size (int):
         rank (str):
         set_aside (int):
         window_open (bool):
-        commitment (None | str | Unset):
-        last_call (CheatCallResult | None | Unset):
-        last_penalty (CheatPenalty | None | Unset):
     """
 
+    commitment: None | str
+    last_call: CheatCallResult | None
+    last_penalty: CheatPenalty | None
     last_play: CheatLastPlay | None
     pile_size: int
     rank: str
     set_aside: int
     window_open: bool
-    commitment: None | str | Unset = UNSET
-    last_call: CheatCallResult | None | Unset = UNSET
-    last_penalty: CheatPenalty | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.cheat_call_result import CheatCallResult  # noqa: PLC0415
         from ..models.cheat_last_play import CheatLastPlay  # noqa: PLC0415
         from ..models.cheat_penalty import CheatPenalty  # noqa: PLC0415
+
+        commitment: None | str
+        commitment = self.commitment
+
+        last_call: dict[str, Any] | None
+        if isinstance(self.last_call, CheatCallResult):
+            last_call = self.last_call.to_dict()
+        else:
+            last_call = self.last_call
+
+        last_penalty: dict[str, Any] | None
+        if isinstance(self.last_penalty, CheatPenalty):
+            last_penalty = self.last_penalty.to_dict()
+        else:
+            last_penalty = self.last_penalty
 
         last_play: dict[str, Any] | None
         if isinstance(self.last_play, CheatLastPlay):
@@ -60,32 +73,13 @@ class CheatTableView:
 
         window_open = self.window_open
 
-        commitment: None | str | Unset
-        if isinstance(self.commitment, Unset):
-            commitment = UNSET
-        else:
-            commitment = self.commitment
-
-        last_call: dict[str, Any] | None | Unset
-        if isinstance(self.last_call, Unset):
-            last_call = UNSET
-        elif isinstance(self.last_call, CheatCallResult):
-            last_call = self.last_call.to_dict()
-        else:
-            last_call = self.last_call
-
-        last_penalty: dict[str, Any] | None | Unset
-        if isinstance(self.last_penalty, Unset):
-            last_penalty = UNSET
-        elif isinstance(self.last_penalty, CheatPenalty):
-            last_penalty = self.last_penalty.to_dict()
-        else:
-            last_penalty = self.last_penalty
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "commitment": commitment,
+                "last_call": last_call,
+                "last_penalty": last_penalty,
                 "last_play": last_play,
                 "pile_size": pile_size,
                 "rank": rank,
@@ -93,12 +87,6 @@ class CheatTableView:
                 "window_open": window_open,
             }
         )
-        if commitment is not UNSET:
-            field_dict["commitment"] = commitment
-        if last_call is not UNSET:
-            field_dict["last_call"] = last_call
-        if last_penalty is not UNSET:
-            field_dict["last_penalty"] = last_penalty
 
         return field_dict
 
@@ -109,6 +97,43 @@ class CheatTableView:
         from ..models.cheat_penalty import CheatPenalty  # noqa: PLC0415
 
         d = dict(src_dict)
+
+        def _parse_commitment(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        commitment = _parse_commitment(d.pop("commitment"))
+
+        def _parse_last_call(data: object) -> CheatCallResult | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                last_call_type_0 = CheatCallResult.from_dict(data)
+
+                return last_call_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CheatCallResult | None, data)
+
+        last_call = _parse_last_call(d.pop("last_call"))
+
+        def _parse_last_penalty(data: object) -> CheatPenalty | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                last_penalty_type_0 = CheatPenalty.from_dict(data)
+
+                return last_penalty_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CheatPenalty | None, data)
+
+        last_penalty = _parse_last_penalty(d.pop("last_penalty"))
 
         def _parse_last_play(data: object) -> CheatLastPlay | None:
             if data is None:
@@ -133,58 +158,15 @@ class CheatTableView:
 
         window_open = d.pop("window_open")
 
-        def _parse_commitment(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        commitment = _parse_commitment(d.pop("commitment", UNSET))
-
-        def _parse_last_call(data: object) -> CheatCallResult | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                last_call_type_0 = CheatCallResult.from_dict(data)
-
-                return last_call_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(CheatCallResult | None | Unset, data)
-
-        last_call = _parse_last_call(d.pop("last_call", UNSET))
-
-        def _parse_last_penalty(data: object) -> CheatPenalty | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                last_penalty_type_0 = CheatPenalty.from_dict(data)
-
-                return last_penalty_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(CheatPenalty | None | Unset, data)
-
-        last_penalty = _parse_last_penalty(d.pop("last_penalty", UNSET))
-
         cheat_table_view = cls(
+            commitment=commitment,
+            last_call=last_call,
+            last_penalty=last_penalty,
             last_play=last_play,
             pile_size=pile_size,
             rank=rank,
             set_aside=set_aside,
             window_open=window_open,
-            commitment=commitment,
-            last_call=last_call,
-            last_penalty=last_penalty,
         )
 
         cheat_table_view.additional_properties = d

@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.thirty_one_options import ThirtyOneOptions
+    from ..models.thirty_one_table_options import ThirtyOneTableOptions
 
 
 T = TypeVar("T", bound="ThirtyOneGameCreated")
@@ -17,12 +17,12 @@ T = TypeVar("T", bound="ThirtyOneGameCreated")
 class ThirtyOneGameCreated:
     """
     Attributes:
-        options (ThirtyOneOptions):
+        options (ThirtyOneTableOptions):
         seeded (bool):
         type_ (Literal['game_created']):  Default: 'game_created'.
     """
 
-    options: ThirtyOneOptions
+    options: ThirtyOneTableOptions
     seeded: bool
     type_: Literal["game_created"] = "game_created"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -48,10 +48,10 @@ class ThirtyOneGameCreated:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.thirty_one_options import ThirtyOneOptions  # noqa: PLC0415
+        from ..models.thirty_one_table_options import ThirtyOneTableOptions  # noqa: PLC0415
 
         d = dict(src_dict)
-        options = ThirtyOneOptions.from_dict(d.pop("options"))
+        options = ThirtyOneTableOptions.from_dict(d.pop("options"))
 
         seeded = d.pop("seeded")
 

@@ -7,7 +7,6 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.thirty_one_game_view_status import ThirtyOneGameViewStatus
-from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.my_hand import MyHand
@@ -24,6 +23,7 @@ T = TypeVar("T", bound="ThirtyOneGameView")
 class ThirtyOneGameView:
     """
     Attributes:
+        cheat (None):
         dealer (int | None):
         id (str):
         kind (Literal['thirty_one']):  Default: 'thirty_one'.
@@ -39,9 +39,9 @@ class ThirtyOneGameView:
         turn (int | None):
         version (int):
         winners (list[int]):
-        cheat (None | Unset):
     """
 
+    cheat: None
     dealer: int | None
     id: str
     last_round: None | ThirtyOneRoundResult
@@ -57,13 +57,14 @@ class ThirtyOneGameView:
     version: int
     winners: list[int]
     kind: Literal["thirty_one"] = "thirty_one"
-    cheat: None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.my_hand import MyHand  # noqa: PLC0415
         from ..models.thirty_one_round_result import ThirtyOneRoundResult  # noqa: PLC0415
         from ..models.thirty_one_table_view import ThirtyOneTableView  # noqa: PLC0415
+
+        cheat = self.cheat
 
         dealer: int | None
         dealer = self.dealer
@@ -117,12 +118,11 @@ class ThirtyOneGameView:
 
         winners = self.winners
 
-        cheat = self.cheat
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "cheat": cheat,
                 "dealer": dealer,
                 "id": id,
                 "kind": kind,
@@ -140,8 +140,6 @@ class ThirtyOneGameView:
                 "winners": winners,
             }
         )
-        if cheat is not UNSET:
-            field_dict["cheat"] = cheat
 
         return field_dict
 
@@ -154,6 +152,7 @@ class ThirtyOneGameView:
         from ..models.thirty_one_table_view import ThirtyOneTableView  # noqa: PLC0415
 
         d = dict(src_dict)
+        cheat = d.pop("cheat")
 
         def _parse_dealer(data: object) -> int | None:
             if data is None:
@@ -254,9 +253,8 @@ class ThirtyOneGameView:
 
         winners = cast(list[int], d.pop("winners"))
 
-        cheat = d.pop("cheat", UNSET)
-
         thirty_one_game_view = cls(
+            cheat=cheat,
             dealer=dealer,
             id=id,
             kind=kind,
@@ -272,7 +270,6 @@ class ThirtyOneGameView:
             turn=turn,
             version=version,
             winners=winners,
-            cheat=cheat,
         )
 
         thirty_one_game_view.additional_properties = d

@@ -6,8 +6,6 @@ from typing import Any, Literal, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..types import UNSET, Unset
-
 T = TypeVar("T", bound="ThirtyOneRoundDealt")
 
 
@@ -17,30 +15,37 @@ class ThirtyOneRoundDealt:
     Attributes:
         commitment (str):
         dealer (int):
+        deck (list[str] | None):
         hands (list[list[str] | None]):
         round_ (int):
+        salt (None | str):
         seats (list[int]):
         table (list[str]):
         type_ (Literal['round_dealt']):  Default: 'round_dealt'.
-        deck (list[str] | None | Unset):
-        salt (None | str | Unset):
     """
 
     commitment: str
     dealer: int
+    deck: list[str] | None
     hands: list[list[str] | None]
     round_: int
+    salt: None | str
     seats: list[int]
     table: list[str]
     type_: Literal["round_dealt"] = "round_dealt"
-    deck: list[str] | None | Unset = UNSET
-    salt: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         commitment = self.commitment
 
         dealer = self.dealer
+
+        deck: list[str] | None
+        if isinstance(self.deck, list):
+            deck = self.deck
+
+        else:
+            deck = self.deck
 
         hands = []
         for hands_item_data in self.hands:
@@ -54,26 +59,14 @@ class ThirtyOneRoundDealt:
 
         round_ = self.round_
 
+        salt: None | str
+        salt = self.salt
+
         seats = self.seats
 
         table = self.table
 
         type_ = self.type_
-
-        deck: list[str] | None | Unset
-        if isinstance(self.deck, Unset):
-            deck = UNSET
-        elif isinstance(self.deck, list):
-            deck = self.deck
-
-        else:
-            deck = self.deck
-
-        salt: None | str | Unset
-        if isinstance(self.salt, Unset):
-            salt = UNSET
-        else:
-            salt = self.salt
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -81,17 +74,15 @@ class ThirtyOneRoundDealt:
             {
                 "commitment": commitment,
                 "dealer": dealer,
+                "deck": deck,
                 "hands": hands,
                 "round": round_,
+                "salt": salt,
                 "seats": seats,
                 "table": table,
                 "type": type_,
             }
         )
-        if deck is not UNSET:
-            field_dict["deck"] = deck
-        if salt is not UNSET:
-            field_dict["salt"] = salt
 
         return field_dict
 
@@ -101,6 +92,21 @@ class ThirtyOneRoundDealt:
         commitment = d.pop("commitment")
 
         dealer = d.pop("dealer")
+
+        def _parse_deck(data: object) -> list[str] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                deck_type_0 = cast(list[str], data)
+
+                return deck_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None, data)
+
+        deck = _parse_deck(d.pop("deck"))
 
         hands = []
         _hands = d.pop("hands")
@@ -125,6 +131,13 @@ class ThirtyOneRoundDealt:
 
         round_ = d.pop("round")
 
+        def _parse_salt(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        salt = _parse_salt(d.pop("salt"))
+
         seats = cast(list[int], d.pop("seats"))
 
         table = cast(list[str], d.pop("table"))
@@ -133,42 +146,16 @@ class ThirtyOneRoundDealt:
         if type_ != "round_dealt":
             raise ValueError(f"type must match const 'round_dealt', got '{type_}'")
 
-        def _parse_deck(data: object) -> list[str] | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, list):
-                    raise TypeError()
-                deck_type_0 = cast(list[str], data)
-
-                return deck_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(list[str] | None | Unset, data)
-
-        deck = _parse_deck(d.pop("deck", UNSET))
-
-        def _parse_salt(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        salt = _parse_salt(d.pop("salt", UNSET))
-
         thirty_one_round_dealt = cls(
             commitment=commitment,
             dealer=dealer,
+            deck=deck,
             hands=hands,
             round_=round_,
+            salt=salt,
             seats=seats,
             table=table,
             type_=type_,
-            deck=deck,
-            salt=salt,
         )
 
         thirty_one_round_dealt.additional_properties = d
