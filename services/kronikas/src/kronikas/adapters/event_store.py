@@ -32,6 +32,8 @@ LOBBY_INDEXES = f"{LOBBY_TAG}:indexes"
 """The set of the names of every index, which dropping an expired table clears it from."""
 OLD_LOBBY_KEY = "kr:lobby"
 """The one sorted set (id -> created_ms) of older versions; the first lobby read adopts it."""
+DEADLINES = "kr:{clock}:due"
+"""Every table's earliest deadline (sorted set: table id -> epoch ms), in one slot of its own."""
 STATUSES = ("open", "playing", "finished")
 """A table's statuses, in the only order it goes through them."""
 _TIE = 1024
@@ -127,6 +129,8 @@ class RedisEventStore:
         self._lobby_add: AsyncScript = redis.register_script(_lua("lobby_add.lua"))
         self._lobby_move: AsyncScript = redis.register_script(_lua("lobby_move.lua"))
         self._lobby_drop: AsyncScript = redis.register_script(_lua("lobby_drop.lua"))
+        self._due: AsyncScript = redis.register_script(_lua("due.lua"))
+        self._settle: AsyncScript = redis.register_script(_lua("settle.lua"))
         self._sweep_at = 0
         self._adopted = False
         self._adopting = asyncio.Lock()
@@ -224,6 +228,23 @@ class RedisEventStore:
             if pool is not None:
                 await pool.disconnect()
             return await script(keys=keys, args=args)
+
+    @_translated
+    async def arm(self, game_id: str, due_ms: int) -> None:
+        """Wake the table at `due_ms` at the latest (an earlier deadline stays)."""
+        await self.redis.zadd(DEADLINES, {game_id: due_ms}, lt=True)
+
+    @_translated
+    async def due(self, now_ms: int, lease_ms: int, limit: int) -> tuple[int, list[str]]:
+        """Lease up to `limit` due tables until `now_ms + lease_ms`; and that lease's end."""
+        reply = await self._run(self._due, keys=[DEADLINES], args=[now_ms, lease_ms, limit])
+        return int(reply[0]), [_text(r) for r in reply[1:]]
+
+    @_translated
+    async def settle(self, game_id: str, lease: int, due_ms: int | None) -> None:
+        """Give a leased table its next deadline (an earlier one armed meanwhile stays)."""
+        args = [game_id, lease, "" if due_ms is None else due_ms]
+        await self._run(self._settle, keys=[DEADLINES], args=args)
 
     @_translated
     async def take(self, key: str, rate_per_s: float, burst: int) -> int:

@@ -144,6 +144,8 @@ class _Tables:
         self.listed: dict[str, int] = {}
         """The lobby: table → score, created_ms * 1024 + its rank in that millisecond."""
         self.feeds: list[MemoryChangeFeed] = []
+        self.deadlines: dict[str, int] = {}
+        """Each table's earliest deadline (epoch ms), as the Redis store's sorted set."""
         self._writes = 0
 
     def wrote(self, now: float) -> None:
@@ -344,6 +346,34 @@ class MemoryEventStore:
         """The recorded `fingerprint \\n response` of an idempotency key, if any."""
         await asyncio.sleep(0)
         return self._tables.idempotency.get((game_id, key), self._now())
+
+    async def arm(self, game_id: str, due_ms: int) -> None:
+        """Wake the table at `due_ms` at the latest (an earlier deadline stays)."""
+        await asyncio.sleep(0)
+        deadlines = self._tables.deadlines
+        deadlines[game_id] = min(due_ms, deadlines.get(game_id, due_ms))
+
+    async def due(self, now_ms: int, lease_ms: int, limit: int) -> tuple[int, list[str]]:
+        """Lease up to `limit` due tables until `now_ms + lease_ms`; and that lease's end."""
+        await asyncio.sleep(0)
+        deadlines, lease = self._tables.deadlines, now_ms + lease_ms
+        found = sorted((due, game_id) for game_id, due in deadlines.items() if due <= now_ms)
+        taken = [game_id for _, game_id in found[:limit]]
+        for game_id in taken:
+            deadlines[game_id] = lease
+        return lease, taken
+
+    async def settle(self, game_id: str, lease: int, due_ms: int | None) -> None:
+        """Give a leased table its next deadline (an earlier one armed meanwhile stays)."""
+        await asyncio.sleep(0)
+        deadlines = self._tables.deadlines
+        if deadlines.get(game_id) == lease:
+            if due_ms is None:
+                del deadlines[game_id]
+            else:
+                deadlines[game_id] = due_ms
+        elif due_ms is not None:
+            deadlines[game_id] = min(due_ms, deadlines.get(game_id, due_ms))
 
     def holds(self, game_id: str) -> set[str]:
         """Which of a game's keys the store holds now: `log`, `meta`, `auth`."""

@@ -99,6 +99,24 @@ class EventStore(Protocol):
         """The recorded `fingerprint \\n response` of an idempotency key, if any."""
         ...
 
+    # The tables' deadlines: one index of every table's earliest deadline (epoch ms), kept at or
+    # before the true one, so a deadline may wake its table early (it is then put off) but never
+    # late. Each process takes the due ones, on lease, and settles each with the next.
+
+    async def arm(self, game_id: str, due_ms: int) -> None:
+        """Wake the table at `due_ms` at the latest (an earlier deadline stays)."""
+        ...
+
+    async def due(self, now_ms: int, lease_ms: int, limit: int) -> tuple[int, list[str]]:
+        """Up to `limit` tables whose deadline is `now_ms` or before, leased to the caller until
+        `now_ms + lease_ms` (no other process takes them before); and that lease's end."""
+        ...
+
+    async def settle(self, game_id: str, lease: int, due_ms: int | None) -> None:
+        """After acting on a leased table: its next deadline (None when it has none). Should a
+        deadline have been armed meanwhile, the earlier of the two stays."""
+        ...
+
 
 class Waiter(Protocol):
     """Registered before a read, so that a change between the read and the wait counts."""
