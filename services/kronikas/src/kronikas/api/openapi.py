@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 import msgspec
+import msgspec.inspect as mi
 from litestar import Litestar, Request
 from litestar.openapi.plugins import JsonRenderPlugin
+
+from kronikas.application.engines import ENGINES
 
 _TAG_FIELDS = ("type", "kind")
 
@@ -83,6 +86,8 @@ def mended(document: dict[str, Any], inputs: Sequence[InputDocs] = ()) -> dict[s
     - An optional parameter's schema does not admit null: it is left out instead.
     - What Litestar drops from msgspec's own schema comes back: `additionalProperties: false`
       for structs that forbid unknown fields, a `minimum` of 0, constraints on list items.
+    - What the service answers always holds every field (`_answers_in_full`), so the SDK never
+      marks a field of a view or an event as possibly unset.
     """
     doc = copy.deepcopy(document)
     schemas: dict[str, Any] = doc.setdefault("components", {}).setdefault("schemas", {})
@@ -95,6 +100,7 @@ def mended(document: dict[str, Any], inputs: Sequence[InputDocs] = ()) -> dict[s
                 prop["default"] = prop["const"]
     _walk(doc, schemas)
     _restore_constraints(schemas)
+    _answers_in_full(doc, schemas)
     for path_item in doc.get("paths", {}).values():
         for operation in path_item.values():
             if isinstance(operation, dict):
@@ -195,6 +201,68 @@ def _restore_constraints(schemas: dict[str, Any]) -> None:
         for field, schema in ours.get("properties", {}).items():
             if field in theirs.get("properties", {}):
                 _merge(schema, theirs["properties"][field])
+
+
+def _refs(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        found = {node["$ref"].rsplit("/", 1)[-1]} if isinstance(node.get("$ref"), str) else set()
+        for value in node.values():
+            found |= _refs(value)
+        return found
+    if isinstance(node, list):
+        return set().union(*(_refs(v) for v in node)) if node else set()
+    return set()
+
+
+def _reachable(names: set[str], schemas: dict[str, Any]) -> set[str]:
+    seen: set[str] = set()
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name not in seen and name in schemas:
+            seen.add(name)
+            todo.extend(_refs(schemas[name]))
+    return seen
+
+
+def _table_options() -> dict[str, str]:
+    """Each game's request options type → the type its views show them with (every field)."""
+    found: dict[str, str] = {}
+    for game in ENGINES.values():
+        view = mi.type_info(game.view_type)
+        if isinstance(view, mi.StructType):
+            for field in view.fields:
+                if field.name == "options" and isinstance(field.type, mi.StructType):
+                    found[game.options.__name__] = field.type.cls.__name__
+    return found
+
+
+def _answers_in_full(doc: dict[str, Any], schemas: dict[str, Any]) -> None:
+    # msgspec writes every field of what the service answers (no struct of an answer omits its
+    # defaults, but OptionInfo), yet a field with a default is not `required` in the schema, so
+    # the SDK would type it `X | Unset`. Schemas that no request uses are marked as they are
+    # sent. A stored event keeps the request's options type (logs written before an option was
+    # added still load); on the wire it carries every option, as the views' options type says.
+    requests: set[str] = set()
+    for path_item in doc.get("paths", {}).values():
+        for operation in path_item.values():
+            if isinstance(operation, dict):
+                requests |= _refs(operation.get("requestBody", {}))
+                requests |= _refs(operation.get("parameters", []))
+    requests = _reachable(requests, schemas)
+    structs = _structs()
+    forms = _table_options()
+    for name, schema in schemas.items():
+        cls = structs.get(name)
+        if name in requests or cls is None or cls.__struct_config__.omit_defaults:
+            continue
+        properties = schema.get("properties", {})
+        for prop in properties.values():
+            ref = prop.get("$ref", "")
+            if ref.rsplit("/", 1)[-1] in forms:
+                prop["$ref"] = f"#/components/schemas/{forms[ref.rsplit('/', 1)[-1]]}"
+        if properties:
+            schema["required"] = sorted(properties)
 
 
 def _drop_null(parameter: dict[str, Any]) -> None:
