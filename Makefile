@@ -30,7 +30,7 @@ run: install ## serve on PORT (8000); an embedded Redis under .data/ when REDIS_
 
 test: install lint typecheck pytest ## everything CI runs: lint, types, all tests against real Redis
 
-FAST := not (processes or cluster or fuzz or bench or generated)
+FAST := not (processes or cluster or fuzz or bench or generated or browser)
 test-fast: install ## the inner loop (<30 s): domain, application and API tests on one Redis
 	@# No schemathesis or Faker: only the fuzz tests use them, and they cost a second to load.
 	KRONIKAS_FAST=1 HYPOTHESIS_NO_PLUGINS=1 .venv/bin/python -m pytest -p no:schemathesis -p no:faker -m "$(FAST)"

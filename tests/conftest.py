@@ -30,9 +30,21 @@ SLOW_MODULES = {
     "tests/reliability/test_fuzz.py": "fuzz",
     "tests/integration/test_bench.py": "bench",
     "tests/test_generated.py": "generated",
+    "tests/browser/": "browser",
 }
 """The modules `make test-fast` leaves out, by the marker each gets (pyproject.toml lists them):
-they start service processes or a cluster, fuzz, run the bench, or regenerate the SDK."""
+they start service processes or a cluster, fuzz, run the bench, or regenerate the SDK; a key
+ending in `/` is a folder, every module in it (the browser tests drive Chromium)."""
+
+
+def _slow_marker(module: str) -> str | None:
+    """The marker `SLOW_MODULES` gives a module (a path relative to the root), if any."""
+    if marker := SLOW_MODULES.get(module):
+        return marker
+    return next(
+        (m for key, m in SLOW_MODULES.items() if key.endswith("/") and module.startswith(key)),
+        None,
+    )
 
 
 FAST = os.environ.get("KRONIKAS_FAST") == "1"
@@ -51,14 +63,17 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     root = Path(str(config.rootpath))
     if not collection_path.is_relative_to(root):
         return None
-    return collection_path.relative_to(root).as_posix() in SLOW_MODULES or None
+    relative = collection_path.relative_to(root).as_posix()
+    if collection_path.is_dir():
+        relative += "/"
+    return _slow_marker(relative) is not None or None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     root = Path(str(config.rootpath))
     for item in items:
         module = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
-        if marker := SLOW_MODULES.get(module):
+        if marker := _slow_marker(module):
             item.add_marker(marker)
 
 

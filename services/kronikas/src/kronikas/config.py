@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
@@ -31,6 +32,13 @@ def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise ValueError(f"{name} must be true or false, not {raw!r}")
 
 
+def source_web_dir() -> str | None:
+    """The repository's `web/` folder when the service runs from the source tree, else None."""
+    # services/kronikas/src/kronikas/config.py: the repository is four folders up.
+    web = Path(__file__).resolve().parents[4] / "web"
+    return str(web) if web.is_dir() else None
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything the service reads from its environment; the README has the table."""
@@ -53,6 +61,8 @@ class Settings:
     redis_timeout_s: float = 2.0
     workers: int = 1
     sse_keepalive_s: float = 15.0
+    web_dir: str | None = None
+    """The web table's folder, served at `/`; None: no web table (only the API and its docs)."""
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -81,4 +91,5 @@ class Settings:
             redis_timeout_s=_int(env, "REDIS_TIMEOUT_MS", 2000, 50, 60_000) / 1000,
             workers=_int(env, "WORKERS", 1, 1, 64),
             sse_keepalive_s=_int(env, "SSE_KEEPALIVE_S", 15, 1, 300),
+            web_dir=env.get("WEB_DIR") or source_web_dir(),
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -11,9 +12,12 @@ import socket
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import uvicorn
+import uvicorn.config
 
+from kronikas.api.app import WithoutQueryStrings, log_without_query_strings
 from kronikas.api.logs import configure_logging
 from kronikas.config import Settings
 
@@ -24,6 +28,22 @@ _STARTUP_S = 10.0
 """A worker that dies sooner after it started fails the same way again: the supervisor stops."""
 GRACE_S = 10
 """On a stop, open requests and event streams get this long before they are cut."""
+
+
+def _uvicorn_formatter(kind: str, **options: Any) -> logging.Formatter:
+    from uvicorn.logging import AccessFormatter, DefaultFormatter
+
+    inner = AccessFormatter(**options) if kind == "access" else DefaultFormatter(**options)
+    return WithoutQueryStrings(inner)
+
+
+def uvicorn_log_config() -> dict[str, Any]:
+    """uvicorn's own logging, each line without query strings (its access log is off as well)."""
+    config: dict[str, Any] = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    for kind, formatter in config["formatters"].items():
+        formatter.pop("()", None)
+        config["formatters"][kind] = {"()": _uvicorn_formatter, "kind": kind, **formatter}
+    return config
 
 
 def _listening_socket(host: str, port: int) -> socket.socket:
@@ -60,6 +80,7 @@ def _worker(app: str, host: str, port: int, supervisor: int) -> None:
         app,
         factory=True,
         access_log=False,
+        log_config=uvicorn_log_config(),
         log_level="warning",
         lifespan="on",
         timeout_graceful_shutdown=GRACE_S,
@@ -133,6 +154,7 @@ def main() -> int:
         print(f"configuration error: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level, settings.log_format)
+    log_without_query_strings()
     embedded = None
     if settings.redis_url is None:
         from kronikas.adapters.embedded_redis import EmbeddedRedis
@@ -164,6 +186,7 @@ def main() -> int:
                 port=settings.port,
                 workers=settings.workers,
                 access_log=False,
+                log_config=uvicorn_log_config(),
                 log_level="warning",
                 lifespan="on",
                 timeout_graceful_shutdown=GRACE_S,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +13,6 @@ from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.types import ControllerRouterHandler
 
@@ -21,15 +21,45 @@ from kronikas.adapters.event_store import RedisEventStore
 from kronikas.adapters.notifier import Notifier
 from kronikas.adapters.randomness import for_table
 from kronikas.adapters.redis_client import connect
+from kronikas.api import docs_pages
 from kronikas.api.errors import handle_exception
 from kronikas.api.games import SEND_COMMAND_INPUTS, GamesController
 from kronikas.api.logs import RequestLogMiddleware, configure_logging
 from kronikas.api.openapi import MendedJson
 from kronikas.api.system import SystemController
+from kronikas.api.web import web_router
 from kronikas.application.games import Games
 from kronikas.config import Settings
 
 log = logging.getLogger("kronikas.api")
+
+_QUERY = re.compile(r"(?<=\S)\?(?:[^\s\"'<>\\]|\\u[0-9a-fA-F]{4})+")
+"""A query string after a path or URL: up to a space, a quote, an angle bracket or a backslash
+other than a JSON `\\uXXXX` escape, so a JSON line stays valid JSON."""
+
+
+class WithoutQueryStrings(logging.Formatter):
+    """Formats a record with another formatter, then drops every query string from the line.
+
+    Tokens travel in query strings (`?token=` on the event stream, for `EventSource`): the
+    service logs paths only, and this keeps any line that would hold more, a traceback's
+    included, from writing it. Every handler the service sets up formats through it.
+    """
+
+    def __init__(self, inner: logging.Formatter | None = None) -> None:
+        super().__init__()
+        self.inner = inner or logging.Formatter()
+
+    def format(self, record: logging.LogRecord) -> str:
+        return _QUERY.sub("", self.inner.format(record))
+
+
+def log_without_query_strings(logger: str = "kronikas") -> None:
+    """Make each handler of `logger` format through `WithoutQueryStrings` (once)."""
+    for handler in logging.getLogger(logger).handlers:
+        if not isinstance(handler.formatter, WithoutQueryStrings):
+            handler.setFormatter(WithoutQueryStrings(handler.formatter))
+
 
 DESCRIPTION = """\
 Krónikás serves two games of the 32-card Hungarian deck over HTTP: **Cheat** (a bluffing shedding
@@ -43,7 +73,7 @@ whoever asks: a seat sees its own cards, never another hidden card. Errors are
 
 
 def openapi_config() -> OpenAPIConfig:
-    """The OpenAPI document's settings (served under `/schema`)."""
+    """The OpenAPI document's settings (served under `/schema`, the docs pages' assets too)."""
     return OpenAPIConfig(
         title="Krónikás",
         version=__version__,
@@ -51,11 +81,7 @@ def openapi_config() -> OpenAPIConfig:
         path="/schema",
         create_examples=False,
         use_handler_docstrings=True,
-        render_plugins=[
-            ScalarRenderPlugin(),
-            SwaggerRenderPlugin(path="/swagger"),
-            MendedJson([SEND_COMMAND_INPUTS]),
-        ],
+        render_plugins=[*docs_pages.render_plugins(), MendedJson([SEND_COMMAND_INPUTS])],
         components=Components(
             security_schemes={
                 "bearer": SecurityScheme(
@@ -80,6 +106,7 @@ def create_app(
     """
     settings = settings or Settings.from_env()
     configure_logging(settings.log_level, settings.log_format)
+    log_without_query_strings()
     state = State({"settings": settings, "redis": redis})
 
     async def on_startup(app: Litestar) -> None:
@@ -119,8 +146,12 @@ def create_app(
         if settings.cors_origins
         else None
     )
+    # The web table (`web/`, at `/`) and the docs pages' assets: neither is in the document.
+    pages: list[ControllerRouterHandler] = [docs_pages.assets_router()]
+    if settings.web_dir:
+        pages.append(web_router(settings.web_dir))
     app = Litestar(
-        route_handlers=[SystemController, GamesController, *extra_routes],
+        route_handlers=[SystemController, GamesController, *pages, *extra_routes],
         state=state,
         on_startup=[on_startup],
         on_shutdown=[on_shutdown],

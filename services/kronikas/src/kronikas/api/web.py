@@ -1,0 +1,160 @@
+"""The web table: the files of the `web/` folder served at `/`, none of it in the OpenAPI document.
+
+`GET /` answers `index.html` (a shared table is `/?table=<id>`); every other file of the folder is
+served at its path (`/app.js`, `/cards/AH.svg`). Only regular files inside the folder with a known
+type are served, never a hidden one (a path part starting with `.`); anything else, and every
+method but GET and HEAD, answers the API's own 404 problem, as any unknown path does.
+
+Answers carry `Cache-Control: no-cache` with an `ETag` and `Last-Modified`: a browser revalidates
+each file and gets a 304 when it has not changed, so a new version of the page is seen at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from email.utils import formatdate, parsedate_to_datetime
+from pathlib import Path
+from typing import Any
+
+from litestar import HttpMethod, Request, Router, route
+from litestar.exceptions import NotFoundException
+from litestar.params import FromPath
+from litestar.response.base import ASGIResponse
+
+TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".map": "application/json",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".webp": "image/webp",
+    ".gif": "image/gif",
+    ".ico": "image/x-icon",
+    ".woff2": "font/woff2",
+    ".woff": "font/woff",
+    ".txt": "text/plain; charset=utf-8",
+}
+"""The types served, by suffix; a file of another type is not served (a 404)."""
+
+_CACHED_MAX_BYTES = 1 << 20
+_CACHED_MAX_FILES = 1024
+
+
+@dataclass(frozen=True)
+class _File:
+    stamp: tuple[int, int]
+    """(mtime in ns, size): when either changes, the file is read again."""
+    body: bytes
+    etag: str
+    last_modified: str
+    mtime: float
+
+
+class WebFiles:
+    """The files of one folder, read when asked for and kept while they do not change."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root).resolve()
+        self._files: dict[Path, _File] = {}
+
+    def find(self, relative: str) -> Path | None:
+        """The regular file at `relative` inside the folder, or None."""
+        parts = [p for p in relative.split("/") if p]
+        if not parts or any(p.startswith(".") or "\\" in p or "\x00" in p for p in parts):
+            return None
+        if Path(parts[-1]).suffix.lower() not in TYPES:
+            return None
+        try:
+            path = self.root.joinpath(*parts).resolve(strict=True)
+        except (OSError, RuntimeError):
+            return None
+        if not path.is_relative_to(self.root) or not path.is_file():
+            return None
+        return path
+
+    def read(self, path: Path) -> _File | None:
+        try:
+            info = path.stat()
+            stamp = (info.st_mtime_ns, info.st_size)
+            if (known := self._files.get(path)) is not None and known.stamp == stamp:
+                return known
+            body = path.read_bytes()
+        except OSError:
+            return None
+        file = _File(
+            stamp=stamp,
+            body=body,
+            etag='"' + hashlib.sha256(body).hexdigest()[:32] + '"',
+            last_modified=formatdate(info.st_mtime, usegmt=True),
+            mtime=info.st_mtime,
+        )
+        if len(body) <= _CACHED_MAX_BYTES:
+            if len(self._files) >= _CACHED_MAX_FILES:
+                self._files.clear()
+            self._files[path] = file
+        return file
+
+    def answer(self, request: Request[Any, Any, Any], relative: str) -> ASGIResponse:
+        """The file's answer (200, or 304 when the browser's copy is current); else a 404."""
+        path = self.find(relative)
+        file = self.read(path) if path is not None else None
+        if path is None or file is None:
+            raise NotFoundException()
+        headers = {
+            "cache-control": "no-cache",
+            "etag": file.etag,
+            "last-modified": file.last_modified,
+            "x-content-type-options": "nosniff",
+        }
+        if _not_modified(request, file):
+            return ASGIResponse(status_code=304, headers=headers)
+        headers["content-type"] = TYPES[path.suffix.lower()]
+        if request.method == HttpMethod.HEAD:
+            headers["content-length"] = str(len(file.body))
+            return ASGIResponse(headers=headers, is_head_response=True)
+        return ASGIResponse(body=file.body, headers=headers)
+
+
+def _not_modified(request: Request[Any, Any, Any], file: _File) -> bool:
+    if (tags := request.headers.get("if-none-match")) is not None:
+        wanted = {t.strip().removeprefix("W/") for t in tags.split(",")}
+        return "*" in wanted or file.etag in wanted
+    if (since := request.headers.get("if-modified-since")) is not None:
+        try:
+            return int(file.mtime) <= parsedate_to_datetime(since).timestamp()
+        except (TypeError, ValueError):
+            return False
+    return False
+
+
+_READ = [HttpMethod.GET, HttpMethod.HEAD]
+_OTHER = [HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE, HttpMethod.OPTIONS]
+
+
+def web_router(web_dir: str | Path) -> Router:
+    """The routes of the web table, at `/`; none of them is in the OpenAPI document."""
+    files = WebFiles(web_dir)
+
+    @route("/", http_method=_READ, name="web-index", sync_to_thread=False)
+    def index(request: Request[Any, Any, Any]) -> ASGIResponse:
+        return files.answer(request, "index.html")
+
+    @route("/{file_path:path}", http_method=_READ, name="web-file", sync_to_thread=False)
+    def web_file(request: Request[Any, Any, Any], file_path: FromPath[str]) -> ASGIResponse:
+        return files.answer(request, file_path)
+
+    # Without these, another method on an unknown path would be 405 (a GET route matches it),
+    # and OPTIONS would answer 204: they stay the 404 they were before the web table. (Registered
+    # first: Litestar adds an OPTIONS handler of its own to a path that has none yet.)
+    @route(["/", "/{file_path:path}"], http_method=_OTHER, name="web-other", sync_to_thread=False)
+    def other() -> None:
+        raise NotFoundException()
+
+    return Router("/", route_handlers=[other, index, web_file], include_in_schema=False)
