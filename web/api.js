@@ -1,0 +1,148 @@
+// The HTTP API of Krónikás, as a page uses it (docs/api.md). Nothing here touches the DOM.
+//
+// The page talks to the service at its own origin, or at the base given as `?api=http://host:port`
+// (the same files then work from another origin, which must be listed in the service's
+// CORS_ORIGINS).
+
+const params = new URLSearchParams(location.search);
+
+/** Where the API lives: `?api=` when given, else this page's origin. No trailing slash. */
+export const API_BASE = (params.get("api") || location.origin).replace(/\/+$/, "");
+
+/** A refusal or failure, carrying the problem+json fields a person should read. */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = problem.code || "";
+    this.title = problem.title || "";
+    this.detail = problem.detail || "";
+    this.retryAfter = problem.retryAfter ?? null;
+  }
+}
+
+/**
+ * The server's clock, as far as this page can tell: `now()` is Date.now() corrected by it. Each
+ * answer bounds the offset (server time − local time) from both sides; each event bounds it from
+ * below (an event cannot have happened after we heard it). The bounds only narrow, until a clock
+ * jumps and they disagree: then they start again.
+ */
+export const clock = {
+  offset: 0,
+  lo: -Infinity,
+  hi: Infinity,
+  tight: false, // an event gave the lower bound: it is within a few ms of the truth
+  now() {
+    return Date.now() + this.offset;
+  },
+  narrow(lo, hi, tight) {
+    if (lo > this.hi || hi < this.lo) [this.lo, this.hi, this.tight] = [lo, hi, false];
+    else [this.lo, this.hi] = [Math.max(this.lo, lo), Math.min(this.hi, hi)];
+    if (tight && this.lo === lo) this.tight = true;
+    if (this.lo === -Infinity) this.offset = 0;
+    else this.offset = this.tight || this.hi === Infinity ? this.lo : (this.lo + this.hi) / 2;
+  },
+  /** From a response's `Date` header: whole seconds, and a server may stamp it up to a second
+   * late (uvicorn renews it once a second), so the server's time is within [date, date + 2 s). */
+  fromDateHeader(value, sentAt, receivedAt) {
+    const date = Date.parse(value || "");
+    if (!Number.isNaN(date)) this.narrow(date - receivedAt, date + 2000 - sentAt, false);
+  },
+  /** From an event's `at` (milliseconds), heard on the stream at `receivedAt`. */
+  fromEvent(at, receivedAt = Date.now()) {
+    const happened = Date.parse(at || "");
+    if (!Number.isNaN(happened)) this.narrow(happened - receivedAt, Infinity, true);
+  },
+};
+
+function problemFrom(status, body, headers) {
+  const retryAfter = Number(headers.get("Retry-After")) || null;
+  if (body && typeof body === "object" && (body.title || body.detail)) return { ...body, retryAfter };
+  // Not a problem document (a proxy's page, say): say so in words, never show the body.
+  return {
+    title: `HTTP ${status}`,
+    detail: "The service answered in a way this page does not understand.",
+    retryAfter,
+  };
+}
+
+/**
+ * One request. Answers `{body, etag, status}`; throws ApiError for any non-2xx answer, and an
+ * ApiError with status 0 when the service cannot be reached.
+ */
+export async function request(method, path, { token, body, headers = {} } = {}) {
+  const init = { method, headers: { Accept: "application/json", ...headers }, cache: "no-store" };
+  if (token) init.headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const sentAt = Date.now();
+  let response;
+  try {
+    response = await fetch(API_BASE + path, init);
+  } catch {
+    throw new ApiError(0, {
+      title: "No connection",
+      detail: "The service cannot be reached. Check your connection and try again.",
+    });
+  }
+  clock.fromDateHeader(response.headers.get("Date"), sentAt, Date.now());
+  const text = await response.text();
+  let parsed = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!response.ok)
+    throw new ApiError(response.status, problemFrom(response.status, parsed, response.headers));
+  return { body: parsed, etag: versionOf(response.headers.get("ETag")), status: response.status };
+}
+
+/** `"12"` or `W/"12"` → 12; anything else → null. */
+export function versionOf(etag) {
+  const m = /^(?:W\/)?"(\d+)"$/.exec(etag || "");
+  return m ? Number(m[1]) : null;
+}
+
+/** A fresh Idempotency-Key (crypto.randomUUID needs a secure context; this does not). */
+export function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const enc = encodeURIComponent;
+
+export const api = {
+  kinds: () => request("GET", "/v1/kinds").then((r) => r.body.kinds),
+  lobby: (status = "open", limit = 20) =>
+    request("GET", `/v1/games?status=${enc(status)}&limit=${limit}`).then((r) => r.body),
+  create: (kind, options) => request("POST", "/v1/games", { body: { kind, options } }).then((r) => r.body),
+  join: (id, name) => request("POST", `/v1/games/${enc(id)}/players`, { body: { name } }).then((r) => r.body),
+  start: (id, hostToken) => request("POST", `/v1/games/${enc(id)}/start`, { token: hostToken }),
+  /** Issue 16: the host seats a player the house plays. 404/405 where the service has no such route yet. */
+  addHouse: (id, hostToken, name) =>
+    request("POST", `/v1/games/${enc(id)}/house-players`, { token: hostToken, body: { name } }).then(
+      (r) => r.body,
+    ),
+  view: (id, token) => request("GET", `/v1/games/${enc(id)}`, { token }),
+
+  /**
+   * A command, applied only at `version` (If-Match) and safe to retry (Idempotency-Key): when the
+   * connection drops before the answer, the same request is sent again with the same key, and the
+   * service answers the first result instead of applying the move twice.
+   */
+  async command(id, token, version, command) {
+    const headers = { "Idempotency-Key": newKey() };
+    if (version != null) headers["If-Match"] = `"${version}"`;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await request("POST", `/v1/games/${enc(id)}/commands`, { token, body: command, headers });
+      } catch (err) {
+        if (err.status !== 0 || attempt >= 2) throw err;
+        await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
+      }
+    }
+  },
+};

@@ -1,0 +1,864 @@
+// The page: the lobby (open a table, pick an open one) at `/`, and a table at `/?table=<id>`.
+//
+// A table's seat token, the host token, the last event seen and the log are kept per browser tab
+// in sessionStorage, keyed by the table's id: a reload puts the person back in their seat and
+// follows the stream from where it was; another tab can be another player.
+
+import { API_BASE, ApiError, api, clock } from "./api.js";
+import * as cheat from "./cheat.js";
+import { follow } from "./stream.js";
+import * as thirtyOne from "./thirty_one.js";
+import { countdown, h, listWords, messageBox, plural, problemWords, replace } from "./ui.js";
+import { describe } from "./words.js";
+
+const GAMES = { cheat, thirty_one: thirtyOne };
+const SEAT_MOVES = ["leave", "back"]; // the seat's own moves in both games, drawn by this module
+const gameTitle = (kind) => GAMES[kind]?.title ?? humanize(kind);
+
+const root = document.getElementById("app");
+const connection = document.getElementById("connection");
+const params = new URLSearchParams(location.search);
+
+// ---- links: the table travels in the query; `?api=` comes along when the page was given one ----
+
+function pageLink(table) {
+  const q = new URLSearchParams();
+  if (table) q.set("table", table);
+  if (params.get("api")) q.set("api", params.get("api"));
+  const search = q.toString();
+  return `${location.pathname}${search ? `?${search}` : ""}`;
+}
+
+// ---- what this tab keeps of a table ----
+
+const store = {
+  // Keyed by the API too: a link with another `?api=` must never be handed this table's tokens.
+  key: (id) => `kronikas|${API_BASE}|${id}`,
+  get(id) {
+    try {
+      return JSON.parse(sessionStorage.getItem(this.key(id))) || {};
+    } catch {
+      return {};
+    }
+  },
+  set(id, patch) {
+    const next = { ...this.get(id), ...patch };
+    sessionStorage.setItem(this.key(id), JSON.stringify(next));
+    return next;
+  },
+  flash(msg) {
+    if (msg === undefined) {
+      const kept = sessionStorage.getItem("kronikas.flash");
+      sessionStorage.removeItem("kronikas.flash");
+      return kept ? JSON.parse(kept) : null;
+    }
+    sessionStorage.setItem("kronikas.flash", JSON.stringify(msg));
+  },
+};
+
+const NAME_KEY = "kronikas.name"; // a convenience, not a secret: the last name typed in this browser
+const lastName = () => localStorage.getItem(NAME_KEY) || "";
+
+function humanize(name) {
+  const words = name.replaceAll("_", " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function errorMessage(err, hint) {
+  if (!(err instanceof ApiError)) {
+    console.warn(err);
+    return { kind: "error", title: "Something went wrong", text: "Reload the page and try again." };
+  }
+  return { kind: "error", ...problemWords(err, hint) };
+}
+
+// ---- the countdown: every [data-deadline] element shows the time left by the server's clock ----
+
+setInterval(() => {
+  for (const el of document.querySelectorAll("[data-deadline]")) {
+    el.textContent = countdown(Date.parse(el.dataset.deadline), clock.now());
+  }
+}, 250);
+
+function timer(deadline) {
+  if (!deadline) return null;
+  return h(
+    "span",
+    { class: "timer", title: "time left", dataset: { deadline } },
+    countdown(Date.parse(deadline), clock.now()),
+  );
+}
+
+// =================================================================================================
+// The lobby
+
+async function lobby() {
+  document.title = "Krónikás";
+  const state = { kinds: null, kind: null, tables: null };
+  const createBox = h("section", { class: "panel", "aria-labelledby": "create-title" });
+  const listBox = h("section", { class: "panel", "aria-labelledby": "open-title" });
+  replace(root, h("h1", { class: "visually-hidden" }, "Krónikás card tables"), listBox, createBox);
+
+  /** The form for one kind; built again only when the kind changes, so typed values stay. */
+  function renderCreate(message) {
+    const title = h("h2", { id: "create-title" }, "Open a table");
+    if (!state.kinds) {
+      replace(createBox, title, messageBox(message) || h("p", { class: "quiet" }, "Loading the games…"));
+      return;
+    }
+    const kind = state.kinds.find((k) => k.kind === state.kind) || state.kinds[0];
+    const label = `Open a ${gameTitle(kind.kind)} table`;
+    const notice = h("div", {}, messageBox(message));
+    const submit = h("button", { type: "submit", class: "primary" }, label);
+    const fail = (msg) => {
+      replace(notice, messageBox(msg));
+      submit.disabled = false;
+      submit.textContent = label;
+    };
+
+    const form = h(
+      "form",
+      {
+        class: "create",
+        onsubmit: async (e) => {
+          e.preventDefault();
+          if (submit.disabled || !form.reportValidity()) return;
+          const data = new FormData(form);
+          let options;
+          try {
+            options = Object.fromEntries(
+              kind.options
+                .filter((o) => o.type in PARSERS)
+                .map((o) => [o.name, PARSERS[o.type](data.get(o.name), o)]),
+            );
+          } catch (err) {
+            return fail({ kind: "error", title: "Check the options", text: err.message });
+          }
+          submit.disabled = true;
+          submit.textContent = "Opening…";
+          const name = String(data.get("name") || "").trim();
+          await createTable(kind, options, name, Number(data.get("house") || 0), fail);
+        },
+      },
+      h(
+        "fieldset",
+        { class: "kinds" },
+        h("legend", {}, "Game"),
+        state.kinds.map((k) =>
+          h(
+            "label",
+            { class: "choice" },
+            h("input", {
+              type: "radio",
+              name: "kind",
+              value: k.kind,
+              checked: k.kind === kind.kind,
+              onchange: () => {
+                state.kind = k.kind;
+                renderCreate();
+                createBox.querySelector(`input[value="${k.kind}"]`)?.focus();
+              },
+            }),
+            ` ${gameTitle(k.kind)} `,
+            h("span", { class: "quiet" }, `(${k.min_players}–${k.max_players} players)`),
+          ),
+        ),
+      ),
+      h("fieldset", {}, h("legend", {}, "Options"), kind.options.map(optionField)),
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, "Seats"),
+        field(
+          "Your name",
+          h("input", {
+            id: "opt-name",
+            name: "name",
+            maxlength: 32,
+            value: lastName(),
+            autocomplete: "nickname",
+          }),
+          "Leave it empty to open the table without sitting at it.",
+        ),
+        field(
+          "House players",
+          h("input", {
+            id: "opt-house",
+            name: "house",
+            type: "number",
+            min: 0,
+            max: kind.max_players - 1,
+            value: 0,
+          }),
+          "Seats the house plays, for a game against the computer.",
+        ),
+      ),
+      notice,
+      submit,
+    );
+    replace(createBox, title, form);
+  }
+
+  function renderList() {
+    const refresh = h(
+      "button",
+      { type: "button", onclick: loadList, dataset: { key: "refresh" } },
+      "Refresh",
+    );
+    let body;
+    if (state.tables instanceof ApiError) body = messageBox(errorMessage(state.tables));
+    else if (!state.tables) body = h("p", { class: "quiet" }, "Loading…");
+    else if (!state.tables.length)
+      body = h("p", { class: "quiet" }, "No table is waiting for players. Open one below.");
+    else
+      body = h(
+        "ul",
+        { class: "tables" },
+        state.tables.map((t) =>
+          h(
+            "li",
+            {},
+            h("a", { href: pageLink(t.id) }, `${gameTitle(t.kind)} table ${t.id.slice(0, 6)}`),
+            h(
+              "span",
+              { class: "quiet" },
+              ` ${plural(t.players, "player")} seated, opened ${ago(t.created_at)}`,
+            ),
+          ),
+        ),
+      );
+    replace(listBox, h("div", { class: "row" }, h("h2", { id: "open-title" }, "Open tables"), refresh), body);
+  }
+
+  async function loadList() {
+    try {
+      state.tables = (await api.lobby("open")).games;
+    } catch (err) {
+      state.tables = err;
+    }
+    renderList();
+  }
+
+  const flash = store.flash();
+  renderCreate(flash);
+  renderList();
+  loadList();
+  // The list keeps itself fresh while the lobby is on screen.
+  setInterval(() => document.visibilityState === "visible" && loadList(), 15_000);
+  try {
+    state.kinds = await api.kinds();
+  } catch (err) {
+    return renderCreate(errorMessage(err));
+  }
+  renderCreate(flash);
+}
+
+function ago(iso) {
+  const s = Math.max(0, Math.round((clock.now() - Date.parse(iso)) / 1000));
+  if (s < 60) return "just now";
+  if (s < 3600) return `${plural(Math.floor(s / 60), "minute")} ago`;
+  return `${plural(Math.floor(s / 3600), "hour")} ago`;
+}
+
+// One input per option of /v1/kinds, so a new option shows without a change here.
+const PARSERS = {
+  integer: (raw, o) => (String(raw ?? "").trim() === "" ? (o.nullable ? null : o.default) : Number(raw)),
+  boolean: (raw) => raw === "on",
+  integer_list: (raw, o) => {
+    const items = String(raw ?? "")
+      .split(/[\s,;]+/)
+      .filter(Boolean);
+    if (items.some((x) => !/^\d+$/.test(x)))
+      throw new Error(`${humanize(o.name)}: write whole numbers separated by commas.`);
+    return items.map(Number);
+  },
+};
+
+function optionField(o) {
+  const id = `opt-${o.name}`;
+  let input;
+  if (o.type === "boolean") {
+    input = h("input", { id, name: o.name, type: "checkbox", checked: !!o.default });
+  } else if (o.type === "integer") {
+    input = h("input", {
+      id,
+      name: o.name,
+      type: "number",
+      inputmode: "numeric",
+      step: 1,
+      min: o.minimum,
+      max: o.maximum,
+      value: o.default ?? "",
+      placeholder: o.nullable ? "none" : null,
+      required: !o.nullable,
+    });
+  } else if (o.type === "integer_list") {
+    input = h("input", {
+      id,
+      name: o.name,
+      value: (o.default || []).join(", "),
+      inputmode: "numeric",
+      required: (o.min_items ?? 0) > 0,
+    });
+  } else {
+    return null; // a type this page does not know: the table keeps its default
+  }
+  // The limits are on the input (min, max); the service's description says them in words.
+  return field(
+    humanize(o.name),
+    input,
+    [o.description, o.nullable ? "Leave it empty for none." : ""].filter(Boolean).join(" "),
+  );
+}
+
+function field(label, input, help) {
+  const helpId = `help-${input.id}`;
+  if (help) input.setAttribute("aria-describedby", helpId);
+  const checkbox = input.type === "checkbox";
+  return h(
+    "div",
+    { class: `field${checkbox ? " check" : ""}` },
+    checkbox ? [input, h("label", { for: input.id }, label)] : [h("label", { for: input.id }, label), input],
+    help ? h("p", { class: "help", id: helpId }, help) : null,
+  );
+}
+
+/** Open the table, sit at it (when a name was given), seat the house players, then go there. */
+async function createTable(kind, options, name, house, fail) {
+  let created;
+  try {
+    created = await api.create(kind.kind, options);
+  } catch (err) {
+    return fail(errorMessage(err));
+  }
+  const id = created.game.id;
+  store.set(id, { hostToken: created.host_token });
+  const notes = [];
+  if (name) {
+    localStorage.setItem(NAME_KEY, name);
+    try {
+      const joined = await api.join(id, name);
+      store.set(id, { token: joined.token, seat: joined.seat, name });
+    } catch (err) {
+      notes.push(problemWords(err, "You could not sit down:").text);
+    }
+  }
+  for (let i = 1; i <= house; i++) {
+    try {
+      await api.addHouse(id, created.host_token, `House ${i}`);
+    } catch (err) {
+      notes.push(houseProblem(err));
+      break;
+    }
+  }
+  if (notes.length) store.flash({ kind: "error", title: "The table is open", text: notes.join(" ") });
+  location.assign(pageLink(id));
+}
+
+function houseProblem(err) {
+  if (err instanceof ApiError && (err.status === 404 || err.status === 405))
+    return "This service cannot seat house players yet.";
+  return problemWords(err, "The house could not sit down:").text;
+}
+
+// =================================================================================================
+// A table
+
+function table(id) {
+  const kept = store.get(id);
+  const T = {
+    id,
+    token: kept.token || null, // this tab's seat
+    hostToken: kept.hostToken || null,
+    view: null,
+    etag: null, // the version of the view shown, from the ETag header
+    lastSeen: kept.lastSeen ?? null, // the last event heard on the stream
+    log: kept.log || [],
+    message: store.flash(),
+    busy: false,
+    ui: {}, // the game module's choices (cards chosen), kept across renders
+    stream: null,
+    houseUnavailable: false,
+  };
+
+  const main = h("div", { class: "table-main" });
+  const logList = h("ul", { class: "log", "aria-live": "polite", "aria-relevant": "additions" });
+  replace(
+    root,
+    main,
+    h(
+      "section",
+      { class: "panel log-box", "aria-labelledby": "log-title" },
+      h("h2", { id: "log-title" }, "What happened"),
+      logList,
+    ),
+  );
+  for (const entry of T.log) logList.append(h("li", { dataset: { v: entry.v } }, entry.text));
+
+  const names = () => Object.fromEntries((T.view?.players || []).map((p) => [p.seat, p.name]));
+  const mySeat = () => T.view?.me?.seat ?? null;
+  const who = (seat) =>
+    seat == null ? "nobody" : seat === mySeat() ? "you" : (names()[seat] ?? `seat ${seat + 1}`);
+  const Who = (seat) => {
+    const w = who(seat);
+    return w.charAt(0).toUpperCase() + w.slice(1);
+  };
+  const whose = (seat) => (seat === mySeat() ? "your" : `${who(seat)}’s`);
+  const name = (seat) =>
+    seat === mySeat() ? `${names()[seat]} (you)` : (names()[seat] ?? `seat ${seat + 1}`);
+
+  // ---- the view ----
+
+  /** Show a view fetched with `token`, unless a newer one is shown or the tab's seat changed. */
+  function show(view, etag, token) {
+    if (token !== T.token) return false; // asked before a join or a leave: it sees another seat
+    const version = etag ?? view.version;
+    if (T.view && version < T.etag) return true; // an answer overtaken by a newer one
+    const changed = !T.view || version !== T.etag;
+    T.view = view;
+    T.etag = version;
+    if (changed) render();
+    return true;
+  }
+
+  let loading = null;
+  let again = false;
+  let soon = null;
+  /** Fetch the view again; calls while one is on the way make one more fetch after it. */
+  function refresh() {
+    if (loading) {
+      again = true;
+      return loading;
+    }
+    loading = (async () => {
+      do {
+        again = false;
+        const token = T.token;
+        try {
+          const r = await api.view(T.id, token);
+          const mended = T.message?.transient; // the message of a failed refresh, mended now
+          if (mended) T.message = null;
+          if (!show(r.body, r.etag, token)) again = true;
+          else if (mended) render();
+        } catch (err) {
+          if (token !== T.token) {
+            again = true; // the seat changed meanwhile: ask again with the new token
+          } else if (err.status === 401 && token) {
+            // This tab's token is no longer known here: carry on as a spectator.
+            T.token = null;
+            store.set(T.id, { token: null });
+            T.message = {
+              kind: "error",
+              title: "Your seat is gone",
+              text: "This table no longer knows this tab’s seat; you are watching.",
+            };
+            again = true;
+            restartStream();
+          } else {
+            T.message = { ...errorMessage(err), transient: true };
+            render();
+          }
+        }
+      } while (again);
+    })().finally(() => (loading = null));
+    return loading;
+  }
+  const refreshSoon = () => {
+    clearTimeout(soon);
+    soon = setTimeout(refresh, 30); // one fetch for the events of one command
+  };
+
+  // ---- the stream ----
+
+  function onEvent(event) {
+    clock.fromEvent(event.at);
+    if (T.lastSeen != null && event.version <= T.lastSeen) return;
+    T.lastSeen = event.version;
+    const text = describe(event, names(), mySeat());
+    T.log.unshift({ v: event.version, text });
+    T.log.length = Math.min(T.log.length, 40);
+    logList.prepend(h("li", { dataset: { v: event.version } }, text));
+    while (logList.children.length > 40) logList.lastChild.remove();
+    store.set(T.id, { lastSeen: T.lastSeen, log: T.log });
+    if (!T.view || event.version > T.etag) {
+      refreshSoon();
+    }
+  }
+
+  function restartStream() {
+    T.stream?.stop();
+    const after = T.lastSeen ?? Math.max(0, (T.view?.version ?? 0) - 12);
+    let connections = 0;
+    T.stream = follow(T.id, {
+      token: T.token,
+      after,
+      onEvent,
+      onState: (state, detail) => {
+        connection.textContent = {
+          connecting: "connecting…",
+          live: "live",
+          waiting: `reconnecting in ${Math.round((detail?.delay ?? 0) / 1000)} s`,
+          stopped: "not following",
+        }[state];
+        connection.className = `connection ${state}`;
+        if (state === "live" && connections++ > 0) refresh(); // after a drop, the view may have moved on
+        if (state === "stopped" && detail instanceof ApiError) {
+          T.message = errorMessage(detail);
+          render();
+        }
+      },
+    });
+  }
+
+  // ---- moves ----
+
+  async function send(command, hint) {
+    if (T.busy || !T.view) return;
+    T.busy = true;
+    try {
+      const token = T.token;
+      const r = await api.command(T.id, token, T.etag, command);
+      T.message = null;
+      if (command.type === "leave" && r.body.game.status === "open") {
+        // Before the start, leaving frees the seat and voids its token: watch from here on.
+        T.token = null;
+        store.set(T.id, { token: null, seat: null });
+        T.message = { kind: "info", text: "You left the table." };
+        T.view = null;
+        restartStream();
+        refresh();
+        return;
+      }
+      show(r.body.game, r.etag, token);
+      render();
+    } catch (err) {
+      T.message = errorMessage(err, hint);
+      render();
+      if (err.code === "version_mismatch" || err.code === "not_your_turn") refresh();
+    } finally {
+      T.busy = false;
+    }
+  }
+
+  async function join(nameInput) {
+    const wanted = nameInput.value.trim();
+    if (!wanted) {
+      T.message = { kind: "error", title: "Your name", text: "Write the name the others will see." };
+      return render();
+    }
+    localStorage.setItem(NAME_KEY, wanted);
+    try {
+      const joined = await api.join(T.id, wanted);
+      T.token = joined.token;
+      store.set(T.id, { token: joined.token, seat: joined.seat, name: wanted });
+      T.message = null;
+      T.view = null; // the spectator's view: the seat's replaces it whatever its version
+      show(joined.game, joined.game.version, T.token);
+      restartStream();
+      render();
+    } catch (err) {
+      T.message = errorMessage(err);
+      render();
+      refresh();
+    }
+  }
+
+  async function start() {
+    try {
+      await api.start(T.id, T.hostToken);
+      T.message = null;
+      refresh();
+    } catch (err) {
+      T.message = errorMessage(err);
+      render();
+    }
+  }
+
+  async function addHouse() {
+    const count = T.view.players.filter((p) => p.house).length;
+    try {
+      await api.addHouse(T.id, T.hostToken, `House ${count + 1}`);
+      T.message = null;
+      refresh();
+    } catch (err) {
+      if (err.status === 404 || err.status === 405) T.houseUnavailable = true;
+      T.message = { kind: "error", title: err.title || "House player", text: houseProblem(err) };
+      render();
+    }
+  }
+
+  // ---- drawing ----
+
+  function render() {
+    const view = T.view;
+    if (!view) {
+      replace(main, messageBox(T.message) || h("p", { class: "quiet" }, "Loading the table…"));
+      return;
+    }
+    const game = GAMES[view.kind];
+    const legal = view.legal || [];
+    const gameLegal = legal.filter((type) => !SEAT_MOVES.includes(type));
+    document.title = `${gameTitle(view.kind)} · Krónikás`;
+    main.dataset.version = view.version;
+    main.dataset.status = view.status;
+    const ctx = {
+      view,
+      legal: gameLegal,
+      me: mySeat(),
+      who,
+      Who,
+      whose,
+      name,
+      timer: () => timer(view.deadline),
+      ui: T.ui,
+      send,
+      rerender: render,
+      message: (text) => {
+        T.message = { kind: "error", title: "Not yet", text };
+        render();
+      },
+    };
+    // While a seat plays, messages go next to its moves, where the eye is; else at the top.
+    const atHand = view.status === "playing" && (view.me?.hand?.length ?? 0) > 0 && !!game;
+    ctx.notice = atHand ? messageBox(T.message) : null;
+    replace(
+      main,
+      h(
+        "section",
+        { class: "panel head", "aria-labelledby": "table-title" },
+        h(
+          "div",
+          { class: "row" },
+          h("h1", { id: "table-title" }, `${gameTitle(view.kind)}`),
+          h("span", { class: "quiet version" }, `version ${view.version}`),
+        ),
+        headline(view),
+        view.status === "open" ? share() : null,
+      ),
+      atHand ? null : messageBox(T.message),
+      view.status === "open" ? seating(view) : null,
+      view.status === "finished" ? finished(view) : null,
+      players(view, game),
+      view.status !== "open" && game ? game.render(ctx) : null,
+      !game ? h("p", { class: "panel" }, "This page cannot show this game yet.") : null,
+      game?.results?.(ctx),
+      seatMoves(view, legal),
+    );
+  }
+
+  function headline(view) {
+    const round = view.round
+      ? `Round ${view.round}${view.kind === "cheat" ? ` of ${view.options.rounds}` : ""}`
+      : "";
+    const status =
+      { open: "waiting for players", playing: "playing", finished: "finished" }[view.status] || view.status;
+    return h(
+      "p",
+      { class: "quiet" },
+      [round, status, view.seeded ? "seeded (not a fair deal)" : ""].filter(Boolean).join(" · "),
+      view.me ? ` · you are ${view.players[view.me.seat]?.name}` : "",
+    );
+  }
+
+  function share() {
+    const url = new URL(pageLink(T.id), location.href).href;
+    const input = h("input", { id: "share", readonly: true, value: url, onfocus: (e) => e.target.select() });
+    return h(
+      "div",
+      { class: "share" },
+      h("label", { for: "share" }, "Link to share"),
+      h(
+        "div",
+        { class: "row" },
+        input,
+        h(
+          "button",
+          {
+            type: "button",
+            dataset: { key: "copy" },
+            onclick: async () => {
+              try {
+                await navigator.clipboard.writeText(url);
+                T.message = { kind: "info", text: "The link is copied." };
+              } catch {
+                input.select();
+                T.message = { kind: "info", text: "Select the link and copy it." };
+              }
+              render();
+            },
+          },
+          "Copy",
+        ),
+      ),
+    );
+  }
+
+  function seating(view) {
+    const kind = view.kind;
+    const parts = [];
+    if (!view.me && T.token == null) {
+      const input = h("input", {
+        id: "join-name",
+        name: "name",
+        maxlength: 32,
+        required: true,
+        value: lastName(),
+        autocomplete: "nickname",
+      });
+      parts.push(
+        h(
+          "form",
+          {
+            class: "join row",
+            onsubmit: (e) => {
+              e.preventDefault();
+              join(input);
+            },
+          },
+          h("label", { for: "join-name" }, "Your name"),
+          input,
+          h("button", { type: "submit", class: "primary" }, "Join"),
+        ),
+      );
+    }
+    if (T.hostToken) {
+      const enough = view.players.length >= 2;
+      parts.push(
+        h(
+          "div",
+          { class: "actions" },
+          h(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              dataset: { key: "start" },
+              disabled: !enough,
+              onclick: start,
+            },
+            "Start",
+          ),
+          T.houseUnavailable
+            ? null
+            : h(
+                "button",
+                { type: "button", dataset: { key: "house" }, onclick: addHouse },
+                "Add a house player",
+              ),
+          enough ? null : h("span", { class: "quiet" }, "At least two players are needed."),
+        ),
+      );
+    } else {
+      parts.push(
+        h("p", { class: "quiet" }, `The host starts the ${gameTitle(kind)} game when everyone is seated.`),
+      );
+    }
+    return h("section", { class: "panel seating", "aria-label": "Seats" }, parts);
+  }
+
+  function finished(view) {
+    const won = view.winners.map(who);
+    const verb = won.length === 1 && won[0] !== "you" ? "wins" : "win";
+    const text = won.length ? `${listWords(won)} ${verb}!` : "";
+    return h(
+      "section",
+      { class: "panel winners", role: "status" },
+      h("h2", {}, `The match is over. ${text.charAt(0).toUpperCase()}${text.slice(1)}`),
+      h("a", { href: pageLink(null) }, "Open another table"),
+    );
+  }
+
+  function players(view, game) {
+    return h(
+      "section",
+      { class: "panel players", "aria-labelledby": "players-title" },
+      h("h2", { id: "players-title", class: "visually-hidden" }, "Players"),
+      h(
+        "ul",
+        {},
+        view.players.map((p) => {
+          const onTurn = view.turn === p.seat && view.status === "playing";
+          const marks = [
+            p.seat === view.dealer && view.status === "playing" ? "dealer" : null,
+            p.house ? "house" : null,
+            p.away ? "away" : null,
+            p.left ? "left" : null,
+          ].filter(Boolean);
+          return h(
+            "li",
+            {
+              class: `player${onTurn ? " turn" : ""}${p.seat === mySeat() ? " me" : ""}${p.out ? " out" : ""}`,
+              "aria-current": onTurn ? "true" : null,
+            },
+            h(
+              "span",
+              { class: "name" },
+              onTurn ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ ") : null,
+              name(p.seat),
+              onTurn ? h("span", { class: "visually-hidden" }, " (on turn)") : null,
+            ),
+            marks.map((m) => h("span", { class: `badge ${m}` }, m)),
+            h(
+              "span",
+              { class: "facts quiet" },
+              view.status === "open" ? "" : (game?.playerFacts(p) || []).join(" · "),
+            ),
+            onTurn ? timer(view.deadline) : null,
+          );
+        }),
+      ),
+    );
+  }
+
+  /** Moves of the seat itself rather than of the game (issue 16): leave, and back after a timeout. */
+  function seatMoves(view, legal) {
+    if (!legal.includes("leave") && !legal.includes("back")) return null;
+    const away = view.players[mySeat()]?.away;
+    return h(
+      "section",
+      { class: "panel actions seat-moves", "aria-label": "Your seat" },
+      away
+        ? h("p", { class: "status" }, "Your time ran out: the house plays for you until you are back.")
+        : null,
+      legal.includes("back")
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              dataset: { key: "back" },
+              onclick: () => send({ type: "back" }),
+            },
+            "I’m back",
+          )
+        : null,
+      legal.includes("leave")
+        ? h(
+            "button",
+            {
+              type: "button",
+              dataset: { key: "leave" },
+              onclick: () => {
+                const final = view.status !== "open";
+                if (!final || confirm("Leave this match? The house plays your seat to the end."))
+                  send({ type: "leave" });
+              },
+            },
+            "Leave the table",
+          )
+        : null,
+    );
+  }
+
+  render();
+  refresh().then(restartStream);
+  addEventListener("pagehide", () => T.stream?.stop());
+}
+
+// =================================================================================================
+
+document.getElementById("home").href = pageLink(null);
+document.getElementById("api-docs").href = `${API_BASE}/schema`;
+const tableId = params.get("table");
+if (tableId) table(tableId);
+else lobby();

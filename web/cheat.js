@@ -1,0 +1,270 @@
+// Cheat at the table: the pile, the last play and call, the hand to choose from, and the moves
+// that `legal` allows (docs/rules.md, "Cheat"; the view's `cheat` block in docs/api.md).
+
+import { cardImage, cardRow, cardToggle, h, plural, rankPlural } from "./ui.js";
+
+export const title = "Cheat";
+
+/** What the players list says of a seat. */
+export function playerFacts(player) {
+  return [plural(player.hand_size, "card"), plural(player.points ?? 0, "point")];
+}
+
+/**
+ * The middle of the table and this seat's hand and moves.
+ * `ctx`: {view, legal, me (seat or null), who(seat), Who(seat), ui (this table's local state),
+ * send(command, hint), message(text), rerender()}.
+ */
+export function render(ctx) {
+  const { view, legal, ui } = ctx;
+  const c = view.cheat;
+  if (!c) return [];
+  const hand = view.me?.hand ?? [];
+
+  // Chosen cards are kept by position: with two decks a hand may hold the same code twice.
+  const handKey = hand.join(",");
+  if (ui.handKey !== handKey) {
+    ui.handKey = handKey;
+    ui.chosen = new Set();
+  }
+  const chosen = [...ui.chosen].sort((a, b) => a - b).map((i) => hand[i]);
+
+  return [
+    h(
+      "section",
+      { class: "panel middle", "aria-label": "The table" },
+      status(ctx),
+      pile(ctx),
+      lastCall(ctx),
+      penalty(ctx),
+    ),
+    view.me
+      ? h(
+          "section",
+          { class: "panel hand", "aria-label": "Your hand" },
+          h(
+            "h2",
+            {},
+            "Your hand ",
+            h(
+              "span",
+              { class: "quiet" },
+              `(${plural(hand.length, "card")}${chosen.length ? `, ${chosen.length} chosen` : ""})`,
+            ),
+          ),
+          h(
+            "ul",
+            { class: "cards choose", "aria-label": "Your cards: press a card to choose it" },
+            hand.map((code, i) =>
+              h(
+                "li",
+                {},
+                cardToggle(code, {
+                  pressed: ui.chosen.has(i),
+                  key: `hand-${i}-${code}`,
+                  onToggle: () => {
+                    ui.chosen.has(i) ? ui.chosen.delete(i) : ui.chosen.add(i);
+                    ctx.rerender();
+                  },
+                }),
+              ),
+            ),
+          ),
+          ctx.notice,
+          view.status === "playing" ? actions(ctx, chosen) : null,
+        )
+      : null,
+  ];
+}
+
+function status({ view, legal, me, who, Who, whose, timer }) {
+  const c = view.cheat;
+  const last = c.last_play;
+  const max = view.options.max_play;
+  let text;
+  if (legal.includes("accept")) {
+    text = `${Who(last.seat)} has no cards left. Call “Cheat!” on that play, or accept it.`;
+  } else if (legal.includes("play")) {
+    text = `Your turn: put down 1 to ${max} cards; they are announced as ${rankPlural(c.rank)}.`;
+    if (legal.includes("call") && last)
+      text += ` Or call “Cheat!” on ${whose(last.seat)} ${rankPlural(last.rank)}.`;
+  } else if (legal.includes("call") && last) {
+    text = `${Who(view.turn)} ${view.turn === me ? "are" : "is"} next. You may call “Cheat!” on ${whose(last.seat)} ${rankPlural(last.rank)}.`;
+  } else if (view.turn != null) {
+    text = view.turn === me ? "Your turn." : `Waiting for ${who(view.turn)}.`;
+  } else {
+    text = "";
+  }
+  return h("p", { class: "status", dataset: { testid: "status" } }, text, " ", timer());
+}
+
+function pile({ view, who }) {
+  const c = view.cheat;
+  const last = c.last_play;
+  return h(
+    "div",
+    { class: "pile-row" },
+    h(
+      "div",
+      { class: "pile" },
+      c.pile_size ? cardImage(null) : h("div", { class: "card empty", role: "img", "aria-label": "no pile" }),
+      h(
+        "p",
+        {},
+        h("strong", {}, `Pile: ${plural(c.pile_size, "card")}`),
+        c.set_aside ? h("br") : null,
+        c.set_aside ? `${plural(c.set_aside, "card")} set aside` : null,
+      ),
+    ),
+    h(
+      "div",
+      { class: "facts" },
+      h(
+        "p",
+        { class: "rank-due" },
+        "To announce: ",
+        h("strong", { dataset: { testid: "rank" } }, rankPlural(c.rank)),
+      ),
+      last
+        ? h(
+            "p",
+            {},
+            "Last play: ",
+            h("strong", {}, `${who(last.seat)}, ${plural(last.count, "card")} as ${rankPlural(last.rank)}`),
+            c.window_open ? " — may be called" : "",
+          )
+        : h("p", { class: "quiet" }, "No play on the pile yet."),
+    ),
+  );
+}
+
+function lastCall({ view, whose, Who }) {
+  const call = view.cheat.last_call;
+  if (!call) return null;
+  return h(
+    "div",
+    { class: `call ${call.honest ? "honest" : "lie"}`, dataset: { testid: "last-call" } },
+    h(
+      "p",
+      {},
+      `${Who(call.caller)} called “Cheat!” on ${whose(call.seat)} ${rankPlural(call.rank)}. The cards turned up:`,
+    ),
+    cardRow(call.cards, { label: "The cards turned up", size: "small" }),
+    h("p", {}, h("strong", {}, call.honest ? "Honest!" : "A lie!"), ` ${Who(call.taker)} took the pile.`),
+  );
+}
+
+function penalty({ view, Who }) {
+  const p = view.cheat.last_penalty;
+  if (!p) return null;
+  return h(
+    "p",
+    { class: "call lie" },
+    `A play with the Pale Chronicler went uncalled: ${Who(p.seat)} took the pile as a penalty (${plural(p.count, "card")}).`,
+  );
+}
+
+function actions(ctx, chosen) {
+  const { view, legal, ui, send } = ctx;
+  const rank = rankPlural(view.cheat.rank);
+  return h(
+    "div",
+    { class: "actions", role: "group", "aria-label": "Your moves" },
+    h(
+      "button",
+      {
+        type: "button",
+        class: "primary",
+        dataset: { key: "play" },
+        disabled: !legal.includes("play"),
+        onclick: () =>
+          send(
+            { type: "play", cards: chosen },
+            chosen.length ? null : "Choose one or more cards from your hand first.",
+          ),
+      },
+      chosen.length ? `Play ${plural(chosen.length, "card")} as ${rank}` : "Play",
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "danger",
+        dataset: { key: "call" },
+        disabled: !legal.includes("call"),
+        onclick: () => send({ type: "call" }),
+      },
+      "Cheat!",
+    ),
+    legal.includes("accept")
+      ? h(
+          "button",
+          { type: "button", dataset: { key: "accept" }, onclick: () => send({ type: "accept" }) },
+          "Accept",
+        )
+      : null,
+    h(
+      "button",
+      {
+        type: "button",
+        dataset: { key: "clear" },
+        disabled: chosen.length === 0,
+        onclick: () => {
+          ui.chosen.clear();
+          ctx.rerender();
+        },
+      },
+      "Clear choice",
+    ),
+  );
+}
+
+/** The round's places and points, from `last_round`. */
+export function results({ view, who, name }) {
+  const r = view.last_round;
+  if (!r) return null;
+  const seats = view.players.map((p) => p.seat).filter((s) => r.places[s] != null);
+  seats.sort((a, b) => r.places[a] - r.places[b]);
+  return h(
+    "section",
+    { class: "panel results", "aria-label": `Round ${r.round} results` },
+    h("h2", {}, `Round ${r.round}: ${who(r.winner)} went out first`),
+    h(
+      "table",
+      {},
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, "Place"),
+          h("th", { scope: "col" }, "Player"),
+          h("th", { scope: "col" }, "Cards left"),
+          h("th", { scope: "col" }, "Points"),
+          h("th", { scope: "col" }, "Total"),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        seats.map((s) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, ordinal(r.places[s])),
+            h("th", { scope: "row" }, name(s)),
+            h("td", {}, r.hand_sizes[s] ?? "–"),
+            h("td", {}, `+${r.points[s] ?? 0}`),
+            h("td", {}, view.players[s].points ?? 0),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function ordinal(n) {
+  const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${s}`;
+}

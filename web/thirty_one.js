@@ -1,0 +1,230 @@
+// Thirty-One at the table: the three table cards, the hand, the dealer's choice, swaps, pass and
+// show, the last circuit, lives, and the round's hands and scores (docs/rules.md, "Thirty-One").
+
+import { cardRow, cardToggle, h, listWords, plural } from "./ui.js";
+
+export const title = "Thirty-One";
+
+export function playerFacts(player) {
+  if (player.out) return ["out"];
+  return [player.lives === 0 ? "0 lives (swimming)" : plural(player.lives, "life", "lives")];
+}
+
+export function render(ctx) {
+  const { view, legal, ui, who, Who, me } = ctx;
+  const t = view.thirty_one;
+  if (!t) return [];
+  const hand = view.me?.hand ?? [];
+  const canSwap = legal.includes("swap");
+
+  // A choice survives a re-render only while the cards are the same.
+  const key = `${hand.join(",")}|${t.table.join(",")}`;
+  if (ui.key !== key) Object.assign(ui, { key, give: null, take: null });
+
+  const pick = (side, i) => () => {
+    ui[side] = ui[side] === i ? null : i;
+    ctx.rerender();
+  };
+  const cards = (codes, side, label) =>
+    canSwap
+      ? h(
+          "ul",
+          { class: "cards choose", "aria-label": `${label}: press one to choose it` },
+          codes.map((code, i) =>
+            h(
+              "li",
+              {},
+              cardToggle(code, {
+                pressed: ui[side] === i,
+                key: `${side}-${i}-${code}`,
+                onToggle: pick(side, i),
+              }),
+            ),
+          ),
+        )
+      : cardRow(codes, { label });
+
+  const shown = view.players.filter((p) => t.shown?.[p.seat] && p.seat !== me);
+  const score = scoreOf(hand);
+  return [
+    h(
+      "section",
+      { class: "panel middle", "aria-label": "The table" },
+      h("p", { class: "status", dataset: { testid: "status" } }, statusText(ctx), " ", ctx.timer()),
+      h("p", { class: "quiet" }, phaseText(ctx)),
+      h("h2", {}, "On the table"),
+      cards(t.table, "take", "The table’s cards"),
+      shown.length
+        ? h(
+            "div",
+            { class: "shown" },
+            h("h2", {}, "Shown hands"),
+            shown.map((p) =>
+              h(
+                "div",
+                { class: "shown-hand" },
+                h("p", {}, `${Who(p.seat)}${t.shown_by === p.seat ? " (showed)" : ""}:`),
+                cardRow(t.shown[p.seat], { label: `${who(p.seat)}’s hand`, size: "small" }),
+              ),
+            ),
+          )
+        : null,
+    ),
+    view.me && hand.length
+      ? h(
+          "section",
+          { class: "panel hand", "aria-label": "Your hand" },
+          h(
+            "h2",
+            {},
+            "Your hand ",
+            score != null ? h("span", { class: "quiet" }, `(scores ${formatScore(score)})`) : null,
+          ),
+          cards(hand, "give", "Your cards"),
+          ctx.notice,
+          view.status === "playing" ? actions(ctx, hand, t.table) : null,
+        )
+      : null,
+  ];
+}
+
+function phaseText({ view, who }) {
+  const t = view.thirty_one;
+  if (t.phase === "dealer_choice")
+    return `Round ${view.round}: the dealer, ${who(view.dealer)}, keeps or exchanges their hand first.`;
+  if (t.phase === "last_circuit")
+    return `Round ${view.round}, last circuit: ${who(t.shown_by)} showed; everyone else has one last turn.`;
+  return `Round ${view.round}, circuit ${t.circuit ?? 1}.`;
+}
+
+function statusText({ view, legal, me, who }) {
+  if (legal.includes("keep")) return "You dealt: keep your hand, or exchange it for the table.";
+  if (legal.length) {
+    if (view.thirty_one.phase === "last_circuit")
+      return "Your last turn: swap to reach at least 21 (your hand is then shown), or pass.";
+    return "Your turn: swap one card, swap all, pass or show.";
+  }
+  if (view.turn == null) return "";
+  return view.turn === me ? "Your turn." : `Waiting for ${who(view.turn)}.`;
+}
+
+function actions(ctx, hand, table) {
+  const { legal, ui, send } = ctx;
+  const button = (type, label, onclick, cls = "") =>
+    h(
+      "button",
+      { type: "button", class: cls, dataset: { key: type }, disabled: !legal.includes(type), onclick },
+      label,
+    );
+  const swapLabel =
+    ui.give != null && ui.take != null ? `Swap ${hand[ui.give]} for ${table[ui.take]}` : "Swap one card";
+  return h(
+    "div",
+    { class: "actions", role: "group", "aria-label": "Your moves" },
+    legal.includes("keep") || legal.includes("exchange")
+      ? [
+          button("keep", "Keep my hand", () => send({ type: "keep" }), "primary"),
+          button("exchange", "Exchange with the table", () => send({ type: "exchange" })),
+        ]
+      : [
+          button(
+            "swap",
+            swapLabel,
+            () => {
+              if (ui.give == null || ui.take == null) {
+                ctx.message("Choose one card of your hand and one card of the table first.");
+                return;
+              }
+              send({ type: "swap", give: hand[ui.give], take: table[ui.take] });
+            },
+            "primary",
+          ),
+          button("swap_all", "Swap all", () => send({ type: "swap_all" })),
+          button("pass", "Pass", () => send({ type: "pass" })),
+          button("show", "Show", () => send({ type: "show" }), "danger"),
+        ],
+  );
+}
+
+/** The round's hands, scores and lives, from `last_round`. */
+export function results({ view, name, who }) {
+  const r = view.last_round;
+  if (!r) return null;
+  const out = r.out.map(who);
+  const summary =
+    r.three_aces != null
+      ? `three Aces for ${who(r.three_aces)}!`
+      : out.length
+        ? `${listWords(out)} ${out.length === 1 && out[0] !== "you" ? "is" : "are"} out`
+        : r.lost_life.length
+          ? `${listWords(r.lost_life.map(who))} lost a life`
+          : "nobody lost a life";
+  const seats = view.players
+    .map((p) => p.seat)
+    .filter((s) => r.hands[s] != null || r.scores[s] != null || r.lost_life.includes(s));
+  return h(
+    "section",
+    { class: "panel results", "aria-label": `Round ${r.round} results` },
+    h("h2", {}, `Round ${r.round}: ${summary}`),
+    h(
+      "table",
+      {},
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, "Player"),
+          h("th", { scope: "col" }, "Hand"),
+          h("th", { scope: "col" }, "Score"),
+          h("th", { scope: "col" }, "Lives"),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        seats.map((s) =>
+          h(
+            "tr",
+            { class: r.lost_life.includes(s) ? "lost" : "" },
+            h("th", { scope: "row" }, name(s)),
+            h("td", {}, r.hands[s] ? cardRow(r.hands[s], { label: `${name(s)}’s hand`, size: "tiny" }) : "–"),
+            h("td", {}, r.scores[s] != null ? formatScore(r.scores[s]) : "–"),
+            h(
+              "td",
+              {},
+              r.out.includes(s)
+                ? "out"
+                : r.lost_life.includes(s)
+                  ? `lost one (${view.players[s].lives} left)`
+                  : String(view.players[s].lives),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+// ---- the score of a hand (docs/rules.md, "The score of a hand"), shown as a hint ----
+
+const VALUE = { 7: 7, 8: 8, 9: 9, 10: 10, U: 10, O: 10, K: 10, A: 11 };
+const DECK = Object.keys(VALUE).flatMap((r) => ["H", "B", "L", "A"].map((s) => r + s));
+
+export function scoreOf(hand) {
+  if (hand.length !== 3) return null;
+  const i = hand.indexOf("XC");
+  if (i >= 0) return Math.max(...DECK.map((card) => scoreOf(hand.map((c, j) => (j === i ? card : c)))));
+  const ranks = hand.map((c) => c.slice(0, -1));
+  if (ranks.every((r) => r === "A")) return 33;
+  if (ranks.every((r) => r === ranks[0])) return 30.5;
+  const bySuit = {};
+  for (const c of hand) bySuit[c.slice(-1)] = (bySuit[c.slice(-1)] || 0) + VALUE[c.slice(0, -1)];
+  const best = Math.max(...Object.values(bySuit));
+  return best >= 21 ? best : 0;
+}
+
+function formatScore(n) {
+  return String(n);
+}
