@@ -40,7 +40,7 @@ def _choose(state: t.State, seat: int, choose: random.Random) -> t.Command:
     """A legal command: a command type at random, then one of its forms (so that the nine swaps
     do not crowd out pass and show)."""
     moves = t.legal_moves(state, seat)
-    kind = choose.choice(t.legal(state, seat))
+    kind = choose.choice([k for k in t.legal(state, seat) if k not in ("leave", "back")])
     return choose.choice([move for move in moves if move.__struct_config__.tag == kind])
 
 

@@ -91,7 +91,7 @@ class Tables:
             if spectator["cheat"] and spectator["cheat"]["window_open"] and rng.random() < 0.25:
                 seats.insert(0, rng.randrange(len(table.players)))
             views = [await self.view(table, table.players[seat]) for seat in seats]
-            view = next(v for v in views if v["legal"])
+            view = next(v for v in views if game_moves(v))
             seat = view["me"]["seat"]
             for command in candidates(view, rng):
                 r = await self.send(table, seat, command)
@@ -105,9 +105,18 @@ class Tables:
         raise AssertionError("the match did not end")
 
 
+PRESENCE = ("leave", "back")
+"""Commands a seat may send about itself at any time; not moves of the game."""
+
+
+def game_moves(view: dict[str, Any]) -> list[str]:
+    """The game's command types a seat may send now (`legal` less `leave` and `back`)."""
+    return [kind for kind in view["legal"] or [] if kind not in PRESENCE]
+
+
 def candidates(view: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
     """Commands to try for a seat, from what its view says it may do; the last always works."""
-    legal: list[str] = view["legal"]
+    legal: list[str] = game_moves(view)
     hand: list[str] = view["me"]["hand"]
     out: list[dict[str, Any]] = []
     if view["kind"] == "cheat":

@@ -39,7 +39,7 @@ async def test_a_play_answers_version_events_and_the_movers_view(tables: Tables)
     assert r.headers["etag"] == f'"{body["version"]}"'
     other = await tables.view(table, table.players[1 - turn])
     assert other["cheat"]["last_play"] == {"seat": turn, "count": 1, "rank": "7"}
-    assert set(other["legal"]) == {"play", "call"}
+    assert set(other["legal"]) == {"play", "call", "leave"}
 
 
 async def test_other_seats_see_the_play_without_its_cards(tables: Tables, client: Client) -> None:

@@ -21,7 +21,7 @@ import httpx
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from tests.api.tables import Table, Tables, auth, candidates
+from tests.api.tables import Table, Tables, auth, candidates, game_moves
 from tests.conftest import ServiceProcess
 
 CARD = re.compile(r"(7|8|9|10|U|O|K|A)(H|B|L|A)|X(C|P)")
@@ -204,12 +204,12 @@ async def play(base_url: str, kind: str, players: int, options: dict[str, Any], 
                 page = viewer.take("events", r, version, frozenset())
                 viewer.received.append(Received("events", version, page))
             seated = [views[s] for s in range(players)]
-            view = rng.choice([v for v in seated if v["legal"]])
+            view = rng.choice([v for v in seated if game_moves(v)])
             seat = view["me"]["seat"]
             tries = candidates(view, rng)
             if rng.random() < 0.15:  # a refused command: its error body is scanned too
                 wrong = rng.choice([c for c in DECK if c not in view["me"]["hand"]])
-                idle = rng.choice([v for v in seated if not v["legal"]] or seated)
+                idle = rng.choice([v for v in seated if not game_moves(v)] or seated)
                 bad: list[tuple[int, dict[str, Any]]] = [
                     (seat, {"type": "play", "cards": [wrong]}),
                     (seat, {"type": "swap", "give": wrong, "take": wrong}),

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 
 from kronikas.adapters.embedded_redis import EmbeddedRedis
-from tests.api.tables import Table, Tables, auth, candidates
+from tests.api.tables import Table, Tables, auth, candidates, game_moves
 from tests.conftest import ServiceProcess
 
 RESTARTS = 4
@@ -33,7 +33,7 @@ async def move(tables: Tables, table: Table, rng: random.Random) -> dict[str, An
     views = [await tables.view(table, token) for token in table.players]
     if views[0]["status"] == "finished":
         return None
-    view = rng.choice([v for v in views if v["legal"]])
+    view = rng.choice([v for v in views if game_moves(v)])
     for command in candidates(view, rng):
         r = await tables.send(table, view["me"]["seat"], command)
         if r.status_code == 200:

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 
 from kronikas.application.games import Answer
-from tests.api.tables import Table, Tables, auth, candidates
+from tests.api.tables import Table, Tables, auth, candidates, game_moves
 from tests.conftest import two_processes
 
 STALE_FOLD = "after"
@@ -41,7 +41,7 @@ async def race_round(
     version = views[0]["version"]
     shots = []
     for view in views:
-        if not view["legal"]:
+        if not game_moves(view):
             shots.append((view["me"]["seat"], {"type": "pass"}))  # refused: not its turn
             continue
         options = candidates(view, rng)

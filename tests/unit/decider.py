@@ -13,7 +13,8 @@ from kronikas.domain.common import DomainError, Randomness
 
 
 class Given:
-    """`Given(engine, state_or_events).when(command, seat).then(events)` or `.raises(Error)`."""
+    """`Given(engine, state_or_events).when(command, seat).then(events)` or `.raises(Error)`;
+    `.when(command, seat, by_house=True)` when the house chose the command for the seat."""
 
     def __init__(self, engine: ModuleType, history: Sequence[Any], initial: Any) -> None:
         self.engine = engine
@@ -22,16 +23,29 @@ class Given:
             state = engine.evolve(state, event)
         self.state = state
 
-    def when(self, command: Any, seat: int | None, rng: Randomness | None = None) -> When:
-        return When(self, command, seat, rng or SeededRandomness(0))
+    def when(
+        self,
+        command: Any,
+        seat: int | None,
+        rng: Randomness | None = None,
+        *,
+        by_house: bool = False,
+    ) -> When:
+        return When(self, command, seat, rng or SeededRandomness(0), by_house)
 
 
 class When:
-    def __init__(self, given: Given, command: Any, seat: int | None, rng: Randomness) -> None:
+    def __init__(
+        self, given: Given, command: Any, seat: int | None, rng: Randomness, by_house: bool
+    ) -> None:
         self.given, self.command, self.seat, self.rng = given, command, seat, rng
+        self.by_house = by_house
 
     def events(self) -> list[Any]:
-        return list(self.given.engine.decide(self.given.state, self.command, self.seat, self.rng))
+        engine, state = self.given.engine, self.given.state
+        if not self.by_house:  # as the application calls decide for a player
+            return list(engine.decide(state, self.command, self.seat, self.rng))
+        return list(engine.decide(state, self.command, self.seat, self.rng, by_house=True))
 
     def then(self, expected: Sequence[Any]) -> Any:
         """Assert the exact events; returns the state after them."""

@@ -16,8 +16,11 @@ from .models import (
     CheatPileTakenEvent,
     CheatPlayAcceptedEvent,
     CheatPlayerJoinedEvent,
+    CheatPlayerLeftEvent,
     CheatRoundDealtEvent,
     CheatRoundEndedEvent,
+    CheatSeatAwayEvent,
+    CheatSeatBackEvent,
     ThirtyOneCardSwappedEvent,
     ThirtyOneDeckRevealedEvent,
     ThirtyOneGameCreatedEvent,
@@ -28,8 +31,11 @@ from .models import (
     ThirtyOneMatchEndedEvent,
     ThirtyOnePassedEvent,
     ThirtyOnePlayerJoinedEvent,
+    ThirtyOnePlayerLeftEvent,
     ThirtyOneRoundDealtEvent,
     ThirtyOneRoundEndedEvent,
+    ThirtyOneSeatAwayEvent,
+    ThirtyOneSeatBackEvent,
 )
 
 GameEvent: TypeAlias = (
@@ -42,8 +48,11 @@ GameEvent: TypeAlias = (
     | CheatPileTakenEvent
     | CheatPlayAcceptedEvent
     | CheatPlayerJoinedEvent
+    | CheatPlayerLeftEvent
     | CheatRoundDealtEvent
     | CheatRoundEndedEvent
+    | CheatSeatAwayEvent
+    | CheatSeatBackEvent
     | ThirtyOneCardSwappedEvent
     | ThirtyOneDeckRevealedEvent
     | ThirtyOneGameCreatedEvent
@@ -54,8 +63,11 @@ GameEvent: TypeAlias = (
     | ThirtyOneMatchEndedEvent
     | ThirtyOnePassedEvent
     | ThirtyOnePlayerJoinedEvent
+    | ThirtyOnePlayerLeftEvent
     | ThirtyOneRoundDealtEvent
     | ThirtyOneRoundEndedEvent
+    | ThirtyOneSeatAwayEvent
+    | ThirtyOneSeatBackEvent
 )
 """One change to a table: one class per game and event type, its `data` typed."""
 
@@ -69,8 +81,11 @@ EVENT_CLASSES: dict[str, type[GameEvent]] = {
     "cheat.pile_taken": CheatPileTakenEvent,
     "cheat.play_accepted": CheatPlayAcceptedEvent,
     "cheat.player_joined": CheatPlayerJoinedEvent,
+    "cheat.player_left": CheatPlayerLeftEvent,
     "cheat.round_dealt": CheatRoundDealtEvent,
     "cheat.round_ended": CheatRoundEndedEvent,
+    "cheat.seat_away": CheatSeatAwayEvent,
+    "cheat.seat_back": CheatSeatBackEvent,
     "thirty_one.card_swapped": ThirtyOneCardSwappedEvent,
     "thirty_one.deck_revealed": ThirtyOneDeckRevealedEvent,
     "thirty_one.game_created": ThirtyOneGameCreatedEvent,
@@ -81,8 +96,11 @@ EVENT_CLASSES: dict[str, type[GameEvent]] = {
     "thirty_one.match_ended": ThirtyOneMatchEndedEvent,
     "thirty_one.passed": ThirtyOnePassedEvent,
     "thirty_one.player_joined": ThirtyOnePlayerJoinedEvent,
+    "thirty_one.player_left": ThirtyOnePlayerLeftEvent,
     "thirty_one.round_dealt": ThirtyOneRoundDealtEvent,
     "thirty_one.round_ended": ThirtyOneRoundEndedEvent,
+    "thirty_one.seat_away": ThirtyOneSeatAwayEvent,
+    "thirty_one.seat_back": ThirtyOneSeatBackEvent,
 }
 """The class of each event `type` on the wire (`cheat.round_dealt`, …)."""
 

@@ -110,13 +110,19 @@ def random_command(
 ) -> tuple[int, Command]:
     """A random legal command: calls now and then, often honest plays when the hand allows.
 
-    Who may call, accept or play is the engine's `legal`; which cards to play is this player's
-    choice (a uniform pick among `legal_moves` would nearly always put down `max_play` cards)."""
+    Who may call, accept or play is the engine's `legal` (for the seats the house plays, what it
+    may choose for them); which cards to play is this player's choice (a uniform pick among
+    `legal_moves` would nearly always put down `max_play` cards). Never `leave` or `back`."""
     seats = range(len(state.players))
-    callers = [s for s in seats if "call" in cheat.legal(state, s)]
-    if callers and (rnd.random() < call_rate or "play" not in cheat.legal(state, state.turn)):
+    house = cheat.house_seats(state)
+
+    def legal(seat: int) -> list[str]:
+        return cheat.legal(state, seat, by_house=seat in house)
+
+    callers = [s for s in seats if "call" in legal(s)]
+    if callers and (rnd.random() < call_rate or "play" not in legal(state.turn)):
         caller = rnd.choice(callers)
-        if "accept" in cheat.legal(state, caller) and rnd.random() < 0.5:
+        if "accept" in legal(caller) and rnd.random() < 0.5:
             return caller, cheat.Accept()
         return caller, cheat.Call()
     seat = state.turn

@@ -9,7 +9,7 @@ import pytest
 
 from kronikas.domain import cheat
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
-from kronikas.domain.common import InvalidOptions
+from kronikas.domain.common import Back, InvalidOptions, Leave
 
 
 def test_defaults_are_those_of_the_rules() -> None:
@@ -110,6 +110,12 @@ def test_malformed_wire_commands_are_refused_at_the_edge(body: bytes) -> None:
 
 
 def test_every_wire_command_is_listed() -> None:
-    assert (Play, Call, Accept) == cheat.COMMANDS
+    assert (Play, Call, Accept, Leave, Back) == cheat.COMMANDS
     assert cheat.KIND == "cheat"
-    assert [c.__struct_config__.tag for c in cheat.COMMANDS] == ["play", "call", "accept"]
+    assert [c.__struct_config__.tag for c in cheat.COMMANDS] == [
+        "play",
+        "call",
+        "accept",
+        "leave",
+        "back",
+    ]

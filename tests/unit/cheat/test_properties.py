@@ -1,6 +1,6 @@
 """Cheat invariants over random complete matches (hypothesis): cards are conserved, `legal_moves`
 (and `legal`, its types) is exactly what `decide` accepts, no viewer sees a card they cannot know,
-events refold, matches end."""
+events refold, matches end — also when players leave, clocks run out and the house plays seats."""
 
 from __future__ import annotations
 
@@ -19,12 +19,15 @@ from kronikas.domain import cheat
 from kronikas.domain.cards import ALL_CODES
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Event, Play
 from kronikas.domain.common import (
+    Back,
     DeckRevealed,
     DomainError,
     IllegalMove,
     Join,
+    Leave,
     NotYourTurn,
     Start,
+    TimeOut,
 )
 from tests.conftest import examples
 
@@ -37,8 +40,16 @@ MAX_COMMANDS = 20_000
 """Far above what such a match needs; reaching it means a match that does not end."""
 
 
+CHURN = 0.02
+"""How often, at a table with churn, a move is instead a player leaving, a clock running out or
+an away player coming back."""
+
+Table = tuple[CheatOptions, int, int, bool]
+"""Options, players, the seed of the players' choices, whether players come and go."""
+
+
 @st.composite
-def tables(draw: st.DrawFn) -> tuple[CheatOptions, int, int]:
+def tables(draw: st.DrawFn) -> Table:
     decks = draw(st.sampled_from([1, 2]))
     options = CheatOptions(
         decks=decks,
@@ -47,14 +58,34 @@ def tables(draw: st.DrawFn) -> tuple[CheatOptions, int, int]:
         place_points=tuple(draw(st.lists(st.integers(0, 100), min_size=1, max_size=8))),
         chroniclers=draw(st.booleans()),
     )
-    return options, draw(st.integers(2, cheat.max_players(options))), draw(st.integers(0, 2**32))
+    n = draw(st.integers(2, cheat.max_players(options)))
+    return options, n, draw(st.integers(0, 2**32)), draw(st.booleans())
 
 
 Step = tuple[Any, int | None, Any, list[Event], Any]
 
 
-def match(options: CheatOptions, n: int, seed: int, rnd: random.Random) -> Iterator[Step]:
-    """(state before, seat, command, events, state after) for every decision of a whole match."""
+def _churn(state: cheat.CheatRound, rnd: random.Random) -> tuple[int | None, Any] | None:
+    """A player leaving, the clock of the player on turn running out, or an away player coming
+    back; None when none of these may happen now."""
+    players = state.players
+    choices: list[tuple[int | None, Any]] = [
+        (s, Leave()) for s, p in enumerate(players) if not p.left
+    ]
+    choices += [(s, Back()) for s, p in enumerate(players) if p.away]
+    turn = players[state.turn]
+    if not (turn.house or turn.left or turn.away):
+        choices.append((None, TimeOut(seat=state.turn)))
+    return rnd.choice(choices) if choices else None
+
+
+def match(
+    options: CheatOptions, n: int, seed: int, rnd: random.Random, churn: bool = False
+) -> Iterator[Step]:
+    """(state before, seat, command, events, state after) for every decision of a whole match.
+    With `churn` a house player sits at the last seat when there is room for one more join and
+    leave in the lobby, and now and then a player leaves, times out or comes back; the house
+    plays their seats as the others play theirs."""
     rng = SeededRandomness(seed)
     state = cheat.initial_state(options, True)
     for event in cheat.created(options, True):
@@ -63,20 +94,32 @@ def match(options: CheatOptions, n: int, seed: int, rnd: random.Random) -> Itera
         *((None, Join(player_id=f"p{i}", name=f"P{i}")) for i in range(n)),
         (None, Start()),
     ]
+    if churn and n < cheat.max_players(options):  # seat 0 leaves the lobby: the seats move down
+        commands[n - 1] = (None, Join(player_id=f"p{n - 1}", name="House", house=True))
+        commands[n:n] = [(None, Join(player_id=f"p{n}", name=f"P{n}")), (0, Leave())]
     in_round, round_no = 0, 0
     for count in range(MAX_COMMANDS):
+        by_house = False
         if commands:
             seat, command = commands.pop(0)
         elif isinstance(state, cheat.CheatRound):
-            assert cheat.legal(state, state.turn), "the player on turn can do nothing"
+            house = cheat.house_seats(state)
+            on_turn = cheat.legal(state, state.turn, by_house=state.turn in house)
+            assert on_turn, "the player on turn can do nothing"
+            assert cheat.waiting_for(state) == state.turn
             in_round, round_no = (
                 (in_round + 1, round_no) if state.round == round_no else (0, state.round)
             )
-            seat, command = random_command(state, rnd, 0.2 if in_round < TIRED else 0.0)
+            odd = _churn(state, rnd) if churn and rnd.random() < CHURN else None
+            if odd is not None:
+                seat, command = odd
+            else:
+                seat, command = random_command(state, rnd, 0.2 if in_round < TIRED else 0.0)
+                by_house = seat in house
         else:
             return
         before = state
-        events = cheat.decide(state, command, seat, rng)
+        events = cheat.decide(state, command, seat, rng, by_house=by_house)
         for event in events:
             state = cheat.evolve(state, event)
         yield before, seat, command, events, state
@@ -90,7 +133,9 @@ def _cards_in_play(state: Any) -> Counter[str]:
 
 
 def _expected_code(error: DomainError, state: Any, seat: int, kind: str) -> str:
-    allowed = cheat.legal(state, seat)
+    if state.players[seat].left:  # whatever its player sends
+        return "illegal_move"
+    allowed = [k for k in cheat.legal(state, seat) if k not in ("leave", "back")]
     own_call = kind == "call" and state.top is not None and state.top.seat == seat
     return "illegal_move" if allowed or own_call else "not_your_turn"
 
@@ -104,15 +149,15 @@ SETTINGS = settings(
 @SETTINGS
 @given(tables())
 def test_cards_are_conserved_events_refold_and_every_match_ends(
-    table: tuple[CheatOptions, int, int],
+    table: Table,
 ) -> None:
-    options, n, seed = table
+    options, n, seed, churn = table
     rnd = random.Random(seed)
     log: list[Event] = [*cheat.created(options, True)]
     dealers: list[int] = []
     probe: Any = cheat.initial_state(options, True)
     final: Any = None
-    for _, _, _, events, after in match(options, n, seed, rnd):
+    for _, _, _, events, after in match(options, n, seed, rnd, churn):
         log += events
         final = after
         for event in events:
@@ -166,6 +211,26 @@ def _tries(state: cheat.CheatRound, seat: int, rnd: random.Random) -> list[Any]:
     return tries
 
 
+def _check_the_house(state: cheat.CheatRound, n: int, rng: SeededRandomness) -> None:
+    """The house may choose for the seats it plays what their player could, never leave or
+    back, and nothing for the others."""
+    house = cheat.house_seats(state)
+    for seat in range(n):
+        flags = state.players[seat]
+        assert (seat in house) == (flags.house or flags.left or flags.away)
+        kinds = cheat.legal(state, seat, by_house=True)
+        moves = cheat.legal_moves(state, seat, by_house=True)
+        assert "leave" not in kinds and "back" not in kinds
+        if seat not in house:
+            assert kinds == [] and moves == []
+            continue
+        assert kinds == [k for k in cheat.legal(state, seat) if k not in ("leave", "back")] or (
+            flags.left and cheat.legal(state, seat) == []
+        )
+        for move in moves[-3:]:  # accept and call, or a few plays
+            assert cheat.decide(state, move, seat, rng, by_house=True)
+
+
 def _all_plays(hand: tuple[str, ...], most: int) -> set[tuple[str, ...]]:
     """Every play of `hand` counted the slow way: each choice of cards, duplicates merged."""
     return {
@@ -178,17 +243,21 @@ def _all_plays(hand: tuple[str, ...], most: int) -> set[tuple[str, ...]]:
 @SETTINGS
 @given(tables())
 def test_legal_moves_are_exactly_what_decide_accepts(
-    table: tuple[CheatOptions, int, int],
+    table: Table,
 ) -> None:
-    options, n, seed = table
+    options, n, seed, churn = table
     rnd, probe = random.Random(seed), random.Random(seed + 2)
     rng = SeededRandomness(seed + 1)
     big = 0
-    for before, *_ in match(options, n, seed, rnd):
-        if not isinstance(before, cheat.CheatRound):
-            for seat in range(n):
-                assert cheat.legal(before, seat) == [] and cheat.legal_moves(before, seat) == []
+    for before, *_ in match(options, n, seed, rnd, churn):
+        if not isinstance(before, cheat.CheatRound):  # the lobby: a player may only leave
+            seated = len(before.players) if isinstance(before, cheat.CheatLobby) else 0
+            for seat in range(n + 1):
+                may_leave = seat < seated
+                assert cheat.legal(before, seat) == (["leave"] if may_leave else [])
+                assert cheat.legal_moves(before, seat) == ([Leave()] if may_leave else [])
             continue
+        _check_the_house(before, n, rng)
         if len(before.hands[before.turn]) > SMALL_HAND:
             if big == BIG_HANDS or probe.random() > 0.05:
                 for seat in range(n):
@@ -253,16 +322,16 @@ def _codes(value: Any) -> Iterator[str]:
 @SETTINGS
 @given(tables())
 def test_no_view_or_event_shows_a_card_its_viewer_cannot_know(
-    table: tuple[CheatOptions, int, int],
+    table: Table,
 ) -> None:
-    options, n, seed = table
+    options, n, seed, churn = table
     rnd = random.Random(seed)
     viewers: list[int | None] = [None, *range(n)]
     known: dict[int | None, set[str]] = {v: set() for v in viewers}
     turned_up: set[str] = set()
     version = 0
     state: Any = cheat.initial_state(options, True)
-    for _, _, _, events, after in match(options, n, seed, rnd):
+    for _, _, _, events, after in match(options, n, seed, rnd, churn):
         for event in events:
             version += 1
             state = cheat.evolve(state, event)

@@ -117,7 +117,12 @@ def test_while_the_last_player_has_no_cards_the_view_waits_for_the_next_player()
     history = run(table([["7H"], ["8B", "9B"], ["8L", "9L"]]), (0, Play(cards=["7H"])))
     views = [cheat.view(fold(history), seat, "g", len(history)) for seat in (None, 0, 1, 2)]
     assert [v.turn for v in views] == [1, 1, 1, 1]
-    assert [v.legal for v in views] == [None, [], ["accept", "call"], ["call"]]
+    assert [v.legal for v in views] == [
+        None,
+        ["leave"],
+        ["accept", "call", "leave"],
+        ["call", "leave"],
+    ]
 
 
 def test_refusals_while_the_last_player_has_no_cards() -> None:
@@ -131,10 +136,15 @@ def test_refusals_while_the_last_player_has_no_cards() -> None:
     given_events(history).when(Accept(), 2).raises(IllegalMove)
 
 
-def test_the_seats_skipped_after_a_caught_lie_may_do_nothing() -> None:
+def test_the_seats_skipped_after_a_caught_lie_may_do_nothing_but_leave() -> None:
     history = run(FOUR, (0, Play(cards=["9H"])), (2, Call()))
     state = fold(history)
-    assert [cheat.legal(state, seat) for seat in range(4)] == [[], [], ["play"], []]
+    assert [cheat.legal(state, seat) for seat in range(4)] == [
+        ["leave"],
+        ["leave"],
+        ["play", "leave"],
+        ["leave"],
+    ]
     given_events(history).when(Play(cards=["8B"]), 1).raises(NotYourTurn)
     given_events(history).when(Call(), 1).raises(NotYourTurn)
 
@@ -175,7 +185,7 @@ def test_a_caller_before_the_liar_plays_next_and_the_seats_between_are_skipped()
         )
     )
     assert (state.turn, state.rank) == (0, "10")
-    assert cheat.legal(state, 3) == []
+    assert cheat.legal(state, 3) == ["leave"]
 
 
 def test_a_false_call_from_further_round_the_table_continues_after_the_player_who_played() -> None:
@@ -363,7 +373,7 @@ def test_every_move_and_refusal_agrees_with_an_independent_reading_of_the_rules(
         for seat in range(n):
             seen = cheat.view(state, seat, "g", 0)
             assert seen.turn == reading.turn
-            assert set(seen.legal or []) == reading.may(seat)
+            assert set(seen.legal or []) == reading.may(seat) | {"leave"}
             hand = list(state.hands[seat])
             probes = [("call", []), ("accept", []), ("play", hand[:1]), ("play", [PALE, PALE])]
             probes.append(("play", hand[: options.max_play + 1]))

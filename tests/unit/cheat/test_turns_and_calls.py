@@ -113,7 +113,11 @@ def test_the_service_announces_count_and_rank() -> None:
 
 def test_any_player_other_than_the_one_who_played_may_call() -> None:
     state = fold(run(THREE, (0, Play(cards=["7H"]))))
-    assert [cheat.legal(state, seat) for seat in range(3)] == [[], ["play", "call"], ["call"]]
+    assert [cheat.legal(state, seat) for seat in range(3)] == [
+        ["leave"],
+        ["play", "call", "leave"],
+        ["call", "leave"],
+    ]
 
 
 def test_caller_takes_pile_when_play_was_honest() -> None:
@@ -162,8 +166,8 @@ def test_a_non_next_caller_who_catches_a_lie_plays_next_and_the_seats_between_ar
         )
     )
     assert state.turn == 2
-    assert cheat.legal(state, 1) == []
-    assert cheat.legal(state, 2) == ["play"]
+    assert cheat.legal(state, 1) == ["leave"]
+    assert cheat.legal(state, 2) == ["play", "leave"]
 
 
 def test_false_call_by_a_non_next_player_continues_after_the_player_who_played() -> None:
@@ -210,7 +214,7 @@ def test_only_the_most_recent_play_can_be_called() -> None:
 def test_the_next_play_closes_the_window_on_the_previous_one() -> None:
     state = fold(run(THREE, (0, Play(cards=["8H"])), (1, Play(cards=["8B"]))))
     assert state.top is not None and state.top.seat == 1
-    assert cheat.legal(state, 0) == ["call"]
+    assert cheat.legal(state, 0) == ["call", "leave"]
 
 
 def test_a_call_closes_the_window_so_a_later_call_is_refused() -> None:
@@ -390,7 +394,7 @@ def test_pale_chronicler_as_last_card_accepted_gives_its_player_the_pile_and_acc
     )
     assert state.hands[0] == ("XP",)
     assert state.turn == 1 and state.rank == "8"
-    assert cheat.legal(state, 1) == ["play"]
+    assert cheat.legal(state, 1) == ["play", "leave"]
 
 
 def test_pale_chronicler_as_last_card_called_lets_its_player_finish() -> None:
@@ -446,7 +450,11 @@ def test_next_player_cannot_play_while_the_last_player_has_no_cards() -> None:
     history = run(OUT, (0, Play(cards=["7H"])))
     given(history).when(Play(cards=["8B"]), 1).raises(IllegalMove, match="accept or call")
     state = fold(history)
-    assert [cheat.legal(state, seat) for seat in range(3)] == [[], ["accept", "call"], ["call"]]
+    assert [cheat.legal(state, seat) for seat in range(3)] == [
+        ["leave"],
+        ["accept", "call", "leave"],
+        ["call", "leave"],
+    ]
 
 
 def test_accept_is_legal_only_when_the_last_player_has_no_cards() -> None:

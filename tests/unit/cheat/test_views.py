@@ -47,16 +47,18 @@ def test_the_lobby_view() -> None:
         ("p0", 0, 0, 0),
         ("p1", 1, 0, 0),
     ]
+    assert [(p.house, p.away, p.left) for p in spectator.players] == [(False, False, False)] * 2
+    assert spectator.deadline is None
     seated = cheat.view(state, 1, "g1", 3)
-    assert seated.me == MyHand(id="p1", seat=1, hand=[]) and seated.legal == []
+    assert seated.me == MyHand(id="p1", seat=1, hand=[]) and seated.legal == ["leave"]
 
 
 def test_a_player_sees_their_own_hand_and_legal_moves_and_a_spectator_neither() -> None:
     state = fold(THREE)
     mine = cheat.view(state, 1, "g1", len(THREE))
     assert mine.me == MyHand(id="p1", seat=1, hand=["7B", "8B", "9B"])
-    assert mine.legal == []
-    assert cheat.view(state, 0, "g1", 5).legal == ["play"]
+    assert mine.legal == ["leave"]
+    assert cheat.view(state, 0, "g1", 5).legal == ["play", "leave"]
     spectator = cheat.view(state, None, "g1", 5)
     assert spectator.me is None and spectator.legal is None
     assert (spectator.status, spectator.round, spectator.dealer, spectator.turn) == (
@@ -81,7 +83,7 @@ def test_during_the_window_the_next_player_is_on_turn_and_others_may_call() -> N
     state = fold(history)
     views = [cheat.view(state, seat, "g1", len(history)) for seat in range(3)]
     assert [v.turn for v in views] == [1, 1, 1]
-    assert [v.legal for v in views] == [[], ["play", "call"], ["call"]]
+    assert [v.legal for v in views] == [["leave"], ["play", "call", "leave"], ["call", "leave"]]
     assert views[0].me is not None and views[0].me.hand == ["7H"]
     table_view = views[2].cheat
     assert table_view is not None

@@ -20,6 +20,8 @@ def test_every_command_decodes_by_its_type() -> None:
     assert decode(b'{"type": "swap_all"}') == t.SwapAll()
     assert decode(b'{"type": "pass"}') == t.Pass()
     assert decode(b'{"type": "show"}') == t.Show()
+    assert decode(b'{"type": "leave"}') == t.Leave()
+    assert decode(b'{"type": "back"}') == t.Back()
     assert [c.__struct_config__.tag for c in t.COMMANDS] == [
         "keep",
         "exchange",
@@ -27,6 +29,8 @@ def test_every_command_decodes_by_its_type() -> None:
         "swap_all",
         "pass",
         "show",
+        "leave",
+        "back",
     ]
 
 
@@ -35,6 +39,8 @@ def test_every_command_decodes_by_its_type() -> None:
     [
         b'{"type": "play", "cards": ["7H"]}',
         b'{"type": "keep", "extra": 1}',
+        b'{"type": "leave", "seat": 1}',
+        b'{"type": "time_out", "seat": 1}',
         b'{"type": "swap", "give": "ZZ", "take": "AA"}',
         b'{"type": "swap", "give": "7H"}',
         b'{"type": "swap", "give": "XP1", "take": "AA"}',

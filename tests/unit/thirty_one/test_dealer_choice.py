@@ -15,8 +15,8 @@ HISTORY = [*lobby(3), DEAL]
 def test_the_dealer_is_on_turn_first_to_keep_or_exchange() -> None:
     state = given(*HISTORY).state
     assert isinstance(state, t.DealerChoice)
-    assert t.legal(state, 2) == ["keep", "exchange"]
-    assert t.legal(state, 0) == []
+    assert t.legal(state, 2) == ["keep", "exchange", "leave"]
+    assert t.legal(state, 0) == ["leave"]
     assert t.view(state, 2, "g", 4).turn == 2
 
 

@@ -36,8 +36,9 @@ def best_swap(state: t.State, seat: int, mine: Sequence[str]) -> tuple[int, t.Co
 
 
 def policy(state: t.State, seat: int, used: set[str]) -> t.Command:
-    """A plain player that tries each command type once when it may."""
-    allowed = t.legal(state, seat)
+    """A plain player that tries each command type of the game once when it may (it never leaves
+    the table)."""
+    allowed = [kind for kind in t.legal(state, seat) if kind not in ("leave", "back")]
     fresh = [kind for kind in allowed if kind not in used]
     simple: dict[str, t.Command] = {
         "keep": t.Keep(),
@@ -100,7 +101,8 @@ def playthrough(seed: int = SEED) -> dict[str, Any]:
         step(join, None, t.decide(state, join, None, rng))
     step(Start(), None, t.decide(state, Start(), None, rng))
     while not t.is_terminal(state):
-        seat = next(s for s in range(len(NAMES)) if t.legal(state, s))
+        seat = t.waiting_for(state)
+        assert seat is not None, "a match in play waits for a seat"
         command = policy(state, seat, used)
         used.add(str(command.__struct_config__.tag))
         step(command, seat, t.decide(state, command, seat, rng))

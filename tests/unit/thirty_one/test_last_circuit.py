@@ -29,13 +29,13 @@ def test_after_a_show_the_next_player_has_a_last_turn() -> None:
     state = given(*SHOWN).state
     assert isinstance(state, t.LastCircuit)
     assert state.turn == 2
-    assert t.legal(state, 2) == ["swap", "pass"]
+    assert t.legal(state, 2) == ["swap", "pass", "leave"]
 
 
 def test_the_showers_hand_is_frozen() -> None:
     given(*SHOWN).when(t.Swap(give="7L", take="AB"), 1).raises(NotYourTurn, match="shown")
     given(*SHOWN).when(t.Pass(), 1).raises(NotYourTurn)
-    assert t.legal(given(*SHOWN).state, 1) == []
+    assert t.legal(given(*SHOWN).state, 1) == ["leave"]
 
 
 def test_each_other_player_has_exactly_one_turn_ending_with_the_one_before_the_shower() -> None:
@@ -72,7 +72,7 @@ def test_keep_and_exchange_are_not_moves_of_the_last_circuit() -> None:
 def test_pass_is_always_legal_in_the_last_circuit_even_after_a_pass() -> None:
     history = [*SHOWN, t.ThirtyOnePassed(seat=2, turn=3), t.ThirtyOnePassed(seat=3, turn=0)]
     state = given(*history).state
-    assert t.legal(state, 0) == ["pass"]  # seat 0 passed just before the show
+    assert t.legal(state, 0) == ["pass", "leave"]  # seat 0 passed just before the show
     assert given(*history).when(t.Pass(), 0).events()[0] == t.ThirtyOnePassed(seat=0, turn=None)
 
 
@@ -96,7 +96,7 @@ def test_a_last_circuit_swap_to_21_or_more_shows_at_once() -> None:
     assert isinstance(state, t.LastCircuit)
     assert state.shower == 1
     assert state.shown == (None, ("AH", "KH", "7L"), ("10B", "UB", "AB"), None)
-    assert t.legal(state, 3) == ["pass"]  # no swap brings AA 7A 8A to 21
+    assert t.legal(state, 3) == ["pass", "leave"]  # no swap brings AA 7A 8A to 21
 
 
 def test_a_last_circuit_swap_all_needs_21_and_shows_at_once() -> None:
@@ -112,7 +112,7 @@ def test_a_last_circuit_swap_all_needs_21_and_shows_at_once() -> None:
 def test_a_last_circuit_swap_by_the_player_before_the_shower_ends_the_round() -> None:
     history = [*SHOWN, t.ThirtyOnePassed(seat=2, turn=3), t.ThirtyOnePassed(seat=3, turn=0)]
     # seat 0 (7H 8B 9L) cannot reach 21 with AB KL 8H: only pass
-    assert t.legal(given(*history).state, 0) == ["pass"]
+    assert t.legal(given(*history).state, 0) == ["pass", "leave"]
     rich = dealt({**HANDS, 0: h("7H KB 9L")}, TABLE, dealer=3, n=4)
     history = [*shown(rich), t.ThirtyOnePassed(seat=2, turn=3), t.ThirtyOnePassed(seat=3, turn=0)]
     events = given(*history).when(t.Swap(give="7H", take="AB"), 0).events()

@@ -100,6 +100,6 @@ def test_the_lobby_view_is_open_with_empty_hands() -> None:
     assert view.turn is None
     assert view.me is not None
     assert view.me.hand == []
-    assert view.legal == []
+    assert view.legal == ["leave"]
     assert view.thirty_one is None
     assert [p.lives for p in view.players] == [3, 3]

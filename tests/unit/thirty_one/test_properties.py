@@ -1,4 +1,5 @@
-"""Invariants of whole random matches (hypothesis): conservation, legality, secrecy, replay."""
+"""Invariants of whole random matches (hypothesis): conservation, legality, secrecy, replay —
+also when players leave, clocks run out and the house plays seats."""
 
 from __future__ import annotations
 
@@ -15,17 +16,24 @@ from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import thirty_one as t
 from kronikas.domain.cards import ALL_CODES
 from kronikas.domain.common import (
+    Back,
     DeckRevealed,
     DomainError,
     GameOver,
     IllegalMove,
     Join,
+    Leave,
     NotYourTurn,
     Start,
+    TimeOut,
 )
 from tests.conftest import examples
 
 COMMAND_TYPES = ("keep", "exchange", "swap", "swap_all", "pass", "show")
+PRESENCE_TYPES = ("leave", "back")
+CHURN = 0.03
+"""How often, in a match with churn, a move is instead a player leaving, a clock running out or
+an away player coming back."""
 SIMPLE: tuple[t.Command, ...] = (t.Keep(), t.Exchange(), t.SwapAll(), t.Pass(), t.Show())
 NO_SWAP = t.Swap(give="7H", take="8H")
 MAX_STEPS = 3000
@@ -35,6 +43,12 @@ def tag(command: t.Command) -> str:
     return str(command.__struct_config__.tag)
 
 
+def game_kinds(state: t.State, seat: int, by_house: bool = False) -> list[str]:
+    """The game's command types this seat may send (or the house choose for it): not leave or
+    back."""
+    return [k for k in t.legal(state, seat, by_house=by_house) if k not in PRESENCE_TYPES]
+
+
 def candidates(state: t.State, seat: int) -> list[t.Command]:
     """Concrete commands to try. For the seat that may act: the simple ones, and a swap of every
     card it holds or sees (and one it does not) for every one of those, wrong ways round and
@@ -42,7 +56,7 @@ def candidates(state: t.State, seat: int) -> list[t.Command]:
     deal = t.deal_of(state)
     if deal is None:
         return [*SIMPLE, NO_SWAP]
-    if not t.legal(state, seat):
+    if not game_kinds(state, seat):
         give = deal.hands[seat][0] if deal.hands[seat] else deal.table[1]
         return [*SIMPLE, t.Swap(give=give, take=deal.table[0])]
     seen = [*deal.hands[seat], *deal.table]
@@ -65,10 +79,17 @@ def check_legal(state: t.State) -> None:
         moves = t.legal_moves(state, seat)
         assert len(set(moves)) == len(moves)
         assert list(dict.fromkeys(map(tag, moves))) == allowed, (allowed, moves)
-        assert set(allowed) <= set(COMMAND_TYPES)
+        assert set(allowed) <= {*COMMAND_TYPES, *PRESENCE_TYPES}
         for move in moves:
             assert accepts(state, move, seat), (move, seat)
-        expected = IllegalMove if allowed else GameOver if t.is_terminal(state) else NotYourTurn
+        left = state.match.presence[seat].left
+        expected = (
+            GameOver
+            if t.is_terminal(state)
+            else IllegalMove
+            if left or game_kinds(state, seat)
+            else NotYourTurn
+        )
         for command in candidates(state, seat):
             if command in moves:
                 continue
@@ -78,6 +99,26 @@ def check_legal(state: t.State) -> None:
                 assert type(refused) is expected, (command, seat, refused)
             else:
                 raise AssertionError(f"{command} by seat {seat} accepted; legal: {moves}")
+        check_the_house(state, seat)
+
+
+def check_the_house(state: t.State, seat: int) -> None:
+    """The house may choose for a seat it plays what its player could, never leave or back, and
+    nothing for another seat."""
+    flags = state.match.presence[seat]
+    house = seat in t.house_seats(state)
+    assert house == (flags.house or flags.left or flags.away)
+    kinds = t.legal(state, seat, by_house=True)
+    moves = t.legal_moves(state, seat, by_house=True)
+    assert list(dict.fromkeys(map(tag, moves))) == kinds
+    if not house:
+        assert kinds == []
+        return
+    assert set(kinds) <= set(COMMAND_TYPES)
+    if not flags.left:
+        assert kinds == game_kinds(state, seat)
+    for move in moves:
+        assert t.decide(state, move, seat, SeededRandomness(0), by_house=True), (move, seat)
 
 
 def check_cards(state: t.State) -> None:
@@ -182,19 +223,33 @@ class Bot:
     def __init__(self, seed: int) -> None:
         self.random = random.Random(seed)
 
-    def choose(self, state: t.State, seat: int) -> t.Command:
-        moves = t.legal_moves(state, seat)
+    def choose(self, state: t.State, seat: int, by_house: bool) -> t.Command:
+        moves = t.legal_moves(state, seat, by_house=by_house)
         if t.Show() in moves and self.random.random() < 0.15:
             return t.Show()
-        kind = self.random.choice(t.legal(state, seat))
+        kind = self.random.choice(game_kinds(state, seat, by_house))
         return self.random.choice([move for move in moves if tag(move) == kind])
+
+    def churn(self, state: t.State) -> tuple[int | None, t.Command | TimeOut] | None:
+        """A player leaving, the clock of the seat waited for running out, or an away player
+        coming back; None when none of these may happen now."""
+        seats = state.match.presence
+        choices: list[tuple[int | None, t.Command | TimeOut]] = [
+            (s, Leave()) for s, flags in enumerate(seats) if not flags.left
+        ]
+        choices += [(s, Back()) for s, flags in enumerate(seats) if flags.away]
+        waited = t.waiting_for(state)
+        if waited is not None and waited not in t.house_seats(state):
+            choices.append((None, TimeOut(seat=waited)))
+        return self.random.choice(choices) if choices else None
 
 
 def on_turn(state: t.State) -> int:
-    for seat in range(len(state.match.ids)):
-        if t.legal(state, seat):
-            return seat
-    raise AssertionError(f"nobody may act in {type(state).__name__}")
+    """The seat the match waits for: the only one with a move of the game, whoever plays it."""
+    house = t.house_seats(state)
+    movers = [s for s in range(len(state.match.ids)) if game_kinds(state, s, s in house)]
+    assert movers == [t.waiting_for(state)], (movers, type(state).__name__)
+    return movers[0]
 
 
 @settings(
@@ -209,9 +264,10 @@ def on_turn(state: t.State) -> int:
     max_circuits=st.none() | st.integers(1, 3),
     chronicler=st.booleans(),
     seed=st.integers(0, 2**32),
+    churn=st.booleans(),
 )
 def test_random_matches_keep_every_invariant(
-    players: int, lives: int, max_circuits: int | None, chronicler: bool, seed: int
+    players: int, lives: int, max_circuits: int | None, chronicler: bool, seed: int, churn: bool
 ) -> None:
     options = t.ThirtyOneOptions(lives=lives, max_circuits=max_circuits, chronicler=chronicler)
     t.validate_options(options)
@@ -231,7 +287,13 @@ def test_random_matches_keep_every_invariant(
 
     apply(t.created(options, True))
     for seat in range(players):
-        apply(t.decide(state, Join(player_id=f"p{seat}", name=f"P{seat}"), None, rng))
+        house = churn and seat == players - 1
+        apply(t.decide(state, Join(player_id=f"p{seat}", name=f"P{seat}", house=house), None, rng))
+        check_legal(state)
+    if churn and players < t.MAX_PLAYERS:  # seat 0 leaves the lobby: the seats move down
+        apply(t.decide(state, Join(player_id="late", name="Late"), None, rng))
+        apply(t.decide(state, Leave(), 0, rng))
+        assert t.seat_of(state, "p0") is None and t.seat_of(state, "late") == players - 1
         check_legal(state)
     apply(t.decide(state, Start(), None, rng))
     steps = 0
@@ -240,8 +302,13 @@ def test_random_matches_keep_every_invariant(
         assert steps < MAX_STEPS, "the match does not end"
         check_legal(state)
         check_views(state, shown_now(state), len(log))
+        odd = bot.churn(state) if churn and bot.random.random() < CHURN else None
+        if odd is not None:
+            apply(t.decide(state, odd[1], odd[0], rng))
+            continue
         seat = on_turn(state)
-        apply(t.decide(state, bot.choose(state, seat), seat, rng))
+        by_house = seat in t.house_seats(state)
+        apply(t.decide(state, bot.choose(state, seat, by_house), seat, rng, by_house=by_house))
     check_legal(state)
     check_views(state, {}, len(log))
     label(f"players {players}")

@@ -113,7 +113,7 @@ def test_a_circuit_counts_only_the_players_still_in_the_round() -> None:
     history.append(t.ThirtyOnePassed(seat=3, turn=0))
     # three turns by the three players in the round make a full circuit
     state = given(*history).state
-    assert t.legal(state, 0) == ["show"]
+    assert t.legal(state, 0) == ["show", "leave"]
     given(*history).when(t.Swap(give="7H", take="AB"), 0).raises(IllegalMove, match="only show")
 
 
@@ -140,8 +140,8 @@ def test_the_deal_passes_to_the_next_seat_still_in_when_the_dealer_goes_out() ->
     assert ended.out == [0]  # the dealer of round 1 drowned
     assert events[-1] == dealt(later, h("AL KL 8A"), dealer=1, n=3, round=2, out=[0])
     assert isinstance(state, t.DealerChoice)
-    assert t.legal(state, 1) == ["keep", "exchange"]
-    assert t.legal(state, 0) == []
+    assert t.legal(state, 1) == ["keep", "exchange", "leave"]
+    assert t.legal(state, 0) == ["leave"]
     # the player after the dealer starts: seat 2, then seat 1; seat 0 is skipped
     state, events = run([*history, *events], [(1, t.Keep())], rng)
     assert events == [t.ThirtyOneHandKept(seat=1, turn=2)]
@@ -208,8 +208,8 @@ def test_the_dealers_choice_comes_before_the_first_turn_of_every_round() -> None
     state, events = run(history, [(1, t.Keep()), (0, t.Show()), (1, t.Pass())], rng)
     assert isinstance(state, t.DealerChoice)
     assert state.match.round == 2
-    assert t.legal(state, 0) == ["keep", "exchange"]
-    assert t.legal(state, 1) == []
+    assert t.legal(state, 0) == ["keep", "exchange", "leave"]
+    assert t.legal(state, 1) == ["leave"]
     given(*history, *events).when(t.Pass(), 1).raises(NotYourTurn, match="dealer")
     given(*history, *events).when(t.Show(), 0).raises(IllegalMove, match="keep or exchange")
 
@@ -279,7 +279,7 @@ def test_the_last_circuits_21_counts_the_chronicler_at_its_best() -> None:
         t.ThirtyOnePassed(seat=1, turn=2),
     ]
     state = given(*history).state
-    assert t.legal(state, 2) == ["swap", "pass"]
+    assert t.legal(state, 2) == ["swap", "pass", "leave"]
     given(*history).when(t.Swap(give="7L", take="9A"), 2).raises(IllegalMove, match="score 0")
     events = given(*history).when(t.Swap(give="8L", take="XC"), 2).events()
     assert events[:2] == [
@@ -303,7 +303,7 @@ def test_a_player_who_swapped_in_the_last_circuit_is_frozen_too() -> None:
     state = given(*history).state
     assert isinstance(state, t.LastCircuit)
     assert state.shower == 0
-    assert t.legal(state, 1) == []
+    assert t.legal(state, 1) == ["leave"]
     given(*history).when(t.Pass(), 1).raises(NotYourTurn)
     view = t.view(state, None, "g", 9)
     assert view.thirty_one is not None

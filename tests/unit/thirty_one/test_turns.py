@@ -23,7 +23,7 @@ def turns(
 
 
 def test_on_a_turn_a_player_may_swap_swap_all_pass_or_show() -> None:
-    assert t.legal(given(*turns()).state, 0) == ["swap", "swap_all", "pass", "show"]
+    assert t.legal(given(*turns()).state, 0) == ["swap", "swap_all", "pass", "show", "leave"]
 
 
 def test_swap_exchanges_one_hand_card_with_one_table_card() -> None:
@@ -72,7 +72,7 @@ def test_a_second_pass_in_a_row_is_refused() -> None:
         t.ThirtyOnePassed(seat=2, turn=0),
     ]
     given(*history).when(t.Pass(), 0).raises(IllegalMove, match="passed on your previous turn")
-    assert t.legal(given(*history).state, 0) == ["swap", "swap_all", "show"]
+    assert t.legal(given(*history).state, 0) == ["swap", "swap_all", "show", "leave"]
 
 
 def test_pass_swap_pass_is_fine() -> None:
@@ -124,7 +124,7 @@ def test_show_is_allowed_whatever_the_hand_scores() -> None:
 def test_only_the_player_on_turn_may_act() -> None:
     for seat in (1, 2):
         given(*turns()).when(t.Pass(), seat).raises(NotYourTurn, match="seat 0's turn")
-        assert t.legal(given(*turns()).state, seat) == []
+        assert t.legal(given(*turns()).state, seat) == ["leave"]
     given(*turns()).when(t.Pass(), None).raises(NotYourTurn)
     given(*turns()).when(t.Pass(), 3).raises(NotYourTurn)
 
@@ -139,7 +139,7 @@ def test_thirty_one_does_not_end_the_turns() -> None:
     assert isinstance(state, t.Turns)
     assert t.score(state.deal.hands[1]) == 62
     assert state.turn == 2
-    assert t.legal(state, 2) == ["swap", "pass", "show"]
+    assert t.legal(state, 2) == ["swap", "pass", "show", "leave"]
 
 
 def test_max_circuits_forces_a_show_after_that_many_full_circuits() -> None:
@@ -151,7 +151,7 @@ def test_max_circuits_forces_a_show_after_that_many_full_circuits() -> None:
         t.ThirtyOnePassed(seat=2, turn=0),
     ]
     state = given(*history).state
-    assert t.legal(state, 0) == ["show"]
+    assert t.legal(state, 0) == ["show", "leave"]
     for command in (t.Swap(give="7H", take="AL"), t.SwapAll(), t.Pass()):
         given(*history).when(command, 0).raises(IllegalMove, match="only show")
     given(*history).when(t.Show(), 0).then(
@@ -170,13 +170,13 @@ def test_circuits_count_from_the_first_turn_after_the_dealers_choice() -> None:
         t.ThirtyOneCardSwapped(seat=1, give="7L", take="8B", turn=2),
     ]
     state = given(*history).state
-    assert t.legal(state, 2) == ["swap", "show"]  # seat 2 passed last time
+    assert t.legal(state, 2) == ["swap", "show", "leave"]  # seat 2 passed last time
     view = t.view(state, 2, "g", 9)
     assert view.thirty_one is not None
     assert view.thirty_one.circuit == 2
     state = given(*history, t.ThirtyOneCardSwapped(seat=2, give="9B", take="7L", turn=0)).state
-    assert t.legal(state, 0) == ["show"]
-    assert t.legal(state, 1) == []
+    assert t.legal(state, 0) == ["show", "leave"]
+    assert t.legal(state, 1) == ["leave"]
 
 
 def test_the_view_lists_who_passed_last_turn() -> None:

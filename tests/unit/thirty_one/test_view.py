@@ -37,6 +37,7 @@ API_FIELDS = {
     "cheat",
     "thirty_one",
     "last_round",
+    "deadline",
 }
 
 
@@ -54,18 +55,33 @@ def test_the_view_has_every_api_field_with_cheat_null() -> None:
     assert body["id"] == "g-1"
     assert body["version"] == 7
     assert body["status"] == "playing"
-    assert body["options"] == {"lives": 3, "max_circuits": None, "chronicler": False}
+    assert body["options"] == {
+        "lives": 3,
+        "max_circuits": None,
+        "chronicler": False,
+        "turn_seconds": None,
+    }
     assert body["seeded"] is False
     assert body["round"] == 1
     assert body["dealer"] == 2
     assert body["turn"] == 1
     assert body["winners"] == []
     assert body["players"] == [
-        {"id": f"p{s}", "name": f"Player {s}", "seat": s, "hand_size": 3, "lives": 3, "out": False}
+        {
+            "id": f"p{s}",
+            "name": f"Player {s}",
+            "seat": s,
+            "hand_size": 3,
+            "lives": 3,
+            "out": False,
+            "house": False,
+            "away": False,
+            "left": False,
+        }
         for s in range(3)
     ]
     assert body["me"] == {"id": "p1", "seat": 1, "hand": ["AH", "KH", "7L"]}
-    assert body["legal"] == ["swap", "swap_all", "pass"]
+    assert body["legal"] == ["swap", "swap_all", "pass", "leave"]
     assert body["thirty_one"] == {
         "table": ["AL", "KL", "8A"],
         "phase": "last_circuit",
@@ -75,6 +91,7 @@ def test_the_view_has_every_api_field_with_cheat_null() -> None:
         "passed": [],
     }
     assert body["last_round"] is None
+    assert body["deadline"] is None
 
 
 def test_a_spectator_sees_no_hand_and_no_legal_moves() -> None:
@@ -95,7 +112,7 @@ def test_a_seat_sees_only_its_own_hand() -> None:
         assert f'"{card}"' not in body
     assert view.thirty_one is not None
     assert view.thirty_one.phase == "dealer_choice"
-    assert view.legal == []
+    assert view.legal == ["leave"]
 
 
 def test_scores_on_the_wire_show_thirty_and_a_half() -> None:
@@ -164,6 +181,9 @@ def test_every_wire_type_has_a_unique_name_and_events_have_past_tense_tags() -> 
         "round_ended",
         "deck_revealed",
         "match_ended",
+        "player_left",
+        "seat_away",
+        "seat_back",
     ]
     events = typing.get_args(t.Event)
     assert [e.__struct_config__.tag for e in events] == tags

@@ -1,6 +1,7 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .accept import Accept
+from .back import Back
 from .call import Call
 from .cheat_call_result import CheatCallResult
 from .cheat_called import CheatCalled
@@ -24,12 +25,15 @@ from .cheat_pile_taken_event import CheatPileTakenEvent
 from .cheat_play_accepted import CheatPlayAccepted
 from .cheat_play_accepted_event import CheatPlayAcceptedEvent
 from .cheat_player_joined_event import CheatPlayerJoinedEvent
+from .cheat_player_left_event import CheatPlayerLeftEvent
 from .cheat_player_view import CheatPlayerView
 from .cheat_round_dealt import CheatRoundDealt
 from .cheat_round_dealt_event import CheatRoundDealtEvent
 from .cheat_round_ended import CheatRoundEnded
 from .cheat_round_ended_event import CheatRoundEndedEvent
 from .cheat_round_result import CheatRoundResult
+from .cheat_seat_away_event import CheatSeatAwayEvent
+from .cheat_seat_back_event import CheatSeatBackEvent
 from .cheat_table_options import CheatTableOptions
 from .cheat_table_view import CheatTableView
 from .command_result import CommandResult
@@ -40,12 +44,14 @@ from .deck_revealed import DeckRevealed
 from .event_page import EventPage
 from .exchange import Exchange
 from .health import Health
+from .house_seated import HouseSeated
 from .join_request import JoinRequest
 from .joined import Joined
 from .keep import Keep
 from .kind_info import KindInfo
 from .kind_info_kind import KindInfoKind
 from .kinds import Kinds
+from .leave import Leave
 from .list_games_kind import ListGamesKind
 from .list_games_status import ListGamesStatus
 from .lobby import Lobby
@@ -58,8 +64,11 @@ from .option_info_type import OptionInfoType
 from .pass_ import Pass
 from .play import Play
 from .player_joined import PlayerJoined
+from .player_left import PlayerLeft
 from .problem import Problem
 from .problem_errors_type_0_item import ProblemErrorsType0Item
+from .seat_away import SeatAway
+from .seat_back import SeatBack
 from .show import Show
 from .swap import Swap
 from .swap_all import SwapAll
@@ -84,18 +93,22 @@ from .thirty_one_options import ThirtyOneOptions
 from .thirty_one_passed import ThirtyOnePassed
 from .thirty_one_passed_event import ThirtyOnePassedEvent
 from .thirty_one_player_joined_event import ThirtyOnePlayerJoinedEvent
+from .thirty_one_player_left_event import ThirtyOnePlayerLeftEvent
 from .thirty_one_player_view import ThirtyOnePlayerView
 from .thirty_one_round_dealt import ThirtyOneRoundDealt
 from .thirty_one_round_dealt_event import ThirtyOneRoundDealtEvent
 from .thirty_one_round_ended import ThirtyOneRoundEnded
 from .thirty_one_round_ended_event import ThirtyOneRoundEndedEvent
 from .thirty_one_round_result import ThirtyOneRoundResult
+from .thirty_one_seat_away_event import ThirtyOneSeatAwayEvent
+from .thirty_one_seat_back_event import ThirtyOneSeatBackEvent
 from .thirty_one_table_options import ThirtyOneTableOptions
 from .thirty_one_table_view import ThirtyOneTableView
 from .thirty_one_table_view_phase import ThirtyOneTableViewPhase
 
 __all__ = (
     "Accept",
+    "Back",
     "Call",
     "CheatCalled",
     "CheatCallResult",
@@ -119,12 +132,15 @@ __all__ = (
     "CheatPlayAccepted",
     "CheatPlayAcceptedEvent",
     "CheatPlayerJoinedEvent",
+    "CheatPlayerLeftEvent",
     "CheatPlayerView",
     "CheatRoundDealt",
     "CheatRoundDealtEvent",
     "CheatRoundEnded",
     "CheatRoundEndedEvent",
     "CheatRoundResult",
+    "CheatSeatAwayEvent",
+    "CheatSeatBackEvent",
     "CheatTableOptions",
     "CheatTableView",
     "CommandResult",
@@ -135,12 +151,14 @@ __all__ = (
     "EventPage",
     "Exchange",
     "Health",
+    "HouseSeated",
     "Joined",
     "JoinRequest",
     "Keep",
     "KindInfo",
     "KindInfoKind",
     "Kinds",
+    "Leave",
     "ListGamesKind",
     "ListGamesStatus",
     "Lobby",
@@ -153,8 +171,11 @@ __all__ = (
     "Pass",
     "Play",
     "PlayerJoined",
+    "PlayerLeft",
     "Problem",
     "ProblemErrorsType0Item",
+    "SeatAway",
+    "SeatBack",
     "Show",
     "Swap",
     "SwapAll",
@@ -179,12 +200,15 @@ __all__ = (
     "ThirtyOnePassed",
     "ThirtyOnePassedEvent",
     "ThirtyOnePlayerJoinedEvent",
+    "ThirtyOnePlayerLeftEvent",
     "ThirtyOnePlayerView",
     "ThirtyOneRoundDealt",
     "ThirtyOneRoundDealtEvent",
     "ThirtyOneRoundEnded",
     "ThirtyOneRoundEndedEvent",
     "ThirtyOneRoundResult",
+    "ThirtyOneSeatAwayEvent",
+    "ThirtyOneSeatBackEvent",
     "ThirtyOneTableOptions",
     "ThirtyOneTableView",
     "ThirtyOneTableViewPhase",

@@ -24,6 +24,8 @@ class CheatGameView:
     """
     Attributes:
         cheat (CheatTableView | None):
+        deadline (None | str): When the clock of the seat the table waits for (`turn`) runs out, RFC 3339 in UTC; null
+            without a clock or when the table waits for nobody.
         dealer (int | None):
         id (str):
         kind (Literal['cheat']):  Default: 'cheat'.
@@ -42,6 +44,7 @@ class CheatGameView:
     """
 
     cheat: CheatTableView | None
+    deadline: None | str
     dealer: int | None
     id: str
     last_round: CheatRoundResult | None
@@ -69,6 +72,9 @@ class CheatGameView:
             cheat = self.cheat.to_dict()
         else:
             cheat = self.cheat
+
+        deadline: None | str
+        deadline = self.deadline
 
         dealer: int | None
         dealer = self.dealer
@@ -123,6 +129,7 @@ class CheatGameView:
         field_dict.update(
             {
                 "cheat": cheat,
+                "deadline": deadline,
                 "dealer": dealer,
                 "id": id,
                 "kind": kind,
@@ -167,6 +174,13 @@ class CheatGameView:
             return cast(CheatTableView | None, data)
 
         cheat = _parse_cheat(d.pop("cheat"))
+
+        def _parse_deadline(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        deadline = _parse_deadline(d.pop("deadline"))
 
         def _parse_dealer(data: object) -> int | None:
             if data is None:
@@ -256,6 +270,7 @@ class CheatGameView:
 
         cheat_game_view = cls(
             cheat=cheat,
+            deadline=deadline,
             dealer=dealer,
             id=id,
             kind=kind,

@@ -13,24 +13,36 @@ T = TypeVar("T", bound="CheatPlayerView")
 class CheatPlayerView:
     """
     Attributes:
+        away (bool): The seat's clock ran out: the house plays it until its player is back.
         hand_size (int):
+        house (bool): The house plays this seat for good: a house player, or a player who left.
         id (str):
+        left (bool): The player left after the start: the house plays the seat to the end.
         name (str):
         points (int):
         seat (int):
     """
 
+    away: bool
     hand_size: int
+    house: bool
     id: str
+    left: bool
     name: str
     points: int
     seat: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        away = self.away
+
         hand_size = self.hand_size
 
+        house = self.house
+
         id = self.id
+
+        left = self.left
 
         name = self.name
 
@@ -42,8 +54,11 @@ class CheatPlayerView:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "away": away,
                 "hand_size": hand_size,
+                "house": house,
                 "id": id,
+                "left": left,
                 "name": name,
                 "points": points,
                 "seat": seat,
@@ -55,9 +70,15 @@ class CheatPlayerView:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        away = d.pop("away")
+
         hand_size = d.pop("hand_size")
 
+        house = d.pop("house")
+
         id = d.pop("id")
+
+        left = d.pop("left")
 
         name = d.pop("name")
 
@@ -66,8 +87,11 @@ class CheatPlayerView:
         seat = d.pop("seat")
 
         cheat_player_view = cls(
+            away=away,
             hand_size=hand_size,
+            house=house,
             id=id,
+            left=left,
             name=name,
             points=points,
             seat=seat,

@@ -15,17 +15,23 @@ class CheatTableOptions:
     Attributes:
         chroniclers (bool): Add the Coloured (XC) and Pale (XP) Chroniclers.
         decks (int): Decks of 32 cards: 1 or 2; 2 seat 5–8 players.
+        house_pause_seconds (int): Seconds the house waits before it plays a seat while a player could still call the
+            last play (0–30).
         max_play (int): The most cards one play may put down (1–4).
         place_points (list[int]): Points for 1st, 2nd, … place (1–8 whole numbers, 0–100); a place beyond the list
             scores 0.
         rounds (int): Rounds in the match (1–100).
+        turn_seconds (int | None): Seconds a player has for each move (5–86,400): when they run out the house plays the
+            seat until its player comes back; null: no clock.
     """
 
     chroniclers: bool
     decks: int
+    house_pause_seconds: int
     max_play: int
     place_points: list[int]
     rounds: int
+    turn_seconds: int | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -33,11 +39,16 @@ class CheatTableOptions:
 
         decks = self.decks
 
+        house_pause_seconds = self.house_pause_seconds
+
         max_play = self.max_play
 
         place_points = self.place_points
 
         rounds = self.rounds
+
+        turn_seconds: int | None
+        turn_seconds = self.turn_seconds
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -45,9 +56,11 @@ class CheatTableOptions:
             {
                 "chroniclers": chroniclers,
                 "decks": decks,
+                "house_pause_seconds": house_pause_seconds,
                 "max_play": max_play,
                 "place_points": place_points,
                 "rounds": rounds,
+                "turn_seconds": turn_seconds,
             }
         )
 
@@ -60,18 +73,29 @@ class CheatTableOptions:
 
         decks = d.pop("decks")
 
+        house_pause_seconds = d.pop("house_pause_seconds")
+
         max_play = d.pop("max_play")
 
         place_points = cast(list[int], d.pop("place_points"))
 
         rounds = d.pop("rounds")
 
+        def _parse_turn_seconds(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        turn_seconds = _parse_turn_seconds(d.pop("turn_seconds"))
+
         cheat_table_options = cls(
             chroniclers=chroniclers,
             decks=decks,
+            house_pause_seconds=house_pause_seconds,
             max_play=max_play,
             place_points=place_points,
             rounds=rounds,
+            turn_seconds=turn_seconds,
         )
 
         cheat_table_options.additional_properties = d

@@ -17,8 +17,11 @@ if TYPE_CHECKING:
     from ..models.cheat_pile_taken_event import CheatPileTakenEvent
     from ..models.cheat_play_accepted_event import CheatPlayAcceptedEvent
     from ..models.cheat_player_joined_event import CheatPlayerJoinedEvent
+    from ..models.cheat_player_left_event import CheatPlayerLeftEvent
     from ..models.cheat_round_dealt_event import CheatRoundDealtEvent
     from ..models.cheat_round_ended_event import CheatRoundEndedEvent
+    from ..models.cheat_seat_away_event import CheatSeatAwayEvent
+    from ..models.cheat_seat_back_event import CheatSeatBackEvent
     from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent
     from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent
     from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent
@@ -30,8 +33,11 @@ if TYPE_CHECKING:
     from ..models.thirty_one_match_ended_event import ThirtyOneMatchEndedEvent
     from ..models.thirty_one_passed_event import ThirtyOnePassedEvent
     from ..models.thirty_one_player_joined_event import ThirtyOnePlayerJoinedEvent
+    from ..models.thirty_one_player_left_event import ThirtyOnePlayerLeftEvent
     from ..models.thirty_one_round_dealt_event import ThirtyOneRoundDealtEvent
     from ..models.thirty_one_round_ended_event import ThirtyOneRoundEndedEvent
+    from ..models.thirty_one_seat_away_event import ThirtyOneSeatAwayEvent
+    from ..models.thirty_one_seat_back_event import ThirtyOneSeatBackEvent
 
 
 T = TypeVar("T", bound="CommandResult")
@@ -43,10 +49,11 @@ class CommandResult:
     Attributes:
         events (list[CheatCardsPlayedEvent | CheatCheatCalledEvent | CheatDeckRevealedEvent | CheatGameCreatedEvent |
             CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent | CheatPlayAcceptedEvent |
-            CheatPlayerJoinedEvent | CheatRoundDealtEvent | CheatRoundEndedEvent | ThirtyOneCardSwappedEvent |
-            ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent |
-            ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent |
-            ThirtyOnePlayerJoinedEvent | ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent]):
+            CheatPlayerJoinedEvent | CheatPlayerLeftEvent | CheatRoundDealtEvent | CheatRoundEndedEvent | CheatSeatAwayEvent
+            | CheatSeatBackEvent | ThirtyOneCardSwappedEvent | ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent |
+            ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent |
+            ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent | ThirtyOnePlayerLeftEvent |
+            ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent | ThirtyOneSeatBackEvent]):
         game (CheatGameView | ThirtyOneGameView): A table as the asker may see it; `kind` says which game.
         version (int):
     """
@@ -61,8 +68,11 @@ class CommandResult:
         | CheatPileTakenEvent
         | CheatPlayAcceptedEvent
         | CheatPlayerJoinedEvent
+        | CheatPlayerLeftEvent
         | CheatRoundDealtEvent
         | CheatRoundEndedEvent
+        | CheatSeatAwayEvent
+        | CheatSeatBackEvent
         | ThirtyOneCardSwappedEvent
         | ThirtyOneDeckRevealedEvent
         | ThirtyOneGameCreatedEvent
@@ -73,8 +83,11 @@ class CommandResult:
         | ThirtyOneMatchEndedEvent
         | ThirtyOnePassedEvent
         | ThirtyOnePlayerJoinedEvent
+        | ThirtyOnePlayerLeftEvent
         | ThirtyOneRoundDealtEvent
         | ThirtyOneRoundEndedEvent
+        | ThirtyOneSeatAwayEvent
+        | ThirtyOneSeatBackEvent
     ]
     game: CheatGameView | ThirtyOneGameView
     version: int
@@ -91,8 +104,11 @@ class CommandResult:
         from ..models.cheat_pile_taken_event import CheatPileTakenEvent  # noqa: PLC0415
         from ..models.cheat_play_accepted_event import CheatPlayAcceptedEvent  # noqa: PLC0415
         from ..models.cheat_player_joined_event import CheatPlayerJoinedEvent  # noqa: PLC0415
+        from ..models.cheat_player_left_event import CheatPlayerLeftEvent  # noqa: PLC0415
         from ..models.cheat_round_dealt_event import CheatRoundDealtEvent  # noqa: PLC0415
         from ..models.cheat_round_ended_event import CheatRoundEndedEvent  # noqa: PLC0415
+        from ..models.cheat_seat_away_event import CheatSeatAwayEvent  # noqa: PLC0415
+        from ..models.cheat_seat_back_event import CheatSeatBackEvent  # noqa: PLC0415
         from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent  # noqa: PLC0415
         from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent  # noqa: PLC0415
         from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent  # noqa: PLC0415
@@ -100,10 +116,13 @@ class CommandResult:
         from ..models.thirty_one_hand_kept_event import ThirtyOneHandKeptEvent  # noqa: PLC0415
         from ..models.thirty_one_hand_shown_event import ThirtyOneHandShownEvent  # noqa: PLC0415
         from ..models.thirty_one_hands_swapped_event import ThirtyOneHandsSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_match_ended_event import ThirtyOneMatchEndedEvent  # noqa: PLC0415
         from ..models.thirty_one_passed_event import ThirtyOnePassedEvent  # noqa: PLC0415
         from ..models.thirty_one_player_joined_event import ThirtyOnePlayerJoinedEvent  # noqa: PLC0415
+        from ..models.thirty_one_player_left_event import ThirtyOnePlayerLeftEvent  # noqa: PLC0415
         from ..models.thirty_one_round_dealt_event import ThirtyOneRoundDealtEvent  # noqa: PLC0415
         from ..models.thirty_one_round_ended_event import ThirtyOneRoundEndedEvent  # noqa: PLC0415
+        from ..models.thirty_one_seat_away_event import ThirtyOneSeatAwayEvent  # noqa: PLC0415
 
         events = []
         for events_item_data in self.events:
@@ -130,6 +149,12 @@ class CommandResult:
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, CheatMatchEndedEvent):
                 events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatPlayerLeftEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatSeatAwayEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatSeatBackEvent):
+                events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOneGameCreatedEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOnePlayerJoinedEvent):
@@ -151,6 +176,12 @@ class CommandResult:
             elif isinstance(events_item_data, ThirtyOneRoundEndedEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOneDeckRevealedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneMatchEndedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOnePlayerLeftEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneSeatAwayEvent):
                 events_item = events_item_data.to_dict()
             else:
                 events_item = events_item_data.to_dict()
@@ -189,8 +220,11 @@ class CommandResult:
         from ..models.cheat_pile_taken_event import CheatPileTakenEvent  # noqa: PLC0415
         from ..models.cheat_play_accepted_event import CheatPlayAcceptedEvent  # noqa: PLC0415
         from ..models.cheat_player_joined_event import CheatPlayerJoinedEvent  # noqa: PLC0415
+        from ..models.cheat_player_left_event import CheatPlayerLeftEvent  # noqa: PLC0415
         from ..models.cheat_round_dealt_event import CheatRoundDealtEvent  # noqa: PLC0415
         from ..models.cheat_round_ended_event import CheatRoundEndedEvent  # noqa: PLC0415
+        from ..models.cheat_seat_away_event import CheatSeatAwayEvent  # noqa: PLC0415
+        from ..models.cheat_seat_back_event import CheatSeatBackEvent  # noqa: PLC0415
         from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent  # noqa: PLC0415
         from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent  # noqa: PLC0415
         from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent  # noqa: PLC0415
@@ -202,8 +236,11 @@ class CommandResult:
         from ..models.thirty_one_match_ended_event import ThirtyOneMatchEndedEvent  # noqa: PLC0415
         from ..models.thirty_one_passed_event import ThirtyOnePassedEvent  # noqa: PLC0415
         from ..models.thirty_one_player_joined_event import ThirtyOnePlayerJoinedEvent  # noqa: PLC0415
+        from ..models.thirty_one_player_left_event import ThirtyOnePlayerLeftEvent  # noqa: PLC0415
         from ..models.thirty_one_round_dealt_event import ThirtyOneRoundDealtEvent  # noqa: PLC0415
         from ..models.thirty_one_round_ended_event import ThirtyOneRoundEndedEvent  # noqa: PLC0415
+        from ..models.thirty_one_seat_away_event import ThirtyOneSeatAwayEvent  # noqa: PLC0415
+        from ..models.thirty_one_seat_back_event import ThirtyOneSeatBackEvent  # noqa: PLC0415
 
         d = dict(src_dict)
         events = []
@@ -222,8 +259,11 @@ class CommandResult:
                 | CheatPileTakenEvent
                 | CheatPlayAcceptedEvent
                 | CheatPlayerJoinedEvent
+                | CheatPlayerLeftEvent
                 | CheatRoundDealtEvent
                 | CheatRoundEndedEvent
+                | CheatSeatAwayEvent
+                | CheatSeatBackEvent
                 | ThirtyOneCardSwappedEvent
                 | ThirtyOneDeckRevealedEvent
                 | ThirtyOneGameCreatedEvent
@@ -234,8 +274,11 @@ class CommandResult:
                 | ThirtyOneMatchEndedEvent
                 | ThirtyOnePassedEvent
                 | ThirtyOnePlayerJoinedEvent
+                | ThirtyOnePlayerLeftEvent
                 | ThirtyOneRoundDealtEvent
                 | ThirtyOneRoundEndedEvent
+                | ThirtyOneSeatAwayEvent
+                | ThirtyOneSeatBackEvent
             ):
                 try:
                     if not isinstance(data, dict):
@@ -328,7 +371,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_11 = ThirtyOneGameCreatedEvent.from_dict(data)
+                    events_item_type_11 = CheatPlayerLeftEvent.from_dict(data)
 
                     return events_item_type_11
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -336,7 +379,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_12 = ThirtyOnePlayerJoinedEvent.from_dict(data)
+                    events_item_type_12 = CheatSeatAwayEvent.from_dict(data)
 
                     return events_item_type_12
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -344,7 +387,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_13 = ThirtyOneRoundDealtEvent.from_dict(data)
+                    events_item_type_13 = CheatSeatBackEvent.from_dict(data)
 
                     return events_item_type_13
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -352,7 +395,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_14 = ThirtyOneHandKeptEvent.from_dict(data)
+                    events_item_type_14 = ThirtyOneGameCreatedEvent.from_dict(data)
 
                     return events_item_type_14
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -360,7 +403,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_15 = ThirtyOneHandExchangedEvent.from_dict(data)
+                    events_item_type_15 = ThirtyOnePlayerJoinedEvent.from_dict(data)
 
                     return events_item_type_15
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -368,7 +411,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_16 = ThirtyOneCardSwappedEvent.from_dict(data)
+                    events_item_type_16 = ThirtyOneRoundDealtEvent.from_dict(data)
 
                     return events_item_type_16
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -376,7 +419,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_17 = ThirtyOneHandsSwappedEvent.from_dict(data)
+                    events_item_type_17 = ThirtyOneHandKeptEvent.from_dict(data)
 
                     return events_item_type_17
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -384,7 +427,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_18 = ThirtyOnePassedEvent.from_dict(data)
+                    events_item_type_18 = ThirtyOneHandExchangedEvent.from_dict(data)
 
                     return events_item_type_18
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -392,7 +435,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_19 = ThirtyOneHandShownEvent.from_dict(data)
+                    events_item_type_19 = ThirtyOneCardSwappedEvent.from_dict(data)
 
                     return events_item_type_19
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -400,7 +443,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_20 = ThirtyOneRoundEndedEvent.from_dict(data)
+                    events_item_type_20 = ThirtyOneHandsSwappedEvent.from_dict(data)
 
                     return events_item_type_20
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -408,16 +451,64 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_21 = ThirtyOneDeckRevealedEvent.from_dict(data)
+                    events_item_type_21 = ThirtyOnePassedEvent.from_dict(data)
 
                     return events_item_type_21
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_22 = ThirtyOneHandShownEvent.from_dict(data)
+
+                    return events_item_type_22
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_23 = ThirtyOneRoundEndedEvent.from_dict(data)
+
+                    return events_item_type_23
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_24 = ThirtyOneDeckRevealedEvent.from_dict(data)
+
+                    return events_item_type_24
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_25 = ThirtyOneMatchEndedEvent.from_dict(data)
+
+                    return events_item_type_25
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_26 = ThirtyOnePlayerLeftEvent.from_dict(data)
+
+                    return events_item_type_26
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    events_item_type_27 = ThirtyOneSeatAwayEvent.from_dict(data)
+
+                    return events_item_type_27
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                events_item_type_22 = ThirtyOneMatchEndedEvent.from_dict(data)
+                events_item_type_28 = ThirtyOneSeatBackEvent.from_dict(data)
 
-                return events_item_type_22
+                return events_item_type_28
 
             events_item = _parse_events_item(events_item_data)
 

@@ -13,6 +13,7 @@ T = TypeVar("T", bound="PlayerJoined")
 class PlayerJoined:
     """
     Attributes:
+        house (bool):  Default: False.
         name (str):
         player_id (str):
         seat (int):
@@ -22,10 +23,13 @@ class PlayerJoined:
     name: str
     player_id: str
     seat: int
+    house: bool = False
     type_: Literal["player_joined"] = "player_joined"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        house = self.house
+
         name = self.name
 
         player_id = self.player_id
@@ -38,6 +42,7 @@ class PlayerJoined:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "house": house,
                 "name": name,
                 "player_id": player_id,
                 "seat": seat,
@@ -50,6 +55,8 @@ class PlayerJoined:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        house = d.pop("house")
+
         name = d.pop("name")
 
         player_id = d.pop("player_id")
@@ -61,6 +68,7 @@ class PlayerJoined:
             raise ValueError(f"type must match const 'player_joined', got '{type_}'")
 
         player_joined = cls(
+            house=house,
             name=name,
             player_id=player_id,
             seat=seat,

@@ -24,6 +24,8 @@ class ThirtyOneGameView:
     """
     Attributes:
         cheat (None):
+        deadline (None | str): When the clock of the seat the table waits for (`turn`) runs out, RFC 3339 in UTC; null
+            without a clock or when the table waits for nobody.
         dealer (int | None):
         id (str):
         kind (Literal['thirty_one']):  Default: 'thirty_one'.
@@ -42,6 +44,7 @@ class ThirtyOneGameView:
     """
 
     cheat: None
+    deadline: None | str
     dealer: int | None
     id: str
     last_round: None | ThirtyOneRoundResult
@@ -65,6 +68,9 @@ class ThirtyOneGameView:
         from ..models.thirty_one_table_view import ThirtyOneTableView  # noqa: PLC0415
 
         cheat = self.cheat
+
+        deadline: None | str
+        deadline = self.deadline
 
         dealer: int | None
         dealer = self.dealer
@@ -123,6 +129,7 @@ class ThirtyOneGameView:
         field_dict.update(
             {
                 "cheat": cheat,
+                "deadline": deadline,
                 "dealer": dealer,
                 "id": id,
                 "kind": kind,
@@ -153,6 +160,13 @@ class ThirtyOneGameView:
 
         d = dict(src_dict)
         cheat = d.pop("cheat")
+
+        def _parse_deadline(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        deadline = _parse_deadline(d.pop("deadline"))
 
         def _parse_dealer(data: object) -> int | None:
             if data is None:
@@ -255,6 +269,7 @@ class ThirtyOneGameView:
 
         thirty_one_game_view = cls(
             cheat=cheat,
+            deadline=deadline,
             dealer=dealer,
             id=id,
             kind=kind,

@@ -18,11 +18,14 @@ class ThirtyOneOptions:
         lives (int | Unset): Lives each player starts with; 0: out at the first loss. Default: 3.
         max_circuits (int | None | Unset): After this many full circuits without a show, the player on turn may only
             show; null: no limit.
+        turn_seconds (int | None | Unset): Seconds a player has for each move (5–86,400): when they run out the house
+            plays the seat until its player comes back; null: no clock.
     """
 
     chronicler: bool | Unset = False
     lives: int | Unset = 3
     max_circuits: int | None | Unset = UNSET
+    turn_seconds: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         chronicler = self.chronicler
@@ -35,6 +38,12 @@ class ThirtyOneOptions:
         else:
             max_circuits = self.max_circuits
 
+        turn_seconds: int | None | Unset
+        if isinstance(self.turn_seconds, Unset):
+            turn_seconds = UNSET
+        else:
+            turn_seconds = self.turn_seconds
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -44,6 +53,8 @@ class ThirtyOneOptions:
             field_dict["lives"] = lives
         if max_circuits is not UNSET:
             field_dict["max_circuits"] = max_circuits
+        if turn_seconds is not UNSET:
+            field_dict["turn_seconds"] = turn_seconds
 
         return field_dict
 
@@ -63,10 +74,20 @@ class ThirtyOneOptions:
 
         max_circuits = _parse_max_circuits(d.pop("max_circuits", UNSET))
 
+        def _parse_turn_seconds(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        turn_seconds = _parse_turn_seconds(d.pop("turn_seconds", UNSET))
+
         thirty_one_options = cls(
             chronicler=chronicler,
             lives=lives,
             max_circuits=max_circuits,
+            turn_seconds=turn_seconds,
         )
 
         return thirty_one_options

@@ -13,16 +13,22 @@ T = TypeVar("T", bound="ThirtyOnePlayerView")
 class ThirtyOnePlayerView:
     """
     Attributes:
+        away (bool): The seat's clock ran out: the house plays it until its player is back.
         hand_size (int):
+        house (bool): The house plays this seat for good: a house player, or a player who left.
         id (str):
+        left (bool): The player left after the start: the house plays the seat to the end.
         lives (int):
         name (str):
         out (bool):
         seat (int):
     """
 
+    away: bool
     hand_size: int
+    house: bool
     id: str
+    left: bool
     lives: int
     name: str
     out: bool
@@ -30,9 +36,15 @@ class ThirtyOnePlayerView:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        away = self.away
+
         hand_size = self.hand_size
 
+        house = self.house
+
         id = self.id
+
+        left = self.left
 
         lives = self.lives
 
@@ -46,8 +58,11 @@ class ThirtyOnePlayerView:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "away": away,
                 "hand_size": hand_size,
+                "house": house,
                 "id": id,
+                "left": left,
                 "lives": lives,
                 "name": name,
                 "out": out,
@@ -60,9 +75,15 @@ class ThirtyOnePlayerView:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        away = d.pop("away")
+
         hand_size = d.pop("hand_size")
 
+        house = d.pop("house")
+
         id = d.pop("id")
+
+        left = d.pop("left")
 
         lives = d.pop("lives")
 
@@ -73,8 +94,11 @@ class ThirtyOnePlayerView:
         seat = d.pop("seat")
 
         thirty_one_player_view = cls(
+            away=away,
             hand_size=hand_size,
+            house=house,
             id=id,
+            left=left,
             lives=lives,
             name=name,
             out=out,

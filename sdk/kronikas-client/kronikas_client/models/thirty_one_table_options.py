@@ -17,11 +17,14 @@ class ThirtyOneTableOptions:
         lives (int): Lives each player starts with; 0: out at the first loss.
         max_circuits (int | None): After this many full circuits without a show, the player on turn may only show; null:
             no limit.
+        turn_seconds (int | None): Seconds a player has for each move (5–86,400): when they run out the house plays the
+            seat until its player comes back; null: no clock.
     """
 
     chronicler: bool
     lives: int
     max_circuits: int | None
+    turn_seconds: int | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -32,6 +35,9 @@ class ThirtyOneTableOptions:
         max_circuits: int | None
         max_circuits = self.max_circuits
 
+        turn_seconds: int | None
+        turn_seconds = self.turn_seconds
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -39,6 +45,7 @@ class ThirtyOneTableOptions:
                 "chronicler": chronicler,
                 "lives": lives,
                 "max_circuits": max_circuits,
+                "turn_seconds": turn_seconds,
             }
         )
 
@@ -58,10 +65,18 @@ class ThirtyOneTableOptions:
 
         max_circuits = _parse_max_circuits(d.pop("max_circuits"))
 
+        def _parse_turn_seconds(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        turn_seconds = _parse_turn_seconds(d.pop("turn_seconds"))
+
         thirty_one_table_options = cls(
             chronicler=chronicler,
             lives=lives,
             max_circuits=max_circuits,
+            turn_seconds=turn_seconds,
         )
 
         thirty_one_table_options.additional_properties = d

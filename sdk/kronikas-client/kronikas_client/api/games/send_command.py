@@ -7,10 +7,12 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.accept import Accept
+from ...models.back import Back
 from ...models.call import Call
 from ...models.command_result import CommandResult
 from ...models.exchange import Exchange
 from ...models.keep import Keep
+from ...models.leave import Leave
 from ...models.pass_ import Pass
 from ...models.play import Play
 from ...models.problem import Problem
@@ -23,7 +25,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     game_id: str,
     *,
-    body: Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll,
+    body: Accept | Back | Call | Exchange | Keep | Leave | Pass | Play | Show | Swap | SwapAll,
     if_match: str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -46,6 +48,10 @@ def _get_kwargs(
     elif isinstance(body, Call):
         _kwargs["json"] = body.to_dict()
     elif isinstance(body, Accept):
+        _kwargs["json"] = body.to_dict()
+    elif isinstance(body, Leave):
+        _kwargs["json"] = body.to_dict()
+    elif isinstance(body, Back):
         _kwargs["json"] = body.to_dict()
     elif isinstance(body, Keep):
         _kwargs["json"] = body.to_dict()
@@ -140,7 +146,7 @@ def sync_detailed(
     game_id: str,
     *,
     client: AuthenticatedClient,
-    body: Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll,
+    body: Accept | Back | Call | Exchange | Keep | Leave | Pass | Play | Show | Swap | SwapAll,
     if_match: str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[CommandResult | Problem]:
@@ -153,8 +159,8 @@ def sync_detailed(
         if_match (str | Unset): Apply only at this version, as `"<version>"`; otherwise 412.
         idempotency_key (str | Unset): A retry with the same key and body gets the first answer
             again.
-        body (Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll): One command;
-            `type` chooses it.
+        body (Accept | Back | Call | Exchange | Keep | Leave | Pass | Play | Show | Swap |
+            SwapAll): One command; `type` chooses it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -182,7 +188,7 @@ def sync(
     game_id: str,
     *,
     client: AuthenticatedClient,
-    body: Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll,
+    body: Accept | Back | Call | Exchange | Keep | Leave | Pass | Play | Show | Swap | SwapAll,
     if_match: str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> CommandResult | Problem | None:
@@ -195,8 +201,8 @@ def sync(
         if_match (str | Unset): Apply only at this version, as `"<version>"`; otherwise 412.
         idempotency_key (str | Unset): A retry with the same key and body gets the first answer
             again.
-        body (Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll): One command;
-            `type` chooses it.
+        body (Accept | Back | Call | Exchange | Keep | Leave | Pass | Play | Show | Swap |
+            SwapAll): One command; `type` chooses it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -219,7 +225,7 @@ async def asyncio_detailed(
     game_id: str,
     *,
     client: AuthenticatedClient,
-    body: Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll,
+    body: Accept | Back | Call | Exchange | Keep | Leave | Pass | Play | Show | Swap | SwapAll,
     if_match: str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[CommandResult | Problem]:
@@ -232,8 +238,8 @@ async def asyncio_detailed(
         if_match (str | Unset): Apply only at this version, as `"<version>"`; otherwise 412.
         idempotency_key (str | Unset): A retry with the same key and body gets the first answer
             again.
-        body (Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll): One command;
-            `type` chooses it.
+        body (Accept | Back | Call | Exchange | Keep | Leave | Pass | Play | Show | Swap |
+            SwapAll): One command; `type` chooses it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -259,7 +265,7 @@ async def asyncio(
     game_id: str,
     *,
     client: AuthenticatedClient,
-    body: Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll,
+    body: Accept | Back | Call | Exchange | Keep | Leave | Pass | Play | Show | Swap | SwapAll,
     if_match: str | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> CommandResult | Problem | None:
@@ -272,8 +278,8 @@ async def asyncio(
         if_match (str | Unset): Apply only at this version, as `"<version>"`; otherwise 412.
         idempotency_key (str | Unset): A retry with the same key and body gets the first answer
             again.
-        body (Accept | Call | Exchange | Keep | Pass | Play | Show | Swap | SwapAll): One command;
-            `type` chooses it.
+        body (Accept | Back | Call | Exchange | Keep | Leave | Pass | Play | Show | Swap |
+            SwapAll): One command; `type` chooses it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

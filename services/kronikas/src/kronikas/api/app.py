@@ -117,6 +117,7 @@ def create_app(
         notifier.start()
         app.state.notifier = notifier
         app.state.games = Games(store, notifier, for_table, settings)
+        app.state.games.run_clocks()
         # What start-up made lives for ever: keep it out of the collector's way, and collect the
         # young generation less often (GC pauses were the largest part of the tail latency).
         gc.collect()
@@ -124,6 +125,8 @@ def create_app(
         gc.set_threshold(20_000, 50, 100)
 
     async def on_shutdown(app: Litestar) -> None:
+        if games := app.state.get("games"):
+            await games.stop_clocks()
         if notifier := app.state.get("notifier"):
             await notifier.stop()
         if redis is None and app.state.redis is not None:
@@ -140,7 +143,7 @@ def create_app(
                 "Idempotency-Key",
                 "Last-Event-ID",
             ],
-            expose_headers=["ETag", "Retry-After", "X-Request-ID"],
+            expose_headers=["Date", "ETag", "Retry-After", "X-Request-ID"],
             max_age=600,
         )
         if settings.cors_origins

@@ -28,7 +28,14 @@ from kronikas.api.wire import (
 )
 from kronikas.application.errors import InvalidRequest, Unauthorized
 from kronikas.application.games import Answer, Games
-from kronikas.application.results import CommandResult, Created, EventPage, GameView, Joined
+from kronikas.application.results import (
+    CommandResult,
+    Created,
+    EventPage,
+    GameView,
+    HouseSeated,
+    Joined,
+)
 
 JSON = "application/json"
 GAME_ID_DOC, GAME_ID_MAX = "The table's id.", 64
@@ -227,6 +234,33 @@ class GamesController(Controller):
         if not data.name.isprintable() or not data.name.strip():
             raise InvalidRequest("name must be 1–32 printable characters, not only spaces.")
         return _raw(await _games(state).join(game_id, data.name), 201)
+
+    @post(
+        "/games/{game_id:str}/house-players",
+        operation_id="seat_house_player",
+        status_code=201,
+        responses=problems(401, 403, 404, 409, 413, 422, 429, 503),
+        security=[{"bearer": []}],
+    )
+    async def seat_house_player(
+        self,
+        state: State,
+        request: Request[Any, Any, Any],
+        game_id: GameId,
+        data: Annotated[JoinRequest, Body(description="The house player's name.")],
+    ) -> Response[HouseSeated]:
+        """Seat a house player on an open table (host token only): the house plays that seat.
+
+        No token is handed out for it, so nobody can read its hand or move for it. It plays at
+        once when it is its turn; in Cheat it waits `house_pause_seconds` before burying a play
+        a person may still call.
+        """
+        token = required_bearer(request)
+        data = await strict(request, JoinRequest)
+        await _games(state).admit(_address(request))
+        if not data.name.isprintable() or not data.name.strip():
+            raise InvalidRequest("name must be 1–32 printable characters, not only spaces.")
+        return _raw(await _games(state).seat_house(game_id, token, data.name), 201)
 
     @post(
         "/games/{game_id:str}/start",

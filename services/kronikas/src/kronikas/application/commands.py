@@ -19,19 +19,35 @@ from kronikas.application.encoding import (
     Answer,
     created_json,
     event_json,
+    house_seated_json,
     joined_json,
     result_json,
     version_of,
     view_json,
 )
 from kronikas.application.engines import ENGINES
-from kronikas.application.errors import Forbidden, InvalidRequest, Unavailable, VersionMismatch
-from kronikas.application.folds import HOST, Folds, hash_token, rate_limited
+from kronikas.application.errors import (
+    Forbidden,
+    InvalidRequest,
+    NotFound,
+    Unauthorized,
+    Unavailable,
+    VersionMismatch,
+)
+from kronikas.application.folds import (
+    HOST,
+    Folds,
+    hash_token,
+    player_role,
+    rate_limited,
+    seat_of_role,
+)
+from kronikas.application.house import Turn, deadline_ms, now_ms, rfc3339
 from kronikas.application.ports import Idempotency, RandomSource, Summary
-from kronikas.application.records import Record, encode, ms_of, utc_now
-from kronikas.application.tables import Table
+from kronikas.application.records import Record, encode, ms_of, utc_text
+from kronikas.application.tables import Table, keep
 from kronikas.config import Settings
-from kronikas.domain.common import DomainError, Join, PlayerJoined, Start
+from kronikas.domain.common import DomainError, Join, PlayerJoined, Start, TimeOut
 from kronikas.domain.engine import View, tag_of
 
 log = logging.getLogger("kronikas.games")
@@ -52,7 +68,9 @@ class _Step:
     """One command's decision and answer, re-run on a fresher table after a lost race."""
 
     decide: Callable[[Table], list[msgspec.Struct]]
-    respond: Callable[[Table, object, list[msgspec.Struct], str], _Response]
+    respond: Callable[[Table, object, list[msgspec.Struct], str, str | None], _Response]
+    """The answer, from the table before, the state after, the events, their time and the
+    table's deadline after them."""
     token_hash: str = ""
     if_match: int | None = None
     idem_key: str | None = None
@@ -60,13 +78,29 @@ class _Step:
     viewer: int | None = None
     seen: list[bytes] = field(default_factory=list)
     """The events' JSON as `viewer` sees them, when `respond` made it."""
+    calls: bool = True
+    """Whether the seats the house plays may call at once (not when a deadline acts: they
+    decided when the play was made)."""
+    house_owes: bool = False
+    """The house acts even when the decision made no event (a deadline that fell due)."""
+
+
+class _NotDue(Exception):
+    """A table's deadline is not due after all (it moved on since the deadline was armed)."""
 
 
 class Commands:
     """Create, join, start and move: each one atomic append at the version it decided on."""
 
-    def __init__(self, folds: Folds, randomness: RandomSource, settings: Settings) -> None:
+    def __init__(
+        self,
+        folds: Folds,
+        randomness: RandomSource,
+        settings: Settings,
+        now: Callable[[], int] = now_ms,
+    ) -> None:
         self.folds = folds
+        self.now = now
         self.store = folds.store
         self.changes = folds.changes
         self.randomness = randomness
@@ -89,7 +123,7 @@ class Commands:
         game_id = secrets.token_hex(8)
         host_token = new_token("host")
         events = engine.created(options, seed is not None)
-        at = utc_now()
+        at = utc_text(self.now())
         state = engine.initial_state(options, seed is not None)
         for event in events:
             state = engine.evolve(state, event)
@@ -112,7 +146,8 @@ class Commands:
         if result.outcome != "ok":  # pragma: no cover - 64 random bits do not collide
             raise Unavailable("could not create the table; try again")
         await self.store.register(game_id, created_ms)
-        table = Table(game_id, kind, engine, seed, len(events), state, created_ms)
+        table = Table(game_id, kind, engine, seed, len(events), state, created_ms, at=at)
+        table.round.extend(events)
         table.roles[hash_token(host_token)] = HOST
         self.folds.remember(table)
         log.info("table created", extra={"game_id": game_id, "kind": kind})
@@ -126,16 +161,47 @@ class Commands:
         command = Join(player_id, name)
 
         def respond(
-            table: Table, state: object, events: list[msgspec.Struct], at: str
+            table: Table,
+            state: object,
+            events: list[msgspec.Struct],
+            at: str,
+            deadline: str | None,
         ) -> _Response:
             seat = next(e.seat for e in events if isinstance(e, PlayerJoined))
             view = table.engine.view(state, seat, game_id, table.version + len(events))
-            return joined_json(player_id, seat, token, view), view, [(token_hash, str(seat))]
+            return (
+                joined_json(player_id, seat, token, view),
+                view,
+                [(token_hash, player_role(player_id))],
+            )
 
         cached = self.folds.cache.get(game_id)
         table = cached or await self.folds.load(game_id)
         step = _Step(lambda t: self._decide(t, command, None), respond)
         return (await self._execute(table, cached is None, step)).body
+
+    async def seat_house(self, game_id: str, token: str, name: str) -> bytes:
+        """The host seats a house player; answers `HouseSeated` (no token: nobody plays it)."""
+        token_hash = hash_token(token)
+        table, fresh = await self.folds.authorised(game_id, token_hash)
+        if table.roles[token_hash] != HOST:
+            raise Forbidden("Only the host token may seat a house player.")
+        player_id = secrets.token_hex(6)
+        command = Join(player_id, name, house=True)
+
+        def respond(
+            table: Table,
+            state: object,
+            events: list[msgspec.Struct],
+            at: str,
+            deadline: str | None,
+        ) -> _Response:
+            seat = next(e.seat for e in events if isinstance(e, PlayerJoined))
+            view = table.engine.view(state, None, game_id, table.version + len(events))
+            return house_seated_json(player_id, seat, view), view, []
+
+        step = _Step(lambda t: self._decide(t, command, None), respond)
+        return (await self._execute(table, fresh, step)).body
 
     async def start(self, game_id: str, token: str) -> Answer:
         """The host deals the first round; answers the table as the host (a spectator) sees it."""
@@ -145,13 +211,56 @@ class Commands:
             raise Forbidden("Only the host token may start the table.")
 
         def respond(
-            table: Table, state: object, events: list[msgspec.Struct], at: str
+            table: Table,
+            state: object,
+            events: list[msgspec.Struct],
+            at: str,
+            deadline: str | None,
         ) -> _Response:
-            view = table.engine.view(state, None, game_id, table.version + len(events))
+            view = table.engine.view(
+                state,
+                None,
+                game_id,
+                table.version + len(events),
+                deadline,
+            )
             return view_json(view), view, []
 
         step = _Step(lambda t: self._decide(t, Start(), None), respond)
         return await self._execute(table, fresh, step)
+
+    async def on_deadline(self, game_id: str) -> int | None:
+        """Act on a table whose deadline fell due: a person whose clock ran out is away and the
+        house plays for them; the house plays after its pause, or goes on where a request
+        stopped. Answers the table's next deadline (None: none)."""
+        try:
+            table = await self.folds.load(game_id, rate=False)
+        except NotFound:
+            return None
+
+        def decide(table: Table) -> list[msgspec.Struct]:
+            rules = table.engine
+            due = deadline_ms(rules, table.state, table.at)
+            if due is None or due > self.now():
+                raise _NotDue
+            waiting = rules.waiting_for(table.state)
+            if waiting is None or waiting in rules.house_seats(table.state):
+                return []
+            return rules.decide(table.state, TimeOut(waiting), None, self.randomness(table.seed))
+
+        def respond(
+            table: Table,
+            state: object,
+            events: list[msgspec.Struct],
+            at: str,
+            deadline: str | None,
+        ) -> _Response:
+            view = table.engine.view(state, None, game_id, table.version + len(events))
+            return b"", view, []
+
+        await self._execute(table, True, _Step(decide, respond, calls=False, house_owes=True))
+        current = self.folds.cache.get(game_id) or table
+        return deadline_ms(current.engine, current.state, current.at)
 
     async def command(
         self,
@@ -172,14 +281,23 @@ class Commands:
             raise InvalidRequest(
                 f"A {tag_of(type(command))!r} command is not a command of {table.kind}."
             )
-        seat = int(role)
+        seat = seat_of_role(table, role)
+        if seat is None:
+            table, fresh = await self.folds.load(game_id, rate=False), True
+            seat = seat_of_role(table, role)
+            if seat is None:
+                raise Unauthorized("This token's player left the table before it started.")
 
         def respond(
-            table: Table, state: object, events: list[msgspec.Struct], at: str
+            table: Table,
+            state: object,
+            events: list[msgspec.Struct],
+            at: str,
+            deadline: str | None,
         ) -> _Response:
             first = table.version + 1
             version = table.version + len(events)
-            view = table.engine.view(state, seat, game_id, version)
+            view = table.engine.view(state, seat, game_id, version, deadline)
             # the mover's events, as JSON made once for the answer and the mover's streams
             step.seen = [
                 event_json(table.engine, table.kind, Record(v=first + i, at=at, e=event), seat)
@@ -209,17 +327,32 @@ class Commands:
     ) -> list[msgspec.Struct]:
         return table.engine.decide(table.state, command, seat, self.randomness(table.seed))
 
-    def _fold(
+    def _turn(self, table: Table, events: Sequence[msgspec.Struct], step: _Step) -> Turn:
+        """`events` folded, followed by the house's moves when it is then to act."""
+        turn = Turn(
+            table.engine,
+            table.game_id,
+            table.version,
+            table.state,
+            table.round,
+            self.randomness(table.seed),
+            table.seed,
+        )
+        turn.add(events)
+        if (turn.events or step.house_owes) and table.engine.house_seats(turn.state):
+            turn.play_house(step.calls, paused=step.house_owes)
+        return turn
+
+    def _records(
         self, table: Table, events: Sequence[msgspec.Struct]
-    ) -> tuple[object, list[Record[msgspec.Struct]], list[bytes], str]:
-        """The state after `events`, their records (and as stored), and their time."""
-        state, records, at = table.state, [], utc_now()
+    ) -> tuple[list[Record[msgspec.Struct]], list[bytes], str]:
+        """The records of `events` (and as stored), and their time."""
+        records, at = [], utc_text(self.now())
         nonce = f"{self._nonce_prefix}{next(self._nonces):x}"
         for offset, event in enumerate(events, start=1):
-            state = table.engine.evolve(state, event)
             first = nonce if offset == 1 else None
             records.append(Record(v=table.version + offset, at=at, e=event, n=first))
-        return state, records, [encode(r) for r in records], at
+        return records, [encode(r) for r in records], at
 
     async def _execute(self, table: Table, fresh: bool, step: _Step) -> Answer:
         game_id = table.game_id
@@ -236,14 +369,24 @@ class Commands:
                     ),
                 )
             try:
-                events = step.decide(table)
+                turn = self._turn(table, step.decide(table), step)
             except DomainError as refusal:
                 if not fresh:
                     table, fresh = await self.folds.load(game_id, rate=False), True
                     continue
                 return await self._replay_or_raise(table, step, refusal)
-            state, folded, records, at = self._fold(table, events)
-            body, view, auth = step.respond(table, state, events, at)
+            except _NotDue:
+                return Answer(b"", table.version)
+            state, events = turn.state, turn.events
+            if not events:
+                return Answer(b"", table.version)  # nothing to do (a deadline not due after all)
+            folded, records, at = self._records(table, events)
+            due = deadline_ms(table.engine, state, at)
+            body, view, auth = step.respond(
+                table, state, events, at, None if due is None else rfc3339(due)
+            )
+            if due is not None:  # armed first: a crash after the append must not lose it
+                await self.store.arm(game_id, due)
             idem = (
                 Idempotency(step.idem_key, step.fingerprint, body)
                 if step.idem_key is not None
@@ -268,9 +411,7 @@ class Commands:
             ):
                 if table.version < result.version:  # else the change feed brought it already
                     table.state, table.version = state, result.version
-                    for seen, json in zip(
-                        table.recent.add(folded, table.kind), step.seen, strict=False
-                    ):
+                    for seen, json in zip(keep(table, folded), step.seen, strict=False):
                         seen.knows(step.viewer, json)
                 table.roles.update(auth)
                 self.changes.wake(game_id)

@@ -17,6 +17,7 @@ from kronikas.application.results import (
     Created,
     EventPage,
     GameEvent,
+    HouseSeated,
     Joined,
     game_event,
 )
@@ -73,6 +74,11 @@ def created_json(view: View, host_token: str) -> bytes:
 def joined_json(player_id: str, seat: int, token: str, view: View) -> bytes:
     """A taken seat's answer, with its token."""
     return _encoder.encode(Joined(player_id=player_id, seat=seat, token=token, game=view))
+
+
+def house_seated_json(player_id: str, seat: int, view: View) -> bytes:
+    """A house player's seat: no token (nobody plays it but the house)."""
+    return _encoder.encode(HouseSeated(player_id=player_id, seat=seat, game=view))
 
 
 def _raw(events: Sequence[bytes]) -> list[GameEvent]:

@@ -15,7 +15,7 @@ from kronikas.application.engines import ENGINES
 from kronikas.application.errors import NotFound, RateLimited, Unauthorized, Unavailable
 from kronikas.application.ports import ChangeFeed, EventStore
 from kronikas.application.records import Record, ms_of
-from kronikas.application.tables import Table
+from kronikas.application.tables import Table, keep
 
 HOST = "host"
 """The role of a table's host token."""
@@ -27,6 +27,22 @@ _CACHE_SIZE = 4096
 def hash_token(token: str) -> str:
     """Tokens are kept, compared and cached only as their SHA-256."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def player_role(player_id: str) -> str:
+    """The role of a player's token: its player id, whose seat the state knows (seats move
+    down when a player leaves before the start)."""
+    return f"p:{player_id}"
+
+
+def seat_of_role(table: Table, role: str) -> int | None:
+    """The seat a player's token holds now; None when its player left before the start.
+
+    Tables made before players could leave gave a token its seat number as its role.
+    """
+    if role.startswith("p:"):
+        return table.engine.seat_of(table.state, role[2:])
+    return int(role)
 
 
 def rate_limited(retry_after_ms: int) -> RateLimited:
@@ -100,7 +116,7 @@ class Folds:
             version = record.v
             folded.append(record)
         table.state, table.version = state, version
-        table.recent.add(folded, table.kind)
+        keep(table, folded)
 
     def _heard(self, game_id: str, version: int, records: list[bytes]) -> None:
         """An append heard on the change feed: fold it into the cached table, if it follows on."""
@@ -197,4 +213,9 @@ class Folds:
         role = table.roles.get(token_hash)
         if role is None:
             raise Unauthorized("This token is not one of this table's.")
-        return table, None if role == HOST else int(role)
+        if role == HOST:
+            return table, None
+        seat = seat_of_role(table, role)
+        if seat is None:
+            raise Unauthorized("This token's player left the table before it started.")
+        return table, seat

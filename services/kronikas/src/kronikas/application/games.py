@@ -6,9 +6,11 @@ from collections.abc import AsyncIterator, Callable
 
 import msgspec
 
+from kronikas.application.clocks import Clocks
 from kronikas.application.commands import Commands
 from kronikas.application.encoding import Answer, Delivered
 from kronikas.application.folds import Folds
+from kronikas.application.house import now_ms
 from kronikas.application.ports import ChangeFeed, EventStore, RandomSource, Summary
 from kronikas.application.queries import Queries
 from kronikas.config import Settings
@@ -21,13 +23,26 @@ class Games:
     folds, kept current by the change feed. Stateless but for that cache."""
 
     def __init__(
-        self, store: EventStore, changes: ChangeFeed, randomness: RandomSource, settings: Settings
+        self,
+        store: EventStore,
+        changes: ChangeFeed,
+        randomness: RandomSource,
+        settings: Settings,
+        now: Callable[[], int] = now_ms,
     ) -> None:
         self.store = store
         self.settings = settings
         self.folds = Folds(store, changes)
-        self.commands = Commands(self.folds, randomness, settings)
+        self.commands = Commands(self.folds, randomness, settings, now)
         self.queries = Queries(self.folds, settings)
+        self.clocks = Clocks(self.commands, store, now)
+
+    def run_clocks(self) -> None:
+        """Start acting on due deadlines (the turn clocks) in this process."""
+        self.clocks.start()
+
+    async def stop_clocks(self) -> None:
+        await self.clocks.stop()
 
     async def admit(self, client: str) -> None:
         """Hold back one address that creates tables or takes seats too fast (429)."""
@@ -40,6 +55,10 @@ class Games:
     async def join(self, game_id: str, name: str) -> bytes:
         """Take the next free seat; answers `Joined` with the player's token."""
         return await self.commands.join(game_id, name)
+
+    async def seat_house(self, game_id: str, token: str, name: str) -> bytes:
+        """The host seats a house player."""
+        return await self.commands.seat_house(game_id, token, name)
 
     async def start(self, game_id: str, token: str) -> Answer:
         """The host deals the first round."""

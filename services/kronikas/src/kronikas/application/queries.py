@@ -13,6 +13,7 @@ import msgspec
 
 from kronikas.application.encoding import Answer, Delivered, event_json, page_json, view_json
 from kronikas.application.folds import Folds
+from kronikas.application.house import deadline_text
 from kronikas.application.ports import Summary
 from kronikas.application.records import Record
 from kronikas.application.results import EVENT_PAGE, wire_type
@@ -33,7 +34,8 @@ class Queries:
     async def view(self, game_id: str, token: str | None) -> Answer:
         """The table as the token's holder (or a spectator) sees it now."""
         table, seat = await self.folds.reader(game_id, token)
-        view = table.engine.view(table.state, seat, game_id, table.version)
+        deadline = deadline_text(table.engine, table.state, table.at)
+        view = table.engine.view(table.state, seat, game_id, table.version, deadline)
         return Answer(view_json(view), table.version)
 
     async def lobby(

@@ -27,12 +27,16 @@ _second: tuple[int, str] = (-1, "")
 
 
 def utc_now() -> str:
-    """The current time as RFC 3339 UTC with milliseconds (`2026-11-29T17:09:36.123Z`).
+    """The current time as RFC 3339 UTC with milliseconds (`2026-11-29T17:09:36.123Z`)."""
+    return utc_text(time.time_ns() // 1_000_000)
+
+
+def utc_text(ms: int) -> str:
+    """Epoch milliseconds as RFC 3339 UTC with milliseconds (`2026-11-29T17:09:36.123Z`).
 
     Called on every command: the text of the current second is made once a second.
     """
     global _second
-    ms = time.time_ns() // 1_000_000
     second, fraction = divmod(ms, 1000)
     if _second[0] != second:
         _second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))

@@ -132,3 +132,12 @@ class Joined(msgspec.Struct, frozen=True):
     seat: int
     token: str
     game: GameView
+
+
+class HouseSeated(msgspec.Struct, frozen=True):
+    """A house player seated: its id and seat, and the table as the host sees it. No token is
+    handed out: nobody but the house plays that seat."""
+
+    player_id: str
+    seat: int
+    game: GameView

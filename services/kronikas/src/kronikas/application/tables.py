@@ -47,6 +47,19 @@ class Seen:
         self._json[viewer] = json
 
 
+def keep(table: Table, records: list[Record[msgspec.Struct]]) -> list[Seen]:
+    """Fold appended `records` into what the table keeps beside its state: its latest events,
+    its round's events and the time of the latest one."""
+    if records:
+        table.at = records[-1].at
+        deal = table.engine.deal_event
+        for record in records:
+            if isinstance(record.e, deal):
+                table.round.clear()
+            table.round.append(record.e)
+    return table.recent.add(records, table.kind)
+
+
 class Recent:
     """A table's latest events, in order and without gaps."""
 
@@ -87,8 +100,13 @@ class Table:
     state: object
     created_ms: int
     roles: dict[str, str] = field(default_factory=dict)
-    """Token hash → role (`host` or a seat); a token's role never changes once issued."""
+    """Token hash → role: `host`, `p:<player id>`, or a seat number (tables made before players
+    could leave); a token's role never changes once issued."""
     recent: Recent = field(default_factory=Recent)
+    at: str = ""
+    """When the latest event was appended: the clocks run from it."""
+    round: list[msgspec.Struct] = field(default_factory=list)
+    """The events since the latest deal (all of them before it): what the house remembers."""
     live: int | None = None
     """The change feed's generation under which this fold was read and kept up since: while the
     feed reports the same generation, the fold is current without asking the store."""

@@ -1,10 +1,12 @@
-"""What both games share: domain errors, the random input, the lobby's commands and events."""
+"""What both games share: domain errors, the random input, the lobby's commands and events, and
+the seats' comings and goings (leaving, the clock running out, coming back: docs/rules.md,
+"Clocks, leaving and the house")."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import ClassVar, Protocol
+from typing import Annotated, ClassVar, Final, Protocol
 
 import msgspec
 
@@ -85,14 +87,33 @@ class Randomness(Protocol):
 
 
 class Join(msgspec.Struct, frozen=True, tag_field="type", tag="join"):
-    """Take the next free seat (the join endpoint; not a wire command)."""
+    """Take the next free seat (the join endpoint; not a wire command). `house`: the host seats
+    a house player, whom the house plays for the whole match."""
 
     player_id: str
     name: str
+    house: bool = False
 
 
 class Start(msgspec.Struct, frozen=True, tag_field="type", tag="start"):
     """Deal the first round (the start endpoint, host only; not a wire command)."""
+
+
+class TimeOut(msgspec.Struct, frozen=True, tag_field="type", tag="time_out"):
+    """The clock of `seat` ran out (sent by the application, not a wire command): the house plays
+    that seat until its player is back."""
+
+    seat: int
+
+
+class Leave(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="leave"):
+    """Leave the table. Before the start your seat is freed and the seats after it move down one;
+    after the start the house plays your seat to the end of the match, and its results count."""
+
+
+class Back(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="back"):
+    """Take your seat back from the house, which has played it since your clock ran out; allowed
+    at any time until the match is over."""
 
 
 def commitment(deck: Sequence[Card], salt: str) -> str:
@@ -109,10 +130,32 @@ class MyHand(msgspec.Struct, frozen=True):
 
 
 class PlayerJoined(msgspec.Struct, frozen=True, tag_field="type", tag="player_joined"):
-    """A player took a seat."""
+    """A player took a seat; `house`: a house player, whom the house plays for the whole match."""
 
     player_id: str
     name: str
+    seat: int
+    house: bool = False
+
+
+class PlayerLeft(msgspec.Struct, frozen=True, tag_field="type", tag="player_left"):
+    """The player of `seat` left. Before the start (`started` false) the seat is freed and the
+    seats after it move down one; after it the seat stays, and the house plays it to the end."""
+
+    seat: int
+    player_id: str
+    started: bool
+
+
+class SeatAway(msgspec.Struct, frozen=True, tag_field="type", tag="seat_away"):
+    """The clock of `seat` ran out: the house plays the seat until its player is back."""
+
+    seat: int
+
+
+class SeatBack(msgspec.Struct, frozen=True, tag_field="type", tag="seat_back"):
+    """The player of `seat`, away since their clock ran out, took the seat back."""
+
     seat: int
 
 
@@ -122,3 +165,56 @@ class DeckRevealed(msgspec.Struct, frozen=True, tag_field="type", tag="deck_reve
     round: int
     salt: str | None
     deck: list[Card] | None
+
+
+# --- clocks, leaving and the house: options and view fields both games share ------------------
+
+MIN_TURN_SECONDS: Final = 5
+MAX_TURN_SECONDS: Final = 86_400
+
+TurnSeconds = (
+    Annotated[
+        int,
+        msgspec.Meta(
+            ge=MIN_TURN_SECONDS,
+            le=MAX_TURN_SECONDS,
+            description="Seconds a player has for each move (5–86,400): when they run out the "
+            "house plays the seat until its player comes back; null: no clock.",
+        ),
+    ]
+    | None
+)
+
+
+def valid_turn_seconds(value: object) -> bool:
+    """`turn_seconds` is null or a whole number within its limits."""
+    return value is None or (type(value) is int and MIN_TURN_SECONDS <= value <= MAX_TURN_SECONDS)
+
+
+TURN_SECONDS_LIMITS: Final = "turn_seconds must be a whole number from 5 to 86,400, or null."
+
+HouseSeat = Annotated[
+    bool,
+    msgspec.Meta(
+        description="The house plays this seat for good: a house player, or a player who left."
+    ),
+]
+AwaySeat = Annotated[
+    bool,
+    msgspec.Meta(
+        description="The seat's clock ran out: the house plays it until its player is back."
+    ),
+]
+LeftSeat = Annotated[
+    bool,
+    msgspec.Meta(
+        description="The player left after the start: the house plays the seat to the end."
+    ),
+]
+Deadline = Annotated[
+    str | None,
+    msgspec.Meta(
+        description="When the clock of the seat the table waits for (`turn`) runs out, RFC 3339 "
+        "in UTC; null without a clock or when the table waits for nobody."
+    ),
+]

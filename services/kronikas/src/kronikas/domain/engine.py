@@ -8,13 +8,14 @@ checked at run time where they cross into it, so no `Any` passes between the lay
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
-from kronikas.domain.common import EventOutOfPlace, Join, Randomness, Start
+from kronikas.domain.common import EventOutOfPlace, Join, Randomness, Start, TimeOut
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
 StateT = TypeVar("StateT")
@@ -35,6 +36,14 @@ class View(Protocol):
 ViewT = TypeVar("ViewT", bound=View)
 
 
+class Timing(NamedTuple):
+    """A table's clocks: seconds a person has for a turn (None: no clock), and how long the
+    house, next to play, waits while a person may still call the last play."""
+
+    turn_seconds: int | None
+    house_pause_seconds: int
+
+
 @dataclass(frozen=True, slots=True)
 class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     """One game: its types, and the functions of the Decider with its views and legal moves."""
@@ -51,6 +60,8 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     events: tuple[type[EventT], ...]
     """Its stored events, tagged on `type`; the wire names them `<kind>.<tag>`."""
     view_type: type[ViewT]
+    deal_event: type[EventT]
+    """Its event that deals a round: what the house remembers starts there."""
     min_players: int
     max_players: Callable[[OptionsT], int]
     validate_options: Callable[[OptionsT], None]
@@ -58,13 +69,31 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     created: Callable[[OptionsT, bool], list[EventT]]
     """The first events of every table, from its options and whether it is seeded."""
     initial_state: Callable[[OptionsT, bool], StateT]
-    decide: Callable[[StateT, CommandT | Join | Start, int | None, Randomness], list[EventT]]
+    decide: Callable[
+        [StateT, CommandT | Join | Start | TimeOut, int | None, Randomness, bool], list[EventT]
+    ]
+    """The events of a command by `seat` (None for Join, Start, TimeOut); the last argument says
+    the house chose it for a seat it plays."""
     evolve: Callable[[StateT, EventT], StateT]
-    legal: Callable[[StateT, int], list[str]]
-    legal_moves: Callable[[StateT, int], list[CommandT]]
-    view: Callable[[StateT, int | None, str, int], ViewT]
+    legal: Callable[[StateT, int, bool], list[str]]
+    """The command types a seat may send now (the house: for a seat it plays)."""
+    legal_moves: Callable[[StateT, int, bool], list[CommandT]]
+    view: Callable[[StateT, int | None, str, int, str | None, bool], ViewT]
+    """The view of a seat (None: a spectator), with the deadline; the last argument: as the
+    house sees a seat it plays (its `legal` then lists the moves the house may make)."""
     redact: Callable[[EventT, int | None], EventT]
     is_terminal: Callable[[StateT], bool]
+    waiting_for: Callable[[StateT], int | None]
+    """The seat whose clock runs: the one the table waits for."""
+    house_seats: Callable[[StateT], frozenset[int]]
+    """The seats the house plays now: house players', those whose player left, those away."""
+    seat_of: Callable[[StateT, str], int | None]
+    may_call: Callable[[StateT], frozenset[int]]
+    """The seats that may call the last play now (none in games without calls)."""
+    timing: Callable[[StateT], Timing]
+    house: Callable[[ViewT, Sequence[EventT], random.Random], CommandT | None]
+    """The house's move for a seat it plays, from that seat's view and its round's events as the
+    seat saw them: a move when the seat is to act, a call when it decides to, else None."""
 
 
 class Rules(Protocol):
@@ -90,6 +119,9 @@ class Rules(Protocol):
     def view_type(self) -> type[View]: ...
 
     @property
+    def deal_event(self) -> type[msgspec.Struct]: ...
+
+    @property
     def min_players(self) -> int: ...
 
     def max_players(self, options: msgspec.Struct) -> int: ...
@@ -103,20 +135,55 @@ class Rules(Protocol):
     def accepts(self, command: msgspec.Struct) -> bool: ...
 
     def decide(
-        self, state: object, command: msgspec.Struct, seat: int | None, rng: Randomness
+        self,
+        state: object,
+        command: msgspec.Struct,
+        seat: int | None,
+        rng: Randomness,
+        by_house: bool = False,
     ) -> list[msgspec.Struct]: ...
 
     def evolve(self, state: object, event: msgspec.Struct) -> object: ...
 
-    def legal(self, state: object, seat: int) -> list[str]: ...
+    def legal(self, state: object, seat: int, by_house: bool = False) -> list[str]: ...
 
-    def legal_moves(self, state: object, seat: int) -> list[msgspec.Struct]: ...
+    def legal_moves(
+        self, state: object, seat: int, by_house: bool = False
+    ) -> list[msgspec.Struct]: ...
 
-    def view(self, state: object, viewer: int | None, game_id: str, version: int) -> View: ...
+    def view(
+        self,
+        state: object,
+        viewer: int | None,
+        game_id: str,
+        version: int,
+        deadline: str | None = None,
+        by_house: bool = False,
+    ) -> View: ...
 
     def redact(self, event: msgspec.Struct, viewer: int | None) -> msgspec.Struct: ...
 
     def is_terminal(self, state: object) -> bool: ...
+
+    def waiting_for(self, state: object) -> int | None: ...
+
+    def house_seats(self, state: object) -> frozenset[int]: ...
+
+    def seat_of(self, state: object, player_id: str) -> int | None: ...
+
+    def may_call(self, state: object) -> frozenset[int]: ...
+
+    def timing(self, state: object) -> Timing: ...
+
+    def house(
+        self,
+        state: object,
+        seat: int,
+        game_id: str,
+        version: int,
+        seen: Sequence[msgspec.Struct],
+        rng: random.Random,
+    ) -> msgspec.Struct | None: ...
 
 
 def tag_of(cls: type[msgspec.Struct]) -> str:
@@ -164,6 +231,10 @@ class _Checked(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
         return self._engine.view_type
 
     @property
+    def deal_event(self) -> type[EventT]:
+        return self._engine.deal_event
+
+    @property
     def min_players(self) -> int:
         return self._engine.min_players
 
@@ -198,29 +269,74 @@ class _Checked(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
         return isinstance(command, self._engine.commands)
 
     def decide(
-        self, state: object, command: msgspec.Struct, seat: int | None, rng: Randomness
+        self,
+        state: object,
+        command: msgspec.Struct,
+        seat: int | None,
+        rng: Randomness,
+        by_house: bool = False,
     ) -> list[msgspec.Struct]:
-        if isinstance(command, self._engine.commands) or isinstance(command, Join | Start):  # noqa: SIM101 - each narrows
-            return [*self._engine.decide(self._state(state), command, seat, rng)]
+        own = self._engine.commands
+        if isinstance(command, own) or isinstance(command, Join | Start | TimeOut):  # noqa: SIM101
+            return [*self._engine.decide(self._state(state), command, seat, rng, by_house)]
         raise ForeignInput(f"{type(command).__name__} is not a command of {self._engine.title}.")
 
     def evolve(self, state: object, event: msgspec.Struct) -> StateT:
         return self._engine.evolve(self._state(state), self._event(event))
 
-    def legal(self, state: object, seat: int) -> list[str]:
-        return self._engine.legal(self._state(state), seat)
+    def legal(self, state: object, seat: int, by_house: bool = False) -> list[str]:
+        return self._engine.legal(self._state(state), seat, by_house)
 
-    def legal_moves(self, state: object, seat: int) -> list[msgspec.Struct]:
-        return [*self._engine.legal_moves(self._state(state), seat)]
+    def legal_moves(self, state: object, seat: int, by_house: bool = False) -> list[msgspec.Struct]:
+        return [*self._engine.legal_moves(self._state(state), seat, by_house)]
 
-    def view(self, state: object, viewer: int | None, game_id: str, version: int) -> ViewT:
-        return self._engine.view(self._state(state), viewer, game_id, version)
+    def view(
+        self,
+        state: object,
+        viewer: int | None,
+        game_id: str,
+        version: int,
+        deadline: str | None = None,
+        by_house: bool = False,
+    ) -> ViewT:
+        return self._engine.view(self._state(state), viewer, game_id, version, deadline, by_house)
 
     def redact(self, event: msgspec.Struct, viewer: int | None) -> EventT:
         return self._engine.redact(self._event(event), viewer)
 
     def is_terminal(self, state: object) -> bool:
         return self._engine.is_terminal(self._state(state))
+
+    def waiting_for(self, state: object) -> int | None:
+        return self._engine.waiting_for(self._state(state))
+
+    def house_seats(self, state: object) -> frozenset[int]:
+        return self._engine.house_seats(self._state(state))
+
+    def seat_of(self, state: object, player_id: str) -> int | None:
+        return self._engine.seat_of(self._state(state), player_id)
+
+    def may_call(self, state: object) -> frozenset[int]:
+        return self._engine.may_call(self._state(state))
+
+    def timing(self, state: object) -> Timing:
+        return self._engine.timing(self._state(state))
+
+    def house(
+        self,
+        state: object,
+        seat: int,
+        game_id: str,
+        version: int,
+        seen: Sequence[msgspec.Struct],
+        rng: random.Random,
+    ) -> msgspec.Struct | None:
+        """The house's command for `seat`, decided from what that seat has seen alone: its view
+        (as the house plays it) and `seen`, its round's events redacted for it."""
+        mine = self._state(state)
+        view = self._engine.view(mine, seat, game_id, version, None, True)
+        history = [self._engine.redact(self._event(e), seat) for e in seen]
+        return self._engine.house(view, history, rng)
 
 
 def rules(engine: Engine[OptionsT, StateT, CommandT, EventT, ViewT]) -> Rules:

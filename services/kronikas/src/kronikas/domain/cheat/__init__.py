@@ -10,6 +10,11 @@ table:
    log folds to the same state from any `initial_state`.
 2. `common.Join` → `PlayerJoined`; `common.Start` (the application checks the host) → a deal.
 3. The wire commands `Play`, `Call` and `Accept`, until the last round ends with `CheatMatchEnded`.
+4. At any time until the match is over: `Leave` and `Back` (wire commands of both games) and the
+   application's `common.TimeOut` → `PlayerLeft`, `SeatBack`, `SeatAway`. The house plays a house
+   player's seat, a left one and an away one through the same `decide` (`by_house=True`);
+   `waiting_for`, `house_seats`, `seat_of` and `may_call` tell the application whose clock runs
+   and which seats the house plays.
 
 Decisions this package makes where the rules leave a detail open (each also noted where it acts,
 and listed in docs/rules.md):
@@ -26,6 +31,8 @@ and listed in docs/rules.md):
 - The last call's turned-up cards stay in the table view (`last_call`) until the next call or deal.
 - A round that ends on `accept` leaves its last play on the pile: the view keeps it as
   `last_play` (docs/api.md: null only once the pile is taken), with the window closed.
+- The clock runs for the player on turn; during the challenge window that is the next player
+  (`waiting_for`), who plays or accepts. Calling is never on a clock.
 """
 
 from __future__ import annotations
@@ -50,9 +57,11 @@ from kronikas.domain.cheat.options import (
     KIND,
     MIN_PLAYERS,
     CheatOptions,
+    CheatTableOptions,
     max_players,
     validate_options,
 )
+from kronikas.domain.cheat.seats import house_seats, may_call, seat_of, waiting_for
 from kronikas.domain.cheat.states import (
     CheatCallResult,
     CheatFinished,
@@ -77,7 +86,15 @@ from kronikas.domain.cheat.view import (
     redact,
     view,
 )
-from kronikas.domain.common import EventOutOfPlace
+from kronikas.domain.common import (
+    Back,
+    EventOutOfPlace,
+    Leave,
+    PlayerLeft,
+    SeatAway,
+    SeatBack,
+    TimeOut,
+)
 
 __all__ = [
     "COMMANDS",
@@ -85,6 +102,7 @@ __all__ = [
     "KIND",
     "MIN_PLAYERS",
     "Accept",
+    "Back",
     "Call",
     "CheatCallResult",
     "CheatCalled",
@@ -108,25 +126,35 @@ __all__ = [
     "CheatRoundOver",
     "CheatRoundResult",
     "CheatSeat",
+    "CheatTableOptions",
     "CheatTableView",
     "Command",
     "Event",
     "EventOutOfPlace",
+    "Leave",
     "Play",
+    "PlayerLeft",
+    "SeatAway",
+    "SeatBack",
     "State",
     "Status",
+    "TimeOut",
     "created",
     "decide",
     "evolve",
+    "house_seats",
     "initial_state",
     "is_terminal",
     "legal",
     "legal_moves",
     "max_players",
+    "may_call",
     "places_of",
     "points_of",
     "redact",
+    "seat_of",
     "sort_cards",
     "validate_options",
     "view",
+    "waiting_for",
 ]

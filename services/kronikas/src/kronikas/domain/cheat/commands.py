@@ -1,4 +1,5 @@
-"""Cheat's wire commands: what a seated player may send while a round is played."""
+"""Cheat's wire commands: what a seated player may send while a round is played, and the
+`leave` and `back` of both games (`common`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Annotated, Final, TypeAlias
 import msgspec
 
 from kronikas.domain.cards import CardCode
+from kronikas.domain.common import Back, Leave
 
 
 class Play(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="play"):
@@ -26,5 +28,5 @@ class Accept(
     """As the next player, let the window close on a play that emptied its player's hand."""
 
 
-Command: TypeAlias = Play | Call | Accept
-COMMANDS: Final = (Play, Call, Accept)
+Command: TypeAlias = Play | Call | Accept | Leave | Back
+COMMANDS: Final = (Play, Call, Accept, Leave, Back)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Final, assert_never
 
+from kronikas.domain import presence
 from kronikas.domain.cards import COLOURED, PALE, RANKS, Card, make_deck, next_rank
 from kronikas.domain.cheat.commands import Accept, Call, Command, Play
 from kronikas.domain.cheat.events import (
@@ -21,6 +22,7 @@ from kronikas.domain.cheat.events import (
 )
 from kronikas.domain.cheat.legal import allowed
 from kronikas.domain.cheat.options import MIN_PLAYERS, CheatOptions, max_players, validate_options
+from kronikas.domain.cheat.seats import players_of, stage_of
 from kronikas.domain.cheat.states import (
     CheatFinished,
     CheatLobby,
@@ -31,6 +33,7 @@ from kronikas.domain.cheat.states import (
     sort_cards,
 )
 from kronikas.domain.common import (
+    Back,
     DeckRevealed,
     DomainError,
     GameFull,
@@ -38,10 +41,12 @@ from kronikas.domain.common import (
     GameOver,
     IllegalMove,
     Join,
+    Leave,
     NotYourTurn,
     PlayerJoined,
     Randomness,
     Start,
+    TimeOut,
 )
 
 FIRST_RANK: Final = RANKS[0]
@@ -55,14 +60,20 @@ def created(options: CheatOptions, seeded: bool) -> list[Event]:
 
 
 def decide(
-    state: State, command: Command | Join | Start, seat: int | None, rng: Randomness
+    state: State,
+    command: Command | Join | Start | TimeOut,
+    seat: int | None,
+    rng: Randomness,
+    *,
+    by_house: bool = False,
 ) -> list[Event]:
-    """The events a command causes, or a `DomainError` when the rules refuse it."""
+    """The events a command causes, or a `DomainError` when the rules refuse it. `by_house`: the
+    house chose `command` for `seat`, one it plays (see `presence`)."""
     match command:
         case Play() | Call() | Accept():
             match state:
                 case CheatRound():
-                    return _act(state, command, seat, rng)
+                    return _act(state, command, seat, rng, by_house)
                 case CheatLobby():
                     raise NotYourTurn("The game has not started.")
                 case CheatFinished():
@@ -71,6 +82,10 @@ def decide(
                     raise NotYourTurn("The next round is being dealt.")
                 case _:
                     assert_never(state)
+        case Leave() | Back() | TimeOut():
+            players = players_of(state)
+            ids = [p.id for p in players]
+            return [*presence.decide(command, seat, players, ids, stage_of(state), by_house)]
         case Join():
             match state:
                 case CheatLobby():
@@ -98,7 +113,14 @@ def _join(state: CheatLobby, command: Join) -> list[Event]:
     limit = max_players(state.options)
     if len(state.players) >= limit:
         raise GameFull(f"All {limit} seats are taken.")
-    return [PlayerJoined(player_id=command.player_id, name=command.name, seat=len(state.players))]
+    return [
+        PlayerJoined(
+            player_id=command.player_id,
+            name=command.name,
+            seat=len(state.players),
+            house=command.house,
+        )
+    ]
 
 
 def _start(state: CheatLobby, rng: Randomness) -> list[Event]:
@@ -138,9 +160,12 @@ def _deal(options: CheatOptions, n: int, round: int, dealer: int, rng: Randomnes
 # --- the round ----------------------------------------------------------------------------------
 
 
-def _act(state: CheatRound, command: Command, seat: int | None, rng: Randomness) -> list[Event]:
+def _act(
+    state: CheatRound, command: Play | Call | Accept, seat: int | None, rng: Randomness, house: bool
+) -> list[Event]:
     if seat is None or not 0 <= seat < len(state.players):
         raise NotYourTurn("Only a player seated at this table may send commands.")
+    presence.check_sender(state.players[seat], seat, house)
     kinds = allowed(state, seat)
     top = state.top
     match command:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import get_args
+from typing import assert_never, get_args
 
 from kronikas.domain.cheat.commands import COMMANDS, Command
 from kronikas.domain.cheat.decide import created, decide
-from kronikas.domain.cheat.events import Event
+from kronikas.domain.cheat.events import CheatRoundDealt, Event
 from kronikas.domain.cheat.evolve import evolve
+from kronikas.domain.cheat.house import house_command
 from kronikas.domain.cheat.legal import legal, legal_moves
 from kronikas.domain.cheat.options import (
     KIND,
@@ -16,9 +17,31 @@ from kronikas.domain.cheat.options import (
     max_players,
     validate_options,
 )
-from kronikas.domain.cheat.states import State, initial_state, is_terminal
+from kronikas.domain.cheat.seats import house_seats, may_call, seat_of, waiting_for
+from kronikas.domain.cheat.states import (
+    CheatFinished,
+    CheatLobby,
+    CheatRound,
+    CheatRoundOver,
+    State,
+    initial_state,
+    is_terminal,
+)
 from kronikas.domain.cheat.view import CheatGameView, redact, view
-from kronikas.domain.engine import Engine
+from kronikas.domain.engine import Engine, Timing
+
+
+def timing(state: State) -> Timing:
+    """A Cheat table's clocks, from its options."""
+    match state:
+        case CheatLobby() | CheatRound():
+            options = state.options
+        case CheatRoundOver() | CheatFinished():
+            options = state.table.options
+        case _:
+            assert_never(state)
+    return Timing(options.turn_seconds, options.house_pause_seconds)
+
 
 ENGINE: Engine[CheatOptions, State, Command, Event, CheatGameView] = Engine(
     kind=KIND,
@@ -28,16 +51,27 @@ ENGINE: Engine[CheatOptions, State, Command, Event, CheatGameView] = Engine(
     commands=COMMANDS,
     events=get_args(Event),
     view_type=CheatGameView,
+    deal_event=CheatRoundDealt,
     min_players=MIN_PLAYERS,
     max_players=max_players,
     validate_options=validate_options,
     created=created,
     initial_state=initial_state,
-    decide=decide,
+    decide=lambda state, command, seat, rng, by_house: decide(
+        state, command, seat, rng, by_house=by_house
+    ),
     evolve=evolve,
-    legal=legal,
-    legal_moves=legal_moves,
-    view=view,
+    legal=lambda state, seat, by_house: legal(state, seat, by_house=by_house),
+    legal_moves=lambda state, seat, by_house: legal_moves(state, seat, by_house=by_house),
+    view=lambda state, viewer, game_id, version, deadline, by_house: view(
+        state, viewer, game_id, version, deadline=deadline, by_house=by_house
+    ),
     redact=redact,
     is_terminal=is_terminal,
+    waiting_for=waiting_for,
+    house_seats=house_seats,
+    seat_of=seat_of,
+    may_call=may_call,
+    timing=timing,
+    house=house_command,
 )

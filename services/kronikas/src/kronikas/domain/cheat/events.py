@@ -8,7 +8,7 @@ import msgspec
 
 from kronikas.domain.cards import Card
 from kronikas.domain.cheat.options import CheatOptions
-from kronikas.domain.common import DeckRevealed, PlayerJoined
+from kronikas.domain.common import DeckRevealed, PlayerJoined, PlayerLeft, SeatAway, SeatBack
 
 
 class CheatGameCreated(msgspec.Struct, frozen=True, tag_field="type", tag="game_created"):
@@ -116,4 +116,7 @@ Event: TypeAlias = (
     | CheatRoundEnded
     | DeckRevealed
     | CheatMatchEnded
+    | PlayerLeft
+    | SeatAway
+    | SeatBack
 )

@@ -20,6 +20,7 @@ from kronikas.domain.cheat.events import (
     Event,
 )
 from kronikas.domain.cheat.options import CheatOptions
+from kronikas.domain.cheat.seats import players_of
 from kronikas.domain.cheat.states import (
     CheatCallResult,
     CheatFinished,
@@ -33,7 +34,14 @@ from kronikas.domain.cheat.states import (
     State,
     sort_cards,
 )
-from kronikas.domain.common import DeckRevealed, EventOutOfPlace, PlayerJoined
+from kronikas.domain.common import (
+    DeckRevealed,
+    EventOutOfPlace,
+    PlayerJoined,
+    PlayerLeft,
+    SeatAway,
+    SeatBack,
+)
 
 
 def _lobby(state: State, event: Event) -> CheatLobby:
@@ -134,6 +142,39 @@ def _taken(
     )
 
 
+def _flagged(state: State, event: Event, seat: int, **flags: bool) -> State:
+    """The started table with these flags of one seat (its `CheatSeat`) assigned."""
+    match state:
+        case CheatRound():
+            return _seat_flagged(state, event, seat, flags)
+        case CheatRoundOver():
+            return CheatRoundOver(table=_seat_flagged(state.table, event, seat, flags))
+        case CheatLobby() | CheatFinished():
+            raise EventOutOfPlace.of(state, event)
+        case _:
+            assert_never(state)
+
+
+def _seat_flagged(table: CheatRound, event: Event, seat: int, flags: dict[str, bool]) -> CheatRound:
+    players = table.players
+    if not 0 <= seat < len(players):
+        raise EventOutOfPlace(f"There is no seat {seat} for {type(event).__name__}.")
+    changed = msgspec.structs.replace(players[seat], **flags)
+    return msgspec.structs.replace(table, players=(*players[:seat], changed, *players[seat + 1 :]))
+
+
+def _left(state: State, event: PlayerLeft) -> State:
+    """Before the start the seat is freed and the seats after it move down; after it the seat
+    stays, played by the house (no longer away: its player will not come back)."""
+    seat, players = event.seat, players_of(state)
+    if not 0 <= seat < len(players) or players[seat].id != event.player_id:
+        raise EventOutOfPlace(f"Seat {seat} is not {event.player_id}'s.")
+    if not event.started:
+        lobby = _lobby(state, event)
+        return msgspec.structs.replace(lobby, players=(*players[:seat], *players[seat + 1 :]))
+    return _flagged(state, event, seat, left=True, away=False)
+
+
 def evolve(state: State, event: Event) -> State:
     """The state after an event: assigns what the event says."""
     match event:
@@ -194,8 +235,14 @@ def evolve(state: State, event: Event) -> State:
             )
         case PlayerJoined():
             lobby = _lobby(state, event)
-            seat = CheatSeat(id=event.player_id, name=event.name)
+            seat = CheatSeat(id=event.player_id, name=event.name, house=event.house)
             return msgspec.structs.replace(lobby, players=(*lobby.players, seat))
+        case PlayerLeft():
+            return _left(state, event)
+        case SeatAway():
+            return _flagged(state, event, event.seat, away=True)
+        case SeatBack():
+            return _flagged(state, event, event.seat, away=False)
         case CheatGameCreated():
             return msgspec.structs.replace(
                 _lobby(state, event), options=event.options, seeded=event.seeded

@@ -1,5 +1,5 @@
 """What a seat may do now: the command types (`legal`) and every concrete command (`legal_moves`),
-from the one predicate `decide` checks too."""
+from the one predicate `decide` checks too (`allowed`, the game's; `presence`, leave and back)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import assert_never
 
+from kronikas.domain import presence
 from kronikas.domain.cards import Card
 from kronikas.domain.cheat.commands import Accept, Call, Command, Play
 from kronikas.domain.cheat.states import (
@@ -21,7 +22,7 @@ from kronikas.domain.cheat.states import (
 
 
 def allowed(state: CheatRound, seat: int) -> list[str]:
-    """The command types a seat of a round in play may send now."""
+    """The game's command types (play, accept, call) a seat of a round in play may send now."""
     top = state.top
     if top is None:
         return ["play"] if seat == state.turn else []
@@ -32,24 +33,39 @@ def allowed(state: CheatRound, seat: int) -> list[str]:
     return ["call"]
 
 
-def legal(state: State, seat: int) -> list[str]:
-    """The command types this seat may send now (`[]` when none)."""
+def legal(state: State, seat: int, *, by_house: bool = False) -> list[str]:
+    """The command types this seat may send now (`[]` when none): the game's, then `leave` (any
+    seat whose player has not left, until the match is over) and `back` (a seat away).
+
+    `by_house`: what the house may choose for the seat, one it plays (`house_seats`): the game's
+    commands only, also for a seat whose player left; `[]` for a seat the house does not play."""
     match state:
         case CheatRound() if 0 <= seat < len(state.players):
-            return allowed(state, seat)
+            flags = state.players[seat]
+            if not presence.may_act(flags, by_house):
+                return []
+            return allowed(state, seat) + presence.kinds(flags, by_house)
+        case CheatLobby() if 0 <= seat < len(state.players):
+            return presence.kinds(state.players[seat], by_house)
+        case CheatRoundOver() if 0 <= seat < len(state.table.players):
+            return presence.kinds(state.table.players[seat], by_house)
         case CheatLobby() | CheatRound() | CheatRoundOver() | CheatFinished():
             return []
         case _:
             assert_never(state)
 
 
-def legal_moves(state: State, seat: int) -> list[Command]:
+def legal_moves(state: State, seat: int, *, by_house: bool = False) -> list[Command]:
     """Every command this seat may send now (OpenSpiel's `legal_actions`), in `legal`'s order of
     types: each distinct play of 1 to `max_play` cards from the hand (fewer cards first, then in
-    hand order, each play's cards in hand order), then `accept`, then `call`."""
-    kinds = legal(state, seat)
+    hand order, each play's cards in hand order), then `accept`, then `call`; last `leave` and
+    `back`, so that the first legal move is a move of the game. `by_house` as in `legal`."""
     match state:
-        case CheatRound() if kinds:
+        case CheatRound() if 0 <= seat < len(state.players):
+            flags = state.players[seat]
+            if not presence.may_act(flags, by_house):
+                return []
+            kinds = allowed(state, seat)
             moves: list[Command] = []
             if "play" in kinds:
                 moves += plays(state.hands[seat], state.options.max_play)
@@ -57,7 +73,11 @@ def legal_moves(state: State, seat: int) -> list[Command]:
                 moves.append(Accept())
             if "call" in kinds:
                 moves.append(Call())
-            return moves
+            return moves + presence.moves(flags, by_house)
+        case CheatLobby() if 0 <= seat < len(state.players):
+            return [*presence.moves(state.players[seat], by_house)]
+        case CheatRoundOver() if 0 <= seat < len(state.table.players):
+            return [*presence.moves(state.table.players[seat], by_house)]
         case CheatLobby() | CheatRound() | CheatRoundOver() | CheatFinished():
             return []
         case _:

@@ -6,7 +6,12 @@ from typing import Annotated, Final
 
 import msgspec
 
-from kronikas.domain.common import InvalidOptions
+from kronikas.domain.common import (
+    TURN_SECONDS_LIMITS,
+    InvalidOptions,
+    TurnSeconds,
+    valid_turn_seconds,
+)
 
 KIND: Final = "cheat"
 MIN_PLAYERS: Final = 2
@@ -31,6 +36,15 @@ PlacePoints = Annotated[
 Chroniclers = Annotated[
     bool, msgspec.Meta(description="Add the Coloured (XC) and Pale (XP) Chroniclers.")
 ]
+HousePauseSeconds = Annotated[
+    int,
+    msgspec.Meta(
+        ge=0,
+        le=30,
+        description="Seconds the house waits before it plays a seat while a player could still "
+        "call the last play (0–30).",
+    ),
+]
 
 
 class CheatOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -41,6 +55,8 @@ class CheatOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rounds: Rounds = 1
     place_points: PlacePoints = (4, 3, 2)
     chroniclers: Chroniclers = False
+    turn_seconds: TurnSeconds = None
+    house_pause_seconds: HousePauseSeconds = 3
 
 
 class CheatTableOptions(msgspec.Struct, frozen=True):
@@ -51,6 +67,8 @@ class CheatTableOptions(msgspec.Struct, frozen=True):
     rounds: Rounds
     place_points: PlacePoints
     chroniclers: Chroniclers
+    turn_seconds: TurnSeconds
+    house_pause_seconds: HousePauseSeconds
 
     @classmethod
     def of(cls, options: CheatOptions) -> CheatTableOptions:
@@ -61,6 +79,8 @@ class CheatTableOptions(msgspec.Struct, frozen=True):
             options.rounds,
             options.place_points,
             options.chroniclers,
+            options.turn_seconds,
+            options.house_pause_seconds,
         )
 
 
@@ -83,6 +103,10 @@ def validate_options(options: CheatOptions) -> None:
         raise InvalidOptions("place_points must be whole numbers from 0 to 100.")
     if type(options.chroniclers) is not bool:
         raise InvalidOptions("chroniclers must be true or false.")
+    if not valid_turn_seconds(options.turn_seconds):
+        raise InvalidOptions(TURN_SECONDS_LIMITS)
+    if not _whole(options.house_pause_seconds, 0, 30):
+        raise InvalidOptions("house_pause_seconds must be a whole number from 0 to 30.")
 
 
 def max_players(options: CheatOptions) -> int:

@@ -63,10 +63,14 @@ class CheatRoundResult(msgspec.Struct, frozen=True):
 
 
 class CheatSeat(msgspec.Struct, frozen=True, gc=False):
-    """Who sits at a seat."""
+    """Who sits at a seat, and who plays it (`presence.SeatFlags`): `house` a house player,
+    `left` its player left after the start, `away` its player's clock ran out."""
 
     id: str
     name: str
+    house: bool = False
+    left: bool = False
+    away: bool = False
 
 
 class CheatPileTop(msgspec.Struct, frozen=True, gc=False):

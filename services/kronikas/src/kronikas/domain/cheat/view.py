@@ -20,7 +20,7 @@ from kronikas.domain.cheat.events import (
     CheatRoundEnded,
     Event,
 )
-from kronikas.domain.cheat.legal import allowed
+from kronikas.domain.cheat.legal import legal
 from kronikas.domain.cheat.options import CheatTableOptions
 from kronikas.domain.cheat.states import (
     CheatCallResult,
@@ -33,17 +33,32 @@ from kronikas.domain.cheat.states import (
     CheatSeat,
     State,
 )
-from kronikas.domain.common import DeckRevealed, MyHand, PlayerJoined
+from kronikas.domain.common import (
+    AwaySeat,
+    Deadline,
+    DeckRevealed,
+    HouseSeat,
+    LeftSeat,
+    MyHand,
+    PlayerJoined,
+    PlayerLeft,
+    SeatAway,
+    SeatBack,
+)
 
 
 class CheatPlayerView(msgspec.Struct, frozen=True):
-    """A seat at a Cheat table: who sits there, how many cards they hold, their points."""
+    """A seat at a Cheat table: who sits there, how many cards they hold, their points, and
+    whether the house plays the seat."""
 
     id: str
     name: str
     seat: int
     hand_size: int
     points: int
+    house: HouseSeat
+    away: AwaySeat
+    left: LeftSeat
 
 
 class CheatLastPlay(msgspec.Struct, frozen=True):
@@ -89,6 +104,7 @@ class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat"):
     cheat: CheatTableView | None
     thirty_one: None
     last_round: CheatRoundResult | None
+    deadline: Deadline
 
 
 def redact(event: Event, viewer: int | None) -> Event:
@@ -114,6 +130,9 @@ def redact(event: Event, viewer: int | None) -> Event:
             | CheatRoundEnded()
             | DeckRevealed()
             | CheatMatchEnded()
+            | PlayerLeft()
+            | SeatAway()
+            | SeatBack()
         ):
             return event
         case _:
@@ -132,12 +151,22 @@ def _players(
             seat=seat,
             hand_size=len(hands[seat]) if hands is not None else 0,
             points=points[seat] if points is not None else 0,
+            house=p.house or p.left,
+            away=p.away,
+            left=p.left,
         )
         for seat, p in enumerate(players)
     ]
 
 
-def _lobby_view(state: CheatLobby, viewer: int | None, game_id: str, version: int) -> CheatGameView:
+def _lobby_view(
+    state: CheatLobby,
+    viewer: int | None,
+    game_id: str,
+    version: int,
+    deadline: str | None,
+    by_house: bool,
+) -> CheatGameView:
     seated = viewer is not None and 0 <= viewer < len(state.players)
     return CheatGameView(
         id=game_id,
@@ -153,21 +182,33 @@ def _lobby_view(state: CheatLobby, viewer: int | None, game_id: str, version: in
         me=MyHand(id=state.players[viewer].id, seat=viewer, hand=[])
         if seated and viewer is not None
         else None,
-        legal=[] if seated else None,
+        legal=legal(state, viewer, by_house=by_house) if seated and viewer is not None else None,
         cheat=None,
         thirty_one=None,
         last_round=None,
+        deadline=deadline,
     )
 
 
-def view(state: State, viewer: int | None, game_id: str, version: int) -> CheatGameView:
-    """The table as `viewer` (a seat, or `None` for a spectator) may see it."""
+def view(
+    state: State,
+    viewer: int | None,
+    game_id: str,
+    version: int,
+    *,
+    deadline: str | None = None,
+    by_house: bool = False,
+) -> CheatGameView:
+    """The table as `viewer` (a seat, or `None` for a spectator) may see it. `deadline` is when
+    the clock of the seat the table waits for runs out (the application keeps the clocks).
+    `by_house`: the seat's view as the house plays it, `legal` being what the house may choose
+    for it (`legal(..., by_house=True)`)."""
     status: Status = "playing"
     winners: list[int] = []
     playing: CheatRound | None = None
     match state:
         case CheatLobby():
-            return _lobby_view(state, viewer, game_id, version)
+            return _lobby_view(state, viewer, game_id, version, deadline, by_house)
         case CheatRound():
             table = playing = state
         case CheatRoundOver():
@@ -195,9 +236,7 @@ def view(state: State, viewer: int | None, game_id: str, version: int) -> CheatG
         me=MyHand(id=table.players[viewer].id, seat=viewer, hand=list(table.hands[viewer]))
         if seated and viewer is not None
         else None,
-        legal=([] if playing is None else allowed(playing, viewer))
-        if seated and viewer is not None
-        else None,
+        legal=legal(state, viewer, by_house=by_house) if seated and viewer is not None else None,
         cheat=CheatTableView(
             rank=table.rank,
             pile_size=len(table.pile),
@@ -212,4 +251,5 @@ def view(state: State, viewer: int | None, game_id: str, version: int) -> CheatG
         ),
         thirty_one=None,
         last_round=table.last_round,
+        deadline=deadline,
     )

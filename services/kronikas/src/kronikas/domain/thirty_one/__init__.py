@@ -26,15 +26,29 @@ Decisions taken here where the rules leave a detail open (docs/rules.md lists th
 - A wire command from a seat that does not exist, a spectator, a player who is out, or anyone
   but the player on turn is `not_your_turn`; a `join` or `start` after the match has ended is
   `game_not_open`, a wire command then is `game_over`.
+- `Leave` and `Back` (both games' wire commands) and the application's `common.TimeOut` give
+  `PlayerLeft`, `SeatBack` and `SeatAway` (`presence`). The house plays a house player's seat, a
+  left one and an away one through the same `decide` (`by_house=True`); the clock runs for the
+  dealer during the dealer's choice, else for the player on turn (`waiting_for`). A player who is
+  out may still leave.
 """
 
-from kronikas.domain.common import EventOutOfPlace
+from kronikas.domain.common import (
+    Back,
+    EventOutOfPlace,
+    Leave,
+    PlayerLeft,
+    SeatAway,
+    SeatBack,
+    TimeOut,
+)
 from kronikas.domain.thirty_one.commands import (
     COMMANDS,
     Command,
     CommandType,
     Exchange,
     Keep,
+    Move,
     Pass,
     Show,
     Swap,
@@ -63,11 +77,13 @@ from kronikas.domain.thirty_one.options import (
     MIN_PLAYERS,
     TABLE_SIZE,
     ThirtyOneOptions,
+    ThirtyOneTableOptions,
     deck_of,
     max_players,
     validate_options,
 )
 from kronikas.domain.thirty_one.scoring import MIN_SCORE, THREE_ACES, score, wire_score
+from kronikas.domain.thirty_one.seats import house_seats, seat_of, waiting_for
 from kronikas.domain.thirty_one.states import (
     Deal,
     DealerChoice,
@@ -100,6 +116,7 @@ __all__ = [
     "MIN_SCORE",
     "TABLE_SIZE",
     "THREE_ACES",
+    "Back",
     "Command",
     "CommandType",
     "Deal",
@@ -112,10 +129,15 @@ __all__ = [
     "InRound",
     "Keep",
     "LastCircuit",
+    "Leave",
     "Lobby",
     "Match",
+    "Move",
     "Pass",
+    "PlayerLeft",
     "RoundOver",
+    "SeatAway",
+    "SeatBack",
     "Show",
     "State",
     "Swap",
@@ -134,13 +156,16 @@ __all__ = [
     "ThirtyOneRoundDealt",
     "ThirtyOneRoundEnded",
     "ThirtyOneRoundResult",
+    "ThirtyOneTableOptions",
     "ThirtyOneTableView",
+    "TimeOut",
     "Turns",
     "created",
     "deal_of",
     "decide",
     "deck_of",
     "evolve",
+    "house_seats",
     "initial_state",
     "is_terminal",
     "legal",
@@ -148,7 +173,9 @@ __all__ = [
     "max_players",
     "redact",
     "score",
+    "seat_of",
     "validate_options",
     "view",
+    "waiting_for",
     "wire_score",
 ]

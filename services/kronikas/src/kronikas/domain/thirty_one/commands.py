@@ -1,4 +1,5 @@
-"""Thirty-One's wire commands: one tagged, frozen Struct each, unknown fields refused."""
+"""Thirty-One's wire commands: one tagged, frozen Struct each, unknown fields refused; `leave`
+and `back` are both games' (`common`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Final, Literal, TypeAlias
 from msgspec import Struct
 
 from kronikas.domain.cards import CardCode
+from kronikas.domain.common import Back, Leave
 
 
 class _ThirtyOneCommand(Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
@@ -45,7 +47,9 @@ class Show(_ThirtyOneCommand, frozen=True, tag="show"):
     circuit), then all hands are scored."""
 
 
-Command: TypeAlias = Keep | Exchange | Swap | SwapAll | Pass | Show
-COMMANDS: Final = (Keep, Exchange, Swap, SwapAll, Pass, Show)
+Move: TypeAlias = Keep | Exchange | Swap | SwapAll | Pass | Show
+"""The game's own commands (every command but `leave` and `back`)."""
+Command: TypeAlias = Move | Leave | Back
+COMMANDS: Final = (Keep, Exchange, Swap, SwapAll, Pass, Show, Leave, Back)
 
-CommandType = Literal["keep", "exchange", "swap", "swap_all", "pass", "show"]
+CommandType = Literal["keep", "exchange", "swap", "swap_all", "pass", "show", "leave", "back"]

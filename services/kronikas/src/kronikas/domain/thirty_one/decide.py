@@ -4,20 +4,33 @@ from __future__ import annotations
 
 from typing import Final, assert_never
 
+from kronikas.domain import presence
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
+    Back,
     DeckRevealed,
     GameFull,
     GameNotOpen,
     GameOver,
     IllegalMove,
     Join,
+    Leave,
     NotYourTurn,
     PlayerJoined,
     Randomness,
     Start,
+    TimeOut,
 )
-from kronikas.domain.thirty_one.commands import Command, Exchange, Keep, Pass, Show, Swap, SwapAll
+from kronikas.domain.thirty_one.commands import (
+    Command,
+    Exchange,
+    Keep,
+    Move,
+    Pass,
+    Show,
+    Swap,
+    SwapAll,
+)
 from kronikas.domain.thirty_one.events import (
     Event,
     ThirtyOneCardSwapped,
@@ -32,7 +45,12 @@ from kronikas.domain.thirty_one.events import (
     ThirtyOneRoundEnded,
 )
 from kronikas.domain.thirty_one.evolve import evolve
-from kronikas.domain.thirty_one.legal import can_swap_all, forced_show, reaches_21
+from kronikas.domain.thirty_one.legal import (
+    check_not_forced,
+    check_swap,
+    check_swap_all,
+    reaches_21,
+)
 from kronikas.domain.thirty_one.options import (
     HAND_SIZE,
     MAX_PLAYERS,
@@ -42,6 +60,7 @@ from kronikas.domain.thirty_one.options import (
     deck_of,
 )
 from kronikas.domain.thirty_one.scoring import THREE_ACES, score, score_text, swapped, wire_score
+from kronikas.domain.thirty_one.seats import stage_of
 from kronikas.domain.thirty_one.states import (
     DealerChoice,
     Finished,
@@ -85,13 +104,24 @@ class _Log:
 
 
 def decide(
-    state: State, command: Command | Join | Start, seat: int | None, rng: Randomness
+    state: State,
+    command: Command | Join | Start | TimeOut,
+    seat: int | None,
+    rng: Randomness,
+    *,
+    by_house: bool = False,
 ) -> list[Event]:
-    """The events a command causes, or a DomainError saying why it is refused."""
+    """The events a command causes, or a DomainError saying why it is refused. `by_house`: the
+    house chose `command` for `seat`, one it plays (see `presence`)."""
     log = _Log(state)
     match command:  # the cases run in order: the most frequent first
         case Swap() | Pass() | Show() | SwapAll() | Keep() | Exchange():
-            _play(log, command, seat, rng)
+            _play(log, command, seat, rng, by_house)
+        case Leave() | Back() | TimeOut():
+            match = state.match
+            stage = stage_of(state)
+            for event in presence.decide(command, seat, match.presence, match.ids, stage, by_house):
+                log.emit(event)
         case Join():
             _join(log, command)
         case Start():
@@ -108,7 +138,11 @@ def _join(log: _Log, command: Join) -> None:
     seats = len(state.match.ids)
     if seats >= MAX_PLAYERS:
         raise GameFull(f"All {MAX_PLAYERS} seats are taken.")
-    log.emit(PlayerJoined(player_id=command.player_id, name=command.name, seat=seats))
+    log.emit(
+        PlayerJoined(
+            player_id=command.player_id, name=command.name, seat=seats, house=command.house
+        )
+    )
 
 
 def _start(log: _Log, rng: Randomness) -> None:
@@ -151,25 +185,27 @@ def _deal(log: _Log, rng: Randomness, round: int, dealer: int) -> None:
             return
 
 
-def _seated(match: Match, seat: int | None) -> int:
-    """The seat, if it is one still in the match; NotYourTurn otherwise."""
+def _seated(match: Match, seat: int | None, by_house: bool) -> int:
+    """The seat, if it is one still in the match; NotYourTurn otherwise (IllegalMove for a seat
+    whose player left, unless the house chose the command)."""
     if seat is None or not 0 <= seat < len(match.ids):
         raise NotYourTurn("Only a player seated at this table may send commands.")
+    presence.check_sender(match.presence[seat], seat, by_house)
     if match.out[seat]:
         raise NotYourTurn("You are out of the match.")
     return seat
 
 
-def _play(log: _Log, command: Command, seat: int | None, rng: Randomness) -> None:
+def _play(log: _Log, command: Move, seat: int | None, rng: Randomness, by_house: bool) -> None:
     state = log.state
     match state:
         case Turns():
-            mover = _seated(state.match, seat)
+            mover = _seated(state.match, seat, by_house)
             if mover != state.turn:
                 raise NotYourTurn(f"It is seat {state.turn}'s turn.")
             _turn(log, state, command, mover, rng)
         case LastCircuit():
-            mover = _seated(state.match, seat)
+            mover = _seated(state.match, seat, by_house)
             if mover == state.shower:
                 raise NotYourTurn(
                     "You have shown your hand; the others are taking their last turns."
@@ -178,7 +214,7 @@ def _play(log: _Log, command: Command, seat: int | None, rng: Randomness) -> Non
                 raise NotYourTurn(f"It is seat {state.turn}'s last turn.")
             _last_turn(log, state, command, mover, rng)
         case DealerChoice():
-            mover = _seated(state.match, seat)
+            mover = _seated(state.match, seat, by_house)
             if mover != state.match.dealer:
                 raise NotYourTurn(
                     f"The dealer (seat {state.match.dealer}) is choosing to keep or exchange "
@@ -196,7 +232,7 @@ def _play(log: _Log, command: Command, seat: int | None, rng: Randomness) -> Non
 
 
 def _dealer_choice(
-    log: _Log, state: DealerChoice, command: Command, seat: int, rng: Randomness
+    log: _Log, state: DealerChoice, command: Move, seat: int, rng: Randomness
 ) -> None:
     deal = state.deal
     first = deal.order[0]
@@ -218,38 +254,14 @@ def _dealer_choice(
             assert_never(command)
 
 
-def _check_swap_all(table: tuple[Card, ...]) -> None:
-    if not can_swap_all(table):
-        raise IllegalMove(
-            f"The table scores {score_text(score(table))}; "
-            "swap_all needs a table worth at least 21."
-        )
-
-
-def _check_swap(hand: tuple[Card, ...], table: tuple[Card, ...], command: Swap) -> None:
-    if command.give not in hand:
-        raise IllegalMove(f"{command.give} is not in your hand.")
-    if command.take not in table:
-        raise IllegalMove(f"{command.take} is not on the table.")
-
-
-def _check_not_forced(state: Turns) -> None:
-    if forced_show(state):
-        limit = state.match.options.max_circuits
-        raise IllegalMove(
-            f"After {limit} full circuit{'s' if limit != 1 else ''} without a show, "
-            "you may only show."
-        )
-
-
-def _turn(log: _Log, state: Turns, command: Command, seat: int, rng: Randomness) -> None:
+def _turn(log: _Log, state: Turns, command: Move, seat: int, rng: Randomness) -> None:
     deal = state.deal
     nxt = deal.after[seat]
     hand = deal.hands[seat]
     match command:
         case Swap():
-            _check_not_forced(state)
-            _check_swap(hand, deal.table, command)
+            check_not_forced(state)
+            check_swap(hand, deal.table, command)
             wins = score(swapped(hand, command.give, command.take)) == THREE_ACES
             log.emit(
                 ThirtyOneCardSwapped(
@@ -259,15 +271,15 @@ def _turn(log: _Log, state: Turns, command: Command, seat: int, rng: Randomness)
             if wins:
                 _end_round(log, rng, seat)
         case Pass():
-            _check_not_forced(state)
+            check_not_forced(state)
             if state.passed[seat]:
                 raise IllegalMove("You passed on your previous turn; swap or show now.")
             log.emit(ThirtyOnePassed(seat=seat, turn=nxt))
         case Show():
             log.emit(ThirtyOneHandShown(seat=seat, hand=list(hand), turn=nxt))
         case SwapAll():
-            _check_not_forced(state)
-            _check_swap_all(deal.table)
+            check_not_forced(state)
+            check_swap_all(deal.table)
             wins = score(deal.table) == THREE_ACES
             log.emit(ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=None if wins else nxt))
             if wins:
@@ -278,7 +290,7 @@ def _turn(log: _Log, state: Turns, command: Command, seat: int, rng: Randomness)
             assert_never(command)
 
 
-def _last_turn(log: _Log, state: LastCircuit, command: Command, seat: int, rng: Randomness) -> None:
+def _last_turn(log: _Log, state: LastCircuit, command: Move, seat: int, rng: Randomness) -> None:
     deal = state.deal
     # The last circuit ends with the player before the shower.
     nxt = deal.after[seat]
@@ -290,7 +302,7 @@ def _last_turn(log: _Log, state: LastCircuit, command: Command, seat: int, rng: 
             if following is None:
                 _end_round(log, rng, None)
         case Swap():
-            _check_swap(hand, deal.table, command)
+            check_swap(hand, deal.table, command)
             new_hand = swapped(hand, command.give, command.take)
             if not reaches_21(new_hand):
                 raise IllegalMove(
@@ -302,7 +314,7 @@ def _last_turn(log: _Log, state: LastCircuit, command: Command, seat: int, rng: 
             )
             _show_at_once(log, rng, seat, new_hand, following)
         case SwapAll():
-            _check_swap_all(deal.table)
+            check_swap_all(deal.table)
             log.emit(ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=seat))
             _show_at_once(log, rng, seat, deal.table, following)
         case Show():

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import get_args
 
-from kronikas.domain.engine import Engine
+from kronikas.domain.engine import Engine, Timing
 from kronikas.domain.thirty_one.commands import COMMANDS, Command
 from kronikas.domain.thirty_one.decide import created, decide
-from kronikas.domain.thirty_one.events import Event
+from kronikas.domain.thirty_one.events import Event, ThirtyOneRoundDealt
 from kronikas.domain.thirty_one.evolve import evolve
+from kronikas.domain.thirty_one.house import house_command
 from kronikas.domain.thirty_one.legal import legal, legal_moves
 from kronikas.domain.thirty_one.options import (
     KIND,
@@ -17,9 +18,16 @@ from kronikas.domain.thirty_one.options import (
     max_players,
     validate_options,
 )
+from kronikas.domain.thirty_one.seats import house_seats, seat_of, waiting_for
 from kronikas.domain.thirty_one.states import State, initial_state, is_terminal
 from kronikas.domain.thirty_one.view import redact, view
 from kronikas.domain.thirty_one.view_types import ThirtyOneGameView
+
+
+def timing(state: State) -> Timing:
+    """A Thirty-One table's clocks, from its options (nobody calls: the house never waits)."""
+    return Timing(state.match.options.turn_seconds, 0)
+
 
 ENGINE: Engine[ThirtyOneOptions, State, Command, Event, ThirtyOneGameView] = Engine(
     kind=KIND,
@@ -29,16 +37,27 @@ ENGINE: Engine[ThirtyOneOptions, State, Command, Event, ThirtyOneGameView] = Eng
     commands=COMMANDS,
     events=get_args(Event),
     view_type=ThirtyOneGameView,
+    deal_event=ThirtyOneRoundDealt,
     min_players=MIN_PLAYERS,
     max_players=max_players,
     validate_options=validate_options,
     created=created,
     initial_state=initial_state,
-    decide=decide,
+    decide=lambda state, command, seat, rng, by_house: decide(
+        state, command, seat, rng, by_house=by_house
+    ),
     evolve=evolve,
-    legal=legal,
-    legal_moves=legal_moves,
-    view=view,
+    legal=lambda state, seat, by_house: legal(state, seat, by_house=by_house),
+    legal_moves=lambda state, seat, by_house: legal_moves(state, seat, by_house=by_house),
+    view=lambda state, viewer, game_id, version, deadline, by_house: view(
+        state, viewer, game_id, version, deadline=deadline, by_house=by_house
+    ),
     redact=redact,
     is_terminal=is_terminal,
+    waiting_for=waiting_for,
+    house_seats=house_seats,
+    seat_of=seat_of,
+    may_call=lambda state: frozenset(),
+    timing=timing,
+    house=house_command,
 )

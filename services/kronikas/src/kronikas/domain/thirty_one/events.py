@@ -8,7 +8,7 @@ from typing import TypeAlias
 from msgspec import Struct
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, PlayerJoined
+from kronikas.domain.common import DeckRevealed, PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.options import ThirtyOneOptions
 
 
@@ -122,4 +122,7 @@ Event: TypeAlias = (
     | ThirtyOneRoundEnded
     | DeckRevealed
     | ThirtyOneMatchEnded
+    | PlayerLeft
+    | SeatAway
+    | SeatBack
 )

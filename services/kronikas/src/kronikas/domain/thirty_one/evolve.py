@@ -8,7 +8,15 @@ from typing import TypeVar, assert_never
 from msgspec.structs import replace
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, EventOutOfPlace, PlayerJoined
+from kronikas.domain.common import (
+    DeckRevealed,
+    EventOutOfPlace,
+    PlayerJoined,
+    PlayerLeft,
+    SeatAway,
+    SeatBack,
+)
+from kronikas.domain.presence import Presence
 from kronikas.domain.thirty_one.events import (
     Event,
     ThirtyOneCardSwapped,
@@ -38,6 +46,7 @@ from kronikas.domain.thirty_one.states import (
 from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
 
 P = TypeVar("P", Lobby, DealerChoice, Turns, LastCircuit, RoundOver, Finished)
+T = TypeVar("T")
 
 
 def _expect(state: State, phase: type[P], event: Event) -> P:
@@ -86,13 +95,60 @@ def evolve(state: State, event: Event) -> State:
                     names=(*table.names, event.name),
                     lives=(*table.lives, table.options.lives),
                     out=(*table.out, False),
+                    presence=(*table.presence, Presence(house=event.house)),
                 )
             )
+        case PlayerLeft():
+            return _left(state, event)
+        case SeatAway():
+            return _flagged(state, event, event.seat, away=True)
+        case SeatBack():
+            return _flagged(state, event, event.seat, away=False)
         case ThirtyOneGameCreated():
             _expect(state, Lobby, event)
             return initial_state(event.options, event.seeded)
         case _:
             assert_never(event)
+
+
+def _flagged(state: State, event: Event, seat: int, **flags: bool) -> State:
+    """The started match with these flags of one seat's presence assigned."""
+    match state:
+        case DealerChoice() | Turns() | LastCircuit() | RoundOver():
+            game = state.match
+            if not 0 <= seat < len(game.presence):
+                raise EventOutOfPlace(f"There is no seat {seat} for {type(event).__name__}.")
+            changed = replace(game.presence[seat], **flags)
+            return replace(state, match=replace(game, presence=put(game.presence, seat, changed)))
+        case Lobby() | Finished():
+            raise EventOutOfPlace.of(state, event)
+        case _:
+            assert_never(state)
+
+
+def _left(state: State, event: PlayerLeft) -> State:
+    """Before the start the seat is freed and the seats after it move down; after it the seat
+    stays, played by the house (no longer away: its player will not come back)."""
+    game, seat = state.match, event.seat
+    if not 0 <= seat < len(game.ids) or game.ids[seat] != event.player_id:
+        raise EventOutOfPlace(f"Seat {seat} is not {event.player_id}'s.")
+    if event.started:
+        return _flagged(state, event, seat, left=True, away=False)
+    _expect(state, Lobby, event)
+    return Lobby(
+        replace(
+            game,
+            ids=_without(game.ids, seat),
+            names=_without(game.names, seat),
+            lives=_without(game.lives, seat),
+            out=_without(game.out, seat),
+            presence=_without(game.presence, seat),
+        )
+    )
+
+
+def _without(items: tuple[T, ...], index: int) -> tuple[T, ...]:
+    return (*items[:index], *items[index + 1 :])
 
 
 def _turns(choice: DealerChoice, deal: Deal, turn: int | None) -> Turns:

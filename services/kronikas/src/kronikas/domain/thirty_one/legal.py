@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
+from kronikas.domain import presence
 from kronikas.domain.cards import Card
+from kronikas.domain.common import IllegalMove
 from kronikas.domain.thirty_one.commands import Command, Exchange, Keep, Pass, Show, Swap, SwapAll
-from kronikas.domain.thirty_one.scoring import MIN_SCORE, score, swapped
+from kronikas.domain.thirty_one.scoring import MIN_SCORE, score, score_text, swapped
 from kronikas.domain.thirty_one.states import (
     DealerChoice,
     Finished,
@@ -18,6 +20,7 @@ from kronikas.domain.thirty_one.states import (
     RoundOver,
     State,
     Turns,
+    is_terminal,
 )
 
 
@@ -37,13 +40,55 @@ def reaches_21(hand: Sequence[Card]) -> bool:
     return score(hand) >= MIN_SCORE
 
 
+def check_swap_all(table: tuple[Card, ...]) -> None:
+    """Refuse swap_all when the table scores under 21."""
+    if not can_swap_all(table):
+        raise IllegalMove(
+            f"The table scores {score_text(score(table))}; "
+            "swap_all needs a table worth at least 21."
+        )
+
+
+def check_swap(hand: tuple[Card, ...], table: tuple[Card, ...], command: Swap) -> None:
+    """Refuse a swap of a card not in the hand or not on the table."""
+    if command.give not in hand:
+        raise IllegalMove(f"{command.give} is not in your hand.")
+    if command.take not in table:
+        raise IllegalMove(f"{command.take} is not on the table.")
+
+
+def check_not_forced(state: Turns) -> None:
+    """Refuse anything but show after `max_circuits` full circuits without one."""
+    if forced_show(state):
+        limit = state.match.options.max_circuits
+        raise IllegalMove(
+            f"After {limit} full circuit{'s' if limit != 1 else ''} without a show, "
+            "you may only show."
+        )
+
+
 def _any_good_swap(hand: tuple[Card, ...], table: tuple[Card, ...]) -> bool:
     """Some one-card swap leaves the hand at 21 or more (the last circuit's condition)."""
     return any(reaches_21(swapped(hand, give, take)) for give in hand for take in table)
 
 
-def legal(state: State, seat: int) -> list[str]:
-    """The command types this seat may send now."""
+def legal(state: State, seat: int, *, by_house: bool = False) -> list[str]:
+    """The command types this seat may send now: the game's, then `leave` (any seat whose player
+    has not left, until the match is over) and `back` (a seat away).
+
+    `by_house`: what the house may choose for the seat, one it plays (`house_seats`): the game's
+    commands only, also for a seat whose player left; `[]` for a seat the house does not play."""
+    seats = state.match.presence
+    if not 0 <= seat < len(seats) or is_terminal(state):
+        return []
+    flags = seats[seat]
+    if not presence.may_act(flags, by_house):
+        return []
+    return _game_kinds(state, seat) + presence.kinds(flags, by_house)
+
+
+def _game_kinds(state: State, seat: int) -> list[str]:
+    """The game's command types this seat may send now."""
     match state:
         case Turns():
             if seat != state.turn:
@@ -74,12 +119,24 @@ def legal(state: State, seat: int) -> list[str]:
             assert_never(state)
 
 
-def legal_moves(state: State, seat: int) -> list[Command]:
+def legal_moves(state: State, seat: int, *, by_house: bool = False) -> list[Command]:
     """Every concrete command this seat may send now, each one `decide` accepts (`[]` when none).
 
     In the order of `legal`: keep, exchange; the swaps, by the hand's cards then the table's;
-    swap_all, pass, show. The command types, without repeats, are `legal(state, seat)`.
+    swap_all, pass, show; last leave and back, so that the first legal move is a move of the
+    game. The command types, without repeats, are `legal(state, seat)`; `by_house` as there.
     """
+    seats = state.match.presence
+    if not 0 <= seat < len(seats) or is_terminal(state):
+        return []
+    flags = seats[seat]
+    if not presence.may_act(flags, by_house):
+        return []
+    return _game_moves(state, seat) + presence.moves(flags, by_house)
+
+
+def _game_moves(state: State, seat: int) -> list[Command]:
+    """The game's commands this seat may send now."""
     match state:
         case Turns():
             if seat != state.turn:

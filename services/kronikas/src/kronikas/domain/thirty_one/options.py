@@ -7,7 +7,12 @@ from typing import Annotated, Final
 from msgspec import Meta, Struct
 
 from kronikas.domain.cards import COLOURED, STANDARD, Card
-from kronikas.domain.common import InvalidOptions
+from kronikas.domain.common import (
+    TURN_SECONDS_LIMITS,
+    InvalidOptions,
+    TurnSeconds,
+    valid_turn_seconds,
+)
 
 KIND: Final = "thirty_one"
 MIN_PLAYERS: Final = 2
@@ -42,6 +47,7 @@ class ThirtyOneOptions(Struct, frozen=True, forbid_unknown_fields=True):
     lives: Lives = 3
     max_circuits: MaxCircuits = None
     chronicler: Chronicler = False
+    turn_seconds: TurnSeconds = None
 
 
 class ThirtyOneTableOptions(Struct, frozen=True):
@@ -50,11 +56,12 @@ class ThirtyOneTableOptions(Struct, frozen=True):
     lives: Lives
     max_circuits: MaxCircuits
     chronicler: Chronicler
+    turn_seconds: TurnSeconds
 
     @classmethod
     def of(cls, options: ThirtyOneOptions) -> ThirtyOneTableOptions:
         """The options of a table, as its views show them."""
-        return cls(options.lives, options.max_circuits, options.chronicler)
+        return cls(options.lives, options.max_circuits, options.chronicler, options.turn_seconds)
 
 
 def validate_options(options: ThirtyOneOptions) -> None:
@@ -66,6 +73,8 @@ def validate_options(options: ThirtyOneOptions) -> None:
         raise InvalidOptions("max_circuits must be a whole number from 1 to 100, or null.")
     if type(options.chronicler) is not bool:
         raise InvalidOptions("chronicler must be true or false.")
+    if not valid_turn_seconds(options.turn_seconds):
+        raise InvalidOptions(TURN_SECONDS_LIMITS)
 
 
 def max_players(options: ThirtyOneOptions) -> int:

@@ -7,6 +7,7 @@ from typing import TypeAlias, TypeVar, assert_never
 from msgspec import Struct
 
 from kronikas.domain.cards import Card
+from kronikas.domain.presence import Presence
 from kronikas.domain.thirty_one.options import ThirtyOneOptions
 from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
 
@@ -14,7 +15,8 @@ T = TypeVar("T")
 
 
 class Match(Struct, frozen=True):
-    """What lasts the whole match: the seats, their lives, the round and its dealer."""
+    """What lasts the whole match: the seats, their lives, who plays them (`presence`: a house
+    player, a player who left, one away), the round and its dealer."""
 
     options: ThirtyOneOptions
     seeded: bool
@@ -22,6 +24,7 @@ class Match(Struct, frozen=True):
     names: tuple[str, ...] = ()
     lives: tuple[int, ...] = ()
     out: tuple[bool, ...] = ()
+    presence: tuple[Presence, ...] = ()
     round: int = 0
     dealer: int | None = None
     last_round: ThirtyOneRoundResult | None = None

@@ -8,7 +8,14 @@ from typing import Literal, assert_never
 from msgspec.structs import replace
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, MyHand, PlayerJoined
+from kronikas.domain.common import (
+    DeckRevealed,
+    MyHand,
+    PlayerJoined,
+    PlayerLeft,
+    SeatAway,
+    SeatBack,
+)
 from kronikas.domain.thirty_one.events import (
     Event,
     ThirtyOneCardSwapped,
@@ -43,8 +50,19 @@ from kronikas.domain.thirty_one.view_types import (
 Status = Literal["open", "playing", "finished"]
 
 
-def view(state: State, viewer: int | None, game_id: str, version: int) -> ThirtyOneGameView:
-    """The docs/api.md view of the table for a seat, or for a spectator (`viewer` None)."""
+def view(
+    state: State,
+    viewer: int | None,
+    game_id: str,
+    version: int,
+    *,
+    deadline: str | None = None,
+    by_house: bool = False,
+) -> ThirtyOneGameView:
+    """The docs/api.md view of the table for a seat, or for a spectator (`viewer` None).
+    `deadline` is when the clock of the seat the table waits for runs out (the application keeps
+    the clocks). `by_house`: the seat's view as the house plays it, `legal` being what the house
+    may choose for it (`legal(..., by_house=True)`)."""
     game = state.match
     n = len(game.ids)
     seat = viewer if viewer is not None and 0 <= viewer < n else None
@@ -58,6 +76,9 @@ def view(state: State, viewer: int | None, game_id: str, version: int) -> Thirty
             hand_size=len(hands[s]),
             lives=game.lives[s],
             out=game.out[s],
+            house=game.presence[s].house or game.presence[s].left,
+            away=game.presence[s].away,
+            left=game.presence[s].left,
         )
         for s in range(n)
     ]
@@ -117,9 +138,10 @@ def view(state: State, viewer: int | None, game_id: str, version: int) -> Thirty
         winners=winners,
         players=players,
         me=None if seat is None else MyHand(id=game.ids[seat], seat=seat, hand=list(hands[seat])),
-        legal=None if seat is None else legal(state, seat),
+        legal=None if seat is None else legal(state, seat, by_house=by_house),
         thirty_one=table,
         last_round=game.last_round,
+        deadline=deadline,
     )
 
 
@@ -147,6 +169,9 @@ def redact(event: Event, viewer: int | None) -> Event:
             | ThirtyOneMatchEnded()
             | PlayerJoined()
             | ThirtyOneGameCreated()
+            | PlayerLeft()
+            | SeatAway()
+            | SeatBack()
         ):
             return event
         case _:

@@ -7,12 +7,13 @@ from typing import Literal
 from msgspec import Struct
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import MyHand
+from kronikas.domain.common import AwaySeat, Deadline, HouseSeat, LeftSeat, MyHand
 from kronikas.domain.thirty_one.options import ThirtyOneTableOptions
 
 
 class ThirtyOnePlayerView(Struct, frozen=True):
-    """A seat at a Thirty-One table."""
+    """A seat at a Thirty-One table: who sits there, their lives, and whether the house plays
+    the seat."""
 
     id: str
     name: str
@@ -20,6 +21,9 @@ class ThirtyOnePlayerView(Struct, frozen=True):
     hand_size: int
     lives: int
     out: bool
+    house: HouseSeat
+    away: AwaySeat
+    left: LeftSeat
 
 
 class ThirtyOneTableView(Struct, frozen=True):
@@ -65,4 +69,5 @@ class ThirtyOneGameView(Struct, frozen=True, tag_field="kind", tag="thirty_one")
     legal: list[str] | None
     thirty_one: ThirtyOneTableView | None
     last_round: ThirtyOneRoundResult | None
+    deadline: Deadline
     cheat: None = None

@@ -1,0 +1,171 @@
+"""The house at the table: whose clock runs and when it runs out, and the house's moves.
+
+The house plays the seats of house players, of players who left after the start and of players
+whose clock ran out (away). It acts at once, in the request that made it its turn; it only waits
+(through a deadline, as the clocks do) while a person may still call the play it would bury.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import msgspec
+
+from kronikas.application.records import ms_of
+from kronikas.domain.common import DomainError, Randomness
+from kronikas.domain.engine import Rules, tag_of
+
+log = logging.getLogger("kronikas.house")
+
+CALL = "call"
+"""The command that calls the last play, in games that have calls (`Rules.may_call`)."""
+HOUSE_MOVES = 100
+"""The most house moves one request makes; the rest follow at once through a deadline."""
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def rfc3339(ms: int) -> str:
+    """Epoch milliseconds as RFC 3339 UTC with milliseconds (`2026-12-01T17:09:36.123Z`)."""
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
+
+
+def _pausing(rules: Rules, state: object, house: frozenset[int]) -> bool:
+    """A person may still call the last play, which the house's next move would bury."""
+    return bool(rules.may_call(state) - house)
+
+
+def deadline_ms(rules: Rules, state: object, at: str) -> int | None:
+    """When the table's next deadline falls, from its state and its latest event's time `at`:
+    the clock of the person it waits for, the house's pause, or now when the house owes a move
+    (a request made its bounded number of moves and left the rest). None: nothing will fall due.
+    """
+    if not at or rules.is_terminal(state):
+        return None
+    waiting = rules.waiting_for(state)
+    if waiting is None:
+        return None
+    timing = rules.timing(state)
+    house = rules.house_seats(state)
+    if waiting in house:
+        if _pausing(rules, state, house):
+            return ms_of(at) + timing.house_pause_seconds * 1000
+        return ms_of(at)
+    if timing.turn_seconds is None:
+        return None
+    return ms_of(at) + timing.turn_seconds * 1000
+
+
+def deadline_text(rules: Rules, state: object, at: str) -> str | None:
+    """The view's `deadline`: when the clock of the seat the table waits for runs out; for the
+    house's pause, when the house plays."""
+    due = deadline_ms(rules, state, at)
+    return None if due is None else rfc3339(due)
+
+
+class Turn:
+    """One request's events, and the house's moves that follow them, folded as they come."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        game_id: str,
+        version: int,
+        state: object,
+        round_events: Sequence[msgspec.Struct],
+        random_of: Randomness,
+        seed: int | None,
+    ) -> None:
+        self.rules = rules
+        self.game_id = game_id
+        self.version = version
+        self.state = state
+        self.events: list[msgspec.Struct] = []
+        self._round = list(round_events)
+        self._rng = random_of
+        self._seed = seed
+
+    def add(self, events: Sequence[msgspec.Struct]) -> None:
+        deal = self.rules.deal_event
+        for event in events:
+            self.state = self.rules.evolve(self.state, event)
+            if isinstance(event, deal):
+                self._round.clear()
+            self._round.append(event)
+            self.events.append(event)
+
+    def _house_random(self, seat: int) -> random.Random:
+        # Seeded tables stay reproducible: the house draws from the table's seed.
+        version = self.version + len(self.events)
+        if self._seed is None:
+            return random.Random(random.SystemRandom().getrandbits(64))
+        return random.Random(f"kronikas:{self._seed}:house:{version}:{seat}")
+
+    def _ask(self, seat: int) -> msgspec.Struct | None:
+        version = self.version + len(self.events)
+        rng = self._house_random(seat)
+        try:
+            return self.rules.house(self.state, seat, self.game_id, version, self._round, rng)
+        except Exception:  # a fault of the strategy must not stall the table: no opinion then
+            log.exception("the house's strategy failed", extra={"game_id": self.game_id})
+            return None
+
+    def _play(self, seat: int, command: msgspec.Struct) -> bool:
+        try:
+            events = self.rules.decide(self.state, command, seat, self._rng, by_house=True)
+        except DomainError:
+            return False  # a strategy's mistake must not stop the table: the clock will act
+        self.add(events)
+        return True
+
+    def play_house(self, calls: bool = True, paused: bool = False) -> int:
+        """The house's moves from here, up to `HOUSE_MOVES`: its calls at once (when `calls`),
+        then the moves of the seats it plays while the table waits for one of them and no
+        person may still call (`paused`: the house has waited its pause for the play on the
+        table, or a person's clock ran out: it moves now). Returns how many it made."""
+        made = 0
+        rules = self.rules
+        while made < HOUSE_MOVES and not rules.is_terminal(self.state):
+            house = rules.house_seats(self.state)
+            if not house:
+                break
+            waiting = rules.waiting_for(self.state)
+            if calls and self._call(house - {waiting} if waiting is not None else house):
+                made += 1
+                continue
+            calls = True
+            if waiting is None or waiting not in house:
+                break
+            if not paused and _pausing(rules, self.state, house):
+                # The house waits its pause before it buries the play, but decides at once
+                # whether to call it itself.
+                if self._call(frozenset({waiting}), only_calls=True):
+                    made += 1
+                    continue
+                break
+            paused = False
+            command = self._ask(waiting)
+            if command is None or not self._play(waiting, command):
+                # A strategy that has no answer must not stall the table: its first legal move.
+                moves = rules.legal_moves(self.state, waiting, by_house=True)
+                if not moves or not self._play(waiting, moves[0]):
+                    break
+            made += 1
+        return made
+
+    def _call(self, callers: frozenset[int], only_calls: bool = False) -> bool:
+        """The first of `callers` that may call the last play and decides to: its call. (A seat
+        the table waits for may answer with its move instead: with `only_calls` that waits.)"""
+        for seat in sorted(callers & self.rules.may_call(self.state)):
+            command = self._ask(seat)
+            if command is None or (only_calls and tag_of(type(command)) != CALL):
+                continue
+            if self._play(seat, command):
+                return True
+        return False
