@@ -20,7 +20,10 @@ if TYPE_CHECKING:
 SLOW_MODULES = {
     "tests/api/test_live.py": "processes",
     "tests/e2e/test_sdk_games.py": "processes",
+    "tests/e2e/test_bots_house.py": "processes",
+    "tests/e2e/test_sdk_house.py": "processes",
     "tests/e2e/test_sdk_streaming.py": "processes",
+    "tests/integration/test_clocks.py": "processes",
     "tests/integration/test_processes.py": "processes",
     "tests/integration/test_serve.py": "processes",
     "tests/reliability/test_leaks.py": "processes",

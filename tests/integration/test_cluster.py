@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 import threading
@@ -16,7 +17,7 @@ from litestar.testing import AsyncTestClient
 from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
 
-from kronikas.adapters.event_store import LOBBY_KEY, RedisEventStore, game_keys
+from kronikas.adapters.event_store import DEADLINES, LOBBY_KEY, RedisEventStore, game_keys
 from kronikas.adapters.notifier import Notifier
 from kronikas.api.app import create_app
 from kronikas.application.ports import Idempotency, Summary
@@ -341,3 +342,68 @@ async def test_a_table_id_with_a_closing_brace_is_404_on_the_cluster(
     assert (await client.get(f"/v1/games/{game}")).status_code == 404
     assert (await client.get(f"/v1/games/{game}/events")).status_code == 404
     assert (await client.post(f"/v1/games/{game}/players", json={"name": "x"})).status_code == 404
+
+
+async def test_a_timed_out_turn_is_played_by_the_house_on_the_cluster(
+    client: Client, redis: RedisCluster
+) -> None:
+    """A table on each master, each with a 5 s clock: the deadlines share one slot of their own
+    (`{clock}`), the tables' logs are on all three nodes, and every clock is acted on once."""
+    deadlines_at = redis.get_node_from_key(DEADLINES)
+    assert deadlines_at is not None
+    tables: dict[int, tuple[str, str]] = {}  # node port → (table id, host token)
+    for _ in range(60):  # ids are random: a table lands on a given node one time in three
+        r = await client.post(
+            "/v1/games", json={"kind": "thirty_one", "options": {"turn_seconds": 5}}
+        )
+        assert r.status_code == 201, r.text
+        game = r.json()["game"]["id"]
+        node = redis.get_node_from_key(game_keys(game)["log"])
+        assert node is not None
+        tables.setdefault(int(node.port), (game, r.json()["host_token"]))
+        if len(tables) == 3:
+            break
+    assert len(tables) == 3
+    started: dict[str, tuple[dict[str, Any], list[str]]] = {}
+    for game, host in tables.values():
+        tokens = []
+        for name in ("Ilona", "Bence"):
+            r = await client.post(f"/v1/games/{game}/players", json={"name": name})
+            assert r.status_code == 201, r.text
+            tokens.append(r.json()["token"])
+        r = await client.post(f"/v1/games/{game}/start", headers=bearer(host))
+        assert r.status_code == 200, r.text
+        started[game] = (r.json(), tokens)
+        assert key_slot(game.encode()) != key_slot(DEADLINES.encode())
+    moved: dict[str, list[dict[str, Any]]] = {}
+    for game, (view, _) in started.items():
+        events: list[dict[str, Any]] = []
+        for _ in range(4):  # the clock runs out 5 s after the start, and these wait up to 5 s
+            after = events[-1]["version"] if events else view["version"]
+            r = await client.get(f"/v1/games/{game}/events", params={"after": after, "wait": 5})
+            assert r.status_code == 200, r.text
+            events += r.json()["events"]
+            if len(events) >= 2:
+                break
+        moved[game] = events
+    await asyncio.sleep(0.3)  # a second house move, were there one, would be in by now
+    for game, (view, tokens) in started.items():
+        seat, events = view["turn"], moved[game]
+        assert [(e["type"], e["data"]["seat"]) for e in events[:1]] == [
+            ("thirty_one.seat_away", seat)
+        ], events
+        assert events[1]["data"]["seat"] == seat and events[0]["at"] == events[1]["at"]
+        assert events[1]["type"] != "thirty_one.seat_away"
+        r = await client.get(f"/v1/games/{game}/events", params={"after": view["version"]})
+        assert [e["version"] for e in r.json()["events"]] == [view["version"] + i for i in (1, 2)]
+        # The next clock, the other person's, waits in the deadlines' slot.
+        now = (await client.get(f"/v1/games/{game}")).json()
+        assert now["turn"] == 1 - seat and now["players"][seat]["away"]
+        assert await redis.zscore(DEADLINES, game) is not None
+        # The other person leaves: the house plays the table out.
+        r = await client.post(
+            f"/v1/games/{game}/commands", json={"type": "leave"}, headers=bearer(tokens[1 - seat])
+        )
+        assert r.status_code == 200, r.text
+        assert r.json()["game"]["status"] == "finished"
+    assert {int(port) for port in tables} - {int(deadlines_at.port)}, "no table off that node"

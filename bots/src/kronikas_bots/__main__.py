@@ -11,17 +11,22 @@ import time
 from collections.abc import Iterator, Sequence
 
 from .runner import Tally, local_service, play_one
-from .table import BOT_KINDS, KINDS, ApiError
+from .table import KINDS, SEAT_KINDS, ApiError
 
 EPILOG = """examples:
   python -m kronikas_bots --game cheat --bots good,random
   python -m kronikas_bots --game thirty_one --bots good,random,random --options '{"lives": 1}'
   python -m kronikas_bots --game cheat --bots good,random --games 200 --seed 1
+  python -m kronikas_bots --game cheat --bots house,random --games 20 --quiet
   python -m kronikas_bots --url http://localhost:8000 --game thirty_one
 
 Without --url a service is started for the run (python -m kronikas.serve on a free port, with
 its embedded Redis in a temporary directory). With --games K the seats rotate from game to game,
-so no bot keeps the same seat; a win shared by several seats counts for each of them."""
+so no bot keeps the same seat; a win shared by several seats counts for each of them. A seat
+"house" is a house player: the table's host seats it and the service plays it (no bot of ours);
+its wins count like any bot's. In Cheat the house waits house_pause_seconds (default 3) before
+it plays while another seat may still call: with three seats or more, --options
+'{"house_pause_seconds": 0}' runs faster, but the bots then never call the play before it."""
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -36,8 +41,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--bots",
         default="good,random",
-        help=f"comma-separated bot kinds, one per seat, from {', '.join(BOT_KINDS)} "
-        "(default good,random)",
+        help=f"comma-separated kinds, one per seat, from {', '.join(SEAT_KINDS)} "
+        "(house: the service plays that seat; default good,random)",
     )
     parser.add_argument("--games", type=int, default=1, help="tables to play (default 1)")
     parser.add_argument(
@@ -51,8 +56,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     args = parser.parse_args(argv)
     args.kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
-    if not args.kinds or any(k not in BOT_KINDS for k in args.kinds):
-        parser.error(f"--bots takes kinds from {', '.join(BOT_KINDS)}, e.g. good,random")
+    if not args.kinds or any(k not in SEAT_KINDS for k in args.kinds):
+        parser.error(f"--bots takes kinds from {', '.join(SEAT_KINDS)}, e.g. good,random")
     if args.games < 1:
         parser.error("--games must be at least 1")
     try:

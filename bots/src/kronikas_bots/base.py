@@ -25,10 +25,19 @@ ThirtyOneCommand: TypeAlias = Keep | Exchange | Swap | SwapAll | Pass | Show
 Command: TypeAlias = CheatCommand | ThirtyOneCommand
 
 
+PRESENCE = ("leave", "back")
+"""Commands a seat may send about itself at any time (`legal` lists them too); not game moves."""
+
+
+def moves(view: View) -> list[str]:
+    """The game's command types the seat may send now: `legal` less `leave` and `back`."""
+    return [kind for kind in view.legal or [] if kind not in PRESENCE]
+
+
 class Bot(Protocol):
     """A player's brain. The driver feeds it every event its seat may see, in order, then asks
-    `act` whenever the seat's view lists legal moves; `None` means "nothing now" (only an
-    optional call may be declined that way)."""
+    `act` whenever the seat's view lists moves of the game (`moves`); `None` means "nothing
+    now" (only an optional call may be declined that way)."""
 
     name: str
 

@@ -28,7 +28,7 @@ from kronikas_client.models import (
 )
 
 from .base import View
-from .table import Table, make_bot
+from .table import HOUSE, Table, make_bot
 
 
 def free_port() -> int:
@@ -161,8 +161,9 @@ def play_one(
     rng: Any,
     echo: Callable[[str], None] | None,
 ) -> tuple[View, int]:
-    """Play one table to the end; the final view and the number of rounds."""
-    bots = [make_bot(game, kind, rng) for kind in kinds]
+    """Play one table to the end; the final view and the number of rounds. A seat of kind
+    "house" is a house player: the host seats it and the service plays it."""
+    bots = [None if kind == HOUSE else make_bot(game, kind, rng) for kind in kinds]
     table = Table.create(url, game, bots, options, seed, rng)
     names = [f"{kind}-{i}" for i, kind in enumerate(kinds)]
     rounds = 0

@@ -15,6 +15,7 @@ from kronikas_client.api.games import (
     get_game,
     join_game,
     list_events,
+    seat_house_player,
     send_command,
     start_game,
 )
@@ -28,6 +29,7 @@ from kronikas_client.models import (
     Created,
     CreateThirtyOneGame,
     EventPage,
+    HouseSeated,
     Joined,
     JoinRequest,
     Problem,
@@ -36,7 +38,7 @@ from kronikas_client.models import (
 )
 from kronikas_client.types import UNSET, Response, Unset
 
-from .base import Bot, Command, View
+from .base import Bot, Command, View, moves
 from .cheat import GoodCheatBot, RandomCheatBot
 from .thirty_one import GoodThirtyOneBot, RandomThirtyOneBot
 
@@ -44,6 +46,9 @@ T = TypeVar("T")
 
 KINDS = ("cheat", "thirty_one")
 BOT_KINDS = ("good", "random")
+HOUSE = "house"
+SEAT_KINDS = (*BOT_KINDS, HOUSE)
+"""What a seat of `--bots` may be: a bot of ours, or a house player (the service plays it)."""
 
 
 class ApiError(Exception):
@@ -103,23 +108,27 @@ def make_bot(game: str, kind: str, rng: random.Random) -> Bot:
 
 @dataclass
 class Seat:
-    """One bot in one seat: its own authenticated client, and the events it has seen."""
+    """One bot in one seat: its own authenticated client (a spectator's plain one), and the
+    events it has seen (the latest not yet taken from `new_events`)."""
 
     bot: Bot
-    client: AuthenticatedClient
+    client: AuthenticatedClient | Client
     game_id: str
     seat: int
     version: int = 0
     view: View | None = None
     new_events: list[GameEvent] = field(default_factory=list)
 
-    def refresh(self) -> View:
-        """Feed the bot the events since last time, and read the seat's view."""
+    def refresh(self, wait: float = 0.0) -> View:
+        """Feed the bot the events since last time (waiting up to `wait` seconds for one), and
+        read the seat's view."""
         page: EventPage = call(
             "list_events",
-            lambda: list_events.sync_detailed(self.game_id, client=self.client, after=self.version),
+            lambda: list_events.sync_detailed(
+                self.game_id, client=self.client, after=self.version, wait=wait
+            ),
         )
-        self.new_events = page.events
+        self.new_events.extend(page.events)
         for event in page.events:
             self.bot.observe(event)
             self.version = event.version
@@ -132,7 +141,7 @@ class Seat:
 
     def send(self, command: Command) -> CommandResult | Problem:
         """Send a command at the version the bot decided on; the result or the refusal."""
-        assert self.view is not None
+        assert self.view is not None and isinstance(self.client, AuthenticatedClient)
         version = self.view.version
         while True:
             response = send_command.sync_detailed(
@@ -146,9 +155,26 @@ class Seat:
         raise ApiError("send_command", None)
 
 
+class Spectator:
+    """Eyes for a table the house plays alone: it sees what anyone may see and never acts."""
+
+    name = "spectator"
+
+    def observe(self, event: GameEvent) -> None:
+        pass
+
+    def act(self, view: Any) -> Command | None:
+        return None
+
+
+HOUSE_PATIENCE = 60.0
+"""How long a table may wait for the house to move before the driver gives up (seconds; the
+house's pause in Cheat, the option `house_pause_seconds`, is at most 30)."""
+
+
 @dataclass
 class Table:
-    """A table of seated bots on one service."""
+    """A table of seated bots, and of house players the service plays, on one service."""
 
     url: str
     game: str
@@ -156,18 +182,31 @@ class Table:
     game_id: str
     rng: random.Random
     timeout: float = 30.0
+    house: list[int] = field(default_factory=list)
+    watcher: Seat | None = None
+    _waiting: tuple[int, float] | None = field(default=None, init=False, repr=False)
+
+    @property
+    def eyes(self) -> Seat:
+        """The seat whose events and view the driver follows: the first bot's, or a
+        spectator's when the house plays every seat."""
+        if self.seats:
+            return self.seats[0]
+        assert self.watcher is not None
+        return self.watcher
 
     @classmethod
     def create(
         cls,
         url: str,
         game: str,
-        bots: Sequence[Bot],
+        bots: Sequence[Bot | None],
         options: dict[str, Any] | None = None,
         seed: int | None = None,
         rng: random.Random | None = None,
     ) -> Table:
-        """Create a table, seat the bots in order, and start it."""
+        """Create a table, seat the players in order and start it: a bot joins, and for None
+        the host seats a house player (the service plays that seat; no token is handed out)."""
         anyone = Client(base_url=url, timeout=_timeout())
         body: CreateCheatGame | CreateThirtyOneGame
         opts = options or {}
@@ -181,8 +220,20 @@ class Table:
             "create_game", lambda: create_game.sync_detailed(client=anyone, body=body)
         )
         game_id = created.game.id
+        host = AuthenticatedClient(base_url=url, token=created.host_token, timeout=_timeout())
         seats = []
+        house = []
         for i, bot in enumerate(bots):
+            if bot is None:
+                request = JoinRequest(name=f"{HOUSE}-{i}")
+                seated: HouseSeated = call(
+                    "seat_house_player",
+                    lambda request=request: seat_house_player.sync_detailed(  # type: ignore[misc]
+                        game_id, client=host, body=request
+                    ),
+                )
+                house.append(seated.seat)
+                continue
             request = JoinRequest(name=f"{bot.name}-{i}")
             joined: Joined = call(
                 "join_game",
@@ -192,21 +243,22 @@ class Table:
             )
             client = AuthenticatedClient(base_url=url, token=joined.token, timeout=_timeout())
             seats.append(Seat(bot, client, game_id, joined.seat))
-        host = AuthenticatedClient(base_url=url, token=created.host_token, timeout=_timeout())
         call_view(
             "start_game",
             lambda: start_game.sync_detailed(game_id, client=host),
         )
-        return cls(url, game, seats, game_id, rng or random.Random())
+        watcher = None if seats else Seat(Spectator(), anyone, game_id, -1)
+        return cls(url, game, seats, game_id, rng or random.Random(), house=house, watcher=watcher)
 
     def step(self) -> bool:
-        """Let one seat act; False once the match is over."""
+        """Let one seat act, or wait for the house to move; False once the match is over."""
         views = [seat.refresh() for seat in self.seats]
-        if views[0].status.value == "finished":
+        first = views[0] if views else self.eyes.refresh()
+        if first.status.value == "finished":
             return False
         wishes: list[tuple[Seat, Command]] = []
         for seat, view in zip(self.seats, views, strict=True):
-            if view.legal:
+            if moves(view):
                 command = seat.bot.act(view)
                 if command is not None:
                     wishes.append((seat, command))
@@ -215,9 +267,12 @@ class Table:
             # Calls race each other; the service takes the first to arrive.
             chosen = self.rng.choice(callers)
         else:
-            turn = views[0].turn
+            turn = first.turn
             movers = [w for w in wishes if w[0].seat == turn]
             if not movers:
+                if turn is not None and _house_plays(first, turn):
+                    self._await_house(first, turn)
+                    return True
                 raise RuntimeError(f"seat {turn} is on turn but its bot did nothing")
             chosen = movers[0]
         seat, command = chosen
@@ -227,17 +282,38 @@ class Table:
             raise ApiError(what, result)
         return True
 
+    def _await_house(self, view: View, turn: int) -> None:
+        """The house is on turn (it pauses for a call in Cheat, or a long chain of its moves goes
+        on through deadlines): wait for the table's next event."""
+        now = time.monotonic()
+        if self._waiting is None or self._waiting[0] != view.version:
+            self._waiting = (view.version, now)
+        elif now - self._waiting[1] > HOUSE_PATIENCE:
+            raise RuntimeError(f"the house in seat {turn} did not move in {HOUSE_PATIENCE:.0f} s")
+        self.eyes.refresh(wait=2.0)
+
     def play(self, on_events: Callable[[list[GameEvent], View], None] | None = None) -> View:
-        """Play until the match ends; `on_events` sees seat 0's new events after each step."""
+        """Play until the match ends; `on_events` sees the new events of the first bot's seat
+        (of a spectator when the house plays every seat) after each step."""
         while True:
             going = self.step()
-            view = self.seats[0].view
+            eyes = self.eyes
+            view = eyes.view
             assert view is not None
-            if on_events is not None and self.seats[0].new_events:
-                on_events(self.seats[0].new_events, view)
-                self.seats[0].new_events = []
+            if eyes.new_events:
+                if on_events is not None:
+                    on_events(eyes.new_events, view)
+                eyes.new_events = []
             if not going:
                 return view
+
+
+def _house_plays(view: View, seat: int) -> bool:
+    """Whether the house plays a seat now: a house player's, a left player's, or an away one."""
+    if not 0 <= seat < len(view.players):
+        return False
+    player = view.players[seat]
+    return player.house or player.away
 
 
 def _seed(seed: int | None) -> int | Unset:

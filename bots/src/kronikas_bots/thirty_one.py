@@ -18,7 +18,7 @@ from kronikas_client.models import (
     ThirtyOneTableViewPhase,
 )
 
-from .base import ThirtyOneCommand
+from .base import ThirtyOneCommand, moves
 from .cards import CHRONICLERS, VALUES, potential, rank, score, suit
 
 
@@ -40,11 +40,12 @@ class RandomThirtyOneBot:
         pass
 
     def act(self, view: ThirtyOneGameView) -> ThirtyOneCommand | None:
-        if not view.legal or view.me is None or view.thirty_one is None:
+        legal = moves(view)
+        if not legal or view.me is None or view.thirty_one is None:
             return None
         hand, table = view.me.hand, view.thirty_one.table
         last = view.thirty_one.phase == ThirtyOneTableViewPhase.LAST_CIRCUIT
-        for kind in self.rng.sample(view.legal, len(view.legal)):
+        for kind in self.rng.sample(legal, len(legal)):
             if kind == "swap":
                 pairs = [(g, t) for g in hand for t in table]
                 if last:  # in the last circuit a swap must leave at least 21
@@ -120,7 +121,7 @@ class GoodThirtyOneBot:
         return VALUES[rank(card)] if suit(card) in wanted else VALUES[rank(card)] / 10
 
     def act(self, view: ThirtyOneGameView) -> ThirtyOneCommand | None:
-        legal = view.legal or []
+        legal = moves(view)
         if not legal or view.me is None or view.thirty_one is None:
             return None
         hand, table, seat = list(view.me.hand), list(view.thirty_one.table), view.me.seat

@@ -23,6 +23,8 @@ LEASE_MS = 10_000
 """How long a process holds a due table before another may take it (should it have died)."""
 BATCH = 64
 """The most due tables one look takes."""
+RECHECK_MS = 2_000
+"""When acting found nothing due, how soon to look at the table once more before trusting it."""
 
 
 class Clocks:
@@ -34,6 +36,8 @@ class Clocks:
         self.now = now
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        self._quiet: dict[str, int] = {}
+        """Tables found with nothing due, by the version they were read at."""
 
     async def tick(self) -> int:
         """Act on the tables due now; answers how many were taken."""
@@ -44,12 +48,23 @@ class Clocks:
 
     async def _act(self, game_id: str, lease: int) -> None:
         try:
-            following = await self.commands.on_deadline(game_id)
+            acted = await self.commands.on_deadline(game_id)
         except Unavailable:
             return  # the lease runs out and the table is taken again
         except Exception:  # one table's fault must not stop every clock
             log.exception("acting on a deadline failed", extra={"game_id": game_id})
             return
+        following = acted.following
+        if acted.appended:
+            self._quiet.pop(game_id, None)
+        elif self._quiet.pop(game_id, None) != acted.version:
+            # Nothing was due. But a request arms its deadline before its append, so what was
+            # read may predate an append still on its way: look once more before trusting it.
+            if len(self._quiet) > 100_000:  # looks another process took over: forget them
+                self._quiet.clear()
+            self._quiet[game_id] = acted.version
+            recheck = self.now() + RECHECK_MS
+            following = recheck if following is None else min(following, recheck)
         await self.store.settle(game_id, lease, following)
 
     async def run(self) -> None:

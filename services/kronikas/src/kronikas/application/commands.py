@@ -12,6 +12,7 @@ import logging
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import msgspec
 
@@ -83,6 +84,15 @@ class _Step:
     decided when the play was made)."""
     house_owes: bool = False
     """The house acts even when the decision made no event (a deadline that fell due)."""
+
+
+class Acted(NamedTuple):
+    """What acting on a due table did: whether it appended, the table's next deadline, and the
+    version that deadline was read at."""
+
+    appended: bool
+    following: int | None
+    version: int
 
 
 class _NotDue(Exception):
@@ -229,14 +239,14 @@ class Commands:
         step = _Step(lambda t: self._decide(t, Start(), None), respond)
         return await self._execute(table, fresh, step)
 
-    async def on_deadline(self, game_id: str) -> int | None:
+    async def on_deadline(self, game_id: str) -> Acted:
         """Act on a table whose deadline fell due: a person whose clock ran out is away and the
         house plays for them; the house plays after its pause, or goes on where a request
-        stopped. Answers the table's next deadline (None: none)."""
+        stopped. Answers whether it appended, and the table's next deadline (None: none)."""
         try:
             table = await self.folds.load(game_id, rate=False)
         except NotFound:
-            return None
+            return Acted(False, None, 0)
 
         def decide(table: Table) -> list[msgspec.Struct]:
             rules = table.engine
@@ -258,9 +268,13 @@ class Commands:
             view = table.engine.view(state, None, game_id, table.version + len(events))
             return b"", view, []
 
-        await self._execute(table, True, _Step(decide, respond, calls=False, house_owes=True))
+        before = table.version
+        answer = await self._execute(
+            table, True, _Step(decide, respond, calls=False, house_owes=True)
+        )
         current = self.folds.cache.get(game_id) or table
-        return deadline_ms(current.engine, current.state, current.at)
+        following = deadline_ms(current.engine, current.state, current.at)
+        return Acted(answer.version > before, following, current.version)
 
     async def command(
         self,
