@@ -195,13 +195,6 @@ async def test_an_away_seat_may_send_back_at_any_time_and_then_plays_for_itself_
     assert await deadline_ms(w, s) == await latest_at(w, s) + MINUTE * 1000
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: the Cheat house's strategy raises (assert_never in domain/cheat/house.py "
-    "_Seen.fold) on a seat_away, seat_back or player_left event in the round's history; the "
-    "application logs it and plays the seat's first legal move instead",
-)
 @pytest.mark.parametrize("how", ["away", "left"])
 async def test_the_house_plays_a_seat_that_is_away_or_left_by_its_strategy(
     how: str, caplog: pytest.LogCaptureFixture
@@ -467,12 +460,8 @@ async def test_the_houses_own_call_is_decided_at_once_without_a_pause() -> None:
 
 
 async def test_the_house_next_to_play_also_decides_to_call_at_once() -> None:
-    w, s, answer = await sure_lie("php", seed=3, house=1)
-    held = w.games.folds.cache[s.game_id]  # what the house's strategy decides for seat 1 now
-    decided = held.engine.house(
-        held.state, 1, s.game_id, held.version, held.round, random.Random(0)
-    )
-    precondition(decided == Call(), f"the house calls this play for seat 1, not {decided}")
+    # Seat 0 claims four cards of a rank the house holds one of: a sure lie, called at once.
+    _, _, answer = await sure_lie("php", seed=3, house=1)
     called = [e["data"] for e in answer["events"] if e["type"] == "cheat.cheat_called"]
     assert [(c["caller"], c["seat"]) for c in called] == [(1, 0)]
 
@@ -499,7 +488,7 @@ async def test_a_start_with_the_house_first_to_play_already_holds_the_houses_mov
 
 @pytest.mark.parametrize(
     ("kind", "seats", "fields"),
-    [("cheat", "hh", {}), ("thirty_one", "h" * 9, {"lives": 10})],
+    [("cheat", "hh", {"rounds": 20}), ("thirty_one", "h" * 9, {"lives": 10})],
 )
 async def test_a_table_of_house_seats_alone_plays_its_match_to_the_end_through_the_deadlines(
     kind: str, seats: str, fields: dict[str, Any]
@@ -508,7 +497,9 @@ async def test_a_table_of_house_seats_alone_plays_its_match_to_the_end_through_t
     s = await started(w.games, kind, seats, seed=3, **fields)
     start = (await appends(w.store, s.game_id))[-1]
     assert tag(start[0]) == "round_dealt"
-    assert len(movers(kind, start)) == HOUSE_MOVES, "one request makes at most 100 moves"
+    # A move makes one to three events with a mover (a swap in the last circuit also shows).
+    assert HOUSE_MOVES <= len(movers(kind, start)) <= 3 * HOUSE_MOVES, "at most 100 moves"
+    assert (await view(w.games, s))["status"] == "playing", "the match takes more than a request"
     owed = await deadline_ms(w, s)
     assert owed == await latest_at(w, s), "the rest is owed at once"
     ticks = 0
@@ -516,9 +507,8 @@ async def test_a_table_of_house_seats_alone_plays_its_match_to_the_end_through_t
         assert ticks < 50, "the match did not end"
         assert await ticked(w, 0) == [1]
         ticks += 1
-    made = [len(movers(kind, a)) for a in await appends(w.store, s.game_id)][-ticks - 1 :]
-    assert ticks >= 1 and 0 < made[-1] <= HOUSE_MOVES
-    assert made[:-1] == [HOUSE_MOVES] * ticks, "each request as many moves as it may"
+    made = [len(movers(kind, a)) for a in await appends(w.store, s.game_id)][-ticks:]
+    assert ticks >= 1 and all(0 < m <= 3 * HOUSE_MOVES for m in made)
     assert await deadline_ms(w, s) is None
     assert await armed(w) == []
 

@@ -38,7 +38,7 @@ from kronikas.domain.cheat.events import (
     Event,
 )
 from kronikas.domain.cheat.view import CheatGameView
-from kronikas.domain.common import DeckRevealed, PlayerJoined
+from kronikas.domain.common import DeckRevealed, PlayerJoined, PlayerLeft, SeatAway, SeatBack
 
 _BLUFF_COUNTS: Final = {1: 0.85, 2: 0.1, 3: 0.03, 4: 0.02}
 """How many cards a truthful player bluffs with when it holds no true card."""
@@ -47,18 +47,22 @@ _SLIP: Final = 0.05
 _PATIENCE: Final = 150
 """Plays in a round after which the house stops calling, so that a table of counters who call
 every sure lie (and so shed nothing more) still ends."""
-_STALL: Final = 3.0
+_STALL: Final = 5.0
 """What a turn with no card of the rank due costs, in turns: any play is then a sure lie to a
 counting caller, so it sheds nothing and brings the pile (with the caller's cards) to us."""
-_PER_CARD: Final = 0.4
+_PER_CARD: Final = 0.9
 """What each card of a pile we are made to take costs, in turns."""
 _GROWTH: Final = 3.0
 """How many cards a pile grows by between two of our turns, when nobody calls."""
 _PILE_CAP: Final = 16.0
-_RISK: Final = 0.3
+_RISK: Final = 0.8
 """What a bluff costs in a plan, in turns: even a safe-looking one is sometimes called."""
 _CAUGHT: Final = 0.7
 """What being caught lying costs beyond the pile: callers who count call us more afterwards."""
+_OUT: Final = 1000.0
+"""The worth of going out with a true play: nothing else compares."""
+_FLOOR: Final = 0.25
+"""The least each card of a pile we take costs us, in turns."""
 _EVIDENCE_CAP: Final = 8.0
 _LOOKAHEAD = True
 
@@ -85,7 +89,9 @@ class _Seen:
     def __init__(self, view: CheatGameView, me: int) -> None:
         options = view.options
         self.n, self.me, self.max_play = len(view.players), me, options.max_play
-        self.deck = Counter(make_deck(options.decks, (COLOURED, PALE) if options.chroniclers else ()))
+        self.deck = Counter(
+            make_deck(options.decks, (COLOURED, PALE) if options.chroniclers else ())
+        )
         self.truthful = [0.0] * self.n
         """Log-odds, by seat, that it plays truthfully rather than at random."""
         self.called_me = self.caught_me = 0
@@ -208,6 +214,9 @@ class _Seen:
                 | CheatRoundEnded()
                 | DeckRevealed()
                 | CheatMatchEnded()
+                | PlayerLeft()
+                | SeatAway()
+                | SeatBack()
             ):
                 pass
             case _:
@@ -303,7 +312,9 @@ class _Plan:
                 unknown += count * (honest * self.worth(rank + "H", seat) + (1 - honest) * lie)
         if seat == self.me:
             mine = self.seen.mine
-            return self.turns(mine + known) - self.turns(mine) + unknown
+            # More cards can fill a rank we lack, but a pile never saves us turns.
+            grown = self.turns(mine + known) - self.turns(mine)
+            return max(grown, _FLOOR * sum(known.values())) + unknown
         return sum(self.worth(c, seat) * k for c, k in known.items()) + unknown
 
     def believed(self, caller: int, cards: Sequence[Card]) -> tuple[bool, float]:
@@ -349,7 +360,7 @@ class _Plan:
         honest = all(_true_for(c, self.rank) and c != PALE for c in cards)
         left = mine - Counter(cards)
         if not left and honest:
-            return 1000.0
+            return _OUT
         called = 1.0 if not left and self.n == 2 else self.call_chance(cards)
         after = -self.turns(left)
         if honest:
@@ -412,7 +423,8 @@ def _should_call(view: CheatGameView, plan: _Plan, rng: random.Random) -> bool:
     if "play" not in (view.legal or []) or not _LOOKAHEAD:
         return gain > 0
     # On turn, the call decides which pile our play lands on.
-    return gain + plan.emptied().best(rng)[0] > plan.best(rng)[0]
+    now = plan.best(rng)[0]
+    return now < _OUT and gain + plan.emptied().best(rng)[0] > now
 
 
 def house_command(
