@@ -119,7 +119,7 @@ async def test_lobby_lists_tables_made_in_one_millisecond_in_the_order_they_were
     tables: Tables, client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     now = utc_now()
-    monkeypatch.setattr("kronikas.application.commands.utc_now", lambda: now)
+    monkeypatch.setattr("kronikas.application.commands.utc_text", lambda ms: now)
     made = [await tables.create("cheat") for _ in range(40)]
     monkeypatch.undo()
     r = await client.get("/v1/games", params={"kind": "cheat", "status": "open", "limit": 40})
