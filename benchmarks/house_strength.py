@@ -52,26 +52,33 @@ MAX_MOVES = 800
 
 
 class HouseSeat:
-    """The house in one seat: its redacted history, grown event by event, and its own rng."""
+    """The house in one seat, asked as the application asks it: the seat's view as the house
+    plays it, the round's events (from its deal) redacted for the seat, its own rng."""
 
     def __init__(self, engine: ModuleType, game: str, seat: int, rng: random.Random) -> None:
         self.engine, self.seat, self.rng = engine, seat, rng
         self.decide_fn = HOUSES[game]
+        self.deal = cheat.CheatRoundDealt if engine is cheat else thirty_one.ThirtyOneRoundDealt
         self.history: list[Any] = []
-        self.seconds = 0.0
+        self.seconds = self.slowest = 0.0
         self.calls = 0
 
     def observe(self, event: Any, version: int) -> None:
+        """Keep the event, redacted for the seat; a deal starts the round's history afresh."""
+        if isinstance(event, self.deal):
+            self.history = []
         self.history.append(self.engine.redact(event, self.seat))
 
     def act(self, state: Any, version: int) -> Any:
-        # As the application asks it: the seat's view as the house plays it.
+        """The house's command for the seat now (None: none), timed."""
         view = self.engine.view(state, self.seat, "bench", version, by_house=True)
         if not view.legal:
             return None
         start = time.perf_counter()
-        command = self.decide_fn(view, self.history, self.rng)
-        self.seconds += time.perf_counter() - start
+        command = self.decide_fn(view, list(self.history), self.rng)
+        took = time.perf_counter() - start
+        self.seconds += took
+        self.slowest = max(self.slowest, took)
         self.calls += 1
         return command
 
@@ -84,11 +91,13 @@ class BotSeat:
         self.command_type: Any = engine.Command
 
     def observe(self, event: Any, version: int) -> None:
+        """Feed the bot the event as the SDK parses it from the wire."""
         data = msgspec.to_builtins(self.engine.redact(event, self.seat))
         wire = {"type": f"{self.game}.{data['type']}", "version": version, "at": "", "data": data}
         self.bot.observe(parse_event(wire))
 
     def act(self, state: Any, version: int) -> Any:
+        """The bot's command from the seat's view as the SDK parses it (None: none)."""
         view = self.engine.view(state, self.seat, "bench", version)
         if not view.legal:
             return None
@@ -121,6 +130,7 @@ def play_match(game: str, opponent: str, house_seat: int, seed: int) -> tuple[Re
     version = 0
 
     def apply(events: Sequence[Any]) -> None:
+        """Fold the events and show them to both seats."""
         nonlocal state, version
         for event in events:
             state = engine.evolve(state, event)
@@ -161,19 +171,23 @@ class Tally:
     shared: int = 0
     stuck: int = 0
     seconds: float = 0.0
+    slowest: float = 0.0
     decisions: int = 0
     by_seat: list[int] = field(default_factory=lambda: [0, 0])
 
     def add(self, result: Result, house: HouseSeat) -> None:
+        """Count one match."""
         self.games += 1
         self.wins += result.won
         self.shared += result.won and result.shared
         self.stuck += result.stuck
         self.by_seat[house.seat] += result.won
         self.seconds += house.seconds
+        self.slowest = max(self.slowest, house.slowest)
         self.decisions += house.calls
 
     def line(self, game: str, opponent: str) -> str:
+        """The tally as one line of the report."""
         low, high = wilson(self.wins, self.games)
         rate = self.wins / self.games if self.games else 0.0
         extra = f", {self.shared} of them shared" if self.shared else ""
@@ -181,12 +195,14 @@ class Tally:
         per = 1000 * self.seconds / self.decisions if self.decisions else 0.0
         return (
             f"{game:<10} house vs {opponent:<6}: won {self.wins:>4}/{self.games:<4} = {rate:6.1%}"
-            f"   95% CI [{low:.1%}, {high:.1%}]   (seat 0: {self.by_seat[0]}, seat 1: "
-            f"{self.by_seat[1]}{extra}{stuck}; {per:.2f} ms a decision)"
+            f"   95% CI [{low:.1%}, {high:.1%}]   (in seat 0: {self.by_seat[0]}, seat 1: "
+            f"{self.by_seat[1]}{extra}{stuck}; a decision: {per:.2f} ms on average, "
+            f"{1000 * self.slowest:.0f} ms at most)"
         )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    """Play the matches the arguments ask for and print a line for each game and opponent."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=200, help="matches per game and opponent")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first match")
