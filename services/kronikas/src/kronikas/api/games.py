@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -28,6 +27,7 @@ from kronikas.api.wire import (
 )
 from kronikas.application.errors import InvalidRequest, Unauthorized
 from kronikas.application.games import Answer, Games
+from kronikas.application.records import utc_text
 from kronikas.application.results import (
     CommandResult,
     Created,
@@ -99,6 +99,16 @@ async def strict(request: Request[Any, Any, Any], kind: Any) -> Any:
 def _address(request: Request[Any, Any, Any]) -> str:
     """The client's address, for limits on anonymous requests."""
     return request.client.host if request.client else "unknown"
+
+
+async def _seat_name(state: State, request: Request[Any, Any, Any]) -> str:
+    """The name of a seat to take (a join, or a house player), from a caller within its limit."""
+    data = await strict(request, JoinRequest)
+    await _games(state).admit(_address(request))
+    if not data.name.isprintable() or not data.name.strip():
+        raise InvalidRequest("name must be 1–32 printable characters, not only spaces.")
+    name: str = data.name
+    return name
 
 
 def _raw(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response[Any]:
@@ -207,9 +217,7 @@ class GamesController(Controller):
                 status=s.status,  # type: ignore[arg-type]
                 players=s.players,
                 max_players=_max_players(s.kind),
-                created_at=datetime.fromtimestamp(s.created_ms / 1000, UTC)
-                .isoformat(timespec="milliseconds")
-                .replace("+00:00", "Z"),
+                created_at=utc_text(s.created_ms),
             )
             for s in found
         ]
@@ -229,11 +237,8 @@ class GamesController(Controller):
         data: Annotated[JoinRequest, Body(description="The player's name.")],
     ) -> Response[Joined]:
         """Take the next free seat. The answer holds the player token: keep it secret."""
-        data = await strict(request, JoinRequest)
-        await _games(state).admit(_address(request))
-        if not data.name.isprintable() or not data.name.strip():
-            raise InvalidRequest("name must be 1–32 printable characters, not only spaces.")
-        return _raw(await _games(state).join(game_id, data.name), 201)
+        name = await _seat_name(state, request)
+        return _raw(await _games(state).join(game_id, name), 201)
 
     @post(
         "/games/{game_id:str}/house-players",
@@ -256,11 +261,8 @@ class GamesController(Controller):
         a person may still call.
         """
         token = required_bearer(request)
-        data = await strict(request, JoinRequest)
-        await _games(state).admit(_address(request))
-        if not data.name.isprintable() or not data.name.strip():
-            raise InvalidRequest("name must be 1–32 printable characters, not only spaces.")
-        return _raw(await _games(state).seat_house(game_id, token, data.name), 201)
+        name = await _seat_name(state, request)
+        return _raw(await _games(state).seat_house(game_id, token, name), 201)
 
     @post(
         "/games/{game_id:str}/start",

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, Union
 import msgspec
 
 from kronikas.application.engines import ENGINES
+from kronikas.application.results import camel
 
 Seed = Annotated[
     int,
@@ -18,14 +19,10 @@ Seed = Annotated[
 ]
 
 
-def _camel(kind: str) -> str:
-    return "".join(part.capitalize() for part in kind.split("_"))
-
-
 def _create(kind: str, title: str, options: type[msgspec.Struct]) -> type[msgspec.Struct]:
     """The create request of one game: its kind as the tag, its options, a seed."""
     made = msgspec.defstruct(
-        f"Create{_camel(kind)}Game",
+        f"Create{camel(kind)}Game",
         [
             ("options", options, msgspec.field(default_factory=options)),
             ("seed", Seed | None, None),

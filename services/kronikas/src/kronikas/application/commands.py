@@ -43,7 +43,7 @@ from kronikas.application.folds import (
     rate_limited,
     seat_of_role,
 )
-from kronikas.application.house import Turn, deadline_ms, now_ms, rfc3339
+from kronikas.application.house import Turn, deadline_ms, now_ms
 from kronikas.application.ports import Idempotency, RandomSource, Summary
 from kronikas.application.records import Record, encode, ms_of, utc_text
 from kronikas.application.tables import Table, keep
@@ -397,7 +397,7 @@ class Commands:
             folded, records, at = self._records(table, events)
             due = deadline_ms(table.engine, state, at)
             body, view, auth = step.respond(
-                table, state, events, at, None if due is None else rfc3339(due)
+                table, state, events, at, None if due is None else utc_text(due)
             )
             if due is not None:  # armed first: a crash after the append must not lose it
                 await self.store.arm(game_id, due)

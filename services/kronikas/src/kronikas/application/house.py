@@ -11,11 +11,11 @@ import logging
 import random
 import time
 from collections.abc import Sequence
-from datetime import UTC, datetime
 
 import msgspec
 
-from kronikas.application.records import ms_of
+from kronikas.application.records import ms_of, utc_text
+from kronikas.application.tables import follow_round
 from kronikas.domain.common import DomainError, Randomness
 from kronikas.domain.engine import Rules, tag_of
 
@@ -29,11 +29,6 @@ HOUSE_MOVES = 100
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-def rfc3339(ms: int) -> str:
-    """Epoch milliseconds as RFC 3339 UTC with milliseconds (`2026-12-01T17:09:36.123Z`)."""
-    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
 
 
 def _pausing(rules: Rules, state: object, house: frozenset[int]) -> bool:
@@ -66,7 +61,7 @@ def deadline_text(rules: Rules, state: object, at: str) -> str | None:
     """The view's `deadline`: when the clock of the seat the table waits for runs out; for the
     house's pause, when the house plays."""
     due = deadline_ms(rules, state, at)
-    return None if due is None else rfc3339(due)
+    return None if due is None else utc_text(due)
 
 
 class Turn:
@@ -92,12 +87,9 @@ class Turn:
         self._seed = seed
 
     def add(self, events: Sequence[msgspec.Struct]) -> None:
-        deal = self.rules.deal_event
         for event in events:
             self.state = self.rules.evolve(self.state, event)
-            if isinstance(event, deal):
-                self._round.clear()
-            self._round.append(event)
+            follow_round(self._round, event, self.rules.deal_event)
             self.events.append(event)
 
     def _house_random(self, seat: int) -> random.Random:

@@ -28,7 +28,8 @@ def wire_type(kind: str, tag: str) -> str:
     return f"{kind}.{tag}"
 
 
-def _camel(name: str) -> str:
+def camel(name: str) -> str:
+    """`round_dealt` as `RoundDealt`: how wire type names are made from tags and kinds."""
     return "".join(part.capitalize() for part in name.split("_"))
 
 
@@ -43,7 +44,7 @@ def _envelopes() -> dict[str, dict[type, type[msgspec.Struct]]]:
         by_class: dict[type, type[msgspec.Struct]] = {}
         for cls in game.events:
             tag = tag_of(cls)
-            name = f"{_camel(kind)}{_camel(tag)}Event"
+            name = f"{camel(kind)}{camel(tag)}Event"
             envelope = msgspec.defstruct(
                 name,
                 [

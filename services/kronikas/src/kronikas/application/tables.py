@@ -47,16 +47,22 @@ class Seen:
         self._json[viewer] = json
 
 
+def follow_round(
+    round: list[msgspec.Struct], event: msgspec.Struct, deal: type[msgspec.Struct]
+) -> None:
+    """Add `event` to a round's events, which a deal starts again."""
+    if isinstance(event, deal):
+        round.clear()
+    round.append(event)
+
+
 def keep(table: Table, records: list[Record[msgspec.Struct]]) -> list[Seen]:
     """Fold appended `records` into what the table keeps beside its state: its latest events,
     its round's events and the time of the latest one."""
     if records:
         table.at = records[-1].at
-        deal = table.engine.deal_event
         for record in records:
-            if isinstance(record.e, deal):
-                table.round.clear()
-            table.round.append(record.e)
+            follow_round(table.round, record.e, table.engine.deal_event)
     return table.recent.add(records, table.kind)
 
 
