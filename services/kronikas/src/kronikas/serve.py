@@ -27,6 +27,10 @@ log = logging.getLogger("kronikas.serve")
 _STARTUP_S = 10.0
 """A worker that dies sooner after it started fails the same way again: the supervisor stops."""
 GRACE_S = 10
+KEEP_ALIVE_S = 75
+"""How long an idle keep-alive connection stays open: longer than clients keep idle connections
+in their pools (httpx and many others drop them after 5 s), so a client never sends a request on
+a connection the server is closing at that very moment (a reset, seen as a read error)."""
 """On a stop, open requests and event streams get this long before they are cut."""
 
 
@@ -84,6 +88,7 @@ def _worker(app: str, host: str, port: int, supervisor: int) -> None:
         log_level="warning",
         lifespan="on",
         timeout_graceful_shutdown=GRACE_S,
+        timeout_keep_alive=KEEP_ALIVE_S,
     )
     uvicorn.Server(config).run(sockets=[_listening_socket(host, port)])
 
@@ -190,6 +195,7 @@ def main() -> int:
                 log_level="warning",
                 lifespan="on",
                 timeout_graceful_shutdown=GRACE_S,
+                timeout_keep_alive=KEEP_ALIVE_S,
             )
     finally:
         if embedded is not None:
