@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -219,3 +220,72 @@ async def test_an_append_heard_out_of_order_makes_the_stream_read_not_skip(
         reader.cancel()
         await asyncio.gather(reader, return_exceptions=True)
     assert [e.version for e in stream] == list(range(1, version + 1))
+
+
+class Relay:
+    """A TCP relay to the real Redis that can go silent: it keeps its connections open and
+    passes nothing more on them, as a half-open connection does (no emulation: every byte that
+    passes is the real server's)."""
+
+    def __init__(self, port: int) -> None:
+        self.port, self.frozen = port, False
+        self.server: asyncio.Server | None = None
+        self.accepted = 0
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.accepted += 1
+        if (task := asyncio.current_task()) is not None:
+            self.tasks.add(task)
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.port)
+        born_frozen = self.frozen
+
+        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            while data := await source.read(65536):
+                while self.frozen and not born_frozen:
+                    await asyncio.sleep(3600)
+                sink.write(data)
+
+        with contextlib.suppress(Exception):
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        writer.close()
+        up_writer.close()
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+async def test_a_silent_notification_line_is_dropped_and_followers_are_woken(
+    redis: Redis,
+) -> None:
+    """Redis stops answering on the notifier's connection without closing it: the PINGs find
+    out, the notifier connects again, and a follower waiting meanwhile is woken by the next
+    append as if nothing had happened."""
+    port = int(redis.connection_pool.connection_kwargs["port"])
+    relay = Relay(port)
+    relayed = Redis(port=await relay.start(), socket_timeout=0.3)
+    notifier = Notifier(relayed, health_s=0.3)
+    notifier.start()
+    try:
+        async for mover in instance(redis):
+            table = await started(mover)
+            async with notifier.waiting(table.game_id) as waiter:
+                assert relay.accepted >= 1
+                relay.frozen = True  # the old connection goes silent; new ones pass
+                await asyncio.sleep(2.0)  # a PING or two unanswered: the notifier reconnects
+                assert relay.accepted >= 2
+                waiter.clear()
+                await play_one_card(mover, table)
+                assert await waiter.wait(3.0)
+    finally:
+        await notifier.stop()
+        await relayed.aclose()
+        await relay.close()

@@ -18,6 +18,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from kronikas.adapters.script_line import LineScript, ScriptLine
 from kronikas.application.errors import Unavailable
 from kronikas.application.ports import AppendResult, Idempotency, ReadResult, Summary
 
@@ -131,6 +132,10 @@ class RedisEventStore:
         self._lobby_drop: AsyncScript = redis.register_script(_lua("lobby_drop.lua"))
         self._due: AsyncScript = redis.register_script(_lua("due.lua"))
         self._settle: AsyncScript = redis.register_script(_lua("settle.lua"))
+        self._line = ScriptLine.of(redis)
+        """The scripts' own pipelined connection (adapters/script_line.py); None on a cluster,
+        TLS or a Unix socket, where they go through redis-py."""
+        self._line_scripts: dict[str, LineScript] = {}
         self._sweep_at = 0
         self._adopted = False
         self._adopting = asyncio.Lock()
@@ -214,13 +219,23 @@ class RedisEventStore:
         return AppendResult("limited", retry_after_ms=int(reply[1]))
 
     async def _run(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
-        """Run a script; after a lost connection, drop the pool and try once more.
+        """Run a script; after a lost connection, try once more on a new one.
 
-        A pooled connection that outlived a Redis restart fails on its next use without the
-        command reaching the new server, so the second try is safe; were the first one to have
-        been applied after all, the append's version check answers `conflict` with our own events,
-        which the use case recognises (application/games.py).
+        A connection that outlived a Redis restart fails on its next use without the command
+        reaching the new server, so the second try is safe; were the first one to have been
+        applied after all, the append's version check answers `conflict` with our own events,
+        which the use case recognises (application/commands.py).
         """
+        if self._line is not None:
+            known = self._line_scripts.get(script.sha)
+            if known is None:
+                text = script.script
+                known = LineScript(text if isinstance(text, str) else bytes(text).decode())
+                self._line_scripts[script.sha] = known
+            try:
+                return await self._line.evalsha(known, keys, args)
+            except RedisConnectionError:
+                return await self._line.evalsha(known, keys, args)
         try:
             return await script(keys=keys, args=args)
         except RedisConnectionError:
@@ -228,6 +243,11 @@ class RedisEventStore:
             if pool is not None:
                 await pool.disconnect()
             return await script(keys=keys, args=args)
+
+    async def aclose(self) -> None:
+        """Close the scripts' own connection (the redis-py client is its owner's to close)."""
+        if self._line is not None:
+            await self._line.aclose()
 
     @_translated
     async def arm(self, game_id: str, due_ms: int) -> None:

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import time
 from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
@@ -27,6 +28,7 @@ from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
 from kronikas.adapters.event_store import NOTIFY_PREFIX, notify_channel
+from kronikas.adapters.script_line import ScriptLine
 from kronikas.adapters.waiter import Waiter
 from kronikas.application.ports import Appended
 
@@ -34,13 +36,35 @@ log = logging.getLogger("kronikas.notify")
 
 _IDLE_CHANNEL = notify_channel("-")
 """Always subscribed, never published on: redis-py reads only from a subscribed connection."""
+HEALTH_S = 5.0
+"""How often the notifier's own line PINGs Redis; unanswered by the next PING, it reconnects."""
+
+
+class _LinePubSub:
+    """The calls the notifier makes on redis-py's `PubSub`, on a `ScriptLine` of its own."""
+
+    def __init__(self, line: ScriptLine) -> None:
+        self.line = line
+
+    async def subscribe(self, *channels: str) -> None:
+        await self.line.push("SUBSCRIBE", *channels)
+
+    async def unsubscribe(self, *channels: str) -> None:
+        await self.line.push("UNSUBSCRIBE", *channels)
+
+    async def aclose(self) -> None:
+        await self.line.aclose()
 
 
 class Notifier:
     """Subscribes to the channels of the games waited on, and wakes their waiters."""
 
     def __init__(
-        self, redis: Redis | RedisCluster, linger_s: float = 30.0, confirm_s: float = 1.0
+        self,
+        redis: Redis | RedisCluster,
+        linger_s: float = 30.0,
+        confirm_s: float = 1.0,
+        health_s: float = HEALTH_S,
     ) -> None:
         # On a cluster, PUBLISH reaches every node, so the cluster client's pub/sub (one node,
         # chosen again at each reconnect) hears every table.
@@ -67,6 +91,10 @@ class Notifier:
         """Game → the generation of its confirmed subscription (absent while not confirmed)."""
         self._counter = itertools.count(1)
         self._appended: Appended | None = None
+        self._line = ScriptLine.of(redis, pushed=self._pushed, lost=self._line_lost)
+        """On plain TCP, the subscriptions' own line (adapters/script_line.py); else redis-py."""
+        self._line_gone = asyncio.Event()
+        self._health_s = health_s
 
     def listen(self, appended: Appended) -> None:
         """Hand every append heard to `appended` (before its waiters are woken)."""
@@ -206,7 +234,8 @@ class Notifier:
     async def _connect(self) -> None:
         if isinstance(self._redis, RedisCluster):
             await self._redis.initialize()
-        pubsub = self._redis.pubsub()
+        self._line_gone.clear()
+        pubsub = self._redis.pubsub() if self._line is None else _LinePubSub(self._line)
         async with self._lock:
             wanted = set(self._waiters) | set(self._lingering)
             loop = asyncio.get_running_loop()
@@ -221,16 +250,23 @@ class Notifier:
             await pubsub.subscribe(_IDLE_CHANNEL, *(notify_channel(g) for g in wanted))
             self._connected.set()
 
-    def _heard(self, message: dict[str, Any]) -> None:
-        channel = message.get("channel")
+    def _pushed(self, reply: list[Any]) -> None:
+        """What Redis pushed on the line: `[kind, channel, data]` (a PING's `[pong, ""]`)."""
+        if len(reply) == 3:
+            self._heard(reply[0], reply[1], reply[2])
+
+    def _line_lost(self) -> None:
+        self._line_gone.set()
+
+    def _heard(self, kind: bytes | str, channel: Any, data: Any) -> None:
         if not isinstance(channel, bytes):
             return
         game_id = channel.decode().removeprefix(NOTIFY_PREFIX)
-        if message["type"] == "message":
+        if kind == b"message" or kind == "message":
             if self._appended is not None:
-                self._hand_over(self._appended, game_id, message["data"])
+                self._hand_over(self._appended, game_id, data)
             self.wake(game_id)
-        elif message["type"] == "subscribe" and game_id in self._unconfirmed:
+        elif (kind == b"subscribe" or kind == "subscribe") and game_id in self._unconfirmed:
             self._unconfirmed[game_id] -= 1
             if self._unconfirmed[game_id] > 0:
                 return
@@ -242,6 +278,18 @@ class Notifier:
             if game_id in self._blind:
                 self._blind.discard(game_id)
                 self.wake(game_id)
+
+    async def _keep_line(self, line: ScriptLine) -> None:
+        """While the line holds: PING it every `health_s`; raise once it is lost or stalls."""
+        while not self._stopping:
+            heard_at = await line.push("PING")
+            if time.monotonic() - heard_at > self._health_s + line.timeout_s:
+                line.drop(TimeoutError("Redis did not answer a PING"))
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self._health_s):
+                    await self._line_gone.wait()
+            if self._line_gone.is_set():
+                raise ConnectionError("the notification line was lost")
 
     def _hand_over(self, appended: Appended, game_id: str, data: Any) -> None:
         """`<version>` then `\n<event>` for each appended event (adapters/lua/append.lua)."""
@@ -258,10 +306,12 @@ class Notifier:
             try:
                 await self._connect()
                 delay = 0.1
+                if self._line is not None:
+                    await self._keep_line(self._line)
                 while not self._stopping:
                     message = await self._pubsub.get_message(timeout=1.0)
                     if message is not None:
-                        self._heard(message)
+                        self._heard(message["type"], message.get("channel"), message["data"])
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

@@ -113,6 +113,7 @@ def create_app(
         if app.state.redis is None:
             app.state.redis = connect(settings)
         store = RedisEventStore(app.state.redis, settings.rate_per_s, settings.rate_burst)
+        app.state.store = store
         notifier = Notifier(app.state.redis)
         notifier.start()
         app.state.notifier = notifier
@@ -129,6 +130,8 @@ def create_app(
             await games.stop_clocks()
         if notifier := app.state.get("notifier"):
             await notifier.stop()
+        if store := app.state.get("store"):
+            await store.aclose()
         if redis is None and app.state.redis is not None:
             await app.state.redis.aclose()
 

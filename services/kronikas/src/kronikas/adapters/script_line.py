@@ -1,0 +1,264 @@
+"""A lean Redis connection for the store's scripts: one socket per process, calls pipelined.
+
+Every command's append and every read is one `EVALSHA`. Through redis-py each call takes a
+connection from the pool, wraps it in retries, time-outs and hooks, and gives it back: a quarter
+of a worker's CPU under the follow workload (docs/performance.md). Here a call is a few bytes
+on one connection and a future: a call made while none is in flight is written at once; calls
+made while others wait for their replies are queued and leave together at the end of that turn of
+the event loop, in one write. Redis answers them in order, and each reply resolves the oldest
+pending future.
+
+The notifier's pub/sub runs on a line of its own: what Redis pushes (a message, a confirmed
+subscription, the answer to a PING) goes to the `pushed` callback as it is parsed, with no task,
+no time-out scope and no dictionary per message, which is what redis-py's `get_message` costs.
+
+It speaks plain TCP to one server (`redis://`); TLS, Unix sockets and a cluster keep redis-py.
+A lost connection fails every pending call with redis-py's `ConnectionError`, and no call waits
+longer than the time-out: a stalled connection is dropped (`TimeoutError`). The next call
+connects again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+import hiredis
+from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+_MORE = object()
+"""What the reader answers while no whole reply has arrived."""
+PUSHES = frozenset({b"message", b"subscribe", b"unsubscribe", b"pong"})
+"""The first element of what Redis pushes to a subscribed connection."""
+Pushed = Callable[[list[Any]], None]
+
+
+class LineScript:
+    """A Lua script known by its SHA1, loaded again when Redis has forgotten it."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.sha = hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
+
+
+class _Wire(asyncio.Protocol):
+    """The socket: replies resolve the pending futures in the order their calls were sent."""
+
+    def __init__(self, line: ScriptLine, pushed: Pushed | None) -> None:
+        self.line = line
+        self.pushed = pushed
+        self.heard_at = time.monotonic()
+        self.reader = hiredis.Reader(replyError=ResponseError, notEnoughData=_MORE)
+        self.pending: collections.deque[tuple[asyncio.Future[Any], float]] = collections.deque()
+        self.transport: asyncio.Transport | None = None
+        self.closed = False
+        self.out: list[bytes] = []
+        """Commands queued in this turn of the event loop, written together at its end."""
+        self.watch: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
+
+    def data_received(self, data: bytes) -> None:
+        reader = self.reader
+        reader.feed(data)
+        pending = self.pending
+        while True:
+            try:
+                reply = reader.gets()
+            except hiredis.ProtocolError as exc:
+                self.fail(RedisConnectionError(f"Redis sent what is not RESP: {exc}"))
+                return
+            if reply is _MORE:
+                return
+            if self.pushed is not None:
+                self.heard_at = time.monotonic()
+                if type(reply) is list and reply and reply[0] in PUSHES:
+                    self.pushed(reply)
+                    continue
+            if not pending:
+                self.fail(RedisConnectionError("Redis sent a reply nobody asked for"))
+                return
+            future, _ = pending.popleft()
+            if not future.done():
+                future.set_result(reply)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.fail(RedisConnectionError("Connection to Redis lost"))
+
+    def send(self, command: tuple[Any, ...], timeout_s: float) -> asyncio.Future[Any]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        if self.closed:
+            future.set_exception(RedisConnectionError("Connection to Redis lost"))
+            return future
+        packed = hiredis.pack_command(command)
+        if not self.pending and self.transport is not None:
+            self.transport.write(packed)  # nothing in flight: no one to share a write with
+        else:
+            if not self.out:
+                loop.call_soon(self.flush)
+            self.out.append(packed)
+        self.pending.append((future, time.monotonic()))
+        if self.watch is None:
+            self.watch = loop.call_later(timeout_s, self.check, timeout_s)
+        return future
+
+    def flush(self) -> None:
+        """Write what this turn of the event loop queued, in one system call."""
+        out, self.out = self.out, []
+        if self.transport is not None and not self.closed:
+            self.transport.write(b"".join(out))
+
+    def check(self, timeout_s: float) -> None:
+        """Drop the connection when its oldest call has waited longer than the time-out."""
+        self.watch = None
+        if self.closed or not self.pending:
+            return
+        waited = time.monotonic() - self.pending[0][1]
+        if waited >= timeout_s:
+            self.fail(RedisTimeoutError("Timeout reading from Redis"))
+            return
+        loop = asyncio.get_running_loop()
+        self.watch = loop.call_later(timeout_s - waited, self.check, timeout_s)
+
+    def fail(self, error: Exception) -> None:
+        """Fail every pending call with `error` and drop the connection."""
+        self.closed = True
+        self.line._forget(self)
+        self.out = []
+        if self.watch is not None:
+            self.watch.cancel()
+            self.watch = None
+        while self.pending:
+            future, _ = self.pending.popleft()
+            if not future.done():
+                future.set_exception(error)
+        if self.transport is not None:
+            self.transport.abort()
+
+
+class ScriptLine:
+    """`EVALSHA` (and any command) on one pipelined connection to one Redis server."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        db: int = 0,
+        username: str | None = None,
+        password: str | None = None,
+        timeout_s: float = 2.0,
+        pushed: Pushed | None = None,
+        lost: Callable[[], None] | None = None,
+    ) -> None:
+        """`pushed` takes what Redis pushes once the line subscribes; `lost` is called when
+        the connection is lost."""
+        self.host, self.port, self.timeout_s = host, port, timeout_s
+        self._pushed, self._lost = pushed, lost
+        self._hello: list[tuple[Any, ...]] = []
+        if password:
+            self._hello.append(("AUTH", username, password) if username else ("AUTH", password))
+        if db:
+            self._hello.append(("SELECT", db))
+        self._wire: _Wire | None = None
+        self._connecting: asyncio.Lock | None = None
+
+    @classmethod
+    def of(cls, redis: Any, **hooks: Any) -> ScriptLine | None:
+        """A line to the server of a redis-py client on plain TCP; None for any other client.
+        `hooks` are `pushed` and `lost`."""
+        if not isinstance(redis, Redis):
+            return None
+        pool = redis.connection_pool
+        kwargs = pool.connection_kwargs
+        if pool.connection_class.__name__ not in ("Connection", "PackedConnection"):
+            return None  # TLS or a Unix socket
+        return cls(
+            kwargs.get("host", "localhost"),
+            int(kwargs.get("port", 6379)),
+            db=int(kwargs.get("db", 0) or 0),
+            username=kwargs.get("username"),
+            password=kwargs.get("password"),
+            timeout_s=float(kwargs.get("socket_timeout") or 2.0),
+            **hooks,
+        )
+
+    async def evalsha(self, script: LineScript, keys: Sequence[Any], args: Sequence[Any]) -> Any:
+        """Run `script`, loading it first when Redis does not know it (after a restart)."""
+        command = ("EVALSHA", script.sha, len(keys), *keys, *args)
+        try:
+            return await self.call(*command)
+        except NoScriptError:
+            await self.call("SCRIPT", "LOAD", script.text)
+            return await self.call(*command)
+
+    async def call(self, *command: Any) -> Any:
+        """Send one command and wait for its reply; an error reply is raised."""
+        wire = self._wire if self._wire is not None else await self._connect()
+        reply = await wire.send(command, self.timeout_s)
+        if isinstance(reply, ResponseError):
+            text = str(reply)
+            raise NoScriptError(text) if text.startswith("NOSCRIPT") else reply
+        return reply
+
+    async def push(self, *command: Any) -> float:
+        """Send a command whose answer is pushed (SUBSCRIBE, UNSUBSCRIBE, PING once subscribed),
+        connecting first if need be; when the line last heard from Redis (`time.monotonic()`)."""
+        wire = self._wire if self._wire is not None else await self._connect()
+        if wire.closed or wire.transport is None:
+            raise RedisConnectionError("Connection to Redis lost")
+        wire.transport.write(hiredis.pack_command(command))
+        return wire.heard_at
+
+    def drop(self, error: Exception) -> None:
+        """Drop the connection (a stalled subscription), failing what waits on it."""
+        if self._wire is not None:
+            self._wire.fail(error)
+
+    async def aclose(self) -> None:
+        if self._wire is not None:
+            self._wire.fail(RedisConnectionError("The connection was closed"))
+
+    # -- inside -----------------------------------------------------------------------------------
+
+    def _forget(self, wire: _Wire) -> None:
+        if self._wire is wire:
+            self._wire = None
+            if self._lost is not None:
+                self._lost()
+
+    async def _connect(self) -> _Wire:
+        if self._connecting is None:
+            self._connecting = asyncio.Lock()
+        async with self._connecting:
+            if self._wire is not None:
+                return self._wire
+            loop = asyncio.get_running_loop()
+            try:
+                async with asyncio.timeout(self.timeout_s):
+                    _, wire = await loop.create_connection(
+                        lambda: _Wire(self, self._pushed), self.host, self.port
+                    )
+            except TimeoutError as exc:
+                raise RedisTimeoutError("Timeout connecting to Redis") from exc
+            except OSError as exc:
+                raise RedisConnectionError(f"Error connecting to Redis: {exc}") from exc
+            self._wire = wire
+            try:
+                for command in self._hello:
+                    reply = await wire.send(command, self.timeout_s)
+                    if isinstance(reply, ResponseError):
+                        raise RedisConnectionError(f"Redis refused {command[0]}: {reply}")
+            except BaseException:
+                wire.fail(RedisConnectionError("Connection setup failed"))
+                raise
+            return wire
