@@ -24,6 +24,7 @@ from kronikas.adapters.redis_client import connect
 from kronikas.api import docs_pages
 from kronikas.api.errors import handle_exception
 from kronikas.api.games import SEND_COMMAND_INPUTS, GamesController
+from kronikas.api.lane import Kronikas
 from kronikas.api.logs import RequestLogMiddleware, configure_logging
 from kronikas.api.openapi import MendedJson
 from kronikas.api.system import SystemController
@@ -156,7 +157,7 @@ def create_app(
     pages: list[ControllerRouterHandler] = [docs_pages.assets_router()]
     if settings.web_dir:
         pages.append(web_router(settings.web_dir))
-    app = Litestar(
+    app = Kronikas(
         route_handlers=[SystemController, GamesController, *pages, *extra_routes],
         state=state,
         on_startup=[on_startup],

@@ -126,10 +126,10 @@ _COMMAND_HEADERS = (b"authorization", b"if-match", b"idempotency-key", b"content
 _command = msgspec.json.Decoder(Command)
 
 
-def _command_headers(request: Request[Any, Any, Any]) -> list[str | None]:
+def _command_headers(scope: Any) -> list[str | None]:
     """Authorization, If-Match, Idempotency-Key and Content-Length, in one pass."""
     found: list[str | None] = [None, None, None, None]
-    for name, value in request.scope["headers"]:
+    for name, value in scope["headers"]:
         if name in _COMMAND_HEADERS:
             at = _COMMAND_HEADERS.index(name)
             if found[at] is None:  # the first of repeated headers counts, as elsewhere
@@ -137,17 +137,17 @@ def _command_headers(request: Request[Any, Any, Any]) -> list[str | None]:
     return found
 
 
-async def _read_body(request: Request[Any, Any, Any], length: str | None, limit: int) -> bytes:
+async def _read_body(receive: Any, length: str | None, limit: int) -> bytes:
     """The body, straight from the ASGI messages; 413 past `limit` (announced or received)."""
     if length is not None and length.strip().isdigit() and int(length) > limit:
         raise RequestEntityTooLarge
     chunks: list[bytes] = []
     size = 0
     while True:
-        message = await request.receive()
+        message = await receive()
         if message["type"] == "http.disconnect":
             raise InvalidRequest("The client went away before the body ended.")
-        chunk: bytes = message.get("body", b"")  # type: ignore[assignment]
+        chunk: bytes = message.get("body", b"")
         size += len(chunk)
         if size > limit:
             raise RequestEntityTooLarge
@@ -163,6 +163,30 @@ def _if_match(value: str | None) -> int | None:
     if not text.isdigit() or len(text) > 12:
         raise InvalidRequest('If-Match must be a version in quotes, such as "12".')
     return int(text)
+
+
+async def run_command(games: Games, game_id: str, scope: Any, receive: Any) -> Answer:
+    """`POST /v1/games/{game_id}/commands` from its ASGI scope and messages: the route's work,
+    shared by the route and by the lane that serves it ahead of the framework (api/lane.py)."""
+    if len(game_id) > GAME_ID_MAX:
+        raise InvalidRequest(f"game_id: the table's id is at most {GAME_ID_MAX} characters.")
+    authorization, if_match, idempotency_key, length = _command_headers(scope)
+    if idempotency_key is not None and not 1 <= len(idempotency_key) <= 128:
+        raise InvalidRequest("Idempotency-Key must be 1–128 characters.")
+    token = _required(_token_of(authorization))
+    body = await _read_body(receive, length, games.settings.max_body_bytes)
+    try:
+        command = _command.decode(body)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise InvalidRequest(str(exc)) from None
+    return await games.command(
+        game_id,
+        token,
+        command,
+        body,
+        if_match=_if_match(if_match),
+        idempotency_key=idempotency_key,
+    )
 
 
 class GamesController(Controller):
@@ -303,26 +327,10 @@ class GamesController(Controller):
         """One move by the token's seat. The answer has the new version, its events and the view."""
         # The busiest route reads its own inputs: Litestar's extraction of its parameters and
         # body cost a sixth of a command (README, Performance). SEND_COMMAND_INPUTS documents them.
-        game_id: str = request.path_params["game_id"]
-        if len(game_id) > GAME_ID_MAX:
-            raise InvalidRequest(f"game_id: the table's id is at most {GAME_ID_MAX} characters.")
-        authorization, if_match, idempotency_key, length = _command_headers(request)
-        if idempotency_key is not None and not 1 <= len(idempotency_key) <= 128:
-            raise InvalidRequest("Idempotency-Key must be 1–128 characters.")
-        token = _required(_token_of(authorization))
+        # Most requests never get here: api/lane.py serves them ahead of the framework.
         games = _games(request.app.state)
-        body = await _read_body(request, length, games.settings.max_body_bytes)
-        try:
-            command = _command.decode(body)
-        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-            raise InvalidRequest(str(exc)) from None
-        answer = await games.command(
-            game_id,
-            token,
-            command,
-            body,
-            if_match=_if_match(if_match),
-            idempotency_key=idempotency_key,
+        answer = await run_command(
+            games, request.path_params["game_id"], request.scope, request.receive
         )
         return _tagged(answer)
 

@@ -1,0 +1,80 @@
+"""The command lane: `POST /v1/games/{id}/commands` served ahead of the framework.
+
+A move is the request clients make most, and under the follow workload the framework's share of
+it (routing, two exception layers, the handler's signature, the response object) cost about as
+much as the move's own work (docs/performance.md). The lane takes that one route before Litestar
+routes it: the same work (`games.run_command`), the same answer, the same request id and access
+log line (`RequestLogMiddleware` wraps the lane too), and every refusal made by the same exception
+handler as everywhere else.
+
+It steps aside, and the framework serves the route as before, for any request that carries an
+`Origin` header (the CORS middleware answers those) and for any path that is not exactly the
+route's; the framework also still declares the route for the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from litestar import Litestar, Request
+from litestar.types import Message, Receive, Scope, Send
+
+from kronikas.api.errors import handle_exception
+from kronikas.api.games import JSON, run_command
+from kronikas.api.logs import RequestLogMiddleware
+from kronikas.application.games import Games
+
+_ROUTE = re.compile(r"/v1/games/([^/]+)/commands")
+_JSON = JSON.encode()
+
+
+def takes(scope: Any) -> re.Match[str] | None:
+    """The match of the route's path when the lane serves this request, else None."""
+    if scope["type"] != "http" or scope["method"] != "POST":
+        return None
+    found = _ROUTE.fullmatch(scope["path"])
+    if found is None:
+        return None
+    for name, _ in scope["headers"]:
+        if name == b"origin":
+            return None
+    return found
+
+
+class Kronikas(Litestar):
+    """The application, with the command lane in front of the framework."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._lane = RequestLogMiddleware(self._command)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and (found := takes(scope)) is not None:
+            scope["app"] = scope["litestar_app"] = self
+            scope["path_params"] = {"game_id": found[1]}
+            await self._lane(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+    async def _command(self, scope: Scope, receive: Receive, send: Send) -> None:
+        games: Games = self.state.games
+        try:
+            answer = await run_command(games, scope["path_params"]["game_id"], scope, receive)
+        except Exception as exc:  # answered as the framework answers it, problem+json
+            request: Request[Any, Any, Any] = Request(scope, receive, send)
+            response = handle_exception(request, exc).to_asgi_response(None, request)
+            await response(scope, receive, send)
+            return
+        body = answer.body
+        start: Message = {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [
+                (b"content-type", _JSON),
+                (b"etag", b'"%d"' % answer.version),
+                (b"content-length", b"%d" % len(body)),
+            ],
+        }
+        await send(start)
+        await send({"type": "http.response.body", "body": body, "more_body": False})
