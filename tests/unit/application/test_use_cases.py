@@ -280,6 +280,43 @@ async def test_streams_of_another_process_follow_each_move_without_reading_the_s
         assert [json.loads(e.json) for e in stream] == page["events"]
 
 
+async def test_a_process_hearing_its_own_moves_decodes_none_of_them(games: Games) -> None:
+    """The memory feed hands an append to the listeners before the append returns, as Redis
+    may: the command's own state and JSON are folded in then, nothing is decoded or read, and
+    every stream still gets every event, the same as a page of events says."""
+    table = await started(games)
+    viewers: list[str | None] = [*table.tokens, None]
+    streams: list[list[Delivered]] = [[] for _ in viewers]
+    readers = [
+        asyncio.create_task(follow(games, table, token, streams[i]))
+        for i, token in enumerate(viewers)
+    ]
+    decoded = 0
+    codec = games.folds.codec
+    plain = codec.decode
+
+    def counting(kind: str, raw: bytes) -> Any:
+        nonlocal decoded
+        decoded += 1
+        return plain(kind, raw)
+
+    try:
+        version = await move(games, table)
+        await caught_up(streams, version)
+        codec.decode = counting  # type: ignore[method-assign]
+        for _ in range(10):
+            version = await move(games, table)
+            await caught_up(streams, version)
+        assert decoded == 0
+    finally:
+        for reader in readers:
+            reader.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)
+    for viewer, stream in zip(viewers, streams, strict=True):
+        page = json.loads(await games.events(table.game_id, viewer, 0, 0))
+        assert [json.loads(e.json) for e in stream] == page["events"]
+
+
 async def test_processes_with_a_feed_each_follow_one_another(store: MemoryEventStore) -> None:
     feeds = [MemoryChangeFeed(), MemoryChangeFeed()]
     for feed in feeds:

@@ -6,6 +6,7 @@ Each answer's JSON is made before the append, which records it for idempotent re
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import itertools
 import logging
@@ -97,6 +98,21 @@ class Acted(NamedTuple):
 
 class _NotDue(Exception):
     """A table's deadline is not due after all (it moved on since the deadline was armed)."""
+
+
+def _fold_own(
+    table: Table,
+    before: int,
+    state: object,
+    folded: list[Record[msgspec.Struct]],
+    step: _Step,
+) -> None:
+    """A command's own events into the table, from the state and JSON it made (no decoding);
+    nothing once the table moved on (the change feed folded them in already)."""
+    if table.version == before:
+        table.state, table.version = state, before + len(folded)
+        for seen, json in zip(keep(table, folded), step.seen, strict=False):
+            seen.knows(step.viewer, json)
 
 
 class Commands:
@@ -406,27 +422,30 @@ class Commands:
                 if step.idem_key is not None
                 else None
             )
-            result = await self.store.append(
-                game_id,
-                table.version,
-                records,
-                ttl_s=self._ttl(view.status),
-                token_hash=step.token_hash,
-                auth=auth,
-                idempotency=idem,
-                summary=Summary(
-                    game_id, table.kind, view.status, len(view.players), table.created_ms, 0
-                ),
-            )
+            before = table.version
+            fold = functools.partial(_fold_own, table, before, state, folded, step)
+            self.folds.expect(game_id, records, fold)
+            try:
+                result = await self.store.append(
+                    game_id,
+                    before,
+                    records,
+                    ttl_s=self._ttl(view.status),
+                    token_hash=step.token_hash,
+                    auth=auth,
+                    idempotency=idem,
+                    summary=Summary(
+                        game_id, table.kind, view.status, len(view.players), table.created_ms, 0
+                    ),
+                )
+            finally:
+                self.folds.expected(game_id, records)
             # A conflict with our own records is our append, applied before a lost connection
             # hid its answer.
             if result.outcome == "ok" or (
                 result.outcome == "conflict" and result.records == records
             ):
-                if table.version < result.version:  # else the change feed brought it already
-                    table.state, table.version = state, result.version
-                    for seen, json in zip(keep(table, folded), step.seen, strict=False):
-                        seen.knows(step.viewer, json)
+                fold()
                 table.roles.update(auth)
                 self.changes.wake(game_id)
                 await asyncio.sleep(0)  # the woken streams push before this answer is sent
