@@ -494,7 +494,7 @@ async def test_the_change_feed_wakes_the_waiters_of_the_game_that_changed(
         async with feed.waiting(game) as waiter, feed.waiting(other) as bystander:
             await append(store, game, 0, events("a"))
             assert await waiter.wait(1.0)
-            assert not bystander.event.is_set()
+            assert not bystander.changed
         async with feed.waiting(game) as waiter:
             await append(store, other, 0, events("a"))
             assert not await waiter.wait(backend.quiet)
@@ -534,7 +534,7 @@ async def test_the_feed_hands_each_successful_append_to_its_listener_before_waki
     game = new_id()
     heard: list[tuple[str, int, list[bytes], bool]] = []
     async with backend.feed() as feed, feed.waiting(game) as waiter:
-        feed.listen(lambda g, v, r: heard.append((g, v, r, waiter.event.is_set())))
+        feed.listen(lambda g, v, r: heard.append((g, v, r, waiter.changed)))
         generation = feed.generation(game)
         assert generation is not None
 

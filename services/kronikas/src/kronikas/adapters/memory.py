@@ -427,7 +427,7 @@ class MemoryChangeFeed:
     def wake(self, game_id: str) -> None:
         """Wake every waiter of a game."""
         for waiter in self._waiters.get(game_id, ()):
-            waiter.event.set()
+            waiter.set()
 
     def publish(self, game_id: str, version: int, records: list[bytes]) -> None:
         """An append was made (the store calls this): tell the listeners, then wake the waiters.

@@ -138,7 +138,7 @@ class Notifier:
     def wake(self, game_id: str) -> None:
         """Wake every waiter of a game."""
         for waiter in self._waiters.get(game_id, ()):
-            waiter.event.set()
+            waiter.set()
 
     async def _subscribe(self, game_id: str) -> None:
         if self._pubsub is None:
