@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 
+from kronikas.adapters.embedded_redis import EmbeddedRedis
 from tests.api.tables import Tables, candidates, game_moves
 from tests.conftest import ServiceProcess, serving, two_processes
 
@@ -231,3 +232,23 @@ async def test_a_long_poll_on_one_process_wakes_on_a_move_made_on_another(
             assert answer.status_code == 200
             assert answer.json()["events"][0]["version"] == version + 1
             assert asyncio.get_running_loop().time() - started < 2
+
+
+def test_the_open_limit_counts_the_peer_not_a_forwarded_for_header(
+    own_redis: EmbeddedRedis, tmp_path: Path
+) -> None:
+    """`X-Forwarded-For` is not believed, even from loopback: a client cannot pass for many
+    addresses to get around `OPEN_LIMIT_PER_MIN` (README, Configuration). At 6 a minute the
+    burst is 2."""
+    with serving(own_redis.url, tmp_path / "s.log", OPEN_LIMIT_PER_MIN="6") as service:
+        answers = [
+            httpx.post(
+                f"{service.url}/v1/games",
+                json={"kind": "cheat"},
+                headers={"X-Forwarded-For": f"203.0.113.{i}"},
+                timeout=5,
+            )
+            for i in range(3)
+        ]
+    assert [a.status_code for a in answers] == [201, 201, 429]
+    assert answers[2].json()["code"] == "rate_limited"

@@ -89,6 +89,7 @@ def _worker(app: str, host: str, port: int, supervisor: int) -> None:
         lifespan="on",
         timeout_graceful_shutdown=GRACE_S,
         timeout_keep_alive=KEEP_ALIVE_S,
+        proxy_headers=False,  # the client is the TCP peer (README, OPEN_LIMIT_PER_MIN)
     )
     uvicorn.Server(config).run(sockets=[_listening_socket(host, port)])
 
@@ -196,6 +197,7 @@ def main() -> int:
                 lifespan="on",
                 timeout_graceful_shutdown=GRACE_S,
                 timeout_keep_alive=KEEP_ALIVE_S,
+                proxy_headers=False,  # the client is the TCP peer (README, OPEN_LIMIT_PER_MIN)
             )
     finally:
         if embedded is not None:
