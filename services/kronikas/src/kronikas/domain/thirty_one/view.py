@@ -70,17 +70,19 @@ def view(
     hands: tuple[tuple[Card, ...], ...] = deal.hands if deal is not None else ((),) * n
     players = [
         ThirtyOnePlayerView(
-            id=game.ids[s],
-            name=game.names[s],
+            id=player_id,
+            name=name,
             seat=s,
-            hand_size=len(hands[s]),
-            lives=game.lives[s],
-            out=game.out[s],
-            house=game.presence[s].house or game.presence[s].left,
-            away=game.presence[s].away,
-            left=game.presence[s].left,
+            hand_size=len(hand),
+            lives=lives,
+            out=out,
+            house=flags.house or flags.left,
+            away=flags.away,
+            left=flags.left,
         )
-        for s in range(n)
+        for s, (player_id, name, hand, lives, out, flags) in enumerate(
+            zip(game.ids, game.names, hands, game.lives, game.out, game.presence, strict=True)
+        )
     ]
     table: ThirtyOneTableView | None = None
     turn: int | None = None
