@@ -21,6 +21,7 @@ from kronikas.application.games import Delivered, Games
 from kronikas.application.ports import ReadResult
 from kronikas.config import Settings
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
+from kronikas.domain.common import Leave
 
 SETTINGS = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=5.0)
 NOW = 1_800_000_000.0
@@ -315,6 +316,48 @@ async def test_a_process_hearing_its_own_moves_decodes_none_of_them(games: Games
     for viewer, stream in zip(viewers, streams, strict=True):
         page = json.loads(await games.events(table.game_id, viewer, 0, 0))
         assert [json.loads(e.json) for e in stream] == page["events"]
+
+
+class GatedStore(CountingStore):
+    """The memory store, whose `arm` waits at a gate: what another process does while a command
+    arms its deadline, before its append."""
+
+    gate: asyncio.Event | None = None
+
+    async def arm(self, game_id: str, due_ms: int) -> None:
+        if self.gate is not None:
+            await self.gate.wait()
+        await super().arm(game_id, due_ms)
+
+
+async def test_a_move_heard_while_a_command_arms_its_deadline_makes_it_decide_again(
+    feed: MemoryChangeFeed,
+) -> None:
+    """A command decided at version v waits on its deadline's arm; meanwhile another process's
+    move, heard by the feed, moves this process's table to v + 1. The append must still expect
+    v (and lose the race, and decide again): appending at v + 1 would store events numbered
+    from v + 1 a second time, and the log would no longer match its own versions."""
+    gated = GatedStore(clock=frozen, feeds=[feed])
+    mine = Games(gated, feed, for_table, SETTINGS)
+    theirs = Games(gated.sharing(), feed, for_table, SETTINGS)
+    table = await started(theirs, turn_seconds=60)
+    seat = (await view_of(mine, table))["turn"]
+    hand = (await view_of(mine, table, seat))["me"]["hand"]
+    async with feed.waiting(table.game_id):  # this process follows the table: it hears moves
+        await view_of(mine, table)
+        gated.gate = asyncio.Event()
+        playing = asyncio.create_task(
+            mine.command(table.game_id, table.tokens[seat], Play(cards=hand[:1]), b"")
+        )
+        for _ in range(20):
+            await asyncio.sleep(0)  # the play is decided and waits at the arm
+        await theirs.command(table.game_id, table.tokens[1 - seat], Leave(), b"")
+        gated.gate.set()
+        await playing
+    page = json.loads(await mine.events(table.game_id, None, 0, 0))
+    assert [e["version"] for e in page["events"]] == list(range(1, page["version"] + 1))
+    kinds = [e["type"] for e in page["events"]]
+    assert kinds.count("cheat.cards_played") >= 1 and "cheat.player_left" in kinds
 
 
 async def test_processes_with_a_feed_each_follow_one_another(store: MemoryEventStore) -> None:

@@ -415,6 +415,9 @@ class Commands:
             body, view, auth = step.respond(
                 table, state, events, at, None if due is None else utc_text(due)
             )
+            # The version this was decided at, taken before anything awaits: the table is the
+            # process's shared fold, which the change feed may move on while we wait.
+            before = table.version
             if due is not None:  # armed first: a crash after the append must not lose it
                 await self.store.arm(game_id, due)
             idem = (
@@ -422,9 +425,8 @@ class Commands:
                 if step.idem_key is not None
                 else None
             )
-            before = table.version
             fold = functools.partial(_fold_own, table, before, state, folded, step)
-            self.folds.expect(game_id, records, fold)
+            self.folds.expect(table, records, fold)
             try:
                 result = await self.store.append(
                     game_id,

@@ -83,20 +83,21 @@ class Folds:
         """Appends heard that could not be folded in (counted, so a read can tell it missed one)."""
         self._reading: dict[str, asyncio.Task[Table]] = {}
         """Tables being read for their followers, each read shared by all of them."""
-        self._own: dict[str, tuple[Sequence[bytes], Callable[[], None]]] = {}
-        """Appends this process has in flight: their records, and how to fold them in without
-        decoding them (the command made the state already)."""
+        self._own: dict[str, tuple[Table, Sequence[bytes], Callable[[], None]]] = {}
+        """Appends this process has in flight: the fold they follow on from, their records, and
+        how to fold them in without decoding them (the command made the state already)."""
         changes.listen(self._heard)
 
-    def expect(self, game_id: str, records: Sequence[bytes], fold: Callable[[], None]) -> None:
-        """An append of `records` is in flight from here: should the change feed bring it before
-        its answer does, `fold` folds it in (it must do nothing once the table moved on)."""
-        self._own[game_id] = (records, fold)
+    def expect(self, table: Table, records: Sequence[bytes], fold: Callable[[], None]) -> None:
+        """An append of `records` to `table` is in flight from here: should the change feed
+        bring it before its answer does, `fold` folds it in (it must do nothing once the table
+        moved on)."""
+        self._own[table.game_id] = (table, records, fold)
 
     def expected(self, game_id: str, records: Sequence[bytes]) -> None:
         """The append of `records` has its answer."""
         own = self._own.get(game_id)
-        if own is not None and own[0] is records:
+        if own is not None and own[1] is records:
             del self._own[game_id]
 
     def remember(self, table: Table) -> None:
@@ -138,8 +139,13 @@ class Folds:
         if table is None or version <= table.version:
             return  # not held here, or our own append (already folded)
         own = self._own.get(game_id)
-        if own is not None and version == table.version + len(records) and own[0] == records:
-            own[1]()  # our own append, heard before its answer came back
+        if (
+            own is not None
+            and own[0] is table  # else the cache holds a newer read of the table: decode
+            and version == table.version + len(records)
+            and own[1] == records
+        ):
+            own[2]()  # our own append, heard before its answer came back
             return
         try:
             if not records:
