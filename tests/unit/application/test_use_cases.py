@@ -249,16 +249,24 @@ async def follow(games: Games, table: Seated, token: str | None, into: list[Deli
             into.append(event)
 
 
-async def test_streams_of_another_process_follow_each_move_without_reading_the_store(
-    games: Games, other: Games, store: CountingStore, feed: MemoryChangeFeed
-) -> None:
-    table = await started(other)
+def followers(
+    games: Games, table: Seated
+) -> tuple[list[str | None], list[list[Delivered]], list[asyncio.Task[None]]]:
+    """A stream for each seat and one for spectators, each gathering its events."""
     viewers: list[str | None] = [*table.tokens, None]
     streams: list[list[Delivered]] = [[] for _ in viewers]
     readers = [
         asyncio.create_task(follow(games, table, token, streams[i]))
         for i, token in enumerate(viewers)
     ]
+    return viewers, streams, readers
+
+
+async def test_streams_of_another_process_follow_each_move_without_reading_the_store(
+    games: Games, other: Games, store: CountingStore, feed: MemoryChangeFeed
+) -> None:
+    table = await started(other)
+    viewers, streams, readers = followers(games, table)
     try:
         version = await move(other, table)
         await caught_up(streams, version)
@@ -286,12 +294,7 @@ async def test_a_process_hearing_its_own_moves_decodes_none_of_them(games: Games
     may: the command's own state and JSON are folded in then, nothing is decoded or read, and
     every stream still gets every event, the same as a page of events says."""
     table = await started(games)
-    viewers: list[str | None] = [*table.tokens, None]
-    streams: list[list[Delivered]] = [[] for _ in viewers]
-    readers = [
-        asyncio.create_task(follow(games, table, token, streams[i]))
-        for i, token in enumerate(viewers)
-    ]
+    viewers, streams, readers = followers(games, table)
     decoded = 0
     codec = games.folds.codec
     plain = codec.decode
