@@ -224,7 +224,7 @@ class RedisEventStore:
         A connection that outlived a Redis restart fails on its next use without the command
         reaching the new server, so the second try is safe; were the first one to have been
         applied after all, the append's version check answers `conflict` with our own events,
-        which the use case recognises (application/commands.py).
+        which the use case recognises (application/appends.py).
         """
         if self._line is not None:
             known = self._line_scripts.get(script.sha)

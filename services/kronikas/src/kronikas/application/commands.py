@@ -1,22 +1,20 @@
 """The changing use cases: load the log (or the cached fold) → decide → append at the version.
 
-Each answer's JSON is made before the append, which records it for idempotent retries.
+Each use case says how to decide and how to answer (a `Step`); `appends.py` makes the append,
+and each answer's JSON before it, which the append records for idempotent retries.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import hashlib
-import itertools
 import logging
 import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import NamedTuple
 
 import msgspec
 
+from kronikas.application.appends import Appends, NotDue, Response, Step
 from kronikas.application.encoding import (
     Answer,
     created_json,
@@ -24,7 +22,6 @@ from kronikas.application.encoding import (
     house_seated_json,
     joined_json,
     result_json,
-    version_of,
     view_json,
 )
 from kronikas.application.engines import ENGINES
@@ -34,7 +31,6 @@ from kronikas.application.errors import (
     NotFound,
     Unauthorized,
     Unavailable,
-    VersionMismatch,
 )
 from kronikas.application.folds import (
     HOST,
@@ -44,47 +40,20 @@ from kronikas.application.folds import (
     rate_limited,
     seat_of_role,
 )
-from kronikas.application.house import Turn, deadline_ms, now_ms
-from kronikas.application.ports import Idempotency, RandomSource, Summary
+from kronikas.application.house import deadline_ms, now_ms
+from kronikas.application.ports import RandomSource, Summary
 from kronikas.application.records import Record, encode, ms_of, utc_text
-from kronikas.application.tables import Table, keep
+from kronikas.application.tables import Table
 from kronikas.config import Settings
-from kronikas.domain.common import DomainError, Join, PlayerJoined, Start, TimeOut
-from kronikas.domain.engine import View, tag_of
+from kronikas.domain.common import Join, PlayerJoined, Start, TimeOut
+from kronikas.domain.engine import tag_of
 
 log = logging.getLogger("kronikas.games")
-
-_RETRIES = 16
 
 
 def new_token(prefix: str) -> str:
     """An unguessable token: 192 random bits."""
     return f"{prefix}_{secrets.token_urlsafe(24)}"
-
-
-_Response = tuple[bytes, View, list[tuple[str, str]]]
-
-
-@dataclass
-class _Step:
-    """One command's decision and answer, re-run on a fresher table after a lost race."""
-
-    decide: Callable[[Table], list[msgspec.Struct]]
-    respond: Callable[[Table, object, list[msgspec.Struct], str, str | None], _Response]
-    """The answer, from the table before, the state after, the events, their time and the
-    table's deadline after them."""
-    token_hash: str = ""
-    if_match: int | None = None
-    idem_key: str | None = None
-    fingerprint: str = ""
-    viewer: int | None = None
-    seen: list[bytes] = field(default_factory=list)
-    """The events' JSON as `viewer` sees them, when `respond` made it."""
-    calls: bool = True
-    """Whether the seats the house plays may call at once (not when a deadline acts: they
-    decided when the play was made)."""
-    house_owes: bool = False
-    """The house acts even when the decision made no event (a deadline that fell due)."""
 
 
 class Acted(NamedTuple):
@@ -94,25 +63,6 @@ class Acted(NamedTuple):
     appended: bool
     following: int | None
     version: int
-
-
-class _NotDue(Exception):
-    """A table's deadline is not due after all (it moved on since the deadline was armed)."""
-
-
-def _fold_own(
-    table: Table,
-    before: int,
-    state: object,
-    folded: list[Record[msgspec.Struct]],
-    step: _Step,
-) -> None:
-    """A command's own events into the table, from the state and JSON it made (no decoding);
-    nothing once the table moved on (the change feed folded them in already)."""
-    if table.version == before:
-        table.state, table.version = state, before + len(folded)
-        for seen, json in zip(keep(table, folded), step.seen, strict=False):
-            seen.knows(step.viewer, json)
 
 
 class Commands:
@@ -131,9 +81,7 @@ class Commands:
         self.changes = folds.changes
         self.randomness = randomness
         self.settings = settings
-        # Nonces of appends: random per process, then counted (cheaper than random per append).
-        self._nonce_prefix = secrets.token_hex(6)
-        self._nonces = itertools.count()
+        self.appends = Appends(folds, randomness, settings, now)
 
     async def admit(self, client: str) -> None:
         """Hold back one address that creates tables or takes seats too fast (429)."""
@@ -165,7 +113,7 @@ class Commands:
             game_id,
             0,
             records,
-            ttl_s=self._ttl(view.status),
+            ttl_s=self.appends.ttl(view.status),
             auth=[(hash_token(host_token), HOST)],
             summary=Summary(game_id, kind, view.status, 0, created_ms, len(events)),
         )
@@ -192,7 +140,7 @@ class Commands:
             events: list[msgspec.Struct],
             at: str,
             deadline: str | None,
-        ) -> _Response:
+        ) -> Response:
             seat = next(e.seat for e in events if isinstance(e, PlayerJoined))
             view = table.engine.view(state, seat, game_id, table.version + len(events))
             return (
@@ -203,8 +151,8 @@ class Commands:
 
         cached = self.folds.cache.get(game_id)
         table = cached or await self.folds.load(game_id)
-        step = _Step(lambda t: self._decide(t, command, None), respond)
-        return (await self._execute(table, cached is None, step)).body
+        step = Step(lambda t: self._decide(t, command, None), respond)
+        return (await self.appends.execute(table, cached is None, step)).body
 
     async def seat_house(self, game_id: str, token: str, name: str) -> bytes:
         """The host seats a house player; answers `HouseSeated` (no token: nobody plays it)."""
@@ -221,13 +169,13 @@ class Commands:
             events: list[msgspec.Struct],
             at: str,
             deadline: str | None,
-        ) -> _Response:
+        ) -> Response:
             seat = next(e.seat for e in events if isinstance(e, PlayerJoined))
             view = table.engine.view(state, None, game_id, table.version + len(events))
             return house_seated_json(player_id, seat, view), view, []
 
-        step = _Step(lambda t: self._decide(t, command, None), respond)
-        return (await self._execute(table, fresh, step)).body
+        step = Step(lambda t: self._decide(t, command, None), respond)
+        return (await self.appends.execute(table, fresh, step)).body
 
     async def start(self, game_id: str, token: str) -> Answer:
         """The host deals the first round; answers the table as the host (a spectator) sees it."""
@@ -242,7 +190,7 @@ class Commands:
             events: list[msgspec.Struct],
             at: str,
             deadline: str | None,
-        ) -> _Response:
+        ) -> Response:
             view = table.engine.view(
                 state,
                 None,
@@ -252,8 +200,8 @@ class Commands:
             )
             return view_json(view), view, []
 
-        step = _Step(lambda t: self._decide(t, Start(), None), respond)
-        return await self._execute(table, fresh, step)
+        step = Step(lambda t: self._decide(t, Start(), None), respond)
+        return await self.appends.execute(table, fresh, step)
 
     async def on_deadline(self, game_id: str) -> Acted:
         """Act on a table whose deadline fell due: a person whose clock ran out is away and the
@@ -268,7 +216,7 @@ class Commands:
             rules = table.engine
             due = deadline_ms(rules, table.state, table.at)
             if due is None or due > self.now():
-                raise _NotDue
+                raise NotDue
             waiting = rules.waiting_for(table.state)
             if waiting is None or waiting in rules.house_seats(table.state):
                 return []
@@ -280,13 +228,13 @@ class Commands:
             events: list[msgspec.Struct],
             at: str,
             deadline: str | None,
-        ) -> _Response:
+        ) -> Response:
             view = table.engine.view(state, None, game_id, table.version + len(events))
             return b"", view, []
 
         before = table.version
-        answer = await self._execute(
-            table, True, _Step(decide, respond, calls=False, house_owes=True)
+        answer = await self.appends.execute(
+            table, True, Step(decide, respond, calls=False, house_owes=True)
         )
         current = self.folds.cache.get(game_id) or table
         following = deadline_ms(current.engine, current.state, current.at)
@@ -324,7 +272,7 @@ class Commands:
             events: list[msgspec.Struct],
             at: str,
             deadline: str | None,
-        ) -> _Response:
+        ) -> Response:
             first = table.version + 1
             version = table.version + len(events)
             view = table.engine.view(state, seat, game_id, version, deadline)
@@ -335,7 +283,7 @@ class Commands:
             ]
             return result_json(version, step.seen, view), view, []
 
-        step = _Step(
+        step = Step(
             lambda t: self._decide(t, command, seat),
             respond,
             token_hash=token_hash,
@@ -345,132 +293,11 @@ class Commands:
         if idempotency_key is not None:
             step.idem_key = hash_token(f"{token_hash}:{idempotency_key}")
             step.fingerprint = hashlib.sha256(body).hexdigest()
-        return await self._execute(table, fresh, step)
+        return await self.appends.execute(table, fresh, step)
 
     # -- the append ------------------------------------------------------------------------------
-
-    def _ttl(self, status: str) -> int:
-        return self.settings.open_ttl_s if status == "open" else self.settings.finished_ttl_s
 
     def _decide(
         self, table: Table, command: msgspec.Struct, seat: int | None
     ) -> list[msgspec.Struct]:
         return table.engine.decide(table.state, command, seat, self.randomness(table.seed))
-
-    def _turn(self, table: Table, events: Sequence[msgspec.Struct], step: _Step) -> Turn:
-        """`events` folded, followed by the house's moves when it is then to act."""
-        turn = Turn(
-            table.engine,
-            table.game_id,
-            table.version,
-            table.state,
-            table.round,
-            self.randomness(table.seed),
-            table.seed,
-        )
-        turn.add(events)
-        if (turn.events or step.house_owes) and table.engine.house_seats(turn.state):
-            turn.play_house(step.calls, paused=step.house_owes)
-        return turn
-
-    def _records(
-        self, table: Table, events: Sequence[msgspec.Struct]
-    ) -> tuple[list[Record[msgspec.Struct]], list[bytes], str]:
-        """The records of `events` (and as stored), and their time."""
-        records, at = [], utc_text(self.now())
-        nonce = f"{self._nonce_prefix}{next(self._nonces):x}"
-        for offset, event in enumerate(events, start=1):
-            first = nonce if offset == 1 else None
-            records.append(Record(v=table.version + offset, at=at, e=event, n=first))
-        return records, [encode(r) for r in records], at
-
-    async def _execute(self, table: Table, fresh: bool, step: _Step) -> Answer:
-        game_id = table.game_id
-        for _ in range(_RETRIES):
-            if step.if_match is not None and step.if_match != table.version:
-                if step.if_match > table.version and not fresh:
-                    table, fresh = await self.folds.load(game_id, rate=False), True
-                    continue
-                return await self._replay_or_raise(
-                    table,
-                    step,
-                    VersionMismatch(
-                        f"The table is at version {table.version}, not {step.if_match}."
-                    ),
-                )
-            try:
-                turn = self._turn(table, step.decide(table), step)
-            except DomainError as refusal:
-                if not fresh:
-                    table, fresh = await self.folds.load(game_id, rate=False), True
-                    continue
-                return await self._replay_or_raise(table, step, refusal)
-            except _NotDue:
-                return Answer(b"", table.version)
-            state, events = turn.state, turn.events
-            if not events:
-                return Answer(b"", table.version)  # nothing to do (a deadline not due after all)
-            folded, records, at = self._records(table, events)
-            due = deadline_ms(table.engine, state, at)
-            body, view, auth = step.respond(
-                table, state, events, at, None if due is None else utc_text(due)
-            )
-            # The version this was decided at, taken before anything awaits: the table is the
-            # process's shared fold, which the change feed may move on while we wait.
-            before = table.version
-            if due is not None:  # armed first: a crash after the append must not lose it
-                await self.store.arm(game_id, due)
-            idem = (
-                Idempotency(step.idem_key, step.fingerprint, body)
-                if step.idem_key is not None
-                else None
-            )
-            fold = functools.partial(_fold_own, table, before, state, folded, step)
-            self.folds.expect(table, records, fold)
-            try:
-                result = await self.store.append(
-                    game_id,
-                    before,
-                    records,
-                    ttl_s=self._ttl(view.status),
-                    token_hash=step.token_hash,
-                    auth=auth,
-                    idempotency=idem,
-                    summary=Summary(
-                        game_id, table.kind, view.status, len(view.players), table.created_ms, 0
-                    ),
-                )
-            finally:
-                self.folds.expected(game_id, records)
-            # A conflict with our own records is our append, applied before a lost connection
-            # hid its answer.
-            if result.outcome == "ok" or (
-                result.outcome == "conflict" and result.records == records
-            ):
-                fold()
-                table.roles.update(auth)
-                self.changes.wake(game_id)
-                await asyncio.sleep(0)  # the woken streams push before this answer is sent
-                return Answer(body, result.version)
-            if result.outcome == "conflict":
-                table = await self.folds.after_conflict(table, result.records, result.version)
-                fresh = True
-                continue
-            if result.outcome == "replay":
-                return self._replayed(step, result.replay)
-            raise rate_limited(result.retry_after_ms)
-        raise Unavailable("The table is too busy right now; try again.")
-
-    async def _replay_or_raise(self, table: Table, step: _Step, error: Exception) -> Answer:
-        if step.idem_key is not None:
-            prior = await self.store.idempotent(table.game_id, step.idem_key)
-            if prior is not None:
-                return self._replayed(step, prior)
-        raise error
-
-    @staticmethod
-    def _replayed(step: _Step, record: bytes) -> Answer:
-        fingerprint, _, body = record.partition(b"\n")
-        if fingerprint.decode() != step.fingerprint:
-            raise InvalidRequest("This Idempotency-Key was used with another body.")
-        return Answer(body, version_of(body))

@@ -1,0 +1,210 @@
+"""The append every changing use case ends in: decide on the fold, let the house play on, make
+the answer, append at the version decided on, and fold the events in; again on a fresher fold
+after a lost race."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import itertools
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import msgspec
+
+from kronikas.application.encoding import Answer, version_of
+from kronikas.application.errors import InvalidRequest, Unavailable, VersionMismatch
+from kronikas.application.folds import Folds, rate_limited
+from kronikas.application.house import Turn, deadline_ms
+from kronikas.application.ports import Idempotency, RandomSource, Summary
+from kronikas.application.records import Record, encode, utc_text
+from kronikas.application.tables import Table, keep
+from kronikas.config import Settings
+from kronikas.domain.common import DomainError
+from kronikas.domain.engine import View
+
+_RETRIES = 16
+
+Response = tuple[bytes, View, list[tuple[str, str]]]
+
+
+@dataclass
+class Step:
+    """One command's decision and answer, re-run on a fresher table after a lost race."""
+
+    decide: Callable[[Table], list[msgspec.Struct]]
+    respond: Callable[[Table, object, list[msgspec.Struct], str, str | None], Response]
+    """The answer, from the table before, the state after, the events, their time and the
+    table's deadline after them."""
+    token_hash: str = ""
+    if_match: int | None = None
+    idem_key: str | None = None
+    fingerprint: str = ""
+    viewer: int | None = None
+    seen: list[bytes] = field(default_factory=list)
+    """The events' JSON as `viewer` sees them, when `respond` made it."""
+    calls: bool = True
+    """Whether the seats the house plays may call at once (not when a deadline acts: they
+    decided when the play was made)."""
+    house_owes: bool = False
+    """The house acts even when the decision made no event (a deadline that fell due)."""
+
+
+class NotDue(Exception):
+    """A table's deadline is not due after all (it moved on since the deadline was armed)."""
+
+
+def _fold_own(
+    table: Table,
+    before: int,
+    state: object,
+    folded: list[Record[msgspec.Struct]],
+    step: Step,
+) -> None:
+    """A command's own events into the table, from the state and JSON it made (no decoding);
+    nothing once the table moved on (the change feed folded them in already)."""
+    if table.version == before:
+        table.state, table.version = state, before + len(folded)
+        for seen, json in zip(keep(table, folded), step.seen, strict=False):
+            seen.knows(step.viewer, json)
+
+
+class Appends:
+    """Appends at the version decided on, for every changing use case (`execute`)."""
+
+    def __init__(
+        self, folds: Folds, randomness: RandomSource, settings: Settings, now: Callable[[], int]
+    ) -> None:
+        self.folds = folds
+        self.store = folds.store
+        self.changes = folds.changes
+        self.randomness = randomness
+        self.settings = settings
+        self.now = now
+        # Nonces of appends: random per process, then counted (cheaper than random per append).
+        self._nonce_prefix = secrets.token_hex(6)
+        self._nonces = itertools.count()
+
+    def ttl(self, status: str) -> int:
+        """How long a table in `status` is kept after its latest event."""
+        return self.settings.open_ttl_s if status == "open" else self.settings.finished_ttl_s
+
+    def _turn(self, table: Table, events: Sequence[msgspec.Struct], step: Step) -> Turn:
+        """`events` folded, followed by the house's moves when it is then to act."""
+        turn = Turn(
+            table.engine,
+            table.game_id,
+            table.version,
+            table.state,
+            table.round,
+            self.randomness(table.seed),
+            table.seed,
+        )
+        turn.add(events)
+        if (turn.events or step.house_owes) and table.engine.house_seats(turn.state):
+            turn.play_house(step.calls, paused=step.house_owes)
+        return turn
+
+    def _records(
+        self, table: Table, events: Sequence[msgspec.Struct]
+    ) -> tuple[list[Record[msgspec.Struct]], list[bytes], str]:
+        """The records of `events` (and as stored), and their time."""
+        records, at = [], utc_text(self.now())
+        nonce = f"{self._nonce_prefix}{next(self._nonces):x}"
+        for offset, event in enumerate(events, start=1):
+            first = nonce if offset == 1 else None
+            records.append(Record(v=table.version + offset, at=at, e=event, n=first))
+        return records, [encode(r) for r in records], at
+
+    async def execute(self, table: Table, fresh: bool, step: Step) -> Answer:
+        """Decide `step` on `table`, append, and answer; decide again after a lost race."""
+        game_id = table.game_id
+        for _ in range(_RETRIES):
+            if step.if_match is not None and step.if_match != table.version:
+                if step.if_match > table.version and not fresh:
+                    table, fresh = await self.folds.load(game_id, rate=False), True
+                    continue
+                return await self._replay_or_raise(
+                    table,
+                    step,
+                    VersionMismatch(
+                        f"The table is at version {table.version}, not {step.if_match}."
+                    ),
+                )
+            try:
+                turn = self._turn(table, step.decide(table), step)
+            except DomainError as refusal:
+                if not fresh:
+                    table, fresh = await self.folds.load(game_id, rate=False), True
+                    continue
+                return await self._replay_or_raise(table, step, refusal)
+            except NotDue:
+                return Answer(b"", table.version)
+            state, events = turn.state, turn.events
+            if not events:
+                return Answer(b"", table.version)  # nothing to do (a deadline not due after all)
+            folded, records, at = self._records(table, events)
+            due = deadline_ms(table.engine, state, at)
+            body, view, auth = step.respond(
+                table, state, events, at, None if due is None else utc_text(due)
+            )
+            # The version this was decided at, taken before anything awaits: the table is the
+            # process's shared fold, which the change feed may move on while we wait.
+            before = table.version
+            if due is not None:  # armed first: a crash after the append must not lose it
+                await self.store.arm(game_id, due)
+            idem = (
+                Idempotency(step.idem_key, step.fingerprint, body)
+                if step.idem_key is not None
+                else None
+            )
+            fold = functools.partial(_fold_own, table, before, state, folded, step)
+            self.folds.expect(table, records, fold)
+            try:
+                result = await self.store.append(
+                    game_id,
+                    before,
+                    records,
+                    ttl_s=self.ttl(view.status),
+                    token_hash=step.token_hash,
+                    auth=auth,
+                    idempotency=idem,
+                    summary=Summary(
+                        game_id, table.kind, view.status, len(view.players), table.created_ms, 0
+                    ),
+                )
+            finally:
+                self.folds.expected(game_id, records)
+            # A conflict with our own records is our append, applied before a lost connection
+            # hid its answer.
+            if result.outcome == "ok" or (
+                result.outcome == "conflict" and result.records == records
+            ):
+                fold()
+                table.roles.update(auth)
+                self.changes.wake(game_id)
+                await asyncio.sleep(0)  # the woken streams push before this answer is sent
+                return Answer(body, result.version)
+            if result.outcome == "conflict":
+                table = await self.folds.after_conflict(table, result.records, result.version)
+                fresh = True
+                continue
+            if result.outcome == "replay":
+                return self._replayed(step, result.replay)
+            raise rate_limited(result.retry_after_ms)
+        raise Unavailable("The table is too busy right now; try again.")
+
+    async def _replay_or_raise(self, table: Table, step: Step, error: Exception) -> Answer:
+        if step.idem_key is not None:
+            prior = await self.store.idempotent(table.game_id, step.idem_key)
+            if prior is not None:
+                return self._replayed(step, prior)
+        raise error
+
+    @staticmethod
+    def _replayed(step: Step, record: bytes) -> Answer:
+        fingerprint, _, body = record.partition(b"\n")
+        if fingerprint.decode() != step.fingerprint:
+            raise InvalidRequest("This Idempotency-Key was used with another body.")
+        return Answer(body, version_of(body))
