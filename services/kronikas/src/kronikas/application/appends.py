@@ -34,8 +34,8 @@ class Step:
     """One command's decision and answer, re-run on a fresher table after a lost race."""
 
     decide: Callable[[Table], list[msgspec.Struct]]
-    respond: Callable[[Table, object, list[msgspec.Struct], str, str | None], Response]
-    """The answer, from the table before, the state after, the events, their time and the
+    respond: Callable[[Table, object, list[Record[msgspec.Struct]], str | None], Response]
+    """The answer, from the table before, the state after, the records of the events and the
     table's deadline after them."""
     token_hash: str = ""
     if_match: int | None = None
@@ -147,7 +147,7 @@ class Appends:
             folded, records, at = self._records(table, events)
             due = deadline_ms(table.engine, state, at)
             body, view, auth = step.respond(
-                table, state, events, at, None if due is None else utc_text(due)
+                table, state, folded, None if due is None else utc_text(due)
             )
             # The version this was decided at, taken before anything awaits: the table is the
             # process's shared fold, which the change feed may move on while we wait.

@@ -78,7 +78,6 @@ class Commands:
         self.folds = folds
         self.now = now
         self.store = folds.store
-        self.changes = folds.changes
         self.randomness = randomness
         self.settings = settings
         self.appends = Appends(folds, randomness, settings, now)
@@ -137,12 +136,11 @@ class Commands:
         def respond(
             table: Table,
             state: object,
-            events: list[msgspec.Struct],
-            at: str,
+            records: list[Record[msgspec.Struct]],
             deadline: str | None,
         ) -> Response:
-            seat = next(e.seat for e in events if isinstance(e, PlayerJoined))
-            view = table.engine.view(state, seat, game_id, table.version + len(events))
+            seat = next(r.e.seat for r in records if isinstance(r.e, PlayerJoined))
+            view = table.engine.view(state, seat, game_id, records[-1].v)
             return (
                 joined_json(player_id, seat, token, view),
                 view,
@@ -166,12 +164,11 @@ class Commands:
         def respond(
             table: Table,
             state: object,
-            events: list[msgspec.Struct],
-            at: str,
+            records: list[Record[msgspec.Struct]],
             deadline: str | None,
         ) -> Response:
-            seat = next(e.seat for e in events if isinstance(e, PlayerJoined))
-            view = table.engine.view(state, None, game_id, table.version + len(events))
+            seat = next(r.e.seat for r in records if isinstance(r.e, PlayerJoined))
+            view = table.engine.view(state, None, game_id, records[-1].v)
             return house_seated_json(player_id, seat, view), view, []
 
         step = Step(lambda t: self._decide(t, command, None), respond)
@@ -187,17 +184,10 @@ class Commands:
         def respond(
             table: Table,
             state: object,
-            events: list[msgspec.Struct],
-            at: str,
+            records: list[Record[msgspec.Struct]],
             deadline: str | None,
         ) -> Response:
-            view = table.engine.view(
-                state,
-                None,
-                game_id,
-                table.version + len(events),
-                deadline,
-            )
+            view = table.engine.view(state, None, game_id, records[-1].v, deadline)
             return view_json(view), view, []
 
         step = Step(lambda t: self._decide(t, Start(), None), respond)
@@ -225,11 +215,10 @@ class Commands:
         def respond(
             table: Table,
             state: object,
-            events: list[msgspec.Struct],
-            at: str,
+            records: list[Record[msgspec.Struct]],
             deadline: str | None,
         ) -> Response:
-            view = table.engine.view(state, None, game_id, table.version + len(events))
+            view = table.engine.view(state, None, game_id, records[-1].v)
             return b"", view, []
 
         before = table.version
@@ -269,18 +258,13 @@ class Commands:
         def respond(
             table: Table,
             state: object,
-            events: list[msgspec.Struct],
-            at: str,
+            records: list[Record[msgspec.Struct]],
             deadline: str | None,
         ) -> Response:
-            first = table.version + 1
-            version = table.version + len(events)
+            version = records[-1].v
             view = table.engine.view(state, seat, game_id, version, deadline)
             # the mover's events, as JSON made once for the answer and the mover's streams
-            step.seen = [
-                event_json(table.engine, table.kind, Record(v=first + i, at=at, e=event), seat)
-                for i, event in enumerate(events)
-            ]
+            step.seen = [event_json(table.engine, table.kind, r, seat) for r in records]
             return result_json(version, step.seen, view), view, []
 
         step = Step(
@@ -294,8 +278,6 @@ class Commands:
             step.idem_key = hash_token(f"{token_hash}:{idempotency_key}")
             step.fingerprint = hashlib.sha256(body).hexdigest()
         return await self.appends.execute(table, fresh, step)
-
-    # -- the append ------------------------------------------------------------------------------
 
     def _decide(
         self, table: Table, command: msgspec.Struct, seat: int | None
