@@ -124,18 +124,19 @@ class RedisEventStore:
         self.redis = redis
         self.rate_per_s = rate_per_s
         self.burst = burst
-        self._append: AsyncScript = redis.register_script(_lua("append.lua"))
-        self._read: AsyncScript = redis.register_script(_lua("read.lua"))
-        self._bucket: AsyncScript = redis.register_script(_lua("bucket.lua"))
-        self._lobby_add: AsyncScript = redis.register_script(_lua("lobby_add.lua"))
-        self._lobby_move: AsyncScript = redis.register_script(_lua("lobby_move.lua"))
-        self._lobby_drop: AsyncScript = redis.register_script(_lua("lobby_drop.lua"))
-        self._due: AsyncScript = redis.register_script(_lua("due.lua"))
-        self._settle: AsyncScript = redis.register_script(_lua("settle.lua"))
         self._line = ScriptLine.of(redis)
         """The scripts' own pipelined connection (adapters/script_line.py); None on a cluster,
         TLS or a Unix socket, where they go through redis-py."""
         self._line_scripts: dict[str, LineScript] = {}
+        """Each script as the line runs it, by its SHA1."""
+        self._append = self._script("append.lua")
+        self._read = self._script("read.lua")
+        self._bucket = self._script("bucket.lua")
+        self._lobby_add = self._script("lobby_add.lua")
+        self._lobby_move = self._script("lobby_move.lua")
+        self._lobby_drop = self._script("lobby_drop.lua")
+        self._due = self._script("due.lua")
+        self._settle = self._script("settle.lua")
         self._sweep_at = 0
         self._adopted = False
         self._adopting = asyncio.Lock()
@@ -218,6 +219,13 @@ class RedisEventStore:
             return AppendResult("replay", replay=reply[1])
         return AppendResult("limited", retry_after_ms=int(reply[1]))
 
+    def _script(self, name: str) -> AsyncScript:
+        """A script of `lua/`, for redis-py and for the line alike."""
+        text = _lua(name)
+        line_script = LineScript(text)
+        self._line_scripts[line_script.sha] = line_script
+        return self.redis.register_script(text)
+
     async def _run(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
         """Run a script; after a lost connection, try once more on a new one.
 
@@ -227,11 +235,7 @@ class RedisEventStore:
         which the use case recognises (application/appends.py).
         """
         if self._line is not None:
-            known = self._line_scripts.get(script.sha)
-            if known is None:
-                text = script.script
-                known = LineScript(text if isinstance(text, str) else bytes(text).decode())
-                self._line_scripts[script.sha] = known
+            known = self._line_scripts[script.sha]
             try:
                 return await self._line.evalsha(known, keys, args)
             except RedisConnectionError:
