@@ -258,15 +258,16 @@ class Notifier:
     def _line_lost(self) -> None:
         self._line_gone.set()
 
-    def _heard(self, kind: bytes | str, channel: Any, data: Any) -> None:
+    def _heard(self, kind: bytes, channel: Any, data: Any) -> None:
+        """A message (`kind` b"message") or a confirmed subscription (b"subscribe")."""
         if not isinstance(channel, bytes):
             return
         game_id = channel.decode().removeprefix(NOTIFY_PREFIX)
-        if kind == b"message" or kind == "message":
+        if kind == b"message":
             if self._appended is not None:
                 self._hand_over(self._appended, game_id, data)
             self.wake(game_id)
-        elif (kind == b"subscribe" or kind == "subscribe") and game_id in self._unconfirmed:
+        elif kind == b"subscribe" and game_id in self._unconfirmed:
             self._unconfirmed[game_id] -= 1
             if self._unconfirmed[game_id] > 0:
                 return
@@ -308,10 +309,12 @@ class Notifier:
                 delay = 0.1
                 if self._line is not None:
                     await self._keep_line(self._line)
+                    continue
                 while not self._stopping:
                     message = await self._pubsub.get_message(timeout=1.0)
                     if message is not None:
-                        self._heard(message["type"], message.get("channel"), message["data"])
+                        kind = message["type"].encode()  # the line's kinds are bytes
+                        self._heard(kind, message.get("channel"), message["data"])
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

@@ -51,9 +51,10 @@ class LineScript:
 class _Wire(asyncio.Protocol):
     """The socket: replies resolve the pending futures in the order their calls were sent."""
 
-    def __init__(self, line: ScriptLine, pushed: Pushed | None) -> None:
+    def __init__(self, line: ScriptLine, pushed: Pushed | None, timeout_s: float) -> None:
         self.line = line
         self.pushed = pushed
+        self.timeout_s = timeout_s
         self.heard_at = time.monotonic()
         self.reader = hiredis.Reader(replyError=ResponseError, notEnoughData=_MORE)
         self.pending: collections.deque[tuple[asyncio.Future[Any], float]] = collections.deque()
@@ -93,7 +94,7 @@ class _Wire(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.fail(RedisConnectionError("Connection to Redis lost"))
 
-    def send(self, command: tuple[Any, ...], timeout_s: float) -> asyncio.Future[Any]:
+    def send(self, command: tuple[Any, ...]) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         if self.closed:
@@ -108,7 +109,7 @@ class _Wire(asyncio.Protocol):
             self.out.append(packed)
         self.pending.append((future, time.monotonic()))
         if self.watch is None:
-            self.watch = loop.call_later(timeout_s, self.check, timeout_s)
+            self.watch = loop.call_later(self.timeout_s, self.check)
         return future
 
     def flush(self) -> None:
@@ -117,17 +118,17 @@ class _Wire(asyncio.Protocol):
         if self.transport is not None and not self.closed:
             self.transport.write(b"".join(out))
 
-    def check(self, timeout_s: float) -> None:
+    def check(self) -> None:
         """Drop the connection when its oldest call has waited longer than the time-out."""
         self.watch = None
         if self.closed or not self.pending:
             return
         waited = time.monotonic() - self.pending[0][1]
-        if waited >= timeout_s:
+        if waited >= self.timeout_s:
             self.fail(RedisTimeoutError("Timeout reading from Redis"))
             return
         loop = asyncio.get_running_loop()
-        self.watch = loop.call_later(timeout_s - waited, self.check, timeout_s)
+        self.watch = loop.call_later(self.timeout_s - waited, self.check)
 
     def fail(self, error: Exception) -> None:
         """Fail every pending call with `error` and drop the connection."""
@@ -204,7 +205,7 @@ class ScriptLine:
     async def call(self, *command: Any) -> Any:
         """Send one command and wait for its reply; an error reply is raised."""
         wire = self._wire if self._wire is not None else await self._connect()
-        reply = await wire.send(command, self.timeout_s)
+        reply = await wire.send(command)
         if isinstance(reply, ResponseError):
             text = str(reply)
             raise NoScriptError(text) if text.startswith("NOSCRIPT") else reply
@@ -246,7 +247,7 @@ class ScriptLine:
             try:
                 async with asyncio.timeout(self.timeout_s):
                     _, wire = await loop.create_connection(
-                        lambda: _Wire(self, self._pushed), self.host, self.port
+                        lambda: _Wire(self, self._pushed, self.timeout_s), self.host, self.port
                     )
             except TimeoutError as exc:
                 raise RedisTimeoutError("Timeout connecting to Redis") from exc
@@ -255,7 +256,7 @@ class ScriptLine:
             self._wire = wire
             try:
                 for command in self._hello:
-                    reply = await wire.send(command, self.timeout_s)
+                    reply = await wire.send(command)
                     if isinstance(reply, ResponseError):
                         raise RedisConnectionError(f"Redis refused {command[0]}: {reply}")
             except BaseException:

@@ -50,7 +50,7 @@ class Kronikas(Litestar):
         self._lane = RequestLogMiddleware(self._command)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and (found := takes(scope)) is not None:
+        if (found := takes(scope)) is not None:
             scope["app"] = scope["litestar_app"] = self
             scope["path_params"] = {"game_id": found[1]}
             await self._lane(scope, receive, send)
