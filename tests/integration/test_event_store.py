@@ -17,6 +17,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from redis.asyncio import Redis
@@ -210,13 +211,21 @@ class MemoryBackend(Backend):
         yield feed
 
 
+def apart(redis_url: str) -> str:
+    """The session's Redis, database 9, which no service process of the session uses. One
+    sorted set holds every table's deadline, and those processes lease what is due in it four
+    times a second: on their database they took this suite's deadlines (due in 1970) from under
+    it, and this suite's `due` could lease theirs."""
+    return urlunsplit(urlsplit(redis_url)._replace(path="/9"))
+
+
 @pytest.fixture(params=["redis", "memory"])
 async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
     """Each contract test runs on both stores; only the Redis one needs the session's Redis."""
     if request.param == "memory":
         yield MemoryBackend()
         return
-    redis_url: str = request.getfixturevalue("redis_url")
+    redis_url = apart(request.getfixturevalue("redis_url"))
     client = Redis.from_url(redis_url)
     on_redis = RedisBackend(client, redis_url)
     try:
@@ -1187,7 +1196,8 @@ async def test_a_listener_that_fails_ends_the_games_memory_feed_and_the_others_s
 
 # -- deadlines -------------------------------------------------------------------------------
 # Scores here are a few seconds after the epoch, far before any real deadline another test may
-# have armed (epoch milliseconds of today), so `due` finds only this test's tables.
+# have armed (epoch milliseconds of today), so `due` finds only this test's tables; and the
+# suite's Redis store is on a database of its own (`apart`), where no service process looks.
 
 
 async def _drain(store: Store, now_ms: int, games: set[str]) -> None:
