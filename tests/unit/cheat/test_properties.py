@@ -18,6 +18,7 @@ from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import cheat
 from kronikas.domain.cards import ALL_CODES
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Event, Play
+from kronikas.domain.cheat.engine import standing as standing_of
 from kronikas.domain.common import (
     Back,
     DeckRevealed,
@@ -349,8 +350,11 @@ def test_no_view_or_event_shows_a_card_its_viewer_cannot_know(
                 _check_structure(seen, viewer)
                 if not isinstance(seen, DeckRevealed):
                     assert set(_codes(msgspec.to_builtins(seen))) <= known[viewer] | turned_up
+        # What the lobby lists is read from the state alone: it agrees with every view.
+        standing = standing_of(after)
         for viewer in viewers:
             seen_view = cheat.view(after, viewer, "g", version)
+            assert (seen_view.status, len(seen_view.players)) == standing
             assert set(_codes(msgspec.to_builtins(seen_view))) <= known[viewer] | turned_up
             if viewer is None:
                 assert seen_view.me is None and seen_view.legal is None

@@ -27,6 +27,7 @@ from kronikas.domain.common import (
     Start,
     TimeOut,
 )
+from kronikas.domain.thirty_one.engine import standing as standing_of
 from tests.conftest import examples
 
 COMMAND_TYPES = ("keep", "exchange", "swap", "swap_all", "pass", "show")
@@ -155,8 +156,10 @@ def shown_now(state: t.State) -> dict[int, tuple[str, ...]]:
 def check_views(state: t.State, shown: dict[int, tuple[str, ...]], version: int) -> None:
     """No view holds a card its viewer cannot know."""
     deal = t.deal_of(state)
+    standing = standing_of(state)  # what the lobby lists, from the state alone
     for viewer in [None, *range(len(state.match.ids))]:
         view = t.view(state, viewer, "g", version)
+        assert (view.status, len(view.players)) == standing
         body = msgspec.json.decode(msgspec.json.encode(view))
         last_round = body.pop("last_round")
         known: set[str] = set()

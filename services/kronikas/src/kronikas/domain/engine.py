@@ -44,6 +44,14 @@ class Timing(NamedTuple):
     house_pause_seconds: int
 
 
+class Standing(NamedTuple):
+    """What the lobby lists of a table, read from its state without making a view: its
+    `status` and how many `players` sit at it (both as its views say)."""
+
+    status: str
+    players: int
+
+
 @dataclass(frozen=True, slots=True)
 class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     """One game: its types, and the functions of the Decider with its views and legal moves."""
@@ -91,6 +99,7 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     may_call: Callable[[StateT], frozenset[int]]
     """The seats that may call the last play now (none in games without calls)."""
     timing: Callable[[StateT], Timing]
+    standing: Callable[[StateT], Standing]
     house: Callable[[ViewT, Sequence[EventT], random.Random], CommandT | None]
     """The house's move for a seat it plays, from that seat's view and its round's events as the
     seat saw them: a move when the seat is to act, a call when it decides to, else None."""
@@ -174,6 +183,8 @@ class Rules(Protocol):
     def may_call(self, state: object) -> frozenset[int]: ...
 
     def timing(self, state: object) -> Timing: ...
+
+    def standing(self, state: object) -> Standing: ...
 
     def house(
         self,
@@ -321,6 +332,9 @@ class _Checked(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
 
     def timing(self, state: object) -> Timing:
         return self._engine.timing(self._state(state))
+
+    def standing(self, state: object) -> Standing:
+        return self._engine.standing(self._state(state))
 
     def house(
         self,

@@ -28,7 +28,7 @@ from kronikas.domain.cheat.states import (
     is_terminal,
 )
 from kronikas.domain.cheat.view import CheatGameView, redact, view
-from kronikas.domain.engine import Engine, Timing
+from kronikas.domain.engine import Engine, Standing, Timing
 
 
 def timing(state: State) -> Timing:
@@ -41,6 +41,21 @@ def timing(state: State) -> Timing:
         case _:
             assert_never(state)
     return Timing(options.turn_seconds, options.house_pause_seconds)
+
+
+def standing(state: State) -> Standing:
+    """A Cheat table's status and number of players, as its views give them."""
+    match state:
+        case CheatLobby():
+            return Standing("open", len(state.players))
+        case CheatRound():
+            return Standing("playing", len(state.players))
+        case CheatRoundOver():
+            return Standing("playing", len(state.table.players))
+        case CheatFinished():
+            return Standing("finished", len(state.table.players))
+        case _:
+            assert_never(state)
 
 
 ENGINE: Engine[CheatOptions, State, Command, Event, CheatGameView] = Engine(
@@ -73,5 +88,6 @@ ENGINE: Engine[CheatOptions, State, Command, Event, CheatGameView] = Engine(
     seat_of=seat_of,
     may_call=may_call,
     timing=timing,
+    standing=standing,
     house=house_command,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import get_args
 
-from kronikas.domain.engine import Engine, Timing
+from kronikas.domain.engine import Engine, Standing, Timing
 from kronikas.domain.thirty_one.commands import COMMANDS, Command
 from kronikas.domain.thirty_one.decide import created, decide
 from kronikas.domain.thirty_one.events import Event, ThirtyOneRoundDealt
@@ -19,7 +19,13 @@ from kronikas.domain.thirty_one.options import (
     validate_options,
 )
 from kronikas.domain.thirty_one.seats import house_seats, seat_of, waiting_for
-from kronikas.domain.thirty_one.states import State, initial_state, is_terminal
+from kronikas.domain.thirty_one.states import (
+    Finished,
+    Lobby,
+    State,
+    initial_state,
+    is_terminal,
+)
 from kronikas.domain.thirty_one.view import redact, view
 from kronikas.domain.thirty_one.view_types import ThirtyOneGameView
 
@@ -27,6 +33,16 @@ from kronikas.domain.thirty_one.view_types import ThirtyOneGameView
 def timing(state: State) -> Timing:
     """A Thirty-One table's clocks, from its options (nobody calls: the house never waits)."""
     return Timing(state.match.options.turn_seconds, 0)
+
+
+def standing(state: State) -> Standing:
+    """A Thirty-One table's status and number of players, as its views give them."""
+    players = len(state.match.ids)
+    if isinstance(state, Lobby):
+        return Standing("open", players)
+    if isinstance(state, Finished):
+        return Standing("finished", players)
+    return Standing("playing", players)
 
 
 ENGINE: Engine[ThirtyOneOptions, State, Command, Event, ThirtyOneGameView] = Engine(
@@ -59,5 +75,6 @@ ENGINE: Engine[ThirtyOneOptions, State, Command, Event, ThirtyOneGameView] = Eng
     seat_of=seat_of,
     may_call=lambda state: frozenset(),
     timing=timing,
+    standing=standing,
     house=house_command,
 )
