@@ -573,6 +573,70 @@ async def test_the_feed_hands_each_successful_append_to_its_listener_before_waki
         assert feed.generation(game) == generation, "the feed stayed unbroken"
 
 
+async def test_an_append_made_calls_stored_once_before_it_returns_and_meanwhile_before(
+    limited: Store,
+) -> None:
+    game = new_id()
+    calls: list[str] = []
+
+    async def tracked(expected: int, names: Sequence[str], **kwargs: Any) -> AppendResult:
+        calls.clear()
+        return await append(
+            limited,
+            game,
+            expected,
+            events(*names),
+            stored=lambda: calls.append("stored"),
+            meanwhile=lambda: calls.append("meanwhile"),
+            **kwargs,
+        )
+
+    assert (await tracked(0, ["a", "b"])).version == 2
+    assert calls == ["meanwhile", "stored"]
+    key = Idempotency("k", "fp", b"answer")
+    assert (await tracked(2, ["c"], idempotency=key)).outcome == "ok"
+    assert calls == ["meanwhile", "stored"]
+    # Refused appends store nothing: `stored` is not called (what is made meanwhile is dropped).
+    assert (await tracked(1, ["x"])).outcome == "conflict"
+    assert "stored" not in calls
+    assert (await tracked(3, ["x"], idempotency=key)).outcome == "replay"
+    assert "stored" not in calls
+    for _ in range(2):
+        await append(limited, game, 0, events("x"), token_hash="t")
+    assert (await tracked(3, ["x"], token_hash="t")).outcome == "limited"
+    assert "stored" not in calls
+
+
+async def test_an_append_told_by_its_process_wakes_its_waiters_once_the_movers_last(
+    backend: Backend, store: Store
+) -> None:
+    game = new_id()
+    async with (
+        backend.feed() as feed,
+        feed.waiting(game, 1) as mover,
+        feed.waiting(game, 0) as other,
+        feed.waiting(game, None) as spectator,
+    ):
+        assert feed.viewers(game) == {0, 1, None}
+        woken: list[int | None] = []
+
+        def told() -> None:  # as the application does once the store has its append
+            feed.wake(game, 1, last=1)
+            woken.extend(w.viewer for w in (mover, other, spectator) if w.changed)
+
+        await append(store, game, 0, events("a"), stored=told)
+        assert sorted(woken, key=str) == [0, 1, None]
+        for waiter in (mover, other, spectator):
+            assert await waiter.wait(0)
+            waiter.clear()
+        # The feed then hears the same append: nobody is woken for it again.
+        assert not await other.wait(backend.quiet)
+        # An append it did not tell of (another process's) wakes them.
+        await append(store, game, 1, events("b"))
+        assert await other.wait(1.0) and await mover.wait(1.0)
+    assert feed.viewers(game) == set()
+
+
 # -- the lobby -----------------------------------------------------------------------------------
 
 

@@ -51,6 +51,31 @@ async def test_calls_in_flight_each_get_their_own_reply(redis: Redis) -> None:
         await redis.delete(key, text)
 
 
+async def test_work_is_done_while_redis_answers_and_the_reply_is_seen_before_the_caller(
+    redis: Redis,
+) -> None:
+    line = line_of(redis)
+    key = f"line:{uuid.uuid4().hex}"
+    order: list[object] = []
+
+    def early(reply: list[object]) -> None:
+        order.append(("early", reply[2]))
+        raise RuntimeError("a failing early callback costs the caller nothing")
+
+    try:
+        # The calls of one turn leave together; the one with work to do meanwhile sends them
+        # at once, and each reply is seen early, then taken by its caller.
+        first = line.evalsha(ECHO, [key], ["a"], lambda reply: order.append(("early", reply[2])))
+        second = line.evalsha(ECHO, [key], ["b"], early, lambda: order.append("meanwhile"))
+        replies = await asyncio.gather(first, second)
+        order.append(("resumed", [r[2] for r in replies]))
+        assert order == ["meanwhile", ("early", 1), ("early", 2), ("resumed", [1, 2])]
+        assert (await line.evalsha(ECHO, [key], ["c"]))[2] == 3
+    finally:
+        await line.aclose()
+        await redis.delete(key)
+
+
 async def test_a_script_redis_forgot_is_loaded_again(redis: Redis) -> None:
     line = line_of(redis)
     key = f"line:{uuid.uuid4().hex}"

@@ -18,7 +18,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from kronikas.adapters.script_line import LineScript, ScriptLine
+from kronikas.adapters.script_line import Early, LineScript, ScriptLine
 from kronikas.application.errors import Unavailable
 from kronikas.application.ports import AppendResult, Idempotency, ReadResult, Summary
 
@@ -106,6 +106,24 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
+class _Stored:
+    """An append's `stored`, called once: as soon as its reply is read (`early`), or after."""
+
+    __slots__ = ("called", "stored")
+
+    def __init__(self, stored: Callable[[], None]) -> None:
+        self.stored, self.called = stored, False
+
+    def early(self, reply: Any) -> None:
+        if type(reply) is list and reply and reply[0] == b"ok":
+            self()
+
+    def __call__(self) -> None:
+        if not self.called:
+            self.called = True
+            self.stored()
+
+
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
@@ -179,6 +197,8 @@ class RedisEventStore:
         auth: Sequence[tuple[str, str]] = (),
         summary: Summary,
         idempotency: Idempotency | None = None,
+        stored: Callable[[], None] | None = None,
+        meanwhile: Callable[[], None] | None = None,
     ) -> AppendResult:
         keys = game_keys(game_id)
         tag = keys["log"].rsplit(":", 1)[0]
@@ -203,13 +223,18 @@ class RedisEventStore:
         for token, role in auth:
             args += [token, role]
         args += list(records)
+        told = None if stored is None else _Stored(stored)
         reply: list[Any] = await self._run(
             self._append,
             keys=[keys["log"], keys["meta"], keys["auth"], idem_key, f"{tag}:rate:{token_hash}"],
             args=args,
+            early=None if told is None else told.early,
+            meanwhile=meanwhile,
         )
         outcome = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
         if outcome == "ok":
+            if told is not None:
+                told()
             if len(reply) > 2:
                 await self._relist(game_id, summary, _text(reply[2]))
             return AppendResult("ok", version=int(reply[1]))
@@ -226,8 +251,17 @@ class RedisEventStore:
         self._line_scripts[line_script.sha] = line_script
         return self.redis.register_script(text)
 
-    async def _run(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
-        """Run a script; after a lost connection, try once more on a new one.
+    async def _run(
+        self,
+        script: AsyncScript,
+        keys: list[str],
+        args: list[Any],
+        early: Early | None = None,
+        meanwhile: Callable[[], None] | None = None,
+    ) -> Any:
+        """Run a script; after a lost connection, try once more on a new one. On the store's
+        own line, `early` sees the reply as soon as it is read, and `meanwhile` is called once
+        the call is on its way (adapters/script_line.py); through redis-py, before it is sent.
 
         A connection that outlived a Redis restart fails on its next use without the command
         reaching the new server, so the second try is safe; were the first one to have been
@@ -237,9 +271,11 @@ class RedisEventStore:
         if self._line is not None:
             known = self._line_scripts[script.sha]
             try:
-                return await self._line.evalsha(known, keys, args)
+                return await self._line.evalsha(known, keys, args, early, meanwhile)
             except RedisConnectionError:
-                return await self._line.evalsha(known, keys, args)
+                return await self._line.evalsha(known, keys, args, early)
+        if meanwhile is not None:
+            meanwhile()
         try:
             return await script(keys=keys, args=args)
         except RedisConnectionError:

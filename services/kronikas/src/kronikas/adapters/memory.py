@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Sequenc
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from kronikas.adapters.waiter import Waiter
+from kronikas.adapters.waiter import Waiter, Waiters
 from kronikas.application.ports import Appended, AppendResult, Idempotency, ReadResult, Summary
 
 if TYPE_CHECKING:
@@ -238,8 +238,13 @@ class MemoryEventStore:
         auth: Sequence[tuple[str, str]] = (),
         summary: Summary,
         idempotency: Idempotency | None = None,
+        stored: Callable[[], None] | None = None,
+        meanwhile: Callable[[], None] | None = None,
     ) -> AppendResult:
-        """All of `records` or none, only at `expected` (append.lua); then the feeds hear it."""
+        """All of `records` or none, only at `expected` (append.lua); then `stored` is called and
+        the feeds hear it (as the Redis store's answer comes before its publication)."""
+        if meanwhile is not None:
+            meanwhile()
         await asyncio.sleep(0)
         tables, now = self._tables, self._now()
         if token_hash and self.rate_per_s > 0:
@@ -251,16 +256,16 @@ class MemoryEventStore:
             prior = tables.idempotency.get((game_id, idempotency.key), now)
             if prior is not None:
                 return AppendResult("replay", replay=prior)
-        stored = tables.logs.get(game_id, now)
-        version = len(stored) if stored is not None else 0
+        kept = tables.logs.get(game_id, now)
+        version = len(kept) if kept is not None else 0
         if version != expected:
-            tail = stored[expected:] if stored is not None and expected < version else []
+            tail = kept[expected:] if kept is not None and expected < version else []
             return AppendResult("conflict", version=version, records=list(tail))
         if records:
-            if stored is None:
-                stored = tables.logs.make(game_id, [])
-            stored.extend(records)
-            version = len(stored)
+            if kept is None:
+                kept = tables.logs.make(game_id, [])
+            kept.extend(records)
+            version = len(kept)
         if auth:
             roles = tables.auths.get(game_id, now)
             if roles is None:
@@ -271,6 +276,8 @@ class MemoryEventStore:
             record = idempotency.fingerprint.encode() + b"\n" + idempotency.response
             tables.idempotency.put((game_id, idempotency.key), record, ttl_s, now)
         tables.wrote(now)
+        if stored is not None:
+            stored()
         for feed in list(tables.feeds):
             feed.publish(game_id, version, list(records))
         return AppendResult("ok", version=version)
@@ -395,26 +402,27 @@ class MemoryChangeFeed:
     """
 
     def __init__(self) -> None:
-        self._waiters: dict[str, set[Waiter]] = {}
+        self._waiters: dict[str, Waiters] = {}
         self._listeners: list[Appended] = []
         self._generations: dict[str, int] = {}
         self._counter = itertools.count(1)
 
     @contextlib.asynccontextmanager
-    async def waiting(self, game_id: str) -> AsyncIterator[Waiter]:
+    async def waiting(self, game_id: str, viewer: int | None = None) -> AsyncIterator[Waiter]:
         """A waiter for changes of `game_id`, for the duration of the block."""
-        waiter = Waiter()
-        self._waiters.setdefault(game_id, set()).add(waiter)
+        waiter = Waiter(viewer)
+        waiters = self._waiters.get(game_id)
+        if waiters is None:
+            waiters = self._waiters[game_id] = Waiters()
+        waiters.waiting.add(waiter)
         if game_id not in self._generations:
             self._generations[game_id] = next(self._counter)
         try:
             yield waiter
         finally:
-            waiters = self._waiters.get(game_id)
-            if waiters is not None:
-                waiters.discard(waiter)
-                if not waiters:
-                    del self._waiters[game_id]
+            waiters.waiting.discard(waiter)
+            if not waiters.waiting and self._waiters.get(game_id) is waiters:
+                del self._waiters[game_id]
 
     def listen(self, appended: Appended) -> None:
         """Hand every append heard to `appended` too (before the waiters are woken)."""
@@ -424,10 +432,17 @@ class MemoryChangeFeed:
         """The id of the game's unbroken feed; None before anyone waited on it."""
         return self._generations.get(game_id)
 
-    def wake(self, game_id: str) -> None:
-        """Wake every waiter of a game."""
-        for waiter in self._waiters.get(game_id, ()):
-            waiter.set()
+    def viewers(self, game_id: str) -> set[int | None]:
+        """Whom the waiters of a game wait for: seats, and None (spectators)."""
+        waiters = self._waiters.get(game_id)
+        return set() if waiters is None else waiters.viewers()
+
+    def wake(self, game_id: str, version: int | None = None, last: int | None = None) -> None:
+        """Wake the waiters of a game, now at `version` (None: not known), the waiters of seat
+        `last` last; those woken for that version already are not woken again."""
+        waiters = self._waiters.get(game_id)
+        if waiters is not None:
+            waiters.wake(version, last)
 
     def publish(self, game_id: str, version: int, records: list[bytes]) -> None:
         """An append was made (the store calls this): tell the listeners, then wake the waiters.
@@ -435,6 +450,7 @@ class MemoryChangeFeed:
         A listener that fails ends the game's feed (a new generation), as a message the Redis
         notifier could not take does: who follows the game reads it again.
         """
+        heard: int | None = version
         for appended in list(self._listeners):
             try:
                 appended(game_id, version, records)
@@ -442,7 +458,8 @@ class MemoryChangeFeed:
                 log.exception("could not take an append of %s", game_id)
                 if game_id in self._generations:
                     self._generations[game_id] = next(self._counter)
-        self.wake(game_id)
+                heard = None  # wakes every waiter, woken for this version or not: they read
+        self.wake(game_id, heard)
 
     def cut(self) -> None:
         """Break every game's feed, as a lost connection does: new generations, waiters woken."""

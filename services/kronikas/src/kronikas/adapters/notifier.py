@@ -29,7 +29,7 @@ from redis.asyncio.cluster import RedisCluster
 
 from kronikas.adapters.event_store import NOTIFY_PREFIX, notify_channel
 from kronikas.adapters.script_line import ScriptLine
-from kronikas.adapters.waiter import Waiter
+from kronikas.adapters.waiter import Waiter, Waiters
 from kronikas.application.ports import Appended
 
 log = logging.getLogger("kronikas.notify")
@@ -71,7 +71,7 @@ class Notifier:
         self._redis = redis
         self._linger_s = linger_s
         self._confirm_s = confirm_s
-        self._waiters: dict[str, set[Waiter]] = {}
+        self._waiters: dict[str, Waiters] = {}
         self._subscribed: dict[str, asyncio.Future[None]] = {}
         """Game → its subscription, done once Redis confirmed it."""
         self._unconfirmed: dict[str, int] = {}
@@ -107,26 +107,27 @@ class Notifier:
     # -- waiting ---------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def waiting(self, game_id: str) -> AsyncIterator[Waiter]:
+    async def waiting(self, game_id: str, viewer: int | None = None) -> AsyncIterator[Waiter]:
         """A waiter for the next change of `game_id`, for the duration of the block.
 
         It is handed out once the game's channel is subscribed (or after `confirm_s` when Redis
         does not answer: the waiter then wakes when the notifier has reconnected).
         """
-        waiter = Waiter()
-        self._waiters.setdefault(game_id, set()).add(waiter)
+        waiter = Waiter(viewer)
+        waiters = self._waiters.get(game_id)
+        if waiters is None:
+            waiters = self._waiters[game_id] = Waiters()
+        waiters.waiting.add(waiter)
         if (handle := self._lingering.pop(game_id, None)) is not None:
             handle.cancel()
         try:
             await self._subscribe(game_id)
             yield waiter
         finally:
-            waiters = self._waiters.get(game_id)
-            if waiters is not None:
-                waiters.discard(waiter)
-                if not waiters:
-                    del self._waiters[game_id]
-                if not waiters and not self._stopping:
+            waiters.waiting.discard(waiter)
+            if not waiters.waiting and self._waiters.get(game_id) is waiters:
+                del self._waiters[game_id]
+                if not self._stopping:
                     self._lingering[game_id] = asyncio.get_running_loop().call_later(
                         self._linger_s, self._lingered, game_id
                     )
@@ -135,10 +136,17 @@ class Notifier:
         """The games whose channels this process is subscribed to (or subscribing to)."""
         return set(self._subscribed)
 
-    def wake(self, game_id: str) -> None:
-        """Wake every waiter of a game."""
-        for waiter in self._waiters.get(game_id, ()):
-            waiter.set()
+    def viewers(self, game_id: str) -> set[int | None]:
+        """Whom the waiters of a game wait for: seats, and None (spectators)."""
+        waiters = self._waiters.get(game_id)
+        return set() if waiters is None else waiters.viewers()
+
+    def wake(self, game_id: str, version: int | None = None, last: int | None = None) -> None:
+        """Wake the waiters of a game, now at `version` (None: not known), the waiters of seat
+        `last` last; those woken for that version already are not woken again."""
+        waiters = self._waiters.get(game_id)
+        if waiters is not None:
+            waiters.wake(version, last)
 
     async def _subscribe(self, game_id: str) -> None:
         if self._pubsub is None:
@@ -264,9 +272,7 @@ class Notifier:
             return
         game_id = channel.decode().removeprefix(NOTIFY_PREFIX)
         if kind == b"message":
-            if self._appended is not None:
-                self._hand_over(self._appended, game_id, data)
-            self.wake(game_id)
+            self.wake(game_id, self._hand_over(game_id, data))
         elif kind == b"subscribe" and game_id in self._unconfirmed:
             self._unconfirmed[game_id] -= 1
             if self._unconfirmed[game_id] > 0:
@@ -292,14 +298,19 @@ class Notifier:
             if self._line_gone.is_set():
                 raise ConnectionError("the notification line was lost")
 
-    def _hand_over(self, appended: Appended, game_id: str, data: Any) -> None:
-        """`<version>` then `\n<event>` for each appended event (adapters/lua/append.lua)."""
+    def _hand_over(self, game_id: str, data: Any) -> int | None:
+        """`<version>` then `\n<event>` for each appended event (adapters/lua/append.lua), to
+        the listener; the version, when it could be read."""
         try:
-            version, *records = bytes(data).split(b"\n")
-            appended(game_id, int(version), records)
+            head, *records = bytes(data).split(b"\n")
+            version = int(head)
+            if self._appended is not None:
+                self._appended(game_id, version, records)
+            return version
         except Exception:  # a bad message must not stop the listener; the waiters read instead
             log.exception("could not take an append of %s", game_id)
             self._generations.pop(game_id, None)
+            return None
 
     async def _listen(self) -> None:
         delay = 0.1

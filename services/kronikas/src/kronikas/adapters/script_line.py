@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import hashlib
+import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -38,6 +39,9 @@ _MORE = object()
 PUSHES = frozenset({b"message", b"subscribe", b"unsubscribe", b"pong"})
 """The first element of what Redis pushes to a subscribed connection."""
 Pushed = Callable[[list[Any]], None]
+Early = Callable[[Any], None]
+"""Called with a call's reply as soon as it is read, before whoever awaits the call resumes."""
+log = logging.getLogger("kronikas.redis")
 
 
 class LineScript:
@@ -57,7 +61,9 @@ class _Wire(asyncio.Protocol):
         self.timeout_s = timeout_s
         self.heard_at = time.monotonic()
         self.reader = hiredis.Reader(replyError=ResponseError, notEnoughData=_MORE)
-        self.pending: collections.deque[tuple[asyncio.Future[Any], float]] = collections.deque()
+        self.pending: collections.deque[tuple[asyncio.Future[Any], float, Early | None]] = (
+            collections.deque()
+        )
         self.transport: asyncio.Transport | None = None
         self.closed = False
         self.out: list[bytes] = []
@@ -87,14 +93,19 @@ class _Wire(asyncio.Protocol):
             if not pending:
                 self.fail(RedisConnectionError("Redis sent a reply nobody asked for"))
                 return
-            future, _ = pending.popleft()
+            future, _, early = pending.popleft()
+            if early is not None:
+                try:
+                    early(reply)
+                except Exception:  # the caller resumes all the same
+                    log.exception("a reply's early callback failed")
             if not future.done():
                 future.set_result(reply)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.fail(RedisConnectionError("Connection to Redis lost"))
 
-    def send(self, command: tuple[Any, ...]) -> asyncio.Future[Any]:
+    def send(self, command: tuple[Any, ...], early: Early | None = None) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         if self.closed:
@@ -107,7 +118,7 @@ class _Wire(asyncio.Protocol):
             if not self.out:
                 loop.call_soon(self.flush)
             self.out.append(packed)
-        self.pending.append((future, time.monotonic()))
+        self.pending.append((future, time.monotonic(), early))
         if self.watch is None:
             self.watch = loop.call_later(self.timeout_s, self.check)
         return future
@@ -115,7 +126,7 @@ class _Wire(asyncio.Protocol):
     def flush(self) -> None:
         """Write what this turn of the event loop queued, in one system call."""
         out, self.out = self.out, []
-        if self.transport is not None and not self.closed:
+        if out and self.transport is not None and not self.closed:
             self.transport.write(b"".join(out))
 
     def check(self) -> None:
@@ -139,7 +150,7 @@ class _Wire(asyncio.Protocol):
             self.watch.cancel()
             self.watch = None
         while self.pending:
-            future, _ = self.pending.popleft()
+            future, _, _ = self.pending.popleft()
             if not future.done():
                 future.set_exception(error)
         if self.transport is not None:
@@ -193,19 +204,40 @@ class ScriptLine:
             **hooks,
         )
 
-    async def evalsha(self, script: LineScript, keys: Sequence[Any], args: Sequence[Any]) -> Any:
-        """Run `script`, loading it first when Redis does not know it (after a restart)."""
+    async def evalsha(
+        self,
+        script: LineScript,
+        keys: Sequence[Any],
+        args: Sequence[Any],
+        early: Early | None = None,
+        meanwhile: Callable[[], None] | None = None,
+    ) -> Any:
+        """Run `script`, loading it first when Redis does not know it (after a restart).
+        `early` sees the reply first (an error reply too), as soon as it is read; `meanwhile`
+        is called once the call is on its way."""
         command = ("EVALSHA", script.sha, len(keys), *keys, *args)
         try:
-            return await self.call(*command)
+            return await self.call(*command, early=early, meanwhile=meanwhile)
         except NoScriptError:
             await self.call("SCRIPT", "LOAD", script.text)
-            return await self.call(*command)
+            return await self.call(*command, early=early)
 
-    async def call(self, *command: Any) -> Any:
-        """Send one command and wait for its reply; an error reply is raised."""
+    async def call(
+        self, *command: Any, early: Early | None = None, meanwhile: Callable[[], None] | None = None
+    ) -> Any:
+        """Send one command and wait for its reply; an error reply is raised. `early` sees the
+        reply first, as soon as it is read. `meanwhile` is called once the command is written
+        (what was queued this turn leaves with it), while Redis works on it."""
         wire = self._wire if self._wire is not None else await self._connect()
-        reply = await wire.send(command)
+        future = wire.send(command, early)
+        if meanwhile is not None:
+            wire.flush()
+            try:
+                meanwhile()
+            finally:
+                reply = await future
+        else:
+            reply = await future
         if isinstance(reply, ResponseError):
             text = str(reply)
             raise NoScriptError(text) if text.startswith("NOSCRIPT") else reply

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 
 
 def _expire(future: asyncio.Future[bool]) -> None:
@@ -17,10 +18,12 @@ class Waiter:
     `asyncio.timeout` scope around an `asyncio.Event` cost several times as much.
     """
 
-    __slots__ = ("_future", "changed")
+    __slots__ = ("_future", "changed", "viewer")
 
-    def __init__(self) -> None:
+    def __init__(self, viewer: int | None = None) -> None:
         self.changed = False
+        self.viewer = viewer
+        """Whose changes it waits for: a seat, or None for the host and spectators."""
         self._future: asyncio.Future[bool] | None = None
 
     def set(self) -> None:
@@ -46,3 +49,37 @@ class Waiter:
         finally:
             expiry.cancel()
             self._future = None
+
+
+class Waiters:
+    """A table's waiters in one process, and the latest version they were woken for."""
+
+    __slots__ = ("told", "waiting")
+
+    def __init__(self) -> None:
+        self.waiting: set[Waiter] = set()
+        self.told = 0
+        """The version they were last woken for: the append that made it, heard again (told by
+        the store's answer, then by the change feed), wakes nobody."""
+
+    def viewers(self) -> set[int | None]:
+        return {waiter.viewer for waiter in self.waiting}
+
+    def wake(self, version: int | None = None, last: int | None = None) -> None:
+        """Wake them for `version` (None: a change whose version is not known), unless that is
+        the version they were last woken for; the waiters of seat `last` (the mover, who has
+        its answer) after the others."""
+        if version is not None:
+            if version == self.told:
+                return
+            self.told = version
+        if last is None:
+            _set(self.waiting)
+            return
+        _set(w for w in self.waiting if w.viewer != last)
+        _set(w for w in self.waiting if w.viewer == last)
+
+
+def _set(waiters: Iterable[Waiter]) -> None:
+    for waiter in waiters:
+        waiter.set()

@@ -1,6 +1,11 @@
-"""The append every changing use case ends in: decide on the fold, let the house play on, make
-the answer, append at the version decided on, and fold the events in; again on a fresher fold
-after a lost race."""
+"""The append every changing use case ends in: decide on the fold, let the house play on, append
+at the version decided on, fold the events in and tell the table's followers, then answer; again
+on a fresher fold after a lost race.
+
+The followers come first: as soon as the store has the events (before its answer is awaited,
+where the store can tell), they are folded in and the table's streams and long-polls woken, the
+mover's last (its answer tells it); the mover's answer is made after that. Only an answer that
+the append must keep, for a retry with the same `Idempotency-Key`, is made before it."""
 
 from __future__ import annotations
 
@@ -17,16 +22,13 @@ from kronikas.application.encoding import Answer, version_of
 from kronikas.application.errors import InvalidRequest, Unavailable, VersionMismatch
 from kronikas.application.folds import Folds, rate_limited
 from kronikas.application.house import Turn, deadline_ms
-from kronikas.application.ports import Idempotency, RandomSource, Summary
+from kronikas.application.ports import ChangeFeed, Idempotency, RandomSource, Summary
 from kronikas.application.records import Record, encode, utc_text
-from kronikas.application.tables import Table, keep
+from kronikas.application.tables import Seen, Table, keep, seen_of
 from kronikas.config import Settings
 from kronikas.domain.common import DomainError
-from kronikas.domain.engine import View
 
 _RETRIES = 16
-
-Response = tuple[bytes, View, list[tuple[str, str]]]
 
 
 @dataclass
@@ -34,21 +36,29 @@ class Step:
     """One command's decision and answer, re-run on a fresher table after a lost race."""
 
     decide: Callable[[Table], list[msgspec.Struct]]
-    respond: Callable[[Table, object, list[Record[msgspec.Struct]], str | None], Response]
-    """The answer, from the table before, the state after, the records of the events and the
+    respond: Callable[[Table, object, list[Record[msgspec.Struct]], str | None], bytes]
+    """The answer's JSON, from the table, the state after, the records of the events and the
     table's deadline after them."""
+    auth: list[tuple[str, str]] = field(default_factory=list)
+    """Token hashes and the roles the append gives them."""
     token_hash: str = ""
     if_match: int | None = None
     idem_key: str | None = None
     fingerprint: str = ""
     viewer: int | None = None
-    seen: list[bytes] = field(default_factory=list)
-    """The events' JSON as `viewer` sees them, when `respond` made it."""
+    """Whose answer this is: a seat, or None (the host, a deadline)."""
+    seen: list[Seen] = field(default_factory=list)
+    """The events as the table will keep them, each viewer's JSON made once for the answer and
+    the streams of this process."""
     calls: bool = True
     """Whether the seats the house plays may call at once (not when a deadline acts: they
     decided when the play was made)."""
     house_owes: bool = False
     """The house acts even when the decision made no event (a deadline that fell due)."""
+
+    def events_json(self) -> list[bytes]:
+        """The events' JSON as `viewer` sees them, for the answer (and the viewer's streams)."""
+        return [seen.json(self.viewer) for seen in self.seen]
 
 
 class NotDue(Exception):
@@ -66,8 +76,31 @@ def _fold_own(
     nothing once the table moved on (the change feed folded them in already)."""
     if table.version == before:
         table.state, table.version = state, before + len(folded)
-        for seen, json in zip(keep(table, folded), step.seen, strict=False):
-            seen.knows(step.viewer, json)
+        keep(table, folded, step.seen)
+
+
+class _Stored:
+    """Called once the store holds a step's append: its events folded in, the table's tokens
+    learnt, and its followers woken, the mover's last. The store calls it as soon as it can
+    tell (before its answer is awaited); `execute` calls it otherwise."""
+
+    __slots__ = ("changes", "fold", "step", "table", "told", "version")
+
+    def __init__(
+        self, changes: ChangeFeed, table: Table, step: Step, version: int, fold: Callable[[], None]
+    ) -> None:
+        self.changes, self.table, self.step, self.fold = changes, table, step, fold
+        self.version = version
+        """The table's version after the append."""
+        self.told = False
+
+    def __call__(self) -> None:
+        if self.told:
+            return
+        self.told = True
+        self.fold()
+        self.table.roles.update(self.step.auth)
+        self.changes.wake(self.table.game_id, self.version, last=self.step.viewer)
 
 
 class Appends:
@@ -146,32 +179,40 @@ class Appends:
                 return Answer(b"", table.version)  # nothing to do (a deadline not due after all)
             folded, records, at = self._records(table, events)
             due = deadline_ms(table.engine, state, at)
-            body, view, auth = step.respond(
-                table, state, folded, None if due is None else utc_text(due)
-            )
+            deadline = None if due is None else utc_text(due)
+            status, players = table.engine.standing(state)
             # The version this was decided at, taken before anything awaits: the table is the
             # process's shared fold, which the change feed may move on while we wait.
             before = table.version
+            step.seen = seen_of(table, folded)
+            answer: list[bytes] = []  # once made
+            idem = None
+            if step.idem_key is not None:  # kept with the append: made before it
+                answer.append(step.respond(table, state, folded, deadline))
+                idem = Idempotency(step.idem_key, step.fingerprint, answer[0])
             if due is not None:  # armed first: a crash after the append must not lose it
                 await self.store.arm(game_id, due)
-            idem = (
-                Idempotency(step.idem_key, step.fingerprint, body)
-                if step.idem_key is not None
-                else None
+            stored = _Stored(
+                self.changes,
+                table,
+                step,
+                before + len(records),
+                functools.partial(_fold_own, table, before, state, folded, step),
             )
-            fold = functools.partial(_fold_own, table, before, state, folded, step)
-            self.folds.expect(table, records, fold)
+            self.folds.expect(table, records, stored.fold)
             try:
                 result = await self.store.append(
                     game_id,
                     before,
                     records,
-                    ttl_s=self.ttl(view.status),
+                    ttl_s=self.ttl(status),
                     token_hash=step.token_hash,
-                    auth=auth,
+                    auth=step.auth,
                     idempotency=idem,
-                    summary=Summary(
-                        game_id, table.kind, view.status, len(view.players), table.created_ms, 0
+                    summary=Summary(game_id, table.kind, status, players, table.created_ms, 0),
+                    stored=stored,
+                    meanwhile=functools.partial(
+                        self._meanwhile, table, state, folded, deadline, step, answer
                     ),
                 )
             finally:
@@ -181,11 +222,12 @@ class Appends:
             if result.outcome == "ok" or (
                 result.outcome == "conflict" and result.records == records
             ):
-                fold()
-                table.roles.update(auth)
-                self.changes.wake(game_id)
-                await asyncio.sleep(0)  # the woken streams push before this answer is sent
-                return Answer(body, result.version)
+                if not stored.told:
+                    stored()
+                    await asyncio.sleep(0)  # the woken streams push before this answer is sent
+                if not answer:
+                    answer.append(step.respond(table, state, folded, deadline))
+                return Answer(answer[0], result.version)
             if result.outcome == "conflict":
                 table = await self.folds.after_conflict(table, result.records, result.version)
                 fresh = True
@@ -194,6 +236,24 @@ class Appends:
                 return self._replayed(step, result.replay)
             raise rate_limited(result.retry_after_ms)
         raise Unavailable("The table is too busy right now; try again.")
+
+    def _meanwhile(
+        self,
+        table: Table,
+        state: object,
+        folded: list[Record[msgspec.Struct]],
+        deadline: str | None,
+        step: Step,
+        answer: list[bytes],
+    ) -> None:
+        """What can be made while the store works on the append (it is of no use should the
+        append fail): the answer, and the events as each viewer following the table here sees
+        them, so that its streams only send them once the store has them."""
+        if not answer:
+            answer.append(step.respond(table, state, folded, deadline))
+        for viewer in self.changes.viewers(table.game_id):
+            for seen in step.seen:
+                seen.json(viewer)
 
     async def _replay_or_raise(self, table: Table, step: Step, error: Exception) -> Answer:
         if step.idem_key is not None:

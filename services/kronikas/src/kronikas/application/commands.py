@@ -14,11 +14,10 @@ from typing import NamedTuple
 
 import msgspec
 
-from kronikas.application.appends import Appends, NotDue, Response, Step
+from kronikas.application.appends import Appends, NotDue, Step
 from kronikas.application.encoding import (
     Answer,
     created_json,
-    event_json,
     house_seated_json,
     joined_json,
     result_json,
@@ -138,18 +137,18 @@ class Commands:
             state: object,
             records: list[Record[msgspec.Struct]],
             deadline: str | None,
-        ) -> Response:
+        ) -> bytes:
             seat = next(r.e.seat for r in records if isinstance(r.e, PlayerJoined))
             view = table.engine.view(state, seat, game_id, records[-1].v)
-            return (
-                joined_json(player_id, seat, token, view),
-                view,
-                [(token_hash, player_role(player_id))],
-            )
+            return joined_json(player_id, seat, token, view)
 
         cached = self.folds.cache.get(game_id)
         table = cached or await self.folds.load(game_id)
-        step = Step(lambda t: self._decide(t, command, None), respond)
+        step = Step(
+            lambda t: self._decide(t, command, None),
+            respond,
+            auth=[(token_hash, player_role(player_id))],
+        )
         return (await self.appends.execute(table, cached is None, step)).body
 
     async def seat_house(self, game_id: str, token: str, name: str) -> bytes:
@@ -166,10 +165,10 @@ class Commands:
             state: object,
             records: list[Record[msgspec.Struct]],
             deadline: str | None,
-        ) -> Response:
+        ) -> bytes:
             seat = next(r.e.seat for r in records if isinstance(r.e, PlayerJoined))
             view = table.engine.view(state, None, game_id, records[-1].v)
-            return house_seated_json(player_id, seat, view), view, []
+            return house_seated_json(player_id, seat, view)
 
         step = Step(lambda t: self._decide(t, command, None), respond)
         return (await self.appends.execute(table, fresh, step)).body
@@ -186,9 +185,9 @@ class Commands:
             state: object,
             records: list[Record[msgspec.Struct]],
             deadline: str | None,
-        ) -> Response:
+        ) -> bytes:
             view = table.engine.view(state, None, game_id, records[-1].v, deadline)
-            return view_json(view), view, []
+            return view_json(view)
 
         step = Step(lambda t: self._decide(t, Start(), None), respond)
         return await self.appends.execute(table, fresh, step)
@@ -217,9 +216,8 @@ class Commands:
             state: object,
             records: list[Record[msgspec.Struct]],
             deadline: str | None,
-        ) -> Response:
-            view = table.engine.view(state, None, game_id, records[-1].v)
-            return b"", view, []
+        ) -> bytes:
+            return b""  # nobody asked
 
         before = table.version
         answer = await self.appends.execute(
@@ -260,12 +258,11 @@ class Commands:
             state: object,
             records: list[Record[msgspec.Struct]],
             deadline: str | None,
-        ) -> Response:
+        ) -> bytes:
             version = records[-1].v
             view = table.engine.view(state, seat, game_id, version, deadline)
             # the mover's events, as JSON made once for the answer and the mover's streams
-            step.seen = [event_json(table.engine, table.kind, r, seat) for r in records]
-            return result_json(version, step.seen, view), view, []
+            return result_json(version, step.events_json(), view)
 
         step = Step(
             lambda t: self._decide(t, command, seat),

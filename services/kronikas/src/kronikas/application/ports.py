@@ -77,8 +77,13 @@ class EventStore(Protocol):
         auth: Sequence[tuple[str, str]] = (),
         summary: Summary,
         idempotency: Idempotency | None = None,
+        stored: Callable[[], None] | None = None,
+        meanwhile: Callable[[], None] | None = None,
     ) -> AppendResult:
-        """Append all of `records` or none, only if the log is at `expected`."""
+        """Append all of `records` or none, only if the log is at `expected`. When it is made,
+        `stored` is called as soon as the store can tell, before this returns (its followers
+        are told first, then the caller answers). `meanwhile` is called once, while the store
+        works on the append (once it is on its way, where the store can tell)."""
         ...
 
     async def lobby(
@@ -121,6 +126,9 @@ class EventStore(Protocol):
 class Waiter(Protocol):
     """Registered before a read, so that a change between the read and the wait counts."""
 
+    viewer: int | None
+    """Whose changes it waits for: a seat, or None for the host and spectators."""
+
     async def wait(self, timeout: float) -> bool:
         """Whether the table changed within `timeout` seconds (and since the last `clear`)."""
         ...
@@ -138,8 +146,11 @@ after the append, and the appended records (empty when only the version was hear
 class ChangeFeed(Protocol):
     """Wakes whoever waits on a table when its log grows, and says what was appended."""
 
-    def waiting(self, game_id: str) -> AbstractAsyncContextManager[Waiter]:
-        """A waiter for changes of `game_id`, for the duration of the block.
+    def waiting(
+        self, game_id: str, viewer: int | None = None
+    ) -> AbstractAsyncContextManager[Waiter]:
+        """A waiter for changes of `game_id` that `viewer` (a seat, or None) is shown, for the
+        duration of the block.
 
         Changes made after the block is entered wake it: read the table inside the block.
         """
@@ -157,8 +168,14 @@ class ChangeFeed(Protocol):
         """
         ...
 
-    def wake(self, game_id: str) -> None:
-        """Wake this process's waiters of a table (after an append made here)."""
+    def viewers(self, game_id: str) -> set[int | None]:
+        """Whom this process's waiters of a table wait for: seats, and None (spectators)."""
+        ...
+
+    def wake(self, game_id: str, version: int | None = None, last: int | None = None) -> None:
+        """Wake this process's waiters of a table, after an append made here brought it to
+        `version`; the waiters of seat `last` (the mover, whose answer tells it) after the
+        others. An append heard later at that version or before wakes nobody again."""
         ...
 
 

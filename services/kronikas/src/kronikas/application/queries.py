@@ -9,17 +9,13 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Callable
 
-import msgspec
-
-from kronikas.application.encoding import Answer, Delivered, event_json, page_json, view_json
+from kronikas.application.encoding import Answer, Delivered, page_json, view_json
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_text
 from kronikas.application.ports import Summary
-from kronikas.application.records import Record
-from kronikas.application.results import EVENT_PAGE, wire_type
-from kronikas.application.tables import Table
+from kronikas.application.results import EVENT_PAGE
+from kronikas.application.tables import Table, seen_of
 from kronikas.config import Settings
-from kronikas.domain.engine import tag_of
 
 
 class Queries:
@@ -49,7 +45,7 @@ class Queries:
         deadline = time.monotonic() + wait
         table, seat = await self.folds.reader(game_id, token)
         if table.version <= after and wait > 0:
-            async with self.changes.waiting(game_id) as waiter:
+            async with self.changes.waiting(game_id, seat) as waiter:
                 table = await self.folds.followed(game_id)
                 while table.version <= after:
                     remaining = deadline - time.monotonic()
@@ -68,17 +64,15 @@ class Queries:
         from the table's latest events when they reach back that far, else from the store."""
         if after >= table.version:
             return [], table.version
-        make = _json_of(table)
         at_hand = table.recent.after(after, table.version)
         if at_hand is not None:
             page = at_hand[:EVENT_PAGE]
-            return [Delivered(s.version, s.type, s.json(seat, make)) for s in page], table.version
+            return [Delivered(s.version, s.type, s.json(seat)) for s in page], table.version
         result = await self.store.read(table.game_id, after, "", EVENT_PAGE, rate=False)
         records = [self.folds.codec.decode(table.kind, raw) for raw in result.records]
-        delivered = [
-            Delivered(r.v, wire_type(table.kind, tag_of(type(r.e))), make(r, seat)) for r in records
-        ]
-        return delivered, result.version
+        return [Delivered(s.version, s.type, s.json(seat)) for s in seen_of(table, records)], (
+            result.version
+        )
 
     async def stream(
         self, game_id: str, token: str | None, after: int
@@ -89,7 +83,7 @@ class Queries:
 
         async def events() -> AsyncIterator[Delivered | None]:
             nonlocal after
-            async with self.changes.waiting(game_id) as waiter:
+            async with self.changes.waiting(game_id, seat) as waiter:
                 while True:
                     table = await self.folds.followed(game_id)
                     if table.version > after:
@@ -103,10 +97,3 @@ class Queries:
                     waiter.clear()
 
         return events
-
-
-def _json_of(table: Table) -> Callable[[Record[msgspec.Struct], int | None], bytes]:
-    def make(record: Record[msgspec.Struct], viewer: int | None) -> bytes:
-        return event_json(table.engine, table.kind, record, viewer)
-
-    return make

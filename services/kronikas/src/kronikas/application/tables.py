@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import msgspec
 
+from kronikas.application.encoding import event_json
 from kronikas.application.records import Record
 from kronikas.application.results import wire_type
 from kronikas.domain.engine import Rules, tag_of
@@ -22,10 +22,10 @@ class Seen:
     Every viewer's JSON is made once, however many connections show it to that viewer.
     """
 
-    __slots__ = ("_json", "record", "type")
+    __slots__ = ("_json", "kind", "record", "rules", "type")
 
-    def __init__(self, record: Record[msgspec.Struct], kind: str) -> None:
-        self.record = record
+    def __init__(self, record: Record[msgspec.Struct], kind: str, rules: Rules) -> None:
+        self.record, self.kind, self.rules = record, kind, rules
         self.type: str = wire_type(kind, tag_of(type(record.e)))
         self._json: dict[int | None, bytes] = {}
 
@@ -33,18 +33,17 @@ class Seen:
     def version(self) -> int:
         return self.record.v
 
-    def json(
-        self, viewer: int | None, make: Callable[[Record[msgspec.Struct], int | None], bytes]
-    ) -> bytes:
-        """The event as `viewer` may see it, made by `make` the first time it is asked for."""
+    def json(self, viewer: int | None) -> bytes:
+        """The event as `viewer` may see it, made the first time it is asked for."""
         made = self._json.get(viewer)
         if made is None:
-            made = self._json[viewer] = make(self.record, viewer)
+            made = self._json[viewer] = event_json(self.rules, self.kind, self.record, viewer)
         return made
 
-    def knows(self, viewer: int | None, json: bytes) -> None:
-        """Keep `json` as what `viewer` sees (made already, for the mover's answer)."""
-        self._json[viewer] = json
+
+def seen_of(table: Table, records: list[Record[msgspec.Struct]]) -> list[Seen]:
+    """The records of events that follow on from `table`, as it will keep them."""
+    return [Seen(record, table.kind, table.engine) for record in records]
 
 
 def follow_round(
@@ -56,14 +55,16 @@ def follow_round(
     round.append(event)
 
 
-def keep(table: Table, records: list[Record[msgspec.Struct]]) -> list[Seen]:
-    """Fold appended `records` into what the table keeps beside its state: its latest events,
-    its round's events and the time of the latest one."""
+def keep(
+    table: Table, records: list[Record[msgspec.Struct]], seen: list[Seen] | None = None
+) -> None:
+    """Fold appended `records` into what the table keeps beside its state: its latest events
+    (`seen`, when they were made already), its round's events and the time of the latest one."""
     if records:
         table.at = records[-1].at
         for record in records:
             follow_round(table.round, record.e, table.engine.deal_event)
-    return table.recent.add(records, table.kind)
+    table.recent.add(seen_of(table, records) if seen is None else seen)
 
 
 class Recent:
@@ -74,14 +75,11 @@ class Recent:
     def __init__(self) -> None:
         self._seen: deque[Seen] = deque(maxlen=RECENT)
 
-    def add(self, records: list[Record[msgspec.Struct]], kind: str) -> list[Seen]:
-        """Keep `records` of a `kind` table, which follow on from what is kept (else start again
-        with them)."""
-        added = [Seen(r, kind) for r in records]
+    def add(self, added: list[Seen]) -> None:
+        """Keep events that follow on from what is kept (else start again with them)."""
         if added and self._seen and self._seen[-1].version + 1 != added[0].version:
             self._seen.clear()
         self._seen.extend(added)
-        return added
 
     def after(self, version: int, last: int) -> list[Seen] | None:
         """The events after `version` up to `last`, or None when they are not all at hand."""
