@@ -300,10 +300,16 @@ class Notifier:
 
     def _hand_over(self, game_id: str, data: Any) -> int | None:
         """`<version>` then `\n<event>` for each appended event (adapters/lua/append.lua), to
-        the listener; the version, when it could be read."""
+        the listener; the version, when it could be read. This process's own append, told to
+        its waiters already (application/appends.py), was folded in then: it is not handed over
+        again."""
         try:
-            head, *records = bytes(data).split(b"\n")
+            head, newline, rest = bytes(data).partition(b"\n")
             version = int(head)
+            waiters = self._waiters.get(game_id)
+            if waiters is not None and waiters.told == version:
+                return version
+            records = rest.split(b"\n") if newline else []
             if self._appended is not None:
                 self._appended(game_id, version, records)
             return version
