@@ -63,8 +63,8 @@ async def test_work_is_done_while_redis_answers_and_the_reply_is_seen_before_the
         raise RuntimeError("a failing early callback costs the caller nothing")
 
     try:
-        # The calls of one turn leave together; the one with work to do meanwhile sends them
-        # at once, and each reply is seen early, then taken by its caller.
+        # The calls of one turn leave together, after the work the second has to do meanwhile;
+        # each reply is seen early, then taken by its caller.
         first = line.evalsha(ECHO, [key], ["a"], lambda reply: order.append(("early", reply[2])))
         second = line.evalsha(ECHO, [key], ["b"], early, lambda: order.append("meanwhile"))
         replies = await asyncio.gather(first, second)

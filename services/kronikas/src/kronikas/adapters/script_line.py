@@ -226,12 +226,12 @@ class ScriptLine:
         self, *command: Any, early: Early | None = None, meanwhile: Callable[[], None] | None = None
     ) -> Any:
         """Send one command and wait for its reply; an error reply is raised. `early` sees the
-        reply first, as soon as it is read. `meanwhile` is called once the command is written
-        (what was queued this turn leaves with it), while Redis works on it."""
+        reply first, as soon as it is read. `meanwhile` is called once the command is sent: while
+        Redis works on it, or (when other calls are in flight) before it leaves with the others
+        of this turn, in one write, which spares Redis a read for each."""
         wire = self._wire if self._wire is not None else await self._connect()
         future = wire.send(command, early)
         if meanwhile is not None:
-            wire.flush()
             try:
                 meanwhile()
             finally:
