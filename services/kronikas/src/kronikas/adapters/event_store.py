@@ -115,7 +115,7 @@ class _Stored:
         self.stored, self.called = stored, False
 
     def early(self, reply: Any) -> None:
-        if type(reply) is list and reply and reply[0] == b"ok":
+        if type(reply) is int or (type(reply) is list and reply and reply[0] == b"ok"):
             self()
 
     def __call__(self) -> None:
@@ -224,13 +224,17 @@ class RedisEventStore:
             args += [token, role]
         args += list(records)
         told = None if stored is None else _Stored(stored)
-        reply: list[Any] = await self._run(
+        reply: int | list[Any] = await self._run(
             self._append,
             keys=[keys["log"], keys["meta"], keys["auth"], idem_key, f"{tag}:rate:{token_hash}"],
             args=args,
             early=None if told is None else told.early,
             meanwhile=meanwhile,
         )
+        if isinstance(reply, int):  # made (append.lua)
+            if told is not None:
+                told()
+            return AppendResult("ok", version=reply)
         outcome = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
         if outcome == "ok":
             if told is not None:

@@ -12,8 +12,8 @@
 -- Every key of the game lives `ttl` seconds after its last append, give or take a minute: the
 -- expiries are set again only when that moves them by more than a minute (or auth was written,
 -- or the log starts), which spares four commands on most appends.
--- Returns {"ok", version} | {"conflict", version, event...} | {"replay", record}
---       | {"limited", retry_after_ms}
+-- Returns version (a number: the append was made) | {"conflict", version, event...}
+--       | {"replay", record} | {"limited", retry_after_ms}
 --       | {"ok", version, listed} when the lobby's indexes hold this table under another status
 --         than the summary's: `listed` is the meta's 'listed' field, the status they were last
 --         told ("" when never told); the caller moves the table and records the new status
@@ -82,4 +82,7 @@ end
 if expected > 0 and listed ~= ARGV[10] then
   return {'ok', version, listed or ''}
 end
-return {'ok', version}
+-- A number, not a table: Redis 6 writes each table reply with a system call of its own (it
+-- writes a table's length after its elements), where the numbers a pipeline's scripts answer
+-- leave together.
+return version
