@@ -120,6 +120,8 @@ def create_app(
         app.state.notifier = notifier
         app.state.games = Games(store, notifier, for_table, settings)
         app.state.games.run_clocks()
+        if isinstance(app, Kronikas):
+            app.games = app.state.games
         # What start-up made lives for ever: keep it out of the collector's way, and collect the
         # young generation less often (GC pauses were the largest part of the tail latency).
         gc.collect()
@@ -127,6 +129,8 @@ def create_app(
         gc.set_threshold(20_000, 50, 100)
 
     async def on_shutdown(app: Litestar) -> None:
+        if isinstance(app, Kronikas):
+            app.games = None
         if games := app.state.get("games"):
             await games.stop_clocks()
         if notifier := app.state.get("notifier"):

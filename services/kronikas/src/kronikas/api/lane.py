@@ -48,6 +48,9 @@ class Kronikas(Litestar):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._lane = RequestLogMiddleware(self._command)
+        self.games: Games | None = None
+        """The use cases, while the application runs (start-up sets them, shut-down clears
+        them): what `state.games` holds, without the state's lookup on every move."""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if (found := takes(scope)) is not None:
@@ -58,7 +61,7 @@ class Kronikas(Litestar):
         await super().__call__(scope, receive, send)
 
     async def _command(self, scope: Scope, receive: Receive, send: Send) -> None:
-        games: Games = self.state.games
+        games: Games = self.games or self.state.games
         try:
             answer = await run_command(games, scope["path_params"]["game_id"], scope, receive)
         except Exception as exc:  # answered as the framework answers it, problem+json

@@ -22,16 +22,13 @@ class Seen:
     Every viewer's JSON is made once, however many connections show it to that viewer.
     """
 
-    __slots__ = ("_json", "kind", "record", "rules", "type")
+    __slots__ = ("_json", "kind", "record", "rules", "type", "version")
 
     def __init__(self, record: Record[msgspec.Struct], kind: str, rules: Rules) -> None:
         self.record, self.kind, self.rules = record, kind, rules
+        self.version: int = record.v
         self.type: str = wire_type(kind, tag_of(type(record.e)))
         self._json: dict[int | None, bytes] = {}
-
-    @property
-    def version(self) -> int:
-        return self.record.v
 
     def json(self, viewer: int | None) -> bytes:
         """The event as `viewer` may see it, made the first time it is asked for."""
