@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Sequenc
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from kronikas.adapters.waiter import Waiter, Waiters
+from kronikas.adapters.waiter import Waiter, WaitersByGame
 from kronikas.application.ports import Appended, AppendResult, Idempotency, ReadResult, Summary
 
 if TYPE_CHECKING:
@@ -402,7 +402,7 @@ class MemoryChangeFeed:
     """
 
     def __init__(self) -> None:
-        self._waiters: dict[str, Waiters] = {}
+        self._waiters = WaitersByGame()
         self._listeners: list[Appended] = []
         self._generations: dict[str, int] = {}
         self._counter = itertools.count(1)
@@ -410,19 +410,13 @@ class MemoryChangeFeed:
     @contextlib.asynccontextmanager
     async def waiting(self, game_id: str, viewer: int | None = None) -> AsyncIterator[Waiter]:
         """A waiter for changes of `game_id`, for the duration of the block."""
-        waiter = Waiter(viewer)
-        waiters = self._waiters.get(game_id)
-        if waiters is None:
-            waiters = self._waiters[game_id] = Waiters()
-        waiters.waiting.add(waiter)
+        waiters, waiter = self._waiters.join(game_id, viewer)
         if game_id not in self._generations:
             self._generations[game_id] = next(self._counter)
         try:
             yield waiter
         finally:
-            waiters.waiting.discard(waiter)
-            if not waiters.waiting and self._waiters.get(game_id) is waiters:
-                del self._waiters[game_id]
+            self._waiters.leave(game_id, waiters, waiter)
 
     def listen(self, appended: Appended) -> None:
         """Hand every append heard to `appended` too (before the waiters are woken)."""
@@ -434,15 +428,11 @@ class MemoryChangeFeed:
 
     def viewers(self, game_id: str) -> set[int | None]:
         """Whom the waiters of a game wait for: seats, and None (spectators)."""
-        waiters = self._waiters.get(game_id)
-        return set() if waiters is None else waiters.viewers()
+        return self._waiters.viewers(game_id)
 
     def wake(self, game_id: str, version: int | None = None, last: int | None = None) -> None:
-        """Wake the waiters of a game, now at `version` (None: not known), the waiters of seat
-        `last` last; those woken for that version already are not woken again."""
-        waiters = self._waiters.get(game_id)
-        if waiters is not None:
-            waiters.wake(version, last)
+        """Wake the waiters of a game: see `Notifier.wake`."""
+        self._waiters.wake(game_id, version, last)
 
     def publish(self, game_id: str, version: int, records: list[bytes]) -> None:
         """An append was made (the store calls this): tell the listeners, then wake the waiters.

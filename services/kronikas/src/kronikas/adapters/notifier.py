@@ -29,7 +29,7 @@ from redis.asyncio.cluster import RedisCluster
 
 from kronikas.adapters.event_store import NOTIFY_PREFIX, notify_channel
 from kronikas.adapters.script_line import ScriptLine
-from kronikas.adapters.waiter import Waiter, Waiters
+from kronikas.adapters.waiter import Waiter, WaitersByGame
 from kronikas.application.ports import Appended
 
 log = logging.getLogger("kronikas.notify")
@@ -71,7 +71,7 @@ class Notifier:
         self._redis = redis
         self._linger_s = linger_s
         self._confirm_s = confirm_s
-        self._waiters: dict[str, Waiters] = {}
+        self._waiters = WaitersByGame()
         self._subscribed: dict[str, asyncio.Future[None]] = {}
         """Game → its subscription, done once Redis confirmed it."""
         self._unconfirmed: dict[str, int] = {}
@@ -113,24 +113,17 @@ class Notifier:
         It is handed out once the game's channel is subscribed (or after `confirm_s` when Redis
         does not answer: the waiter then wakes when the notifier has reconnected).
         """
-        waiter = Waiter(viewer)
-        waiters = self._waiters.get(game_id)
-        if waiters is None:
-            waiters = self._waiters[game_id] = Waiters()
-        waiters.waiting.add(waiter)
+        waiters, waiter = self._waiters.join(game_id, viewer)
         if (handle := self._lingering.pop(game_id, None)) is not None:
             handle.cancel()
         try:
             await self._subscribe(game_id)
             yield waiter
         finally:
-            waiters.waiting.discard(waiter)
-            if not waiters.waiting and self._waiters.get(game_id) is waiters:
-                del self._waiters[game_id]
-                if not self._stopping:
-                    self._lingering[game_id] = asyncio.get_running_loop().call_later(
-                        self._linger_s, self._lingered, game_id
-                    )
+            if self._waiters.leave(game_id, waiters, waiter) and not self._stopping:
+                self._lingering[game_id] = asyncio.get_running_loop().call_later(
+                    self._linger_s, self._lingered, game_id
+                )
 
     def listening_to(self) -> set[str]:
         """The games whose channels this process is subscribed to (or subscribing to)."""
@@ -138,15 +131,12 @@ class Notifier:
 
     def viewers(self, game_id: str) -> set[int | None]:
         """Whom the waiters of a game wait for: seats, and None (spectators)."""
-        waiters = self._waiters.get(game_id)
-        return set() if waiters is None else waiters.viewers()
+        return self._waiters.viewers(game_id)
 
     def wake(self, game_id: str, version: int | None = None, last: int | None = None) -> None:
         """Wake the waiters of a game, now at `version` (None: not known), the waiters of seat
         `last` last; those woken for that version already are not woken again."""
-        waiters = self._waiters.get(game_id)
-        if waiters is not None:
-            waiters.wake(version, last)
+        self._waiters.wake(game_id, version, last)
 
     async def _subscribe(self, game_id: str) -> None:
         if self._pubsub is None:

@@ -80,6 +80,38 @@ class Waiters:
         _set(w for w in self.waiting if w.viewer == last)
 
 
+class WaitersByGame(dict[str, Waiters]):
+    """Each game's waiters in one process (the change feeds')."""
+
+    def join(self, game_id: str, viewer: int | None) -> tuple[Waiters, Waiter]:
+        """A new waiter for `viewer` among the game's."""
+        waiters = self.get(game_id)
+        if waiters is None:
+            waiters = self[game_id] = Waiters()
+        waiter = Waiter(viewer)
+        waiters.waiting.add(waiter)
+        return waiters, waiter
+
+    def leave(self, game_id: str, waiters: Waiters, waiter: Waiter) -> bool:
+        """The waiter is done; whether that was the game's last."""
+        waiters.waiting.discard(waiter)
+        if waiters.waiting or self.get(game_id) is not waiters:
+            return False
+        del self[game_id]
+        return True
+
+    def viewers(self, game_id: str) -> set[int | None]:
+        """Whom the waiters of a game wait for: seats, and None (spectators)."""
+        waiters = self.get(game_id)
+        return set() if waiters is None else waiters.viewers()
+
+    def wake(self, game_id: str, version: int | None = None, last: int | None = None) -> None:
+        """Wake the waiters of a game (`Waiters.wake`)."""
+        waiters = self.get(game_id)
+        if waiters is not None:
+            waiters.wake(version, last)
+
+
 def _set(waiters: Iterable[Waiter]) -> None:
     for waiter in waiters:
         waiter.set()
