@@ -356,7 +356,8 @@ def cores_busy() -> tuple[float, float]:
 
 
 class Service:
-    def __init__(self, redis_url: str, workers: int) -> None:
+    def __init__(self, redis_url: str, workers: int, source: Path = ROOT) -> None:
+        """The service of the checkout at `source` (this one unless told)."""
         self.port = free_port()
         env = os.environ | {
             "REDIS_URL": redis_url,
@@ -368,10 +369,13 @@ class Service:
             "OPEN_LIMIT_PER_MIN": "1000000",
             "KRONIKAS_APP": "benchmarks.app:create_bench_app",
         }
+        if source != ROOT:  # another checkout's code and bench app, ahead of the installed one
+            paths = [source / "services" / "kronikas" / "src", source]
+            env["PYTHONPATH"] = os.pathsep.join(str(path) for path in paths)
         self.log = Path(tempfile.gettempdir()) / f"kronikas-bench-{self.port}.log"
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "kronikas.serve"], env=env, cwd=ROOT,
+                [sys.executable, "-m", "kronikas.serve"], env=env, cwd=source,
                 stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
 

@@ -115,3 +115,25 @@ def test_the_clocks_benchmark_acts_on_every_due_table_and_counts_its_calls() -> 
     # At least read, arm, append and settle; on so few tables, opening the pool's connections
     # (a few commands each) adds more than the looks do.
     assert calls >= 3
+
+
+def test_the_alternated_benchmark_takes_turns_and_compares_the_pairs() -> None:
+    """`python -m benchmarks.alternate` with this checkout on both sides, briefly: both sides
+    play, and the pairs are compared (no timing is asserted)."""
+    arguments = ["--a", ".", "--b", ".", "--rounds", "2", "--seconds", "0.5"]
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.alternate", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("A = ., B = .: 2 rounds of 0.5 s, 1 table(s) each")
+    for side in ("A", "B"):
+        line = next(line for line in lines if line.startswith(f"{side}: push delay p50 "))
+        moves = float(line.rsplit(", ", 1)[1].split(" moves/s")[0].replace(",", ""))
+        assert moves > 0
+    assert any(line.startswith("B / A, the median of the pairs: push p50 ") for line in lines)
+    assert "pairs of 2" in run.stdout

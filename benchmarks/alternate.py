@@ -1,0 +1,121 @@
+"""A figure, not a test: what a change does, on a machine whose speed drifts, by taking turns.
+
+Two checkouts of the project (`--a` and `--b`, each a directory holding `services/` and
+`benchmarks/`, such as a `git worktree` of the commit before a change) serve side by side, one
+worker each, against one bundled Redis. The follow workload (benchmarks/follow.py) plays
+`--tables` tables on each in turn, `--seconds` at a time, for `--rounds` rounds (A then B, then
+B then A). Minutes apart, this machine's speed can differ by half; seconds apart, far less: the
+pairs compare where separate runs cannot (docs/performance.md).
+
+    uv run python -m benchmarks.alternate --a ../before --b . [--rounds 30] [--seconds 1.5]
+        [--tables 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import statistics
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from benchmarks import follow
+from benchmarks.bench import Service, cores_busy, cpu_seconds, drive, tables_worker
+from kronikas.adapters.embedded_redis import EmbeddedRedis
+
+
+@dataclass
+class Side:
+    """One checkout's phases: each phase's push p50, CPU a move, and every delay."""
+
+    name: str
+    p50_ms: list[float] = field(default_factory=list)
+    service_us: list[float] = field(default_factory=list)
+    redis_us: list[float] = field(default_factory=list)
+    moves_per_s: list[float] = field(default_factory=list)
+    delays: list[float] = field(default_factory=list)
+
+    def add(self, phase: follow.Followed) -> None:
+        figures = follow.figures([phase], "", follow.script_commands())
+        self.p50_ms.append(figures["follow_push_p50_ms"])
+        self.service_us.append(figures["follow_service_cpu_us_per_move"])
+        self.redis_us.append(figures["follow_redis_cpu_us_per_move"])
+        self.moves_per_s.append(figures["follow_moves_per_s"])
+        self.delays.extend(phase.delays)
+
+    def line(self) -> str:
+        pooled = sorted(self.delays) or [0.0]
+        return (
+            f"{self.name}: push delay p50 {pooled[len(pooled) // 2] * 1000:.3f} ms, "
+            f"p99 {pooled[int(len(pooled) * 0.99)] * 1000:.3f} ms (all phases' moves); "
+            "medians of the phases: service CPU a move "
+            f"{statistics.median(self.service_us):.0f} µs, "
+            f"Redis CPU a move {statistics.median(self.redis_us):.1f} µs, "
+            f"{statistics.median(self.moves_per_s):,.0f} moves/s"
+        )
+
+
+def ratio(b: list[float], a: list[float]) -> float:
+    """The median of the pairs' B / A."""
+    return statistics.median(y / x for x, y in zip(a, b, strict=True) if x)
+
+
+async def alternate(a: Path, b: Path, rounds: int, seconds: float, tables: int) -> str:
+    with (
+        tempfile.TemporaryDirectory() as data,
+        EmbeddedRedis(data, None, "--appendonly", "no") as redis,
+    ):
+        trees = {"A": a, "B": b}
+        services = {name: Service(redis.url, 1, tree.resolve()) for name, tree in trees.items()}
+        sides = {name: Side(name) for name in services}
+        try:
+            for service in services.values():
+                await service.ready()
+                await drive(service.port, 1.0, tables_worker(lambda: "cheat"), 8)  # warm up
+            stats = await follow.RedisStats(redis.port).open()
+            for turn in range(rounds):
+                for name in ("A", "B") if turn % 2 == 0 else ("B", "A"):
+                    service = services[name]
+                    phase = await follow.follow(
+                        service.port,
+                        tables,
+                        seconds,
+                        functools.partial(cpu_seconds, service.process.pid),
+                        functools.partial(cpu_seconds, redis.process.pid),
+                        cores_busy,
+                        stats,
+                    )
+                    sides[name].add(phase)
+        finally:
+            for service in services.values():
+                service.stop()
+    one, two = sides["A"], sides["B"]
+    faster = sum(y < x for x, y in zip(one.p50_ms, two.p50_ms, strict=True))
+    return "\n".join(
+        [
+            f"A = {a}, B = {b}: {rounds} rounds of {seconds:g} s, {tables} table(s) each",
+            one.line(),
+            two.line(),
+            f"B / A, the median of the pairs: push p50 {ratio(two.p50_ms, one.p50_ms):.3f} "
+            f"(B lower in {faster} pairs of {rounds}), service CPU a move "
+            f"{ratio(two.service_us, one.service_us):.3f}, Redis CPU a move "
+            f"{ratio(two.redis_us, one.redis_us):.3f}",
+        ]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--a", type=Path, required=True, help="the checkout to compare against")
+    parser.add_argument("--b", type=Path, default=Path("."), help="the checkout compared")
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--seconds", type=float, default=1.5)
+    parser.add_argument("--tables", type=int, default=1)
+    args = parser.parse_args()
+    print(asyncio.run(alternate(args.a, args.b, args.rounds, args.seconds, args.tables)))
+
+
+if __name__ == "__main__":
+    main()
