@@ -106,22 +106,11 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-class _Stored:
-    """An append's `stored`, called once: as soon as its reply is read (`early`), or after."""
-
-    __slots__ = ("called", "stored")
-
-    def __init__(self, stored: Callable[[], None]) -> None:
-        self.stored, self.called = stored, False
-
-    def early(self, reply: Any) -> None:
-        if type(reply) is int or (type(reply) is list and reply and reply[0] == b"ok"):
-            self()
-
-    def __call__(self) -> None:
-        if not self.called:
-            self.called = True
-            self.stored()
+def _when_stored(stored: Callable[[], None], reply: Any) -> None:
+    """An append's reply, as soon as the line reads it: `stored` when it says the append was
+    made (append.lua). A reply is read once, so `stored` is called at most once."""
+    if type(reply) is int or (type(reply) is list and reply and reply[0] == b"ok"):
+        stored()
 
 
 def _text(value: bytes | str) -> str:
@@ -223,22 +212,17 @@ class RedisEventStore:
         for token, role in auth:
             args += [token, role]
         args += list(records)
-        told = None if stored is None else _Stored(stored)
         reply: int | list[Any] = await self._run(
             self._append,
             keys=[keys["log"], keys["meta"], keys["auth"], idem_key, f"{tag}:rate:{token_hash}"],
             args=args,
-            early=None if told is None else told.early,
+            early=None if stored is None else functools.partial(_when_stored, stored),
             meanwhile=meanwhile,
         )
         if isinstance(reply, int):  # made (append.lua)
-            if told is not None:
-                told()
             return AppendResult("ok", version=reply)
         outcome = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
         if outcome == "ok":
-            if told is not None:
-                told()
             if len(reply) > 2:
                 await self._relist(game_id, summary, _text(reply[2]))
             return AppendResult("ok", version=int(reply[1]))

@@ -242,7 +242,8 @@ class MemoryEventStore:
         meanwhile: Callable[[], None] | None = None,
     ) -> AppendResult:
         """All of `records` or none, only at `expected` (append.lua); then `stored` is called and
-        the feeds hear it (as the Redis store's answer comes before its publication)."""
+        the feeds hear it (as the Redis store's answer comes before its publication), and the
+        followers they woke run before the caller resumes (as on the Redis store's line)."""
         if meanwhile is not None:
             meanwhile()
         await asyncio.sleep(0)
@@ -280,6 +281,8 @@ class MemoryEventStore:
             stored()
         for feed in list(tables.feeds):
             feed.publish(game_id, version, list(records))
+        if stored is not None:
+            await asyncio.sleep(0)
         return AppendResult("ok", version=version)
 
     def _keep_meta(

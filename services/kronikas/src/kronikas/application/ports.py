@@ -80,10 +80,11 @@ class EventStore(Protocol):
         stored: Callable[[], None] | None = None,
         meanwhile: Callable[[], None] | None = None,
     ) -> AppendResult:
-        """Append all of `records` or none, only if the log is at `expected`. When it is made,
-        `stored` is called as soon as the store can tell, before this returns (its followers
-        are told first, then the caller answers). `meanwhile` is called once, while the store
-        works on the append (once it is on its way, where the store can tell)."""
+        """Append all of `records` or none, only if the log is at `expected`. When it is made and
+        the store can tell before its caller resumes (the Redis store on its own line reads the
+        reply), it calls `stored` then, once, so that its followers are told before the caller
+        answers; otherwise the caller calls it. `meanwhile` is called once, while the store works
+        on the append (once it is on its way, where the store can tell)."""
         ...
 
     async def lobby(
