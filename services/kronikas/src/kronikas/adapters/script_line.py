@@ -231,12 +231,10 @@ class ScriptLine:
         of this turn, in one write, which spares Redis a read for each."""
         wire = self._wire if self._wire is not None else await self._connect()
         future = wire.send(command, early)
-        if meanwhile is not None:
-            try:
+        try:
+            if meanwhile is not None:
                 meanwhile()
-            finally:
-                reply = await future
-        else:
+        finally:
             reply = await future
         if isinstance(reply, ResponseError):
             text = str(reply)

@@ -50,6 +50,8 @@ class Step:
     seen: list[Seen] = field(default_factory=list)
     """The events as the table will keep them, each viewer's JSON made once for the answer and
     the streams of this process."""
+    answer: bytes | None = None
+    """The answer's JSON, once made."""
     calls: bool = True
     """Whether the seats the house plays may call at once (not when a deadline acts: they
     decided when the play was made)."""
@@ -81,8 +83,8 @@ def _fold_own(
 
 class _Stored:
     """Called once the store holds a step's append: its events folded in, the table's tokens
-    learnt, and its followers woken, the mover's last. The store calls it as soon as it can
-    tell (before its answer is awaited); `execute` calls it otherwise."""
+    learnt, and its followers woken, the mover's last. The store calls it where it can tell
+    before `execute` resumes; `execute` calls it otherwise, and lets the followers run first."""
 
     __slots__ = ("changes", "fold", "step", "table", "told", "version")
 
@@ -184,12 +186,11 @@ class Appends:
             # The version this was decided at, taken before anything awaits: the table is the
             # process's shared fold, which the change feed may move on while we wait.
             before = table.version
-            step.seen = seen_of(table, folded)
-            answer: list[bytes] = []  # once made
+            step.seen, step.answer = seen_of(table, folded), None
             idem = None
             if step.idem_key is not None:  # kept with the append: made before it
-                answer.append(step.respond(table, state, folded, deadline))
-                idem = Idempotency(step.idem_key, step.fingerprint, answer[0])
+                step.answer = step.respond(table, state, folded, deadline)
+                idem = Idempotency(step.idem_key, step.fingerprint, step.answer)
             if due is not None:  # armed first: a crash after the append must not lose it
                 await self.store.arm(game_id, due)
             stored = _Stored(
@@ -212,7 +213,7 @@ class Appends:
                     summary=Summary(game_id, table.kind, status, players, table.created_ms, 0),
                     stored=stored,
                     meanwhile=functools.partial(
-                        self._meanwhile, table, state, folded, deadline, step, answer
+                        self._meanwhile, table, state, folded, deadline, step
                     ),
                 )
             finally:
@@ -225,9 +226,9 @@ class Appends:
                 if not stored.told:
                     stored()
                     await asyncio.sleep(0)  # the woken streams push before this answer is sent
-                if not answer:
-                    answer.append(step.respond(table, state, folded, deadline))
-                return Answer(answer[0], result.version)
+                if step.answer is None:
+                    step.answer = step.respond(table, state, folded, deadline)
+                return Answer(step.answer, result.version)
             if result.outcome == "conflict":
                 table = await self.folds.after_conflict(table, result.records, result.version)
                 fresh = True
@@ -244,13 +245,12 @@ class Appends:
         folded: list[Record[msgspec.Struct]],
         deadline: str | None,
         step: Step,
-        answer: list[bytes],
     ) -> None:
         """What can be made while the store works on the append (it is of no use should the
         append fail): the answer, and the events as each viewer following the table here sees
         them, so that its streams only send them once the store has them."""
-        if not answer:
-            answer.append(step.respond(table, state, folded, deadline))
+        if step.answer is None:
+            step.answer = step.respond(table, state, folded, deadline)
         for viewer in self.changes.viewers(table.game_id):
             for seen in step.seen:
                 seen.json(viewer)

@@ -1,7 +1,7 @@
 """The changing use cases: load the log (or the cached fold) → decide → append at the version.
 
-Each use case says how to decide and how to answer (a `Step`); `appends.py` makes the append,
-and each answer's JSON before it, which the append records for idempotent retries.
+Each use case says how to decide and how to answer (a `Step`); `appends.py` makes the append
+and the answer (before the append only when an idempotent retry must get it again).
 """
 
 from __future__ import annotations
