@@ -36,9 +36,11 @@ class Step:
     """One command's decision and answer, re-run on a fresher table after a lost race."""
 
     decide: Callable[[Table], list[msgspec.Struct]]
-    respond: Callable[[Table, object, list[Record[msgspec.Struct]], str | None], bytes]
-    """The answer's JSON, from the table, the state after, the records of the events and the
-    table's deadline after them."""
+    respond: Callable[[Table, object, list[Record[msgspec.Struct]], str | None, list[bytes]], bytes]
+    """The answer's JSON, from the table, the state after, the records of the events, the
+    table's deadline after them and the events' JSON as `viewer` sees them. (It takes those as
+    arguments: a closure over the step would make a reference cycle, garbage for the collector
+    on every move.)"""
     auth: list[tuple[str, str]] = field(default_factory=list)
     """Token hashes and the roles the append gives them."""
     token_hash: str = ""
@@ -61,6 +63,16 @@ class Step:
     def events_json(self) -> list[bytes]:
         """The events' JSON as `viewer` sees them, for the answer (and the viewer's streams)."""
         return [seen.json(self.viewer) for seen in self.seen]
+
+    def made(
+        self,
+        table: Table,
+        state: object,
+        records: list[Record[msgspec.Struct]],
+        deadline: str | None,
+    ) -> bytes:
+        """The answer, made."""
+        return self.respond(table, state, records, deadline, self.events_json())
 
 
 class NotDue(Exception):
@@ -189,7 +201,7 @@ class Appends:
             step.seen, step.answer = seen_of(table, folded), None
             idem = None
             if step.idem_key is not None:  # kept with the append: made before it
-                step.answer = step.respond(table, state, folded, deadline)
+                step.answer = step.made(table, state, folded, deadline)
                 idem = Idempotency(step.idem_key, step.fingerprint, step.answer)
             if due is not None:  # armed first: a crash after the append must not lose it
                 await self.store.arm(game_id, due)
@@ -227,7 +239,7 @@ class Appends:
                     stored()
                     await asyncio.sleep(0)  # the woken streams push before this answer is sent
                 if step.answer is None:
-                    step.answer = step.respond(table, state, folded, deadline)
+                    step.answer = step.made(table, state, folded, deadline)
                 return Answer(step.answer, result.version)
             if result.outcome == "conflict":
                 table = await self.folds.after_conflict(table, result.records, result.version)
@@ -250,7 +262,7 @@ class Appends:
         append fail): the answer, and the events as each viewer following the table here sees
         them, so that its streams only send them once the store has them."""
         if step.answer is None:
-            step.answer = step.respond(table, state, folded, deadline)
+            step.answer = step.made(table, state, folded, deadline)
         for viewer in self.changes.viewers(table.game_id):
             for seen in step.seen:
                 seen.json(viewer)

@@ -137,6 +137,7 @@ class Commands:
             state: object,
             records: list[Record[msgspec.Struct]],
             deadline: str | None,
+            events: list[bytes],
         ) -> bytes:
             seat = next(r.e.seat for r in records if isinstance(r.e, PlayerJoined))
             view = table.engine.view(state, seat, game_id, records[-1].v)
@@ -165,6 +166,7 @@ class Commands:
             state: object,
             records: list[Record[msgspec.Struct]],
             deadline: str | None,
+            events: list[bytes],
         ) -> bytes:
             seat = next(r.e.seat for r in records if isinstance(r.e, PlayerJoined))
             view = table.engine.view(state, None, game_id, records[-1].v)
@@ -185,6 +187,7 @@ class Commands:
             state: object,
             records: list[Record[msgspec.Struct]],
             deadline: str | None,
+            events: list[bytes],
         ) -> bytes:
             view = table.engine.view(state, None, game_id, records[-1].v, deadline)
             return view_json(view)
@@ -216,6 +219,7 @@ class Commands:
             state: object,
             records: list[Record[msgspec.Struct]],
             deadline: str | None,
+            events: list[bytes],
         ) -> bytes:
             return b""  # nobody asked
 
@@ -258,11 +262,12 @@ class Commands:
             state: object,
             records: list[Record[msgspec.Struct]],
             deadline: str | None,
+            events: list[bytes],
         ) -> bytes:
             version = records[-1].v
             view = table.engine.view(state, seat, game_id, version, deadline)
             # the mover's events, as JSON made once for the answer and the mover's streams
-            return result_json(version, step.events_json(), view)
+            return result_json(version, events, view)
 
         step = Step(
             lambda t: self._decide(t, command, seat),
