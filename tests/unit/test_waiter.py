@@ -40,6 +40,22 @@ async def test_a_cancelled_wait_leaves_the_waiter_usable() -> None:
     assert await waiter.wait(0.01)
 
 
+async def test_each_wait_lasts_till_its_own_deadline_after_waits_that_a_change_ended() -> None:
+    """One timer serves a waiter's waits: a wait shorter than the one before it, or longer, still
+    ends at its own time-out, not at the earlier wait's."""
+    waiter = Waiter()
+    for long_s, short_s in ((0.4, 0.05), (0.05, 0.3)):
+        waiting = asyncio.create_task(waiter.wait(long_s))
+        await asyncio.sleep(0.01)
+        waiter.set()
+        assert await asyncio.wait_for(waiting, 1.0)
+        waiter.clear()
+        started = time.monotonic()
+        assert not await waiter.wait(short_s)
+        took = time.monotonic() - started
+        assert short_s - 0.01 <= took < short_s + 0.2, (long_s, short_s, took)
+
+
 async def test_the_movers_waiters_wake_after_everyone_elses() -> None:
     waiters = Waiters()
     # Five waiters of each viewer, in the set's arbitrary order: left to it, the mover's five

@@ -5,26 +5,28 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 
-
-def _expire(future: asyncio.Future[bool]) -> None:
-    if not future.done():
-        future.set_result(False)
+_EARLY_S = 0.002
+"""How early a wait may end: a timer of the loop may fire up to its clock's resolution early."""
 
 
 class Waiter:
     """Registered before a read, so that a notification between the read and the wait counts.
 
-    A wait is one future and one timer handle: every stream waits once a move, and an
-    `asyncio.timeout` scope around an `asyncio.Event` cost several times as much.
+    A wait is one future: every stream waits once a move. Its timeout is a deadline on the waiter,
+    and one timer a waiter fires at the deadline, moved on when it fired before the latest
+    deadline: a stream on a busy table waits many times within its keep-alive, and a timer armed
+    and cancelled on each wait cost as much as the rest of the wait.
     """
 
-    __slots__ = ("_future", "changed", "viewer")
+    __slots__ = ("_deadline", "_future", "_timer", "changed", "viewer")
 
     def __init__(self, viewer: int | None = None) -> None:
         self.changed = False
         self.viewer = viewer
         """Whose changes it waits for: a seat, or None for the host and spectators."""
         self._future: asyncio.Future[bool] | None = None
+        self._deadline = 0.0
+        self._timer: asyncio.TimerHandle | None = None
 
     def set(self) -> None:
         """The table changed: wake the wait, or let the next one return at once."""
@@ -41,14 +43,34 @@ class Waiter:
         if self.changed:
             return True
         loop = asyncio.get_running_loop()
+        self._deadline = deadline = loop.time() + timeout
+        timer = self._timer
+        if timer is None or timer.when() > deadline:
+            if timer is not None:
+                timer.cancel()
+            self._timer = loop.call_at(deadline, self._expire, loop)
         future = self._future = loop.create_future()
-        expiry = loop.call_later(timeout, _expire, future)
         try:
             changed: bool = await future
             return changed
         finally:
-            expiry.cancel()
             self._future = None
+
+    def _expire(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._timer = None
+        future = self._future
+        if future is None or future.done():
+            return  # no wait: the next one arms its own timer
+        if loop.time() >= self._deadline - _EARLY_S:
+            future.set_result(False)
+        else:  # the wait began after this timer was armed: it lasts till its own deadline
+            self._timer = loop.call_at(self._deadline, self._expire, loop)
+
+    def close(self) -> None:
+        """Done waiting: its timer goes."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
 
 class Waiters:
@@ -94,6 +116,7 @@ class WaitersByGame(dict[str, Waiters]):
 
     def leave(self, game_id: str, waiters: Waiters, waiter: Waiter) -> bool:
         """The waiter is done; whether that was the game's last."""
+        waiter.close()
         waiters.waiting.discard(waiter)
         if waiters.waiting or self.get(game_id) is not waiters:
             return False
