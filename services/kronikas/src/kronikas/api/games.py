@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -15,6 +14,7 @@ from litestar.response import Stream
 from kronikas.api.errors import problems
 from kronikas.api.kinds import kinds
 from kronikas.api.openapi import InputDocs, parameter
+from kronikas.api.sse import EventStream
 from kronikas.api.wire import (
     CREATE_KINDS,
     Command,
@@ -120,7 +120,6 @@ def _tagged(answer: Answer) -> Response[Any]:
     return _raw(answer.body, headers={"ETag": f'"{answer.version}"'})
 
 
-_KEEP_ALIVE = b": keep-alive\r\n\r\n"
 _SSE_HEADERS = {"Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buffering": "no"}
 _COMMAND_HEADERS = (b"authorization", b"if-match", b"idempotency-key", b"content-length")
 _command = msgspec.json.Decoder(Command)
@@ -397,21 +396,7 @@ class GamesController(Controller):
                 raise InvalidRequest("Last-Event-ID must be a version number.")
             after = int(last_event_id)
         events = await _games(state).stream(game_id, token or bearer(request), after)
-
-        async def frames() -> AsyncIterator[bytes]:
-            # Each event's JSON is shared by every stream of its viewer: only the frame is made
-            # per connection (stored events are JSON, which holds no raw line break).
-            async for event in events():
-                if event is None:
-                    yield _KEEP_ALIVE
-                else:
-                    yield b"id: %d\r\nevent: %s\r\ndata: %s\r\n\r\n" % (
-                        event.version,
-                        event.type.encode(),
-                        event.json,
-                    )
-
-        return Stream(frames(), media_type="text/event-stream", headers=_SSE_HEADERS)
+        return EventStream(events, _SSE_HEADERS)
 
 
 SEND_COMMAND_INPUTS = InputDocs(

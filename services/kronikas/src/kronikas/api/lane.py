@@ -23,6 +23,7 @@ from litestar.types import Message, Receive, Scope, Send
 from kronikas.api.errors import handle_exception
 from kronikas.api.games import JSON, run_command
 from kronikas.api.logs import RequestLogMiddleware
+from kronikas.api.sse import SERVER_SEND
 from kronikas.application.games import Games
 
 _ROUTE = re.compile(r"/v1/games/([^/]+)/commands")
@@ -58,6 +59,8 @@ class Kronikas(Litestar):
             scope["path_params"] = {"game_id": found[1]}
             await self._lane(scope, receive, send)
             return
+        if scope["type"] == "http":  # for the event stream's frames (api/sse.py)
+            scope[SERVER_SEND] = send
         await super().__call__(scope, receive, send)
 
     async def _command(self, scope: Scope, receive: Receive, send: Send) -> None:
