@@ -11,20 +11,26 @@ from litestar import Request
 
 from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
 from kronikas.adapters.randomness import for_table
-from kronikas.api.sse import SERVER_SEND, EventStream
+from kronikas.api.sse import KEEP_ALIVE, SERVER_SEND, EventStream
 from kronikas.application.games import Games
 from kronikas.config import Settings
 from kronikas.domain.cheat import CheatOptions
-
-SETTINGS = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=30.0)
+from kronikas.domain.common import Leave
 
 
 class Client:
-    """One stream's connection: what reached the server, and a hang-up to make."""
+    """One stream's connection: what reached the server (and in which task), a socket that backs
+    up, a send that fails, and a hang-up to make."""
 
     def __init__(self) -> None:
         self.through_framework: list[dict[str, Any]] = []
         self.to_server: list[dict[str, Any]] = []
+        self.tasks: list[asyncio.Task[Any] | None] = []
+        self.backed_up: asyncio.Event | None = None
+        """While set to an event not set, a send waits for it (as the server's waits for its
+        socket to drain)."""
+        self.failing = 0
+        """How many sends to come fail."""
         self.gone = asyncio.Event()
         self.asked = 0
 
@@ -32,7 +38,13 @@ class Client:
         self.through_framework.append(message)
 
     async def server_send(self, message: Any) -> None:
+        if self.failing:
+            self.failing -= 1
+            raise RuntimeError("the socket broke")
+        if self.backed_up is not None:
+            await self.backed_up.wait()
         self.to_server.append(message)
+        self.tasks.append(asyncio.current_task())
 
     async def receive(self) -> Any:
         self.asked += 1
@@ -43,6 +55,26 @@ class Client:
 
     def frames(self) -> list[bytes]:
         return [m["body"] for m in self.to_server]
+
+    def versions(self) -> list[int]:
+        return [int(f.split(b"\r\n", 1)[0][4:]) for f in self.frames() if f.startswith(b"id: ")]
+
+
+def playing(keepalive_s: float = 30.0) -> Games:
+    feed = MemoryChangeFeed()
+    settings = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=keepalive_s)
+    return Games(MemoryEventStore(feeds=[feed]), feed, for_table, settings)
+
+
+async def created(games: Games) -> str:
+    game_id: str = json.loads(await games.create("cheat", CheatOptions(), seed=3))["game"]["id"]
+    return game_id
+
+
+async def join_and_leave(games: Games, game_id: str) -> int:
+    """Two events (a player joins, then leaves); returns the table's version."""
+    token = json.loads(await games.join(game_id, "A"))["token"]
+    return (await games.command(game_id, token, Leave(), b"")).version
 
 
 async def streaming(games: Games, game_id: str, client: Client) -> asyncio.Task[None]:
@@ -70,9 +102,9 @@ async def until(condition: Any) -> None:
 
 
 async def test_frames_follow_the_table_and_the_stream_ends_when_the_client_hangs_up() -> None:
-    feed = MemoryChangeFeed()
-    games = Games(MemoryEventStore(feeds=[feed]), feed, for_table, SETTINGS)
-    game_id = json.loads(await games.create("cheat", CheatOptions(), seed=3))["game"]["id"]
+    games = playing()
+    feed = games.folds.changes
+    game_id = await created(games)
     client = Client()
     task = await streaming(games, game_id, client)
     await until(lambda: client.frames())
@@ -94,9 +126,9 @@ async def test_frames_follow_the_table_and_the_stream_ends_when_the_client_hangs
 
 
 async def test_a_stream_cancelled_by_the_server_stays_cancelled() -> None:
-    feed = MemoryChangeFeed()
-    games = Games(MemoryEventStore(feeds=[feed]), feed, for_table, SETTINGS)
-    game_id = json.loads(await games.create("cheat", CheatOptions(), seed=3))["game"]["id"]
+    games = playing()
+    feed = games.folds.changes
+    game_id = await created(games)
     client = Client()
     task = await streaming(games, game_id, client)
     await until(lambda: client.frames())
@@ -104,3 +136,67 @@ async def test_a_stream_cancelled_by_the_server_stays_cancelled() -> None:
     await asyncio.wait({task}, timeout=2.0)
     assert task.cancelled()
     assert feed.viewers(game_id) == set()
+
+
+async def test_a_change_is_sent_as_it_comes_without_the_streams_task() -> None:
+    games = playing()
+    game_id = await created(games)
+    client = Client()
+    task = await streaming(games, game_id, client)
+    await until(lambda: client.versions() == [1])
+    for _ in range(3):
+        version = await join_and_leave(games, game_id)
+        assert client.versions()[-1] == version, "sent by the time the move was answered"
+    assert client.versions() == list(range(1, version + 1))
+    pushed = client.tasks[1:]
+    assert task not in pushed, "sent in the change's own course, not by the stream's task"
+    task.cancel()
+    await asyncio.wait({task}, timeout=2.0)
+
+
+async def test_a_frame_whose_send_must_wait_goes_before_the_frames_of_later_changes() -> None:
+    games = playing()
+    game_id = await created(games)
+    client = Client()
+    task = await streaming(games, game_id, client)
+    await until(lambda: client.versions() == [1])
+    client.backed_up = asyncio.Event()
+    for _ in range(3):
+        version = await join_and_leave(games, game_id)
+    await asyncio.sleep(0.05)
+    assert client.versions() == [1], "held while the socket is backed up"
+    client.backed_up.set()
+    await until(lambda: client.versions()[-1:] == [version])
+    assert client.versions() == list(range(1, version + 1)), "in order, none twice"
+    task.cancel()
+    await asyncio.wait({task}, timeout=2.0)
+
+
+async def test_a_send_that_fails_as_the_change_comes_is_made_again_by_the_streams_task() -> None:
+    games = playing()
+    game_id = await created(games)
+    client = Client()
+    task = await streaming(games, game_id, client)
+    await until(lambda: client.versions() == [1])
+    client.failing = 1
+    version = await join_and_leave(games, game_id)
+    await until(lambda: client.versions()[-1:] == [version])
+    assert client.versions() == list(range(1, version + 1))
+    assert client.tasks[1] is task, "the frame the push failed to send, sent by the task"
+    task.cancel()
+    await asyncio.wait({task}, timeout=2.0)
+
+
+async def test_the_keep_alive_comes_after_quiet_not_while_changes_are_sent() -> None:
+    games = playing(keepalive_s=1.5)
+    game_id = await created(games)
+    client = Client()
+    task = await streaming(games, game_id, client)
+    await until(lambda: client.versions() == [1])
+    for _ in range(15):  # 3 s of changes, each sent as it came
+        await join_and_leave(games, game_id)
+        await asyncio.sleep(0.2)
+    assert KEEP_ALIVE not in client.frames(), "no keep-alive while frames flow"
+    await until(lambda: KEEP_ALIVE in client.frames())  # within 2 s of quiet
+    task.cancel()
+    await asyncio.wait({task}, timeout=2.0)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 _EARLY_S = 0.002
 """How early a wait may end: a timer of the loop may fire up to its clock's resolution early."""
@@ -18,22 +18,32 @@ class Waiter:
     and cancelled on each wait cost as much as the rest of the wait.
     """
 
-    __slots__ = ("_deadline", "_future", "_timer", "changed", "viewer")
+    __slots__ = ("_deadline", "_future", "_timeout", "_timer", "changed", "push", "viewer")
 
     def __init__(self, viewer: int | None = None) -> None:
         self.changed = False
         self.viewer = viewer
         """Whose changes it waits for: a seat, or None for the host and spectators."""
+        self.push: Callable[[], bool] | None = None
+        """Serves a change as it comes, while a wait is on (`ports.Waiter.push`)."""
         self._future: asyncio.Future[bool] | None = None
+        self._timeout = 0.0
         self._deadline = 0.0
         self._timer: asyncio.TimerHandle | None = None
 
     def set(self) -> None:
-        """The table changed: wake the wait, or let the next one return at once."""
-        self.changed = True
+        """The table changed: served by `push` during a wait, when it can; else wake the wait,
+        or let the next one return at once."""
         future = self._future
-        if future is not None and not future.done():
-            future.set_result(True)
+        if future is None or future.done():
+            self.changed = True
+            return
+        push = self.push
+        if push is not None and push():
+            self._deadline = future.get_loop().time() + self._timeout  # the wait starts again
+            return
+        self.changed = True
+        future.set_result(True)
 
     def clear(self) -> None:
         self.changed = False
@@ -43,6 +53,7 @@ class Waiter:
         if self.changed:
             return True
         loop = asyncio.get_running_loop()
+        self._timeout = timeout
         self._deadline = deadline = loop.time() + timeout
         timer = self._timer
         if timer is None or timer.when() > deadline:

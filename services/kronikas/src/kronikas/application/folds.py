@@ -155,13 +155,21 @@ class Folds:
             table.live = None
             self._gaps += 1
 
-    async def followed(self, game_id: str) -> Table:
-        """The table, current as far as the change feed can vouch; else read (and vouched for
-        from then on, when nothing was missed during the read)."""
+    def vouched(self, game_id: str) -> Table | None:
+        """The table held here when the change feed vouches that it is current, else None."""
         table = self.cache.get(game_id)
         generation = self.changes.generation(game_id)
         if table is not None and generation is not None and table.live == generation:
             return table
+        return None
+
+    async def followed(self, game_id: str) -> Table:
+        """The table, current as far as the change feed can vouch; else read (and vouched for
+        from then on, when nothing was missed during the read)."""
+        table = self.vouched(game_id)
+        if table is not None:
+            return table
+        generation = self.changes.generation(game_id)
         # Every stream of a table that falls back to reading shares one read: a crowd of
         # followers woken by one gap must not take the pool's every connection.
         reading = self._reading.get(game_id)

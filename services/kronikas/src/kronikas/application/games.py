@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import msgspec
 
@@ -12,7 +12,7 @@ from kronikas.application.encoding import Answer, Delivered
 from kronikas.application.folds import Folds
 from kronikas.application.house import now_ms
 from kronikas.application.ports import ChangeFeed, EventStore, RandomSource, Summary
-from kronikas.application.queries import Queries
+from kronikas.application.queries import Following, Queries
 from kronikas.config import Settings
 
 __all__ = ["Answer", "Delivered", "Games"]
@@ -92,8 +92,7 @@ class Games:
         """Events after `after` that the asker may see, waiting up to `wait` s for the first."""
         return await self.queries.events(game_id, token, after, wait)
 
-    async def stream(
-        self, game_id: str, token: str | None, after: int
-    ) -> Callable[[], AsyncIterator[Delivered | None]]:
-        """Checks access now; the returned generator yields events, and None as a keep-alive."""
+    async def stream(self, game_id: str, token: str | None, after: int) -> Following:
+        """Checks access now; the returned stream follows the table from `after` on (called,
+        it yields events, and None as a keep-alive)."""
         return await self.queries.stream(game_id, token, after)

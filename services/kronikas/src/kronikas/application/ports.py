@@ -129,6 +129,10 @@ class Waiter(Protocol):
 
     viewer: int | None
     """Whose changes it waits for: a seat, or None for the host and spectators."""
+    push: Callable[[], bool] | None
+    """Called on a change while a wait is on, as the change comes (nothing may await there):
+    True when it served the change itself, and the wait goes on (from its start again); False
+    ends the wait as the change would."""
 
     async def wait(self, timeout: float) -> bool:
         """Whether the table changed within `timeout` seconds (and since the last `clear`)."""

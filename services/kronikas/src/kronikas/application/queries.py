@@ -6,13 +6,14 @@ brings each append, folded once, and each viewer's JSON is made once per process
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 from kronikas.application.encoding import Answer, Delivered, page_json, view_json
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_text
-from kronikas.application.ports import Summary
+from kronikas.application.ports import Summary, Waiter
 from kronikas.application.results import EVENT_PAGE
 from kronikas.application.tables import Table, seen_of
 from kronikas.config import Settings
@@ -74,26 +75,79 @@ class Queries:
             result.version
         )
 
-    async def stream(
-        self, game_id: str, token: str | None, after: int
-    ) -> Callable[[], AsyncIterator[Delivered | None]]:
-        """Checks access now; the returned generator yields events, and None as a keep-alive."""
+    async def stream(self, game_id: str, token: str | None, after: int) -> Following:
+        """Checks access now; the returned stream follows the table from `after` on."""
         _, seat = await self.folds.reader(game_id, token)
-        keepalive = self.settings.sse_keepalive_s
+        return Following(self, game_id, seat, after)
 
-        async def events() -> AsyncIterator[Delivered | None]:
-            nonlocal after
-            async with self.changes.waiting(game_id, seat) as waiter:
-                while True:
-                    table = await self.folds.followed(game_id)
-                    if table.version > after:
-                        delivered, _ = await self._after(table, after, seat)
-                        for event in delivered:
-                            yield event
-                            after = event.version
-                        continue
-                    if not await waiter.wait(keepalive):
-                        yield None
-                    waiter.clear()
 
-        return events
+class Following:
+    """One stream's place in a table's events: the events its viewer is owed after `after`, the
+    version it was last sent.
+
+    Inside `async with`, it waits on the table's change feed. `next` waits for the events owed;
+    `at_hand` gives them at once, without awaiting anything, when the table this process holds
+    is vouched for by the change feed and still has them all (a stream served as the change
+    comes, from the waiter's `push`). Called, it is an iterator of the events, and of None for a
+    keep-alive.
+    """
+
+    def __init__(self, queries: Queries, game_id: str, seat: int | None, after: int) -> None:
+        self.queries = queries
+        self.game_id = game_id
+        self.seat = seat
+        self.after = after
+        self.keepalive = queries.settings.sse_keepalive_s
+        self._waiting: contextlib.AbstractAsyncContextManager[Waiter] | None = None
+        self.waiter: Waiter | None = None
+
+    async def __aenter__(self) -> Following:
+        self._waiting = self.queries.changes.waiting(self.game_id, self.seat)
+        self.waiter = await self._waiting.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        waiting, self._waiting, self.waiter = self._waiting, None, None
+        if waiting is not None:
+            await waiting.__aexit__(None, None, None)
+
+    async def next(self) -> list[Delivered] | None:
+        """The events owed (a page) when there are any; else waits for a change: [] once one
+        came (perhaps served by `push`, perhaps owing nothing new), None after `keepalive` s
+        without one."""
+        waiter = self.waiter
+        assert waiter is not None, "inside `async with`"
+        table = await self.queries.folds.followed(self.game_id)
+        if table.version > self.after:
+            delivered, _ = await self.queries._after(table, self.after, self.seat)
+            if delivered:
+                return delivered
+        changed = await waiter.wait(self.keepalive)
+        waiter.clear()
+        return [] if changed else None
+
+    def at_hand(self) -> list[Delivered] | None:
+        """The events owed ([] when none), from the table this process holds, when the change
+        feed vouches for it and it has them all, a page at most; None otherwise (`next` will
+        read them)."""
+        table = self.queries.folds.vouched(self.game_id)
+        if table is None:
+            return None
+        if table.version <= self.after:
+            return []
+        seen = table.recent.after(self.after, table.version)
+        if seen is None or len(seen) > EVENT_PAGE:
+            return None
+        seat = self.seat
+        return [Delivered(s.version, s.type, s.json(seat)) for s in seen]
+
+    async def __call__(self) -> AsyncIterator[Delivered | None]:
+        async with self:
+            while True:
+                delivered = await self.next()
+                if delivered is None:
+                    yield None
+                    continue
+                for event in delivered:
+                    yield event
+                    self.after = event.version
