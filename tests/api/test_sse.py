@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from litestar import Request
@@ -101,13 +102,33 @@ async def until(condition: Any) -> None:
     raise AssertionError("not within 2 s")
 
 
-async def test_frames_follow_the_table_and_the_stream_ends_when_the_client_hangs_up() -> None:
-    games = playing()
-    feed = games.folds.changes
+@dataclass
+class Followed:
+    """A new table, and a stream following it from the start (its first frame sent)."""
+
+    games: Games
+    game_id: str
+    client: Client
+    task: asyncio.Task[None]
+
+    async def end(self) -> None:
+        self.task.cancel()
+        await asyncio.wait({self.task}, timeout=2.0)
+
+
+async def followed(keepalive_s: float = 30.0) -> Followed:
+    games = playing(keepalive_s)
     game_id = await created(games)
     client = Client()
     task = await streaming(games, game_id, client)
-    await until(lambda: client.frames())
+    await until(lambda: client.versions() == [1])
+    return Followed(games, game_id, client, task)
+
+
+async def test_frames_follow_the_table_and_the_stream_ends_when_the_client_hangs_up() -> None:
+    table = await followed()
+    games, game_id, client, task = table.games, table.game_id, table.client, table.task
+    feed = games.folds.changes
     [start] = client.through_framework
     assert start["type"] == "http.response.start" and start["status"] == 200
     assert (b"content-type", b"text/event-stream; charset=utf-8") in start["headers"]
@@ -115,7 +136,7 @@ async def test_frames_follow_the_table_and_the_stream_ends_when_the_client_hangs
     assert feed.viewers(game_id) == {None}, "the stream waits on the table"
 
     await games.join(game_id, "A")
-    await until(lambda: any(f.startswith(b"id: 2\r\n") for f in client.frames()))
+    await until(lambda: client.versions() == [1, 2])
 
     client.gone.set()  # ends the stream at once, not at its next keep-alive 30 s on
     await asyncio.wait({task}, timeout=2.0)  # (no cancel on time-out, which it would swallow)
@@ -126,77 +147,54 @@ async def test_frames_follow_the_table_and_the_stream_ends_when_the_client_hangs
 
 
 async def test_a_stream_cancelled_by_the_server_stays_cancelled() -> None:
-    games = playing()
-    feed = games.folds.changes
-    game_id = await created(games)
-    client = Client()
-    task = await streaming(games, game_id, client)
-    await until(lambda: client.frames())
-    task.cancel()  # a shutdown, say: not the client's hang-up, which the stream would swallow
-    await asyncio.wait({task}, timeout=2.0)
-    assert task.cancelled()
-    assert feed.viewers(game_id) == set()
+    table = await followed()
+    await table.end()  # a shutdown, say: not the client's hang-up, which the stream swallows
+    assert table.task.cancelled()
+    assert table.games.folds.changes.viewers(table.game_id) == set()
 
 
 async def test_a_change_is_sent_as_it_comes_without_the_streams_task() -> None:
-    games = playing()
-    game_id = await created(games)
-    client = Client()
-    task = await streaming(games, game_id, client)
-    await until(lambda: client.versions() == [1])
+    table = await followed()
+    client = table.client
     for _ in range(3):
-        version = await join_and_leave(games, game_id)
+        version = await join_and_leave(table.games, table.game_id)
         assert client.versions()[-1] == version, "sent by the time the move was answered"
     assert client.versions() == list(range(1, version + 1))
     pushed = client.tasks[1:]
-    assert task not in pushed, "sent in the change's own course, not by the stream's task"
-    task.cancel()
-    await asyncio.wait({task}, timeout=2.0)
+    assert table.task not in pushed, "sent in the change's own course, not by the stream's task"
+    await table.end()
 
 
 async def test_a_frame_whose_send_must_wait_goes_before_the_frames_of_later_changes() -> None:
-    games = playing()
-    game_id = await created(games)
-    client = Client()
-    task = await streaming(games, game_id, client)
-    await until(lambda: client.versions() == [1])
+    table = await followed()
+    client = table.client
     client.backed_up = asyncio.Event()
     for _ in range(3):
-        version = await join_and_leave(games, game_id)
+        version = await join_and_leave(table.games, table.game_id)
     await asyncio.sleep(0.05)
     assert client.versions() == [1], "held while the socket is backed up"
     client.backed_up.set()
     await until(lambda: client.versions()[-1:] == [version])
     assert client.versions() == list(range(1, version + 1)), "in order, none twice"
-    task.cancel()
-    await asyncio.wait({task}, timeout=2.0)
+    await table.end()
 
 
 async def test_a_send_that_fails_as_the_change_comes_is_made_again_by_the_streams_task() -> None:
-    games = playing()
-    game_id = await created(games)
-    client = Client()
-    task = await streaming(games, game_id, client)
-    await until(lambda: client.versions() == [1])
+    table = await followed()
+    client = table.client
     client.failing = 1
-    version = await join_and_leave(games, game_id)
+    version = await join_and_leave(table.games, table.game_id)
     await until(lambda: client.versions()[-1:] == [version])
     assert client.versions() == list(range(1, version + 1))
-    assert client.tasks[1] is task, "the frame the push failed to send, sent by the task"
-    task.cancel()
-    await asyncio.wait({task}, timeout=2.0)
+    assert client.tasks[1] is table.task, "the frame the push failed to send, sent by the task"
+    await table.end()
 
 
 async def test_the_keep_alive_comes_after_quiet_not_while_changes_are_sent() -> None:
-    games = playing(keepalive_s=1.5)
-    game_id = await created(games)
-    client = Client()
-    task = await streaming(games, game_id, client)
-    await until(lambda: client.versions() == [1])
+    table = await followed(keepalive_s=1.5)
     for _ in range(15):  # 3 s of changes, each sent as it came
-        await join_and_leave(games, game_id)
+        await join_and_leave(table.games, table.game_id)
         await asyncio.sleep(0.2)
-    assert KEEP_ALIVE not in client.frames(), "no keep-alive while frames flow"
-    await until(lambda: KEEP_ALIVE in client.frames())  # within 2 s of quiet
-    task.cancel()
-    await asyncio.wait({task}, timeout=2.0)
+    assert KEEP_ALIVE not in table.client.frames(), "no keep-alive while frames flow"
+    await until(lambda: KEEP_ALIVE in table.client.frames())  # within 2 s of quiet
+    await table.end()
