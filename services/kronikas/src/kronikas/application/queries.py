@@ -15,8 +15,13 @@ from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_text
 from kronikas.application.ports import Summary, Waiter
 from kronikas.application.results import EVENT_PAGE
-from kronikas.application.tables import Table, seen_of
+from kronikas.application.tables import Seen, Table, seen_of
 from kronikas.config import Settings
+
+
+def delivered(seen: list[Seen], seat: int | None) -> list[Delivered]:
+    """Events as `seat` sees them, for a page or a stream."""
+    return [Delivered(s.version, s.type, s.json(seat)) for s in seen]
 
 
 class Queries:
@@ -67,13 +72,10 @@ class Queries:
             return [], table.version
         at_hand = table.recent.after(after, table.version)
         if at_hand is not None:
-            page = at_hand[:EVENT_PAGE]
-            return [Delivered(s.version, s.type, s.json(seat)) for s in page], table.version
+            return delivered(at_hand[:EVENT_PAGE], seat), table.version
         result = await self.store.read(table.game_id, after, "", EVENT_PAGE, rate=False)
         records = [self.folds.codec.decode(table.kind, raw) for raw in result.records]
-        return [Delivered(s.version, s.type, s.json(seat)) for s in seen_of(table, records)], (
-            result.version
-        )
+        return delivered(seen_of(table, records), seat), result.version
 
     async def stream(self, game_id: str, token: str | None, after: int) -> Following:
         """Checks access now; the returned stream follows the table from `after` on."""
@@ -138,8 +140,7 @@ class Following:
         seen = table.recent.after(self.after, table.version)
         if seen is None or len(seen) > EVENT_PAGE:
             return None
-        seat = self.seat
-        return [Delivered(s.version, s.type, s.json(seat)) for s in seen]
+        return delivered(seen, self.seat)
 
     async def __call__(self) -> AsyncIterator[Delivered | None]:
         async with self:
