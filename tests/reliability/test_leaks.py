@@ -5,6 +5,11 @@ What a viewer may know is built from its own event log, in order, from the field
 by the rules: its own hand (dealt, or taken with the pile), the cards it played, the cards a Cheat
 call turns up, the Thirty-One table and every hand shown, and the whole deck once `deck_revealed`
 ends the round. A card code is any string that is exactly a code (ids and tokens never are).
+
+A viewer is a player, never a seat index: its seat at each version is the one its player holds
+then, followed by player id through `player_joined` and `player_left` (seats move down when a
+player leaves before the start), and a player who left before the start may know nothing from then
+on. test_leaks_membership.py walks those changes with streams and long-polls open across them.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 from hypothesis import HealthCheck, Phase, given, settings
@@ -32,39 +37,62 @@ PREVIOUS_ROUND = ("last_round", "last_call")
 GAMES_PLAYED = 16
 FIGURES = {"games": 0, "bytes": 0, "cards checked": 0, "leaks": 0}
 
-Knowledge = list[tuple[frozenset[str], frozenset[str]]]
-"""By version: (the cards knowable in the current round, those knowable in any round so far)."""
+
+class Known(NamedTuple):
+    """What a viewer may know after one version, and who it is then."""
+
+    current: frozenset[str]
+    """The cards knowable in the current round."""
+    ever: frozenset[str]
+    """Those knowable in any round so far."""
+    seat: int | None
+    """The seat its player holds (None: a spectator, the host, or a player not seated)."""
+    gone: bool
+    """Its player left before the start: it may know nothing from then on."""
 
 
-def knowledge(events: list[dict[str, Any]], seat: int | None) -> Knowledge:
-    """What `seat` (None: a spectator) may know after each event, from the rules alone."""
-    known: Knowledge = [(frozenset(), frozenset())]
+def knowledge(events: list[dict[str, Any]], player: str | None) -> list[Known]:
+    """What the player `player` (None: a spectator or the host) may know after each event, from
+    the rules alone; its seat is the one its player holds at that version."""
+    known = [Known(frozenset(), frozenset(), None, False)]
+    players: list[str] = []
     current: set[str] = set()
     ever: set[str] = set()
+    gone = False
     for event in events:
         assert event["version"] == len(known)
-        data, kind = event["data"], event["type"]
+        data, kind = event["data"], event["type"].partition(".")[2]
+        if kind == "player_joined":
+            assert data["seat"] == len(players), event
+            players.append(data["player_id"])
+        elif kind == "player_left" and not data["started"]:
+            assert players[data["seat"]] == data["player_id"], event
+            del players[data["seat"]]  # the seats after it move down one
+            gone = gone or data["player_id"] == player
+        seat = players.index(player) if player in players else None
         mine = seat is not None and data.get("seat") == seat
-        if kind in ("cheat.round_dealt", "thirty_one.round_dealt"):
+        if kind == "round_dealt":
             current = set(data.get("table") or [])
             if seat is not None and data["hands"][seat]:
                 current |= set(data["hands"][seat])
-        elif kind in ("cheat.cards_played", "cheat.pile_taken", "cheat.penalty_taken") and mine:
+        elif kind in ("cards_played", "pile_taken", "penalty_taken") and mine:
             current |= set(data["cards"] or [])
-        elif kind == "cheat.cheat_called":
+        elif kind == "cheat_called":
             current |= set(data["cards"])
-        elif kind in ("thirty_one.hand_exchanged", "thirty_one.hands_swapped"):
+        elif kind in ("hand_exchanged", "hands_swapped"):
             current |= set(data["table"])
-        elif kind == "thirty_one.card_swapped":
+        elif kind == "card_swapped":
             current |= {data["give"], data["take"]}
-        elif kind == "thirty_one.hand_shown":
+        elif kind == "hand_shown":
             current |= set(data["hand"])
-        elif kind == "thirty_one.round_ended":
+        elif kind == "round_ended":
             current |= {c for hand in data.get("hands") or [] if hand for c in hand}
-        elif kind in ("cheat.deck_revealed", "thirty_one.deck_revealed"):
+        elif kind == "deck_revealed":
             current |= set(data["deck"] or [])
+        if gone:
+            current, ever = set(), set()
         ever |= current
-        known.append((frozenset(current), frozenset(ever)))
+        known.append(Known(frozenset(current), frozenset(ever), seat, gone))
     return known
 
 
@@ -95,7 +123,8 @@ class Received:
 @dataclass
 class Viewer:
     name: str
-    seat: int | None
+    player: str | None
+    """Its player's id; None for a spectator and the host."""
     token: str | None
     received: list[Received] = field(default_factory=list)
     streamed: list[dict[str, Any]] = field(default_factory=list)
@@ -111,30 +140,52 @@ class Viewer:
         return body
 
 
-def check(viewer: Viewer, events: list[dict[str, Any]]) -> list[str]:
-    known = knowledge(events, viewer.seat)
-    leaks = []
+def check(
+    viewer: Viewer, events: list[dict[str, Any]], differences: list[str] | None = None
+) -> list[str]:
+    """The leaks in what `viewer` received, judged by the table's log `events` (as the viewer
+    reads it at the end; a spectator's when its token no longer reads). What differs from the log,
+    or shows the viewer as someone else, is raised, or added to `differences` when given."""
+    known = knowledge(events, viewer.player)
+    leaks: list[str] = []
+
+    def differ(text: str) -> None:
+        if differences is None:
+            raise AssertionError(text)
+        differences.append(text)
+
+    def at(version: int) -> Known:
+        return known[min(version, len(known) - 1)]
 
     def scan(what: str, version: int, body: Any, sent: frozenset[str]) -> None:
-        current, ever = known[min(version, len(known) - 1)]
+        current, ever, _, _ = at(version)
         for card, path in cards_in(body):
             FIGURES["cards checked"] += 1
             allowed = ever if any(p in PREVIOUS_ROUND for p in path) else current
             if card not in allowed | sent:
                 leaks.append(f"{viewer.name} got {card} at {'.'.join(path)} in {what} (v{version})")
 
+    def scan_view(what: str, view: dict[str, Any], sent: frozenset[str]) -> None:
+        scan(what, view["version"], view, sent)
+        seat = at(view["version"]).seat
+        me = view["me"]
+        shown = None if me is None else (me["id"], me["seat"])
+        if shown != (None if seat is None else (viewer.player, seat)):
+            differ(f"{viewer.name}'s {what} (v{view['version']}) shows it as {shown}, not {seat}")
+
     def scan_event(what: str, event: dict[str, Any]) -> None:
         scan(what, event["version"], event, frozenset())
-        assert event == events[event["version"] - 1], f"{what}: differs from the log"
+        if event != events[event["version"] - 1]:
+            differ(f"{viewer.name}'s {what}: v{event['version']} differs from the log: {event}")
 
     for item in viewer.received:
         body = item.body
         if item.what.startswith(("view", "joined")):
-            scan(item.what, body["version"], body, item.sent)
+            scan_view(item.what, body, item.sent)
         elif item.what.startswith("command") and "events" in body:
             for event in body["events"]:
                 scan_event(item.what, event)
-            scan(item.what, body["version"], body["game"], item.sent)
+            scan_view(item.what, body["game"], item.sent)
         elif item.what.startswith("events") and "events" in body:
             for event in body["events"]:
                 scan_event(item.what, event)
@@ -152,17 +203,27 @@ def check(viewer: Viewer, events: list[dict[str, Any]]) -> list[str]:
     return leaks
 
 
-async def follow(http: httpx.AsyncClient, table: Table, viewer: Viewer) -> None:
-    """Read the viewer's SSE stream (the token as `?token=`, as a browser sends it)."""
+async def follow(
+    http: httpx.AsyncClient,
+    table: Table,
+    viewer: Viewer,
+    into: list[dict[str, str]] | None = None,
+    opened: asyncio.Event | None = None,
+) -> None:
+    """Read the viewer's SSE stream (the token as `?token=`, as a browser sends it) into `into`
+    (the viewer's `streamed` by default) until it ends; `opened` is set once it answered 200."""
     params = {"token": viewer.token} if viewer.token else {}
+    frames = viewer.streamed if into is None else into
     async with http.stream("GET", f"/v1/games/{table.id}/stream", params=params) as r:
         assert r.status_code == 200
+        if opened is not None:
+            opened.set()
         current: dict[str, str] = {}
         async for line in r.aiter_lines():
             FIGURES["bytes"] += len(line) + 1
             if line == "":
                 if "data" in current:
-                    viewer.streamed.append(current)
+                    frames.append(current)
                 current = {}
             elif not line.startswith(":"):
                 name, _, value = line.partition(":")
@@ -177,7 +238,7 @@ async def play(base_url: str, kind: str, players: int, options: dict[str, Any], 
         viewers = []
         for seat in range(players):
             joined = await tables.join(table)
-            viewers.append(Viewer(f"seat {seat}", seat, joined["token"]))
+            viewers.append(Viewer(f"seat {seat}", joined["player_id"], joined["token"]))
             viewers[-1].received.append(Received("joined", 0, joined["game"]))
         viewers += [Viewer("spectator", None, None), Viewer("host", None, table.host)]
         readers = [asyncio.create_task(follow(http, table, v)) for v in viewers[:-1]]
@@ -310,12 +371,28 @@ def test_no_viewer_ever_receives_a_card_it_cannot_know(service: ServiceProcess) 
     assert FIGURES["leaks"] == 0
 
 
+def joins(*players: str) -> list[dict[str, Any]]:
+    """The `player_joined` events of a table's first players, from version 1."""
+    return [
+        {
+            "version": seat + 1,
+            "type": "thirty_one.player_joined",
+            "at": "",
+            "data": {"type": "player_joined", "player_id": p, "name": p, "seat": seat},
+        }
+        for seat, p in enumerate(players)
+    ]
+
+
 def test_the_scanner_finds_a_planted_leak() -> None:
     deal = {"type": "round_dealt", "hands": [["7H"], None], "table": []}
-    events = [{"version": 1, "type": "thirty_one.round_dealt", "at": "", "data": deal}]
-    viewer = Viewer("seat 1", 1, "t")
-    assert check(viewer, events) == ["seat 1 got 7H at data.hands in events page (v1)"]
+    events = [
+        *joins("p0", "p1"),
+        {"version": 3, "type": "thirty_one.round_dealt", "at": "", "data": deal},
+    ]
+    viewer = Viewer("seat 1", "p1", "t")
+    assert check(viewer, events) == ["seat 1 got 7H at data.hands in events page (v3)"]
     spectator = Viewer("spectator", None, None)
-    spectator.received.append(Received("view", 1, {"version": 1, "me": {"hand": ["AA"]}}))
+    spectator.received.append(Received("view", 3, {"version": 3, "me": None, "hand": ["AA"]}))
     deal["hands"] = [None, None]
-    assert check(spectator, events) == ["spectator got AA at me.hand in view (v1)"]
+    assert check(spectator, events) == ["spectator got AA at hand in view (v3)"]
