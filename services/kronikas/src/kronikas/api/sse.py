@@ -16,7 +16,9 @@ than the frame (docs/performance.md). So:
   woken and does it, as it always may.
 
 The stream ends when the client hangs up: a task waits for the server's `http.disconnect` and
-cancels the stream's own wait, as the framework's streaming response does.
+cancels the stream's own wait, as the framework's streaming response does. It also ends when its
+viewer's player leaves the table before the start: the token then holds no seat, and a stream
+never goes on for the seat index it had (another player's now).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from litestar.response.base import ASGIResponse
 from litestar.types import Message, Receive, Scope, Send
 
 from kronikas.application.encoding import Delivered
+from kronikas.application.errors import Unauthorized
 from kronikas.application.queries import Following
 
 log = logging.getLogger("kronikas.sse")
@@ -191,6 +194,11 @@ async def _pump(following: Following, send: Send, receive: Receive) -> None:
                 for event in events:
                     await send(_body(event))
                     following.after = event.version
+    except Unauthorized:  # its player left the table before the start: nothing more is theirs
+        if push.held is not None:
+            held, push.held = push.held, None
+            await held
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
     except asyncio.CancelledError:
         if not gone:
             raise

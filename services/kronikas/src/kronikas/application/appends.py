@@ -20,7 +20,7 @@ import msgspec
 
 from kronikas.application.encoding import Answer, version_of
 from kronikas.application.errors import InvalidRequest, Unavailable, VersionMismatch
-from kronikas.application.folds import Folds, rate_limited
+from kronikas.application.folds import Folds, rate_limited, seat_in
 from kronikas.application.house import Turn, deadline_ms
 from kronikas.application.ports import ChangeFeed, Idempotency, RandomSource, Summary
 from kronikas.application.records import Record, encode, utc_text
@@ -47,8 +47,9 @@ class Step:
     if_match: int | None = None
     idem_key: str | None = None
     fingerprint: str = ""
-    viewer: int | None = None
-    """Whose answer this is: a seat, or None (the host, a deadline)."""
+    mover: str | None = None
+    """Whose answer this is: a player's role, or None (the host, a deadline). Its seat is looked
+    up in the state each try makes, never kept: seats move down when a player leaves."""
     seen: list[Seen] = field(default_factory=list)
     """The events as the table will keep them, each viewer's JSON made once for the answer and
     the streams of this process."""
@@ -60,10 +61,6 @@ class Step:
     house_owes: bool = False
     """The house acts even when the decision made no event (a deadline that fell due)."""
 
-    def events_json(self) -> list[bytes]:
-        """The events' JSON as `viewer` sees them, for the answer (and the viewer's streams)."""
-        return [seen.json(self.viewer) for seen in self.seen]
-
     def made(
         self,
         table: Table,
@@ -71,8 +68,10 @@ class Step:
         records: list[Record[msgspec.Struct]],
         deadline: str | None,
     ) -> bytes:
-        """The answer, made."""
-        return self.respond(table, state, records, deadline, self.events_json())
+        """The answer, made, with the events' JSON as the mover sees them in `state` (made once
+        for the answer and the mover's streams)."""
+        seat = seat_in(table.engine, state, self.mover)
+        return self.respond(table, state, records, deadline, [s.json(seat) for s in self.seen])
 
 
 class NotDue(Exception):
@@ -98,14 +97,22 @@ class _Stored:
     learnt, and its followers woken, the mover's last. The store calls it where it can tell
     before `execute` resumes; `execute` calls it otherwise, and lets the followers run first."""
 
-    __slots__ = ("changes", "fold", "step", "table", "told", "version")
+    __slots__ = ("changes", "fold", "last", "step", "table", "told", "version")
 
     def __init__(
-        self, changes: ChangeFeed, table: Table, step: Step, version: int, fold: Callable[[], None]
+        self,
+        changes: ChangeFeed,
+        table: Table,
+        step: Step,
+        version: int,
+        last: int | None,
+        fold: Callable[[], None],
     ) -> None:
         self.changes, self.table, self.step, self.fold = changes, table, step, fold
         self.version = version
         """The table's version after the append."""
+        self.last = last
+        """The mover's seat after the append: its streams are woken last."""
         self.told = False
 
     def __call__(self) -> None:
@@ -114,7 +121,7 @@ class _Stored:
         self.told = True
         self.fold()
         self.table.roles.update(self.step.auth)
-        self.changes.wake(self.table.game_id, self.version, last=self.step.viewer)
+        self.changes.wake(self.table.game_id, self.version, last=self.last)
 
 
 class Appends:
@@ -210,6 +217,7 @@ class Appends:
                 table,
                 step,
                 before + len(records),
+                seat_in(table.engine, state, step.mover),
                 functools.partial(_fold_own, table, before, state, folded, step),
             )
             self.folds.expect(table, records, stored.fold)

@@ -28,7 +28,6 @@ from kronikas.application.errors import (
     Forbidden,
     InvalidRequest,
     NotFound,
-    Unauthorized,
     Unavailable,
 )
 from kronikas.application.folds import (
@@ -37,7 +36,9 @@ from kronikas.application.folds import (
     hash_token,
     player_role,
     rate_limited,
+    seat_in,
     seat_of_role,
+    seated,
 )
 from kronikas.application.house import deadline_ms, now_ms
 from kronikas.application.ports import RandomSource, Summary
@@ -250,12 +251,9 @@ class Commands:
             raise InvalidRequest(
                 f"A {tag_of(type(command))!r} command is not a command of {table.kind}."
             )
-        seat = seat_of_role(table, role)
-        if seat is None:
+        if seat_of_role(table, role) is None:
             table, fresh = await self.folds.load(game_id, rate=False), True
-            seat = seat_of_role(table, role)
-            if seat is None:
-                raise Unauthorized("This token's player left the table before it started.")
+            seated(table, role)
 
         def respond(
             table: Table,
@@ -265,16 +263,18 @@ class Commands:
             events: list[bytes],
         ) -> bytes:
             version = records[-1].v
+            seat = seat_in(table.engine, state, role)  # None once its player left
             view = table.engine.view(state, seat, game_id, version, deadline)
             # the mover's events, as JSON made once for the answer and the mover's streams
             return result_json(version, events, view)
 
         step = Step(
-            lambda t: self._decide(t, command, seat),
+            # the mover's seat in the state decided on, every try: it may have moved meanwhile
+            lambda t: self._decide(t, command, seated(t, role)),
             respond,
             token_hash=token_hash,
             if_match=if_match,
-            viewer=seat,
+            mover=role,
         )
         if idempotency_key is not None:
             step.idem_key = hash_token(f"{token_hash}:{idempotency_key}")

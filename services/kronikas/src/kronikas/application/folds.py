@@ -16,6 +16,7 @@ from kronikas.application.errors import NotFound, RateLimited, Unauthorized, Una
 from kronikas.application.ports import ChangeFeed, EventStore
 from kronikas.application.records import Record, ms_of
 from kronikas.application.tables import Table, keep
+from kronikas.domain.engine import Rules
 
 HOST = "host"
 """The role of a table's host token."""
@@ -35,14 +36,33 @@ def player_role(player_id: str) -> str:
     return f"p:{player_id}"
 
 
-def seat_of_role(table: Table, role: str) -> int | None:
-    """The seat a player's token holds now; None when its player left before the start.
+def seat_in(rules: Rules, state: object, role: str | None) -> int | None:
+    """The seat `role` holds in `state`: None for the host and spectators (no role), and for a
+    player who left before the start.
 
-    Tables made before players could leave gave a token its seat number as its role.
+    Identity is the player, never the seat: seats move down when a player leaves before the
+    start, so a seat is looked up for every delivery, in the state it is made from. Tables made
+    before players could leave gave a token its seat number as its role (seats never moved).
     """
+    if role is None or role == HOST:
+        return None
     if role.startswith("p:"):
-        return table.engine.seat_of(table.state, role[2:])
+        return rules.seat_of(state, role[2:])
     return int(role)
+
+
+def seat_of_role(table: Table, role: str | None) -> int | None:
+    """The seat `role` holds in the table as this process holds it now (`seat_in`)."""
+    return seat_in(table.engine, table.state, role)
+
+
+def seated(table: Table, role: str | None) -> int | None:
+    """The seat a reader's role holds now (None: the host, a spectator); 401 when its player
+    left the table before the start, whatever it had opened before."""
+    seat = seat_of_role(table, role)
+    if seat is None and role is not None and role != HOST:
+        raise Unauthorized("This token's player left the table before it started.")
+    return seat
 
 
 def rate_limited(retry_after_ms: int) -> RateLimited:
@@ -234,8 +254,10 @@ class Folds:
             raise Unauthorized("This token is not one of this table's.")
         return table, True
 
-    async def reader(self, game_id: str, token: str | None) -> tuple[Table, int | None]:
-        """The table and the seat the token holds (None for the host and for spectators)."""
+    async def reader(self, game_id: str, token: str | None) -> tuple[Table, str | None]:
+        """The table and the reader's role: a player's (`p:<player id>`), or None for the host
+        and spectators; 401 when the token is not the table's, or its player left before the
+        start. The caller looks the seat up in the table it delivers from (`seated`)."""
         if not token:  # a spectator: no role to learn, no rate to count (as a read without one)
             if not GAME_ID.fullmatch(game_id):
                 raise NotFound(f"There is no table {game_id!r}.")
@@ -247,7 +269,5 @@ class Folds:
             raise Unauthorized("This token is not one of this table's.")
         if role == HOST:
             return table, None
-        seat = seat_of_role(table, role)
-        if seat is None:
-            raise Unauthorized("This token's player left the table before it started.")
-        return table, seat
+        seated(table, role)
+        return table, role

@@ -11,7 +11,7 @@ import time
 from collections.abc import AsyncIterator
 
 from kronikas.application.encoding import Answer, Delivered, page_json, view_json
-from kronikas.application.folds import Folds
+from kronikas.application.folds import Folds, seat_of_role, seated
 from kronikas.application.house import deadline_text
 from kronikas.application.ports import Summary, Waiter
 from kronikas.application.results import EVENT_PAGE
@@ -35,7 +35,8 @@ class Queries:
 
     async def view(self, game_id: str, token: str | None) -> Answer:
         """The table as the token's holder (or a spectator) sees it now."""
-        table, seat = await self.folds.reader(game_id, token)
+        table, role = await self.folds.reader(game_id, token)
+        seat = seated(table, role)
         deadline = deadline_text(table.engine, table.state, table.at)
         view = table.engine.view(table.state, seat, game_id, table.version, deadline)
         return Answer(view_json(view), table.version)
@@ -49,9 +50,9 @@ class Queries:
     async def events(self, game_id: str, token: str | None, after: int, wait: float) -> bytes:
         """Events after `after` that the asker may see, waiting up to `wait` s for the first."""
         deadline = time.monotonic() + wait
-        table, seat = await self.folds.reader(game_id, token)
+        table, role = await self.folds.reader(game_id, token)
         if table.version <= after and wait > 0:
-            async with self.changes.waiting(game_id, seat) as waiter:
+            async with self.changes.waiting(game_id, seated(table, role)) as waiter:
                 table = await self.folds.followed(game_id)
                 while table.version <= after:
                     remaining = deadline - time.monotonic()
@@ -59,7 +60,8 @@ class Queries:
                         break
                     waiter.clear()
                     table = await self.folds.followed(game_id)
-        delivered, version = await self._after(table, after, seat)
+        # Redacted for whoever the token is now: the seat may have moved, or been given up.
+        delivered, version = await self._after(table, after, seated(table, role))
         more = bool(delivered) and delivered[-1].version < version
         return page_json([d.json for d in delivered], version, more)
 
@@ -67,25 +69,32 @@ class Queries:
         self, table: Table, after: int, seat: int | None
     ) -> tuple[list[Delivered], int]:
         """A page of events after `after` as `seat` sees them, and the version they were read at:
-        from the table's latest events when they reach back that far, else from the store."""
+        from the table's latest events when they reach back that far, else from the store. The
+        page ends at the table's version: `seat` is the viewer's seat in that state, and later
+        events may have moved it."""
         if after >= table.version:
             return [], table.version
         at_hand = table.recent.after(after, table.version)
         if at_hand is not None:
             return delivered(at_hand[:EVENT_PAGE], seat), table.version
-        result = await self.store.read(table.game_id, after, "", EVENT_PAGE, rate=False)
+        limit = min(EVENT_PAGE, table.version - after)
+        result = await self.store.read(table.game_id, after, "", limit, rate=False)
         records = [self.folds.codec.decode(table.kind, raw) for raw in result.records]
         return delivered(seen_of(table, records), seat), result.version
 
     async def stream(self, game_id: str, token: str | None, after: int) -> Following:
         """Checks access now; the returned stream follows the table from `after` on."""
-        _, seat = await self.folds.reader(game_id, token)
-        return Following(self, game_id, seat, after)
+        _, role = await self.folds.reader(game_id, token)
+        return Following(self, game_id, role, after)
 
 
 class Following:
     """One stream's place in a table's events: the events its viewer is owed after `after`, the
     version it was last sent.
+
+    The viewer is a player (its role), never a seat: each delivery is redacted for the seat its
+    player holds in the table it is made from, and once its player has left before the start
+    (its token lost its seat) nothing more is delivered: `next` raises `Unauthorized`.
 
     Inside `async with`, it waits on the table's change feed. `next` waits for the events owed;
     `at_hand` gives them at once, without awaiting anything, when the table this process holds
@@ -94,17 +103,20 @@ class Following:
     keep-alive.
     """
 
-    def __init__(self, queries: Queries, game_id: str, seat: int | None, after: int) -> None:
+    def __init__(self, queries: Queries, game_id: str, role: str | None, after: int) -> None:
         self.queries = queries
         self.game_id = game_id
-        self.seat = seat
+        self.role = role
+        """The viewer: a player's role, or None (the host, a spectator)."""
         self.after = after
         self.keepalive = queries.settings.sse_keepalive_s
         self._waiting: contextlib.AbstractAsyncContextManager[Waiter] | None = None
         self.waiter: Waiter | None = None
 
     async def __aenter__(self) -> Following:
-        self._waiting = self.queries.changes.waiting(self.game_id, self.seat)
+        table = self.queries.folds.cache.get(self.game_id)
+        seat = None if table is None else seat_of_role(table, self.role)
+        self._waiting = self.queries.changes.waiting(self.game_id, seat)
         self.waiter = await self._waiting.__aenter__()
         return self
 
@@ -120,8 +132,9 @@ class Following:
         waiter = self.waiter
         assert waiter is not None, "inside `async with`"
         table = await self.queries.folds.followed(self.game_id)
+        seat = waiter.viewer = seated(table, self.role)
         if table.version > self.after:
-            delivered, _ = await self.queries._after(table, self.after, self.seat)
+            delivered, _ = await self.queries._after(table, self.after, seat)
             if delivered:
                 return delivered
         changed = await waiter.wait(self.keepalive)
@@ -131,7 +144,7 @@ class Following:
     def at_hand(self) -> list[Delivered] | None:
         """The events owed ([] when none), from the table this process holds, when the change
         feed vouches for it and it has them all, a page at most; None otherwise (`next` will
-        read them)."""
+        read them, or find that the viewer lost its seat)."""
         table = self.queries.folds.vouched(self.game_id)
         if table is None:
             return None
@@ -140,7 +153,10 @@ class Following:
         seen = table.recent.after(self.after, table.version)
         if seen is None or len(seen) > EVENT_PAGE:
             return None
-        return delivered(seen, self.seat)
+        seat = seat_of_role(table, self.role)
+        if seat is None and self.role is not None:
+            return None  # its player left: `next` ends the stream
+        return delivered(seen, seat)
 
     async def __call__(self) -> AsyncIterator[Delivered | None]:
         async with self:
