@@ -188,3 +188,122 @@ async def test_hostile_headers_are_a_clear_4xx_and_change_nothing(
 )
 async def test_hostile_paths_are_a_clear_4xx(client: Client, path: str) -> None:
     assert_clear_4xx(await client.get(path))
+
+
+BIG = "x" * 60_000
+ECHOES: dict[str, tuple[str, bytes]] = {
+    # name: (route, body)
+    "a 60 KB field name in a create": ("create", json.dumps({"kind": "cheat", BIG: 1}).encode()),
+    "a 60 KB option name": ("create", json.dumps({"kind": "cheat", "options": {BIG: 1}}).encode()),
+    "a 60 KB kind": ("create", json.dumps({"kind": BIG}).encode()),
+    "a 60 KB field name in a join": ("join", json.dumps({"name": "Ilona", BIG: 1}).encode()),
+    "a 60 KB field name in a command": ("commands", json.dumps({"type": "call", BIG: 1}).encode()),
+    "a 60 KB command type": ("commands", json.dumps({"type": BIG}).encode()),
+    "a 60 KB card": ("commands", json.dumps({"type": "play", "cards": [BIG]}).encode()),
+}
+
+
+@pytest.mark.parametrize("origin", [{}, {"origin": "http://elsewhere.example"}])
+@pytest.mark.parametrize("name", list(ECHOES))
+async def test_a_problem_quotes_only_a_short_excerpt_of_the_input(
+    client: Client, table: Table, name: str, origin: dict[str, str]
+) -> None:
+    route, body = ECHOES[name]
+    url = {
+        "commands": f"/v1/games/{table.id}/commands",
+        "create": "/v1/games",
+        "join": f"/v1/games/{table.id}/players",
+    }[route]
+    headers = auth(table.players[0]) | {"content-type": "application/json"} | origin
+    r = await client.post(url, content=body, headers=headers)
+    problem = assert_clear_4xx(r, 422)
+    assert len(problem["detail"]) <= 300, problem["detail"]
+    assert "x" * 201 not in r.text, "no more than a short excerpt, in `detail` or `errors`"
+    if "x" * 40 in problem["detail"]:
+        assert "x" * 40 + "…" in problem["detail"], "a cut input says it was cut"
+
+
+NOT_JSON = [
+    "text/plain",
+    "text/plain; charset=utf-8",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "application/jsonx",
+    "application/json-seq",
+    "application/problem+json",
+    "text/plain; x=application/json",
+    "application/json; charset=latin-1",
+    "application/json; charset=utf-8; x=1",
+    "",
+    None,  # no Content-Type at all, with a body
+]
+
+
+async def _post_json_as(
+    client: Client, table: Table, route: str, content_type: str | None, origin: bool
+) -> Any:
+    url, body = {
+        "create": ("/v1/games", b'{"kind": "cheat"}'),
+        "join": (f"/v1/games/{table.id}/players", b'{"name": "Cecil"}'),
+        "house": (f"/v1/games/{table.id}/house-players", b'{"name": "Cecil"}'),
+        "commands": (f"/v1/games/{table.id}/commands", b'{"type": "leave"}'),
+    }[route]
+    token = table.host if route == "house" else table.players[0]
+    headers = [(b"authorization", f"Bearer {token}".encode())]
+    if content_type is not None:
+        headers.append((b"content-type", content_type.encode()))
+    if origin:
+        headers.append((b"origin", b"http://elsewhere.example"))
+    return await client.post(url, content=body, headers=headers)
+
+
+@pytest.fixture
+async def lobby_table(client: Client) -> Table:
+    tables = Tables(client)
+    table = await tables.create("cheat")
+    await tables.join(table, "Ilona")
+    return table
+
+
+@pytest.mark.parametrize("origin", [False, True])
+@pytest.mark.parametrize("content_type", NOT_JSON)
+@pytest.mark.parametrize("route", ["create", "join", "house", "commands"])
+async def test_a_body_not_sent_as_json_is_415_and_changes_nothing(
+    client: Client, lobby_table: Table, route: str, content_type: str | None, origin: bool
+) -> None:
+    before = await version_of(client, lobby_table)
+    lobby = (await client.get("/v1/games", params={"limit": 1})).json()["games"]
+    r = await _post_json_as(client, lobby_table, route, content_type, origin)
+    assert assert_clear_4xx(r, 415)["code"] == "unsupported_media_type"
+    assert await version_of(client, lobby_table) == before
+    assert (await client.get("/v1/games", params={"limit": 1})).json()["games"] == lobby
+
+
+JSON_TYPES = [
+    "application/json",
+    "Application/JSON",
+    "application/json; charset=utf-8",
+    "application/json;charset=UTF-8",
+    'application/json; Charset="utf-8"',
+    "application/json;",
+]
+
+
+@pytest.mark.parametrize("origin", [False, True])
+@pytest.mark.parametrize("content_type", JSON_TYPES)
+@pytest.mark.parametrize("route", ["create", "join", "house", "commands"])
+async def test_a_body_sent_as_json_is_taken(
+    client: Client, lobby_table: Table, route: str, content_type: str, origin: bool
+) -> None:
+    r = await _post_json_as(client, lobby_table, route, content_type, origin)
+    assert r.status_code in (200, 201), r.text
+
+
+async def test_a_post_without_a_body_needs_no_content_type(client: Client) -> None:
+    tables = Tables(client)
+    table = await tables.create("cheat")
+    await tables.join(table)
+    await tables.join(table)
+    r = await client.post(f"/v1/games/{table.id}/start", headers=auth(table.host))
+    assert "content-type" not in r.request.headers
+    assert r.status_code == 200, r.text

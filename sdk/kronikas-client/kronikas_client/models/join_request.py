@@ -13,7 +13,8 @@ class JoinRequest:
     """The player's name.
 
     Attributes:
-        name (str): 1–32 printable characters.
+        name (str): 1–32 printable characters once NFKC-normalised, not all blank; no two alike at a table, ignoring
+            case.
     """
 
     name: str

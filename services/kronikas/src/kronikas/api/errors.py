@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any
@@ -39,6 +40,7 @@ _API_STATUS: dict[str, int] = {
     "forbidden": 403,
     "not_found": 404,
     "version_mismatch": 412,
+    "unsupported_media_type": 415,
     "rate_limited": 429,
     "unavailable": 503,
 }
@@ -51,6 +53,7 @@ _HTTP_CODES: dict[int, tuple[int, str]] = {
     404: (404, "not_found"),
     405: (405, "method_not_allowed"),
     413: (413, "payload_too_large"),
+    415: (415, "unsupported_media_type"),
     422: (422, "invalid_request"),
     429: (429, "rate_limited"),
     503: (503, "unavailable"),
@@ -61,9 +64,10 @@ _DESCRIPTIONS: dict[int, str] = {
     403: "A valid token that may not do this (`forbidden`).",
     404: "No such table or route (`not_found`).",
     409: "The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, "
-    "`game_not_open`, `game_full` or `game_over`; `detail` says why.",
+    "`game_not_open`, `game_full`, `game_over` or `name_taken`; `detail` says why.",
     412: "`If-Match` names a version that is no longer current (`version_mismatch`).",
     413: "The body is over the size limit (`payload_too_large`).",
+    415: "The body is not sent as `application/json` (`unsupported_media_type`).",
     422: "The body or a parameter is malformed (`invalid_request`).",
     429: "Too many requests (`rate_limited`); `Retry-After` says when to try again.",
     503: "The store does not answer; nothing was changed (`unavailable`).",
@@ -95,6 +99,33 @@ def _phrase(status: int) -> str:
         return "Error"
 
 
+EXCERPT = 40
+"""The most of one input a problem quotes back (a field name, a tag, a value)."""
+DETAIL_MAX = 300
+_QUOTED = re.compile(r"`[^`]*`|'[^']*'|\"[^\"]*\"")
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _excerpt(quoted: re.Match[str]) -> str:
+    text = quoted[0]
+    if len(text) <= EXCERPT + 2:
+        return text
+    return text[0] + text[1 : EXCERPT + 1] + "…" + text[-1]
+
+
+def short(text: str) -> str:
+    """A message with each quoted input (msgspec names the field or tag it refuses) cut to an
+    excerpt, and the whole to `DETAIL_MAX` characters: an answer never echoes a large input."""
+    return _cut(_QUOTED.sub(_excerpt, text), DETAIL_MAX)  # one linear pass, however long
+
+
+def _short_values(error: dict[str, Any]) -> dict[str, Any]:
+    return {k: short(v) if isinstance(v, str) else v for k, v in error.items()}
+
+
 def _request_id(request: Request[Any, Any, Any]) -> str | None:
     rid = request.scope.get("state", {}).get("request_id")
     return rid if isinstance(rid, str) else None
@@ -113,9 +144,9 @@ def problem_response(
         status=status,
         code=code,
         title=_phrase(status),
-        detail=detail,
+        detail=short(detail),
         request_id=_request_id(request),
-        errors=errors,
+        errors=[_short_values(e) for e in errors] if errors else None,
     )
     return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=dict(headers or {}))
 

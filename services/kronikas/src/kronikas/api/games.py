@@ -11,6 +11,7 @@ from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.params import Body, HeaderParameter, PathParameter, QueryParameter
 from litestar.response import Stream
 
+from kronikas.api import inputs
 from kronikas.api.errors import problems
 from kronikas.api.kinds import kinds
 from kronikas.api.openapi import InputDocs, parameter
@@ -53,17 +54,7 @@ def _games(state: State) -> Games:
 
 def bearer(request: Request[Any, Any, Any]) -> str | None:
     """The token of `Authorization: Bearer <token>`, if any; 401 when it is malformed."""
-    return _token_of(request.headers.get("authorization"))
-
-
-def _token_of(header: str | None) -> str | None:
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token or len(token) > 256:
-        raise Unauthorized("The Authorization header must be `Bearer <token>`.")
-    return token
+    return inputs.bearer(request.headers.get("authorization"))
 
 
 def required_bearer(request: Request[Any, Any, Any]) -> str:
@@ -102,13 +93,17 @@ def _address(request: Request[Any, Any, Any]) -> str:
 
 
 async def _seat_name(state: State, request: Request[Any, Any, Any]) -> str:
-    """The name of a seat to take (a join, or a house player), from a caller within its limit."""
+    """The name of a seat to take (a join, or a house player), from a caller within its limit,
+    in the form the table keeps (`inputs.name`)."""
     data = await strict(request, JoinRequest)
     await _games(state).admit(_address(request))
-    if not data.name.isprintable() or not data.name.strip():
-        raise InvalidRequest("name must be 1–32 printable characters, not only spaces.")
-    name: str = data.name
-    return name
+    return inputs.name(data.name)
+
+
+async def json_only(request: Request[Any, Any, Any]) -> None:
+    """Before a route that takes a body decodes it: 415 unless it is sent as JSON."""
+    content_type = request.headers.get("content-type")
+    inputs.json_body(content_type, content_type is not None or bool(await request.body()))
 
 
 def _raw(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response[Any]:
@@ -121,13 +116,19 @@ def _tagged(answer: Answer) -> Response[Any]:
 
 
 _SSE_HEADERS = {"Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buffering": "no"}
-_COMMAND_HEADERS = (b"authorization", b"if-match", b"idempotency-key", b"content-length")
+_COMMAND_HEADERS = (
+    b"authorization",
+    b"if-match",
+    b"idempotency-key",
+    b"content-length",
+    b"content-type",
+)
 _command = msgspec.json.Decoder(Command)
 
 
 def _command_headers(scope: Any) -> list[str | None]:
-    """Authorization, If-Match, Idempotency-Key and Content-Length, in one pass."""
-    found: list[str | None] = [None, None, None, None]
+    """Authorization, If-Match, Idempotency-Key, Content-Length and Content-Type, in one pass."""
+    found: list[str | None] = [None, None, None, None, None]
     for name, value in scope["headers"]:
         if name in _COMMAND_HEADERS:
             at = _COMMAND_HEADERS.index(name)
@@ -136,9 +137,9 @@ def _command_headers(scope: Any) -> list[str | None]:
     return found
 
 
-async def _read_body(receive: Any, length: str | None, limit: int) -> bytes:
+async def _read_body(receive: Any, length: int | None, limit: int) -> bytes:
     """The body, straight from the ASGI messages; 413 past `limit` (announced or received)."""
-    if length is not None and length.strip().isdigit() and int(length) > limit:
+    if length is not None and length > limit:
         raise RequestEntityTooLarge
     chunks: list[bytes] = []
     size = 0
@@ -155,25 +156,20 @@ async def _read_body(receive: Any, length: str | None, limit: int) -> bytes:
             return b"".join(chunks)
 
 
-def _if_match(value: str | None) -> int | None:
-    if value is None:
-        return None
-    text = value.strip().removeprefix("W/").strip('"')
-    if not text.isdigit() or len(text) > 12:
-        raise InvalidRequest('If-Match must be a version in quotes, such as "12".')
-    return int(text)
-
-
 async def run_command(games: Games, game_id: str, scope: Any, receive: Any) -> Answer:
     """`POST /v1/games/{game_id}/commands` from its ASGI scope and messages: the route's work,
     shared by the route and by the lane that serves it ahead of the framework (api/lane.py)."""
     if len(game_id) > GAME_ID_MAX:
         raise InvalidRequest(f"game_id: the table's id is at most {GAME_ID_MAX} characters.")
-    authorization, if_match, idempotency_key, length = _command_headers(scope)
-    if idempotency_key is not None and not 1 <= len(idempotency_key) <= 128:
-        raise InvalidRequest("Idempotency-Key must be 1–128 characters.")
-    token = _required(_token_of(authorization))
-    body = await _read_body(receive, length, games.settings.max_body_bytes)
+    authorization, if_match, idempotency_key, length, content_type = _command_headers(scope)
+    key = inputs.idempotency_key(idempotency_key)
+    version = inputs.if_match(if_match)
+    token = _required(inputs.bearer(authorization))
+    if content_type is not None:
+        inputs.json_body(content_type, True)
+    limit = games.settings.max_body_bytes
+    body = await _read_body(receive, inputs.content_length(length), limit)
+    inputs.json_body(content_type, bool(body))
     try:
         command = _command.decode(body)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
@@ -183,8 +179,8 @@ async def run_command(games: Games, game_id: str, scope: Any, receive: Any) -> A
         token,
         command,
         body,
-        if_match=_if_match(if_match),
-        idempotency_key=idempotency_key,
+        if_match=version,
+        idempotency_key=key,
     )
 
 
@@ -201,7 +197,8 @@ class GamesController(Controller):
         "/games",
         operation_id="create_game",
         status_code=201,
-        responses=problems(413, 422, 429, 503),
+        responses=problems(413, 415, 422, 429, 503),
+        before_request=json_only,
     )
     async def create_game(
         self,
@@ -250,7 +247,8 @@ class GamesController(Controller):
         "/games/{game_id:str}/players",
         operation_id="join_game",
         status_code=201,
-        responses=problems(404, 409, 413, 422, 429, 503),
+        responses=problems(404, 409, 413, 415, 422, 429, 503),
+        before_request=json_only,
     )
     async def join_game(
         self,
@@ -267,8 +265,9 @@ class GamesController(Controller):
         "/games/{game_id:str}/house-players",
         operation_id="seat_house_player",
         status_code=201,
-        responses=problems(401, 403, 404, 409, 413, 422, 429, 503),
+        responses=problems(401, 403, 404, 409, 413, 415, 422, 429, 503),
         security=[{"bearer": []}],
+        before_request=json_only,
     )
     async def seat_house_player(
         self,
@@ -319,7 +318,7 @@ class GamesController(Controller):
         "/games/{game_id:str}/commands",
         operation_id="send_command",
         status_code=200,
-        responses=problems(401, 403, 404, 409, 412, 413, 422, 429, 503),
+        responses=problems(401, 403, 404, 409, 412, 413, 415, 422, 429, 503),
         security=[{"bearer": []}],
     )
     async def send_command(self, request: Request[Any, Any, Any]) -> Response[CommandResult]:
@@ -374,7 +373,6 @@ class GamesController(Controller):
             str | None,
             QueryParameter(
                 name="token",
-                max_length=256,
                 description="The token, for browsers' EventSource, which sets no header.",
             ),
         ] = None,
@@ -392,10 +390,9 @@ class GamesController(Controller):
         `Last-Event-ID`.
         """
         if last_event_id is not None:
-            if not last_event_id.strip().isdigit() or len(last_event_id) > 12:
-                raise InvalidRequest("Last-Event-ID must be a version number.")
-            after = int(last_event_id)
-        events = await _games(state).stream(game_id, token or bearer(request), after)
+            after = inputs.last_event_id(last_event_id)
+        seat = bearer(request) if token is None else inputs.token(token)
+        events = await _games(state).stream(game_id, seat, after)
         return EventStream(events, _SSE_HEADERS)
 
 
@@ -414,6 +411,7 @@ SEND_COMMAND_INPUTS = InputDocs(
             "A retry with the same key and body gets the first answer again.",
             minLength=1,
             maxLength=128,
+            pattern="^[!-~]{1,128}$",
         ),
     ],
     body=Command,

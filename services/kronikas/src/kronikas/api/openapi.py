@@ -156,8 +156,12 @@ def _as_litestar_writes(component: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-# The service parses these headers itself (api/games.py), more leniently than the forms shown.
-_HEADER_FORMS = {"If-Match": '^(W/)?"?[0-9]{1,12}"?$', "Last-Event-ID": "^[0-9]{1,12}$"}
+# The service parses these itself (api/inputs.py), the headers more leniently than shown.
+_HEADER_FORMS = {
+    "If-Match": '^(W/)?"?[0-9]{1,12}"?$',
+    "Last-Event-ID": "^[0-9]{1,12}$",
+    "token": "^[A-Za-z0-9_-]{1,256}$",
+}
 _CONSTRAINTS = ("minimum", "maximum", "pattern", "minLength", "maxLength", "minItems", "maxItems")
 
 

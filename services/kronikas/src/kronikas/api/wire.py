@@ -75,7 +75,8 @@ Name = Annotated[
     msgspec.Meta(
         min_length=1,
         max_length=32,
-        description="1–32 printable characters.",
+        description="1–32 printable characters once NFKC-normalised, not all blank; no two "
+        "alike at a table, ignoring case.",
         examples=["Ilona"],
     ),
 ]

@@ -52,3 +52,7 @@ class RateLimited(ApiError):
 
 class Unavailable(ApiError):
     code = "unavailable"
+
+
+class UnsupportedMediaType(ApiError):
+    code = "unsupported_media_type"

@@ -5,7 +5,8 @@ the seats' comings and goings (leaving, the clock running out, coming back: docs
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Iterable, Sequence
 from typing import Annotated, ClassVar, Final, Protocol
 
 import msgspec
@@ -60,6 +61,26 @@ class GameOver(DomainError):
     """The match has ended."""
 
     code = "game_over"
+
+
+class NameTaken(DomainError):
+    """Another player at the table has this name, ignoring case."""
+
+    code = "name_taken"
+
+
+def name_key(name: str) -> str:
+    """A name as compared at a table: NFKC, then case folded (`Ilona` is `ILONA`, `Strauß` is
+    `STRAUSS`)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def check_name_free(names: Iterable[str], name: str) -> None:
+    """NameTaken when a player at the table already has `name`, ignoring case: two seats that
+    read alike would be told apart by nobody."""
+    key = name_key(name)
+    if any(name_key(other) == key for other in names):
+        raise NameTaken(f"Someone at this table is already called {name}; choose another name.")
 
 
 class InvalidOptions(ValueError):

@@ -47,6 +47,7 @@ from kronikas.domain.common import (
     Randomness,
     Start,
     TimeOut,
+    check_name_free,
 )
 
 FIRST_RANK: Final = RANKS[0]
@@ -113,6 +114,7 @@ def _join(state: CheatLobby, command: Join) -> list[Event]:
     limit = max_players(state.options)
     if len(state.players) >= limit:
         raise GameFull(f"All {limit} seats are taken.")
+    check_name_free((p.name for p in state.players), command.name)
     return [
         PlayerJoined(
             player_id=command.player_id,

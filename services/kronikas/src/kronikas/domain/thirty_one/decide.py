@@ -20,6 +20,7 @@ from kronikas.domain.common import (
     Randomness,
     Start,
     TimeOut,
+    check_name_free,
 )
 from kronikas.domain.thirty_one.commands import (
     Command,
@@ -138,6 +139,7 @@ def _join(log: _Log, command: Join) -> None:
     seats = len(state.match.ids)
     if seats >= MAX_PLAYERS:
         raise GameFull(f"All {MAX_PLAYERS} seats are taken.")
+    check_name_free(state.match.names, command.name)
     log.emit(
         PlayerJoined(
             player_id=command.player_id, name=command.name, seat=seats, house=command.house

@@ -1,0 +1,276 @@
+"""Hostile bytes in every header and query value the API reads, sent raw to a running service.
+
+Digits that are not ASCII (superscripts, Arabic-Indic, fullwidth; as UTF-8 and as Latin-1
+bytes), control bytes, empty and over-long values, in each value on the framework's routes and on
+the command lane (a command without an `Origin` header; with one, the framework serves it). Each
+answer is a 4xx problem+json with a `code`, never a 5xx; the log holds no traceback; a refused
+command leaves the table at its version.
+
+Bytes the HTTP grammar forbids (most control bytes in a header, raw bytes above 0x7F in the
+request target) never reach the application: the HTTP server's parser answers its own plain 400,
+which is allowed here and counted.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from urllib.parse import quote_from_bytes
+
+import httpx
+import pytest
+
+from tests.api.tables import auth
+from tests.conftest import ServiceProcess
+
+VALUES: dict[str, bytes] = {
+    "superscript one, UTF-8": "¹".encode(),
+    "superscript two, Latin-1": b"\xb2",
+    "superscripts one two, Latin-1": b"\xb9\xb2",
+    "a digit and a superscript, Latin-1": b"1\xb3",
+    "Arabic-Indic three, UTF-8": "٣".encode(),
+    "Arabic-Indic three, in Latin-1's range": "٣".encode()[1:],
+    "fullwidth three, UTF-8": "３".encode(),
+    "fullwidth digits with an ASCII one": "1２".encode(),
+    "NUL": b"1\x00",
+    "SOH": b"\x01",
+    "escape": b"\x1b[2J",
+    "DEL": b"7\x7f",
+    "a tab inside": b"1\t2",
+    "NBSP, Latin-1": b"1\xa0",
+    "empty": b"",
+    "over-long digits": b"9" * 4000,
+    "over-long letters": b"a" * 4000,
+    "minus one": b"-1",
+}
+
+PARSER_400 = b"Invalid HTTP request received."
+ORIGIN = b"http://elsewhere.example"
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[bytes, bytes]
+    body: bytes
+
+
+def exchange(port: int, request: bytes) -> Answer:
+    """One request on its own connection, the answer's head and (unless a stream) its body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=15) as sock:
+        sock.sendall(request)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        lines = head.split(b"\r\n")
+        status = int(lines[0].split()[1])
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(b":")
+            headers[name.strip().lower()] = value.strip()
+        if b"text/event-stream" in headers.get(b"content-type", b""):
+            return Answer(status, headers, b"")
+        size = int(headers.get(b"content-length", b"-1"))
+        while len(body) != size:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            body += chunk
+        return Answer(status, headers, body)
+
+
+def http(
+    method: str, target: bytes, headers: list[tuple[bytes, bytes]], body: bytes = b""
+) -> bytes:
+    lines = [b"%s %s HTTP/1.1" % (method.encode(), target), b"Host: 127.0.0.1"]
+    lines += [b"Connection: close"] + [b"%s: %s" % (k, v) for k, v in headers]
+    framed = any(k.lower() == b"content-length" for k, _ in headers)
+    if (body or method == "POST") and not framed:
+        lines.append(b"Content-Length: %d" % len(body))
+    return b"\r\n".join(lines) + b"\r\n\r\n" + body
+
+
+def judge(answer: Answer, tally: Counter[str]) -> str:
+    """A 4xx problem+json with a code, or the HTTP parser's own 400; never a 5xx."""
+    assert answer.status < 500, (answer.status, answer.body[:300])
+    if answer.status == 400 and answer.body == PARSER_400:
+        tally["refused by the HTTP parser"] += 1
+        return "parser"
+    assert 400 <= answer.status < 500, (answer.status, answer.body[:300])
+    assert answer.headers[b"content-type"].startswith(b"application/problem+json")
+    problem = json.loads(answer.body)
+    assert problem["code"] and problem["status"] == answer.status
+    assert len(answer.body) < 2048, "a problem must not echo a large input back"
+    tally[f"{answer.status} {problem['code']}"] += 1
+    return "refused"
+
+
+@dataclass
+class Seated:
+    """A started Cheat table, the token of the seat on turn and a move it could make."""
+
+    id: str
+    token: str
+    move: bytes
+
+
+def seated(client: httpx.Client) -> Seated:
+    created = client.post("/v1/games", json={"kind": "cheat", "seed": 3}).json()
+    game = created["game"]["id"]
+    tokens = [
+        client.post(f"/v1/games/{game}/players", json={"name": name}).json()["token"]
+        for name in ("Ilona", "Bence")
+    ]
+    started = client.post(f"/v1/games/{game}/start", headers=auth(created["host_token"]))
+    turn = started.json()["turn"]
+    hand = client.get(f"/v1/games/{game}", headers=auth(tokens[turn])).json()["me"]["hand"]
+    move = json.dumps({"type": "play", "cards": hand[:1]}).encode()
+    return Seated(game, tokens[turn], move)
+
+
+@pytest.fixture(scope="module")
+def client(service: ServiceProcess) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=service.url, timeout=30) as c:
+        yield c
+
+
+@pytest.fixture
+def clean_log(service: ServiceProcess) -> Iterator[None]:
+    """No traceback, no failure logged while the test ran."""
+    start = service.log.stat().st_size
+    yield
+    with service.log.open("rb") as log:
+        log.seek(start)
+        written = log.read().decode(errors="replace")
+    assert "Traceback" not in written and "unexpected failure" not in written, written[-3000:]
+
+
+def version(client: httpx.Client, game: str) -> int:
+    found: int = client.get(f"/v1/games/{game}").json()["version"]
+    return found
+
+
+COMMAND_HEADERS: dict[str, tuple[bytes, bytes, bytes]] = {
+    # name: (header, before the value, after it)
+    "Authorization": (b"Authorization", b"Bearer ", b""),
+    "Authorization, the whole value": (b"Authorization", b"", b""),
+    "If-Match": (b"If-Match", b'"', b'"'),
+    "If-Match, bare": (b"If-Match", b"", b""),
+    "Idempotency-Key": (b"Idempotency-Key", b"", b""),
+    "Content-Type": (b"Content-Type", b"", b""),
+    "Content-Type, a parameter": (b"Content-Type", b"application/json; charset=", b""),
+    "Content-Length": (b"Content-Length", b"", b""),
+}
+
+
+@pytest.mark.parametrize("lane", ["the lane", "the framework"])
+@pytest.mark.parametrize("header", list(COMMAND_HEADERS))
+def test_a_hostile_command_header_is_a_4xx_and_changes_nothing(
+    service: ServiceProcess, client: httpx.Client, clean_log: None, header: str, lane: str
+) -> None:
+    table = seated(client)
+    name, before, after = COMMAND_HEADERS[header]
+    tally: Counter[str] = Counter()
+    for value in VALUES.values():
+        if name == b"Idempotency-Key" and value in (b"-1", b"9" * 4000):
+            continue  # these are keys (the long one is refused for its length below)
+        headers = [
+            (b"Authorization", f"Bearer {table.token}".encode()),
+            (b"Content-Type", b"application/json"),
+        ]
+        headers = [h for h in headers if h[0] != name] + [(name, before + value + after)]
+        if lane == "the framework":
+            headers.append((b"Origin", ORIGIN))
+        was = version(client, table.id)
+        answer = exchange(
+            service.port,
+            http("POST", f"/v1/games/{table.id}/commands".encode(), headers, table.move),
+        )
+        judge(answer, tally)
+        assert version(client, table.id) == was, (header, value)
+    print(f"\n{lane}, {header}: {dict(tally)}")
+
+
+QUERIES: dict[str, tuple[str, str]] = {
+    # name: (route, parameter); none is ignored: an empty value is refused too
+    "after, events": ("events", "after"),
+    "wait, events": ("events", "wait"),
+    "after, stream": ("stream", "after"),
+    "token, stream": ("stream", "token"),
+    "kind, lobby": ("lobby", "kind"),
+    "status, lobby": ("lobby", "status"),
+    "limit, lobby": ("lobby", "limit"),
+    "offset, lobby": ("lobby", "offset"),
+}
+
+
+def _target(route: str, game: str, query: bytes) -> bytes:
+    if route == "lobby":
+        return b"/v1/games?" + query
+    return f"/v1/games/{game}/{route}?".encode() + query
+
+
+@pytest.mark.parametrize("raw", ["percent-encoded", "raw bytes"])
+@pytest.mark.parametrize("query", list(QUERIES))
+def test_a_hostile_query_value_is_a_4xx(
+    service: ServiceProcess, client: httpx.Client, clean_log: None, query: str, raw: str
+) -> None:
+    table = seated(client)
+    route, name = QUERIES[query]
+    tally: Counter[str] = Counter()
+    for value in VALUES.values():
+        text = value if raw == "raw bytes" else quote_from_bytes(value, safe="").encode()
+        target = _target(route, table.id, name.encode() + b"=" + text)
+        judge(exchange(service.port, http("GET", target, [])), tally)
+    print(f"\n{query}, {raw}: {dict(tally)}")
+
+
+READ_HEADERS: dict[str, tuple[str, bytes, bytes]] = {
+    # name: (route, header, before the value)
+    "Authorization, view": ("view", b"Authorization", b"Bearer "),
+    "Authorization, events": ("events", b"Authorization", b"Bearer "),
+    "Authorization, stream": ("stream", b"Authorization", b"Bearer "),
+    "Authorization, start": ("start", b"Authorization", b"Bearer "),
+    "Authorization, house player": ("house-players", b"Authorization", b"Bearer "),
+    "Last-Event-ID, stream": ("stream", b"Last-Event-ID", b""),
+    "Content-Type, create": ("create", b"Content-Type", b""),
+    "Content-Type, join": ("players", b"Content-Type", b""),
+    "Content-Length, create": ("create", b"Content-Length", b""),
+}
+
+
+@pytest.mark.parametrize("header", list(READ_HEADERS))
+def test_a_hostile_header_elsewhere_is_a_4xx_and_changes_nothing(
+    service: ServiceProcess, client: httpx.Client, clean_log: None, header: str
+) -> None:
+    created = client.post("/v1/games", json={"kind": "thirty_one"}).json()
+    game = created["game"]["id"]
+    route, name, before = READ_HEADERS[header]
+    tally: Counter[str] = Counter()
+    lobby = client.get("/v1/games", params={"limit": 1}).json()["games"]
+    for value in VALUES.values():
+        headers = [(name, before + value)]
+        method, target, body = "GET", f"/v1/games/{game}/{route}".encode(), b""
+        if route == "view":
+            target = f"/v1/games/{game}".encode()
+        elif route == "create":
+            method, target, body = "POST", b"/v1/games", b'{"kind": "cheat"}'
+        elif route in ("players", "house-players"):
+            method, body = "POST", b'{"name": "Ilona"}'
+        elif route == "start":
+            method = "POST"
+        if body and name != b"Content-Type":
+            headers.append((b"Content-Type", b"application/json"))
+        was = version(client, game)
+        judge(exchange(service.port, http(method, target, headers, body)), tally)
+        assert version(client, game) == was, (header, value)
+        if route == "create":
+            assert client.get("/v1/games", params={"limit": 1}).json()["games"] == lobby
+    print(f"\n{header}: {dict(tally)}")
