@@ -143,9 +143,10 @@ class Viewer:
 def check(
     viewer: Viewer, events: list[dict[str, Any]], differences: list[str] | None = None
 ) -> list[str]:
-    """The leaks in what `viewer` received, judged by the table's log `events` (as the viewer
-    reads it at the end; a spectator's when its token no longer reads). What differs from the log,
-    or shows the viewer as someone else, is raised, or added to `differences` when given."""
+    """The leaks in what `viewer` received, judged by the table's log `events` as the viewer
+    reads it at the end (a player who left before the start: the spectator's, up to its leave).
+    What differs from the log, or shows the viewer as someone else, is raised, or added to
+    `differences` when given."""
     known = knowledge(events, viewer.player)
     leaks: list[str] = []
 
@@ -175,7 +176,9 @@ def check(
 
     def scan_event(what: str, event: dict[str, Any]) -> None:
         scan(what, event["version"], event, frozenset())
-        if event != events[event["version"] - 1]:
+        if event["version"] > len(events):
+            differ(f"{viewer.name}'s {what}: v{event['version']} is past the log it may read")
+        elif event != events[event["version"] - 1]:
             differ(f"{viewer.name}'s {what}: v{event['version']} differs from the log: {event}")
 
     for item in viewer.received:
