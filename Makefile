@@ -48,10 +48,9 @@ typecheck: install ## mypy --strict on services/ (and on the example bots)
 	$(RUN) mypy --strict bots/src
 
 pytest: install ## the test suite (REDIS_URL, else testcontainers, else the bundled redis-server)
-	@# The browser tests run in a session of their own: Playwright's sync API keeps an event loop
-	@# running in the main thread while its browser is open, which the async tests cannot share.
-	$(RUN) pytest --ignore=tests/browser
-	$(RUN) pytest tests/browser
+	@# One session: the browser tests use Playwright's async API on the same event loop as the
+	@# other async tests, so `pytest` alone, as anyone types it, runs the whole suite too.
+	$(RUN) pytest
 
 openapi: install ## export openapi/openapi.json from the code and validate it
 	$(RUN) python -m kronikas.export_openapi openapi/openapi.json

@@ -1,13 +1,36 @@
 // The HTTP API of Krónikás, as a page uses it (docs/api.md). Nothing here touches the DOM.
 //
-// The page talks to the service at its own origin, or at the base given as `?api=http://host:port`
+// The page talks to the service at its own origin, or at the origin given as `?api=http://host:port`
 // (the same files then work from another origin, which must be listed in the service's
-// CORS_ORIGINS).
+// CORS_ORIGINS). Only an http: or https: origin is taken from `?api=`; anything else is ignored.
 
 const params = new URLSearchParams(location.search);
 
-/** Where the API lives: `?api=` when given, else this page's origin. No trailing slash. */
-export const API_BASE = (params.get("api") || location.origin).replace(/\/+$/, "");
+/**
+ * `?api=` when it is an http: or https: origin (`http://host:port`, nothing after it), as the
+ * origin; else null. Anything else (`javascript:…`, `data:…`, a path, garbage) is ignored: the page
+ * uses its own origin and never writes the value anywhere (links, the page, the log).
+ */
+export function apiOrigin(value) {
+  if (!value) return null;
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  if (url.username || url.password || url.search || url.hash || !["", "/"].includes(url.pathname))
+    return null;
+  return url.origin;
+}
+
+/** The `?api=` this page was given, when it is an origin (see apiOrigin); else null. */
+export const API_PARAM = apiOrigin(params.get("api"));
+if (params.get("api") && !API_PARAM) console.warn("?api= is not an http(s) origin: ignored");
+
+/** Where the API lives: `?api=` when it is an origin, else this page's origin. No trailing slash. */
+export const API_BASE = API_PARAM || location.origin;
 
 /** A refusal or failure, carrying the problem+json fields a person should read. */
 export class ApiError extends Error {

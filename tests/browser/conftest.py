@@ -1,4 +1,8 @@
-"""Browser tests: the web table and the docs pages in real Chromium (Playwright, sync API).
+"""Browser tests: the web table and the docs pages in real Chromium (Playwright, async API).
+
+The async API, on pytest-asyncio's session loop (pyproject.toml), so that one pytest session runs
+these and every other async test: the sync API keeps an event loop running in the main thread
+while its browser is open, and the async tests after it could no longer run theirs.
 
 Playwright's own browser download cannot be used here: the tests drive Debian's Chromium,
 `/usr/bin/chromium` (or `$KRONIKAS_CHROMIUM`). `.ci/run` installs it with apt when it is missing;
@@ -7,7 +11,7 @@ run ends with one line that says so. `make test-fast` leaves this folder out (ma
 
 Fixtures:
 
-- `chromium` (session): a headless `playwright.sync_api.Browser` on that Chromium.
+- `chromium` (session): a headless `playwright.async_api.Browser` on that Chromium.
 - `web_service` (session): the real service (`python -m kronikas.serve`, `LOG_LEVEL=INFO`) on a
   free loopback port against the session's Redis, serving `web/` at `/`; `.url` is its origin
   (`http://127.0.0.1:PORT`), `.log_path` its combined stdout and stderr.
@@ -16,14 +20,17 @@ Fixtures:
 - `web_service_cors` (session): like `web_service`, with `CORS_ORIGINS` = `static_origin.url`.
   The page loaded from the other origin finds the API through its query:
   `f"{static_origin.url}/index.html?api={web_service_cors.url}"` (no `api`: the page's own origin).
-- `page_factory` (function): `page_factory(viewport=None, **context_options) -> Page`, each in a
-  new browser context; a viewport is `(width, height)` (a phone: `PHONE` = 390×844). Every
-  request is routed: one to a host other than 127.0.0.1/localhost is aborted and recorded. At
-  teardown the test fails if any page logged a console error or threw an uncaught error, or if
-  any request tried to leave the machine. `page_factory.console_errors`, `.page_errors` and
-  `.external` are the lists; `page_factory.allow(regex)` ignores console errors that match (for
-  a test that provokes one on purpose, such as a 404).
-- `shot` (function), or `from tests.browser.conftest import shot`: `shot(page, name)` saves a
+- `page_factory` (function): `await page_factory(viewport=None, **context_options) -> Page`, each
+  in a new browser context; a viewport is `(width, height)` (a phone: `PHONE` = 390×844). Every
+  request is routed: one to a host other than 127.0.0.1/localhost is aborted and recorded. Every
+  document records its Content-Security-Policy violations (a `securitypolicyviolation` listener
+  added before any script of the page runs). At teardown the test fails if any page logged a
+  console error, threw an uncaught error, broke its CSP (a violation, or a console message about
+  the Content Security Policy, whatever `allow` says), or if any request tried to leave the
+  machine. `page_factory.console_errors`, `.page_errors`, `.csp` and `.external` are the lists;
+  `page_factory.allow(regex)` ignores console errors that match (for a test that provokes one on
+  purpose, such as a 404); a test that provokes a violation on purpose empties `.csp` itself.
+- `shot` (function), or `from tests.browser.conftest import shot`: `await shot(page, name)` saves a
   full-page PNG as `tests/browser/artefacts/<name>.png` (the folder is ignored by git).
 """
 
@@ -35,7 +42,7 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,7 +50,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, Route, sync_playwright
+from playwright.async_api import Browser, ConsoleMessage, Page, Route, async_playwright
 
 from kronikas.adapters.embedded_redis import free_port
 from tests.conftest import ServiceProcess
@@ -74,14 +81,13 @@ class Served:
 
 
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[Browser]:
+async def chromium() -> AsyncIterator[Browser]:
     """Headless Chromium (Debian's), launched once for the session."""
     if not CHROMIUM.exists():
         _skipped_for_chromium.append(CHROMIUM.as_posix())
         pytest.skip(MISSING)
-    playwright: Playwright = sync_playwright().start()
-    try:
-        browser = playwright.chromium.launch(
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
             executable_path=str(CHROMIUM),
             headless=True,
             args=["--disable-dev-shm-usage"],
@@ -89,9 +95,7 @@ def chromium() -> Iterator[Browser]:
         try:
             yield browser
         finally:
-            browser.close()
-    finally:
-        playwright.stop()
+            await browser.close()
 
 
 def _service(redis_url: str, log: Path, **env: str) -> Iterator[Served]:
@@ -154,6 +158,15 @@ def _is_local(url: str) -> bool:
     return (parts.hostname or "") in LOCAL_HOSTS
 
 
+CSP_LISTENER = """
+addEventListener("securitypolicyviolation", (e) => {
+  const what = `${e.effectiveDirective} blocked ${e.blockedURI || "(inline)"}`;
+  window.__kronikasCsp?.(`${what} at ${e.sourceFile || location.href}:${e.lineNumber}`);
+}, true);
+"""
+"""Added to every document before its scripts: reports each CSP violation to the test."""
+
+
 class PageFactory:
     """Makes pages, each in its own context, and keeps what went wrong in them."""
 
@@ -161,6 +174,7 @@ class PageFactory:
         self.browser = browser
         self.console_errors: list[str] = []
         self.page_errors: list[str] = []
+        self.csp: list[str] = []
         self.external: list[str] = []
         self._allowed: list[re.Pattern[str]] = []
         self._contexts: list[Any] = []
@@ -169,26 +183,32 @@ class PageFactory:
         """Ignore console errors whose text matches `pattern` (a regex), for this test."""
         self._allowed.append(re.compile(pattern))
 
-    def __call__(self, viewport: tuple[int, int] | None = None, **options: Any) -> Page:
+    async def __call__(self, viewport: tuple[int, int] | None = None, **options: Any) -> Page:
         if viewport is not None:
             options["viewport"] = {"width": viewport[0], "height": viewport[1]}
-        context = self.browser.new_context(**options)
+        context = await self.browser.new_context(**options)
         self._contexts.append(context)
 
-        def route(route: Route) -> None:
+        async def route(route: Route) -> None:
             url = route.request.url
             if _is_local(url):
-                route.continue_()
+                await route.continue_()
             else:
                 self.external.append(url)
-                route.abort()
+                await route.abort()
 
-        context.route("**/*", route)
-        page = context.new_page()
+        await context.route("**/*", route)
+        await context.expose_binding(
+            "__kronikasCsp", lambda source, text: self.csp.append(str(text))
+        )
+        await context.add_init_script(CSP_LISTENER)
+        page = await context.new_page()
 
         def on_console(message: ConsoleMessage) -> None:
-            if message.type == "error":
-                where = message.location.get("url", "") if message.location else ""
+            where = message.location.get("url", "") if message.location else ""
+            if "content security policy" in message.text.lower():
+                self.csp.append(f"console: {message.text} ({where})")
+            elif message.type == "error":
                 self.console_errors.append(f"{message.text} ({where})")
 
         page.on("console", on_console)
@@ -200,36 +220,37 @@ class PageFactory:
         return (
             [f"console error: {e}" for e in console]
             + [f"page error: {e}" for e in self.page_errors]
+            + [f"Content-Security-Policy violation: {c}" for c in self.csp]
             + [f"request leaving the machine (aborted): {u}" for u in self.external]
         )
 
-    def close(self) -> None:
+    async def close(self) -> None:
         for context in self._contexts:
             with contextlib.suppress(Exception):
-                context.close()
+                await context.close()
 
 
 @pytest.fixture
-def page_factory(chromium: Browser) -> Iterator[PageFactory]:
+async def page_factory(chromium: Browser) -> AsyncIterator[PageFactory]:
     """New pages in new contexts; the test fails if any of them logged an error."""
     factory = PageFactory(chromium)
     try:
         yield factory
     finally:
-        factory.close()
+        await factory.close()
     if problems := factory.problems():
         pytest.fail("\n".join(problems), pytrace=False)
 
 
-def shot(page: Page, name: str) -> Path:
+async def shot(page: Page, name: str) -> Path:
     """Save a full-page screenshot as tests/browser/artefacts/<name>.png."""
     ARTEFACTS.mkdir(exist_ok=True)
     path = ARTEFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    await page.screenshot(path=str(path), full_page=True)
     return path
 
 
 @pytest.fixture(name="shot")
-def shot_fixture() -> Callable[[Page, str], Path]:
-    """`shot(page, name)`: a full-page PNG under tests/browser/artefacts/."""
+def shot_fixture() -> Callable[[Page, str], Awaitable[Path]]:
+    """`await shot(page, name)`: a full-page PNG under tests/browser/artefacts/."""
     return shot

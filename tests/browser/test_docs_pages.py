@@ -6,16 +6,17 @@ machine; its teardown fails the test on such a request or on any console error.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
-from playwright.sync_api import Page, Request, expect
+from playwright.async_api import Page, Request, expect
 
 from kronikas.api import docs_pages
 from tests.browser.conftest import PHONE, PageFactory, Served
 
+Shot = Callable[[Page, str], Awaitable[Path]]
 OPERATIONS = ("CreateGame", "SendCommand", "StreamEvents")
 """Summaries of operations in the document, as both pages show them."""
 
@@ -35,51 +36,53 @@ def _local(urls: list[str], origin: str) -> None:
     assert hosts <= {urlsplit(origin).netloc}, hosts
 
 
-def test_scalar_renders_the_operations_offline(
-    web_service: Served, page_factory: PageFactory, shot: Callable[[Page, str], Path]
+async def test_scalar_renders_the_operations_offline(
+    web_service: Served, page_factory: PageFactory, shot: Shot
 ) -> None:
-    page = page_factory()
+    page = await page_factory()
     seen = _requests(page)
-    page.goto(f"{web_service.url}/schema")
-    expect(page.get_by_text("/v1/health").first).to_be_visible(timeout=20_000)
-    page.get_by_role("button", name="Open Group - games").click()
+    await page.goto(f"{web_service.url}/schema")
+    await expect(page.get_by_text("/v1/health").first).to_be_visible(timeout=20_000)
+    await page.get_by_role("button", name="Open Group - games").click()
     for summary in OPERATIONS:
-        expect(page.get_by_text(summary, exact=True).first).to_be_visible()
-    expect(page.get_by_text("/v1/games/{game_id}/commands").first).to_be_attached()
-    page.wait_for_load_state("networkidle")
-    shot(page, "docs-scalar")
+        await expect(page.get_by_text(summary, exact=True).first).to_be_visible()
+    await expect(page.get_by_text("/v1/games/{game_id}/commands").first).to_be_attached()
+    await page.wait_for_load_state("networkidle")
+    await shot(page, "docs-scalar")
     assert any(docs_pages.SCALAR in u for u in seen)
     assert f"{web_service.url}/schema/openapi.json" in seen
     _local(seen, web_service.url)
     assert page_factory.external == []
 
 
-def test_swagger_ui_renders_the_operations_offline(
-    web_service: Served, page_factory: PageFactory, shot: Callable[[Page, str], Path]
+async def test_swagger_ui_renders_the_operations_offline(
+    web_service: Served, page_factory: PageFactory, shot: Shot
 ) -> None:
-    page = page_factory()
+    page = await page_factory()
     seen = _requests(page)
-    page.goto(f"{web_service.url}/schema/swagger")
-    expect(page.locator(".opblock").first).to_be_visible(timeout=20_000)
+    await page.goto(f"{web_service.url}/schema/swagger")
+    await expect(page.locator(".opblock").first).to_be_visible(timeout=20_000)
     for summary in OPERATIONS:
-        expect(page.locator(".opblock-summary-description", has_text=summary)).to_have_count(1)
+        await expect(page.locator(".opblock-summary-description", has_text=summary)).to_have_count(
+            1
+        )
     path = page.locator('.opblock-summary-path[data-path="/v1/games/{game_id}/commands"]')
-    expect(path.first).to_be_attached()
-    page.wait_for_load_state("networkidle")
-    shot(page, "docs-swagger")
+    await expect(path.first).to_be_attached()
+    await page.wait_for_load_state("networkidle")
+    await shot(page, "docs-swagger")
     assert any(docs_pages.SWAGGER_UI in u for u in seen)
     _local(seen, web_service.url)
     assert page_factory.external == []
 
 
-def test_scalar_on_a_phone(
-    web_service: Served, page_factory: PageFactory, shot: Callable[[Page, str], Path]
+async def test_scalar_on_a_phone(
+    web_service: Served, page_factory: PageFactory, shot: Shot
 ) -> None:
-    page = page_factory(PHONE)
-    page.goto(f"{web_service.url}/schema")
-    expect(page.get_by_text("Krónikás").first).to_be_attached(timeout=20_000)
-    page.wait_for_load_state("networkidle")
-    shot(page, "docs-scalar-phone")
+    page = await page_factory(PHONE)
+    await page.goto(f"{web_service.url}/schema")
+    await expect(page.get_by_text("Krónikás").first).to_be_attached(timeout=20_000)
+    await page.wait_for_load_state("networkidle")
+    await shot(page, "docs-scalar-phone")
     assert page_factory.external == []
 
 

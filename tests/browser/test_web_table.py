@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.async_api import Locator, Page, expect
 
 from tests.browser.conftest import PHONE, PageFactory, Served
 
-Shot = Callable[[Page, str], Path]
+Shot = Callable[[Page, str], Awaitable[Path]]
 TIMEOUT_MS = 15_000
 CARD_NAME = re.compile(
     r"(Seven|Eight|Nine|Ten|Under|Over|King|Ace) of (hearts|bells|leaves|acorns)"
@@ -30,74 +30,76 @@ CARD_NAME = re.compile(
 # ---- driving the page ----
 
 
-def open_lobby(page: Page, url: str) -> None:
-    page.goto(url)
-    expect(page.get_by_role("button", name=re.compile(r"^Open a .* table$"))).to_be_visible()
+async def open_lobby(page: Page, url: str) -> None:
+    await page.goto(url)
+    await expect(page.get_by_role("button", name=re.compile(r"^Open a .* table$"))).to_be_visible()
 
 
-def create_table(page: Page, game: str, options: dict[str, Any], name: str, house: int = 0) -> str:
+async def create_table(
+    page: Page, game: str, options: dict[str, Any], name: str, house: int = 0
+) -> str:
     """Fill the lobby's form (generated from /v1/kinds) and open the table; answers its id."""
-    page.get_by_role("radio", name=re.compile(game)).check()
+    await page.get_by_role("radio", name=re.compile(game)).check()
     for option, value in options.items():
         field = page.locator(f"#opt-{option}")
         if isinstance(value, bool):
-            field.set_checked(value)
+            await field.set_checked(value)
         else:
-            field.fill(", ".join(map(str, value)) if isinstance(value, list) else str(value))
-    page.get_by_label("Your name").fill(name)
-    page.get_by_label("House players").fill(str(house))
-    page.get_by_role("button", name=re.compile(r"^Open a .* table$")).click()
-    page.wait_for_url(re.compile(r"[?&]table=[0-9a-f]{16}"))
-    expect(page.locator(".table-main[data-version]")).to_be_attached()
+            await field.fill(", ".join(map(str, value)) if isinstance(value, list) else str(value))
+    await page.get_by_label("Your name").fill(name)
+    await page.get_by_label("House players").fill(str(house))
+    await page.get_by_role("button", name=re.compile(r"^Open a .* table$")).click()
+    await page.wait_for_url(re.compile(r"[?&]table=[0-9a-f]{16}"))
+    await expect(page.locator(".table-main[data-version]")).to_be_attached()
     return re.search(r"table=([0-9a-f]{16})", page.url).group(1)  # type: ignore[union-attr]
 
 
-def join(page: Page, link: str, name: str) -> None:
-    page.goto(link)
-    page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name="Join").click()
-    expect(page.get_by_text(f"{name} (you)")).to_be_visible()
+async def join(page: Page, link: str, name: str) -> None:
+    await page.goto(link)
+    await page.get_by_label("Your name").fill(name)
+    await page.get_by_role("button", name="Join").click()
+    await expect(page.get_by_text(f"{name} (you)")).to_be_visible()
 
 
-def version(page: Page) -> int:
-    return int(page.locator(".table-main").get_attribute("data-version") or 0)
+async def version(page: Page) -> int:
+    return int(await page.locator(".table-main").get_attribute("data-version") or 0)
 
 
-def wait_version(page: Page, at_least: int) -> None:
-    page.wait_for_function(
+async def wait_version(page: Page, at_least: int) -> None:
+    await page.wait_for_function(
         "v => Number(document.querySelector('.table-main')?.dataset.version) >= v",
         arg=at_least,
         timeout=TIMEOUT_MS,
     )
 
 
-def sync(*pages: Page) -> int:
+async def sync(*pages: Page) -> int:
     """Wait until every page shows the newest version any of them shows (the stream brings it)."""
-    newest = max(version(p) for p in pages)
+    newest = max([await version(p) for p in pages])
     for p in pages:
-        wait_version(p, newest)
+        await wait_version(p, newest)
     return newest
 
 
-def status(page: Page) -> str:
-    return page.locator(".table-main").get_attribute("data-status") or ""
+async def status(page: Page) -> str:
+    return await page.locator(".table-main").get_attribute("data-status") or ""
 
 
 def button(page: Page, name: str | re.Pattern[str]) -> Locator:
     return page.get_by_role("button", name=name, exact=isinstance(name, str))
 
 
-def enabled(page: Page, name: str | re.Pattern[str]) -> bool:
+async def enabled(page: Page, name: str | re.Pattern[str]) -> bool:
     b = button(page, name)
-    return b.count() == 1 and b.is_enabled()
+    return await b.count() == 1 and await b.is_enabled()
 
 
-def act(page: Page, click: Callable[[], None]) -> int:
+async def act(page: Page, click: Callable[[], Awaitable[None]]) -> int:
     """Make a move on `page` and wait for its answer to be shown: answers the new version."""
-    before = version(page)
-    click()
-    wait_version(page, before + 1)
-    return version(page)
+    before = await version(page)
+    await click()
+    await wait_version(page, before + 1)
+    return await version(page)
 
 
 def cards_of(page: Page, whose: str) -> Locator:
@@ -105,120 +107,123 @@ def cards_of(page: Page, whose: str) -> Locator:
     return page.get_by_role("list", name=re.compile(f"^{whose}"))
 
 
-def cards_loaded(page: Page) -> None:
-    page.wait_for_function("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
+async def cards_loaded(page: Page) -> None:
+    await page.wait_for_function(
+        "[...document.images].every(i => i.complete && i.naturalWidth > 0)"
+    )
 
 
 def no_raw_json(text: str) -> None:
     assert "{" not in text and "Traceback" not in text and '"status"' not in text, text
 
 
-def no_horizontal_scroll(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
+async def no_horizontal_scroll(page: Page) -> None:
+    width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], f"the page is {width}px wide"  # type: ignore[index]
 
 
 # ---- Cheat ----
 
 
-def choose_cards(page: Page, count: int, keyboard: bool = False) -> None:
+async def choose_cards(page: Page, count: int, keyboard: bool = False) -> None:
     """Choose the first `count` cards of the hand: by clicking, or by Tab-free keyboard presses."""
     cards = page.locator(".hand .card-toggle")
-    for i in range(min(count, cards.count())):
+    for i in range(min(count, await cards.count())):
         card = cards.nth(i)
         if keyboard:
-            card.focus()
-            page.keyboard.press("Space" if i % 2 == 0 else "Enter")
+            await card.focus()
+            await page.keyboard.press("Space" if i % 2 == 0 else "Enter")
         else:
-            card.click()
-        expect(cards.nth(i)).to_have_attribute("aria-pressed", "true")
+            await card.click()
+        await expect(cards.nth(i)).to_have_attribute("aria-pressed", "true")
 
 
-def test_two_people_play_a_whole_cheat_match(
+async def test_two_people_play_a_whole_cheat_match(
     web_service: Served, page_factory: PageFactory, shot: Shot
 ) -> None:
     # The refusal below is a real 422 from the service; Chromium logs any 4xx answer.
     page_factory.allow(r"status of 422")
-    ilona = page_factory()
-    bence = page_factory(PHONE)
+    ilona = await page_factory()
+    bence = await page_factory(PHONE)
     urls: list[str] = []
     for page in (ilona, bence):
         page.on("request", lambda request: urls.append(request.url))
 
-    open_lobby(ilona, f"{web_service.url}/")
-    create_table(ilona, "Cheat", {"max_play": 4, "rounds": 1, "decks": 1}, "Ilona")
-    link = ilona.locator("#share").input_value()
+    await open_lobby(ilona, f"{web_service.url}/")
+    await create_table(ilona, "Cheat", {"max_play": 4, "rounds": 1, "decks": 1}, "Ilona")
+    link = await ilona.locator("#share").input_value()
     assert "token" not in link and re.search(r"/\?table=[0-9a-f]{16}$", link), link
 
-    join(bence, link, "Bence")
-    sync(ilona, bence)
-    expect(ilona.locator(".player")).to_have_count(2)
-    act(ilona, button(ilona, "Start").click)
-    sync(ilona, bence)
+    await join(bence, link, "Bence")
+    await sync(ilona, bence)
+    await expect(ilona.locator(".player")).to_have_count(2)
+    await act(ilona, button(ilona, "Start").click)
+    await sync(ilona, bence)
     for page in (ilona, bence):
-        expect(page.locator(".hand .card-toggle")).to_have_count(16)
-        expect(page.get_by_test_id("rank")).to_have_text("sevens")
+        await expect(page.locator(".hand .card-toggle")).to_have_count(16)
+        await expect(page.get_by_test_id("rank")).to_have_text("sevens")
 
     pages = {"Ilona": ilona, "Bence": bence}
     refused = called = reloaded = False
     moves = 0
     for _ in range(120):
-        sync(ilona, bence)
-        if status(ilona) == "finished":
+        await sync(ilona, bence)
+        if await status(ilona) == "finished":
             break
-        mover = next(
-            (p for p in pages.values() if enabled(p, "Accept") or enabled(p, re.compile("^Play"))),
-            None,
-        )
-        caller = next((p for p in pages.values() if enabled(p, "Cheat!")), None)
+        mover = caller = None
+        for p in pages.values():
+            if await enabled(p, "Accept") or await enabled(p, re.compile("^Play")):
+                mover = mover or p
+            if await enabled(p, "Cheat!"):
+                caller = caller or p
         assert mover is not None, "nobody may move"
 
         if not refused:
             # A person presses Play with no card chosen: the service refuses, the page says why.
-            button(mover, "Play").click()
+            await button(mover, "Play").click()
             alert = mover.get_by_role("alert")
-            expect(alert).to_contain_text("Choose one or more cards from your hand first.")
-            expect(alert).to_contain_text("Unprocessable Content")
-            no_raw_json(alert.inner_text())
-            shot(mover, "cheat-refusal")
+            await expect(alert).to_contain_text("Choose one or more cards from your hand first.")
+            await expect(alert).to_contain_text("Unprocessable Content")
+            no_raw_json(await alert.inner_text())
+            await shot(mover, "cheat-refusal")
             refused = True
             continue
 
         if caller is not None and not called and moves >= 1:
             # "Cheat!" on the last play: the cards are turned up for both, someone takes the pile.
-            act(caller, button(caller, "Cheat!").click)
-            sync(ilona, bence)
+            await act(caller, button(caller, "Cheat!").click)
+            await sync(ilona, bence)
             for page in pages.values():
-                expect(page.get_by_test_id("last-call")).to_contain_text("called “Cheat!”")
-                expect(page.get_by_test_id("last-call")).to_contain_text("took the pile")
-                expect(
+                await expect(page.get_by_test_id("last-call")).to_contain_text("called “Cheat!”")
+                await expect(page.get_by_test_id("last-call")).to_contain_text("took the pile")
+                await expect(
                     page.get_by_role("list", name="The cards turned up").get_by_role("img")
                 ).not_to_have_count(0)
             called = True
-            shot(ilona, "cheat-after-call")
-        elif enabled(mover, "Accept"):
-            act(mover, button(mover, "Accept").click)
+            await shot(ilona, "cheat-after-call")
+        elif await enabled(mover, "Accept"):
+            await act(mover, button(mover, "Accept").click)
         else:
-            choose_cards(mover, 4, keyboard=moves % 3 == 1)
+            await choose_cards(mover, 4, keyboard=moves % 3 == 1)
             play = button(mover, re.compile(r"^Play \d cards? as "))
-            expect(play).to_be_enabled()
-            act(mover, play.click)
-            expect(mover.get_by_role("alert")).to_have_count(0)
+            await expect(play).to_be_enabled()
+            await act(mover, play.click)
+            await expect(mover.get_by_role("alert")).to_have_count(0)
         moves += 1
 
         if moves == 3 and not reloaded:
             # A reload puts Bence back in his seat, following the stream from where it was.
-            sync(ilona, bence)
-            shot(bence, "cheat-in-progress-phone")
-            shot(ilona, "cheat-in-progress")
-            hand = bence.locator(".hand .card-toggle").count()
-            log = bence.locator(".log li").all_inner_texts()
-            seen = version(bence)
-            bence.reload()
-            expect(bence.get_by_text("Bence (you)")).to_be_visible()
-            expect(bence.locator(".hand .card-toggle")).to_have_count(hand)
-            assert bence.locator(".log li").all_inner_texts() == log
-            expect(bence.locator(".connection")).to_have_text("live")
+            await sync(ilona, bence)
+            await shot(bence, "cheat-in-progress-phone")
+            await shot(ilona, "cheat-in-progress")
+            hand = await bence.locator(".hand .card-toggle").count()
+            log = await bence.locator(".log li").all_inner_texts()
+            seen = await version(bence)
+            await bence.reload()
+            await expect(bence.get_by_text("Bence (you)")).to_be_visible()
+            await expect(bence.locator(".hand .card-toggle")).to_have_count(hand)
+            assert await bence.locator(".log li").all_inner_texts() == log
+            await expect(bence.locator(".connection")).to_have_text("live")
             assert urls[-1].endswith(f"/stream?after={seen}") or any(
                 u.endswith(f"/stream?after={seen}") for u in urls
             )
@@ -228,150 +233,162 @@ def test_two_people_play_a_whole_cheat_match(
 
     assert refused and called and reloaded
     for page in pages.values():
-        expect(page.locator(".winners")).to_contain_text("The match is over")
-        expect(page.get_by_role("region", name="Round 1 results")).to_contain_text("1st")
-        expect(page.locator(".log")).to_contain_text("The match is over.")
-        cards_loaded(page)
-    shot(ilona, "cheat-finished")
-    shot(bence, "cheat-finished-phone")
+        await expect(page.locator(".winners")).to_contain_text("The match is over")
+        await expect(page.get_by_role("region", name="Round 1 results")).to_contain_text("1st")
+        await expect(page.locator(".log")).to_contain_text("The match is over.")
+        await cards_loaded(page)
+    await shot(ilona, "cheat-finished")
+    await shot(bence, "cheat-finished-phone")
     # Tokens travel in the Authorization header only, never in a URL.
     assert not [u for u in urls if re.search(r"token=|seat_|host_", u)]
     assert any("/stream?after=" in u for u in urls)
 
 
-def test_a_stale_move_is_refused_in_words(web_service: Served, page_factory: PageFactory) -> None:
+async def test_a_stale_move_is_refused_in_words(
+    web_service: Served, page_factory: PageFactory
+) -> None:
     """A second tab of the same seat whose connection dropped sends a move the table has left."""
     page_factory.allow(r"status of 412|ERR_FAILED")
-    ilona = page_factory()
-    bence = page_factory()
-    open_lobby(ilona, f"{web_service.url}/")
-    table = create_table(ilona, "Cheat", {"max_play": 2}, "Ilona")
-    join(bence, ilona.locator("#share").input_value(), "Bence")
-    sync(ilona, bence)
-    act(ilona, button(ilona, "Start").click)
-    sync(ilona, bence)
-    mover = ilona if enabled(ilona, re.compile("^Play")) else bence
+    ilona = await page_factory()
+    bence = await page_factory()
+    await open_lobby(ilona, f"{web_service.url}/")
+    table = await create_table(ilona, "Cheat", {"max_play": 2}, "Ilona")
+    await join(bence, await ilona.locator("#share").input_value(), "Bence")
+    await sync(ilona, bence)
+    await act(ilona, button(ilona, "Start").click)
+    await sync(ilona, bence)
+    mover = ilona if await enabled(ilona, re.compile("^Play")) else bence
 
     # The same seat in another tab (its sessionStorage copied), whose stream cannot connect.
     key = json.dumps(f"kronikas|{web_service.url}|{table}")  # per API and table
-    kept = mover.evaluate(f"sessionStorage.getItem({key})")
-    offline = page_factory()
-    offline.context.add_init_script(f"sessionStorage.setItem({key}, {json.dumps(kept)})")
-    offline.route(re.compile(r"/v1/games/[0-9a-f]+/stream"), lambda route: route.abort())
-    offline.goto(mover.url)
-    expect(offline.locator(".connection")).to_contain_text("reconnecting")
-    at = version(offline)
+    kept = await mover.evaluate(f"sessionStorage.getItem({key})")
+    offline = await page_factory()
+    await offline.context.add_init_script(f"sessionStorage.setItem({key}, {json.dumps(kept)})")
+    await offline.route(re.compile(r"/v1/games/[0-9a-f]+/stream"), lambda route: route.abort())
+    await offline.goto(mover.url)
+    await expect(offline.locator(".connection")).to_contain_text("reconnecting")
+    at = await version(offline)
 
-    act(mover, lambda: (choose_cards(mover, 1), button(mover, re.compile("^Play 1 card")).click()))
-    assert version(offline) == at  # it heard nothing
+    async def play_one() -> None:
+        await choose_cards(mover, 1)
+        await button(mover, re.compile("^Play 1 card")).click()
 
-    choose_cards(offline, 1)
-    button(offline, re.compile(r"^Play 1 card as ")).click()
+    await act(mover, play_one)
+    assert await version(offline) == at  # it heard nothing
+
+    await choose_cards(offline, 1)
+    await button(offline, re.compile(r"^Play 1 card as ")).click()
     alert = offline.get_by_role("alert")
-    expect(alert).to_contain_text("The table moved on before your move arrived")
-    expect(alert).to_contain_text("Precondition Failed")
-    no_raw_json(alert.inner_text())
-    wait_version(offline, at + 1)  # and it looked at the table again
-    expect(button(offline, re.compile("^Play"))).to_be_disabled()
+    await expect(alert).to_contain_text("The table moved on before your move arrived")
+    await expect(alert).to_contain_text("Precondition Failed")
+    no_raw_json(await alert.inner_text())
+    await wait_version(offline, at + 1)  # and it looked at the table again
+    await expect(button(offline, re.compile("^Play"))).to_be_disabled()
 
 
-def test_the_option_form_follows_the_kinds(web_service: Served, page_factory: PageFactory) -> None:
+async def test_the_option_form_follows_the_kinds(
+    web_service: Served, page_factory: PageFactory
+) -> None:
     """Every option of /v1/kinds has a field with its default; a refused table keeps the input."""
     page_factory.allow(r"status of 422")
     kinds = httpx.get(f"{web_service.url}/v1/kinds").json()["kinds"]
-    page = page_factory()
-    open_lobby(page, f"{web_service.url}/")
+    page = await page_factory()
+    await open_lobby(page, f"{web_service.url}/")
     for kind in kinds:
-        page.locator(f'input[name="kind"][value="{kind["kind"]}"]').check()
+        await page.locator(f'input[name="kind"][value="{kind["kind"]}"]').check()
         for option in kind["options"]:
             field = page.locator(f"#opt-{option['name']}")
-            expect(field).to_have_attribute("aria-describedby", f"help-opt-{option['name']}")
+            await expect(field).to_have_attribute("aria-describedby", f"help-opt-{option['name']}")
             if option["type"] == "boolean":
-                assert field.is_checked() == option["default"]
+                assert await field.is_checked() == option["default"]
             elif option["type"] == "integer_list":
-                expect(field).to_have_value(", ".join(map(str, option["default"])))
+                await expect(field).to_have_value(", ".join(map(str, option["default"])))
             else:
-                expect(field).to_have_value(
+                await expect(field).to_have_value(
                     "" if option["default"] is None else str(option["default"])
                 )
 
-    page.locator('input[name="kind"][value="cheat"]').check()
-    page.locator("#opt-place_points").fill("5, x")
-    button(page, "Open a Cheat table").click()
-    expect(page.get_by_role("alert")).to_contain_text("write whole numbers separated by commas")
-    page.locator("#opt-place_points").fill("5, 101")
-    page.locator("#opt-rounds").fill("7")
-    button(page, "Open a Cheat table").click()
+    await page.locator('input[name="kind"][value="cheat"]').check()
+    await page.locator("#opt-place_points").fill("5, x")
+    await button(page, "Open a Cheat table").click()
+    await expect(page.get_by_role("alert")).to_contain_text(
+        "write whole numbers separated by commas"
+    )
+    await page.locator("#opt-place_points").fill("5, 101")
+    await page.locator("#opt-rounds").fill("7")
+    await button(page, "Open a Cheat table").click()
     alert = page.get_by_role("alert")
-    expect(alert).to_contain_text("Unprocessable Content")
-    no_raw_json(alert.inner_text())
-    expect(page.locator("#opt-place_points")).to_have_value("5, 101")
-    expect(page.locator("#opt-rounds")).to_have_value("7")
-    expect(button(page, "Open a Cheat table")).to_be_enabled()
+    await expect(alert).to_contain_text("Unprocessable Content")
+    no_raw_json(await alert.inner_text())
+    await expect(page.locator("#opt-place_points")).to_have_value("5, 101")
+    await expect(page.locator("#opt-rounds")).to_have_value("7")
+    await expect(button(page, "Open a Cheat table")).to_be_enabled()
 
 
 # ---- from another origin, and at phone width ----
 
 
-def test_the_page_works_from_another_origin(
+async def test_the_page_works_from_another_origin(
     web_service_cors: Served, static_origin: Served, page_factory: PageFactory, shot: Shot
 ) -> None:
-    page = page_factory()
-    other = page_factory()
-    open_lobby(page, f"{static_origin.url}/index.html?api={web_service_cors.url}")
-    create_table(page, "Thirty-One", {"lives": 1}, "Ilona")
+    page = await page_factory()
+    other = await page_factory()
+    await open_lobby(page, f"{static_origin.url}/index.html?api={web_service_cors.url}")
+    await create_table(page, "Thirty-One", {"lives": 1}, "Ilona")
     assert page.url.startswith(static_origin.url)
-    link = page.locator("#share").input_value()
+    link = await page.locator("#share").input_value()
     assert link.startswith(static_origin.url) and "api=" in link, link
 
     # The lobby (read across origins too) lists the table; a second person joins from it.
-    open_lobby(other, f"{static_origin.url}/index.html?api={web_service_cors.url}")
-    other.get_by_role("link", name=re.compile("Thirty-One table")).first.click()
-    other.get_by_label("Your name").fill("Bence")
-    button(other, "Join").click()
-    expect(other.get_by_text("Bence (you)")).to_be_visible()
-    sync(page, other)
-    act(page, button(page, "Start").click)
-    sync(page, other)
+    await open_lobby(other, f"{static_origin.url}/index.html?api={web_service_cors.url}")
+    await other.get_by_role("link", name=re.compile("Thirty-One table")).first.click()
+    await other.get_by_label("Your name").fill("Bence")
+    await button(other, "Join").click()
+    await expect(other.get_by_text("Bence (you)")).to_be_visible()
+    await sync(page, other)
+    await act(page, button(page, "Start").click)
+    await sync(page, other)
     for p in (page, other):
-        expect(cards_of(p, "The table’s cards").get_by_role("img")).to_have_count(3)
-        expect(p.locator(".connection")).to_have_text("live")
-    dealer = page if enabled(page, "Keep my hand") else other
-    act(dealer, button(dealer, "Keep my hand").click)
-    sync(page, other)
-    cards_loaded(page)
-    shot(page, "other-origin-thirty-one")
+        await expect(cards_of(p, "The table’s cards").get_by_role("img")).to_have_count(3)
+        await expect(p.locator(".connection")).to_have_text("live")
+    dealer = page if await enabled(page, "Keep my hand") else other
+    await act(dealer, button(dealer, "Keep my hand").click)
+    await sync(page, other)
+    await cards_loaded(page)
+    await shot(page, "other-origin-thirty-one")
 
 
-def test_phone_width_has_no_horizontal_scroll(
+async def test_phone_width_has_no_horizontal_scroll(
     web_service: Served, page_factory: PageFactory, shot: Shot
 ) -> None:
-    page = page_factory(PHONE)
-    other = page_factory(PHONE)
-    open_lobby(page, f"{web_service.url}/")
-    no_horizontal_scroll(page)
-    shot(page, "phone-lobby")
-    create_table(page, "Cheat", {"chroniclers": True}, "Ilona with a long name to wrap")
-    no_horizontal_scroll(page)
-    join(other, page.locator("#share").input_value(), "Bence")
-    sync(page, other)
-    no_horizontal_scroll(page)
-    shot(page, "phone-open-table")
-    act(page, button(page, "Start").click)
-    sync(page, other)
-    cards_loaded(page)
-    no_horizontal_scroll(page)
-    shot(page, "phone-cheat")
+    page = await page_factory(PHONE)
+    other = await page_factory(PHONE)
+    await open_lobby(page, f"{web_service.url}/")
+    await no_horizontal_scroll(page)
+    await shot(page, "phone-lobby")
+    await create_table(page, "Cheat", {"chroniclers": True}, "Ilona with a long name to wrap")
+    await no_horizontal_scroll(page)
+    await join(other, await page.locator("#share").input_value(), "Bence")
+    await sync(page, other)
+    await no_horizontal_scroll(page)
+    await shot(page, "phone-open-table")
+    await act(page, button(page, "Start").click)
+    await sync(page, other)
+    await cards_loaded(page)
+    await no_horizontal_scroll(page)
+    await shot(page, "phone-cheat")
     # Keyboard play: the cards are buttons that Space and Enter toggle, with a visible focus.
     first = page.locator(".hand .card-toggle").first
-    first.focus()
-    page.keyboard.press("Enter")
-    expect(first).to_have_attribute("aria-pressed", "true")
-    expect(page.locator(".hand .card-toggle").first).to_be_focused()
-    page.keyboard.press("Space")
-    expect(page.locator(".hand .card-toggle").first).to_have_attribute("aria-pressed", "false")
+    await first.focus()
+    await page.keyboard.press("Enter")
+    await expect(first).to_have_attribute("aria-pressed", "true")
+    await expect(page.locator(".hand .card-toggle").first).to_be_focused()
+    await page.keyboard.press("Space")
+    await expect(page.locator(".hand .card-toggle").first).to_have_attribute(
+        "aria-pressed", "false"
+    )
     # Every card has its name and code as text for a screen reader.
-    labels = page.locator(".hand .card-toggle").evaluate_all(
+    labels = await page.locator(".hand .card-toggle").evaluate_all(
         "buttons => buttons.map(b => b.getAttribute('aria-label'))"
     )
     assert labels and all(CARD_NAME.fullmatch(label) for label in labels), labels
@@ -380,63 +397,67 @@ def test_phone_width_has_no_horizontal_scroll(
 # ---- Thirty-One ----
 
 
-def test_two_people_play_thirty_one_to_the_end(
+async def test_two_people_play_thirty_one_to_the_end(
     web_service: Served, page_factory: PageFactory, shot: Shot
 ) -> None:
-    ilona = page_factory()
-    bence = page_factory(PHONE)
-    open_lobby(ilona, f"{web_service.url}/")
-    create_table(ilona, "Thirty-One", {"lives": 0}, "Ilona")
-    join(bence, ilona.locator("#share").input_value(), "Bence")
-    sync(ilona, bence)
-    act(ilona, button(ilona, "Start").click)
+    ilona = await page_factory()
+    bence = await page_factory(PHONE)
+    await open_lobby(ilona, f"{web_service.url}/")
+    await create_table(ilona, "Thirty-One", {"lives": 0}, "Ilona")
+    await join(bence, await ilona.locator("#share").input_value(), "Bence")
+    await sync(ilona, bence)
+    await act(ilona, button(ilona, "Start").click)
     pages = (ilona, bence)
     swapped = shown = False
     for _ in range(60):
-        sync(*pages)
-        if status(ilona) == "finished":
+        await sync(*pages)
+        if await status(ilona) == "finished":
             break
-        mover = next(p for p in pages if p.locator(".hand .actions button:enabled").count())
-        if enabled(mover, "Keep my hand"):
-            act(mover, button(mover, "Keep my hand").click)
-        elif enabled(mover, "Swap one card") and enabled(mover, "Show") and not swapped:
+        mover = next(
+            iter([p for p in pages if await p.locator(".hand .actions button:enabled").count()])
+        )
+        if await enabled(mover, "Keep my hand"):
+            await act(mover, button(mover, "Keep my hand").click)
+        elif await enabled(mover, "Swap one card") and await enabled(mover, "Show") and not swapped:
             # A swap without both cards chosen is not sent: the page says what is missing.
-            button(mover, "Swap one card").click()
-            expect(mover.get_by_role("alert")).to_contain_text(
+            await button(mover, "Swap one card").click()
+            await expect(mover.get_by_role("alert")).to_contain_text(
                 "Choose one card of your hand and one card of the table"
             )
-            cards_of(mover, "Your cards").get_by_role("button").first.click()
-            cards_of(mover, "The table’s cards").get_by_role("button").first.click()
+            await cards_of(mover, "Your cards").get_by_role("button").first.click()
+            await cards_of(mover, "The table’s cards").get_by_role("button").first.click()
             given = (
-                cards_of(mover, "Your cards").get_by_role("button").first.get_attribute("data-card")
+                await cards_of(mover, "Your cards")
+                .get_by_role("button")
+                .first.get_attribute("data-card")
             )
-            act(mover, button(mover, re.compile(r"^Swap \S+ for \S+$")).click)
+            await act(mover, button(mover, re.compile(r"^Swap \S+ for \S+$")).click)
             table_cards = cards_of(mover, "The table’s cards")
-            expect(
+            await expect(
                 table_cards.get_by_role("img", name=re.compile(re.escape(f"({given})")))
             ).to_have_count(1)
             swapped = True
-        elif enabled(mover, "Show"):
-            act(mover, button(mover, "Show").click)
-            sync(*pages)
+        elif await enabled(mover, "Show"):
+            await act(mover, button(mover, "Show").click)
+            await sync(*pages)
             for p in pages:
-                expect(p.locator(".middle")).to_contain_text("last circuit")
+                await expect(p.locator(".middle")).to_contain_text("last circuit")
             if not shown:
-                shot(bence, "thirty-one-last-circuit-phone")
-                shot(ilona, "thirty-one-last-circuit")
+                await shot(bence, "thirty-one-last-circuit-phone")
+                await shot(ilona, "thirty-one-last-circuit")
                 shown = True
-        elif enabled(mover, "Pass"):
-            act(mover, button(mover, "Pass").click)
+        elif await enabled(mover, "Pass"):
+            await act(mover, button(mover, "Pass").click)
     else:
         pytest.fail("the match did not end")
     for p in pages:
-        expect(p.locator(".winners")).to_contain_text("The match is over")
-        expect(p.get_by_role("region", name=re.compile(r"^Round \d+ results"))).to_contain_text(
-            "out"
-        )
-        cards_loaded(p)
-    shot(ilona, "thirty-one-finished")
-    shot(bence, "thirty-one-finished-phone")
+        await expect(p.locator(".winners")).to_contain_text("The match is over")
+        await expect(
+            p.get_by_role("region", name=re.compile(r"^Round \d+ results"))
+        ).to_contain_text("out")
+        await cards_loaded(p)
+    await shot(ilona, "thirty-one-finished")
+    await shot(bence, "thirty-one-finished-phone")
 
 
 # ---- Thirty-One against the house (issue 16) ----
@@ -456,91 +477,91 @@ def house_players_supported(url: str) -> bool:
     return answer.status_code not in (404, 405)
 
 
-def test_the_host_seats_the_house_and_a_player_leaves_before_the_start(
+async def test_the_host_seats_the_house_and_a_player_leaves_before_the_start(
     web_service: Served, page_factory: PageFactory, shot: Shot
 ) -> None:
     if not house_players_supported(web_service.url):
         pytest.skip("the service has no turn clocks or house players yet (issue 16)")
-    ilona = page_factory()
-    bence = page_factory(PHONE)
-    open_lobby(ilona, f"{web_service.url}/")
-    create_table(ilona, "Cheat", {}, "Ilona")
-    act(ilona, button(ilona, "Add a house player").click)
-    expect(ilona.locator(".player .badge.house")).to_have_count(1)
-    join(bence, ilona.locator("#share").input_value(), "Bence")
-    sync(ilona, bence)
-    expect(ilona.locator(".player")).to_have_count(3)
-    shot(bence, "open-table-with-house-phone")
+    ilona = await page_factory()
+    bence = await page_factory(PHONE)
+    await open_lobby(ilona, f"{web_service.url}/")
+    await create_table(ilona, "Cheat", {}, "Ilona")
+    await act(ilona, button(ilona, "Add a house player").click)
+    await expect(ilona.locator(".player .badge.house")).to_have_count(1)
+    await join(bence, await ilona.locator("#share").input_value(), "Bence")
+    await sync(ilona, bence)
+    await expect(ilona.locator(".player")).to_have_count(3)
+    await shot(bence, "open-table-with-house-phone")
 
     # Before the start, leaving frees the seat: Bence watches, and may sit down again.
-    act(bence, button(bence, "Leave the table").click)
-    expect(bence.get_by_role("status").filter(has_text="You left the table.")).to_be_visible()
-    expect(bence.get_by_label("Your name")).to_be_visible()
-    sync(ilona, bence)
-    expect(ilona.locator(".player")).to_have_count(2)
-    expect(ilona.locator(".log")).to_contain_text("Bence left the table.")
-    act(ilona, button(ilona, "Start").click)
-    sync(ilona, bence)
-    expect(bence.locator(".hand")).to_have_count(0)  # a spectator has no hand
-    expect(ilona.locator(".hand .card-toggle")).not_to_have_count(0)
+    await act(bence, button(bence, "Leave the table").click)
+    await expect(bence.get_by_role("status").filter(has_text="You left the table.")).to_be_visible()
+    await expect(bence.get_by_label("Your name")).to_be_visible()
+    await sync(ilona, bence)
+    await expect(ilona.locator(".player")).to_have_count(2)
+    await expect(ilona.locator(".log")).to_contain_text("Bence left the table.")
+    await act(ilona, button(ilona, "Start").click)
+    await sync(ilona, bence)
+    await expect(bence.locator(".hand")).to_have_count(0)  # a spectator has no hand
+    await expect(ilona.locator(".hand .card-toggle")).not_to_have_count(0)
 
 
-def test_one_person_plays_thirty_one_against_two_house_players(
+async def test_one_person_plays_thirty_one_against_two_house_players(
     web_service: Served, page_factory: PageFactory, shot: Shot
 ) -> None:
     if not house_players_supported(web_service.url):
         pytest.skip("the service has no turn clocks or house players yet (issue 16)")
-    page = page_factory()
-    open_lobby(page, f"{web_service.url}/")
-    create_table(page, "Thirty-One", {"lives": 0, "turn_seconds": 120}, "Ilona", house=2)
-    expect(page.locator(".badge.house")).to_have_count(2)
-    act(page, button(page, "Start").click)
+    page = await page_factory()
+    await open_lobby(page, f"{web_service.url}/")
+    await create_table(page, "Thirty-One", {"lives": 0, "turn_seconds": 120}, "Ilona", house=2)
+    await expect(page.locator(".badge.house")).to_have_count(2)
+    await act(page, button(page, "Start").click)
 
     swapped = in_progress = False
     for _ in range(200):
-        page.wait_for_function(
+        await page.wait_for_function(
             "() => document.querySelector('.table-main')?.dataset.status === 'finished'"
             " || [...document.querySelectorAll('.hand .actions button')].some(b => !b.disabled)"
             " || document.querySelector('.player.me.out')",
             timeout=30_000,
         )
-        if status(page) == "finished" or page.locator(".player.me.out").count():
+        if await status(page) == "finished" or await page.locator(".player.me.out").count():
             break
-        expect(page.locator(".player.turn .timer")).to_be_visible()  # the clock counts down
+        await expect(page.locator(".player.turn .timer")).to_be_visible()  # the clock counts down
         if not in_progress:
-            shot(page, "thirty-one-house-in-progress")
+            await shot(page, "thirty-one-house-in-progress")
             in_progress = True
-        if enabled(page, "Keep my hand"):
-            act(page, button(page, "Keep my hand").click)
-        elif enabled(page, "Swap one card") and enabled(page, "Show") and not swapped:
+        if await enabled(page, "Keep my hand"):
+            await act(page, button(page, "Keep my hand").click)
+        elif await enabled(page, "Swap one card") and await enabled(page, "Show") and not swapped:
             # (Show is not a move of the last circuit, where a swap must reach 21.)
-            cards_of(page, "Your cards").get_by_role("button").first.click()
-            cards_of(page, "The table’s cards").get_by_role("button").first.click()
-            act(page, button(page, re.compile(r"^Swap \S+ for \S+$")).click)
+            await cards_of(page, "Your cards").get_by_role("button").first.click()
+            await cards_of(page, "The table’s cards").get_by_role("button").first.click()
+            await act(page, button(page, re.compile(r"^Swap \S+ for \S+$")).click)
             swapped = True
-        elif enabled(page, "Show"):
-            act(page, button(page, "Show").click)
-        elif enabled(page, "Pass"):
-            act(page, button(page, "Pass").click)
+        elif await enabled(page, "Show"):
+            await act(page, button(page, "Show").click)
+        elif await enabled(page, "Pass"):
+            await act(page, button(page, "Pass").click)
     # Out or not, the house plays the match to its end.
-    page.wait_for_function(
+    await page.wait_for_function(
         "() => document.querySelector('.table-main')?.dataset.status === 'finished'", timeout=60_000
     )
-    expect(page.locator(".winners")).to_contain_text("The match is over")
-    expect(page.get_by_role("region", name=re.compile(r"^Round \d+ results"))).to_be_visible()
-    cards_loaded(page)
-    shot(page, "thirty-one-house-finished")
+    await expect(page.locator(".winners")).to_contain_text("The match is over")
+    await expect(page.get_by_role("region", name=re.compile(r"^Round \d+ results"))).to_be_visible()
+    await cards_loaded(page)
+    await shot(page, "thirty-one-house-finished")
 
 
 # ---- following the stream ----
 
 
-def test_the_sse_parser_reads_frames_however_they_are_cut(
+async def test_the_sse_parser_reads_frames_however_they_are_cut(
     web_service: Served, page_factory: PageFactory
 ) -> None:
-    page = page_factory()
-    page.goto(f"{web_service.url}/")
-    cuts = page.evaluate(
+    page = await page_factory()
+    await page.goto(f"{web_service.url}/")
+    cuts = await page.evaluate(
         """async () => {
           const { frameParser } = await import("./stream.js");
           const text = ': keep-alive\\n\\nid: 7\\nevent: cheat.passed\\n'
@@ -563,7 +584,7 @@ def test_the_sse_parser_reads_frames_however_they_are_cut(
     ]
 
 
-def test_a_dropped_stream_resumes_after_the_last_event_seen(
+async def test_a_dropped_stream_resumes_after_the_last_event_seen(
     web_service: Served, page_factory: PageFactory
 ) -> None:
     """The stream ends after two events; the page reconnects from there, with its seat's token
@@ -577,33 +598,37 @@ def test_a_dropped_stream_resumes_after_the_last_event_seen(
 
     streams: list[dict[str, str]] = []
 
-    def stream(route: Any) -> None:
-        streams.append({"url": route.request.url, **route.request.all_headers()})
+    async def stream(route: Any) -> None:
+        streams.append({"url": route.request.url, **await route.request.all_headers()})
         if len(streams) == 1:  # the first connection drops after two events
             body = "".join(
                 f"id: {e['version']}\nevent: {e['type']}\ndata: {json.dumps(e)}\n\n"
                 for e in first_two
             )
-            route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body=body)
+            await route.fulfill(
+                status=200, headers={"Content-Type": "text/event-stream"}, body=body
+            )
         else:
-            route.continue_()
+            await route.continue_()
 
-    page = page_factory()
+    page = await page_factory()
     kept = json.dumps({"token": seat["token"], "lastSeen": 0})
-    page.context.add_init_script(
+    await page.context.add_init_script(
         f"sessionStorage.setItem({json.dumps(f'kronikas|{url}|{table}')}, {json.dumps(kept)})"
     )
-    page.route(re.compile(r"/v1/games/[0-9a-f]+/stream"), stream)
-    page.goto(f"{url}/?table={table}")
-    expect(page.get_by_text("Ilona (you)")).to_be_visible()
-    expect(page.locator(".log li")).to_have_count(3, timeout=TIMEOUT_MS)  # 2, then 3 after the drop
+    await page.route(re.compile(r"/v1/games/[0-9a-f]+/stream"), stream)
+    await page.goto(f"{url}/?table={table}")
+    await expect(page.get_by_text("Ilona (you)")).to_be_visible()
+    await expect(page.locator(".log li")).to_have_count(
+        3, timeout=TIMEOUT_MS
+    )  # 2, then 3 after the drop
     httpx.post(
         f"{url}/v1/games/{table}/start",
         headers={"Authorization": f"Bearer {created['host_token']}"},
     )
-    expect(page.locator(".log li")).to_have_count(4, timeout=TIMEOUT_MS)
-    expect(page.locator(".log li").first).to_contain_text("Round 1")
-    expect(page.locator(".connection")).to_have_text("live")
+    await expect(page.locator(".log li")).to_have_count(4, timeout=TIMEOUT_MS)
+    await expect(page.locator(".log li").first).to_contain_text("Round 1")
+    await expect(page.locator(".connection")).to_have_text("live")
 
     assert len(streams) == 2, streams
     assert streams[0]["url"].endswith("/stream?after=0") and "last-event-id" not in streams[0]
@@ -611,3 +636,111 @@ def test_a_dropped_stream_resumes_after_the_last_event_seen(
     for s in streams:
         assert s["authorization"] == f"Bearer {seat['token']}"
         assert seat["token"] not in s["url"] and "token=" not in s["url"]
+
+
+# ---- the seat's identity (issue 24) ----
+
+RANK_CODES = {"Seven": "7", "Eight": "8", "Nine": "9", "Ten": "10"}
+RANK_CODES |= {"Under": "U", "Over": "O", "King": "K", "Ace": "A"}
+SUIT_CODES = {"hearts": "H", "bells": "B", "leaves": "L", "acorns": "A"}
+CARD_WORDS = re.compile(
+    r"(Seven|Eight|Nine|Ten|Under|Over|King|Ace) of (hearts|bells|leaves|acorns)"
+    r"|(Coloured|Pale) Chronicler"
+)
+
+
+async def cards_in_log(page: Page) -> set[str]:
+    """The codes of every card the page's log names."""
+    text = "\n".join(await page.locator(".log li").all_inner_texts())
+    return {
+        f"X{m[2][0]}" if m[2] else RANK_CODES[m[0]] + SUIT_CODES[m[1]]
+        for m in CARD_WORDS.findall(text)
+    }
+
+
+async def test_a_seat_that_leaves_before_the_start_is_forgotten_and_the_others_move_down(
+    web_service: Served, page_factory: PageFactory
+) -> None:
+    """Three seats: Ilona (0) and Bence (1) in pages, Csaba (2) through the API. Ilona's token
+    leaves before the start (from elsewhere, say another tab): her page says her seat is gone and
+    watches; Bence's page shows him at seat 0. After the start no page's log names a card its
+    viewer may not know: Bence's only his own hand's and those turned up by a call, Ilona's only
+    those turned up."""
+    page_factory.allow(r"status of 401")  # Ilona's page, asking with the token that left
+    url = web_service.url
+    created = httpx.post(f"{url}/v1/games", json={"kind": "cheat", "options": {"max_play": 1}})
+    table, host = created.json()["game"]["id"], created.json()["host_token"]
+    ilona, bence = await page_factory(), await page_factory()
+    link = f"{url}/?table={table}"
+    await join(ilona, link, "Ilona")
+    await join(bence, link, "Bence")
+    csaba = httpx.post(f"{url}/v1/games/{table}/players", json={"name": "Csaba"}).json()["token"]
+    await sync(ilona, bence)
+    for page in (ilona, bence):
+        await expect(page.locator(".player")).to_have_count(3)
+        await expect(page.locator(".connection")).to_have_text("live")
+
+    def token_of_page(kept: str | None) -> str:
+        return str(json.loads(kept or "{}")["token"])
+
+    key = json.dumps(f"kronikas|{url}|{table}")
+    ilona_token = token_of_page(await ilona.evaluate(f"sessionStorage.getItem({key})"))
+    bence_token = token_of_page(await bence.evaluate(f"sessionStorage.getItem({key})"))
+    assert "seat" not in json.loads(await bence.evaluate(f"sessionStorage.getItem({key})"))
+
+    def command(token: str, body: dict[str, Any]) -> httpx.Response:
+        r = httpx.post(
+            f"{url}/v1/games/{table}/commands",
+            json=body,
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert r.status_code == 200, r.text
+        return r
+
+    command(ilona_token, {"type": "leave"})
+    await expect(ilona.get_by_role("alert")).to_contain_text("Your seat is gone")
+    await expect(ilona.get_by_label("Your name")).to_be_visible()  # she may sit down again
+    await expect(ilona.locator(".player.me")).to_have_count(0)
+    await expect(ilona.locator(".player")).to_have_count(2)
+    assert json.loads(await ilona.evaluate(f"sessionStorage.getItem({key})"))["token"] is None
+    await expect(bence.locator(".player").first).to_have_class(re.compile(r"\bme\b"))
+    await expect(bence.locator(".player.me")).to_contain_text("Bence (you)")
+    await expect(bence.get_by_text("you are Bence")).to_be_visible()
+
+    httpx.post(f"{url}/v1/games/{table}/start", headers={"Authorization": f"Bearer {host}"})
+    seats = {0: bence_token, 1: csaba}
+    hand = httpx.get(
+        f"{url}/v1/games/{table}", headers={"Authorization": f"Bearer {bence_token}"}
+    ).json()["me"]["hand"]
+    # Each seat on turn plays one card, three times; then the other one calls "Cheat!".
+    last = None
+    for _ in range(3):
+        view = httpx.get(f"{url}/v1/games/{table}").json()
+        turn = view["turn"]
+        mine = httpx.get(
+            f"{url}/v1/games/{table}", headers={"Authorization": f"Bearer {seats[turn]}"}
+        ).json()["me"]["hand"]
+        command(seats[turn], {"type": "play", "cards": [mine[0]]})
+        last = turn
+    assert last is not None
+    command(seats[1 - last], {"type": "call"})
+    await sync(ilona, bence)
+
+    events = httpx.get(f"{url}/v1/games/{table}/events").json()["events"]
+    turned_up = {c for e in events if e["type"] == "cheat.cheat_called" for c in e["data"]["cards"]}
+    played_by_bence = {
+        c
+        for e in httpx.get(
+            f"{url}/v1/games/{table}/events", headers={"Authorization": f"Bearer {bence_token}"}
+        ).json()["events"]
+        if e["type"] == "cheat.cards_played" and e["data"]["seat"] == 0
+        for c in e["data"]["cards"] or []
+    }
+    assert turned_up and played_by_bence
+    await expect(bence.locator(".log")).to_contain_text("called “Cheat!”")
+    await expect(ilona.locator(".log")).to_contain_text("called “Cheat!”")
+    bence_saw, ilona_saw = await cards_in_log(bence), await cards_in_log(ilona)
+    assert played_by_bence <= bence_saw  # his own plays are named to him…
+    assert bence_saw <= set(hand) | turned_up, bence_saw - set(hand) - turned_up
+    assert turned_up <= ilona_saw  # …and to everyone, the cards a call turned up; nothing more
+    assert ilona_saw <= turned_up, ilona_saw - turned_up

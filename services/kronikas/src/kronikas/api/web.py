@@ -7,11 +7,20 @@ method but GET and HEAD, answers the API's own 404 problem, as any unknown path 
 
 Answers carry `Cache-Control: no-cache` with an `ETag` and `Last-Modified`: a browser revalidates
 each file and gets a 304 when it has not changed, so a new version of the page is seen at once.
+
+Every answer also carries the pages' headers (`page_headers`, the docs pages use them too): a
+Content-Security-Policy that lets scripts come from the service only (an inline script only by
+the sha256 of its text, computed from the file when it is read), lets the page connect to the
+service and to the origins of `CORS_ORIGINS` only, and lets no other site frame it; with
+`Referrer-Policy: no-referrer` and `X-Content-Type-Options: nosniff`.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from email.utils import formatdate, parsedate_to_datetime
 from pathlib import Path
@@ -43,6 +52,78 @@ TYPES = {
 }
 """The types served, by suffix; a file of another type is not served (a 404)."""
 
+_ORIGIN = re.compile(
+    r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?|https?://\[[0-9A-Fa-f:.]+\](?::[0-9]{1,5})?"
+)
+"""An origin as a policy may name it: a CORS_ORIGINS entry that is anything else (`*`, a path,
+a stray `;` that would start another directive) is left out of `connect-src`."""
+
+_INLINE = re.compile(rb"<(script|style)\b([^>]*)>(.*?)</\1\s*>", re.DOTALL | re.IGNORECASE)
+_SRC = re.compile(rb"\ssrc\s*=", re.IGNORECASE)
+
+
+def inline_hashes(html: bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The CSP sources (`'sha256-…'`) of a page's inline scripts and of its inline styles."""
+    scripts: list[str] = []
+    styles: list[str] = []
+    for tag, attributes, text in _INLINE.findall(html):
+        if tag.lower() == b"script" and _SRC.search(attributes):
+            continue  # a script file: 'self' lets it in, its element's text never runs
+        digest = base64.b64encode(hashlib.sha256(text).digest()).decode()
+        (scripts if tag.lower() == b"script" else styles).append(f"'sha256-{digest}'")
+    return tuple(dict.fromkeys(scripts)), tuple(dict.fromkeys(styles))
+
+
+def content_security_policy(
+    connect: Iterable[str] = (),
+    scripts: Iterable[str] = (),
+    styles: Iterable[str] = (),
+    inline_styles: bool = False,
+) -> str:
+    """The pages' policy: everything from the service, inline scripts only by their hashes.
+
+    `connect` are the other origins the page may call (CORS_ORIGINS); `scripts` and `styles` the
+    hashes of inline elements; `inline_styles` allows every inline style (the docs pages only:
+    their renderers add style elements as they run). `'self'` also covers `ws:`/`wss:` to the
+    service itself (CSP Level 3, which Chromium, Firefox and Safari follow).
+    """
+    others = [o.rstrip("/") for o in connect if _ORIGIN.fullmatch(o.rstrip("/"))]
+    style = ["'self'", "'unsafe-inline'"] if inline_styles else ["'self'", *styles]
+    return "; ".join(
+        [
+            "default-src 'self'",
+            " ".join(["script-src 'self'", *scripts]),
+            " ".join(["style-src", *style]),
+            "img-src 'self' data:",
+            " ".join(["connect-src 'self'", *dict.fromkeys(others)]),
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
+
+
+def page_headers(
+    connect: Iterable[str] = (),
+    scripts: Iterable[str] = (),
+    styles: Iterable[str] = (),
+    inline_styles: bool = False,
+) -> dict[str, str]:
+    """The headers every page and page file carries (the web table's and the docs pages')."""
+    return {
+        "content-security-policy": content_security_policy(connect, scripts, styles, inline_styles),
+        "referrer-policy": "no-referrer",
+        "x-content-type-options": "nosniff",
+    }
+
+
+def cors_origins(state: Mapping[str, Any]) -> tuple[str, ...]:
+    """The configured CORS_ORIGINS, from the application's state (its `settings`)."""
+    settings = state.get("settings")
+    return tuple(getattr(settings, "cors_origins", ()) or ())
+
+
 _CACHED_MAX_BYTES = 1 << 20
 _CACHED_MAX_FILES = 1024
 
@@ -55,6 +136,9 @@ class _File:
     etag: str
     last_modified: str
     mtime: float
+    scripts: tuple[str, ...] = ()
+    """The CSP hashes of an HTML file's inline scripts (and below, of its inline styles)."""
+    styles: tuple[str, ...] = ()
 
 
 class WebFiles:
@@ -88,12 +172,15 @@ class WebFiles:
             body = path.read_bytes()
         except OSError:
             return None
+        scripts, styles = inline_hashes(body) if path.suffix.lower() == ".html" else ((), ())
         file = _File(
             stamp=stamp,
             body=body,
             etag='"' + hashlib.sha256(body).hexdigest()[:32] + '"',
             last_modified=formatdate(info.st_mtime, usegmt=True),
             mtime=info.st_mtime,
+            scripts=scripts,
+            styles=styles,
         )
         if len(body) <= _CACHED_MAX_BYTES:
             if len(self._files) >= _CACHED_MAX_FILES:
@@ -111,7 +198,7 @@ class WebFiles:
             "cache-control": "no-cache",
             "etag": file.etag,
             "last-modified": file.last_modified,
-            "x-content-type-options": "nosniff",
+            **page_headers(cors_origins(request.app.state), file.scripts, file.styles),
         }
         if _not_modified(request, file):
             return ASGIResponse(status_code=304, headers=headers)
