@@ -3,8 +3,12 @@
 // A table's seat token, the host token, the last event seen and the log are kept per browser tab
 // in sessionStorage, keyed by the table's id: a reload puts the person back in their seat and
 // follows the stream from where it was; another tab can be another player.
+//
+// The tab's identity is its token, never a seat number: the seat is read from each view's
+// `me.seat` (seats move down when a player leaves before the start). When the token stops
+// holding a seat (401), the tab forgets it and watches as a spectator, and says so.
 
-import { API_BASE, ApiError, api, clock } from "./api.js";
+import { API_BASE, API_PARAM, ApiError, api, clock } from "./api.js";
 import * as cheat from "./cheat.js";
 import { follow } from "./stream.js";
 import * as thirtyOne from "./thirty_one.js";
@@ -19,12 +23,12 @@ const root = document.getElementById("app");
 const connection = document.getElementById("connection");
 const params = new URLSearchParams(location.search);
 
-// ---- links: the table travels in the query; `?api=` comes along when the page was given one ----
+// ---- links: the table travels in the query; `?api=` comes along when it is an http(s) origin ----
 
 function pageLink(table) {
   const q = new URLSearchParams();
   if (table) q.set("table", table);
-  if (params.get("api")) q.set("api", params.get("api"));
+  if (API_PARAM) q.set("api", API_PARAM); // only an http(s) origin: any other `?api=` was ignored
   const search = q.toString();
   return `${location.pathname}${search ? `?${search}` : ""}`;
 }
@@ -338,7 +342,7 @@ async function createTable(kind, options, name, house, fail) {
     localStorage.setItem(NAME_KEY, name);
     try {
       const joined = await api.join(id, name);
-      store.set(id, { token: joined.token, seat: joined.seat, name });
+      store.set(id, { token: joined.token, name });
     } catch (err) {
       notes.push(problemWords(err, "You could not sit down:").text);
     }
@@ -378,6 +382,8 @@ function table(id) {
     busy: false,
     ui: {}, // the game module's choices (cards chosen), kept across renders
     stream: null,
+    streamToken: null, // who the stream was opened for: the token, and the seat it held then
+    streamSeat: null,
     houseUnavailable: false,
   };
 
@@ -417,7 +423,23 @@ function table(id) {
     const changed = !T.view || version !== T.etag;
     T.view = view;
     T.etag = version;
+    followIdentity();
     if (changed) render();
+    return true;
+  }
+
+  /** This tab's token holds no seat any more (401): forget it, watch, and tell the person. */
+  function lostSeat(token) {
+    if (!token || token !== T.token) return false;
+    T.token = null;
+    T.view = null; // the seat's view: the spectator's replaces it whatever its version
+    store.set(T.id, { token: null });
+    T.message = {
+      kind: "error",
+      title: "Your seat is gone",
+      text: "This table no longer knows this tab’s seat (a player who leaves before the start gives it up); you are watching.",
+    };
+    restartStream();
     return true;
   }
 
@@ -443,17 +465,8 @@ function table(id) {
         } catch (err) {
           if (token !== T.token) {
             again = true; // the seat changed meanwhile: ask again with the new token
-          } else if (err.status === 401 && token) {
-            // This tab's token is no longer known here: carry on as a spectator.
-            T.token = null;
-            store.set(T.id, { token: null });
-            T.message = {
-              kind: "error",
-              title: "Your seat is gone",
-              text: "This table no longer knows this tab’s seat; you are watching.",
-            };
-            again = true;
-            restartStream();
+          } else if (err.status === 401 && lostSeat(token)) {
+            again = true; // carry on as a spectator
           } else {
             T.message = { ...errorMessage(err), transient: true };
             render();
@@ -485,12 +498,24 @@ function table(id) {
     }
   }
 
+  /**
+   * Follow the table as who this tab is now: a stream opened for another token or another seat
+   * (the seats moved down) is opened again, so no frame is ever read for a seat not ours.
+   */
+  function followIdentity() {
+    if (T.stream && (T.streamToken !== T.token || T.streamSeat !== (T.token ? mySeat() : null)))
+      restartStream();
+  }
+
   function restartStream() {
     T.stream?.stop();
     const after = T.lastSeen ?? Math.max(0, (T.view?.version ?? 0) - 12);
     let connections = 0;
+    const token = T.token;
+    T.streamToken = token;
+    T.streamSeat = token ? mySeat() : null;
     T.stream = follow(T.id, {
-      token: T.token,
+      token,
       after,
       onEvent,
       onState: (state, detail) => {
@@ -503,6 +528,11 @@ function table(id) {
         connection.className = `connection ${state}`;
         if (state === "live" && connections++ > 0) refresh(); // after a drop, the view may have moved on
         if (state === "stopped" && detail instanceof ApiError) {
+          // The stream ended and reconnecting was refused: a 401 means the seat is gone.
+          if (detail.status === 401 && lostSeat(token)) {
+            refresh();
+            return;
+          }
           T.message = errorMessage(detail);
           render();
         }
@@ -522,7 +552,7 @@ function table(id) {
       if (command.type === "leave" && r.body.game.status === "open") {
         // Before the start, leaving frees the seat and voids its token: watch from here on.
         T.token = null;
-        store.set(T.id, { token: null, seat: null });
+        store.set(T.id, { token: null });
         T.message = { kind: "info", text: "You left the table." };
         T.view = null;
         restartStream();
@@ -550,11 +580,10 @@ function table(id) {
     try {
       const joined = await api.join(T.id, wanted);
       T.token = joined.token;
-      store.set(T.id, { token: joined.token, seat: joined.seat, name: wanted });
+      store.set(T.id, { token: joined.token, name: wanted });
       T.message = null;
       T.view = null; // the spectator's view: the seat's replaces it whatever its version
-      show(joined.game, joined.game.version, T.token);
-      restartStream();
+      show(joined.game, joined.game.version, T.token); // and it follows the stream as the seat
       render();
     } catch (err) {
       T.message = errorMessage(err);

@@ -34,7 +34,8 @@ export function describe(event, names, me) {
       case "round_dealt":
         return `Round ${d.round}: ${who(d.dealer)} dealt${d.set_aside ? `, ${plural(d.set_aside, "card")} set aside` : ""}. ${Who(d.turn)} ${d.turn === me ? "start" : "starts"} with sevens.`;
       case "cards_played":
-        return `${Who(d.seat)} put down ${plural(d.count, "card")} as ${rankPlural(d.rank)}${d.cards ? ` (${cards(d.cards)})` : ""}.`;
+        // The cards only for the seat that played them: what it may know, whatever a frame says.
+        return `${Who(d.seat)} put down ${plural(d.count, "card")} as ${rankPlural(d.rank)}${d.cards && d.seat === me && me != null ? ` (${cards(d.cards)})` : ""}.`;
       case "cheat_called":
         return `${Who(d.caller)} called “Cheat!” on ${d.seat === me ? "your" : `${who(d.seat)}’s`} ${rankPlural(d.rank)}: ${cards(d.cards || [])} — ${d.honest ? "honest" : "a lie"}.`;
       case "pile_taken":
