@@ -17,6 +17,7 @@ import functools
 import json
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,17 +95,17 @@ class Reader:
         return int(self.frames[-1]["id"]) if self.frames else 0
 
     def done(self) -> bool:
+        """Whether the stream has ended (or was ended here)."""
         return self.task is not None and self.task.done()
 
 
-async def until(condition: Any, what: str, bound: float = BOUND) -> float:
-    """Waits for `condition()` to hold, at most `bound` s; returns the seconds it took."""
+async def until(condition: Callable[[], bool], what: str, bound: float = BOUND) -> None:
+    """Waits for `condition()` to hold, at most `bound` s."""
     began = time.monotonic()
     while not condition():
         if time.monotonic() - began > bound:
             raise AssertionError(f"not within {bound} s: {what}")
         await asyncio.sleep(0.02)
-    return time.monotonic() - began
 
 
 class Game:
