@@ -33,7 +33,8 @@ test: install lint typecheck pytest ## everything CI runs: lint, types, all test
 FAST := not (processes or cluster or fuzz or bench or generated or browser)
 test-fast: install ## the inner loop (<30 s): domain, application and API tests on one Redis
 	@# No schemathesis or Faker: only the fuzz tests use them, and they cost a second to load.
-	KRONIKAS_FAST=1 HYPOTHESIS_NO_PLUGINS=1 .venv/bin/python -m pytest -p no:schemathesis -p no:faker -m "$(FAST)"
+	@# The ten slowest tests are listed at the end, so that the next slow one is seen.
+	KRONIKAS_FAST=1 HYPOTHESIS_NO_PLUGINS=1 .venv/bin/python -m pytest -p no:schemathesis -p no:faker -m "$(FAST)" --durations=10
 
 lint: install ## ruff lint and format check
 	$(RUN) ruff check services tests tools benchmarks bots
