@@ -52,8 +52,18 @@ def seat_in(rules: Rules, state: object, role: str | None) -> int | None:
 
 
 def seat_of_role(table: Table, role: str | None) -> int | None:
-    """The seat `role` holds in the table as this process holds it now (`seat_in`)."""
-    return seat_in(table.engine, table.state, role)
+    """The seat `role` holds in the table as this process holds it now (`seat_in`), looked up
+    once a state: each stream of the table asks for every frame."""
+    if role is None:
+        return None
+    if table.seats_in is not table.state:
+        table.seats.clear()
+        table.seats_in = table.state
+    try:
+        return table.seats[role]
+    except KeyError:
+        seat = table.seats[role] = seat_in(table.engine, table.state, role)
+        return seat
 
 
 def seated(table: Table, role: str | None) -> int | None:
