@@ -30,11 +30,16 @@ run: install ## serve on PORT (8000); an embedded Redis under .data/ when REDIS_
 
 test: install lint typecheck pytest ## everything CI runs: lint, types, all tests against real Redis
 
+WORKERS ?= 2
 FAST := not (processes or cluster or fuzz or bench or generated or browser)
-test-fast: install ## the inner loop (<30 s): domain, application and API tests on one Redis
+test-fast: install ## the inner loop (<30 s): domain, application and API tests, two workers
 	@# No schemathesis or Faker: only the fuzz tests use them, and they cost a second to load.
-	@# The ten slowest tests are listed at the end, so that the next slow one is seen.
-	KRONIKAS_FAST=1 HYPOTHESIS_NO_PLUGINS=1 .venv/bin/python -m pytest -p no:schemathesis -p no:faker -m "$(FAST)" --durations=10
+	@# Two workers (pytest-xdist, WORKERS=2), each on a Redis of its own: the tests wait on Redis
+	@# and on sockets as much as they compute. The ten slowest tests are listed at the end, so
+	@# that the next slow one is seen.
+	@# Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: else pytest rewrites and
+	@# compiles every test module's asserts again on each run (5 s of the 30).
+	PYTHONDONTWRITEBYTECODE= KRONIKAS_FAST=1 HYPOTHESIS_NO_PLUGINS=1 .venv/bin/python -m pytest -p no:schemathesis -p no:faker -m "$(FAST)" -n $(WORKERS) --durations=10
 
 lint: install ## ruff lint and format check
 	$(RUN) ruff check services tests tools benchmarks bots

@@ -12,6 +12,7 @@ import pytest
 from redis.asyncio import Redis
 
 from kronikas.adapters.embedded_redis import EmbeddedRedis
+from tests.apps import Client, on_same_app, settings
 
 if TYPE_CHECKING:
     import httpx
@@ -27,6 +28,7 @@ SLOW_MODULES = {
     "tests/integration/test_processes.py": "processes",
     "tests/integration/test_serve.py": "processes",
     "tests/reliability/test_leaks.py": "processes",
+    "tests/reliability/test_leaks_membership.py": "processes",
     "tests/reliability/test_outages.py": "processes",
     "tests/reliability/test_races.py": "processes",
     "tests/integration/test_cluster.py": "cluster",
@@ -118,6 +120,25 @@ async def redis(redis_url: str) -> AsyncIterator[Redis]:
     finally:
         with contextlib.suppress(Exception):
             await client.aclose()
+
+
+@pytest.fixture(scope="session")
+async def running_app(redis_url: str) -> AsyncIterator[Client]:
+    """The app on the session's Redis, with the settings tests take by default, started once."""
+    from litestar.testing import AsyncTestClient
+
+    from kronikas.api.app import create_app
+
+    async with AsyncTestClient(create_app(settings(redis_url))) as running:
+        yield running
+
+
+@pytest.fixture
+def client(running_app: Client) -> Client:
+    """A client of its own for the test (nothing to close: its transport calls the app), on
+    the app the session shares. A module whose tests change the app's state or settings makes
+    its own app instead."""
+    return on_same_app(running_app)
 
 
 @pytest.fixture

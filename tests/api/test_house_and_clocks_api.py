@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,10 +21,12 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from kronikas.adapters.randomness import for_table
+from kronikas.api.app import create_app
 from kronikas.api.lane import Kronikas
 from kronikas.application.games import Games
 from tests.api.tables import Table, Tables, auth
 from tests.api.test_tables import assert_problem
+from tests.apps import settings
 from tests.unit.application.clock_helpers import FakeClock
 
 Client = AsyncTestClient[Litestar]
@@ -42,6 +45,14 @@ MOVES = {
         "hand_shown",
     },
 }
+
+
+@pytest.fixture
+async def client(redis_url: str) -> AsyncIterator[Client]:
+    """An app of the test's own: `clock` changes the app's use cases, which the session's
+    shared app must keep."""
+    async with AsyncTestClient(create_app(settings(redis_url))) as c:
+        yield c
 
 
 @pytest.fixture

@@ -191,10 +191,10 @@ async def test_a_send_that_fails_as_the_change_comes_is_made_again_by_the_stream
 
 
 async def test_the_keep_alive_comes_after_quiet_not_while_changes_are_sent() -> None:
-    table = await followed(keepalive_s=1.5)
-    for _ in range(15):  # 3 s of changes, each sent as it came
+    table = await followed(keepalive_s=0.8)
+    for _ in range(12):  # 1.2 s of changes, each sent as it came, 0.1 s apart
         await join_and_leave(table.games, table.game_id)
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.1)
     assert KEEP_ALIVE not in table.client.frames(), "no keep-alive while frames flow"
     await until(lambda: KEEP_ALIVE in table.client.frames())  # within 2 s of quiet
     await table.end()

@@ -5,27 +5,18 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from kronikas.api.app import create_app
-from tests.api.conftest import settings
 from tests.api.tables import Table, Tables, auth
 
 Client = AsyncTestClient[Litestar]
 LIMIT = 64 * 1024
 QUICK_S = 10
 """Far below any wait a hostile value could ask for (they go up to 30 s or for ever)."""
-
-
-@pytest.fixture
-async def client(redis_url: str) -> AsyncIterator[Client]:
-    async with AsyncTestClient(create_app(settings(redis_url))) as c:
-        yield c
 
 
 @pytest.fixture

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.api.tables import Table, Tables, auth, candidates, game_moves
 from tests.conftest import two_processes
@@ -37,8 +36,6 @@ from tests.reliability.test_leaks import (
     joins,
     knowledge,
 )
-
-pytestmark = pytest.mark.processes
 
 CLOSED_WITHIN = 3.0
 """Seconds within which the streams of a token that lost its seat must end after its leave."""

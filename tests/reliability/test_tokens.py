@@ -4,27 +4,17 @@ only as SHA-256. (Near-miss timing is a figure `make fuzz` prints: benchmarks/to
 from __future__ import annotations
 
 import hashlib
-from collections.abc import AsyncIterator
 from typing import Any
 
-import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from redis.asyncio import Redis
 
 from kronikas.adapters.event_store import game_keys
-from kronikas.api.app import create_app
-from tests.api.conftest import settings
 from tests.api.tables import Table, Tables, auth
 from tests.api.test_tables import assert_problem
 
 Client = AsyncTestClient[Litestar]
-
-
-@pytest.fixture
-async def client(redis_url: str) -> AsyncIterator[Client]:
-    async with AsyncTestClient(create_app(settings(redis_url))) as c:
-        yield c
 
 
 async def two_tables(client: Client) -> tuple[Table, Table, int]:

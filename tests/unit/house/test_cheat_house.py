@@ -12,6 +12,7 @@ from benchmarks.house_strength import play_match
 from kronikas.domain import cheat
 from kronikas.domain.cheat import CheatOptions, house
 from kronikas.domain.common import Back, Leave
+from tests.conftest import examples
 from tests.unit.house.tables import Decks, Table, drive, twin
 
 TABLES = [
@@ -26,7 +27,7 @@ TABLES = [
 ]
 
 
-@pytest.mark.parametrize("seed", range(24))
+@pytest.mark.parametrize("seed", range(examples(24)))
 def test_every_command_the_house_makes_is_legal(seed: int) -> None:
     """In random positions of every kind of table, with the house in some seats and random moves
     in the others, each command the house makes is one `decide` accepts, and it always moves
@@ -67,7 +68,7 @@ def test_the_same_inputs_give_the_same_command() -> None:
         assert again == afresh
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(examples(12)))
 def test_what_the_seat_cannot_see_changes_nothing(seed: int) -> None:
     """Two tables that differ only in cards the house's seat has not seen (the other hands, the
     set-aside cards; played face down alike) give its seat the same views and histories, and

@@ -12,6 +12,7 @@ from benchmarks.house_strength import play_match
 from kronikas.domain import thirty_one
 from kronikas.domain.common import Back, Leave
 from kronikas.domain.thirty_one import ThirtyOneOptions, house
+from tests.conftest import examples
 from tests.unit.house.tables import Decks, Table, drive, twin
 
 TABLES = [
@@ -26,7 +27,7 @@ TABLES = [
 ]
 
 
-@pytest.mark.parametrize("seed", range(24))
+@pytest.mark.parametrize("seed", range(examples(24)))
 def test_every_command_the_house_makes_is_legal(seed: int) -> None:
     """In random positions of every kind of table, with the house in some seats and random moves
     in the others, each command the house makes is one `decide` accepts, and it always moves
@@ -62,7 +63,7 @@ def test_the_same_inputs_give_the_same_command() -> None:
         assert first == again
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(examples(12)))
 def test_what_the_seat_cannot_see_changes_nothing(seed: int) -> None:
     """Two tables that differ only in cards the house's seat has not seen (what the others were
     dealt and never showed, the cards left in the deck) give its seat the same views and

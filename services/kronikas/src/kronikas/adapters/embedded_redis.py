@@ -52,6 +52,9 @@ class EmbeddedRedis:
     def __init__(self, data_dir: str | Path, port: int | None = None, *extra: str) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.port = port or free_port()
+        self.port_chosen = port is None
+        """Whether the port was picked here: another process may take a free port before the
+        server binds it, and then `start` picks another."""
         self.extra = extra
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -59,8 +62,9 @@ class EmbeddedRedis:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self, timeout: float = 10.0) -> EmbeddedRedis:
-        """Start the server and wait until it answers PING."""
+    def start(self, timeout: float = 10.0, attempts: int = 5) -> EmbeddedRedis:
+        """Start the server and wait until it answers PING (on another free port if the one
+        picked was taken meanwhile, up to `attempts` times)."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         args = [
             redis_binary(),
@@ -86,14 +90,28 @@ class EmbeddedRedis:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                err = self.process.stderr.read().decode() if self.process.stderr else ""
-                raise RuntimeError(f"redis-server exited at start: {err.strip()}")
+                why = self._why_it_exited()
+                if self.port_chosen and "Address already in use" in why and attempts > 1:
+                    self.port = free_port()
+                    return self.start(timeout, attempts - 1)
+                raise RuntimeError(f"redis-server exited at start: {why}")
             if self.ping():
                 log.info("embedded redis-server started", extra={"port": self.port})
                 return self
             time.sleep(0.02)
         self.stop()
         raise RuntimeError(f"redis-server did not answer on port {self.port} in {timeout} s")
+
+    def _why_it_exited(self) -> str:
+        """What the server said before it exited: its stderr, and the end of its log."""
+        process, self.process = self.process, None
+        said = ""
+        if process is not None and process.stderr:
+            said = process.stderr.read().decode(errors="replace").strip()
+            process.stderr.close()
+        with contextlib.suppress(OSError):
+            said += "\n" + (self.data_dir / "redis.log").read_text(errors="replace")[-1000:]
+        return said.strip()
 
     def ping(self) -> bool:
         """Whether the server answers a PING right now."""
