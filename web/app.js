@@ -347,9 +347,12 @@ async function createTable(kind, options, name, house, fail) {
       notes.push(problemWords(err, "You could not sit down:").text);
     }
   }
+  const taken = name ? [name] : [];
   for (let i = 1; i <= house; i++) {
+    const houseName = freeHouseName(taken);
+    taken.push(houseName);
     try {
-      await api.addHouse(id, created.host_token, `House ${i}`);
+      await api.addHouse(id, created.host_token, houseName);
     } catch (err) {
       notes.push(houseProblem(err));
       break;
@@ -357,6 +360,15 @@ async function createTable(kind, options, name, house, fail) {
   }
   if (notes.length) store.flash({ kind: "error", title: "The table is open", text: notes.join(" ") });
   location.assign(pageLink(id));
+}
+
+/**
+ * The first "House N" that nobody at the table is called: two players may not share a name,
+ * compared ignoring case (409 name_taken), and a person may well have called themselves "House 1".
+ */
+function freeHouseName(names) {
+  const taken = new Set(names.map((n) => n.normalize("NFKC").toLowerCase()));
+  for (let n = 1; ; n++) if (!taken.has(`house ${n}`)) return `House ${n}`;
 }
 
 function houseProblem(err) {
@@ -604,9 +616,8 @@ function table(id) {
   }
 
   async function addHouse() {
-    const count = T.view.players.filter((p) => p.house).length;
     try {
-      await api.addHouse(T.id, T.hostToken, `House ${count + 1}`);
+      await api.addHouse(T.id, T.hostToken, freeHouseName(T.view.players.map((p) => p.name)));
       T.message = null;
       refresh();
     } catch (err) {

@@ -506,6 +506,22 @@ async def test_the_host_seats_the_house_and_a_player_leaves_before_the_start(
     await expect(ilona.locator(".hand .card-toggle")).not_to_have_count(0)
 
 
+async def test_house_seats_take_names_nobody_at_the_table_has(
+    web_service: Served, page_factory: PageFactory
+) -> None:
+    """Two players may not share a name (409 name_taken): a person who called themselves
+    "house 1" still gets the house seats asked for, named after the ones taken."""
+    page = await page_factory()
+    await open_lobby(page, f"{web_service.url}/")
+    await create_table(page, "Cheat", {}, "house 1", house=1)
+    await expect(page.locator(".badge.house")).to_have_count(1)
+    await act(page, button(page, "Add a house player").click)
+    await expect(page.locator(".badge.house")).to_have_count(2)
+    names = await page.locator(".player .name").all_inner_texts()
+    assert names == ["house 1 (you)", "House 2", "House 3"]
+    await expect(page.get_by_role("alert")).to_have_count(0)
+
+
 async def test_one_person_plays_thirty_one_against_two_house_players(
     web_service: Served, page_factory: PageFactory, shot: Shot
 ) -> None:
