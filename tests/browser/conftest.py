@@ -50,7 +50,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from playwright.async_api import Browser, ConsoleMessage, Page, Route, async_playwright
+from playwright.async_api import Browser, ConsoleMessage, Page, Request, Route, async_playwright
 
 from kronikas.adapters.embedded_redis import free_port
 from tests.conftest import ServiceProcess
@@ -165,6 +165,17 @@ addEventListener("securitypolicyviolation", (e) => {
 }, true);
 """
 """Added to every document before its scripts: reports each CSP violation to the test."""
+
+
+def requests_of(page: Page) -> list[str]:
+    """The URL of every request the page makes from now on, in order, as it makes them."""
+    seen: list[str] = []
+
+    def record(request: Request) -> None:
+        seen.append(request.url)
+
+    page.on("request", record)
+    return seen
 
 
 class PageFactory:

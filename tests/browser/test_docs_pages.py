@@ -11,24 +11,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
-from playwright.async_api import Page, Request, expect
+from playwright.async_api import Page, expect
 
 from kronikas.api import docs_pages
-from tests.browser.conftest import PHONE, PageFactory, Served
+from tests.browser.conftest import PHONE, PageFactory, Served, requests_of
 
 Shot = Callable[[Page, str], Awaitable[Path]]
 OPERATIONS = ("CreateGame", "SendCommand", "StreamEvents")
 """Summaries of operations in the document, as both pages show them."""
-
-
-def _requests(page: Page) -> list[str]:
-    seen: list[str] = []
-
-    def record(request: Request) -> None:
-        seen.append(request.url)
-
-    page.on("request", record)
-    return seen
 
 
 def _local(urls: list[str], origin: str) -> None:
@@ -40,7 +30,7 @@ async def test_scalar_renders_the_operations_offline(
     web_service: Served, page_factory: PageFactory, shot: Shot
 ) -> None:
     page = await page_factory()
-    seen = _requests(page)
+    seen = requests_of(page)
     await page.goto(f"{web_service.url}/schema")
     await expect(page.get_by_text("/v1/health").first).to_be_visible(timeout=20_000)
     await page.get_by_role("button", name="Open Group - games").click()
@@ -59,7 +49,7 @@ async def test_swagger_ui_renders_the_operations_offline(
     web_service: Served, page_factory: PageFactory, shot: Shot
 ) -> None:
     page = await page_factory()
-    seen = _requests(page)
+    seen = requests_of(page)
     await page.goto(f"{web_service.url}/schema/swagger")
     await expect(page.locator(".opblock").first).to_be_visible(timeout=20_000)
     for summary in OPERATIONS:

@@ -17,12 +17,12 @@ from urllib.parse import quote, urlsplit
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
-from playwright.async_api import Page, Request, expect
+from playwright.async_api import expect
 
 from kronikas.api import docs_pages
 from kronikas.api.app import create_app
 from kronikas.config import Settings
-from tests.browser.conftest import WEB_DIR, PageFactory, Served
+from tests.browser.conftest import WEB_DIR, PageFactory, Served, requests_of
 
 ALLOWED = ("http://127.0.0.1:5173", "https://cards.example.org")
 """The CORS_ORIGINS of the app below: both must be in every page's `connect-src`."""
@@ -170,22 +170,12 @@ BAD_API = [
 ]
 
 
-def _requests(page: Page) -> list[str]:
-    seen: list[str] = []
-
-    def record(request: Request) -> None:
-        seen.append(request.url)
-
-    page.on("request", record)
-    return seen
-
-
 @pytest.mark.parametrize("bad", BAD_API)
 async def test_an_api_that_is_not_an_http_origin_is_ignored(
     web_service: Served, page_factory: PageFactory, bad: str
 ) -> None:
     page = await page_factory()
-    seen = _requests(page)
+    seen = requests_of(page)
     await page.goto(f"{web_service.url}/?api={quote(bad, safe='')}")
     await expect(page.get_by_role("button", name=re.compile(r"^Open a .* table$"))).to_be_visible()
     await expect(page.locator(".tables, .panel .quiet").first).to_be_visible()
