@@ -18,7 +18,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 from kronikas.adapters.event_store import RedisEventStore
 from kronikas.adapters.redis_client import connect
-from kronikas.adapters.script_line import LineScript, ScriptLine
+from kronikas.adapters.script_line import LineScript, ReplyLate, ScriptLine, maybe_run
 from kronikas.config import Settings
 
 ECHO = LineScript("return {KEYS[1], ARGV[1], redis.call('INCR', KEYS[1])}")
@@ -149,3 +149,26 @@ async def test_the_store_uses_the_line_only_on_plain_tcp(redis_url: str) -> None
     assert ScriptLine.of(Redis.from_url("unix:///tmp/none.sock")) is None
     cluster = RedisCluster(host="127.0.0.1", port=1)
     assert ScriptLine.of(cluster) is None
+
+
+async def test_a_call_that_times_out_fails_alone_and_its_late_reply_is_dropped(
+    own_redis: EmbeddedRedis,
+) -> None:
+    admin = Redis.from_url(own_redis.url)
+    line = ScriptLine("127.0.0.1", own_redis.port, timeout_s=1.0)
+    key = f"line:{uuid.uuid4().hex}"
+    try:
+        assert await line.call("PING") == b"PONG"
+        await admin.execute_command("CLIENT", "PAUSE", 1400, "ALL")
+        late = asyncio.ensure_future(line.call("INCR", key))
+        await asyncio.sleep(0.9)
+        # In flight when the first times out (at 1 s); answered when the pause ends (1.4 s),
+        # after the first, which Redis ran all the same: its reply is read and dropped.
+        assert await line.call("INCR", key) == 2
+        with pytest.raises(ReplyLate):
+            await late
+        assert maybe_run(late.exception() or RuntimeError())
+        assert await line.call("GET", key) == b"2", "the same connection goes on"
+    finally:
+        await line.aclose()
+        await admin.aclose()

@@ -13,8 +13,12 @@ subscription, the answer to a PING) goes to the `pushed` callback as it is parse
 no time-out scope and no dictionary per message, which is what redis-py's `get_message` costs.
 
 It speaks plain TCP to one server (`redis://`); TLS, Unix sockets and a cluster keep redis-py.
-A lost connection fails every pending call with redis-py's `ConnectionError`, and no call waits
-longer than the time-out: a stalled connection is dropped (`TimeoutError`). The next call
+No call waits longer than the time-out, and a call that times out fails alone (`ReplyLate`): the
+calls behind it keep their own time-outs, and its reply, should it come, is read and dropped.
+Only a connection on which Redis has said nothing for `STALL` time-outs is dropped. A lost or
+dropped connection fails what it holds: `ReplyLost` for calls written to it (Redis may have run
+them), redis-py's `ConnectionError` for calls never written (nothing was run). A call that could
+not connect fails with `ConnectionError` or `TimeoutError` (nothing was sent). The next call
 connects again.
 """
 
@@ -33,6 +37,26 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+STALL = 2
+"""Time-outs without a word from Redis while a call waits, after which the connection is dropped
+(a dead peer, a server that stopped answering): calls behind a stuck one would all time out."""
+
+
+class ReplyLost(RedisConnectionError):
+    """The call was written, then the connection was lost before its reply: Redis may have run
+    it."""
+
+
+class ReplyLate(RedisTimeoutError):
+    """The call was written and no reply came within the time-out: Redis may have run it, or may
+    yet; the connection stays, and the reply is dropped when it comes."""
+
+
+def maybe_run(error: BaseException) -> bool:
+    """Whether a failed call of the line may have been run by Redis all the same."""
+    return isinstance(error, (ReplyLost, ReplyLate))
+
 
 _MORE = object()
 """What the reader answers while no whole reply has arrived."""
@@ -77,6 +101,7 @@ class _Wire(asyncio.Protocol):
         reader = self.reader
         reader.feed(data)
         pending = self.pending
+        self.heard_at = time.monotonic()
         while True:
             try:
                 reply = reader.gets()
@@ -85,15 +110,15 @@ class _Wire(asyncio.Protocol):
                 return
             if reply is _MORE:
                 return
-            if self.pushed is not None:
-                self.heard_at = time.monotonic()
-                if type(reply) is list and reply and reply[0] in PUSHES:
-                    self.pushed(reply)
-                    continue
+            if self.pushed is not None and type(reply) is list and reply and reply[0] in PUSHES:
+                self.pushed(reply)
+                continue
             if not pending:
                 self.fail(RedisConnectionError("Redis sent a reply nobody asked for"))
                 return
             future, _, early = pending.popleft()
+            if future.done():
+                continue  # a call that timed out (or was cancelled): its caller has gone
             if early is not None:
                 try:
                     early(reply)
@@ -130,21 +155,34 @@ class _Wire(asyncio.Protocol):
             self.transport.write(b"".join(out))
 
     def check(self) -> None:
-        """Drop the connection when its oldest call has waited longer than the time-out."""
+        """Fail the calls that have waited longer than the time-out, each alone; drop the
+        connection when Redis has said nothing for `STALL` time-outs while a call waits."""
         self.watch = None
         if self.closed or not self.pending:
             return
-        waited = time.monotonic() - self.pending[0][1]
-        if waited >= self.timeout_s:
-            self.fail(RedisTimeoutError("Timeout reading from Redis"))
+        now = time.monotonic()
+        timeout = self.timeout_s
+        quiet_since = max(self.pending[0][1], self.heard_at)
+        if now - quiet_since >= STALL * timeout:
+            self.fail(RedisConnectionError("Redis stopped answering"))
             return
+        next_at = quiet_since + STALL * timeout
+        for future, sent_at, _ in self.pending:  # oldest first: stops at the first in time
+            if future.done():
+                continue
+            if now - sent_at < timeout:
+                next_at = min(next_at, sent_at + timeout)
+                break
+            future.set_exception(ReplyLate("Timeout reading from Redis"))
         loop = asyncio.get_running_loop()
-        self.watch = loop.call_later(self.timeout_s - waited, self.check)
+        self.watch = loop.call_later(max(0.0, next_at - now), self.check)
 
     def fail(self, error: Exception) -> None:
-        """Fail every pending call with `error` and drop the connection."""
+        """Fail every pending call and drop the connection: those written to it with
+        `ReplyLost`, those not yet written (queued for this turn's write) with `error`."""
         self.closed = True
         self.line._forget(self)
+        written = len(self.pending) - len(self.out)
         self.out = []
         if self.watch is not None:
             self.watch.cancel()
@@ -152,7 +190,13 @@ class _Wire(asyncio.Protocol):
         while self.pending:
             future, _, _ = self.pending.popleft()
             if not future.done():
-                future.set_exception(error)
+                if written > 0:
+                    lost = ReplyLost(f"{error} after the command was sent")
+                    lost.__cause__ = error
+                    future.set_exception(lost)
+                else:
+                    future.set_exception(error)
+            written -= 1
         if self.transport is not None:
             self.transport.abort()
 
@@ -289,6 +333,9 @@ class ScriptLine:
                     reply = await wire.send(command)
                     if isinstance(reply, ResponseError):
                         raise RedisConnectionError(f"Redis refused {command[0]}: {reply}")
+            except (ReplyLost, ReplyLate) as exc:  # the call itself was never sent
+                wire.fail(RedisConnectionError("Connection setup failed"))
+                raise RedisConnectionError(f"Connection setup failed: {exc}") from exc
             except BaseException:
                 wire.fail(RedisConnectionError("Connection setup failed"))
                 raise
