@@ -34,7 +34,14 @@ from kronikas.adapters.event_store import (
 )
 from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
 from kronikas.adapters.notifier import Notifier
-from kronikas.application.ports import AppendResult, Idempotency, ReadResult, Summary
+from kronikas.application.ports import (
+    IDEMPOTENCY_KEYS_PER_TOKEN,
+    IDEMPOTENCY_TTL_S,
+    AppendResult,
+    Idempotency,
+    ReadResult,
+    Summary,
+)
 
 TTL = 600
 
@@ -406,6 +413,36 @@ async def test_idempotency_keys_are_per_game(store: Store) -> None:
     assert (await append(store, two, 0, events("a"), idempotency=key)).outcome == "ok"
 
 
+async def test_a_token_keeps_its_most_recent_idempotency_records_the_oldest_go(
+    store: Store,
+) -> None:
+    game = new_id()
+    await append(store, game, 0, events("created"))
+    bound = IDEMPOTENCY_KEYS_PER_TOKEN
+    other = Idempotency("other-0", "fp", b"other's")
+    assert (await append(store, game, 1, events("m"), token_hash="u", idempotency=other)).version
+    for i in range(bound + 2):
+        key = Idempotency(f"t-{i}", "fp", f"answer {i}".encode())
+        done = await append(store, game, 2 + i, events("m"), token_hash="t", idempotency=key)
+        assert done.outcome == "ok"
+    assert await store.idempotent(game, "t-0") is None
+    assert await store.idempotent(game, "t-1") is None
+    assert await store.idempotent(game, "t-2") == b"fp\nanswer 2"
+    assert await store.idempotent(game, f"t-{bound + 1}") == f"fp\nanswer {bound + 1}".encode()
+    assert await store.idempotent(game, "other-0") == b"fp\nother's", "another token's stay"
+
+
+async def test_a_tables_first_append_lists_it_in_the_lobby(backend: Backend, store: Store) -> None:
+    kind = f"test-{new_id()}"
+    game = new_id()
+    made = Summary(game, kind, "open", 0, int(time.time() * 1000), 0)
+    assert (await append(store, game, 0, events("created"), summary=made)).outcome == "ok"
+    backend.listed.append(game)
+    assert await page_of(store, kind, None) == ([game], False)
+    await store.register(game, made.created_ms)  # an older caller registers: listed once
+    assert await page_of(store, kind, "open") == ([game], False)
+
+
 # -- rate limiting -------------------------------------------------------------------------------
 
 
@@ -462,14 +499,23 @@ async def test_a_tokens_bucket_is_its_own_at_each_table(limited: Store) -> None:
 
 async def test_the_buckets_empty_on_refused_appends_too(limited: Store) -> None:
     game = new_id()
-    await append(limited, game, 0, events("a"), idempotency=Idempotency("k", "fp", b""))
+    await append(limited, game, 0, events("a"))
     assert (await append(limited, game, 0, events("x"), token_hash="t")).outcome == "conflict"
-    replay = await append(
-        limited, game, 1, events("x"), token_hash="t", idempotency=Idempotency("k", "fp", b"")
-    )
-    assert replay.outcome == "replay"
-    assert (await append(limited, game, 1, events("x"), token_hash="t")).outcome == "limited"
-    assert (await limited.read(game, 0, "t", 10)).retry_after_ms > 0
+    assert (await append(limited, game, 1, events("x"), token_hash="t")).outcome == "ok"
+    assert (await append(limited, game, 2, events("y"), token_hash="t")).outcome == "limited"
+
+
+async def test_a_retry_with_a_recorded_key_is_answered_before_any_rate_check(
+    limited: Store,
+) -> None:
+    game = new_id()
+    key = Idempotency("k", "fp", b"answer")
+    assert (await append(limited, game, 0, events("a"), token_hash="t")).outcome == "ok"
+    assert (await append(limited, game, 1, events("b"), token_hash="t", idempotency=key)).version
+    assert (await append(limited, game, 2, events("c"), token_hash="t")).outcome == "limited"
+    for _ in range(5):  # the bucket is empty: the retries are answered all the same
+        again = await append(limited, game, 1, events("b"), token_hash="t", idempotency=key)
+        assert (again.outcome, again.replay) == ("replay", b"fp\nanswer")
 
 
 async def test_without_a_token_there_is_no_limit(limited: Store) -> None:
@@ -845,6 +891,20 @@ async def test_an_append_sets_the_ttl_of_every_key_of_the_game(
         assert 2995 <= await redis.ttl(key) <= 3000, key
 
 
+async def test_idempotency_records_live_a_day_at_most_and_their_index_with_them(
+    on_redis: RedisBackend, redis: Redis
+) -> None:
+    store = on_redis.store
+    game = new_id()
+    week = 7 * 24 * 3600
+    await append(store, game, 0, events("a"), ttl_s=week)
+    once = Idempotency("k", "fp", b"answer")
+    await append(store, game, 1, events("b"), ttl_s=week, token_hash="t", idempotency=once)
+    assert week - 5 <= await redis.ttl(game_keys(game)["log"]) <= week
+    for key in (f"kr:{{{game}}}:idem:k", f"kr:{{{game}}}:idems:t"):
+        assert IDEMPOTENCY_TTL_S - 5 <= await redis.ttl(key) <= IDEMPOTENCY_TTL_S, key
+
+
 async def test_an_append_moves_the_keys_expiry_only_by_more_than_a_minute_or_with_auth(
     on_redis: RedisBackend, redis: Redis
 ) -> None:
@@ -879,7 +939,10 @@ async def test_every_key_of_a_game_carries_its_hash_tag(
     )
     await limited.read(game, 0, "reader", 10)
     found = [key.decode() async for key in redis.scan_iter(match=f"*{game}*", count=1000)]
-    assert len(found) == 6, found  # log, meta, auth, idempotency, and two rate buckets
+    tag = f"kr:{{{game}}}"
+    # log, meta, auth, the idempotency record and its token's index, and the rate buckets
+    expected = {f"{tag}:{name}" for name in ("log", "meta", "auth", "idem:k", "idems:t", "rate:t")}
+    assert expected <= set(found), found
     assert all(f"{{{game}}}" in key for key in found)
     assert {key_slot(key.encode()) for key in found} == {key_slot(game.encode())}
 
@@ -1165,6 +1228,22 @@ async def test_the_lobby_adopts_the_tables_an_older_version_listed(
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+async def test_the_memory_store_forgets_an_idempotency_record_after_a_day(
+    clock: FakeClock,
+) -> None:
+    store = MemoryEventStore(clock=clock)
+    game = new_id()
+    week = 7 * 24 * 3600
+    await append(store, game, 0, events("a"), ttl_s=week)
+    once = Idempotency("k", "fp", b"answer")
+    await append(store, game, 1, events("b"), ttl_s=week, token_hash="t", idempotency=once)
+    clock.advance(IDEMPOTENCY_TTL_S - 1)
+    assert await store.idempotent(game, "k") == b"fp\nanswer"
+    clock.advance(2)
+    assert await store.idempotent(game, "k") is None
+    assert (await store.read(game, 0, "", 10)).version == 2, "the table lives on"
 
 
 async def test_the_memory_store_ends_a_game_its_ttl_after_the_last_append(

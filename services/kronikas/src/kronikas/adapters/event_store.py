@@ -15,12 +15,19 @@ from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
+from redis.exceptions import OutOfMemoryError, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from kronikas.adapters.script_line import Early, LineScript, ScriptLine
-from kronikas.application.errors import Unavailable
-from kronikas.application.ports import AppendResult, Idempotency, ReadResult, Summary
+from kronikas.adapters.script_line import Early, LineScript, ScriptLine, maybe_run
+from kronikas.application.errors import OutcomeUnknown, Unavailable
+from kronikas.application.ports import (
+    IDEMPOTENCY_KEYS_PER_TOKEN,
+    IDEMPOTENCY_TTL_S,
+    AppendResult,
+    Idempotency,
+    ReadResult,
+    Summary,
+)
 
 log = logging.getLogger("kronikas.store")
 
@@ -50,7 +57,9 @@ R = TypeVar("R")
 def _translated(
     method: Callable[P, Coroutine[Any, Any, R]],
 ) -> Callable[P, Coroutine[Any, Any, R]]:
-    """A store method whose lost connection or time-out is the application's `Unavailable`."""
+    """A store method whose lost connection or time-out is the application's `Unavailable`, as
+    is a write Redis refuses for memory (it refuses a script's first write, so nothing was
+    changed). An append says `OutcomeUnknown` itself when it may have been applied."""
 
     @functools.wraps(method)
     async def translated(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -59,8 +68,30 @@ def _translated(
         except (RedisConnectionError, RedisTimeoutError) as exc:
             log.warning("store unavailable: %s", type(exc).__name__)
             raise Unavailable("The store does not answer; nothing was changed.") from exc
+        except ResponseError as exc:
+            if not out_of_memory(exc):
+                raise
+            log.warning("store out of memory: a write was refused")
+            raise Unavailable("The store is full; nothing was changed.") from exc
 
     return translated
+
+
+def out_of_memory(error: BaseException) -> bool:
+    """Whether Redis refused a write for memory (`maxmemory` reached, `noeviction`): as a command's
+    error (`OOM …`, redis-py's `OutOfMemoryError`) or as a script's (Redis 6 wraps it: `ERR Error
+    running script … OOM command not allowed when used memory …`)."""
+    return isinstance(error, OutOfMemoryError) or (
+        isinstance(error, ResponseError) and "command not allowed when used memory" in str(error)
+    )
+
+
+def _unknown(exc: BaseException) -> OutcomeUnknown:
+    log.warning("an append's outcome is unknown: %s", type(exc).__name__)
+    return OutcomeUnknown(
+        "The store did not answer in time; the command may or may not have been applied. "
+        "Retry with the same Idempotency-Key, or read the table."
+    )
 
 
 def _lua(name: str) -> str:
@@ -131,6 +162,8 @@ class RedisEventStore:
         self.redis = redis
         self.rate_per_s = rate_per_s
         self.burst = burst
+        self._cluster = isinstance(redis, RedisCluster)
+        """On a cluster the lobby's keys and a table's are on different slots: no one script."""
         self._line = ScriptLine.of(redis)
         """The scripts' own pipelined connection (adapters/script_line.py); None on a cluster,
         TLS or a Unix socket, where they go through redis-py."""
@@ -196,6 +229,19 @@ class RedisEventStore:
         record = msgspec.json.encode(
             SummaryRecord(summary.kind, summary.status, summary.players, summary.created_ms)
         )
+        script_keys = [
+            keys["log"],
+            keys["meta"],
+            keys["auth"],
+            idem_key,
+            f"{tag}:rate:{token_hash}",
+            f"{tag}:idems:{token_hash}",
+        ]
+        # A table is listed in the lobby by its first append, in the same script on one server;
+        # on a cluster the lobby's slot is another, and `_list_new` follows the append.
+        list_here = expected == 0 and not self._cluster
+        if list_here:
+            script_keys += [LOBBY_KEY, LOBBY_INDEXES, *lobby_indexes(summary.kind, summary.status)]
         args: list[Any] = [
             expected,
             ttl_s,
@@ -207,30 +253,94 @@ class RedisEventStore:
             idempotency.response if idempotency else b"",
             notify_channel(game_id),
             summary.status,
+            IDEMPOTENCY_TTL_S,
+            IDEMPOTENCY_KEYS_PER_TOKEN,
+            game_id if list_here else "",
+            summary.created_ms if list_here else "",
             len(auth),
         ]
         for token, role in auth:
             args += [token, role]
         args += list(records)
-        reply: int | list[Any] = await self._run(
-            self._append,
-            keys=[keys["log"], keys["meta"], keys["auth"], idem_key, f"{tag}:rate:{token_hash}"],
-            args=args,
-            early=None if stored is None else functools.partial(_when_stored, stored),
-            meanwhile=meanwhile,
-        )
+        early = None if stored is None else functools.partial(_when_stored, stored)
+        # A first try that may have been applied (its reply lost or late) is followed by a
+        # second, whose answer tells: made now, or a conflict whose events after `expected`
+        # begin with these records (unique to this append: a nonce, or a new table's random id),
+        # made by the first. A move's time-out is not tried again (it may still be running):
+        # its caller hears that the outcome is unknown. A new table's is: nobody else could
+        # retry it (the host token is only in its answer).
+        maybe_applied = False
+        try:
+            reply: int | list[Any] = await self._call(
+                self._append, script_keys, args, early, meanwhile
+            )
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            maybe_applied = self._maybe_run(exc)
+            if maybe_applied and isinstance(exc, RedisTimeoutError) and expected != 0:
+                raise _unknown(exc) from exc
+            await self._reconnect(exc)
+            try:
+                reply = await self._call(self._append, script_keys, args, early)
+            except (RedisConnectionError, RedisTimeoutError, ResponseError) as again:
+                if maybe_applied or self._maybe_run(again):
+                    raise _unknown(again) from again
+                raise
         if isinstance(reply, int):  # made (append.lua)
-            return AppendResult("ok", version=reply)
-        outcome = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
-        if outcome == "ok":
-            if len(reply) > 2:
-                await self._relist(game_id, summary, _text(reply[2]))
-            return AppendResult("ok", version=int(reply[1]))
-        if outcome == "conflict":
-            return AppendResult("conflict", version=int(reply[1]), records=list(reply[2:]))
-        if outcome == "replay":
-            return AppendResult("replay", replay=reply[1])
-        return AppendResult("limited", retry_after_ms=int(reply[1]))
+            result = AppendResult("ok", version=reply)
+        else:
+            outcome = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
+            if outcome == "ok":
+                if len(reply) > 2:
+                    await self._relist(game_id, summary, _text(reply[2]))
+                result = AppendResult("ok", version=int(reply[1]))
+            elif outcome == "conflict":
+                after = list(reply[2:])
+                if maybe_applied and records and after[: len(records)] == list(records):
+                    return AppendResult("ok", version=expected + len(records))  # ours, listed
+                return AppendResult("conflict", version=int(reply[1]), records=after)
+            elif outcome == "replay":
+                return AppendResult("replay", replay=reply[1])
+            else:
+                return AppendResult("limited", retry_after_ms=int(reply[1]))
+        if expected == 0 and not list_here:
+            await self._list_new(game_id, summary)
+        return result
+
+    async def _list_new(self, game_id: str, summary: Summary) -> None:
+        """On a cluster: list a table its first append made; should that fail, remove the table
+        (nobody was given its host token) and fail."""
+        try:
+            await self._run(
+                self._lobby_add,
+                keys=[LOBBY_KEY, LOBBY_INDEXES, *lobby_indexes(summary.kind, summary.status)],
+                args=[game_id, summary.created_ms],
+            )
+            await self.redis.hset(game_keys(game_id)["meta"], "listed", summary.status)
+        except RedisError as exc:
+            try:
+                await self.redis.delete(*game_keys(game_id).values())
+            except RedisError:
+                log.warning("a new table could be neither listed nor removed: it lapses unseen")
+                raise _unknown(exc) from exc
+            raise
+
+    def _maybe_run(self, error: BaseException) -> bool:
+        """Whether a failed script call may have been run all the same: the line tells (a reply
+        lost or late); redis-py does not, and only a failure to connect is known to be before."""
+        if self._line is not None:
+            return maybe_run(error)
+        if isinstance(error, ResponseError):
+            return False
+        text = str(error)
+        return "connecting" not in text and "No connection available" not in text
+
+    async def _reconnect(self, error: BaseException) -> None:
+        """Before a second try through redis-py: its pool's connections may have outlived a
+        restart (the line connects again by itself)."""
+        if self._line is None and isinstance(error, RedisConnectionError):
+            pool = getattr(self.redis, "connection_pool", None)
+            if pool is not None:
+                await pool.disconnect()
 
     def _script(self, name: str) -> AsyncScript:
         """A script of `lua/`, for redis-py and for the line alike."""
@@ -251,26 +361,31 @@ class RedisEventStore:
         own line, `early` sees the reply as soon as it is read, and `meanwhile` is called once
         the call is on its way (adapters/script_line.py); through redis-py, before it is sent.
 
-        A connection that outlived a Redis restart fails on its next use without the command
-        reaching the new server, so the second try is safe; were the first one to have been
-        applied after all, the append's version check answers `conflict` with our own events,
-        which the use case recognises (application/appends.py).
+        For reads and the lobby's scripts, which are safe to run twice: a connection that
+        outlived a Redis restart fails on its next use. An append makes its own second try
+        (`append`), which knows its own events should the first have been applied after all.
         """
+        try:
+            return await self._call(script, keys, args, early, meanwhile)
+        except RedisConnectionError as exc:
+            await self._reconnect(exc)
+            return await self._call(script, keys, args, early)
+
+    async def _call(
+        self,
+        script: AsyncScript,
+        keys: list[str],
+        args: list[Any],
+        early: Early | None = None,
+        meanwhile: Callable[[], None] | None = None,
+    ) -> Any:
+        """Run a script once (`_run` says how)."""
         if self._line is not None:
             known = self._line_scripts[script.sha]
-            try:
-                return await self._line.evalsha(known, keys, args, early, meanwhile)
-            except RedisConnectionError:
-                return await self._line.evalsha(known, keys, args, early)
+            return await self._line.evalsha(known, keys, args, early, meanwhile)
         if meanwhile is not None:
             meanwhile()
-        try:
-            return await script(keys=keys, args=args)
-        except RedisConnectionError:
-            pool = getattr(self.redis, "connection_pool", None)
-            if pool is not None:
-                await pool.disconnect()
-            return await script(keys=keys, args=args)
+        return await script(keys=keys, args=args)
 
     async def aclose(self) -> None:
         """Close the scripts' own connection (the redis-py client is its owner's to close)."""
@@ -296,10 +411,19 @@ class RedisEventStore:
 
     @_translated
     async def take(self, key: str, rate_per_s: float, burst: int) -> int:
-        """Take one request from the bucket `key`: 0 when allowed, else ms to wait."""
-        wait = await self._run(
-            self._bucket, keys=[f"kr:bucket:{key}"], args=[_now_ms(), rate_per_s, burst]
-        )
+        """Take one request from the bucket `key`: 0 when allowed, else ms to wait.
+
+        A bucket Redis cannot write for memory allows the request: reads go on while Redis is
+        full, and a change is refused by its own write (`unavailable`) all the same."""
+        try:
+            wait = await self._run(
+                self._bucket, keys=[f"kr:bucket:{key}"], args=[_now_ms(), rate_per_s, burst]
+            )
+        except ResponseError as exc:
+            if not out_of_memory(exc):
+                raise
+            log.warning("store out of memory: a rate bucket was not charged")
+            return 0
         return int(wait)
 
     @_translated
@@ -321,28 +445,36 @@ class RedisEventStore:
     # tables that expired. A move enters the new indexes before it leaves the old ones; a lost move
     # is made by the table's next append (`listed` still differs), or by a read that meets it.
 
-    @_translated
     async def register(self, game_id: str, created_ms: int) -> None:
-        """List a new table in the lobby; check a few of the oldest entries for expiry."""
+        """List a table its first append did not list (every table is listed by it now: one
+        an older version made); check a few of the oldest entries for expiry. Best effort: a
+        new table's answer must not be lost to the sweep."""
+        try:
+            await self._register(game_id, created_ms)
+        except RedisError:
+            log.warning("could not register a table", extra={"game_id": game_id}, exc_info=True)
+
+    async def _register(self, game_id: str, created_ms: int) -> None:
         meta = game_keys(game_id)["meta"]
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hget(meta, "summary")
+        pipe.hmget(meta, ["summary", "listed"])
         pipe.zrange(LOBBY_KEY, self._sweep_at, self._sweep_at + _SWEEP - 1)
-        raw, oldest = await pipe.execute()
+        (raw, listed), oldest = await pipe.execute()
         if raw is None:
             return  # expired already
-        rec = msgspec.json.decode(raw, type=SummaryRecord)
-        await self._run(
-            self._lobby_add,
-            keys=[LOBBY_KEY, LOBBY_INDEXES, *lobby_indexes(rec.kind, rec.status)],
-            args=[game_id, created_ms],
-        )
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hset(meta, "listed", rec.status)
+        if listed is None:
+            rec = msgspec.json.decode(raw, type=SummaryRecord)
+            await self._run(
+                self._lobby_add,
+                keys=[LOBBY_KEY, LOBBY_INDEXES, *lobby_indexes(rec.kind, rec.status)],
+                args=[game_id, created_ms],
+            )
+            pipe.hset(meta, "listed", rec.status)
         ids = [_text(i) for i in oldest]
         for other in ids:
             pipe.exists(game_keys(other)["meta"])
-        _, *alive = await pipe.execute()
+        alive = (await pipe.execute())[-len(ids) :] if ids else []
         expired = [i for i, a in zip(ids, alive, strict=True) if not a]
         self._sweep_at = self._sweep_at + len(ids) - len(expired) if len(ids) == _SWEEP else 0
         if expired:

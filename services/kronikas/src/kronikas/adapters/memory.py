@@ -22,7 +22,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from kronikas.adapters.waiter import Waiter, WaitersByGame
-from kronikas.application.ports import Appended, AppendResult, Idempotency, ReadResult, Summary
+from kronikas.application.ports import (
+    IDEMPOTENCY_KEYS_PER_TOKEN,
+    IDEMPOTENCY_TTL_S,
+    Appended,
+    AppendResult,
+    Idempotency,
+    ReadResult,
+    Summary,
+)
 
 if TYPE_CHECKING:
     from kronikas.application.ports import ChangeFeed, EventStore
@@ -137,6 +145,9 @@ class _Tables:
         self.metas: _Keys[str, _Meta] = _Keys()
         self.auths: _Keys[str, dict[str, str]] = _Keys()
         self.idempotency: _Keys[tuple[str, str], bytes] = _Keys()
+        self.idempotency_of: _Keys[tuple[str, str], dict[str, int]] = _Keys()
+        """Each game's idempotency keys per token, with when (ms) each was recorded: a token
+        keeps `IDEMPOTENCY_KEYS_PER_TOKEN` of them, the oldest dropped beyond (append.lua)."""
         self.rates: _Keys[tuple[str, str], _Bucket] = _Keys()
         """Each game's bucket per token, shared by its reads and appends."""
         self.buckets: _Keys[str, _Bucket] = _Keys()
@@ -155,6 +166,7 @@ class _Tables:
             return
         for keys in (self.logs, self.metas, self.auths, self.idempotency, self.rates):
             keys.sweep(now)
+        self.idempotency_of.sweep(now)
         self.buckets.sweep(now)
         for game_id in [g for g in self.listed if self.metas.get(g, now) is None]:
             del self.listed[game_id]
@@ -248,15 +260,15 @@ class MemoryEventStore:
             meanwhile()
         await asyncio.sleep(0)
         tables, now = self._tables, self._now()
+        if idempotency is not None and idempotency.fingerprint:  # before the rate: a replay
+            prior = tables.idempotency.get((game_id, idempotency.key), now)  # takes no token
+            if prior is not None:
+                return AppendResult("replay", replay=prior)
         if token_hash and self.rate_per_s > 0:
             wait = _take(tables.rates, (game_id, token_hash), now, self.rate_per_s, self.burst)
             if wait:
                 return AppendResult("limited", retry_after_ms=wait)
             tables.wrote(now)
-        if idempotency is not None and idempotency.fingerprint:
-            prior = tables.idempotency.get((game_id, idempotency.key), now)
-            if prior is not None:
-                return AppendResult("replay", replay=prior)
         kept = tables.logs.get(game_id, now)
         version = len(kept) if kept is not None else 0
         if version != expected:
@@ -274,8 +286,9 @@ class MemoryEventStore:
             roles.update(auth)
         self._keep_meta(game_id, version, summary, ttl_s, bool(auth) or expected == 0, now)
         if idempotency is not None and idempotency.fingerprint:
-            record = idempotency.fingerprint.encode() + b"\n" + idempotency.response
-            tables.idempotency.put((game_id, idempotency.key), record, ttl_s, now)
+            self._record(game_id, token_hash, idempotency, ttl_s, now)
+        if expected == 0:
+            self._list(game_id, summary.created_ms)  # listed as it is made (append.lua)
         tables.wrote(now)
         if stored is not None:
             stored()
@@ -284,6 +297,25 @@ class MemoryEventStore:
         if stored is not None:
             await asyncio.sleep(0)
         return AppendResult("ok", version=version)
+
+    def _record(
+        self, game_id: str, token_hash: str, idempotency: Idempotency, ttl_s: int, now: float
+    ) -> None:
+        """Record an idempotency key's answer for a day at most (the ttl when shorter), among
+        the token's most recent `IDEMPOTENCY_KEYS_PER_TOKEN` (append.lua)."""
+        tables = self._tables
+        keep_s = min(IDEMPOTENCY_TTL_S, ttl_s)
+        record = idempotency.fingerprint.encode() + b"\n" + idempotency.response
+        tables.idempotency.put((game_id, idempotency.key), record, keep_s, now)
+        owner = (game_id, token_hash)
+        recorded = tables.idempotency_of.get(owner, now) or {}
+        recorded[idempotency.key] = int(now * 1000)
+        over = len(recorded) - IDEMPOTENCY_KEYS_PER_TOKEN
+        if over > 0:  # the oldest first, ties by key (as ZPOPMIN)
+            for key in sorted(recorded, key=lambda k: (recorded[k], k))[:over]:
+                del recorded[key]
+                tables.idempotency.expire((game_id, key), 0, now)
+        tables.idempotency_of.put(owner, recorded, keep_s, now)
 
     def _keep_meta(
         self, game_id: str, version: int, summary: Summary, ttl_s: int, authed: bool, now: float
@@ -330,17 +362,21 @@ class MemoryEventStore:
         return page, len(found) > offset + limit
 
     async def register(self, game_id: str, created_ms: int) -> None:
-        """List a table in the lobby, after the tables listed before it in its millisecond (the
-        1023rd and later of one millisecond tie, then order by id, as in Redis); a table that has
-        lapsed is not listed."""
+        """List a table its first append did not list, after the tables listed before it in its
+        millisecond (the 1023rd and later of one millisecond tie, then order by id, as in Redis);
+        a table that has lapsed is not listed. (Every first append lists its table.)"""
         await asyncio.sleep(0)
         tables, now = self._tables, self._now()
-        if tables.metas.get(game_id, now) is None:
-            return
+        if tables.metas.get(game_id, now) is None or game_id in tables.listed:
+            return  # lapsed, or listed by its first append
+        self._list(game_id, created_ms)
+        tables.wrote(now)
+
+    def _list(self, game_id: str, created_ms: int) -> None:
+        tables = self._tables
         base = created_ms * _TIE
         top = max((s for s in tables.listed.values() if base <= s < base + _TIE), default=None)
         tables.listed[game_id] = base + (1 if top is None else min(_TIE - 1, top - base + 1))
-        tables.wrote(now)
 
     async def take(self, key: str, rate_per_s: float, burst: int) -> int:
         """Take one request from the bucket `key`: 0 when allowed, else ms to wait."""

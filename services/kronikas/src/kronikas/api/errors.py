@@ -43,7 +43,17 @@ _API_STATUS: dict[str, int] = {
     "unsupported_media_type": 415,
     "rate_limited": 429,
     "unavailable": 503,
+    "outcome_unknown": 503,
 }
+
+RETRY_AFTER_S = 1
+"""What a 503's `Retry-After` says (seconds), unless the failure names its own wait."""
+
+_TITLES = {
+    "unavailable": "Service Unavailable",
+    "outcome_unknown": "Outcome Unknown",
+}
+"""Titles of the service's own codes whose HTTP phrase would not tell them apart."""
 
 # The framework's own HTTP exceptions, by status, to the codes of docs/api.md.
 _HTTP_CODES: dict[int, tuple[int, str]] = {
@@ -70,7 +80,10 @@ _DESCRIPTIONS: dict[int, str] = {
     415: "The body is not sent as `application/json` (`unsupported_media_type`).",
     422: "The body or a parameter is malformed (`invalid_request`).",
     429: "Too many requests (`rate_limited`); `Retry-After` says when to try again.",
-    503: "The store does not answer; nothing was changed (`unavailable`).",
+    503: "The store does not answer, or is full: nothing was changed (`unavailable`); or a "
+    "change was sent and its answer never came: it may or may not have been applied "
+    "(`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). "
+    "`Retry-After` says when to try again.",
 }
 
 
@@ -143,7 +156,7 @@ def problem_response(
     body = Problem(
         status=status,
         code=code,
-        title=_phrase(status),
+        title=_TITLES.get(code) or _phrase(status),
         detail=short(detail),
         request_id=_request_id(request),
         errors=[_short_values(e) for e in errors] if errors else None,
@@ -161,7 +174,10 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
     """Turn any exception into problem+json; nothing unexpected leaks a stack trace."""
     if isinstance(exc, ApiError):
         status = _API_STATUS[exc.code]
-        return problem_response(request, status, exc.code, exc.detail, exc.headers, exc.errors)
+        headers = exc.headers
+        if status == 503 and "Retry-After" not in headers:
+            headers = headers | {"Retry-After": str(RETRY_AFTER_S)}
+        return problem_response(request, status, exc.code, exc.detail, headers, exc.errors)
     if isinstance(exc, DomainError):
         return problem_response(request, 409, exc.code, exc.detail)
     if isinstance(exc, InvalidOptions):

@@ -74,6 +74,12 @@ class Step:
         return self.respond(table, state, records, deadline, [s.json(seat) for s in self.seen])
 
 
+def _ours(after: list[bytes], records: list[bytes]) -> bool:
+    """Whether the events after the version an append expected begin with its records (the
+    first carries the append's nonce)."""
+    return bool(records) and after[: len(records)] == records
+
+
 class NotDue(Exception):
     """A table's deadline is not due after all (it moved on since the deadline was armed)."""
 
@@ -238,17 +244,18 @@ class Appends:
                 )
             finally:
                 self.folds.expected(game_id, records)
-            # A conflict with our own records is our append, applied before a lost connection
-            # hid its answer.
-            if result.outcome == "ok" or (
-                result.outcome == "conflict" and result.records == records
-            ):
+            # A conflict whose events after `before` begin with ours is our append, applied
+            # before a lost reply hid its answer: the first record's nonce is ours alone, and
+            # whatever was appended after it since does not make it another's. (The Redis store
+            # knows it already on its second try; this is for any store that does not.)
+            mine = result.outcome == "conflict" and _ours(result.records, records)
+            if result.outcome == "ok" or mine:
                 if not stored.told:
                     stored()
                     await asyncio.sleep(0)  # the woken streams push before this answer is sent
                 if step.answer is None:
                     step.answer = step.made(table, state, folded, deadline)
-                return Answer(step.answer, result.version)
+                return Answer(step.answer, before + len(records) if mine else result.version)
             if result.outcome == "conflict":
                 table = await self.folds.after_conflict(table, result.records, result.version)
                 fresh = True

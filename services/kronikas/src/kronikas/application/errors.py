@@ -51,7 +51,18 @@ class RateLimited(ApiError):
 
 
 class Unavailable(ApiError):
+    """The store could not be reached or refused the write (out of memory): nothing was changed.
+    A read whose reply was lost is `Unavailable` too: a read changes nothing."""
+
     code = "unavailable"
+
+
+class OutcomeUnknown(ApiError):
+    """A change was sent to the store and its answer never came (a time-out, a connection lost
+    after sending): it may or may not have been applied. Retrying with the same Idempotency-Key,
+    or reading the table, tells which. (Not an `Unavailable`: that one says nothing changed.)"""
+
+    code = "outcome_unknown"
 
 
 class UnsupportedMediaType(ApiError):

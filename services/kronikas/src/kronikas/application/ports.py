@@ -22,9 +22,17 @@ class ReadResult:
     """Encoded events after the requested version, in order."""
 
 
+IDEMPOTENCY_TTL_S = 24 * 3600
+"""How long a store keeps an idempotency record at most (the table's own ttl when shorter)."""
+IDEMPOTENCY_KEYS_PER_TOKEN = 100
+"""Idempotency records a store keeps per token at a table: a new one beyond drops the oldest."""
+
+
 @dataclass(frozen=True)
 class Idempotency:
-    """An idempotency record to check before, and write with, an append."""
+    """An idempotency record to check before anything else (a replay takes no rate token), and
+    write with an append: kept `IDEMPOTENCY_TTL_S` at most, the `IDEMPOTENCY_KEYS_PER_TOKEN`
+    most recent of the appending token (`token_hash`)."""
 
     key: str
     """Already scoped: a hash of the token and the client's key."""

@@ -1,4 +1,6 @@
 -- List a new table in the lobby: in the index of every filter it matches, newest first.
+-- A table's first append lists it as it is made on one server (append.lua, the same scores);
+-- this lists it after its first append on a Redis Cluster, and a table an older version made.
 -- KEYS[1] the index of all tables   KEYS[2] the set of index names (which `lobby_drop` clears)
 -- KEYS[3 ..] the table's other indexes: its kind, its status, its kind and status
 -- ARGV[1] the table id   ARGV[2] its creation time (ms)
