@@ -17,6 +17,7 @@ REFUSALS = [
     (errors.UnsupportedMediaType, 415),
     (errors.RateLimited, 429),
     (errors.Unavailable, 503),
+    (errors.OutcomeUnknown, 503),
 ]
 
 

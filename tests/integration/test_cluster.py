@@ -154,7 +154,7 @@ async def test_a_games_keys_share_one_slot_and_games_spread_over_the_nodes(
     for port, game in games_by_node.items():
         held = where(cluster, game)
         assert list(held) == [port], f"{game}'s keys are on {list(held)}, not only on {port}"
-        assert len(held[port]) == 5, held  # log, meta, auth, idempotency, rate bucket
+        assert len(held[port]) == 6, held  # log, meta, auth, idempotency, its index, rate bucket
         assert {key_slot(key) for key in held[port]} == {key_slot(game.encode())}
     assert len(set(games_by_node)) == 3
 
