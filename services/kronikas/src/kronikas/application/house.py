@@ -3,6 +3,9 @@
 The house plays the seats of house players, of players who left after the start and of players
 whose clock ran out (away). It acts at once, in the request that made it its turn; it only waits
 (through a deadline, as the clocks do) while a person may still call the play it would bury.
+
+Every decision's events are checked against the table's cap of events (`Rules.event_cap`): the
+decision that reaches it is followed by the match's end, by the engine's `decide` of `CapReached`.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import msgspec
 
 from kronikas.application.records import ms_of, utc_text
 from kronikas.application.tables import follow_round
-from kronikas.domain.common import DomainError, Randomness
+from kronikas.domain.common import CapReached, DomainError, Randomness
 from kronikas.domain.engine import Rules, tag_of
 
 log = logging.getLogger("kronikas.house")
@@ -87,6 +90,14 @@ class Turn:
         self._seed = seed
 
     def add(self, events: Sequence[msgspec.Struct]) -> None:
+        """Fold a decision's `events` in; when they take the log to its cap of events, the
+        match's end follows them."""
+        self._fold(events)
+        rules = self.rules
+        if self.version + len(self.events) >= rules.event_cap and not rules.is_terminal(self.state):
+            self._fold(rules.decide(self.state, CapReached(), None, self._rng))
+
+    def _fold(self, events: Sequence[msgspec.Struct]) -> None:
         for event in events:
             self.state = self.rules.evolve(self.state, event)
             follow_round(self._round, event, self.rules.deal_event)

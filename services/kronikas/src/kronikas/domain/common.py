@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from collections.abc import Iterable, Sequence
-from typing import Annotated, ClassVar, Final, Protocol
+from typing import Annotated, ClassVar, Final, Literal, Protocol
 
 import msgspec
 
@@ -125,6 +125,24 @@ class TimeOut(msgspec.Struct, frozen=True, tag_field="type", tag="time_out"):
     that seat until its player is back."""
 
     seat: int
+
+
+class CapReached(msgspec.Struct, frozen=True, tag_field="type", tag="cap_reached"):
+    """The table's log reached its cap of events (sent by the application, not a wire command):
+    the match ends where it stands, as docs/rules.md says (`match_ended` with `reason`
+    `event_cap`). Nothing when it is over already."""
+
+
+EVENT_CAP_REASON: Final = "event_cap"
+"""`reason` of a match that its table's cap of events ended."""
+
+EndReason = Annotated[
+    Literal["event_cap"],
+    msgspec.Meta(
+        description="Why the match ended before its rules ended it: `event_cap`, its table's "
+        "log reached the most events a table keeps (docs/rules.md)."
+    ),
+]
 
 
 class Leave(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="leave"):

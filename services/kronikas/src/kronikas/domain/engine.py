@@ -15,7 +15,7 @@ from typing import Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
-from kronikas.domain.common import EventOutOfPlace, Join, Randomness, Start, TimeOut
+from kronikas.domain.common import CapReached, EventOutOfPlace, Join, Randomness, Start, TimeOut
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
 StateT = TypeVar("StateT")
@@ -71,6 +71,9 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     deal_event: type[EventT]
     """Its event that deals a round: what the house remembers starts there."""
     min_players: int
+    event_cap: int
+    """The most events a table's log holds: the decision that takes it there is followed by the
+    match's end (`decide` of `CapReached`), far beyond the longest match the game's bots play."""
     max_players: Callable[[OptionsT], int]
     validate_options: Callable[[OptionsT], None]
     """Raises `InvalidOptions` outside the limits of docs/rules.md."""
@@ -78,9 +81,11 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     """The first events of every table, from its options and whether it is seeded."""
     initial_state: Callable[[OptionsT, bool], StateT]
     decide: Callable[
-        [StateT, CommandT | Join | Start | TimeOut, int | None, Randomness, bool], list[EventT]
+        [StateT, CommandT | Join | Start | TimeOut | CapReached, int | None, Randomness, bool],
+        list[EventT],
     ]
-    """The events of a command by `seat` (None for Join, Start, TimeOut); the last argument says
+    """The events of a command by `seat` (None for Join, Start, TimeOut, CapReached: the
+    application's); the last argument says
     the house chose it for a seat it plays."""
     evolve: Callable[[StateT, EventT], StateT]
     legal: Callable[[StateT, int, bool], list[str]]
@@ -132,6 +137,9 @@ class Rules(Protocol):
 
     @property
     def min_players(self) -> int: ...
+
+    @property
+    def event_cap(self) -> int: ...
 
     def max_players(self, options: msgspec.Struct) -> int: ...
 
@@ -249,6 +257,10 @@ class _Checked(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     def min_players(self) -> int:
         return self._engine.min_players
 
+    @property
+    def event_cap(self) -> int:
+        return self._engine.event_cap
+
     def _options(self, options: msgspec.Struct) -> OptionsT:
         if isinstance(options, self._engine.options):
             return options
@@ -288,7 +300,7 @@ class _Checked(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
         by_house: bool = False,
     ) -> list[msgspec.Struct]:
         own = self._engine.commands
-        if isinstance(command, own) or isinstance(command, Join | Start | TimeOut):  # noqa: SIM101
+        if isinstance(command, own) or isinstance(command, Join | Start | TimeOut | CapReached):  # noqa: SIM101
             return [*self._engine.decide(self._state(state), command, seat, rng, by_house)]
         raise ForeignInput(f"{type(command).__name__} is not a command of {self._engine.title}.")
 

@@ -33,7 +33,9 @@ from kronikas.domain.cheat.states import (
     sort_cards,
 )
 from kronikas.domain.common import (
+    EVENT_CAP_REASON,
     Back,
+    CapReached,
     DeckRevealed,
     DomainError,
     GameFull,
@@ -62,7 +64,7 @@ def created(options: CheatOptions, seeded: bool) -> list[Event]:
 
 def decide(
     state: State,
-    command: Command | Join | Start | TimeOut,
+    command: Command | Join | Start | TimeOut | CapReached,
     seat: int | None,
     rng: Randomness,
     *,
@@ -103,8 +105,39 @@ def decide(
                     raise GameNotOpen("The game has already started.")
                 case _:
                     assert_never(state)
+        case CapReached():
+            return _end_at_cap(state)
         case _:
             assert_never(command)
+
+
+def _end_at_cap(state: State) -> list[Event]:
+    """The table's log reached its cap of events: the match ends where it stands. A round in
+    play is not scored (nobody finished it), but its deck is revealed as at every round's end;
+    the players with the most points win, and among them those holding the fewest cards. Before
+    the start nobody wins."""
+    match state:
+        case CheatFinished():
+            return []
+        case CheatLobby():
+            points = [0] * len(state.players)
+            return [CheatMatchEnded(winners=[], points=points, reason=EVENT_CAP_REASON)]
+        case CheatRound():
+            table = state
+            events: list[Event] = [
+                DeckRevealed(round=table.round, salt=table.salt, deck=list(table.deck))
+            ]
+        case CheatRoundOver():
+            table, events = state.table, []
+        case _:
+            assert_never(state)
+    points = list(table.points)
+    best = max(points)
+    leaders = [s for s, p in enumerate(points) if p == best]
+    fewest = min(len(table.hands[s]) for s in leaders)
+    winners = [s for s in leaders if len(table.hands[s]) == fewest]
+    events.append(CheatMatchEnded(winners=winners, points=points, reason=EVENT_CAP_REASON))
+    return events
 
 
 # --- the lobby and the deal ---------------------------------------------------------------------

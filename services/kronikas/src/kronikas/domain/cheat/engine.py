@@ -11,6 +11,7 @@ from kronikas.domain.cheat.evolve import evolve
 from kronikas.domain.cheat.house import house_command
 from kronikas.domain.cheat.legal import legal, legal_moves
 from kronikas.domain.cheat.options import (
+    EVENT_CAP,
     KIND,
     MIN_PLAYERS,
     CheatOptions,
@@ -68,6 +69,7 @@ ENGINE: Engine[CheatOptions, State, Command, Event, CheatGameView] = Engine(
     view_type=CheatGameView,
     deal_event=CheatRoundDealt,
     min_players=MIN_PLAYERS,
+    event_cap=EVENT_CAP,
     max_players=max_players,
     validate_options=validate_options,
     created=created,

@@ -8,7 +8,14 @@ import msgspec
 
 from kronikas.domain.cards import Card
 from kronikas.domain.cheat.options import CheatOptions
-from kronikas.domain.common import DeckRevealed, PlayerJoined, PlayerLeft, SeatAway, SeatBack
+from kronikas.domain.common import (
+    DeckRevealed,
+    EndReason,
+    PlayerJoined,
+    PlayerLeft,
+    SeatAway,
+    SeatBack,
+)
 
 
 class CheatGameCreated(msgspec.Struct, frozen=True, tag_field="type", tag="game_created"):
@@ -97,11 +104,17 @@ class CheatRoundEnded(msgspec.Struct, frozen=True, tag_field="type", tag="round_
     totals: list[int]
 
 
-class CheatMatchEnded(msgspec.Struct, frozen=True, tag_field="type", tag="match_ended"):
-    """The last round ended: `winners` have the most `points` (totals by seat)."""
+class CheatMatchEnded(
+    msgspec.Struct, frozen=True, tag_field="type", tag="match_ended", omit_defaults=True
+):
+    """The last round ended: `winners` have the most `points` (totals by seat). With `reason`
+    (`event_cap`, present only then) the table's cap of events ended the match: a round in play
+    was not scored, and `winners` have the most points and, among them, the fewest cards (none
+    when it ended before the start)."""
 
     winners: list[int]
     points: list[int]
+    reason: EndReason | None = None
 
 
 Event: TypeAlias = (

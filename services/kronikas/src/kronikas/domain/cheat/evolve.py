@@ -215,6 +215,8 @@ def evolve(state: State, event: Event) -> State:
                 table=msgspec.structs.replace(table, points=tuple(event.totals), last_round=result)
             )
         case DeckRevealed():
+            if isinstance(state, CheatRound):  # a round the table's cap of events cut short
+                return CheatRoundOver(table=state)
             return _over(state, event)
         case CheatRoundDealt():
             match state:
@@ -228,10 +230,13 @@ def evolve(state: State, event: Event) -> State:
                 case _:
                     assert_never(state)
         case CheatMatchEnded():
+            if isinstance(state, CheatLobby) and event.reason is not None:
+                return CheatFinished(table=state, winners=tuple(event.winners), reason=event.reason)
             over = _over(state, event)
             return CheatFinished(
                 table=msgspec.structs.replace(over.table, points=tuple(event.points)),
                 winners=tuple(event.winners),
+                reason=event.reason,
             )
         case PlayerJoined():
             lobby = _lobby(state, event)

@@ -15,6 +15,10 @@ from kronikas.domain.common import (
 
 KIND: Final = "cheat"
 MIN_PLAYERS: Final = 2
+EVENT_CAP: Final = 100_000
+"""The most events a Cheat table keeps: the match ends there (docs/rules.md). The longest
+matches the house's players make (eight players, two decks, Chroniclers, 100 rounds) reach about
+47,500."""
 
 
 Decks = Annotated[

@@ -8,6 +8,7 @@ import msgspec
 
 from kronikas.domain.cards import COLOURED, PALE, RANKS, SUITS, Card
 from kronikas.domain.cheat.options import CheatOptions
+from kronikas.domain.common import EndReason
 
 _ORDER: Final[dict[Card, int]] = {
     code: i
@@ -120,10 +121,13 @@ class CheatRoundOver(msgspec.Struct, frozen=True):
 
 class CheatFinished(msgspec.Struct, frozen=True):
     """The match is over; `table` is the last round as it ended (its `top` is the accepted last
-    play still on the pile, or `None` when the round ended on a call)."""
+    play still on the pile, or `None` when the round ended on a call), or the lobby when the
+    table's cap of events ended it before the start. `reason` is why when the rules did not
+    end it (`event_cap`)."""
 
-    table: CheatRound
+    table: CheatRound | CheatLobby
     winners: tuple[int, ...]
+    reason: EndReason | None = None
 
 
 State: TypeAlias = CheatLobby | CheatRound | CheatRoundOver | CheatFinished

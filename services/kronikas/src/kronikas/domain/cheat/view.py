@@ -37,6 +37,7 @@ from kronikas.domain.common import (
     AwaySeat,
     Deadline,
     DeckRevealed,
+    EndReason,
     HouseSeat,
     LeftSeat,
     MyHand,
@@ -86,8 +87,9 @@ class CheatTableView(msgspec.Struct, frozen=True):
 Status: TypeAlias = Literal["open", "playing", "finished"]
 
 
-class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat"):
-    """A Cheat table as one viewer may see it; a spectator's `me` and `legal` are null."""
+class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat", omit_defaults=True):
+    """A Cheat table as one viewer may see it; a spectator's `me` and `legal` are null.
+    `end_reason` is there only when the table's cap of events ended the match."""
 
     id: str
     status: Status
@@ -105,6 +107,7 @@ class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat"):
     thirty_one: None
     last_round: CheatRoundResult | None
     deadline: Deadline
+    end_reason: EndReason | None = None
 
 
 def redact(event: Event, viewer: int | None) -> Event:
@@ -166,11 +169,14 @@ def _lobby_view(
     version: int,
     deadline: str | None,
     by_house: bool,
+    ended: CheatFinished | None = None,
 ) -> CheatGameView:
+    """The lobby's view; or, when the table's cap of events `ended` the match before the start,
+    the lobby as it was then (finished: nobody may do anything)."""
     seated = viewer is not None and 0 <= viewer < len(state.players)
     return CheatGameView(
         id=game_id,
-        status="open",
+        status="open" if ended is None else "finished",
         version=version,
         options=CheatTableOptions.of(state.options),
         seeded=state.seeded,
@@ -182,11 +188,14 @@ def _lobby_view(
         me=MyHand(id=state.players[viewer].id, seat=viewer, hand=[])
         if seated and viewer is not None
         else None,
-        legal=legal(state, viewer, by_house=by_house) if seated and viewer is not None else None,
+        legal=(legal(state, viewer, by_house=by_house) if ended is None else [])
+        if seated and viewer is not None
+        else None,
         cheat=None,
         thirty_one=None,
         last_round=None,
         deadline=deadline,
+        end_reason=None if ended is None else ended.reason,
     )
 
 
@@ -205,6 +214,7 @@ def view(
     for it (`legal(..., by_house=True)`)."""
     status: Status = "playing"
     winners: list[int] = []
+    end_reason: EndReason | None = None
     playing: CheatRound | None = None
     match state:
         case CheatLobby():
@@ -214,8 +224,11 @@ def view(
         case CheatRoundOver():
             table = state.table
         case CheatFinished():
+            if isinstance(state.table, CheatLobby):
+                return _lobby_view(state.table, viewer, game_id, version, deadline, by_house, state)
             table = state.table
             status, winners = "finished", list(state.winners)
+            end_reason = state.reason
         case _:
             assert_never(state)
     # docs/api.md: `last_play` lasts while its cards lie on the pile, after the round too; the
@@ -252,4 +265,5 @@ def view(
         thirty_one=None,
         last_round=table.last_round,
         deadline=deadline,
+        end_reason=end_reason,
     )

@@ -7,7 +7,9 @@ from typing import Final, assert_never
 from kronikas.domain import presence
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
+    EVENT_CAP_REASON,
     Back,
+    CapReached,
     DeckRevealed,
     GameFull,
     GameNotOpen,
@@ -106,7 +108,7 @@ class _Log:
 
 def decide(
     state: State,
-    command: Command | Join | Start | TimeOut,
+    command: Command | Join | Start | TimeOut | CapReached,
     seat: int | None,
     rng: Randomness,
     *,
@@ -127,9 +129,36 @@ def decide(
             _join(log, command)
         case Start():
             _start(log, rng)
+        case CapReached():
+            _end_at_cap(log)
         case _:
             assert_never(command)
     return log.events
+
+
+def _end_at_cap(log: _Log) -> None:
+    """The table's log reached its cap of events: the match ends where it stands. A round in
+    play is not scored (nobody showed), but its deck is revealed as at every round's end; the
+    players still in with the most lives win. Before the start nobody wins."""
+    state = log.state
+    match state:
+        case Finished():
+            return
+        case Lobby():
+            log.emit(ThirtyOneMatchEnded(winners=[], reason=EVENT_CAP_REASON))
+            return
+        case DealerChoice() | Turns() | LastCircuit():
+            deal = state.deal
+            log.emit(DeckRevealed(round=state.match.round, salt=deal.salt, deck=list(deal.deck)))
+        case RoundOver():
+            pass
+        case _:
+            assert_never(state)
+    match = log.state.match
+    still_in = [s for s in range(len(match.ids)) if not match.out[s]]
+    most = max(match.lives[s] for s in still_in)
+    winners = [s for s in still_in if match.lives[s] == most]
+    log.emit(ThirtyOneMatchEnded(winners=winners, reason=EVENT_CAP_REASON))
 
 
 def _join(log: _Log, command: Join) -> None:

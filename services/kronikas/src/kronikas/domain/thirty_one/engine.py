@@ -12,6 +12,7 @@ from kronikas.domain.thirty_one.evolve import evolve
 from kronikas.domain.thirty_one.house import house_command
 from kronikas.domain.thirty_one.legal import legal, legal_moves
 from kronikas.domain.thirty_one.options import (
+    EVENT_CAP,
     KIND,
     MIN_PLAYERS,
     ThirtyOneOptions,
@@ -55,6 +56,7 @@ ENGINE: Engine[ThirtyOneOptions, State, Command, Event, ThirtyOneGameView] = Eng
     view_type=ThirtyOneGameView,
     deal_event=ThirtyOneRoundDealt,
     min_players=MIN_PLAYERS,
+    event_cap=EVENT_CAP,
     max_players=max_players,
     validate_options=validate_options,
     created=created,

@@ -8,7 +8,14 @@ from typing import TypeAlias
 from msgspec import Struct
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, PlayerJoined, PlayerLeft, SeatAway, SeatBack
+from kronikas.domain.common import (
+    DeckRevealed,
+    EndReason,
+    PlayerJoined,
+    PlayerLeft,
+    SeatAway,
+    SeatBack,
+)
 from kronikas.domain.thirty_one.options import ThirtyOneOptions
 
 
@@ -103,10 +110,13 @@ class ThirtyOneRoundEnded(_ThirtyOneEvent, frozen=True, tag="round_ended"):
     lives: list[int]
 
 
-class ThirtyOneMatchEnded(_ThirtyOneEvent, frozen=True, tag="match_ended"):
-    """The match is over: one player is left, and wins."""
+class ThirtyOneMatchEnded(_ThirtyOneEvent, frozen=True, tag="match_ended", omit_defaults=True):
+    """The match is over: one player is left, and wins. With `reason` (`event_cap`, present only
+    then) the table's cap of events ended it: `winners` are the players still in with the most
+    lives (none when it ended before the start), and a round in play was not scored."""
 
     winners: list[int]
+    reason: EndReason | None = None
 
 
 Event: TypeAlias = (

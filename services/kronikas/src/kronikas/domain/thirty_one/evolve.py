@@ -82,10 +82,9 @@ def evolve(state: State, event: Event) -> State:
         case ThirtyOneRoundEnded():
             return _round_ended(state, event)
         case DeckRevealed():
-            return _expect(state, RoundOver, event)
+            return _revealed(state, event)
         case ThirtyOneMatchEnded():
-            over = _expect(state, RoundOver, event)
-            return Finished(match=over.match, winners=tuple(event.winners))
+            return _ended(state, event)
         case PlayerJoined():
             table = _expect(state, Lobby, event).match
             return Lobby(
@@ -109,6 +108,35 @@ def evolve(state: State, event: Event) -> State:
             return initial_state(event.options, event.seeded)
         case _:
             assert_never(event)
+
+
+def _revealed(state: State, event: DeckRevealed) -> State:
+    """After a round's end; or a round in play that the table's cap of events cut short (its
+    match ends next): the round is over, unscored."""
+    match state:
+        case RoundOver():
+            return state
+        case DealerChoice() | Turns() | LastCircuit():
+            return RoundOver(state.match)
+        case Lobby() | Finished():
+            raise EventOutOfPlace.of(state, event)
+        case _:
+            assert_never(state)
+
+
+def _ended(state: State, event: ThirtyOneMatchEnded) -> State:
+    """After the last round; or, when the table's cap of events ends the match, after a round
+    cut short or in the lobby."""
+    match state:
+        case RoundOver():
+            pass
+        case Lobby() if event.reason is not None:
+            pass
+        case Lobby() | DealerChoice() | Turns() | LastCircuit() | Finished():
+            raise EventOutOfPlace.of(state, event)
+        case _:
+            assert_never(state)
+    return Finished(match=state.match, winners=tuple(event.winners), reason=event.reason)
 
 
 def _flagged(state: State, event: Event, seat: int, **flags: bool) -> State:

@@ -19,6 +19,9 @@ MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 9
 HAND_SIZE: Final = 3
 TABLE_SIZE: Final = 3
+EVENT_CAP: Final = 20_000
+"""The most events a Thirty-One table keeps: the match ends there (docs/rules.md). The longest
+matches the house's players make (nine players, ten lives, the Chronicler) stay under 1,500."""
 
 
 Lives = Annotated[

@@ -7,6 +7,7 @@ from typing import TypeAlias, TypeVar, assert_never
 from msgspec import Struct
 
 from kronikas.domain.cards import Card
+from kronikas.domain.common import EndReason
 from kronikas.domain.presence import Presence
 from kronikas.domain.thirty_one.options import ThirtyOneOptions
 from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
@@ -84,10 +85,11 @@ class RoundOver(Struct, frozen=True):
 
 
 class Finished(Struct, frozen=True):
-    """The match is over."""
+    """The match is over; `reason` is why when its rules did not end it (`event_cap`)."""
 
     match: Match
     winners: tuple[int, ...]
+    reason: EndReason | None = None
 
 
 State: TypeAlias = Lobby | DealerChoice | Turns | LastCircuit | RoundOver | Finished

@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
     DeckRevealed,
+    EndReason,
     MyHand,
     PlayerJoined,
     PlayerLeft,
@@ -87,6 +88,7 @@ def view(
     table: ThirtyOneTableView | None = None
     turn: int | None = None
     winners: list[int] = []
+    end_reason: EndReason | None = None
     status: Status = "playing"
     match state:  # the cases run in order: the most frequent first
         case Turns():
@@ -126,6 +128,7 @@ def view(
         case Finished():
             status = "finished"
             winners = list(state.winners)
+            end_reason = state.reason
         case _:
             assert_never(state)
     return ThirtyOneGameView(
@@ -144,6 +147,8 @@ def view(
         thirty_one=table,
         last_round=game.last_round,
         deadline=deadline,
+        cheat=None,
+        end_reason=end_reason,
     )
 
 

@@ -7,7 +7,7 @@ from typing import Literal
 from msgspec import Struct
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import AwaySeat, Deadline, HouseSeat, LeftSeat, MyHand
+from kronikas.domain.common import AwaySeat, Deadline, EndReason, HouseSeat, LeftSeat, MyHand
 from kronikas.domain.thirty_one.options import ThirtyOneTableOptions
 
 
@@ -51,9 +51,11 @@ class ThirtyOneRoundResult(Struct, frozen=True):
     three_aces: int | None
 
 
-class ThirtyOneGameView(Struct, frozen=True, tag_field="kind", tag="thirty_one"):
+class ThirtyOneGameView(
+    Struct, frozen=True, tag_field="kind", tag="thirty_one", omit_defaults=True
+):
     """A Thirty-One table as one viewer may see it (`me` and `legal` are null for a
-    spectator)."""
+    spectator; `end_reason` is there only when the table's cap of events ended the match)."""
 
     id: str
     status: Literal["open", "playing", "finished"]
@@ -70,4 +72,5 @@ class ThirtyOneGameView(Struct, frozen=True, tag_field="kind", tag="thirty_one")
     thirty_one: ThirtyOneTableView | None
     last_round: ThirtyOneRoundResult | None
     deadline: Deadline
-    cheat: None = None
+    cheat: None
+    end_reason: EndReason | None = None
