@@ -23,6 +23,10 @@ HOST = "host"
 GAME_ID = re.compile(r"[0-9a-f]{16}")
 """What `create` makes; anything else names no table (and could break a cluster's hash tag)."""
 _CACHE_SIZE = 4096
+READ_PAGE = 1_000
+"""The most events one read of a log asks for: a table not held here is read in pages of this
+many, folded as they come, so that no single store call carries a whole log (a table keeps up
+to its engine's `event_cap` events)."""
 
 
 def hash_token(token: str) -> str:
@@ -224,26 +228,37 @@ class Folds:
             done.exception()  # retrieved here too: every sharer may have gone
 
     async def load(self, game_id: str, token_hash: str = "", rate: bool = True) -> Table:
-        """The table at its current version (one round trip); also learns the token's role."""
+        """The table at its current version (one round trip when this process holds it nearly
+        current; else a page of `READ_PAGE` events a round trip); also learns the token's
+        role."""
         if not GAME_ID.fullmatch(game_id):
             raise NotFound(f"There is no table {game_id!r}.")
         table = self.cache.get(game_id)
         after = table.version if table else 0
-        result = await self.store.read(game_id, after, token_hash, 1 << 30, rate)
+        result = await self.store.read(game_id, after, token_hash, READ_PAGE, rate)
         if result.retry_after_ms:
             raise rate_limited(result.retry_after_ms)
         if result.version == 0:
             self.cache.pop(game_id, None)
             raise NotFound(f"There is no table {game_id!r}.")
-        if table is None or result.version < after:
-            if table is not None:  # the log was replaced (expired and made again): start over
-                result = await self.store.read(game_id, 0, token_hash, 1 << 30, False)
-            table = self._new_table(game_id, result.records[0])
-            self.apply(table, result.records[1:])
-        else:
-            self.apply(table, result.records)
-        if result.role:
-            table.roles[token_hash] = result.role
+        role = result.role
+        while True:
+            if table is None or result.version < table.version:
+                if table is not None:  # the log was replaced (expired and made again): over
+                    result = await self.store.read(game_id, 0, "", READ_PAGE, False)
+                    if result.version == 0:
+                        self.cache.pop(game_id, None)
+                        raise NotFound(f"There is no table {game_id!r}.")
+                table = self._new_table(game_id, result.records[0])
+                self.apply(table, result.records[1:])
+            else:
+                self.apply(table, result.records)
+            if table.version >= result.version or not result.records:
+                break
+            # the next page, from what is folded: the log may have grown meanwhile
+            result = await self.store.read(game_id, table.version, "", READ_PAGE, False)
+        if role:
+            table.roles[token_hash] = role
         self.remember(table)
         return table
 
