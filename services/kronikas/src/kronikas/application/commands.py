@@ -40,7 +40,14 @@ from kronikas.application.folds import (
     seat_of_role,
     seated,
 )
-from kronikas.application.house import deadline_ms, now_ms
+from kronikas.application.house import (
+    HOUSE_MOVES,
+    Turn,
+    deadline_ms,
+    host_bucket,
+    house_alone,
+    now_ms,
+)
 from kronikas.application.ports import RandomSource, Summary
 from kronikas.application.records import Record, encode, ms_of, utc_text
 from kronikas.application.tables import Table
@@ -204,6 +211,12 @@ class Commands:
             table = await self.folds.load(game_id, rate=False)
         except NotFound:
             return Acted(False, None, 0)
+        paid = 0
+        due = deadline_ms(table.engine, table.state, table.at)
+        if due is not None and due <= self.now() and house_alone(table.engine, table.state):
+            paid, wait = await self._house_tokens(game_id)
+            if not paid:  # the host's bucket is empty: the house moves when it has refilled
+                return Acted(False, self.now() + wait, table.version)
 
         def decide(table: Table) -> list[msgspec.Struct]:
             rules = table.engine
@@ -211,7 +224,23 @@ class Commands:
             if due is None or due > self.now():
                 raise NotDue
             waiting = rules.waiting_for(table.state)
-            if waiting is None or waiting in rules.house_seats(table.state):
+            if waiting is None:
+                return []
+            if house_alone(rules, table.state):
+                # The house's paid moves; the request that follows makes no unpaid one.
+                turn = Turn(
+                    rules,
+                    table.game_id,
+                    table.version,
+                    table.state,
+                    table.round,
+                    self.randomness(table.seed),
+                    table.seed,
+                    alone=paid,
+                )
+                turn.play_house(calls=False, paused=True)
+                return turn.events
+            if waiting in rules.house_seats(table.state):
                 return []
             return rules.decide(table.state, TimeOut(waiting), None, self.randomness(table.seed))
 
@@ -280,6 +309,19 @@ class Commands:
             step.idem_key = hash_token(f"{token_hash}:{idempotency_key}")
             step.fingerprint = hashlib.sha256(body).hexdigest()
         return await self.appends.execute(table, fresh, step)
+
+    async def _house_tokens(self, game_id: str) -> tuple[int, int]:
+        """Tokens taken from the host's bucket of a table where the house plays every seat, one
+        a move, up to a request's worth (`HOUSE_MOVES`); and, when it ran dry, the milliseconds
+        until it has one again. Its rate and burst are a token's (`rate_per_s`, `rate_burst`)."""
+        rate, burst = self.settings.rate_per_s, self.settings.rate_burst
+        taken = 0
+        while taken < HOUSE_MOVES:
+            wait = await self.store.take(host_bucket(game_id), rate, burst)
+            if wait:
+                return taken, wait
+            taken += 1
+        return taken, 0
 
     def _decide(
         self, table: Table, command: msgspec.Struct, seat: int | None

@@ -4,6 +4,11 @@ The house plays the seats of house players, of players who left after the start 
 whose clock ran out (away). It acts at once, in the request that made it its turn; it only waits
 (through a deadline, as the clocks do) while a person may still call the play it would bury.
 
+At a table where the house plays every seat, nobody is waiting for its moves: they are paid for
+with tokens of the table's host bucket (`host_bucket`), taken by the clocks before they act, so
+such a table plays itself no faster than one token may move. A request never pays for them: the
+house then moves only through the table's deadline, which is due at once.
+
 Every decision's events are checked against the table's cap of events (`Rules.event_cap`): the
 decision that reaches it is followed by the match's end, by the engine's `decide` of `CapReached`.
 """
@@ -28,6 +33,18 @@ CALL = "call"
 """The command that calls the last play, in games that have calls (`Rules.may_call`)."""
 HOUSE_MOVES = 100
 """The most house moves one request makes; the rest follow at once through a deadline."""
+
+
+def host_bucket(game_id: str) -> str:
+    """The rate bucket that pays for the house's moves at a table where it plays every seat."""
+    return f"host:{game_id}"
+
+
+def house_alone(rules: Rules, state: object) -> bool:
+    """The house plays every seat: no person is seated to wait for its moves (house players,
+    players who left, players away). Not before the start or after the end: it has no moves."""
+    house = rules.house_seats(state)
+    return bool(house) and len(house) == rules.standing(state).players
 
 
 def now_ms() -> int:
@@ -79,8 +96,12 @@ class Turn:
         round_events: Sequence[msgspec.Struct],
         random_of: Randomness,
         seed: int | None,
+        alone: int = 0,
     ) -> None:
         self.rules = rules
+        self.alone = alone
+        """How many moves the house may still make where it plays every seat (`house_alone`):
+        the tokens taken for them; none by default, as a request does not pay for them."""
         self.game_id = game_id
         self.version = version
         self.state = state
@@ -131,13 +152,19 @@ class Turn:
         """The house's moves from here, up to `HOUSE_MOVES`: its calls at once (when `calls`),
         then the moves of the seats it plays while the table waits for one of them and no
         person may still call (`paused`: the house has waited its pause for the play on the
-        table, or a person's clock ran out: it moves now). Returns how many it made."""
+        table, or a person's clock ran out: it moves now). Where it plays every seat, each move
+        spends one of `alone`, and it stops when none is left. Returns how many it made."""
         made = 0
         rules = self.rules
         while made < HOUSE_MOVES and not rules.is_terminal(self.state):
             house = rules.house_seats(self.state)
             if not house:
                 break
+            alone = len(house) == rules.standing(self.state).players
+            if alone:
+                if self.alone <= 0:
+                    break  # unpaid: the table's deadline, due at once, pays for it
+                self.alone -= 1
             waiting = rules.waiting_for(self.state)
             if calls and self._call(house - {waiting} if waiting is not None else house):
                 made += 1
