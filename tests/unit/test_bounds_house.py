@@ -13,6 +13,7 @@ import json
 from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
 from kronikas.adapters.randomness import for_table
 from kronikas.application.games import Games
+from kronikas.application.house import HOUSE_MOVES
 from kronikas.config import Settings
 from kronikas.domain.common import Leave
 from tests.unit.application.clock_helpers import (
@@ -121,3 +122,15 @@ async def test_a_person_at_the_table_is_answered_by_the_house_whatever_the_bucke
 
 async def house_moves_cheat(store: MemoryEventStore, s: Seated) -> int:
     return moves_in("cheat", await stored(store, s.game_id))
+
+
+async def test_without_a_rate_limit_the_house_alone_is_not_held_back() -> None:
+    clock = FakeClock()
+    clock.freeze(1_800_000_000_000)
+    feed = MemoryChangeFeed()
+    store = MemoryEventStore(clock=lambda: clock() / 1000, feeds=[feed])
+    settings = Settings(rate_per_s=0, rate_burst=BURST, sse_keepalive_s=5.0)
+    games = Games(store, feed, for_table, settings, now=clock)
+    s = await started(games, "thirty_one", "hhh", seed=3, lives=10)
+    assert await games.clocks.tick() == 1
+    assert await house_moves(store, s) == HOUSE_MOVES, "a request's worth of moves at once"

@@ -313,8 +313,11 @@ class Commands:
     async def _house_tokens(self, game_id: str) -> tuple[int, int]:
         """Tokens taken from the host's bucket of a table where the house plays every seat, one
         a move, up to a request's worth (`HOUSE_MOVES`); and, when it ran dry, the milliseconds
-        until it has one again. Its rate and burst are a token's (`rate_per_s`, `rate_burst`)."""
+        until it has one again. Its rate and burst are a token's (`rate_per_s`, `rate_burst`; a
+        rate of 0, as tokens have then, limits nothing)."""
         rate, burst = self.settings.rate_per_s, self.settings.rate_burst
+        if rate <= 0:
+            return HOUSE_MOVES, 0
         taken = 0
         while taken < HOUSE_MOVES:
             wait = await self.store.take(host_bucket(game_id), rate, burst)
