@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -32,6 +33,24 @@ def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise ValueError(f"{name} must be true or false, not {raw!r}")
 
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+PROXY_HEADERS = ("x-forwarded-for", "forwarded")
+"""The headers a trusted proxy may name its client in (`TRUSTED_PROXY_HEADER`)."""
+
+
+def _networks(env: Mapping[str, str], name: str) -> tuple[Network, ...]:
+    """Comma-separated addresses and CIDR blocks (`10.0.0.1, 10.1.0.0/16, fd00::/8`)."""
+    found = []
+    for item in env.get(name, "").split(","):
+        if item := item.strip():
+            try:
+                found.append(ipaddress.ip_network(item, strict=False))
+            except ValueError:
+                raise ValueError(f"{name}: {item!r} is not an IP address or CIDR block") from None
+    return tuple(found)
+
+
 def source_web_dir() -> str | None:
     """The repository's `web/` folder when the service runs from the source tree, else None."""
     # services/kronikas/src/kronikas/config.py: the repository is four folders up.
@@ -58,6 +77,22 @@ class Settings:
     rate_burst: int = 40
     open_per_min: int = 60
     """Tables created and seats taken per minute by one client address."""
+    read_per_s: int = 30
+    """Reads without a token of the table (views, events, long-polls, streams, the lobby; and
+    any request with a token the table does not know) one client address makes a second..."""
+    read_burst: int = 60
+    """...and how many it may make at once."""
+    streams_per_token: int = 10
+    """Streams and long-polls one token holds open at once (in one process)."""
+    streams_per_address: int = 100
+    """Streams and long-polls one client address holds open at once (in one process)."""
+    max_connections: int = 4096
+    """Connections and requests one worker serves at once (uvicorn's `limit_concurrency`);
+    beyond it, a plain 503."""
+    trusted_proxies: tuple[Network, ...] = ()
+    """Peers whose `proxy_header` names the client (api/client.py); none by default."""
+    proxy_header: str = "x-forwarded-for"
+    """The header a trusted proxy sets: `x-forwarded-for` or `forwarded` (RFC 7239)."""
     redis_timeout_s: float = 2.0
     workers: int = 1
     sse_keepalive_s: float = 15.0
@@ -71,6 +106,11 @@ class Settings:
         env = os.environ if env is None else env
         origins = tuple(o.strip() for o in env.get("CORS_ORIGINS", "").split(",") if o.strip())
         log_format = env.get("LOG_FORMAT", "json").lower()
+        proxy_header = env.get("TRUSTED_PROXY_HEADER", "x-forwarded-for").strip().lower()
+        if proxy_header not in PROXY_HEADERS:
+            raise ValueError(
+                f"TRUSTED_PROXY_HEADER must be x-forwarded-for or forwarded, not {proxy_header!r}"
+            )
         if log_format not in ("json", "text"):
             raise ValueError(f"LOG_FORMAT must be json or text, not {log_format!r}")
         return cls(
@@ -88,6 +128,13 @@ class Settings:
             rate_per_s=_int(env, "RATE_LIMIT_PER_S", 20, 1, 100_000),
             rate_burst=_int(env, "RATE_LIMIT_BURST", 40, 1, 1_000_000),
             open_per_min=_int(env, "OPEN_LIMIT_PER_MIN", 60, 1, 1_000_000),
+            read_per_s=_int(env, "READ_LIMIT_PER_S", 30, 1, 1_000_000),
+            read_burst=_int(env, "READ_LIMIT_BURST", 60, 1, 1_000_000),
+            streams_per_token=_int(env, "STREAMS_PER_TOKEN", 10, 1, 1_000_000),
+            streams_per_address=_int(env, "STREAMS_PER_ADDRESS", 100, 1, 1_000_000),
+            max_connections=_int(env, "MAX_CONNECTIONS", 4096, 16, 1_000_000),
+            trusted_proxies=_networks(env, "TRUSTED_PROXIES"),
+            proxy_header=proxy_header,
             redis_timeout_s=_int(env, "REDIS_TIMEOUT_MS", 2000, 50, 60_000) / 1000,
             workers=_int(env, "WORKERS", 1, 1, 64),
             sse_keepalive_s=_int(env, "SSE_KEEPALIVE_S", 15, 1, 300),
