@@ -367,6 +367,12 @@ class Service:
             "RATE_LIMIT_PER_S": "100000",
             "RATE_LIMIT_BURST": "100000",
             "OPEN_LIMIT_PER_MIN": "1000000",
+            # The crowd opens 6,000 streams from this one address, on one worker.
+            "READ_LIMIT_PER_S": "1000000",
+            "READ_LIMIT_BURST": "1000000",
+            "STREAMS_PER_TOKEN": "1000000",
+            "STREAMS_PER_ADDRESS": "1000000",
+            "MAX_CONNECTIONS": "1000000",
             "KRONIKAS_APP": "benchmarks.app:create_bench_app",
         }
         if source != ROOT:  # another checkout's code and bench app, ahead of the installed one

@@ -20,6 +20,10 @@ def settings(redis_url: str, **overrides: Any) -> Settings:
         "rate_per_s": 100_000,
         "rate_burst": 100_000,
         "open_per_min": 1_000_000,
+        "read_per_s": 1_000_000,
+        "read_burst": 1_000_000,
+        "streams_per_token": 1_000_000,
+        "streams_per_address": 1_000_000,
         "redis_timeout_s": 1.0,
     }
     return Settings(**(base | overrides))

@@ -169,6 +169,11 @@ class ServiceProcess:
             "RATE_LIMIT_PER_S": "100000",
             "RATE_LIMIT_BURST": "100000",
             "OPEN_LIMIT_PER_MIN": "1000000",
+            "READ_LIMIT_PER_S": "1000000",
+            "READ_LIMIT_BURST": "1000000",
+            "STREAMS_PER_TOKEN": "1000000",
+            "STREAMS_PER_ADDRESS": "1000000",
+            "MAX_CONNECTIONS": "1000000",
         }
         self.log = log
         self._log_file = log.open("ab")

@@ -466,7 +466,7 @@ async def test_reads_beyond_the_burst_are_limited_until_tokens_refill(
     backend: Backend, limited: Store
 ) -> None:
     game = new_id()
-    await append(limited, game, 0, events("a"))
+    await append(limited, game, 0, events("a"), auth=[("t", "0")])
     assert (await limited.read(game, 0, "t", 10)).retry_after_ms == 0
     assert (await limited.read(game, 0, "t", 10)).retry_after_ms == 0
     refused = await limited.read(game, 0, "t", 10)
@@ -481,7 +481,8 @@ async def test_reads_beyond_the_burst_are_limited_until_tokens_refill(
 
 async def test_reads_and_appends_share_a_tokens_bucket(limited: Store) -> None:
     game = new_id()
-    assert (await append(limited, game, 0, events("a"), token_hash="t")).outcome == "ok"
+    first = await append(limited, game, 0, events("a"), token_hash="t", auth=[("t", "0")])
+    assert first.outcome == "ok"
     assert (await limited.read(game, 0, "t", 10)).retry_after_ms == 0
     assert (await append(limited, game, 1, events("b"), token_hash="t")).outcome == "limited"
     assert (await limited.read(game, 0, "t", 10)).retry_after_ms > 0
@@ -489,12 +490,23 @@ async def test_reads_and_appends_share_a_tokens_bucket(limited: Store) -> None:
 
 async def test_a_tokens_bucket_is_its_own_at_each_table(limited: Store) -> None:
     game, other = new_id(), new_id()
-    await append(limited, game, 0, events("a"))
-    await append(limited, other, 0, events("a"))
+    await append(limited, game, 0, events("a"), auth=[("t", "0")])
+    await append(limited, other, 0, events("a"), auth=[("t", "1")])
     for _ in range(2):
         assert (await limited.read(game, 0, "t", 10)).retry_after_ms == 0
     assert (await limited.read(game, 0, "t", 10)).retry_after_ms > 0
     assert (await limited.read(other, 0, "t", 10)).retry_after_ms == 0
+
+
+async def test_a_token_the_table_does_not_know_takes_from_no_bucket(limited: Store) -> None:
+    # A made-up token has no bucket of its own (its caller charges the client's address), and
+    # makes none: its reads are not limited here.
+    game = new_id()
+    await append(limited, game, 0, events("a"), auth=[("t", "0")])
+    for _ in range(5):
+        read = await limited.read(game, 0, "made-up", 10)
+        assert (read.role, read.retry_after_ms, read.records) == ("", 0, events("a"))
+    assert (await limited.read(game, 0, "t", 10)).role == "0"
 
 
 async def test_the_buckets_empty_on_refused_appends_too(limited: Store) -> None:
@@ -1293,7 +1305,7 @@ async def test_the_memory_store_moves_a_games_end_only_by_more_than_a_minute_or_
 async def test_the_memory_stores_buckets_refill_by_its_clock(clock: FakeClock) -> None:
     store = MemoryEventStore(rate_per_s=2, burst=2, clock=clock)
     game = new_id()
-    await append(store, game, 0, events("a"))
+    await append(store, game, 0, events("a"), auth=[("t", "0")])
     assert [(await store.read(game, 0, "t", 1)).retry_after_ms for _ in range(3)] == [0, 0, 500]
     clock.advance(0.25)  # half a token
     assert (await store.read(game, 0, "t", 1)).retry_after_ms == 250

@@ -185,6 +185,8 @@ class RedisEventStore:
     async def read(
         self, game_id: str, after: int, token_hash: str, limit: int, rate: bool = True
     ) -> ReadResult:
+        """The version, the token's role and up to `limit` events after `after` (read.lua: the
+        role is looked up first, and only a known token's bucket is charged)."""
         keys = game_keys(game_id)
         tag = keys["log"].rsplit(":", 1)[0]
         reply: list[Any] = await self._run(

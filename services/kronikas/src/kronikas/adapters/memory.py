@@ -223,17 +223,17 @@ class MemoryEventStore:
         """The version, the token's role and up to `limit` events after `after` (read.lua)."""
         await asyncio.sleep(0)  # a round trip: other tasks run; the read itself is atomic
         tables, now = self._tables, self._now()
-        rate_per_s = self.rate_per_s if rate else 0
-        if rate_per_s > 0 and token_hash:
-            wait = _take(tables.rates, (game_id, token_hash), now, rate_per_s, self.burst)
-            if wait:
-                return ReadResult(version=0, role="", retry_after_ms=wait, records=[])
-            tables.wrote(now)
         stored = tables.logs.get(game_id, now) or []
         version = len(stored)
         role = ""
         if token_hash:
             role = (tables.auths.get(game_id, now) or {}).get(token_hash, "")
+        rate_per_s = self.rate_per_s if rate else 0
+        if rate_per_s > 0 and role:  # only a token the table knows has a bucket
+            wait = _take(tables.rates, (game_id, token_hash), now, rate_per_s, self.burst)
+            if wait:
+                return ReadResult(version=0, role="", retry_after_ms=wait, records=[])
+            tables.wrote(now)
         records: list[bytes] = []
         if after < version and limit > 0:
             records = stored[after : min(version, after + limit)]

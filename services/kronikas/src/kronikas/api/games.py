@@ -12,6 +12,7 @@ from litestar.params import Body, HeaderParameter, PathParameter, QueryParameter
 from litestar.response import Stream
 
 from kronikas.api import inputs
+from kronikas.api.client import client_address
 from kronikas.api.errors import problems
 from kronikas.api.kinds import kinds
 from kronikas.api.openapi import InputDocs, parameter
@@ -26,7 +27,7 @@ from kronikas.api.wire import (
     Lobby,
     LobbyEntry,
 )
-from kronikas.application.errors import InvalidRequest, Unauthorized
+from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
 from kronikas.application.games import Answer, Games
 from kronikas.application.records import utc_text
 from kronikas.application.results import (
@@ -88,8 +89,8 @@ async def strict(request: Request[Any, Any, Any], kind: Any) -> Any:
 
 
 def _address(request: Request[Any, Any, Any]) -> str:
-    """The client's address, for limits on anonymous requests."""
-    return request.client.host if request.client else "unknown"
+    """The client's address, for the limits kept per address (api/client.py)."""
+    return client_address(request.scope, _games(request.app.state).settings)
 
 
 async def _seat_name(state: State, request: Request[Any, Any, Any]) -> str:
@@ -159,21 +160,27 @@ async def _read_body(receive: Any, length: int | None, limit: int) -> bytes:
 async def run_command(games: Games, game_id: str, scope: Any, receive: Any) -> Answer:
     """`POST /v1/games/{game_id}/commands` from its ASGI scope and messages: the route's work,
     shared by the route and by the lane that serves it ahead of the framework (api/lane.py)."""
-    if len(game_id) > GAME_ID_MAX:
-        raise InvalidRequest(f"game_id: the table's id is at most {GAME_ID_MAX} characters.")
-    authorization, if_match, idempotency_key, length, content_type = _command_headers(scope)
-    key = inputs.idempotency_key(idempotency_key)
-    version = inputs.if_match(if_match)
-    token = _required(inputs.bearer(authorization))
-    if content_type is not None:
-        inputs.json_body(content_type, True)
-    limit = games.settings.max_body_bytes
-    body = await _read_body(receive, inputs.content_length(length), limit)
-    inputs.json_body(content_type, bool(body))
-    try:
-        command = _command.decode(body)
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise InvalidRequest(str(exc)) from None
+    client = client_address(scope, games.settings)
+    token: str | None = None
+    try:  # a command refused before it reaches the table is paid for too
+        if len(game_id) > GAME_ID_MAX:
+            raise InvalidRequest(f"game_id: the table's id is at most {GAME_ID_MAX} characters.")
+        authorization, if_match, idempotency_key, length, content_type = _command_headers(scope)
+        key = inputs.idempotency_key(idempotency_key)
+        version = inputs.if_match(if_match)
+        token = _required(inputs.bearer(authorization))
+        if content_type is not None:
+            inputs.json_body(content_type, True)
+        limit = games.settings.max_body_bytes
+        body = await _read_body(receive, inputs.content_length(length), limit)
+        inputs.json_body(content_type, bool(body))
+        try:
+            command = _command.decode(body)
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            raise InvalidRequest(str(exc)) from None
+    except (ApiError, RequestEntityTooLarge):
+        await games.refused(game_id, token, client)
+        raise
     return await games.command(
         game_id,
         token,
@@ -181,6 +188,7 @@ async def run_command(games: Games, game_id: str, scope: Any, receive: Any) -> A
         body,
         if_match=version,
         idempotency_key=key,
+        client=client,
     )
 
 
@@ -220,6 +228,7 @@ class GamesController(Controller):
     async def list_games(
         self,
         state: State,
+        request: Request[Any, Any, Any],
         kind: Annotated[Kind | None, QueryParameter(description="Only this game.")] = None,
         status: Annotated[
             Literal["open", "playing", "finished"] | None,
@@ -229,7 +238,7 @@ class GamesController(Controller):
         offset: Annotated[int, QueryParameter(ge=0, le=100_000, description="Tables to skip.")] = 0,
     ) -> Lobby:
         """The lobby: tables, newest first, filtered by kind and status, a page at a time."""
-        found, more = await _games(state).lobby(kind, status, offset, limit)
+        found, more = await _games(state).lobby(kind, status, offset, limit, _address(request))
         entries = [
             LobbyEntry(
                 id=s.game_id,
@@ -298,7 +307,7 @@ class GamesController(Controller):
     ) -> Response[GameView]:
         """Deal the first round (host token only; at least two players)."""
         token = required_bearer(request)
-        return _tagged(await _games(state).start(game_id, token))
+        return _tagged(await _games(state).start(game_id, token, _address(request)))
 
     @get(
         "/games/{game_id:str}",
@@ -312,7 +321,7 @@ class GamesController(Controller):
 
         The token is optional (`Authorization: Bearer <token>`): without one, a spectator's view.
         """
-        return _tagged(await _games(state).view(game_id, bearer(request)))
+        return _tagged(await _games(state).view(game_id, bearer(request), _address(request)))
 
     @post(
         "/games/{game_id:str}/commands",
@@ -352,7 +361,7 @@ class GamesController(Controller):
 
         The token is optional (`Authorization: Bearer <token>`): without one, a spectator's events.
         """
-        body = await _games(state).events(game_id, bearer(request), after, wait)
+        body = await _games(state).events(game_id, bearer(request), after, wait, _address(request))
         return _raw(body)
 
     @get(
@@ -392,7 +401,7 @@ class GamesController(Controller):
         if last_event_id is not None:
             after = inputs.last_event_id(last_event_id)
         seat = bearer(request) if token is None else inputs.token(token)
-        events = await _games(state).stream(game_id, seat, after)
+        events = await _games(state).stream(game_id, seat, after, _address(request))
         return EventStream(events, _SSE_HEADERS)
 
 

@@ -88,11 +88,14 @@ class _Frames:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         start = self.start
-        await start.start_response(send)
-        if start.is_head_response:
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-        else:
-            await _pump(self.following, scope.get(SERVER_SEND, send), receive)  # type: ignore[arg-type]
+        try:
+            await start.start_response(send)
+            if start.is_head_response:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            else:
+                await _pump(self.following, scope.get(SERVER_SEND, send), receive)  # type: ignore[arg-type]
+        finally:
+            self.following.close()  # its place, given back however the response ends
         await start.after_response()
 
 

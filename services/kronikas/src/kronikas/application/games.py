@@ -1,4 +1,12 @@
-"""The use cases of the HTTP API, in one place for the API layer: changes and reads apart."""
+"""The use cases of the HTTP API, in one place for the API layer: changes and reads apart.
+
+Here too each request pays for itself, whatever transport brought it (docs/api.md, Rate limits):
+a command takes one from its token's bucket, accepted (in the append's own script) or refused
+(after the refusal: nothing else is spent on the accepted path); a start takes one from the host
+token's; a request whose token the table does not know, or that names no table, takes one from
+its client address's read bucket. `client` is the address the transport names (api/client.py);
+None for a caller inside the process (the clocks, tests), which has no address to charge.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +17,26 @@ import msgspec
 from kronikas.application.clocks import Clocks
 from kronikas.application.commands import Commands
 from kronikas.application.encoding import Answer, Delivered
-from kronikas.application.folds import Folds
+from kronikas.application.errors import (
+    ApiError,
+    Forbidden,
+    InvalidRequest,
+    NotFound,
+    RateLimited,
+    Unauthorized,
+    VersionMismatch,
+)
+from kronikas.application.folds import GAME_ID, Folds, hash_token, rate_limited
 from kronikas.application.house import now_ms
 from kronikas.application.ports import ChangeFeed, EventStore, RandomSource, Summary
 from kronikas.application.queries import Following, Queries
 from kronikas.config import Settings
+from kronikas.domain.common import DomainError
 
 __all__ = ["Answer", "Delivered", "Games"]
+
+REFUSED = (DomainError, VersionMismatch, InvalidRequest, Forbidden)
+"""A command refused by a token the table knows (409, 412, 422, 403): its token pays."""
 
 
 class Games:
@@ -60,8 +81,9 @@ class Games:
         """The host seats a house player."""
         return await self.commands.seat_house(game_id, token, name)
 
-    async def start(self, game_id: str, token: str) -> Answer:
-        """The host deals the first round."""
+    async def start(self, game_id: str, token: str, client: str | None = None) -> Answer:
+        """The host deals the first round (one from the host token's bucket, first)."""
+        await self.charge(game_id, token, client)
         return await self.commands.start(game_id, token)
 
     async def command(
@@ -72,27 +94,68 @@ class Games:
         body: bytes,
         if_match: int | None = None,
         idempotency_key: str | None = None,
+        client: str | None = None,
     ) -> Answer:
-        """One move by the seat the token holds."""
-        return await self.commands.command(
-            game_id, token, command, body, if_match=if_match, idempotency_key=idempotency_key
-        )
+        """One move by the seat the token holds. Accepted, it paid in its append; refused, its
+        token pays now (its address, when the table does not know the token)."""
+        try:
+            return await self.commands.command(
+                game_id, token, command, body, if_match=if_match, idempotency_key=idempotency_key
+            )
+        except (Unauthorized, NotFound):
+            await self.refused(game_id, None, client)
+            raise
+        except REFUSED:
+            await self.refused(game_id, token, client)
+            raise
 
-    async def view(self, game_id: str, token: str | None) -> Answer:
+    async def charge(self, game_id: str, token: str | None, client: str | None) -> None:
+        """Take one request from the token's bucket at the table, or from the client address's
+        read bucket when there is no token, no such table, or the table does not know the token;
+        429 when it is empty."""
+        if token and GAME_ID.fullmatch(game_id):
+            read = await self.store.read(game_id, 0, hash_token(token), 0)
+            if read.retry_after_ms:
+                raise rate_limited(read.retry_after_ms)
+            if read.role:
+                return
+        await self.queries.admit(client)
+
+    async def refused(self, game_id: str, token: str | None, client: str | None) -> None:
+        """A refused command's payment (`charge`): a 429 when it cannot be paid, else nothing,
+        and the refusal stands (as it does should the store not answer: it was decided)."""
+        try:
+            await self.charge(game_id, token, client)
+        except RateLimited:
+            raise
+        except ApiError:
+            pass
+
+    async def view(self, game_id: str, token: str | None, client: str | None = None) -> Answer:
         """The table as the token's holder (or a spectator) sees it now."""
-        return await self.queries.view(game_id, token)
+        return await self.queries.view(game_id, token, client)
 
     async def lobby(
-        self, kind: str | None, status: str | None, offset: int, limit: int
+        self,
+        kind: str | None,
+        status: str | None,
+        offset: int,
+        limit: int,
+        client: str | None = None,
     ) -> tuple[list[Summary], bool]:
         """Tables newest first, filtered by kind and status, a page; and whether more follow."""
-        return await self.queries.lobby(kind, status, offset, limit)
+        return await self.queries.lobby(kind, status, offset, limit, client)
 
-    async def events(self, game_id: str, token: str | None, after: int, wait: float) -> bytes:
+    async def events(
+        self, game_id: str, token: str | None, after: int, wait: float, client: str | None = None
+    ) -> bytes:
         """Events after `after` that the asker may see, waiting up to `wait` s for the first."""
-        return await self.queries.events(game_id, token, after, wait)
+        return await self.queries.events(game_id, token, after, wait, client)
 
-    async def stream(self, game_id: str, token: str | None, after: int) -> Following:
+    async def stream(
+        self, game_id: str, token: str | None, after: int, client: str | None = None
+    ) -> Following:
         """Checks access now; the returned stream follows the table from `after` on (called,
-        it yields events, and None as a keep-alive)."""
-        return await self.queries.stream(game_id, token, after)
+        it yields events, and None as a keep-alive), holding a place of its token's and its
+        address's until it ends (`Following.close`)."""
+        return await self.queries.stream(game_id, token, after, client)

@@ -71,7 +71,9 @@ class EventStore(Protocol):
     async def read(
         self, game_id: str, after: int, token_hash: str, limit: int, rate: bool = True
     ) -> ReadResult:
-        """The version, the token's role and up to `limit` events after `after`."""
+        """The version, the token's role and up to `limit` events after `after`. With `rate`, a
+        token the table knows takes one request from its bucket (`retry_after_ms` when it is
+        empty); an unknown token has no bucket (the caller charges its client's address)."""
         ...
 
     async def append(

@@ -2,16 +2,24 @@
 
 While the change feed vouches for a table, following it reads nothing from the store: the feed
 brings each append, folded once, and each viewer's JSON is made once per process.
+
+What a read costs (docs/api.md, Rate limits): a read with a token of the table takes one from the
+token's bucket, in the read's own script (read.lua); any other read (no token, a token the table
+does not know, a table that is not there) takes one from its client address's read bucket. A
+stream or a long-poll holds one of its token's and one of its address's places while it is open.
+`client` is the address the transport names (api/client.py); None for a caller inside the
+process (the clocks, tests), which has no address to charge.
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from kronikas.application.encoding import Answer, Delivered, page_json, view_json
-from kronikas.application.folds import Folds, seat_of_role, seated
+from kronikas.application.errors import NotFound, RateLimited, Unauthorized
+from kronikas.application.folds import Folds, hash_token, rate_limited, seat_of_role, seated
 from kronikas.application.house import deadline_text
 from kronikas.application.ports import Summary, Waiter
 from kronikas.application.results import EVENT_PAGE
@@ -24,6 +32,60 @@ def delivered(seen: list[Seen], seat: int | None) -> list[Delivered]:
     return [Delivered(s.version, s.type, s.json(seat)) for s in seen]
 
 
+HELD_RETRY_AFTER_S = 5
+"""What a stream or long-poll over its cap is told to wait: a place frees when one ends."""
+
+
+class Holds:
+    """The streams and long-polls open in this process, counted per token and per client
+    address; one more beyond either cap is 429 `rate_limited`."""
+
+    def __init__(self, per_token: int, per_address: int) -> None:
+        self.per_token = per_token
+        self.per_address = per_address
+        self.open: dict[str, int] = {}
+
+    def hold(self, token: str | None, client: str | None) -> Callable[[], None]:
+        """Take a place for `token` (a known token, or None) and `client` (or None); answers
+        what gives them back (once, however often it is called)."""
+        keys: list[str] = []
+        if token:
+            key = f"t:{hash_token(token)}"
+            if self.open.get(key, 0) >= self.per_token:
+                raise self._full("this token")
+            keys.append(key)
+        if client is not None:
+            key = f"a:{client}"
+            if self.open.get(key, 0) >= self.per_address:
+                raise self._full("this address")
+            keys.append(key)
+        for key in keys:
+            self.open[key] = self.open.get(key, 0) + 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if released:
+                return
+            released = True
+            for key in keys:
+                left = self.open[key] - 1
+                if left:
+                    self.open[key] = left
+                else:
+                    del self.open[key]
+
+        return release
+
+    @staticmethod
+    def _full(whose: str) -> RateLimited:
+        return RateLimited(
+            f"Too many streams and long-polls open from {whose}; close one, or try again in "
+            f"{HELD_RETRY_AFTER_S} s.",
+            headers={"Retry-After": str(HELD_RETRY_AFTER_S)},
+        )
+
+
 class Queries:
     """What a seat, the host or a spectator may read; none of it changes a table."""
 
@@ -32,34 +94,71 @@ class Queries:
         self.store = folds.store
         self.changes = folds.changes
         self.settings = settings
+        self.holds = Holds(settings.streams_per_token, settings.streams_per_address)
 
-    async def view(self, game_id: str, token: str | None) -> Answer:
+    async def admit(self, client: str | None) -> None:
+        """Take one read from `client`'s read bucket (429 when it is empty); None: no address."""
+        if client is None:
+            return
+        settings = self.settings
+        wait = await self.store.take(f"read:{client}", settings.read_per_s, settings.read_burst)
+        if wait:
+            raise rate_limited(wait)
+
+    async def reader(
+        self, game_id: str, token: str | None, client: str | None
+    ) -> tuple[Table, str | None]:
+        """`Folds.reader`, with the read paid for: by the token's bucket when the table knows
+        the token (in the same script), else by the client's address."""
+        if not token:
+            await self.admit(client)
+            return await self.folds.reader(game_id, None)
+        try:
+            return await self.folds.reader(game_id, token)
+        except (Unauthorized, NotFound):  # no bucket was charged: the address pays
+            await self.admit(client)
+            raise
+
+    async def view(self, game_id: str, token: str | None, client: str | None = None) -> Answer:
         """The table as the token's holder (or a spectator) sees it now."""
-        table, role = await self.folds.reader(game_id, token)
+        table, role = await self.reader(game_id, token, client)
         seat = seated(table, role)
         deadline = deadline_text(table.engine, table.state, table.at)
         view = table.engine.view(table.state, seat, game_id, table.version, deadline)
         return Answer(view_json(view), table.version)
 
     async def lobby(
-        self, kind: str | None, status: str | None, offset: int, limit: int
+        self,
+        kind: str | None,
+        status: str | None,
+        offset: int,
+        limit: int,
+        client: str | None = None,
     ) -> tuple[list[Summary], bool]:
         """Tables newest first, filtered by kind and status, a page; and whether more follow."""
+        await self.admit(client)
         return await self.store.lobby(kind, status, offset, limit)
 
-    async def events(self, game_id: str, token: str | None, after: int, wait: float) -> bytes:
-        """Events after `after` that the asker may see, waiting up to `wait` s for the first."""
+    async def events(
+        self, game_id: str, token: str | None, after: int, wait: float, client: str | None = None
+    ) -> bytes:
+        """Events after `after` that the asker may see, waiting up to `wait` s for the first
+        (a long-poll, which holds a place of its token's and its address's while it waits)."""
         deadline = time.monotonic() + wait
-        table, role = await self.folds.reader(game_id, token)
+        table, role = await self.reader(game_id, token, client)
         if table.version <= after and wait > 0:
-            async with self.changes.waiting(game_id, seated(table, role)) as waiter:
-                table = await self.folds.followed(game_id)
-                while table.version <= after:
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0 or not await waiter.wait(remaining):
-                        break
-                    waiter.clear()
+            release = self.holds.hold(token, client)
+            try:
+                async with self.changes.waiting(game_id, seated(table, role)) as waiter:
                     table = await self.folds.followed(game_id)
+                    while table.version <= after:
+                        remaining = deadline - time.monotonic()
+                        if remaining <= 0 or not await waiter.wait(remaining):
+                            break
+                        waiter.clear()
+                        table = await self.folds.followed(game_id)
+            finally:
+                release()
         # Redacted for whoever the token is now: the seat may have moved, or been given up.
         delivered, version = await self._after(table, after, seated(table, role))
         more = bool(delivered) and delivered[-1].version < version
@@ -82,10 +181,14 @@ class Queries:
         records = [self.folds.codec.decode(table.kind, raw) for raw in result.records]
         return delivered(seen_of(table, records), seat), result.version
 
-    async def stream(self, game_id: str, token: str | None, after: int) -> Following:
-        """Checks access now; the returned stream follows the table from `after` on."""
-        _, role = await self.folds.reader(game_id, token)
-        return Following(self, game_id, role, after)
+    async def stream(
+        self, game_id: str, token: str | None, after: int, client: str | None = None
+    ) -> Following:
+        """Checks access now, and takes a place of the token's and the address's; the returned
+        stream follows the table from `after` on, and gives the place back when it ends (or is
+        closed)."""
+        _, role = await self.reader(game_id, token, client)
+        return Following(self, game_id, role, after, self.holds.hold(token, client))
 
 
 class Following:
@@ -103,7 +206,14 @@ class Following:
     keep-alive.
     """
 
-    def __init__(self, queries: Queries, game_id: str, role: str | None, after: int) -> None:
+    def __init__(
+        self,
+        queries: Queries,
+        game_id: str,
+        role: str | None,
+        after: int,
+        release: Callable[[], None] | None = None,
+    ) -> None:
         self.queries = queries
         self.game_id = game_id
         self.role = role
@@ -112,6 +222,14 @@ class Following:
         self.keepalive = queries.settings.sse_keepalive_s
         self._waiting: contextlib.AbstractAsyncContextManager[Waiter] | None = None
         self.waiter: Waiter | None = None
+        self._release = release
+        """Gives the stream's place back (`Holds`)."""
+
+    def close(self) -> None:
+        """The stream is over: its place is given back (once). Leaving `async with` does it."""
+        release, self._release = self._release, None
+        if release is not None:
+            release()
 
     async def __aenter__(self) -> Following:
         table = self.queries.folds.cache.get(self.game_id)
@@ -122,6 +240,7 @@ class Following:
 
     async def __aexit__(self, *exc: object) -> None:
         waiting, self._waiting, self.waiter = self._waiting, None, None
+        self.close()
         if waiting is not None:
             await waiting.__aexit__(None, None, None)
 

@@ -1,11 +1,19 @@
 -- Read a game: its version, the caller's role, and the events after a version.
--- KEYS[1] log (list)   KEYS[2] auth (hash)   KEYS[3] rate bucket (hash)
+-- KEYS[1] log (list)   KEYS[2] auth (hash)   KEYS[3] the token's rate bucket (hash)
 -- ARGV[1] after   ARGV[2] token hash ("" for none)   ARGV[3] now (ms)
 -- ARGV[4] rate per second (0: no limit)   ARGV[5] burst   ARGV[6] max events to return
 -- Returns {version, role ("" unknown), retry_after_ms (0: allowed), event...}
-local now = tonumber(ARGV[3])
+-- The role is looked up first: only a token this table knows takes from a bucket of its own
+-- (one a made-up token would make for nothing); the caller charges an unknown token's request
+-- to its client's address.
+local version = redis.call('LLEN', KEYS[1])
+local role = ''
+if ARGV[2] ~= '' then
+  role = redis.call('HGET', KEYS[2], ARGV[2]) or ''
+end
 local rate = tonumber(ARGV[4])
-if rate > 0 and ARGV[2] ~= '' then
+if rate > 0 and role ~= '' then
+  local now = tonumber(ARGV[3])
   local burst = tonumber(ARGV[5])
   local bucket = redis.call('HMGET', KEYS[3], 'tokens', 'at')
   local tokens = tonumber(bucket[1]) or burst
@@ -16,11 +24,6 @@ if rate > 0 and ARGV[2] ~= '' then
   end
   redis.call('HSET', KEYS[3], 'tokens', tokens - 1, 'at', now)
   redis.call('PEXPIRE', KEYS[3], math.ceil(burst * 1000 / rate) + 1000)
-end
-local version = redis.call('LLEN', KEYS[1])
-local role = ''
-if ARGV[2] ~= '' then
-  role = redis.call('HGET', KEYS[2], ARGV[2]) or ''
 end
 local reply = {version, role, 0}
 local after = tonumber(ARGV[1])
