@@ -73,7 +73,7 @@ def _port_taken(host: str, port: int) -> OSError | None:
     return None
 
 
-def _worker(app: str, host: str, port: int, supervisor: int) -> None:
+def _worker(app: str, host: str, port: int, supervisor: int, connections: int) -> None:
     """One worker process: uvicorn on its own socket (it handles SIGTERM and SIGINT itself)."""
     from kronikas.adapters.embedded_redis import die_with_parent
 
@@ -89,12 +89,13 @@ def _worker(app: str, host: str, port: int, supervisor: int) -> None:
         lifespan="on",
         timeout_graceful_shutdown=GRACE_S,
         timeout_keep_alive=KEEP_ALIVE_S,
-        proxy_headers=False,  # the client is the TCP peer (README, OPEN_LIMIT_PER_MIN)
+        proxy_headers=False,  # the client is the TCP peer, or TRUSTED_PROXIES (api/client.py)
+        limit_concurrency=connections,
     )
     uvicorn.Server(config).run(sockets=[_listening_socket(host, port)])
 
 
-def _supervise(app: str, host: str, port: int, workers: int) -> int:
+def _supervise(app: str, host: str, port: int, workers: int, connections: int) -> int:
     """Run `workers` processes on one port, restart one that dies, stop them all on a signal.
 
     Not uvicorn's own workers: they share one listening socket, and with keep-alive clients one
@@ -111,7 +112,9 @@ def _supervise(app: str, host: str, port: int, workers: int) -> int:
 
     def started() -> tuple[multiprocessing.process.BaseProcess, float]:
         process = spawn.Process(
-            target=_worker, args=(app, host, port, os.getpid()), name="kronikas-worker"
+            target=_worker,
+            args=(app, host, port, os.getpid(), connections),
+            name="kronikas-worker",
         )
         process.start()
         return process, time.monotonic()
@@ -183,7 +186,9 @@ def main() -> int:
     status = 0
     try:
         if settings.workers > 1 and hasattr(socket, "SO_REUSEPORT") and sys.platform == "linux":
-            status = _supervise(app, settings.host, settings.port, settings.workers)
+            status = _supervise(
+                app, settings.host, settings.port, settings.workers, settings.max_connections
+            )
         else:
             uvicorn.run(
                 app,
@@ -197,7 +202,8 @@ def main() -> int:
                 lifespan="on",
                 timeout_graceful_shutdown=GRACE_S,
                 timeout_keep_alive=KEEP_ALIVE_S,
-                proxy_headers=False,  # the client is the TCP peer (README, OPEN_LIMIT_PER_MIN)
+                proxy_headers=False,  # the client is the TCP peer, or TRUSTED_PROXIES
+                limit_concurrency=settings.max_connections,  # beyond: a plain 503
             )
     finally:
         if embedded is not None:
