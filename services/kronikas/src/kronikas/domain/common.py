@@ -143,6 +143,19 @@ EndReason = Annotated[
         "log reached the most events a table keeps (docs/rules.md)."
     ),
 ]
+EndReasonOnWire = EndReason | msgspec.UnsetType
+"""`reason` of `match_ended` and `end_reason` of a view: there only when the cap ended the match."""
+
+
+def wire_reason(reason: str | None) -> EndReasonOnWire:
+    """A match's end reason as its event or view carries it: absent (`UNSET`) when its rules
+    ended it."""
+    return msgspec.UNSET if reason is None else EVENT_CAP_REASON
+
+
+def state_reason(reason: EndReasonOnWire) -> Literal["event_cap"] | None:
+    """An end reason as an event carries it, as a state keeps it (None: its rules ended it)."""
+    return None if isinstance(reason, msgspec.UnsetType) else reason
 
 
 class Leave(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="leave"):

@@ -10,7 +10,7 @@ from kronikas.domain.cards import Card
 from kronikas.domain.cheat.options import CheatOptions
 from kronikas.domain.common import (
     DeckRevealed,
-    EndReason,
+    EndReasonOnWire,
     PlayerJoined,
     PlayerLeft,
     SeatAway,
@@ -114,7 +114,7 @@ class CheatMatchEnded(
 
     winners: list[int]
     points: list[int]
-    reason: EndReason | None = None
+    reason: EndReasonOnWire = msgspec.UNSET
 
 
 Event: TypeAlias = (

@@ -41,6 +41,7 @@ from kronikas.domain.common import (
     PlayerLeft,
     SeatAway,
     SeatBack,
+    state_reason,
 )
 
 
@@ -230,13 +231,14 @@ def evolve(state: State, event: Event) -> State:
                 case _:
                     assert_never(state)
         case CheatMatchEnded():
-            if isinstance(state, CheatLobby) and event.reason is not None:
-                return CheatFinished(table=state, winners=tuple(event.winners), reason=event.reason)
+            reason = state_reason(event.reason)
+            if isinstance(state, CheatLobby) and reason is not None:
+                return CheatFinished(table=state, winners=tuple(event.winners), reason=reason)
             over = _over(state, event)
             return CheatFinished(
                 table=msgspec.structs.replace(over.table, points=tuple(event.points)),
                 winners=tuple(event.winners),
-                reason=event.reason,
+                reason=reason,
             )
         case PlayerJoined():
             lobby = _lobby(state, event)

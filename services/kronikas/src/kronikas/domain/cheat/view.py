@@ -37,7 +37,7 @@ from kronikas.domain.common import (
     AwaySeat,
     Deadline,
     DeckRevealed,
-    EndReason,
+    EndReasonOnWire,
     HouseSeat,
     LeftSeat,
     MyHand,
@@ -45,6 +45,7 @@ from kronikas.domain.common import (
     PlayerLeft,
     SeatAway,
     SeatBack,
+    wire_reason,
 )
 
 
@@ -107,7 +108,7 @@ class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat", 
     thirty_one: None
     last_round: CheatRoundResult | None
     deadline: Deadline
-    end_reason: EndReason | None = None
+    end_reason: EndReasonOnWire = msgspec.UNSET
 
 
 def redact(event: Event, viewer: int | None) -> Event:
@@ -195,7 +196,7 @@ def _lobby_view(
         thirty_one=None,
         last_round=None,
         deadline=deadline,
-        end_reason=None if ended is None else ended.reason,
+        end_reason=wire_reason(None if ended is None else ended.reason),
     )
 
 
@@ -214,7 +215,7 @@ def view(
     for it (`legal(..., by_house=True)`)."""
     status: Status = "playing"
     winners: list[int] = []
-    end_reason: EndReason | None = None
+    end_reason: str | None = None
     playing: CheatRound | None = None
     match state:
         case CheatLobby():
@@ -265,5 +266,5 @@ def view(
         thirty_one=None,
         last_round=table.last_round,
         deadline=deadline,
-        end_reason=end_reason,
+        end_reason=wire_reason(end_reason),
     )

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from msgspec import Struct
+from msgspec import UNSET, Struct
 
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
     DeckRevealed,
-    EndReason,
+    EndReasonOnWire,
     PlayerJoined,
     PlayerLeft,
     SeatAway,
@@ -116,7 +116,7 @@ class ThirtyOneMatchEnded(_ThirtyOneEvent, frozen=True, tag="match_ended", omit_
     lives (none when it ended before the start), and a round in play was not scored."""
 
     winners: list[int]
-    reason: EndReason | None = None
+    reason: EndReasonOnWire = UNSET
 
 
 Event: TypeAlias = (

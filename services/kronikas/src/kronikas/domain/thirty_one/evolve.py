@@ -15,6 +15,7 @@ from kronikas.domain.common import (
     PlayerLeft,
     SeatAway,
     SeatBack,
+    state_reason,
 )
 from kronikas.domain.presence import Presence
 from kronikas.domain.thirty_one.events import (
@@ -130,13 +131,14 @@ def _ended(state: State, event: ThirtyOneMatchEnded) -> State:
     match state:
         case RoundOver():
             pass
-        case Lobby() if event.reason is not None:
+        case Lobby() if state_reason(event.reason) is not None:
             pass
         case Lobby() | DealerChoice() | Turns() | LastCircuit() | Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
-    return Finished(match=state.match, winners=tuple(event.winners), reason=event.reason)
+    reason = state_reason(event.reason)
+    return Finished(match=state.match, winners=tuple(event.winners), reason=reason)
 
 
 def _flagged(state: State, event: Event, seat: int, **flags: bool) -> State:

@@ -10,12 +10,12 @@ from msgspec.structs import replace
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
     DeckRevealed,
-    EndReason,
     MyHand,
     PlayerJoined,
     PlayerLeft,
     SeatAway,
     SeatBack,
+    wire_reason,
 )
 from kronikas.domain.thirty_one.events import (
     Event,
@@ -88,7 +88,7 @@ def view(
     table: ThirtyOneTableView | None = None
     turn: int | None = None
     winners: list[int] = []
-    end_reason: EndReason | None = None
+    end_reason: str | None = None
     status: Status = "playing"
     match state:  # the cases run in order: the most frequent first
         case Turns():
@@ -148,7 +148,7 @@ def view(
         last_round=game.last_round,
         deadline=deadline,
         cheat=None,
-        end_reason=end_reason,
+        end_reason=wire_reason(end_reason),
     )
 
 

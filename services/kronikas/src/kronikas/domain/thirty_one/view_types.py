@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from typing import Literal
 
-from msgspec import Struct
+from msgspec import UNSET, Struct
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import AwaySeat, Deadline, EndReason, HouseSeat, LeftSeat, MyHand
+from kronikas.domain.common import (
+    AwaySeat,
+    Deadline,
+    EndReasonOnWire,
+    HouseSeat,
+    LeftSeat,
+    MyHand,
+)
 from kronikas.domain.thirty_one.options import ThirtyOneTableOptions
 
 
@@ -73,4 +80,4 @@ class ThirtyOneGameView(
     last_round: ThirtyOneRoundResult | None
     deadline: Deadline
     cheat: None
-    end_reason: EndReason | None = None
+    end_reason: EndReasonOnWire = UNSET
