@@ -13,6 +13,7 @@ never fails: an entry that is not an address ends the walk at the last trusted h
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -31,16 +32,21 @@ def client_address(scope: Any, settings: Settings) -> str:
     """The address a request's client is counted by: an IPv4 address, an IPv6 /64 (`a:b:c:d::/64`),
     or, when the peer is no IP address (a test client, a Unix socket), the peer's name."""
     client = scope.get("client")
-    peer = str(client[0]) if client else ""
+    address, key = _peer(str(client[0]) if client else "")
+    proxies = settings.trusted_proxies
+    if address is not None and proxies and trusted(address, proxies):
+        headers = hops(scope.get("headers", ()), settings.proxy_header)
+        return bucket(forwarded_client(address, headers, proxies))
+    return key
+
+
+@functools.lru_cache(maxsize=4096)
+def _peer(peer: str) -> tuple[Address | None, str]:
+    """A peer's address and its key, each peer's worked out once (every command asks)."""
     address = parse(peer)
     if address is None:
-        return peer[:_MAX_ENTRY] or "unknown"
-    proxies = settings.trusted_proxies
-    if proxies and trusted(address, proxies):
-        address = forwarded_client(
-            address, hops(scope.get("headers", ()), settings.proxy_header), proxies
-        )
-    return bucket(address)
+        return None, peer[:_MAX_ENTRY] or "unknown"
+    return address, bucket(address)
 
 
 def trusted(address: Address, proxies: Sequence[Network]) -> bool:
