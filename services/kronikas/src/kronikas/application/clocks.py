@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 
 from kronikas.application.commands import Commands
-from kronikas.application.errors import Unavailable
+from kronikas.application.errors import OutcomeUnknown, Unavailable
 from kronikas.application.ports import EventStore
 
 log = logging.getLogger("kronikas.clocks")
@@ -49,8 +49,8 @@ class Clocks:
     async def _act(self, game_id: str, lease: int) -> None:
         try:
             acted = await self.commands.on_deadline(game_id)
-        except Unavailable:
-            return  # the lease runs out and the table is taken again
+        except (Unavailable, OutcomeUnknown):
+            return  # the lease runs out and the table is taken again, read as it is then
         except Exception:  # one table's fault must not stop every clock
             log.exception("acting on a deadline failed", extra={"game_id": game_id})
             return
