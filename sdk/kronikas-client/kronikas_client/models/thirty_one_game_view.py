@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.thirty_one_game_view_status import ThirtyOneGameViewStatus
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.my_hand import MyHand
@@ -41,6 +42,8 @@ class ThirtyOneGameView:
         turn (int | None):
         version (int):
         winners (list[int]):
+        end_reason (Literal['event_cap'] | Unset): Why the match ended before its rules ended it: `event_cap`, its
+            table's log reached the most events a table keeps (docs/rules.md).
     """
 
     cheat: None
@@ -60,6 +63,7 @@ class ThirtyOneGameView:
     version: int
     winners: list[int]
     kind: Literal["thirty_one"] = "thirty_one"
+    end_reason: Literal["event_cap"] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -124,6 +128,12 @@ class ThirtyOneGameView:
 
         winners = self.winners
 
+        end_reason: Literal["event_cap"] | Unset
+        if isinstance(self.end_reason, Unset):
+            end_reason = UNSET
+        else:
+            end_reason = self.end_reason
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -147,6 +157,8 @@ class ThirtyOneGameView:
                 "winners": winners,
             }
         )
+        if end_reason is not UNSET:
+            field_dict["end_reason"] = end_reason
 
         return field_dict
 
@@ -267,6 +279,16 @@ class ThirtyOneGameView:
 
         winners = cast(list[int], d.pop("winners"))
 
+        def _parse_end_reason(data: object) -> Literal["event_cap"] | Unset:
+            if isinstance(data, Unset):
+                return data
+            end_reason_type_0 = cast(Literal["event_cap"], data)
+            if end_reason_type_0 != "event_cap":
+                raise ValueError(f"end_reason_type_0 must match const 'event_cap', got '{end_reason_type_0}'")
+            return end_reason_type_0
+
+        end_reason = _parse_end_reason(d.pop("end_reason", UNSET))
+
         thirty_one_game_view = cls(
             cheat=cheat,
             deadline=deadline,
@@ -285,6 +307,7 @@ class ThirtyOneGameView:
             turn=turn,
             version=version,
             winners=winners,
+            end_reason=end_reason,
         )
 
         thirty_one_game_view.additional_properties = d

@@ -6,6 +6,8 @@ from typing import Any, Literal, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="ThirtyOneMatchEnded")
 
 
@@ -15,16 +17,25 @@ class ThirtyOneMatchEnded:
     Attributes:
         type_ (Literal['match_ended']):  Default: 'match_ended'.
         winners (list[int]):
+        reason (Literal['event_cap'] | Unset): Why the match ended before its rules ended it: `event_cap`, its table's
+            log reached the most events a table keeps (docs/rules.md).
     """
 
     winners: list[int]
     type_: Literal["match_ended"] = "match_ended"
+    reason: Literal["event_cap"] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_
 
         winners = self.winners
+
+        reason: Literal["event_cap"] | Unset
+        if isinstance(self.reason, Unset):
+            reason = UNSET
+        else:
+            reason = self.reason
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -34,6 +45,8 @@ class ThirtyOneMatchEnded:
                 "winners": winners,
             }
         )
+        if reason is not UNSET:
+            field_dict["reason"] = reason
 
         return field_dict
 
@@ -46,9 +59,20 @@ class ThirtyOneMatchEnded:
 
         winners = cast(list[int], d.pop("winners"))
 
+        def _parse_reason(data: object) -> Literal["event_cap"] | Unset:
+            if isinstance(data, Unset):
+                return data
+            reason_type_0 = cast(Literal["event_cap"], data)
+            if reason_type_0 != "event_cap":
+                raise ValueError(f"reason_type_0 must match const 'event_cap', got '{reason_type_0}'")
+            return reason_type_0
+
+        reason = _parse_reason(d.pop("reason", UNSET))
+
         thirty_one_match_ended = cls(
             type_=type_,
             winners=winners,
+            reason=reason,
         )
 
         thirty_one_match_ended.additional_properties = d
