@@ -116,6 +116,10 @@ async def test_a_redis_out_of_memory_refuses_changes_with_503_and_reads_go_on(
                 assert r.status_code == 200, r.text
                 assert r.json()["events"][-1]["version"] == view["version"]
                 assert (await client.get("/v1/games")).status_code == 200
+                # A seat's read too: its rate bucket cannot be written, and it is not refused.
+                r = await client.get(f"/v1/games/{table.id}", headers=auth(table.players[seat]))
+                assert r.status_code == 200, r.text
+                assert r.json()["me"]["seat"] == seat and r.json()["me"]["hand"]
 
             await admin.flushdb()  # memory back (the table with it): changes go on
             assert (await http.post("/v1/games", json={"kind": "cheat"})).status_code == 201

@@ -22,8 +22,12 @@ if rate > 0 and role ~= '' then
   if tokens < 1 then
     return {0, '', math.ceil((1 - tokens) * 1000 / rate)}
   end
-  redis.call('HSET', KEYS[3], 'tokens', tokens - 1, 'at', now)
-  redis.call('PEXPIRE', KEYS[3], math.ceil(burst * 1000 / rate) + 1000)
+  -- pcall: a Redis full to its maxmemory refuses the write, and the read goes on uncharged
+  -- (every change is refused by its own write then, so nothing grows).
+  local charged = redis.pcall('HSET', KEYS[3], 'tokens', tokens - 1, 'at', now)
+  if type(charged) ~= 'table' or not charged.err then
+    redis.call('PEXPIRE', KEYS[3], math.ceil(burst * 1000 / rate) + 1000)
+  end
 end
 local reply = {version, role, 0}
 local after = tonumber(ARGV[1])
