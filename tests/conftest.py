@@ -29,6 +29,7 @@ SLOW_MODULES = {
     "tests/integration/test_serve.py": "processes",
     "tests/reliability/test_leaks.py": "processes",
     "tests/reliability/test_leaks_membership.py": "processes",
+    "tests/reliability/test_fair_limits.py": "processes",
     "tests/reliability/test_outages.py": "processes",
     "tests/reliability/test_races.py": "processes",
     "tests/integration/test_cluster.py": "cluster",

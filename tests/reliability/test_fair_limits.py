@@ -27,8 +27,6 @@ from kronikas.config import Settings
 from tests.api.tables import auth
 from tests.conftest import ServiceProcess, serving
 
-pytestmark = pytest.mark.processes
-
 DEFAULTS = Settings()
 REAL_LIMITS = {
     name: ""  # "": the setting's default, not the test suite's generous one
