@@ -105,7 +105,6 @@ class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat", 
     me: MyHand | None
     legal: list[str] | None
     cheat: CheatTableView | None
-    thirty_one: None
     last_round: CheatRoundResult | None
     deadline: Deadline
     end_reason: EndReasonOnWire = msgspec.UNSET
@@ -193,7 +192,6 @@ def _lobby_view(
         if seated and viewer is not None
         else None,
         cheat=None,
-        thirty_one=None,
         last_round=None,
         deadline=deadline,
         end_reason=wire_reason(None if ended is None else ended.reason),
@@ -263,7 +261,6 @@ def view(
             last_penalty=table.last_penalty,
             commitment=table.commitment,
         ),
-        thirty_one=None,
         last_round=table.last_round,
         deadline=deadline,
         end_reason=wire_reason(end_reason),

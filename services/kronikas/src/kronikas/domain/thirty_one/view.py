@@ -147,7 +147,6 @@ def view(
         thirty_one=table,
         last_round=game.last_round,
         deadline=deadline,
-        cheat=None,
         end_reason=wire_reason(end_reason),
     )
 

@@ -79,5 +79,4 @@ class ThirtyOneGameView(
     thirty_one: ThirtyOneTableView | None
     last_round: ThirtyOneRoundResult | None
     deadline: Deadline
-    cheat: None
     end_reason: EndReasonOnWire = UNSET
