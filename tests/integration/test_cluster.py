@@ -118,7 +118,13 @@ async def test_auth_idempotency_and_rate_limits_work_on_a_cluster(
     for game in games_by_node.values():
         key = Idempotency("k", "fp", b"answer")
         first = await store.append(
-            game, 0, [b"a"], ttl_s=60, summary=summary(game), auth=[("h", "0")], idempotency=key
+            game,
+            0,
+            [b"a"],
+            ttl_s=60,
+            summary=summary(game),
+            auth=[("h", "0"), ("t", "1")],  # a token the table knows: only those have a bucket
+            idempotency=key,
         )
         assert first.outcome == "ok"
         again = await store.append(
@@ -405,5 +411,15 @@ async def test_a_timed_out_turn_is_played_by_the_house_on_the_cluster(
             f"/v1/games/{game}/commands", json={"type": "leave"}, headers=bearer(tokens[1 - seat])
         )
         assert r.status_code == 200, r.text
-        assert r.json()["game"]["status"] == "finished"
+        # Nobody is left to wait for the house: its clock loop plays the table out, paced by
+        # the table's bucket (docs/rules.md, the house alone).
+        version = r.json()["version"]
+        for _ in range(60):
+            view = (await client.get(f"/v1/games/{game}")).json()
+            if view["status"] == "finished":
+                break
+            await client.get(
+                f"/v1/games/{game}/events", params={"after": view["version"], "wait": 5}
+            )
+        assert view["status"] == "finished" and view["version"] > version, view["status"]
     assert {int(port) for port in tables} - {int(deadlines_at.port)}, "no table off that node"
