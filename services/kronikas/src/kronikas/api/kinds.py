@@ -1,4 +1,5 @@
-"""`GET /v1/kinds`, derived from the engines' option types so it cannot drift from them."""
+"""`GET /v1/kinds`, derived from the engines' option types so it cannot drift from them; the
+players each game declares (`Engine.seats`)."""
 
 from __future__ import annotations
 
@@ -60,21 +61,8 @@ def _describe(game: Rules) -> KindInfo:
         raise TypeError(f"{game.title}'s options are not a struct")
     options = [_option(f) for f in info.fields]
     commands = sorted(tag_of(c) for c in game.commands)
-    most = max(game.max_players(o) for o in _extreme_options(game.options))
-    return KindInfo(game.kind, game.min_players, most, options, commands)
-
-
-def _extreme_options(options_type: type[msgspec.Struct]) -> list[msgspec.Struct]:
-    # max_players may depend on the options (Cheat's decks): try each integer option at its top.
-    info = mi.type_info(options_type)
-    if not isinstance(info, mi.StructType):
-        raise TypeError(f"{options_type.__name__} is not a struct")
-    out = [options_type()]
-    for field in info.fields:
-        option = _option(field)
-        if option.type == "integer" and option.maximum is not None:
-            out.append(msgspec.structs.replace(options_type(), **{field.name: option.maximum}))
-    return out
+    least, most = game.seats
+    return KindInfo(game.kind, least, most, options, commands)
 
 
 def kinds() -> Kinds:

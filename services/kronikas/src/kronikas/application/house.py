@@ -2,7 +2,8 @@
 
 The house plays the seats of house players, of players who left after the start and of players
 whose clock ran out (away). It acts at once, in the request that made it its turn; it only waits
-(through a deadline, as the clocks do) while a person may still call the play it would bury.
+(through a deadline, as the clocks do) while a person may still answer the play it would bury
+(`Rules.may_answer`), for as long as the engine says (`Timing.pause_seconds`).
 
 At a table where the house plays every seat, nobody is waiting for its moves: they are paid for
 with tokens of the table's host bucket (`host_bucket`), taken by the clocks before they act, so
@@ -25,12 +26,10 @@ import msgspec
 from kronikas.application.records import ms_of, utc_text
 from kronikas.application.tables import follow_round
 from kronikas.domain.common import CapReached, DomainError, Randomness
-from kronikas.domain.engine import Rules, tag_of
+from kronikas.domain.engine import Rules
 
 log = logging.getLogger("kronikas.house")
 
-CALL = "call"
-"""The command that calls the last play, in games that have calls (`Rules.may_call`)."""
 HOUSE_MOVES = 100
 """The most house moves one request makes; the rest follow at once through a deadline."""
 
@@ -52,8 +51,8 @@ def now_ms() -> int:
 
 
 def _pausing(rules: Rules, state: object, house: frozenset[int]) -> bool:
-    """A person may still call the last play, which the house's next move would bury."""
-    return bool(rules.may_call(state) - house)
+    """A person may still answer the last play, which the house's next move would bury."""
+    return bool(rules.may_answer(state) - house)
 
 
 def deadline_ms(rules: Rules, state: object, at: str) -> int | None:
@@ -70,7 +69,7 @@ def deadline_ms(rules: Rules, state: object, at: str) -> int | None:
     house = rules.house_seats(state)
     if waiting in house:
         if _pausing(rules, state, house):
-            return ms_of(at) + timing.house_pause_seconds * 1000
+            return ms_of(at) + timing.pause_seconds * 1000
         return ms_of(at)
     if timing.turn_seconds is None:
         return None
@@ -149,11 +148,12 @@ class Turn:
         return True
 
     def play_house(self, calls: bool = True, paused: bool = False) -> int:
-        """The house's moves from here, up to `HOUSE_MOVES`: its calls at once (when `calls`),
-        then the moves of the seats it plays while the table waits for one of them and no
-        person may still call (`paused`: the house has waited its pause for the play on the
-        table, or a person's clock ran out: it moves now). Where it plays every seat, each move
-        spends one of `alone`, and it stops when none is left. Returns how many it made."""
+        """The house's moves from here, up to `HOUSE_MOVES`: its answers to the last play at once
+        (when `calls`, an older name for them), then the moves of the seats it plays while the
+        table waits for one of them and no person may still answer (`paused`: the house has
+        waited its pause for the play on the table, or a person's clock ran out: it moves now).
+        Where it plays every seat, each move spends one of `alone`, and it stops when none is
+        left. Returns how many it made."""
         made = 0
         rules = self.rules
         while made < HOUSE_MOVES and not rules.is_terminal(self.state):
@@ -166,7 +166,7 @@ class Turn:
                     break  # unpaid: the table's deadline, due at once, pays for it
                 self.alone -= 1
             waiting = rules.waiting_for(self.state)
-            if calls and self._call(house - {waiting} if waiting is not None else house):
+            if calls and self._answer(house - {waiting} if waiting is not None else house):
                 made += 1
                 continue
             calls = True
@@ -174,8 +174,8 @@ class Turn:
                 break
             if not paused and _pausing(rules, self.state, house):
                 # The house waits its pause before it buries the play, but decides at once
-                # whether to call it itself.
-                if self._call(frozenset({waiting}), only_calls=True):
+                # whether to answer it itself.
+                if self._answer(frozenset({waiting}), only_answers=True):
                     made += 1
                     continue
                 break
@@ -189,12 +189,14 @@ class Turn:
             made += 1
         return made
 
-    def _call(self, callers: frozenset[int], only_calls: bool = False) -> bool:
-        """The first of `callers` that may call the last play and decides to: its call. (A seat
-        the table waits for may answer with its move instead: with `only_calls` that waits.)"""
-        for seat in sorted(callers & self.rules.may_call(self.state)):
+    def _answer(self, seats: frozenset[int], only_answers: bool = False) -> bool:
+        """The first of `seats` that may answer the last play out of turn and decides to: its
+        answer (`Rules.answers`). (A seat the table waits for may answer with its move instead:
+        with `only_answers` that waits.)"""
+        answers = self.rules.answers
+        for seat in sorted(seats & self.rules.may_answer(self.state)):
             command = self._ask(seat)
-            if command is None or (only_calls and tag_of(type(command)) != CALL):
+            if command is None or (only_answers and not isinstance(command, answers)):
                 continue
             if self._play(seat, command):
                 return True

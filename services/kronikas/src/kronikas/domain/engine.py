@@ -38,10 +38,19 @@ ViewT = TypeVar("ViewT", bound=View)
 
 class Timing(NamedTuple):
     """A table's clocks: seconds a person has for a turn (None: no clock), and how long the
-    house, next to play, waits while a person may still call the last play."""
+    house, next to move, waits while a person may still answer the last play (`may_answer`)
+    before its move buries that play."""
 
     turn_seconds: int | None
-    house_pause_seconds: int
+    pause_seconds: int
+
+
+class Seats(NamedTuple):
+    """How many may play a game: the fewest a match starts with, and the most any of its
+    options allow (`Engine.max_players` says how many the given options allow)."""
+
+    least: int
+    most: int
 
 
 class Standing(NamedTuple):
@@ -70,11 +79,15 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     view_type: type[ViewT]
     deal_event: type[EventT]
     """Its event that deals a round: what the house remembers starts there."""
-    min_players: int
+    end_event: type[EventT]
+    """Its event that ends the match, the last of a finished table's log: the wire marks it
+    `final`, so a client following any game's events knows when to stop."""
+    seats: Seats
     event_cap: int
     """The most events a table's log holds: the decision that takes it there is followed by the
     match's end (`decide` of `CapReached`), far beyond the longest match the game's bots play."""
     max_players: Callable[[OptionsT], int]
+    """The most seats a table with these options has (at most `seats.most`)."""
     validate_options: Callable[[OptionsT], None]
     """Raises `InvalidOptions` outside the limits of docs/rules.md."""
     created: Callable[[OptionsT, bool], list[EventT]]
@@ -101,13 +114,18 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     house_seats: Callable[[StateT], frozenset[int]]
     """The seats the house plays now: house players', those whose player left, those away."""
     seat_of: Callable[[StateT, str], int | None]
-    may_call: Callable[[StateT], frozenset[int]]
-    """The seats that may call the last play now (none in games without calls)."""
     timing: Callable[[StateT], Timing]
     standing: Callable[[StateT], Standing]
     house: Callable[[ViewT, Sequence[EventT], random.Random], CommandT | None]
     """The house's move for a seat it plays, from that seat's view and its round's events as the
-    seat saw them: a move when the seat is to act, a call when it decides to, else None."""
+    seat saw them: a move when the seat is to act, an answer to the last play (`answers`) when
+    it decides to, else None."""
+    answers: tuple[type[CommandT], ...] = ()
+    """Its commands that answer the last play out of turn (Cheat's `call`); none by default."""
+    may_answer: Callable[[StateT], frozenset[int]] = lambda state: frozenset()
+    """The seats that may answer the last play now, out of turn (`answers`): while a person
+    among them may, the house, next to move, waits `Timing.pause_seconds` before its move
+    buries that play. None by default: the house never waits."""
 
 
 class Rules(Protocol):
@@ -136,7 +154,13 @@ class Rules(Protocol):
     def deal_event(self) -> type[msgspec.Struct]: ...
 
     @property
-    def min_players(self) -> int: ...
+    def end_event(self) -> type[msgspec.Struct]: ...
+
+    @property
+    def seats(self) -> Seats: ...
+
+    @property
+    def answers(self) -> tuple[type[msgspec.Struct], ...]: ...
 
     @property
     def event_cap(self) -> int: ...
@@ -188,7 +212,7 @@ class Rules(Protocol):
 
     def seat_of(self, state: object, player_id: str) -> int | None: ...
 
-    def may_call(self, state: object) -> frozenset[int]: ...
+    def may_answer(self, state: object) -> frozenset[int]: ...
 
     def timing(self, state: object) -> Timing: ...
 
@@ -254,8 +278,16 @@ class _Checked(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
         return self._engine.deal_event
 
     @property
-    def min_players(self) -> int:
-        return self._engine.min_players
+    def end_event(self) -> type[EventT]:
+        return self._engine.end_event
+
+    @property
+    def seats(self) -> Seats:
+        return self._engine.seats
+
+    @property
+    def answers(self) -> tuple[type[CommandT], ...]:
+        return self._engine.answers
 
     @property
     def event_cap(self) -> int:
@@ -339,8 +371,8 @@ class _Checked(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     def seat_of(self, state: object, player_id: str) -> int | None:
         return self._engine.seat_of(self._state(state), player_id)
 
-    def may_call(self, state: object) -> frozenset[int]:
-        return self._engine.may_call(self._state(state))
+    def may_answer(self, state: object) -> frozenset[int]:
+        return self._engine.may_answer(self._state(state))
 
     def timing(self, state: object) -> Timing:
         return self._engine.timing(self._state(state))

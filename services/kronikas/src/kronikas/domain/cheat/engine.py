@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import assert_never, get_args
 
-from kronikas.domain.cheat.commands import COMMANDS, Command
+from kronikas.domain.cheat.commands import COMMANDS, Call, Command
 from kronikas.domain.cheat.decide import created, decide
-from kronikas.domain.cheat.events import CheatRoundDealt, Event
+from kronikas.domain.cheat.events import CheatMatchEnded, CheatRoundDealt, Event
 from kronikas.domain.cheat.evolve import evolve
 from kronikas.domain.cheat.house import house_command
 from kronikas.domain.cheat.legal import legal, legal_moves
 from kronikas.domain.cheat.options import (
     EVENT_CAP,
     KIND,
+    MAX_PLAYERS,
     MIN_PLAYERS,
     CheatOptions,
     max_players,
@@ -29,7 +30,7 @@ from kronikas.domain.cheat.states import (
     is_terminal,
 )
 from kronikas.domain.cheat.view import CheatGameView, redact, view
-from kronikas.domain.engine import Engine, Standing, Timing
+from kronikas.domain.engine import Engine, Seats, Standing, Timing
 
 
 def timing(state: State) -> Timing:
@@ -41,7 +42,7 @@ def timing(state: State) -> Timing:
             options = state.table.options
         case _:
             assert_never(state)
-    return Timing(options.turn_seconds, options.house_pause_seconds)
+    return Timing(options.turn_seconds, pause_seconds=options.house_pause_seconds)
 
 
 def standing(state: State) -> Standing:
@@ -68,7 +69,8 @@ ENGINE: Engine[CheatOptions, State, Command, Event, CheatGameView] = Engine(
     events=get_args(Event),
     view_type=CheatGameView,
     deal_event=CheatRoundDealt,
-    min_players=MIN_PLAYERS,
+    end_event=CheatMatchEnded,
+    seats=Seats(MIN_PLAYERS, MAX_PLAYERS),
     event_cap=EVENT_CAP,
     max_players=max_players,
     validate_options=validate_options,
@@ -88,8 +90,9 @@ ENGINE: Engine[CheatOptions, State, Command, Event, CheatGameView] = Engine(
     waiting_for=waiting_for,
     house_seats=house_seats,
     seat_of=seat_of,
-    may_call=may_call,
     timing=timing,
     standing=standing,
     house=house_command,
+    answers=(Call,),
+    may_answer=may_call,
 )

@@ -15,6 +15,8 @@ from kronikas.domain.common import (
 
 KIND: Final = "cheat"
 MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 8
+"""The most seats at any Cheat table: two decks' (`max_players`)."""
 EVENT_CAP: Final = 100_000
 """The most events a Cheat table keeps: the match ends there (docs/rules.md). The longest
 matches the house's players make (eight players, two decks, Chroniclers, 100 rounds) reach about
@@ -115,4 +117,4 @@ def validate_options(options: CheatOptions) -> None:
 
 def max_players(options: CheatOptions) -> int:
     """Seats at a table: 4 with one deck, 8 with two (docs/rules.md)."""
-    return 4 if options.decks == 1 else 8
+    return 4 if options.decks == 1 else MAX_PLAYERS

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import get_args
 
-from kronikas.domain.engine import Engine, Standing, Timing
+from kronikas.domain.engine import Engine, Seats, Standing, Timing
 from kronikas.domain.thirty_one.commands import COMMANDS, Command
 from kronikas.domain.thirty_one.decide import created, decide
-from kronikas.domain.thirty_one.events import Event, ThirtyOneRoundDealt
+from kronikas.domain.thirty_one.events import Event, ThirtyOneMatchEnded, ThirtyOneRoundDealt
 from kronikas.domain.thirty_one.evolve import evolve
 from kronikas.domain.thirty_one.house import house_command
 from kronikas.domain.thirty_one.legal import legal, legal_moves
 from kronikas.domain.thirty_one.options import (
     EVENT_CAP,
     KIND,
+    MAX_PLAYERS,
     MIN_PLAYERS,
     ThirtyOneOptions,
     max_players,
@@ -33,7 +34,7 @@ from kronikas.domain.thirty_one.view_types import ThirtyOneGameView
 
 def timing(state: State) -> Timing:
     """A Thirty-One table's clocks, from its options (nobody calls: the house never waits)."""
-    return Timing(state.match.options.turn_seconds, 0)
+    return Timing(state.match.options.turn_seconds, pause_seconds=0)
 
 
 def standing(state: State) -> Standing:
@@ -55,7 +56,8 @@ ENGINE: Engine[ThirtyOneOptions, State, Command, Event, ThirtyOneGameView] = Eng
     events=get_args(Event),
     view_type=ThirtyOneGameView,
     deal_event=ThirtyOneRoundDealt,
-    min_players=MIN_PLAYERS,
+    end_event=ThirtyOneMatchEnded,
+    seats=Seats(MIN_PLAYERS, MAX_PLAYERS),
     event_cap=EVENT_CAP,
     max_players=max_players,
     validate_options=validate_options,
@@ -75,7 +77,6 @@ ENGINE: Engine[ThirtyOneOptions, State, Command, Event, ThirtyOneGameView] = Eng
     waiting_for=waiting_for,
     house_seats=house_seats,
     seat_of=seat_of,
-    may_call=lambda state: frozenset(),
     timing=timing,
     standing=standing,
     house=house_command,

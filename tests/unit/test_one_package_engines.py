@@ -1,0 +1,103 @@
+"""A game is one package: what the generic layers know of a game, each engine declares.
+
+The house's pacing and its read of the table come from the engine (`answers`, `may_answer`,
+`Timing.pause_seconds`), so `application/house.py` names no game's command; each engine declares
+the seats it allows (`seats`), which `/v1/kinds` lists; and each names the event that ends its
+match (`end_event`), which the wire marks as the last.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from pathlib import Path
+
+import msgspec
+import msgspec.inspect as mi
+import pytest
+
+from kronikas.adapters.randomness import SeededRandomness
+from kronikas.api.kinds import _describe, _option
+from kronikas.application import house
+from kronikas.application.engines import ENGINES
+from kronikas.domain import cheat, thirty_one
+from kronikas.domain.cheat.engine import ENGINE as CHEAT
+from kronikas.domain.common import CapReached
+from kronikas.domain.engine import Seats, rules, tag_of
+from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
+
+
+def _names_in(path: Path) -> set[str]:
+    """Every string constant and identifier of a module's code (its docstrings left out)."""
+    tree = ast.parse(path.read_text())
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.add(node.value)
+        elif isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+    return names
+
+
+def test_the_house_names_no_games_command_or_kind() -> None:
+    assert house.__file__ is not None
+    names = {n.lower() for n in _names_in(Path(house.__file__))}
+    for kind, game in ENGINES.items():
+        own = {kind, game.title.lower()} | {tag_of(c) for c in game.commands}
+        own -= {"leave", "back"}  # the seating commands every game shares
+        assert not own & names, f"application/house.py names {sorted(own & names)} of {kind}"
+
+
+def test_each_engine_says_which_commands_answer_the_last_play_out_of_turn() -> None:
+    assert [tag_of(c) for c in ENGINES["cheat"].answers] == ["call"]
+    assert ENGINES["thirty_one"].answers == ()
+    lobby = thirty_one.initial_state(thirty_one.ThirtyOneOptions(), False)
+    assert ENGINES["thirty_one"].may_answer(lobby) == frozenset()
+
+
+def test_the_pause_is_the_engines_timing() -> None:
+    state = cheat.initial_state(cheat.CheatOptions(house_pause_seconds=7, turn_seconds=9), False)
+    assert ENGINES["cheat"].timing(state) == (9, 7)
+    assert ENGINES["cheat"].timing(state).pause_seconds == 7
+    state31 = thirty_one.initial_state(thirty_one.ThirtyOneOptions(turn_seconds=30), False)
+    assert ENGINES["thirty_one"].timing(state31).pause_seconds == 0
+
+
+def _extreme_options(options_type: type[msgspec.Struct]) -> list[msgspec.Struct]:
+    """The defaults, and each integer option alone at its top: how `/v1/kinds` once guessed."""
+    info = mi.type_info(options_type)
+    assert isinstance(info, mi.StructType)
+    out = [options_type()]
+    for field in info.fields:
+        option = _option(field)
+        if option.type == "integer" and option.maximum is not None:
+            out.append(msgspec.structs.replace(options_type(), **{field.name: option.maximum}))
+    return out
+
+
+@pytest.mark.parametrize("kind", ["cheat", "thirty_one"])
+def test_the_declared_seats_are_those_the_options_allow(kind: str) -> None:
+    game = ENGINES[kind]
+    least, most = game.seats
+    allowed = [game.max_players(o) for o in _extreme_options(game.options)]
+    assert max(allowed) == most and min(allowed) >= least >= 1
+
+
+def test_the_seats_declared_are_the_seats_listed() -> None:
+    assert (CHEAT.seats, THIRTY_ONE.seats) == (Seats(2, 8), Seats(2, 9))
+    narrower = rules(dataclasses.replace(THIRTY_ONE, seats=Seats(3, 5)))
+    info = _describe(narrower)
+    assert (info.min_players, info.max_players) == (3, 5)
+
+
+@pytest.mark.parametrize("kind", ["cheat", "thirty_one"])
+def test_the_end_event_is_the_one_that_ends_the_match(kind: str) -> None:
+    game = ENGINES[kind]
+    state = game.initial_state(game.options(), False)
+    for event in game.created(game.options(), False):
+        state = game.evolve(state, event)
+    (ended,) = game.decide(state, CapReached(), None, SeededRandomness(1))
+    assert type(ended) is game.end_event
+    assert game.is_terminal(game.evolve(state, ended))
