@@ -23,12 +23,14 @@ from kronikas.adapters.randomness import for_table
 from kronikas.adapters.redis_client import connect
 from kronikas.api import docs_pages
 from kronikas.api.errors import handle_exception
-from kronikas.api.games import SEND_COMMAND_INPUTS, GamesController
+from kronikas.api.games import GamesController, send_command_inputs
 from kronikas.api.lane import Kronikas
 from kronikas.api.logs import RequestLogMiddleware, configure_logging
 from kronikas.api.openapi import MendedJson
 from kronikas.api.system import SystemController
 from kronikas.api.web import web_router
+from kronikas.api.wire import ApiWire
+from kronikas.application.engines import ENGINES, Registry
 from kronikas.application.games import Games
 from kronikas.config import Settings
 
@@ -73,8 +75,11 @@ whoever asks: a seat sees its own cards, never another hidden card. Errors are
 """
 
 
-def openapi_config() -> OpenAPIConfig:
-    """The OpenAPI document's settings (served under `/schema`, the docs pages' assets too)."""
+def openapi_config(wire: ApiWire | None = None) -> OpenAPIConfig:
+    """The OpenAPI document's settings (served under `/schema`, the docs pages' assets too), for
+    the games of `wire` (the default registry's when None)."""
+    wire = wire or ApiWire(ENGINES)
+    mend = MendedJson([send_command_inputs(wire.Command)], wire.engines)
     return OpenAPIConfig(
         title="Krónikás",
         version=__version__,
@@ -82,7 +87,7 @@ def openapi_config() -> OpenAPIConfig:
         path="/schema",
         create_examples=False,
         use_handler_docstrings=True,
-        render_plugins=[*docs_pages.render_plugins(), MendedJson([SEND_COMMAND_INPUTS])],
+        render_plugins=[*docs_pages.render_plugins(), mend],
         components=Components(
             security_schemes={
                 "bearer": SecurityScheme(
@@ -99,16 +104,22 @@ def create_app(
     settings: Settings | None = None,
     redis: Any = None,
     extra_routes: Sequence[ControllerRouterHandler] = (),
+    games: Registry = ENGINES,
 ) -> Litestar:
     """Build the application.
 
     `redis` may be given (tests); otherwise it is made from settings. `extra_routes` are for
-    tests and the benchmark only, never production.
+    tests and the benchmark only, never production. `games`: the games it runs, by kind (the
+    registry of `application/engines.py` unless a test brings its own); every per-game list of
+    the app — the wire's unions and decoders, the OpenAPI document, `/v1/kinds`, the use cases
+    — is made from it here, once.
     """
     settings = settings or Settings.from_env()
     configure_logging(settings.log_level, settings.log_format)
     log_without_query_strings()
-    state = State({"settings": settings, "redis": redis})
+    wire = ApiWire(games)
+    wire.kinds  # noqa: B018 - made now, not on the first request
+    state = State({"settings": settings, "redis": redis, "wire": wire})
 
     async def on_startup(app: Litestar) -> None:
         if app.state.redis is None:
@@ -118,7 +129,7 @@ def create_app(
         notifier = Notifier(app.state.redis)
         notifier.start()
         app.state.notifier = notifier
-        app.state.games = Games(store, notifier, for_table, settings)
+        app.state.games = Games(store, notifier, for_table, settings, engines=games)
         app.state.games.run_clocks()
         if isinstance(app, Kronikas):
             app.games = app.state.games
@@ -168,7 +179,9 @@ def create_app(
         on_shutdown=[on_shutdown],
         exception_handlers={Exception: handle_exception},
         middleware=[DefineMiddleware(RequestLogMiddleware)],
-        openapi_config=openapi_config(),
+        openapi_config=openapi_config(wire),
+        signature_namespace=wire.namespace(),
+        wire=wire,
         cors_config=cors,
         request_max_body_size=settings.max_body_bytes,
         logging_config=None,

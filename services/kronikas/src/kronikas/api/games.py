@@ -14,18 +14,16 @@ from litestar.response import Stream
 from kronikas.api import inputs
 from kronikas.api.client import client_address
 from kronikas.api.errors import problems
-from kronikas.api.kinds import kinds
 from kronikas.api.openapi import InputDocs, parameter
 from kronikas.api.sse import EventStream
 from kronikas.api.wire import (
-    CREATE_KINDS,
+    ApiWire,
     Command,
     CreateGame,
     JoinRequest,
     Kind,
     Kinds,
     Lobby,
-    LobbyEntry,
 )
 from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
 from kronikas.application.games import Answer, Games
@@ -45,7 +43,12 @@ GameId = Annotated[str, PathParameter(description=GAME_ID_DOC, max_length=GAME_I
 After = Annotated[
     int, QueryParameter(ge=0, le=2**31, description="Only events with a greater version.")
 ]
-_KINDS = kinds()
+
+
+def _wire(request: Request[Any, Any, Any]) -> ApiWire:
+    """The wire types of the app's games (`create_app(games=...)`)."""
+    wire: ApiWire = request.app.state.wire
+    return wire
 
 
 def _games(state: State) -> Games:
@@ -124,7 +127,6 @@ _COMMAND_HEADERS = (
     b"content-length",
     b"content-type",
 )
-_command = msgspec.json.Decoder(Command)
 
 
 def _command_headers(scope: Any) -> list[str | None]:
@@ -157,9 +159,16 @@ async def _read_body(receive: Any, length: int | None, limit: int) -> bytes:
             return b"".join(chunks)
 
 
-async def run_command(games: Games, game_id: str, scope: Any, receive: Any) -> Answer:
+async def run_command(
+    games: Games,
+    commands: msgspec.json.Decoder[msgspec.Struct],
+    game_id: str,
+    scope: Any,
+    receive: Any,
+) -> Answer:
     """`POST /v1/games/{game_id}/commands` from its ASGI scope and messages: the route's work,
-    shared by the route and by the lane that serves it ahead of the framework (api/lane.py)."""
+    shared by the route and by the lane that serves it ahead of the framework (api/lane.py).
+    `commands` decodes the command union of the app's games (`ApiWire.commands`)."""
     client = client_address(scope, games.settings)
     token: str | None = None
     try:  # a command refused before it reaches the table is paid for too
@@ -175,7 +184,7 @@ async def run_command(games: Games, game_id: str, scope: Any, receive: Any) -> A
         body = await _read_body(receive, inputs.content_length(length), limit)
         inputs.json_body(content_type, bool(body))
         try:
-            command = _command.decode(body)
+            command = commands.decode(body)
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             raise InvalidRequest(str(exc)) from None
     except (ApiError, RequestEntityTooLarge):
@@ -197,9 +206,10 @@ class GamesController(Controller):
     tags = ["games"]
 
     @get("/kinds", operation_id="list_kinds", responses=problems(429))
-    async def list_kinds(self) -> Kinds:
+    async def list_kinds(self, request: Request[Any, Any, Any]) -> Kinds:
         """The game kinds: how many may play, and each option with its type, default and limits."""
-        return _KINDS
+        kinds: Kinds = _wire(request).kinds
+        return kinds
 
     @post(
         "/games",
@@ -218,9 +228,10 @@ class GamesController(Controller):
         ],
     ) -> Response[Created]:
         """Create a table. The answer holds the host token, which alone may start it."""
-        data = await strict(request, CreateGame)
+        wire = _wire(request)
+        data = await strict(request, wire.CreateGame)
         await _games(state).admit(_address(request))
-        kind = CREATE_KINDS[type(data)]
+        kind = wire.create_kinds[type(data)]
         body = await _games(state).create(kind, data.options, data.seed)
         return _raw(body, 201)
 
@@ -239,18 +250,20 @@ class GamesController(Controller):
     ) -> Lobby:
         """The lobby: tables, newest first, filtered by kind and status, a page at a time."""
         found, more = await _games(state).lobby(kind, status, offset, limit, _address(request))
+        wire = _wire(request)
         entries = [
-            LobbyEntry(
+            wire.LobbyEntry(
                 id=s.game_id,
                 kind=s.kind,
-                status=s.status,  # type: ignore[arg-type]
+                status=s.status,
                 players=s.players,
-                max_players=_max_players(s.kind),
+                max_players=wire.max_players(s.kind),
                 created_at=utc_text(s.created_ms),
             )
             for s in found
         ]
-        return Lobby(games=entries, offset=offset, limit=limit, more=more)
+        lobby: Lobby = wire.Lobby(games=entries, offset=offset, limit=limit, more=more)
+        return lobby
 
     @post(
         "/games/{game_id:str}/players",
@@ -337,7 +350,11 @@ class GamesController(Controller):
         # Most requests never get here: api/lane.py serves them ahead of the framework.
         games = _games(request.app.state)
         answer = await run_command(
-            games, request.path_params["game_id"], request.scope, request.receive
+            games,
+            _wire(request).commands,
+            request.path_params["game_id"],
+            request.scope,
+            request.receive,
         )
         return _tagged(answer)
 
@@ -405,29 +422,27 @@ class GamesController(Controller):
         return EventStream(events, _SSE_HEADERS)
 
 
-SEND_COMMAND_INPUTS = InputDocs(
-    operation_id="send_command",
-    parameters=[
-        parameter("game_id", "path", GAME_ID_DOC, required=True, maxLength=GAME_ID_MAX),
-        parameter(
-            "If-Match",
-            "header",
-            'Apply only at this version, as `"<version>"`; otherwise 412.',
-        ),
-        parameter(
-            "Idempotency-Key",
-            "header",
-            "A retry with the same key and body gets the first answer again.",
-            minLength=1,
-            maxLength=128,
-            pattern="^[!-~]{1,128}$",
-        ),
-    ],
-    body=Command,
-    body_description="One command; `type` chooses it.",
-)
-"""What `send_command` reads itself, for the OpenAPI document (api/openapi.py)."""
-
-
-def _max_players(kind: str) -> int:
-    return next(k.max_players for k in _KINDS.kinds if k.kind == kind)
+def send_command_inputs(command: Any = Command) -> InputDocs:
+    """What `send_command` reads itself, for the OpenAPI document (api/openapi.py): `command`
+    is the union of the app's games' commands (`ApiWire.Command`)."""
+    return InputDocs(
+        operation_id="send_command",
+        parameters=[
+            parameter("game_id", "path", GAME_ID_DOC, required=True, maxLength=GAME_ID_MAX),
+            parameter(
+                "If-Match",
+                "header",
+                'Apply only at this version, as `"<version>"`; otherwise 412.',
+            ),
+            parameter(
+                "Idempotency-Key",
+                "header",
+                "A retry with the same key and body gets the first answer again.",
+                minLength=1,
+                maxLength=128,
+                pattern="^[!-~]{1,128}$",
+            ),
+        ],
+        body=command,
+        body_description="One command; `type` chooses it.",
+    )

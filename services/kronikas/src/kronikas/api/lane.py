@@ -24,6 +24,7 @@ from kronikas.api.errors import handle_exception
 from kronikas.api.games import JSON, run_command
 from kronikas.api.logs import RequestLogMiddleware
 from kronikas.api.sse import SERVER_SEND
+from kronikas.api.wire import DEFAULT, ApiWire
 from kronikas.application.games import Games
 
 _ROUTE = re.compile(r"/v1/games/([^/]+)/commands")
@@ -46,8 +47,11 @@ def takes(scope: Any) -> re.Match[str] | None:
 class Kronikas(Litestar):
     """The application, with the command lane in front of the framework."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, wire: ApiWire = DEFAULT, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.wire = wire
+        """The wire types of the games this app runs (`create_app(games=...)`)."""
+        self._commands = wire.commands
         self._lane = RequestLogMiddleware(self._command)
         self.games: Games | None = None
         """The use cases, while the application runs (start-up sets them, shut-down clears
@@ -66,7 +70,9 @@ class Kronikas(Litestar):
     async def _command(self, scope: Scope, receive: Receive, send: Send) -> None:
         games: Games = self.games or self.state.games
         try:
-            answer = await run_command(games, scope["path_params"]["game_id"], scope, receive)
+            answer = await run_command(
+                games, self._commands, scope["path_params"]["game_id"], scope, receive
+            )
         except Exception as exc:  # answered as the framework answers it, problem+json
             request: Request[Any, Any, Any] = Request(scope, receive, send)
             response = handle_exception(request, exc).to_asgi_response(None, request)

@@ -17,7 +17,7 @@ import msgspec.inspect as mi
 from litestar import Litestar, Request
 from litestar.openapi.plugins import JsonRenderPlugin
 
-from kronikas.application.engines import ENGINES
+from kronikas.application.engines import ENGINES, Registry
 
 _TAG_FIELDS = ("type", "kind")
 
@@ -26,22 +26,24 @@ def export(app: Litestar) -> bytes:
     """The document the app serves, as stable, sorted, indented JSON bytes."""
     config = app.openapi_config
     plugins = config.render_plugins if config is not None else ()
-    inputs = next((p.inputs for p in plugins if isinstance(p, MendedJson)), [])
-    doc = mended(app.openapi_schema.to_schema(), inputs)
+    mend = next((p for p in plugins if isinstance(p, MendedJson)), MendedJson())
+    doc = mended(app.openapi_schema.to_schema(), mend.inputs, mend.engines)
     return msgspec.json.format(msgspec.json.encode(doc, order="sorted"), indent=2)
 
 
 class MendedJson(JsonRenderPlugin):
-    """Serves `/schema/openapi.json` (which the docs pages read) mended, made once."""
+    """Serves `/schema/openapi.json` (which the docs pages read) mended, made once, for the app
+    of the games of `engines`."""
 
-    def __init__(self, inputs: Sequence[InputDocs] = ()) -> None:
+    def __init__(self, inputs: Sequence[InputDocs] = (), engines: Registry = ENGINES) -> None:
         super().__init__()
         self.inputs = list(inputs)
+        self.engines = engines
         self._body: bytes | None = None
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
         if self._body is None:
-            self._body = msgspec.json.encode(mended(openapi_schema, self.inputs))
+            self._body = msgspec.json.encode(mended(openapi_schema, self.inputs, self.engines))
         return self._body
 
 
@@ -74,8 +76,11 @@ def parameter(
     }
 
 
-def mended(document: dict[str, Any], inputs: Sequence[InputDocs] = ()) -> dict[str, Any]:
-    """A mended copy of the document Litestar generates, for the export and the served one.
+def mended(
+    document: dict[str, Any], inputs: Sequence[InputDocs] = (), engines: Registry = ENGINES
+) -> dict[str, Any]:
+    """A mended copy of the document Litestar generates, for the export and the served one, of
+    an app that runs the games of `engines`.
 
     - The inputs of routes that read them themselves are documented (`InputDocs`).
 
@@ -98,9 +103,10 @@ def mended(document: dict[str, Any], inputs: Sequence[InputDocs] = ()) -> dict[s
             prop = schema.get("properties", {}).get(name)
             if isinstance(prop, dict) and "const" in prop:
                 prop["default"] = prop["const"]
+    structs = _structs(engines, inputs)
     _walk(doc, schemas)
-    _restore_constraints(schemas)
-    _answers_in_full(doc, schemas)
+    _restore_constraints(schemas, structs)
+    _answers_in_full(doc, schemas, structs, engines)
     for path_item in doc.get("paths", {}).values():
         for operation in path_item.values():
             if isinstance(operation, dict):
@@ -165,7 +171,10 @@ _HEADER_FORMS = {
 _CONSTRAINTS = ("minimum", "maximum", "pattern", "minLength", "maxLength", "minItems", "maxItems")
 
 
-def _structs() -> dict[str, type[msgspec.Struct]]:
+def _structs(engines: Registry, inputs: Sequence[InputDocs]) -> dict[str, type[msgspec.Struct]]:
+    """The structs the document names, by name: the service's own, and every struct the games
+    of `engines` and the documented inputs reach (a game may live outside the package, and a
+    wire type made for one registry has a namesake made for another: this app's wins)."""
     found: dict[str, type[msgspec.Struct]] = {}
     todo: list[type[msgspec.Struct]] = [msgspec.Struct]
     while todo:
@@ -173,7 +182,34 @@ def _structs() -> dict[str, type[msgspec.Struct]]:
             if sub.__module__.startswith("kronikas."):
                 found[sub.__name__] = sub
             todo.append(sub)
+    roots: list[Any] = [i.body for i in inputs]
+    for game in engines.values():
+        roots.extend((game.options, game.view_type, *game.commands, *game.events))
+    for info in mi.multi_type_info(roots):
+        _collect(info, found, set())
     return found
+
+
+def _collect(info: mi.Type, found: dict[str, type[msgspec.Struct]], seen: set[int]) -> None:
+    if id(info) in seen:
+        return
+    seen.add(id(info))
+    if isinstance(info, mi.StructType):
+        found[info.cls.__name__] = info.cls
+        for field in info.fields:
+            _collect(field.type, found, seen)
+    elif isinstance(info, mi.UnionType):
+        for member in info.types:
+            _collect(member, found, seen)
+    elif isinstance(info, mi.Metadata):
+        _collect(info.type, found, seen)
+    elif isinstance(info, mi.ListType | mi.VarTupleType | mi.SetType | mi.FrozenSetType):
+        _collect(info.item_type, found, seen)
+    elif isinstance(info, mi.TupleType):
+        for item in info.item_types:
+            _collect(item, found, seen)
+    elif isinstance(info, mi.DictType):
+        _collect(info.value_type, found, seen)
 
 
 def _not_null(schema: dict[str, Any]) -> dict[str, Any]:
@@ -193,8 +229,8 @@ def _merge(ours: dict[str, Any], theirs: dict[str, Any]) -> None:
         _merge(ours["items"], theirs["items"])
 
 
-def _restore_constraints(schemas: dict[str, Any]) -> None:
-    for name, cls in _structs().items():
+def _restore_constraints(schemas: dict[str, Any], structs: dict[str, type[msgspec.Struct]]) -> None:
+    for name, cls in structs.items():
         ours = schemas.get(name)
         if ours is None:
             continue
@@ -229,10 +265,10 @@ def _reachable(names: set[str], schemas: dict[str, Any]) -> set[str]:
     return seen
 
 
-def _table_options() -> dict[str, str]:
+def _table_options(engines: Registry) -> dict[str, str]:
     """Each game's request options type → the type its views show them with (every field)."""
     found: dict[str, str] = {}
-    for game in ENGINES.values():
+    for game in engines.values():
         view = mi.type_info(game.view_type)
         if isinstance(view, mi.StructType):
             for field in view.fields:
@@ -241,7 +277,12 @@ def _table_options() -> dict[str, str]:
     return found
 
 
-def _answers_in_full(doc: dict[str, Any], schemas: dict[str, Any]) -> None:
+def _answers_in_full(
+    doc: dict[str, Any],
+    schemas: dict[str, Any],
+    structs: dict[str, type[msgspec.Struct]],
+    engines: Registry,
+) -> None:
     # msgspec writes every field of what the service answers (no struct of an answer omits its
     # defaults, but OptionInfo), yet a field with a default is not `required` in the schema, so
     # the SDK would type it `X | Unset`. Schemas that no request uses are marked as they are
@@ -254,8 +295,7 @@ def _answers_in_full(doc: dict[str, Any], schemas: dict[str, Any]) -> None:
                 requests |= _refs(operation.get("requestBody", {}))
                 requests |= _refs(operation.get("parameters", []))
     requests = _reachable(requests, schemas)
-    structs = _structs()
-    forms = _table_options()
+    forms = _table_options(engines)
     for name, schema in schemas.items():
         cls = structs.get(name)
         if name in requests or cls is None or cls.__struct_config__.omit_defaults:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, Union
 
 import msgspec
 
-from kronikas.application.engines import ENGINES
-from kronikas.application.results import camel
+from kronikas.application.engines import ENGINES, Registry
+from kronikas.application.results import Wire, camel, list_of
 
 Seed = Annotated[
     int,
@@ -37,11 +38,6 @@ def _create(kind: str, title: str, options: type[msgspec.Struct]) -> type[msgspe
     return made
 
 
-CREATE_REQUESTS = {kind: _create(kind, game.title, game.options) for kind, game in ENGINES.items()}
-"""The create request of each game, by kind."""
-CREATE_KINDS: dict[type, str] = {request: kind for kind, request in CREATE_REQUESTS.items()}
-
-
 class CreateRequest(Protocol):
     """What every create request holds (its class's tag is the kind)."""
 
@@ -52,23 +48,12 @@ class CreateRequest(Protocol):
     def seed(self) -> int | None: ...
 
 
-def _commands() -> tuple[type[msgspec.Struct], ...]:
+def _commands(engines: Registry) -> tuple[type[msgspec.Struct], ...]:
     found: dict[type[msgspec.Struct], None] = {}
-    for game in ENGINES.values():
+    for game in engines.values():
         found.update(dict.fromkeys(game.commands))  # a command two games share is listed once
     return tuple(found)
 
-
-if TYPE_CHECKING:
-    CreateGame = CreateRequest
-    Command = msgspec.Struct
-    Kind = str
-else:
-    CreateGame = Union[tuple(CREATE_REQUESTS.values())]  # noqa: UP007
-    Command = Union[_commands()]  # noqa: UP007
-    """Every wire command of every game, tagged on `type`."""
-    Kind = Literal[tuple(ENGINES)]
-    """A game's kind."""
 
 Name = Annotated[
     str,
@@ -88,26 +73,6 @@ class JoinRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: Name
 
 
-class LobbyEntry(msgspec.Struct, frozen=True):
-    """One table in the lobby."""
-
-    id: str
-    kind: Kind
-    status: Literal["open", "playing", "finished"]
-    players: int
-    max_players: int
-    created_at: str
-
-
-class Lobby(msgspec.Struct, frozen=True):
-    """A page of tables, newest first."""
-
-    games: list[LobbyEntry]
-    offset: int
-    limit: int
-    more: bool
-
-
 class OptionInfo(msgspec.Struct, frozen=True, omit_defaults=True):
     """One table option: its type, default and limits."""
 
@@ -122,17 +87,135 @@ class OptionInfo(msgspec.Struct, frozen=True, omit_defaults=True):
     description: str | None = None
 
 
-class KindInfo(msgspec.Struct, frozen=True):
-    """A game kind: how many may play, and its options."""
+class ApiWire(Wire):
+    """Every wire type that names the games of one registry, made once for each app: the create
+    requests and the command union (with their decoders), the kinds, the lobby's entries, and
+    the answers that carry views and events (`application.results.Wire`). The routes' types
+    are these (`namespace`), so the OpenAPI document lists exactly the app's games."""
 
-    kind: Kind
-    min_players: int
-    max_players: int
-    options: list[OptionInfo]
-    commands: list[str]
+    def __init__(self, engines: Registry) -> None:
+        super().__init__(engines)
+        self.create_requests = {
+            kind: _create(kind, game.title, game.options) for kind, game in engines.items()
+        }
+        """The create request of each game, by kind."""
+        self.create_kinds: dict[type, str] = {
+            request: kind for kind, request in self.create_requests.items()
+        }
+        self.CreateGame: Any = Union[tuple(self.create_requests.values())]  # noqa: UP007
+        self.Command: Any = Union[_commands(engines)]  # noqa: UP007
+        """Every wire command of every game, tagged on `type`."""
+        self.commands: msgspec.json.Decoder[msgspec.Struct] = msgspec.json.Decoder(self.Command)
+        self.Kind: Any = Literal[tuple(engines)]
+        """A game's kind."""
+        kind = self.Kind
+        self.LobbyEntry = _struct(
+            "LobbyEntry",
+            "One table in the lobby.",
+            [
+                ("id", str),
+                ("kind", kind),
+                ("status", Literal["open", "playing", "finished"]),
+                ("players", int),
+                ("max_players", int),
+                ("created_at", str),
+            ],
+        )
+        self.Lobby = _struct(
+            "Lobby",
+            "A page of tables, newest first.",
+            [("games", list_of(self.LobbyEntry)), ("offset", int), ("limit", int), ("more", bool)],
+        )
+        self.KindInfo = _struct(
+            "KindInfo",
+            "A game kind: how many may play, and its options.",
+            [
+                ("kind", kind),
+                ("min_players", int),
+                ("max_players", int),
+                ("options", list[OptionInfo]),
+                ("commands", list[str]),
+            ],
+        )
+        self.Kinds = _struct(
+            "Kinds", "The game kinds this service runs.", [("kinds", list_of(self.KindInfo))]
+        )
+
+    @functools.cached_property
+    def kinds(self) -> Any:
+        """`GET /v1/kinds` for these games, made once (the app factory asks at its start)."""
+        # api/kinds.py describes one game; its `kinds()` lists the default registry's alone.
+        from kronikas.api.kinds import _describe
+
+        return self.Kinds([_describe(game) for game in self.engines.values()])
+
+    @functools.cached_property
+    def _most(self) -> dict[str, int]:
+        return {k.kind: k.max_players for k in self.kinds.kinds}
+
+    def max_players(self, kind: str) -> int:
+        """The most players a table of `kind` may have, as `GET /v1/kinds` says."""
+        return self._most[kind]
+
+    def namespace(self) -> dict[str, Any]:
+        """The routes' type names as this registry makes them: what Litestar reads the routes'
+        signatures with (the app's `signature_namespace`)."""
+        return {
+            "CreateGame": self.CreateGame,
+            "Kind": self.Kind,
+            "Kinds": self.Kinds,
+            "Lobby": self.Lobby,
+            "GameView": self.GameView,
+            "CommandResult": self.CommandResult,
+            "EventPage": self.EventPage,
+            "Created": self.Created,
+            "Joined": self.Joined,
+            "HouseSeated": self.HouseSeated,
+        }
 
 
-class Kinds(msgspec.Struct, frozen=True):
-    """The game kinds this service runs."""
+def _struct(name: str, doc: str, fields: list[tuple[str, Any]]) -> Any:
+    made = msgspec.defstruct(name, fields, frozen=True, module=__name__)
+    made.__doc__ = doc
+    return made
 
-    kinds: list[KindInfo]
+
+DEFAULT = ApiWire(ENGINES)
+"""The wire of the default registry (`application.engines.ENGINES`)."""
+
+if TYPE_CHECKING:
+    CreateGame = CreateRequest
+    Command = msgspec.Struct
+    Kind = str
+
+    class LobbyEntry(msgspec.Struct, frozen=True):
+        id: str
+        kind: Kind
+        status: Literal["open", "playing", "finished"]
+        players: int
+        max_players: int
+        created_at: str
+
+    class Lobby(msgspec.Struct, frozen=True):
+        games: list[LobbyEntry]
+        offset: int
+        limit: int
+        more: bool
+
+    class KindInfo(msgspec.Struct, frozen=True):
+        kind: Kind
+        min_players: int
+        max_players: int
+        options: list[OptionInfo]
+        commands: list[str]
+
+    class Kinds(msgspec.Struct, frozen=True):
+        kinds: list[KindInfo]
+else:
+    CreateGame = DEFAULT.CreateGame
+    Command = DEFAULT.Command
+    Kind = DEFAULT.Kind
+    LobbyEntry = DEFAULT.LobbyEntry
+    Lobby = DEFAULT.Lobby
+    KindInfo = DEFAULT.KindInfo
+    Kinds = DEFAULT.Kinds

@@ -23,7 +23,6 @@ from kronikas.application.encoding import (
     result_json,
     view_json,
 )
-from kronikas.application.engines import ENGINES
 from kronikas.application.errors import (
     Forbidden,
     InvalidRequest,
@@ -98,7 +97,7 @@ class Commands:
 
     async def create(self, kind: str, options: msgspec.Struct, seed: int | None) -> bytes:
         """A new open table; answers `Created` with the host token."""
-        engine = ENGINES[kind]
+        engine = self.folds.engines[kind]
         engine.validate_options(options)
         game_id = secrets.token_hex(8)
         host_token = new_token("host")

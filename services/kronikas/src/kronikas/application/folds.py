@@ -11,7 +11,7 @@ from typing import Union
 
 import msgspec
 
-from kronikas.application.engines import ENGINES
+from kronikas.application.engines import ENGINES, Registry
 from kronikas.application.errors import NotFound, RateLimited, Unauthorized, Unavailable
 from kronikas.application.ports import ChangeFeed, EventStore
 from kronikas.application.records import Record, ms_of
@@ -88,12 +88,12 @@ def rate_limited(retry_after_ms: int) -> RateLimited:
 
 
 class Codec:
-    """Per-game decoders of stored records."""
+    """Per-game decoders of stored records, one for each game of `engines`."""
 
-    def __init__(self) -> None:
+    def __init__(self, engines: Registry = ENGINES) -> None:
         self._decoders: dict[str, msgspec.json.Decoder[Record[msgspec.Struct]]] = {
             kind: msgspec.json.Decoder(Record[Union[game.events]])  # type: ignore[name-defined]  # noqa: UP007
-            for kind, game in ENGINES.items()
+            for kind, game in engines.items()
         }
         self._first = msgspec.json.Decoder(Record[msgspec.Raw])
 
@@ -106,12 +106,14 @@ class Codec:
 
 
 class Folds:
-    """Tables by id, folded up to the version this process last saw (a bounded cache)."""
+    """Tables by id, folded up to the version this process last saw (a bounded cache), of the
+    games of `engines` (a table of a game not among them is unreadable here)."""
 
-    def __init__(self, store: EventStore, changes: ChangeFeed) -> None:
+    def __init__(self, store: EventStore, changes: ChangeFeed, engines: Registry = ENGINES) -> None:
         self.store = store
         self.changes = changes
-        self.codec = Codec()
+        self.engines = engines
+        self.codec = Codec(engines)
         self.cache: OrderedDict[str, Table] = OrderedDict()
         self._gaps = 0
         """Appends heard that could not be folded in (counted, so a read can tell it missed one)."""
@@ -143,9 +145,9 @@ class Folds:
     def _new_table(self, game_id: str, first: bytes) -> Table:
         head = self.codec.first(first)
         kind = head.k or ""
-        if kind not in ENGINES:
+        engine = self.engines.get(kind)
+        if engine is None:
             raise Unavailable(f"table {game_id} has an unreadable log")
-        engine = ENGINES[kind]
         # The first event assigns the table's options: fold it into any lobby.
         created = self.codec.decode(kind, first).e
         state = engine.evolve(engine.initial_state(engine.options(), False), created)

@@ -17,6 +17,7 @@ import msgspec
 from kronikas.application.clocks import Clocks
 from kronikas.application.commands import Commands
 from kronikas.application.encoding import Answer, Delivered
+from kronikas.application.engines import ENGINES, Registry
 from kronikas.application.errors import (
     ApiError,
     Forbidden,
@@ -41,7 +42,8 @@ REFUSED = (DomainError, VersionMismatch, InvalidRequest, Forbidden)
 
 class Games:
     """Every use case: `commands` change tables, `queries` read them; both share one cache of
-    folds, kept current by the change feed. Stateless but for that cache."""
+    folds, kept current by the change feed. Stateless but for that cache. `engines`: the games
+    it runs (the app factory's registry), which every use case reaches through the folds."""
 
     def __init__(
         self,
@@ -50,10 +52,12 @@ class Games:
         randomness: RandomSource,
         settings: Settings,
         now: Callable[[], int] = now_ms,
+        engines: Registry = ENGINES,
     ) -> None:
         self.store = store
         self.settings = settings
-        self.folds = Folds(store, changes)
+        self.engines = engines
+        self.folds = Folds(store, changes, engines)
         self.commands = Commands(self.folds, randomness, settings, now)
         self.queries = Queries(self.folds, settings)
         self.clocks = Clocks(self.commands, store, now)

@@ -1,22 +1,21 @@
-"""What the use cases answer with: the wire shapes of docs/api.md that carry views and events."""
+"""What the use cases answer with: the wire shapes of docs/api.md that carry views and events.
+
+Each shape that names games is made from a registry of games (`Wire`), once for each app; the
+module's own names are those of the default registry, for the encoders, which never check a
+struct's field types (they encode any game's view and event alike).
+"""
 
 from __future__ import annotations
 
+import functools
+import types
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Union
+from typing import TYPE_CHECKING, Annotated, Any, Union
 
 import msgspec
 
-from kronikas.application.engines import ENGINES
+from kronikas.application.engines import ENGINES, Registry
 from kronikas.domain.engine import View, tag_of
-
-if TYPE_CHECKING:
-    GameView = View
-else:
-    GameView = Annotated[
-        Union[tuple(game.view_type for game in ENGINES.values())],  # noqa: UP007
-        msgspec.Meta(description="A table as the asker may see it; `kind` says which game."),
-    ]
 
 
 def wire_type(kind: str, tag: str) -> str:
@@ -37,108 +36,172 @@ def _first_sentence(cls: type) -> str:
     return " ".join((cls.__doc__ or "").split()).split(". ")[0].rstrip(".")
 
 
-def _envelopes() -> dict[str, dict[type, type[msgspec.Struct]]]:
-    """One wire struct per event type of each engine, by kind and the event's class."""
-    envelopes: dict[str, dict[type, type[msgspec.Struct]]] = {}
-    for kind, game in ENGINES.items():
-        by_class: dict[type, type[msgspec.Struct]] = {}
-        for cls in game.events:
-            tag = tag_of(cls)
-            name = f"{camel(kind)}{camel(tag)}Event"
-            envelope = msgspec.defstruct(
-                name,
-                [
-                    ("version", Annotated[int, msgspec.Meta(description="1, 2, 3… without gaps.")]),
-                    ("at", Annotated[str, msgspec.Meta(description="When, as RFC 3339 UTC.")]),
-                    ("data", cls),  # the event's fields as the asker may see them
-                ],
-                tag_field="type",
-                tag=wire_type(kind, tag),
-                frozen=True,
-                module=__name__,
-            )
-            envelope.__doc__ = (
-                f"`{wire_type(kind, tag)}`: {_first_sentence(cls)}. `data` holds its fields as "
-                "the asker may see them (hidden ones are null)."
-            )
-            by_class[cls] = envelope
-        envelopes[kind] = by_class
-    return envelopes
+@functools.cache
+def envelope(kind: str, cls: type[msgspec.Struct]) -> type[msgspec.Struct]:
+    """The wire struct of a `kind` table's event of class `cls` (made once, whichever registry
+    asks): `version`, `at` and the event's fields as `data`, tagged `<kind>.<tag>`."""
+    tag = tag_of(cls)
+    made = msgspec.defstruct(
+        f"{camel(kind)}{camel(tag)}Event",
+        [
+            ("version", Annotated[int, msgspec.Meta(description="1, 2, 3… without gaps.")]),
+            ("at", Annotated[str, msgspec.Meta(description="When, as RFC 3339 UTC.")]),
+            ("data", cls),  # the event's fields as the asker may see them
+        ],
+        tag_field="type",
+        tag=wire_type(kind, tag),
+        frozen=True,
+        module=__name__,
+    )
+    made.__doc__ = (
+        f"`{wire_type(kind, tag)}`: {_first_sentence(cls)}. `data` holds its fields as "
+        "the asker may see them (hidden ones are null)."
+    )
+    return made
 
 
-ENVELOPES = _envelopes()
-"""The wire struct of each event, by kind and the event's class: `GameEvent`'s members."""
-
-if TYPE_CHECKING:
-    GameEvent = msgspec.Struct
-else:
-    GameEvent = Annotated[
-        Union[tuple(e for by_class in ENVELOPES.values() for e in by_class.values())],  # noqa: UP007
-        msgspec.Meta(
-            description="One change to a table, as the asker may see it (docs/api.md, Events): "
-            "`type` names the game and the event (`cheat.round_dealt`), `data` holds its fields."
-        ),
-    ]
+_ENVELOPES: dict[str, dict[type, Callable[..., msgspec.Struct]]] = {}
+"""`envelope`'s answers by kind and class, as the hot path looks them up (two dict lookups)."""
 
 
 def game_event(kind: str, version: int, at: str, event: msgspec.Struct) -> msgspec.Struct:
     """The wire form of `event`, a `kind` table's event (already redacted for its viewer)."""
-    envelope: Callable[..., msgspec.Struct] = ENVELOPES[kind][type(event)]
-    return envelope(version=version, at=at, data=event)
-
-
-class CommandResult(msgspec.Struct, frozen=True):
-    """A command's outcome: the new version, its events and the table, as the mover sees them."""
-
-    version: int
-    events: list[GameEvent]
-    game: GameView
+    try:
+        made = _ENVELOPES[kind][type(event)]
+    except KeyError:
+        made = _ENVELOPES.setdefault(kind, {})[type(event)] = envelope(kind, type(event))
+    return made(version=version, at=at, data=event)
 
 
 EVENT_PAGE = 500
 """The most events one page holds; clients page on with `after`."""
 
 
-class EventPage(msgspec.Struct, frozen=True):
-    """Events after a version (at most 500 a page), and the table's current version."""
+class Wire:
+    """The answers that carry views and events, for the games of one registry: their unions
+    (`GameView`, `GameEvent`) and the structs that hold them, as the OpenAPI document names
+    them. Made once for each app; `application.results` itself holds the default registry's."""
 
-    events: Annotated[
-        list[GameEvent],
-        msgspec.Meta(
-            description=f"At most {EVENT_PAGE} events, oldest first; when `more` is true, ask "
-            "again with `after` set to the last one's version."
-        ),
-    ]
-    version: Annotated[int, msgspec.Meta(description="The table's version when it was read.")]
-    more: Annotated[
-        bool,
-        msgspec.Meta(
-            description="True when events after this page exist: the page was cut at "
-            f"{EVENT_PAGE} events."
-        ),
-    ]
+    def __init__(self, engines: Registry) -> None:
+        self.engines = engines
+        self.GameView: Any = Annotated[
+            Union[tuple(game.view_type for game in engines.values())],  # noqa: UP007
+            msgspec.Meta(description="A table as the asker may see it; `kind` says which game."),
+        ]
+        self.GameEvent: Any = Annotated[
+            Union[  # noqa: UP007
+                tuple(envelope(kind, cls) for kind, game in engines.items() for cls in game.events)
+            ],
+            msgspec.Meta(
+                description="One change to a table, as the asker may see it (docs/api.md, "
+                "Events): `type` names the game and the event (`cheat.round_dealt`), `data` "
+                "holds its fields."
+            ),
+        ]
+        self.CommandResult = _answer(
+            "CommandResult",
+            "A command's outcome: the new version, its events and the table, as the mover "
+            "sees them.",
+            [("version", int), ("events", list_of(self.GameEvent)), ("game", self.GameView)],
+        )
+        self.EventPage = _answer(
+            "EventPage",
+            f"Events after a version (at most {EVENT_PAGE} a page), and the table's current "
+            "version.",
+            [
+                (
+                    "events",
+                    Annotated[
+                        list_of(self.GameEvent),
+                        msgspec.Meta(
+                            description=f"At most {EVENT_PAGE} events, oldest first; when "
+                            "`more` is true, ask again with `after` set to the last one's "
+                            "version."
+                        ),
+                    ],
+                ),
+                (
+                    "version",
+                    Annotated[
+                        int, msgspec.Meta(description="The table's version when it was read.")
+                    ],
+                ),
+                (
+                    "more",
+                    Annotated[
+                        bool,
+                        msgspec.Meta(
+                            description="True when events after this page exist: the page "
+                            f"was cut at {EVENT_PAGE} events."
+                        ),
+                    ],
+                ),
+            ],
+        )
+        self.Created = _answer(
+            "Created",
+            "A new table and the host token that may start it.",
+            [("game", self.GameView), ("host_token", str)],
+        )
+        self.Joined = _answer(
+            "Joined",
+            "A seat taken: the player's id, seat and token, and the table as they see it.",
+            [("player_id", str), ("seat", int), ("token", str), ("game", self.GameView)],
+        )
+        self.HouseSeated = _answer(
+            "HouseSeated",
+            "A house player seated: its id and seat, and the table as the host sees it. No "
+            "token is handed out: nobody but the house plays that seat.",
+            [("player_id", str), ("seat", int), ("game", self.GameView)],
+        )
 
 
-class Created(msgspec.Struct, frozen=True):
-    """A new table and the host token that may start it."""
-
-    game: GameView
-    host_token: str
+def list_of(item: Any) -> Any:
+    """`list[item]` for an item type made at run time."""
+    return types.GenericAlias(list, (item,))
 
 
-class Joined(msgspec.Struct, frozen=True):
-    """A seat taken: the player's id, seat and token, and the table as they see it."""
-
-    player_id: str
-    seat: int
-    token: str
-    game: GameView
+def _answer(name: str, doc: str, fields: list[tuple[str, Any]]) -> Any:
+    made = msgspec.defstruct(name, fields, frozen=True, module=__name__)
+    made.__doc__ = doc
+    return made
 
 
-class HouseSeated(msgspec.Struct, frozen=True):
-    """A house player seated: its id and seat, and the table as the host sees it. No token is
-    handed out: nobody but the house plays that seat."""
+_DEFAULT = Wire(ENGINES)
 
-    player_id: str
-    seat: int
-    game: GameView
+if TYPE_CHECKING:
+    GameView = View
+    GameEvent = msgspec.Struct
+
+    class CommandResult(msgspec.Struct, frozen=True):
+        version: int
+        events: list[GameEvent]
+        game: GameView
+
+    class EventPage(msgspec.Struct, frozen=True):
+        events: list[GameEvent]
+        version: int
+        more: bool
+
+    class Created(msgspec.Struct, frozen=True):
+        game: GameView
+        host_token: str
+
+    class Joined(msgspec.Struct, frozen=True):
+        player_id: str
+        seat: int
+        token: str
+        game: GameView
+
+    class HouseSeated(msgspec.Struct, frozen=True):
+        player_id: str
+        seat: int
+        game: GameView
+else:
+    GameView = _DEFAULT.GameView
+    GameEvent = _DEFAULT.GameEvent
+    CommandResult = _DEFAULT.CommandResult
+    EventPage = _DEFAULT.EventPage
+    Created = _DEFAULT.Created
+    Joined = _DEFAULT.Joined
+    HouseSeated = _DEFAULT.HouseSeated
