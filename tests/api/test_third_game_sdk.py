@@ -1,0 +1,57 @@
+"""The third game's OpenAPI document, exported through the function the export command uses,
+and an SDK generated from it with openapi-python-client (`tools/gen_sdk.py`): the SDK has the
+game's classes and reads its views and events (issue 26)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+
+from kronikas.api.app import create_app
+from kronikas.config import Settings
+from kronikas.export_openapi import write
+from tests.third_game import GAMES, KIND
+from tools.gen_sdk import PACKAGE, generate
+
+
+def test_an_sdk_generated_from_the_third_games_document_reads_its_wire(tmp_path: Path) -> None:
+    spec = tmp_path / "openapi.json"
+    write(create_app(Settings(redis_url="redis://unused:6379/0"), games=GAMES), spec)
+    assert "HighCardGameView" in json.loads(spec.read_text())["components"]["schemas"]
+    target = tmp_path / "client"
+    generate(target, spec)
+    _forget()  # the committed SDK, should a test before have imported it
+    sys.path.insert(0, str(target))
+    try:
+        models = importlib.import_module(f"{PACKAGE}.models")
+        events = importlib.import_module(f"{PACKAGE}.events")
+        body = models.CreateHighCardGame.from_dict({"kind": KIND, "options": {"rounds": 2}})
+        assert body.to_dict()["options"]["rounds"] == 2
+        assert models.Reveal().to_dict() == {"type": "reveal"}
+        assert f"{KIND}.round_dealt" in events.EVENT_CLASSES
+        dealt = events.EVENT_CLASSES[f"{KIND}.round_dealt"].from_dict(
+            {
+                "type": f"{KIND}.round_dealt",
+                "version": 5,
+                "at": "2026-01-01T00:00:00.000Z",
+                "data": {
+                    "type": "round_dealt",
+                    "round": 1,
+                    "cards": ["AH", None],
+                    "deck": None,
+                    "salt": None,
+                    "commitment": "c",
+                },
+            }
+        )
+        assert dealt.data.cards == ["AH", None]
+    finally:
+        sys.path.remove(str(target))
+        _forget()
+
+
+def _forget() -> None:
+    for name in [m for m in sys.modules if m == PACKAGE or m.startswith(f"{PACKAGE}.")]:
+        del sys.modules[name]

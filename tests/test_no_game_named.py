@@ -1,0 +1,114 @@
+"""No generic layer names a real game (issue 26): a game is its package, plus one line in
+`application/engines.py`.
+
+The code of `application/`, `adapters/`, `api/`, `tools/sdk_extras/` and the shared modules of
+`web/` and `bots/` (every module but a game's own, which is named by its kind: `web/cheat.js`,
+`bots/src/kronikas_bots/thirty_one.py`) may not name a game of the registry: its kind, its title,
+its kind in CamelCase (the prefix of its wire types), nor a tag of a command or event of its own
+(one no other game has: `cheat_called`, `hand_kept`, and as a string `"call"`…). Documentation
+(`*.md`) and the vendored docs pages (`api/static/`) are not scanned.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from kronikas.application.engines import ENGINES
+from kronikas.application.results import camel
+from kronikas.domain.engine import tag_of
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = "services/kronikas/src/kronikas"
+SCANNED = [f"{PACKAGE}/application", f"{PACKAGE}/adapters", f"{PACKAGE}/api", "tools/sdk_extras"]
+SHARED = ["web", "bots/src/kronikas_bots"]
+"""Folders whose modules are shared but for a game's own (named by its kind)."""
+CODE = {".py", ".js", ".lua", ".html"}
+VENDORED = f"{PACKAGE}/api/static"
+"""Third-party bundles of the docs pages."""
+
+REGISTRY = f"{PACKAGE}/application/engines.py"
+"""The one place that names every game: a line each."""
+
+ALLOWED = {
+    # The OpenAPI document's texts: the app's description and the house route's docstring name
+    # the games. Changing them changes the committed openapi.json: the lead, with a regeneration.
+    f"{PACKAGE}/api/app.py": "the document's description (DESCRIPTION)",
+    f"{PACKAGE}/api/games.py": "seat_house_player's docstring: Cheat's pause",
+    f"{PACKAGE}/application/results.py": "GameEvent's description: `cheat.round_dealt`",
+    # A26: the SDK's stream stops on the match's end by a marker, not by the games' names.
+    "tools/sdk_extras/streaming.py": "stop_after: cheat.match_ended, thirty_one.match_ended",
+    # C26: the web table and the bots find a game's module by its kind.
+    "web/games.js": "the web's modules by kind",
+    "bots/src/kronikas_bots/__main__.py": "the command line's examples and --game",
+    "bots/src/kronikas_bots/games.py": "the bots' games by kind, the command union",
+    "bots/src/kronikas_bots/runner.py": "each game's round and match end events",
+    "bots/src/kronikas_bots/sample.py": "the sample bot's views",
+    "bots/src/kronikas_bots/table.py": "create requests, views and bots by game",
+}
+"""Places that still name a game, being moved out by the helpers of issue 26; the lead empties
+this once they land. A place not listed here that names a game fails the test."""
+
+
+def _names() -> re.Pattern[str]:
+    """What names a game: its kind, title and CamelCase kind, and its own tags."""
+    words: set[str] = set()
+    tags: dict[str, set[str]] = {}
+    for kind, game in ENGINES.items():
+        words |= {kind, game.title, camel(kind)}
+        for cls in (*game.commands, *game.events):
+            tags.setdefault(tag_of(cls), set()).add(kind)
+    own = sorted(tag for tag, kinds in tags.items() if len(kinds) == 1)
+    spelled = [re.escape(w).replace("_", "[_ -]?").replace(r"\-", "[_ -]?") for w in words]
+    # A tag with an underscore is a name wherever it stands; one that is an English word
+    # (`call`, `pass`) only as a string.
+    worded = [rf"\b{re.escape(t)}\b" for t in own if "_" in t]
+    quoted = [rf"[\"'`]{re.escape(t)}[\"'`]" for t in own]
+    return re.compile("|".join([*spelled, *worded, *quoted]), re.I)
+
+
+def _files() -> list[Path]:
+    kinds = set(ENGINES)
+    found = [
+        p
+        for folder in SCANNED
+        for p in (ROOT / folder).rglob("*")
+        if p.suffix in CODE and not p.is_relative_to(ROOT / VENDORED)
+    ]
+    for folder in SHARED:
+        found += [p for p in (ROOT / folder).glob("*") if p.suffix in CODE and p.stem not in kinds]
+    return sorted(found)
+
+
+def naming() -> dict[str, list[str]]:
+    """Each scanned file that names a game, with the lines that do."""
+    pattern = _names()
+    found: dict[str, list[str]] = {}
+    for path in _files():
+        lines = [
+            f"{n}: {line.strip()}"
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+            if pattern.search(line)
+        ]
+        if lines:
+            found[path.relative_to(ROOT).as_posix()] = lines
+    return found
+
+
+def test_no_generic_layer_names_a_game() -> None:
+    found = naming()
+    new = {path: lines for path, lines in found.items() if path not in ALLOWED | {REGISTRY: ""}}
+    assert not new, f"these name a game outside its package: {new}"
+
+
+def test_the_registry_names_each_game_on_its_import_and_its_registry_line() -> None:
+    lines = naming().get(REGISTRY, [])
+    assert len(lines) <= 3 * len(ENGINES), lines  # the import, and the registry line (+ wrap)
+
+
+def test_the_names_looked_for_are_the_games_own() -> None:
+    pattern = _names()
+    for text in ("CheatGameView", "thirty_one", "Thirty-One", "ThirtyOne", "hand_kept", '"call"'):
+        assert pattern.search(text), text
+    for text in ("round_dealt", "match_ended", "player_joined", '"leave"', "a call", "seat_away"):
+        assert not pattern.search(text), text
