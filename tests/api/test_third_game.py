@@ -209,3 +209,29 @@ async def test_a_third_game_clock_runs_out_and_the_house_plays_the_seat(
     mine = await tables.view(table, table.players[0])
     assert mine["players"][0]["away"] is True and mine["legal"] == ["leave", "back"]
     assert time.monotonic() - started < 5, "the clock was not waited out"
+
+
+async def test_a_seats_stream_of_the_third_game_is_redacted_for_it(
+    client: Client, tables: Tables
+) -> None:
+    table = await tables.ready(KIND, 2, seed=5)
+    games = client.app.state.games
+
+    async def first_events(token: str | None) -> list[Any]:
+        following = await games.stream(table.id, token, 0)
+        got: list[Any] = []
+        async with following:
+            async for delivered in following():
+                if delivered is not None:
+                    got.append(json.loads(delivered.json))
+                if got and got[-1]["type"] == f"{KIND}.round_dealt":
+                    break
+        return got
+
+    for seat in (0, 1):
+        got = client.blocking_portal.call(first_events, table.players[seat])
+        assert [e["version"] for e in got] == list(range(1, len(got) + 1))
+        cards = got[-1]["data"]["cards"]
+        assert cards[seat] is not None and cards[1 - seat] is None
+    watched = client.blocking_portal.call(first_events, None)
+    assert watched[-1]["data"]["cards"] == [None, None]
