@@ -9,15 +9,13 @@
 // holding a seat (401), the tab forgets it and watches as a spectator, and says so.
 
 import { API_BASE, API_PARAM, ApiError, api, clock } from "./api.js";
-import * as cheat from "./cheat.js";
+import { gameOf, titles } from "./games.js";
 import { follow } from "./stream.js";
-import * as thirtyOne from "./thirty_one.js";
-import { countdown, h, listWords, messageBox, plural, problemWords, replace } from "./ui.js";
+import { countdown, h, humanize, listWords, messageBox, plural, problemWords, replace } from "./ui.js";
 import { describe } from "./words.js";
 
-const GAMES = { cheat, thirty_one: thirtyOne };
-const SEAT_MOVES = ["leave", "back"]; // the seat's own moves in both games, drawn by this module
-const gameTitle = (kind) => GAMES[kind]?.title ?? humanize(kind);
+const SEAT_MOVES = ["leave", "back"]; // the seat's own moves in every game, drawn by this module
+const gameTitle = (kind) => gameOf(kind)?.title ?? humanize(kind);
 
 const root = document.getElementById("app");
 const connection = document.getElementById("connection");
@@ -62,11 +60,6 @@ const store = {
 
 const NAME_KEY = "kronikas.name"; // a convenience, not a secret: the last name typed in this browser
 const lastName = () => localStorage.getItem(NAME_KEY) || "";
-
-function humanize(name) {
-  const words = name.replaceAll("_", " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
 
 function errorMessage(err, hint) {
   if (!(err instanceof ApiError)) {
@@ -635,7 +628,7 @@ function table(id) {
       replace(main, messageBox(T.message) || h("p", { class: "quiet" }, "Loading the table…"));
       return;
     }
-    const game = GAMES[view.kind];
+    const game = gameOf(view.kind);
     const legal = view.legal || [];
     const gameLegal = legal.filter((type) => !SEAT_MOVES.includes(type));
     document.title = `${gameTitle(view.kind)} · Krónikás`;
@@ -680,16 +673,37 @@ function table(id) {
       view.status === "finished" ? finished(view) : null,
       players(view, game),
       view.status !== "open" && game ? game.render(ctx) : null,
-      !game ? h("p", { class: "panel" }, "This page cannot show this game yet.") : null,
+      game ? null : plainTable(view),
       game?.results?.(ctx),
       seatMoves(view, legal),
     );
   }
 
+  /** A table of a kind this page has no module for: who is on turn; players and log say the rest. */
+  function plainTable(view) {
+    const turn =
+      view.status !== "playing" || view.turn == null
+        ? null
+        : view.turn === mySeat()
+          ? "Your turn."
+          : `Waiting for ${who(view.turn)}.`;
+    return h(
+      "section",
+      { class: "panel middle", "aria-label": "The table", dataset: { testid: "plain-table" } },
+      h(
+        "p",
+        { class: "quiet" },
+        `This page cannot draw a ${gameTitle(view.kind)} table yet: it shows the players, the status and what happened.`,
+      ),
+      turn
+        ? h("p", { class: "status", dataset: { testid: "status" } }, turn, " ", timer(view.deadline))
+        : null,
+    );
+  }
+
   function headline(view) {
-    const round = view.round
-      ? `Round ${view.round}${view.kind === "cheat" ? ` of ${view.options.rounds}` : ""}`
-      : "";
+    const game = gameOf(view.kind);
+    const round = view.round ? (game?.roundText?.(view) ?? `Round ${view.round}`) : "";
     const status =
       { open: "waiting for players", playing: "playing", finished: "finished" }[view.status] || view.status;
     return h(
@@ -898,6 +912,7 @@ function table(id) {
 // =================================================================================================
 
 document.getElementById("home").href = pageLink(null);
+document.getElementById("games").textContent = listWords(titles);
 document.getElementById("api-docs").href = `${API_BASE}/schema`;
 const tableId = params.get("table");
 if (tableId) table(tableId);

@@ -5,6 +5,36 @@ import { cardImage, cardRow, cardToggle, h, plural, rankPlural } from "./ui.js";
 
 export const title = "Cheat";
 
+/**
+ * A Cheat event in words, for the log; undefined for a type this module does not know.
+ * `w`: {me (seat or null), who(seat), Who(seat), cards(codes)}.
+ */
+export function describe(type, d, { me, who, Who, cards }) {
+  switch (type) {
+    case "round_dealt":
+      return `Round ${d.round}: ${who(d.dealer)} dealt${d.set_aside ? `, ${plural(d.set_aside, "card")} set aside` : ""}. ${Who(d.turn)} ${d.turn === me ? "start" : "starts"} with sevens.`;
+    case "cards_played":
+      // The cards only for the seat that played them: what it may know, whatever a frame says.
+      return `${Who(d.seat)} put down ${plural(d.count, "card")} as ${rankPlural(d.rank)}${d.cards && d.seat === me && me != null ? ` (${cards(d.cards)})` : ""}.`;
+    case "cheat_called":
+      return `${Who(d.caller)} called “Cheat!” on ${d.seat === me ? "your" : `${who(d.seat)}’s`} ${rankPlural(d.rank)}: ${cards(d.cards || [])} — ${d.honest ? "honest" : "a lie"}.`;
+    case "pile_taken":
+      return `${Who(d.seat)} took the pile (${plural(d.count, "card")}).`;
+    case "penalty_taken":
+      return `The Pale Chronicler went uncalled: ${who(d.seat)} took the pile (${plural(d.count, "card")}).`;
+    case "play_accepted":
+      return `${Who(d.seat)} let ${d.player === me ? "your" : `${who(d.player)}’s`} last play stand.`;
+    case "round_ended":
+      return `Round ${d.round} is over: ${who(d.winner)} went out first.`;
+  }
+  return undefined;
+}
+
+/** The round for the headline: a match of Cheat has a set number of rounds. */
+export function roundText(view) {
+  return `Round ${view.round} of ${view.options.rounds}`;
+}
+
 /** What the players list says of a seat. */
 export function playerFacts(player) {
   return [plural(player.hand_size, "card"), plural(player.points ?? 0, "point")];

@@ -1,9 +1,40 @@
 // Thirty-One at the table: the three table cards, the hand, the dealer's choice, swaps, pass and
 // show, the last circuit, lives, and the round's hands and scores (docs/rules.md, "Thirty-One").
 
-import { cardRow, cardToggle, h, listWords, plural } from "./ui.js";
+import { cardRow, cardToggle, cardWords, h, listWords, plural } from "./ui.js";
 
 export const title = "Thirty-One";
+
+/**
+ * A Thirty-One event in words, for the log; undefined for a type this module does not know.
+ * `w`: {me (seat or null), who(seat), Who(seat), cards(codes)}.
+ */
+export function describe(type, d, { me, who, Who, cards }) {
+  switch (type) {
+    case "round_dealt":
+      return `Round ${d.round}: ${who(d.dealer)} dealt; the table shows ${cards(d.table || [])}.`;
+    case "hand_kept":
+      return `${Who(d.seat)} kept ${d.seat === me ? "your" : "their"} hand.`;
+    case "hand_exchanged":
+      return `${Who(d.seat)} exchanged ${d.seat === me ? "your" : "their"} hand for the table.`;
+    case "card_swapped":
+      return `${Who(d.seat)} gave ${cardWords(d.give)} for ${cardWords(d.take)}.`;
+    case "hands_swapped":
+      return `${Who(d.seat)} swapped ${d.seat === me ? "your" : "their"} whole hand with the table.`;
+    case "passed":
+      return `${Who(d.seat)} passed.`;
+    case "hand_shown":
+      return `${Who(d.seat)} showed ${cards(d.hand || [])}.`;
+    case "round_ended": {
+      if (d.three_aces != null)
+        return `Round ${d.round}: three Aces for ${who(d.three_aces)}! Everyone else loses a life.`;
+      const lost = (d.lost_life || []).map(who);
+      const out = (d.out || []).map(who);
+      return `Round ${d.round} is over: ${lost.length ? `${listWords(lost)} lost a life` : "nobody lost a life"}${out.length ? `; ${listWords(out)} ${out.length === 1 && out[0] !== "you" ? "is" : "are"} out` : ""}.`;
+    }
+  }
+  return undefined;
+}
 
 export function playerFacts(player) {
   if (player.out) return ["out"];

@@ -72,6 +72,12 @@ export function rankPlural(rank) {
   return RANKS_PLURAL[rank] || rank;
 }
 
+/** "house_pause_seconds" → "House pause seconds": a name from the wire, in words. */
+export function humanize(name) {
+  const words = String(name).replaceAll("_", " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 export function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }
