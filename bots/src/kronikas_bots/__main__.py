@@ -7,26 +7,34 @@ import contextlib
 import json
 import random
 import sys
+import textwrap
 import time
 from collections.abc import Iterator, Sequence
 
+from .games import GAMES, KINDS
 from .runner import Tally, local_service, play_one
-from .table import KINDS, SEAT_KINDS, ApiError
+from .table import SEAT_KINDS, ApiError
 
-EPILOG = """examples:
-  python -m kronikas_bots --game cheat --bots good,random
-  python -m kronikas_bots --game thirty_one --bots good,random,random --options '{"lives": 1}'
-  python -m kronikas_bots --game cheat --bots good,random --games 200 --seed 1
-  python -m kronikas_bots --game cheat --bots house,random --games 20 --quiet
-  python -m kronikas_bots --url http://localhost:8000 --game thirty_one
-
+ABOUT = """\
 Without --url a service is started for the run (python -m kronikas.serve on a free port, with
 its embedded Redis in a temporary directory). With --games K the seats rotate from game to game,
 so no bot keeps the same seat; a win shared by several seats counts for each of them. A seat
 "house" is a house player: the table's host seats it and the service plays it (no bot of ours);
-its wins count like any bot's. In Cheat the house waits house_pause_seconds (default 3) before
-it plays while another seat may still call: with three seats or more, --options
-'{"house_pause_seconds": 0}' runs faster, but the bots then never call the play before it."""
+its wins count like any bot's."""
+
+EPILOG = "\n\n".join(
+    [
+        "examples:\n"
+        + "\n".join(
+            f"  python -m kronikas_bots {example}"
+            for game in GAMES.values()
+            for example in game.examples
+        ),
+        ABOUT,
+        *(textwrap.fill(game.note, width=96) for game in GAMES.values() if game.note),
+    ]
+)
+"""`--help`'s text after the options: each game's examples and notes (its module's `GAME`)."""
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -37,7 +45,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--url", help="base URL of a running service (default: start one)")
-    parser.add_argument("--game", choices=KINDS, default="cheat", help="the game (default cheat)")
+    parser.add_argument(
+        "--game", choices=KINDS, default=KINDS[0], help=f"the game (default {KINDS[0]})"
+    )
     parser.add_argument(
         "--bots",
         default="good,random",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from math import comb
+from typing import Any, TypeAlias
 
 from kronikas_client.events import GameEvent
 from kronikas_client.models import (
@@ -13,14 +15,31 @@ from kronikas_client.models import (
     CheatCardsPlayedEvent,
     CheatCheatCalledEvent,
     CheatGameView,
+    CheatMatchEndedEvent,
+    CheatOptions,
     CheatPenaltyTakenEvent,
     CheatPileTakenEvent,
     CheatRoundDealtEvent,
+    CheatRoundEndedEvent,
+    CreateCheatGame,
     Play,
 )
+from kronikas_client.types import Unset
 
-from .base import CheatCommand
-from .cards import COLOURED, PALE, RANKS, next_rank, rank, rank_distance
+from .base import Game
+from .cards import COLOURED, PALE, RANKS, rank
+
+CheatCommand: TypeAlias = Play | Call | Accept
+
+
+def next_rank(r: str, steps: int = 1) -> str:
+    """The rank announced `steps` plays after `r` (after A comes 7 again)."""
+    return RANKS[(RANKS.index(r) + steps) % len(RANKS)]
+
+
+def rank_distance(start: str, target: str) -> int:
+    """How many ranks after `start` comes `target` (0 when equal)."""
+    return (RANKS.index(target) - RANKS.index(start)) % len(RANKS)
 
 
 class RandomCheatBot:
@@ -271,3 +290,53 @@ class GoodCheatBot:
         if "accept" in legal:
             return Accept()
         return None
+
+
+# --- the game, as the shared code finds it (games.py) ---------------------------------------
+
+
+def _create(options: dict[str, Any], seed: int | Unset) -> CreateCheatGame:
+    return CreateCheatGame(options=CheatOptions.from_dict(options), seed=seed)
+
+
+def _plainest(view: CheatGameView) -> CheatCommand:
+    """The first card of the hand, never a call."""
+    legal = view.legal or []
+    return Play(cards=view.me.hand[:1]) if "play" in legal and view.me else Accept()
+
+
+def _ends_round(event: GameEvent) -> bool:
+    return isinstance(event, CheatRoundEndedEvent)
+
+
+def _describe(event: GameEvent, names: Sequence[str]) -> str | None:
+    match event:
+        case CheatRoundEndedEvent(data=ended):
+            return (
+                f"round {ended.round_}: {names[ended.winner]} went out; cards left "
+                f"{ended.hand_sizes}, points {ended.points}, totals {ended.totals}"
+            )
+        case CheatMatchEndedEvent(data=won):
+            return "match over: " + ", ".join(names[s] for s in won.winners) + " won"
+        case _:
+            return None
+
+
+GAME: Game[CheatGameView, CheatCommand, CreateCheatGame] = Game(
+    kind="cheat",
+    view=CheatGameView,
+    bots={"good": GoodCheatBot, "random": RandomCheatBot},
+    create=_create,
+    races=(Call,),
+    plainest=_plainest,
+    ends_round=_ends_round,
+    describe=_describe,
+    examples=(
+        "--game cheat --bots good,random",
+        "--game cheat --bots good,random --games 200 --seed 1",
+        "--game cheat --bots house,random --games 20 --quiet",
+    ),
+    note="In Cheat the house waits house_pause_seconds (default 3) before it plays while another "
+    "seat may still call: with three seats or more, --options '{\"house_pause_seconds\": 0}' "
+    "runs faster, but the bots then never call the play before it.",
+)

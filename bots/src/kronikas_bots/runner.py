@@ -19,15 +19,10 @@ import httpx
 from kronikas_client import Client
 from kronikas_client.api.system import health
 from kronikas_client.events import GameEvent
-from kronikas_client.models import (
-    CheatMatchEndedEvent,
-    CheatRoundEndedEvent,
-    Health,
-    ThirtyOneMatchEndedEvent,
-    ThirtyOneRoundEndedEvent,
-)
+from kronikas_client.models import Health
 
 from .base import View
+from .games import game_of
 from .table import HOUSE, Table, make_bot
 
 
@@ -98,26 +93,8 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, flo
 
 
 def describe_round(game: str, event: GameEvent, names: list[str]) -> str | None:
-    """A progress line for a round's end, or None for other events."""
-    match event:
-        case CheatRoundEndedEvent(data=ended):
-            return (
-                f"round {ended.round_}: {names[ended.winner]} went out; cards left "
-                f"{ended.hand_sizes}, points {ended.points}, totals {ended.totals}"
-            )
-        case ThirtyOneRoundEndedEvent(data=ended):
-            lost = ", ".join(names[s] for s in ended.lost_life) or "nobody"
-            out = ", ".join(names[s] for s in ended.out) or "nobody"
-            scores = ["-" if s is None else f"{s:g}" for s in ended.scores]
-            aces = "" if ended.three_aces is None else f", three Aces: {names[ended.three_aces]}"
-            return (
-                f"round {ended.round_}: scores [{', '.join(scores)}]{aces}; lost a life: {lost}; "
-                f"out: {out}; lives {ended.lives}"
-            )
-        case CheatMatchEndedEvent(data=won) | ThirtyOneMatchEndedEvent(data=won):
-            return "match over: " + ", ".join(names[s] for s in won.winners) + " won"
-        case _:
-            return None
+    """A progress line for a round's or the match's end (the game's own words), else None."""
+    return game_of(game).describe(event, names)
 
 
 @dataclass
@@ -167,11 +144,12 @@ def play_one(
     table = Table.create(url, game, bots, options, seed, rng)
     names = [f"{kind}-{i}" for i, kind in enumerate(kinds)]
     rounds = 0
+    ends_round = game_of(game).ends_round
 
     def on_events(events: list[GameEvent], view: View) -> None:
         nonlocal rounds
         for event in events:
-            if isinstance(event, CheatRoundEndedEvent | ThirtyOneRoundEndedEvent):
+            if ends_round(event):
                 rounds += 1
             line = describe_round(game, event, names)
             if line and echo:

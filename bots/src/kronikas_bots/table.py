@@ -21,31 +21,23 @@ from kronikas_client.api.games import (
 )
 from kronikas_client.events import GameEvent
 from kronikas_client.models import (
-    Call,
-    CheatGameView,
-    CheatOptions,
     CommandResult,
-    CreateCheatGame,
     Created,
-    CreateThirtyOneGame,
     EventPage,
     HouseSeated,
     Joined,
     JoinRequest,
     Problem,
-    ThirtyOneGameView,
-    ThirtyOneOptions,
 )
 from kronikas_client.types import UNSET, Response, Unset
 
-from .base import Bot, Command, View, moves
-from .cheat import GoodCheatBot, RandomCheatBot
-from .thirty_one import GoodThirtyOneBot, RandomThirtyOneBot
+from .base import Bot, View, moves
+from .games import GAMES, VIEWS, Command, game_of
 
 T = TypeVar("T")
 
-KINDS = ("cheat", "thirty_one")
-BOT_KINDS = ("good", "random")
+BOT_KINDS = tuple(dict.fromkeys(kind for game in GAMES.values() for kind in game.bots))
+"""The bots of ours a seat may be (every game has a "good" and a "random" one)."""
 HOUSE = "house"
 SEAT_KINDS = (*BOT_KINDS, HOUSE)
 """What a seat of `--bots` may be: a bot of ours, or a house player (the service plays it)."""
@@ -85,25 +77,20 @@ def call(what: str, request: Callable[[], Response[T | Problem]]) -> T:
     return cast(T, _answer(what, request))
 
 
-def call_view(what: str, request: Callable[[], Response[View | Problem]]) -> View:
-    """`call` for the routes that answer with a view of either game."""
+def call_view(what: str, request: Callable[[], Response[Any]]) -> View:
+    """`call` for the routes that answer with a view of a table, of any game the bots play."""
     parsed = _answer(what, request)
-    assert isinstance(parsed, CheatGameView | ThirtyOneGameView)
+    assert isinstance(parsed, VIEWS), parsed
     return parsed
 
 
-def make_bot(game: str, kind: str, rng: random.Random) -> Bot:
-    """A bot of a kind ("good" or "random") for a game ("cheat" or "thirty_one")."""
-    table: dict[tuple[str, str], Callable[[random.Random], Bot]] = {
-        ("cheat", "good"): GoodCheatBot,
-        ("cheat", "random"): RandomCheatBot,
-        ("thirty_one", "good"): GoodThirtyOneBot,
-        ("thirty_one", "random"): RandomThirtyOneBot,
-    }
+def make_bot(game: str, kind: str, rng: random.Random) -> Bot[Any, Command]:
+    """A bot of a kind ("good" or "random") for a game (a table's kind, one of `games.KINDS`)."""
+    bots = game_of(game).bots
     try:
-        return table[(game, kind)](random.Random(rng.random()))
+        return bots[kind](random.Random(rng.random()))
     except KeyError:
-        raise ValueError(f"no {kind!r} bot for {game!r}; kinds: {', '.join(BOT_KINDS)}") from None
+        raise ValueError(f"no {kind!r} bot for {game!r}; kinds: {', '.join(bots)}") from None
 
 
 @dataclass
@@ -111,7 +98,7 @@ class Seat:
     """One bot in one seat: its own authenticated client (a spectator's plain one), and the
     events it has seen (the latest not yet taken from `new_events`)."""
 
-    bot: Bot
+    bot: Bot[Any, Command]
     client: AuthenticatedClient | Client
     game_id: str
     seat: int
@@ -168,8 +155,8 @@ class Spectator:
 
 
 HOUSE_PATIENCE = 60.0
-"""How long a table may wait for the house to move before the driver gives up (seconds; the
-house's pause in Cheat, the option `house_pause_seconds`, is at most 30)."""
+"""How long a table may wait for the house to move before the driver gives up (seconds; a
+game's house pause, such as the option `house_pause_seconds`, is at most 30)."""
 
 
 @dataclass
@@ -200,7 +187,7 @@ class Table:
         cls,
         url: str,
         game: str,
-        bots: Sequence[Bot | None],
+        bots: Sequence[Bot[Any, Command] | None],
         options: dict[str, Any] | None = None,
         seed: int | None = None,
         rng: random.Random | None = None,
@@ -208,14 +195,7 @@ class Table:
         """Create a table, seat the players in order and start it: a bot joins, and for None
         the host seats a house player (the service plays that seat; no token is handed out)."""
         anyone = Client(base_url=url, timeout=_timeout())
-        body: CreateCheatGame | CreateThirtyOneGame
-        opts = options or {}
-        if game == "cheat":
-            body = CreateCheatGame(options=CheatOptions.from_dict(opts), seed=_seed(seed))
-        elif game == "thirty_one":
-            body = CreateThirtyOneGame(options=ThirtyOneOptions.from_dict(opts), seed=_seed(seed))
-        else:
-            raise ValueError(f"unknown game {game!r}; games: {', '.join(KINDS)}")
+        body = game_of(game).create(options or {}, _seed(seed))
         created: Created = call(
             "create_game", lambda: create_game.sync_detailed(client=anyone, body=body)
         )
@@ -254,7 +234,7 @@ class Table:
         """Let one seat act, or wait for the house to move; False once the match is over."""
         views = [seat.refresh() for seat in self.seats]
         first = views[0] if views else self.eyes.refresh()
-        if first.status.value == "finished":
+        if first.status == "finished":
             return False
         wishes: list[tuple[Seat, Command]] = []
         for seat, view in zip(self.seats, views, strict=True):
@@ -262,9 +242,10 @@ class Table:
                 command = seat.bot.act(view)
                 if command is not None:
                     wishes.append((seat, command))
-        callers = [w for w in wishes if isinstance(w[1], Call)]
+        races = game_of(self.game).races
+        callers = [w for w in wishes if isinstance(w[1], races)]
         if callers:
-            # Calls race each other; the service takes the first to arrive.
+            # Moves made out of turn race each other; the service takes the first to arrive.
             chosen = self.rng.choice(callers)
         else:
             turn = first.turn
@@ -283,8 +264,8 @@ class Table:
         return True
 
     def _await_house(self, view: View, turn: int) -> None:
-        """The house is on turn (it pauses for a call in Cheat, or a long chain of its moves goes
-        on through deadlines): wait for the table's next event."""
+        """The house is on turn (it may pause for the others' moves out of turn, or a long chain
+        of its moves goes on through deadlines): wait for the table's next event."""
         now = time.monotonic()
         if self._waiting is None or self._waiting[0] != view.version:
             self._waiting = (view.version, now)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeAlias
 
 from kronikas_client.events import GameEvent
 from kronikas_client.models import (
+    CreateThirtyOneGame,
     Exchange,
     Keep,
     Pass,
@@ -14,12 +17,76 @@ from kronikas_client.models import (
     SwapAll,
     ThirtyOneCardSwappedEvent,
     ThirtyOneGameView,
+    ThirtyOneMatchEndedEvent,
+    ThirtyOneOptions,
     ThirtyOneRoundDealtEvent,
+    ThirtyOneRoundEndedEvent,
     ThirtyOneTableViewPhase,
 )
+from kronikas_client.types import Unset
 
-from .base import ThirtyOneCommand, moves
-from .cards import CHRONICLERS, VALUES, potential, rank, score, suit
+from .base import Game, moves
+from .cards import CHRONICLERS, COLOURED, DECK, SUITS, rank, suit
+
+ThirtyOneCommand: TypeAlias = Keep | Exchange | Swap | SwapAll | Pass | Show
+
+VALUES = {"7": 7, "8": 8, "9": 9, "10": 10, "U": 10, "O": 10, "K": 10, "A": 11}
+"""What each rank counts in a suit's sum."""
+
+
+# --- Thirty-One scores, doubled so that 30.5 is the whole number 61 --------------------------
+
+
+def _plain_score2(hand: Iterable[str]) -> int:
+    cards = list(hand)
+    ranks = [rank(c) for c in cards]
+    if len(cards) == 3 and ranks.count("A") == 3:
+        return 66
+    if len(cards) == 3 and len(set(ranks)) == 1:
+        return 61
+    best = max(suit_sums(cards).values(), default=0)
+    return 2 * best if best >= 21 else 0
+
+
+def suit_sums(hand: Iterable[str]) -> dict[str, int]:
+    """The sum of the card values in each suit of the hand (Chroniclers left out)."""
+    sums = dict.fromkeys(SUITS, 0)
+    for card in hand:
+        if card not in CHRONICLERS:
+            sums[suit(card)] += VALUES[rank(card)]
+    return sums
+
+
+def score2(hand: Iterable[str]) -> int:
+    """Twice the Thirty-One score of a three-card hand (XC stands for its best card)."""
+    cards = list(hand)
+    if COLOURED not in cards:
+        return _plain_score2(cards)
+    rest = [c for c in cards if c != COLOURED]
+    return max(_plain_score2([*rest, stand_in]) for stand_in in DECK)
+
+
+def score(hand: Iterable[str]) -> float:
+    """The Thirty-One score of a three-card hand: 0, 21–32, 30.5 or 33."""
+    return score2(hand) / 2
+
+
+def potential(hand: Iterable[str]) -> float:
+    """How promising a hand is: its score, or below 21 its best one-suit sum (a trip counts)."""
+    cards = list(hand)
+    real = score(cards)
+    if real:
+        return real
+    plain = [c for c in cards if c not in CHRONICLERS]
+    sums = suit_sums(plain)
+    best = float(max(sums.values(), default=0))
+    if COLOURED in cards:
+        best += 11
+    ranks = [rank(c) for c in plain]
+    for r in set(ranks):
+        if ranks.count(r) == 2:
+            best = max(best, 20.0 if r == "A" else 16.0)
+    return best
 
 
 def _swapped(hand: list[str], give: str, take: str) -> list[str]:
@@ -180,3 +247,53 @@ class GoodThirtyOneBot:
         if "swap_all" in legal:
             best = max(best, (score(table), -100.0, SwapAll()), key=lambda o: (o[0], o[1]))
         return best[2]
+
+
+# --- the game, as the shared code finds it (games.py) ---------------------------------------
+
+
+def _create(options: dict[str, Any], seed: int | Unset) -> CreateThirtyOneGame:
+    return CreateThirtyOneGame(options=ThirtyOneOptions.from_dict(options), seed=seed)
+
+
+def _plainest(view: ThirtyOneGameView) -> ThirtyOneCommand:
+    """Keep the dealt hand, then pass; show when nothing else is left."""
+    legal = view.legal or []
+    return Keep() if "keep" in legal else Pass() if "pass" in legal else Show()
+
+
+def _ends_round(event: GameEvent) -> bool:
+    return isinstance(event, ThirtyOneRoundEndedEvent)
+
+
+def _describe(event: GameEvent, names: Sequence[str]) -> str | None:
+    match event:
+        case ThirtyOneRoundEndedEvent(data=ended):
+            lost = ", ".join(names[s] for s in ended.lost_life) or "nobody"
+            out = ", ".join(names[s] for s in ended.out) or "nobody"
+            scores = ["-" if s is None else f"{s:g}" for s in ended.scores]
+            aces = "" if ended.three_aces is None else f", three Aces: {names[ended.three_aces]}"
+            return (
+                f"round {ended.round_}: scores [{', '.join(scores)}]{aces}; lost a life: {lost}; "
+                f"out: {out}; lives {ended.lives}"
+            )
+        case ThirtyOneMatchEndedEvent(data=won):
+            return "match over: " + ", ".join(names[s] for s in won.winners) + " won"
+        case _:
+            return None
+
+
+GAME: Game[ThirtyOneGameView, ThirtyOneCommand, CreateThirtyOneGame] = Game(
+    kind="thirty_one",
+    view=ThirtyOneGameView,
+    bots={"good": GoodThirtyOneBot, "random": RandomThirtyOneBot},
+    create=_create,
+    races=(),
+    plainest=_plainest,
+    ends_round=_ends_round,
+    describe=_describe,
+    examples=(
+        """--game thirty_one --bots good,random,random --options '{"lives": 1}'""",
+        "--url http://localhost:8000 --game thirty_one",
+    ),
+)
