@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -23,7 +25,13 @@ from kronikas_client.models import (
     JoinRequest,
     Play,
 )
-from kronikas_client.streaming import SSEParser, StreamError, astream_events, stream_events
+from kronikas_client.streaming import (
+    SSEParser,
+    StreamError,
+    astream_events,
+    final,
+    stream_events,
+)
 
 from tests.conftest import ServiceProcess
 
@@ -170,3 +178,117 @@ async def test_the_async_stream_resumes_after_a_version(service: ServiceProcess)
     events = await asyncio.wait_for(task, 10)
     assert [e.version for e in events] == [view.version, view.version + 1]
     await watcher.get_async_httpx_client().aclose()
+
+
+# -- the end of the match ------------------------------------------------------------------------
+
+QUICK = {
+    "cheat": {"rounds": 1},
+    "thirty_one": {"lives": 1, "max_circuits": 1},
+}
+"""Options of a short match of each game: one round."""
+PREFERRED = {
+    "cheat": ["play", "accept"],
+    "thirty_one": ["show", "keep", "pass", "swap_all"],
+}
+"""The moves the driver below makes, the first of them the seat may make."""
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def quick_table(http: httpx.Client, kind: str) -> tuple[str, list[str]]:
+    """A started two-seat table of `kind` with one-round options: its id and the seats' tokens."""
+    r = http.post("/v1/games", json={"kind": kind, "options": QUICK[kind], "seed": 5})
+    assert r.status_code == 201, r.text
+    game_id, host = r.json()["game"]["id"], r.json()["host_token"]
+    tokens = []
+    for name in ("A", "B"):
+        joined = http.post(f"/v1/games/{game_id}/players", json={"name": name})
+        assert joined.status_code == 201, joined.text
+        tokens.append(joined.json()["token"])
+    assert http.post(f"/v1/games/{game_id}/start", headers=_bearer(host)).status_code == 200
+    return game_id, tokens
+
+
+def play_to_the_end(http: httpx.Client, kind: str, game_id: str, tokens: list[str]) -> int:
+    """Moves by the seat on turn until the match is over; answers the table's last version."""
+    for _ in range(500):
+        spectator = http.get(f"/v1/games/{game_id}").json()
+        if spectator["status"] == "finished":
+            return int(spectator["version"])
+        token = tokens[spectator["turn"]]
+        view = http.get(f"/v1/games/{game_id}", headers=_bearer(token)).json()
+        move = next(m for m in PREFERRED[kind] if m in view["legal"])
+        command: dict[str, Any] = {"type": move}
+        if move == "play":
+            command["cards"] = view["me"]["hand"][:1]
+        r = http.post(f"/v1/games/{game_id}/commands", json=command, headers=_bearer(token))
+        assert r.status_code == 200, r.text
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("kind", ["cheat", "thirty_one"])
+def test_a_stream_stops_by_itself_when_the_match_is_over(
+    kind: str, service: ServiceProcess
+) -> None:
+    with httpx.Client(base_url=service.url, timeout=10) as http:
+        game_id, tokens = quick_table(http, kind)
+        received: list[GameEvent] = []
+        spectator = Client(base_url=service.url)
+
+        def follow() -> None:  # the defaults: no list of event names
+            received.extend(stream_events(spectator, game_id, read_timeout=10, max_reconnects=2))
+
+        reader = threading.Thread(target=follow, daemon=True)
+        reader.start()
+        last = play_to_the_end(http, kind, game_id, tokens)
+        reader.join(20)
+        assert not reader.is_alive(), "the stream went on after the match's end"
+        assert [e.version for e in received] == list(range(1, last + 1))
+        assert received[-1].type_ == f"{kind}.match_ended"
+        page = http.get(f"/v1/games/{game_id}/events").json()["events"]
+        assert [e["version"] for e in page if final(e)] == [last]  # the marker, on that one alone
+
+
+def frames(*events: dict[str, Any]) -> bytes:
+    return b"".join(
+        b"id: %d\r\nevent: %s\r\ndata: %s\r\n\r\n"
+        % (e["version"], e["type"].encode(), json.dumps(e).encode())
+        for e in events
+    )
+
+
+PLAYED = {
+    "version": 2,
+    "at": "2026-01-01T00:00:00.000Z",
+    "type": "cheat.cards_played",
+    "data": {"type": "cards_played", "seat": 0, "count": 1, "rank": "7", "turn": 0,
+             "next_rank": "8", "cards": None},
+}  # fmt: skip
+ENDED = {
+    "version": 1,
+    "at": "2026-01-01T00:00:00.000Z",
+    "type": "cheat.match_ended",
+    "data": {"type": "match_ended", "winners": [0], "points": [7, 5]},
+    "final": False,  # never sent so: it only shows that the name alone does not stop a stream
+}
+
+
+def test_the_stream_stops_on_the_marker_not_on_an_events_name() -> None:
+    """Whatever the game and its event's name, the event marked `final` ends the stream; an
+    event named like a match's end but not marked so does not."""
+    third = PLAYED | {"version": 3, "final": True}  # as a game unknown to the helper marks it
+    after = PLAYED | {"version": 4}
+    body = frames(ENDED, PLAYED, third, after)
+    transport = httpx.MockTransport(
+        lambda request: httpx.Response(
+            200, headers={"Content-Type": "text/event-stream"}, content=body
+        )
+    )
+    client = Client(base_url="http://kronikas.test")
+    client.set_httpx_client(httpx.Client(base_url="http://kronikas.test", transport=transport))
+    events = list(stream_events(client, "g", max_reconnects=0))
+    assert [e.version for e in events] == [1, 2, 3]
+    assert final(third) and not final(ENDED) and not final({"final": "yes"})
