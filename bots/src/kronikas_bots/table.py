@@ -78,7 +78,7 @@ def call(what: str, request: Callable[[], Response[T | Problem]]) -> T:
 
 
 def call_view(what: str, request: Callable[[], Response[Any]]) -> View:
-    """`call` for the routes that answer with a view of a table, of any game the bots play."""
+    """`call()` for the routes that answer with a view of a table, of any game the bots play."""
     parsed = _answer(what, request)
     assert isinstance(parsed, VIEWS), parsed
     return parsed
