@@ -30,6 +30,7 @@ from kronikas_client.models import CheatGameView as SdkCheatView
 from kronikas_client.models import ThirtyOneGameView as SdkThirtyOneView
 
 from kronikas.adapters.randomness import SeededRandomness
+from kronikas.application.engines import ENGINES
 from kronikas.domain import cheat, thirty_one
 from kronikas.domain.cheat import house as cheat_house
 from kronikas.domain.common import Join, Start
@@ -94,6 +95,8 @@ class BotSeat:
         """Feed the bot the event as the SDK parses it from the wire."""
         data = msgspec.to_builtins(self.engine.redact(event, self.seat))
         wire = {"type": f"{self.game}.{data['type']}", "version": version, "at": "", "data": data}
+        if isinstance(event, ENGINES[self.game].end_event):
+            wire["final"] = True  # as the service marks the match's end (docs/api.md, Events)
         self.bot.observe(parse_event(wire))
 
     def act(self, state: Any, version: int) -> Any:

@@ -88,7 +88,7 @@ class Tables:
             # The seat on turn moves, or now and then another seat that may call: a seat's own
             # view says what it may do, so only those one or two seats are asked.
             seats = [spectator["turn"]]
-            if spectator["cheat"] and spectator["cheat"]["window_open"] and rng.random() < 0.25:
+            if spectator.get("cheat") and spectator["cheat"]["window_open"] and rng.random() < 0.25:
                 seats.insert(0, rng.randrange(len(table.players)))
             views = [await self.view(table, table.players[seat]) for seat in seats]
             view = next(v for v in views if game_moves(v))

@@ -55,8 +55,9 @@ async def test_create_answers_201_with_host_token_and_open_view(client: Client, 
     assert game["kind"] == kind and game["status"] == "open" and game["version"] == 1
     assert game["seeded"] is False and game["round"] == 0 and game["players"] == []
     assert game["me"] is None and game["legal"] is None and game["winners"] == []
-    for field in ("dealer", "turn", "cheat", "thirty_one", "last_round"):
+    for field in ("dealer", "turn", kind, "last_round"):
         assert field in game
+    assert ({"cheat", "thirty_one"} - {kind}).isdisjoint(game), "no key of another game's"
 
 
 async def test_a_seed_says_seeded(tables: Tables, client: Client) -> None:

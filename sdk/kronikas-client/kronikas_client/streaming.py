@@ -11,8 +11,8 @@ client — no extra dependency:
         for event in stream_events(client, game_id):
             print(event.version, event.type_, event.data)
 
-The stream ends after a `cheat.match_ended` or `thirty_one.match_ended` event (see
-`stop_after`), or when you leave the loop. Each event is the class its `type` names
+The stream ends after the event that ends the match, whichever the game (the server marks it
+`"final": true`), or when you leave the loop. Each event is the class its `type` names
 (`kronikas_client.events`), with its `data` typed.
 """
 
@@ -37,6 +37,7 @@ __all__ = [
     "SSEParser",
     "StreamError",
     "astream_events",
+    "final",
     "stream_events",
 ]
 
@@ -138,10 +139,18 @@ def _pause(response: httpx.Response, fallback: float) -> float:
     return float(raw) if raw.isdigit() else fallback
 
 
-def _event(message: SSEMessage) -> GameEvent | None:
+def final(raw: Any) -> bool:
+    """Whether an event, as its JSON object, ends the match: the server marks that one event of
+    every game `"final": true`, and nothing follows it."""
+    return isinstance(raw, dict) and raw.get("final") is True
+
+
+def _event(message: SSEMessage) -> tuple[GameEvent, bool] | None:
+    """The message's event, and whether it ends the match."""
     if not message.data:
         return None
-    return parse_event(json.loads(message.data))
+    raw = json.loads(message.data)
+    return parse_event(raw), final(raw)
 
 
 def stream_events(
@@ -150,7 +159,8 @@ def stream_events(
     after: int = 0,
     token: str | None = None,
     *,
-    stop_after: Collection[str] = ("cheat.match_ended", "thirty_one.match_ended"),
+    stop_after: Collection[str] = (),
+    until_final: bool = True,
     max_reconnects: int | None = None,
     retry_delay: float = 0.5,
     read_timeout: float = DEFAULT_READ_TIMEOUT,
@@ -161,8 +171,9 @@ def stream_events(
     or as a seat if you pass `token`. After a dropped connection (or a silent one: `read_timeout`)
     it reconnects with `Last-Event-ID` set to the last version it yielded, so no event is lost or
     repeated; `max_reconnects` (None: no limit) bounds the attempts in a row. It returns after
-    yielding an event whose type is in `stop_after`. A refusal (401, 404, 422, …) raises
-    `StreamError` carrying the `Problem`.
+    yielding the event that ends the match (marked `final` by the server, in every game; with
+    `until_final=False` it follows on), or one whose type is in `stop_after`. A refusal (401,
+    404, 422, …) raises `StreamError` carrying the `Problem`.
     """
     http = client.get_httpx_client()
     timeout = httpx.Timeout(10.0, read=read_timeout)
@@ -182,13 +193,14 @@ def stream_events(
                 for message in parser.feed_lines(r.iter_lines()):
                     if message.retry is not None:
                         retry_delay = delay = message.retry / 1000
-                    event = _event(message)
-                    if event is None or event.version <= after:
+                    parsed = _event(message)
+                    if parsed is None or parsed[0].version <= after:
                         continue
+                    event, ends = parsed
                     failures = 0
                     after = event.version
                     yield event
-                    if event.type_ in stop_after:
+                    if (ends and until_final) or event.type_ in stop_after:
                         return
         except httpx.TransportError:
             pass
@@ -205,7 +217,8 @@ async def astream_events(
     after: int = 0,
     token: str | None = None,
     *,
-    stop_after: Collection[str] = ("cheat.match_ended", "thirty_one.match_ended"),
+    stop_after: Collection[str] = (),
+    until_final: bool = True,
     max_reconnects: int | None = None,
     retry_delay: float = 0.5,
     read_timeout: float = DEFAULT_READ_TIMEOUT,
@@ -234,13 +247,14 @@ async def astream_events(
                         continue
                     if message.retry is not None:
                         retry_delay = delay = message.retry / 1000
-                    event = _event(message)
-                    if event is None or event.version <= after:
+                    parsed = _event(message)
+                    if parsed is None or parsed[0].version <= after:
                         continue
+                    event, ends = parsed
                     failures = 0
                     after = event.version
                     yield event
-                    if event.type_ in stop_after:
+                    if (ends and until_final) or event.type_ in stop_after:
                         return
         except httpx.TransportError:
             pass

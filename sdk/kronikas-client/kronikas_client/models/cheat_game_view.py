@@ -38,7 +38,6 @@ class CheatGameView:
         round_ (int):
         seeded (bool):
         status (CheatGameViewStatus):
-        thirty_one (None):
         turn (int | None):
         version (int):
         winners (list[int]):
@@ -58,7 +57,6 @@ class CheatGameView:
     round_: int
     seeded: bool
     status: CheatGameViewStatus
-    thirty_one: None
     turn: int | None
     version: int
     winners: list[int]
@@ -119,8 +117,6 @@ class CheatGameView:
 
         status = self.status.value
 
-        thirty_one = self.thirty_one
-
         turn: int | None
         turn = self.turn
 
@@ -151,7 +147,6 @@ class CheatGameView:
                 "round": round_,
                 "seeded": seeded,
                 "status": status,
-                "thirty_one": thirty_one,
                 "turn": turn,
                 "version": version,
                 "winners": winners,
@@ -267,8 +262,6 @@ class CheatGameView:
 
         status = CheatGameViewStatus(d.pop("status"))
 
-        thirty_one = d.pop("thirty_one")
-
         def _parse_turn(data: object) -> int | None:
             if data is None:
                 return data
@@ -304,7 +297,6 @@ class CheatGameView:
             round_=round_,
             seeded=seeded,
             status=status,
-            thirty_one=thirty_one,
             turn=turn,
             version=version,
             winners=winners,

@@ -24,7 +24,6 @@ T = TypeVar("T", bound="ThirtyOneGameView")
 class ThirtyOneGameView:
     """
     Attributes:
-        cheat (None):
         deadline (None | str): When the clock of the seat the table waits for (`turn`) runs out, RFC 3339 in UTC; null
             without a clock or when the table waits for nobody.
         dealer (int | None):
@@ -46,7 +45,6 @@ class ThirtyOneGameView:
             table's log reached the most events a table keeps (docs/rules.md).
     """
 
-    cheat: None
     deadline: None | str
     dealer: int | None
     id: str
@@ -70,8 +68,6 @@ class ThirtyOneGameView:
         from ..models.my_hand import MyHand  # noqa: PLC0415
         from ..models.thirty_one_round_result import ThirtyOneRoundResult  # noqa: PLC0415
         from ..models.thirty_one_table_view import ThirtyOneTableView  # noqa: PLC0415
-
-        cheat = self.cheat
 
         deadline: None | str
         deadline = self.deadline
@@ -138,7 +134,6 @@ class ThirtyOneGameView:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "cheat": cheat,
                 "deadline": deadline,
                 "dealer": dealer,
                 "id": id,
@@ -171,7 +166,6 @@ class ThirtyOneGameView:
         from ..models.thirty_one_table_view import ThirtyOneTableView  # noqa: PLC0415
 
         d = dict(src_dict)
-        cheat = d.pop("cheat")
 
         def _parse_deadline(data: object) -> None | str:
             if data is None:
@@ -290,7 +284,6 @@ class ThirtyOneGameView:
         end_reason = _parse_end_reason(d.pop("end_reason", UNSET))
 
         thirty_one_game_view = cls(
-            cheat=cheat,
             deadline=deadline,
             dealer=dealer,
             id=id,

@@ -19,6 +19,8 @@ class ThirtyOneMatchEndedEvent:
     Attributes:
         at (str): When, as RFC 3339 UTC.
         data (ThirtyOneMatchEnded):
+        final (bool): There, and true, on the event that ends the match (the game's last): nothing follows it. Default:
+            True.
         type_ (Literal['thirty_one.match_ended']):  Default: 'thirty_one.match_ended'.
         version (int): 1, 2, 3… without gaps.
     """
@@ -26,6 +28,7 @@ class ThirtyOneMatchEndedEvent:
     at: str
     data: ThirtyOneMatchEnded
     version: int
+    final: bool = True
     type_: Literal["thirty_one.match_ended"] = "thirty_one.match_ended"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -33,6 +36,8 @@ class ThirtyOneMatchEndedEvent:
         at = self.at
 
         data = self.data.to_dict()
+
+        final = self.final
 
         type_ = self.type_
 
@@ -44,6 +49,7 @@ class ThirtyOneMatchEndedEvent:
             {
                 "at": at,
                 "data": data,
+                "final": final,
                 "type": type_,
                 "version": version,
             }
@@ -60,6 +66,8 @@ class ThirtyOneMatchEndedEvent:
 
         data = ThirtyOneMatchEnded.from_dict(d.pop("data"))
 
+        final = d.pop("final")
+
         type_ = cast(Literal["thirty_one.match_ended"], d.pop("type"))
         if type_ != "thirty_one.match_ended":
             raise ValueError(f"type must match const 'thirty_one.match_ended', got '{type_}'")
@@ -69,6 +77,7 @@ class ThirtyOneMatchEndedEvent:
         thirty_one_match_ended_event = cls(
             at=at,
             data=data,
+            final=final,
             type_=type_,
             version=version,
         )

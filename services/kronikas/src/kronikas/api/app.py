@@ -65,8 +65,7 @@ def log_without_query_strings(logger: str = "kronikas") -> None:
 
 
 DESCRIPTION = """\
-Krónikás serves two games of the 32-card Hungarian deck over HTTP: **Cheat** (a bluffing shedding
-game with two optional jokers, the Coloured and the Pale Chronicler) and **Thirty-One**.
+Krónikás serves card games of the 32-card Hungarian deck over HTTP: {games}.
 
 Create a table, join it (each join returns a player token), let the host start it, then send
 commands. Send a token as `Authorization: Bearer <token>`. Every view and event is redacted for
@@ -83,7 +82,9 @@ def openapi_config(wire: ApiWire | None = None) -> OpenAPIConfig:
     return OpenAPIConfig(
         title="Krónikás",
         version=__version__,
-        description=DESCRIPTION,
+        description=DESCRIPTION.format(
+            games=", ".join(f"**{game.title}**" for game in wire.engines.values())
+        ),
         path="/schema",
         create_examples=False,
         use_handler_docstrings=True,

@@ -301,8 +301,8 @@ class GamesController(Controller):
         """Seat a house player on an open table (host token only): the house plays that seat.
 
         No token is handed out for it, so nobody can read its hand or move for it. It plays at
-        once when it is its turn; in Cheat it waits `house_pause_seconds` before burying a play
-        a person may still call.
+        once when it is its turn; where the game lets other seats answer a play, it waits the
+        game's pause first, while a person may still answer (docs/rules.md).
         """
         token = required_bearer(request)
         name = await _seat_name(state, request)

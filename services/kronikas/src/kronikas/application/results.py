@@ -19,7 +19,7 @@ from kronikas.domain.engine import View, tag_of
 
 
 def wire_type(kind: str, tag: str) -> str:
-    """An event's `type` on the wire: its stored tag named by its game (`cheat.round_dealt`).
+    """An event's `type` on the wire: its stored tag named by its game (`<kind>.round_dealt`).
 
     The log keeps the bare tags (`round_dealt`), which collide across games; the wire names
     them at the edge, so logs written before the names changed load and play on.
@@ -36,8 +36,17 @@ def _first_sentence(cls: type) -> str:
     return " ".join((cls.__doc__ or "").split()).split(". ")[0].rstrip(".")
 
 
+FINAL = Annotated[
+    bool,
+    msgspec.Meta(
+        description="There, and true, on the event that ends the match (the game's last): "
+        "nothing follows it."
+    ),
+]
+
+
 @functools.cache
-def envelope(kind: str, cls: type[msgspec.Struct]) -> type[msgspec.Struct]:
+def envelope(kind: str, cls: type[msgspec.Struct], final: bool = False) -> type[msgspec.Struct]:
     """The wire struct of a `kind` table's event of class `cls` (made once, whichever registry
     asks): `version`, `at` and the event's fields as `data`, tagged `<kind>.<tag>`."""
     tag = tag_of(cls)
@@ -47,6 +56,7 @@ def envelope(kind: str, cls: type[msgspec.Struct]) -> type[msgspec.Struct]:
             ("version", Annotated[int, msgspec.Meta(description="1, 2, 3… without gaps.")]),
             ("at", Annotated[str, msgspec.Meta(description="When, as RFC 3339 UTC.")]),
             ("data", cls),  # the event's fields as the asker may see them
+            *([("final", FINAL, True)] if final else []),
         ],
         tag_field="type",
         tag=wire_type(kind, tag),
@@ -84,17 +94,25 @@ class Wire:
 
     def __init__(self, engines: Registry) -> None:
         self.engines = engines
+        for kind, game in engines.items():  # the hot path's lookup, with each game's end marked
+            made = _ENVELOPES.setdefault(kind, {})
+            for cls in game.events:
+                made[cls] = envelope(kind, cls, cls is game.end_event)
         self.GameView: Any = Annotated[
             Union[tuple(game.view_type for game in engines.values())],  # noqa: UP007
             msgspec.Meta(description="A table as the asker may see it; `kind` says which game."),
         ]
         self.GameEvent: Any = Annotated[
             Union[  # noqa: UP007
-                tuple(envelope(kind, cls) for kind, game in engines.items() for cls in game.events)
+                tuple(
+                    envelope(kind, cls, cls is game.end_event)
+                    for kind, game in engines.items()
+                    for cls in game.events
+                )
             ],
             msgspec.Meta(
                 description="One change to a table, as the asker may see it (docs/api.md, "
-                "Events): `type` names the game and the event (`cheat.round_dealt`), `data` "
+                "Events): `type` names the game and the event (`<kind>.round_dealt`), `data` "
                 "holds its fields."
             ),
         ]
