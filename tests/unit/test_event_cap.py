@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import msgspec
 import pytest
 
 from kronikas.adapters.randomness import SeededRandomness
-from kronikas.application.engines import ENGINES
+from kronikas.application.engines import ENGINES, Registry
 from kronikas.domain import cheat, thirty_one
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
 from kronikas.domain.common import (
@@ -49,14 +48,10 @@ def capped(kind: str, cap: int) -> Any:
     return rules(dataclasses.replace(engine, event_cap=cap))
 
 
-@pytest.fixture
-def cap_of(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """`cap_of(kind, cap)`: tables of `kind` made from now on keep at most `cap` events."""
-
-    def set_cap(kind: str, cap: int) -> None:
-        monkeypatch.setitem(ENGINES, kind, capped(kind, cap))
-
-    yield set_cap
+def capped_games(kind: str, cap: int) -> Registry:
+    """The service's games, with `kind` keeping at most `cap` events: a registry of the test's
+    own, given to the use cases as an app would be given it (no global is changed)."""
+    return ENGINES | {kind: capped(kind, cap)}
 
 
 # -- the engines: the end at the cap -------------------------------------------------------------
@@ -205,11 +200,8 @@ def test_views_of_a_match_the_cap_did_not_end_have_no_end_reason(kind: str) -> N
 # -- the use cases: the decision that reaches the cap is followed by the end ---------------------
 
 
-async def test_the_command_that_reaches_the_cap_appends_its_events_and_then_the_end(
-    cap_of: Any,
-) -> None:
-    cap_of("thirty_one", 30)
-    w = world()
+async def test_the_command_that_reaches_the_cap_appends_its_events_and_then_the_end() -> None:
+    w = world(engines=capped_games("thirty_one", 30))
     # Without max_circuits nothing in the rules ends a round of persons who never show.
     s = await started(w.games, "thirty_one", "pp", seed=4, lives=3)
     mover = None
@@ -252,9 +244,8 @@ async def test_the_command_that_reaches_the_cap_appends_its_events_and_then_the_
     assert (again["status"], again["end_reason"], again["version"]) == ("finished", "event_cap", 32)
 
 
-async def test_a_lobby_churned_to_the_cap_ends_and_takes_no_more_players(cap_of: Any) -> None:
-    cap_of("cheat", 6)
-    w = world()
+async def test_a_lobby_churned_to_the_cap_ends_and_takes_no_more_players() -> None:
+    w = world(engines=capped_games("cheat", 6))
     s = await table(w.games, "cheat", "p")  # the creation and one join: 2 events, then 2 a name
     for name in ("B", "C"):
         joined = json.loads(await w.games.join(s.game_id, name))
@@ -274,9 +265,8 @@ async def test_a_lobby_churned_to_the_cap_ends_and_takes_no_more_players(cap_of:
         await w.games.command(s.game_id, s.token(0), Leave(), b"")
 
 
-async def test_the_house_stops_at_the_cap_and_the_clocks_leave_the_table(cap_of: Any) -> None:
-    cap_of("cheat", 50)
-    w = world()
+async def test_the_house_stops_at_the_cap_and_the_clocks_leave_the_table() -> None:
+    w = world(engines=capped_games("cheat", 50))
     s = await started(w.games, "cheat", "ph", seed=7, rounds=100)
     for _ in range(60):
         if (await view(w.games, s))["status"] == "finished":

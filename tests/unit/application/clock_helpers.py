@@ -19,6 +19,7 @@ import msgspec
 
 from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
 from kronikas.adapters.randomness import for_table
+from kronikas.application.engines import ENGINES, Registry
 from kronikas.application.games import Games
 from kronikas.application.ports import RandomSource
 from kronikas.config import Settings
@@ -81,18 +82,28 @@ class World:
     clock: FakeClock
     games: Games
     randomness: RandomSource = for_table
+    engines: Registry = field(default_factory=lambda: ENGINES)
 
     def process(self) -> Games:
         """Another process on the same store and feed, with its own fold cache."""
-        return Games(self.store.sharing(), self.feed, self.randomness, SETTINGS, now=self.clock)
+        return Games(
+            self.store.sharing(),
+            self.feed,
+            self.randomness,
+            SETTINGS,
+            now=self.clock,
+            engines=self.engines,
+        )
 
 
-def world(randomness: RandomSource = for_table) -> World:
+def world(randomness: RandomSource = for_table, engines: Registry = ENGINES) -> World:
+    """A store, its feed, a fake clock and a first process on them, running the games of
+    `engines` (the service's by default)."""
     feed = MemoryChangeFeed()
     store = MemoryEventStore(clock=lambda: STORE_NOW, feeds=[feed])
     clock = FakeClock()
-    games = Games(store, feed, randomness, SETTINGS, now=clock)
-    return World(store, feed, clock, games, randomness)
+    games = Games(store, feed, randomness, SETTINGS, now=clock, engines=engines)
+    return World(store, feed, clock, games, randomness, engines)
 
 
 @dataclass
