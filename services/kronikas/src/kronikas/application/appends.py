@@ -18,9 +18,15 @@ from dataclasses import dataclass, field
 
 import msgspec
 
+from kronikas.application.access import seat_in
 from kronikas.application.encoding import Answer, version_of
-from kronikas.application.errors import InvalidRequest, Unavailable, VersionMismatch
-from kronikas.application.folds import Folds, rate_limited, seat_in
+from kronikas.application.errors import (
+    InvalidRequest,
+    Unavailable,
+    VersionMismatch,
+    rate_limited,
+)
+from kronikas.application.folds import Folds
 from kronikas.application.house import Turn, deadline_ms
 from kronikas.application.ports import ChangeFeed, Idempotency, RandomSource, Summary
 from kronikas.application.records import Record, encode, utc_text

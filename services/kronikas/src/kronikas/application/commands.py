@@ -14,6 +14,15 @@ from typing import NamedTuple
 
 import msgspec
 
+from kronikas.application.access import (
+    HOST,
+    Access,
+    hash_token,
+    new_token,
+    player_role,
+    seat_in,
+    seated,
+)
 from kronikas.application.appends import Appends, NotDue, Step
 from kronikas.application.encoding import (
     Answer,
@@ -23,22 +32,8 @@ from kronikas.application.encoding import (
     result_json,
     view_json,
 )
-from kronikas.application.errors import (
-    Forbidden,
-    InvalidRequest,
-    NotFound,
-    Unavailable,
-)
-from kronikas.application.folds import (
-    HOST,
-    Folds,
-    hash_token,
-    player_role,
-    rate_limited,
-    seat_in,
-    seat_of_role,
-    seated,
-)
+from kronikas.application.errors import NotFound, Unavailable, rate_limited
+from kronikas.application.folds import Folds
 from kronikas.application.house import (
     HOUSE_MOVES,
     Turn,
@@ -52,14 +47,8 @@ from kronikas.application.records import Record, encode, ms_of, utc_text
 from kronikas.application.tables import Table
 from kronikas.config import Settings
 from kronikas.domain.common import Join, PlayerJoined, Start, TimeOut
-from kronikas.domain.engine import tag_of
 
 log = logging.getLogger("kronikas.games")
-
-
-def new_token(prefix: str) -> str:
-    """An unguessable token: 192 random bits."""
-    return f"{prefix}_{secrets.token_urlsafe(24)}"
 
 
 class Acted(NamedTuple):
@@ -86,6 +75,7 @@ class Commands:
         self.store = folds.store
         self.randomness = randomness
         self.settings = settings
+        self.access = Access(folds)
         self.appends = Appends(folds, randomness, settings, now)
 
     async def admit(self, client: str) -> None:
@@ -161,10 +151,7 @@ class Commands:
 
     async def seat_house(self, game_id: str, token: str, name: str) -> bytes:
         """The host seats a house player; answers `HouseSeated` (no token: nobody plays it)."""
-        token_hash = hash_token(token)
-        table, fresh = await self.folds.authorised(game_id, token_hash)
-        if table.roles[token_hash] != HOST:
-            raise Forbidden("Only the host token may seat a house player.")
+        table, fresh = await self.access.host(game_id, token, "seat a house player")
         player_id = secrets.token_hex(6)
         command = Join(player_id, name, house=True)
 
@@ -184,10 +171,7 @@ class Commands:
 
     async def start(self, game_id: str, token: str) -> Answer:
         """The host deals the first round; answers the table as the host (a spectator) sees it."""
-        token_hash = hash_token(token)
-        table, fresh = await self.folds.authorised(game_id, token_hash)
-        if table.roles[token_hash] != HOST:
-            raise Forbidden("Only the host token may start the table.")
+        table, fresh = await self.access.host(game_id, token, "start the table")
 
         def respond(
             table: Table,
@@ -271,17 +255,7 @@ class Commands:
     ) -> Answer:
         """One move by the seat the token holds; answers `CommandResult` as the mover sees it."""
         token_hash = hash_token(token)
-        table, fresh = await self.folds.authorised(game_id, token_hash)
-        role = table.roles[token_hash]
-        if role == HOST:
-            raise Forbidden("The host token cannot play: join the table for a player token.")
-        if not table.engine.accepts(command):
-            raise InvalidRequest(
-                f"A {tag_of(type(command))!r} command is not a command of {table.kind}."
-            )
-        if seat_of_role(table, role) is None:
-            table, fresh = await self.folds.load(game_id, rate=False), True
-            seated(table, role)
+        table, fresh, role = await self.access.mover(game_id, token_hash, command)
 
         def respond(
             table: Table,

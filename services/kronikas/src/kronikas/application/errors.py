@@ -67,3 +67,11 @@ class OutcomeUnknown(ApiError):
 
 class UnsupportedMediaType(ApiError):
     code = "unsupported_media_type"
+
+
+def rate_limited(retry_after_ms: int) -> RateLimited:
+    """429, with the seconds to wait."""
+    seconds = max(1, -(-retry_after_ms // 1000))
+    return RateLimited(
+        f"Too many requests; try again in {seconds} s.", headers={"Retry-After": str(seconds)}
+    )

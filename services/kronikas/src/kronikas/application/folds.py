@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -12,14 +11,11 @@ from typing import Union
 import msgspec
 
 from kronikas.application.engines import ENGINES, Registry
-from kronikas.application.errors import NotFound, RateLimited, Unauthorized, Unavailable
+from kronikas.application.errors import NotFound, Unavailable, rate_limited
 from kronikas.application.ports import ChangeFeed, EventStore
 from kronikas.application.records import Record, ms_of
 from kronikas.application.tables import Table, keep
-from kronikas.domain.engine import Rules
 
-HOST = "host"
-"""The role of a table's host token."""
 GAME_ID = re.compile(r"[0-9a-f]{16}")
 """What `create` makes; anything else names no table (and could break a cluster's hash tag)."""
 _CACHE_SIZE = 4096
@@ -27,64 +23,6 @@ READ_PAGE = 1_000
 """The most events one read of a log asks for: a table not held here is read in pages of this
 many, folded as they come, so that no single store call carries a whole log (a table keeps up
 to its engine's `event_cap` events)."""
-
-
-def hash_token(token: str) -> str:
-    """Tokens are kept, compared and cached only as their SHA-256."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def player_role(player_id: str) -> str:
-    """The role of a player's token: its player id, whose seat the state knows (seats move
-    down when a player leaves before the start)."""
-    return f"p:{player_id}"
-
-
-def seat_in(rules: Rules, state: object, role: str | None) -> int | None:
-    """The seat `role` holds in `state`: None for the host and spectators (no role), and for a
-    player who left before the start.
-
-    Identity is the player, never the seat: seats move down when a player leaves before the
-    start, so a seat is looked up for every delivery, in the state it is made from. Tables made
-    before players could leave gave a token its seat number as its role (seats never moved).
-    """
-    if role is None or role == HOST:
-        return None
-    if role.startswith("p:"):
-        return rules.seat_of(state, role[2:])
-    return int(role)
-
-
-def seat_of_role(table: Table, role: str | None) -> int | None:
-    """The seat `role` holds in the table as this process holds it now (`seat_in`), looked up
-    once a state: each stream of the table asks for every frame."""
-    if role is None:
-        return None
-    if table.seats_in is not table.state:
-        table.seats.clear()
-        table.seats_in = table.state
-    try:
-        return table.seats[role]
-    except KeyError:
-        seat = table.seats[role] = seat_in(table.engine, table.state, role)
-        return seat
-
-
-def seated(table: Table, role: str | None) -> int | None:
-    """The seat a reader's role holds now (None: the host, a spectator); 401 when its player
-    left the table before the start, whatever it had opened before."""
-    seat = seat_of_role(table, role)
-    if seat is None and role is not None and role != HOST:
-        raise Unauthorized("This token's player left the table before it started.")
-    return seat
-
-
-def rate_limited(retry_after_ms: int) -> RateLimited:
-    """429, with the seconds to wait."""
-    seconds = max(1, -(-retry_after_ms // 1000))
-    return RateLimited(
-        f"Too many requests; try again in {seconds} s.", headers={"Retry-After": str(seconds)}
-    )
 
 
 class Codec:
@@ -270,31 +208,3 @@ class Folds:
             self.apply(table, records)
             return table
         return await self.load(table.game_id, rate=False)
-
-    async def authorised(self, game_id: str, token_hash: str) -> tuple[Table, bool]:
-        """The table and whether it was just read; 401 when the token is not of this table."""
-        table = self.cache.get(game_id)
-        if table is not None and token_hash in table.roles:
-            return table, False
-        table = await self.load(game_id, token_hash, rate=False)
-        if token_hash not in table.roles:
-            raise Unauthorized("This token is not one of this table's.")
-        return table, True
-
-    async def reader(self, game_id: str, token: str | None) -> tuple[Table, str | None]:
-        """The table and the reader's role: a player's (`p:<player id>`), or None for the host
-        and spectators; 401 when the token is not the table's, or its player left before the
-        start. The caller looks the seat up in the table it delivers from (`seated`)."""
-        if not token:  # a spectator: no role to learn, no rate to count (as a read without one)
-            if not GAME_ID.fullmatch(game_id):
-                raise NotFound(f"There is no table {game_id!r}.")
-            return await self.followed(game_id), None
-        token_hash = hash_token(token)
-        table = await self.load(game_id, token_hash)
-        role = table.roles.get(token_hash)
-        if role is None:
-            raise Unauthorized("This token is not one of this table's.")
-        if role == HOST:
-            return table, None
-        seated(table, role)
-        return table, role

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from kronikas.application.access import hash_token
 from kronikas.application.clocks import Clocks
 from kronikas.application.commands import Commands
 from kronikas.application.encoding import Answer, Delivered
@@ -26,8 +27,9 @@ from kronikas.application.errors import (
     RateLimited,
     Unauthorized,
     VersionMismatch,
+    rate_limited,
 )
-from kronikas.application.folds import GAME_ID, Folds, hash_token, rate_limited
+from kronikas.application.folds import GAME_ID, Folds
 from kronikas.application.house import now_ms
 from kronikas.application.ports import ChangeFeed, EventStore, RandomSource, Summary
 from kronikas.application.queries import Following, Queries

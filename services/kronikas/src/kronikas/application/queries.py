@@ -17,9 +17,10 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
 
+from kronikas.application.access import Access, hash_token, seat_of_role, seated
 from kronikas.application.encoding import Answer, Delivered, page_json, view_json
-from kronikas.application.errors import NotFound, RateLimited, Unauthorized
-from kronikas.application.folds import Folds, hash_token, rate_limited, seat_of_role, seated
+from kronikas.application.errors import NotFound, RateLimited, Unauthorized, rate_limited
+from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_text
 from kronikas.application.ports import Summary, Waiter
 from kronikas.application.results import EVENT_PAGE
@@ -94,6 +95,7 @@ class Queries:
         self.store = folds.store
         self.changes = folds.changes
         self.settings = settings
+        self.access = Access(folds)
         self.holds = Holds(settings.streams_per_token, settings.streams_per_address)
 
     async def admit(self, client: str | None) -> None:
@@ -108,13 +110,13 @@ class Queries:
     async def reader(
         self, game_id: str, token: str | None, client: str | None
     ) -> tuple[Table, str | None]:
-        """`Folds.reader`, with the read paid for: by the token's bucket when the table knows
+        """`Access.reader`, with the read paid for: by the token's bucket when the table knows
         the token (in the same script), else by the client's address."""
         if not token:
             await self.admit(client)
-            return await self.folds.reader(game_id, None)
+            return await self.access.reader(game_id, None)
         try:
-            return await self.folds.reader(game_id, token)
+            return await self.access.reader(game_id, token)
         except (Unauthorized, NotFound):  # no bucket was charged: the address pays
             await self.admit(client)
             raise
