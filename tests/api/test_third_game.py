@@ -150,6 +150,13 @@ async def test_two_apps_with_different_registries_live_in_one_process(
         made = r.json()["game"]["id"]
         # the default app reads the log but knows no such game: its kind is unreadable there
         assert (await default.get(f"/v1/games/{made}")).status_code == 503
+        # Its lobby leaves out the tables of games it does not run (one Redis may hold them,
+        # while a new game rolls out across the instances), and the other app lists them.
+        r = await default.get("/v1/games", params={"limit": 100})
+        assert r.status_code == 200, r.text
+        assert {g["kind"] for g in r.json()["games"]} <= {"cheat", "thirty_one"}
+        r = await client.get("/v1/games", params={"limit": 100})
+        assert made in [g["id"] for g in r.json()["games"]]
         r = await default.post("/v1/games", json={"kind": "cheat"})
         assert r.status_code == 201, r.text
         assert (await client.get(f"/v1/games/{r.json()['game']['id']}")).status_code == 200

@@ -261,6 +261,7 @@ class GamesController(Controller):
                 created_at=utc_text(s.created_ms),
             )
             for s in found
+            if s.kind in wire.engines  # one Redis may hold tables of a game this app does not run
         ]
         lobby: Lobby = wire.Lobby(games=entries, offset=offset, limit=limit, more=more)
         return lobby
