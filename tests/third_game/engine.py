@@ -9,7 +9,7 @@ from typing import Literal, get_args
 from msgspec import UNSET, Struct
 
 from kronikas.application.engines import ENGINES
-from kronikas.domain import presence
+from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
     AwaySeat,
@@ -59,9 +59,9 @@ def _moves(state: State, seat: int, by_house: bool) -> list[Command]:
         return []
     flags = state.seats[seat]
     own: list[Command] = []
-    if isinstance(state, Playing) and turn_of(state) == seat and presence.may_act(flags, by_house):
+    if isinstance(state, Playing) and turn_of(state) == seat and seating.may_act(flags, by_house):
         own = [Reveal(), Fold()]
-    return [*own, *presence.moves(flags, by_house)]
+    return [*own, *seating.moves(flags, by_house)]
 
 
 def legal_moves(state: State, seat: int, by_house: bool) -> list[Command]:
@@ -79,11 +79,11 @@ def waiting_for(state: State) -> int | None:
 
 
 def house_seats(state: State) -> frozenset[int]:
-    return presence.house_seats(state.seats)
+    return seating.house_seats(state.seats)
 
 
 def seat_of(state: State, player_id: str) -> int | None:
-    return presence.seat_of([s.id for s in state.seats], player_id)
+    return seating.seat_of(state.seats, player_id)
 
 
 def timing(state: State) -> Timing:

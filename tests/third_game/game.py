@@ -7,7 +7,7 @@ from typing import Annotated, Final, Literal, TypeAlias, assert_never
 import msgspec
 from msgspec import Meta, Struct
 
-from kronikas.domain import presence
+from kronikas.domain import seating
 from kronikas.domain.cards import RANKS, STANDARD, SUITS, Card
 from kronikas.domain.common import (
     EVENT_CAP_REASON,
@@ -17,7 +17,6 @@ from kronikas.domain.common import (
     DeckRevealed,
     EndReasonOnWire,
     EventOutOfPlace,
-    GameFull,
     GameNotOpen,
     GameOver,
     InvalidOptions,
@@ -32,7 +31,6 @@ from kronikas.domain.common import (
     Start,
     TimeOut,
     TurnSeconds,
-    check_name_free,
     valid_turn_seconds,
     wire_reason,
 )
@@ -150,26 +148,16 @@ Event: TypeAlias = (
 # --- states (phases) --------------------------------------------------------------------------
 
 
-class Seat(Struct, frozen=True):
-    """Who sits at a seat, and who plays it besides them (`presence.SeatFlags`)."""
-
-    id: str
-    name: str
-    house: bool = False
-    left: bool = False
-    away: bool = False
-
-
 class Lobby(Struct, frozen=True):
     options: HighCardOptions
     seeded: bool
-    seats: tuple[Seat, ...] = ()
+    seats: seating.Seating = ()
 
 
 class Playing(Struct, frozen=True):
     options: HighCardOptions
     seeded: bool
-    seats: tuple[Seat, ...]
+    seats: seating.Seating
     round: int
     cards: tuple[Card, ...]
     choices: tuple[Literal["reveal", "fold"] | None, ...]
@@ -182,7 +170,7 @@ class Playing(Struct, frozen=True):
 class Finished(Struct, frozen=True):
     options: HighCardOptions
     seeded: bool
-    seats: tuple[Seat, ...]
+    seats: seating.Seating
     round: int
     points: tuple[int, ...]
     winners: tuple[int, ...]
@@ -207,7 +195,7 @@ def is_terminal(state: State) -> bool:
     return isinstance(state, Finished)
 
 
-def stage_of(state: State) -> presence.Stage:
+def stage_of(state: State) -> seating.Stage:
     match state:
         case Lobby():
             return "lobby"
@@ -248,16 +236,9 @@ def decide(
     match command:
         case Reveal() | Fold():
             return _move(state, command, seat, rng, by_house)
-        case Leave() | Back() | TimeOut():
-            ids = [s.id for s in state.seats]
-            return [*presence.decide(command, seat, state.seats, ids, stage_of(state), by_house)]
-        case Join():
-            if not isinstance(state, Lobby):
-                raise GameNotOpen("The table has started: it takes no more players.")
-            if len(state.seats) >= PLAYERS:
-                raise GameFull("Both seats are taken.")
-            check_name_free([s.name for s in state.seats], command.name)
-            return [PlayerJoined(command.player_id, command.name, len(state.seats), command.house)]
+        case Join() | Leave() | Back() | TimeOut():
+            stage = stage_of(state)
+            return [*seating.decide(state.seats, command, seat, stage, PLAYERS, by_house)]
         case Start():
             if not isinstance(state, Lobby):
                 raise GameNotOpen("The table has started already.")
@@ -291,7 +272,7 @@ def _move(
         raise GameOver("The match is over.")
     if seat is None or not 0 <= seat < PLAYERS:
         raise NotYourTurn("Only a player seated at this table may send commands.")
-    presence.check_sender(state.seats[seat], seat, by_house)
+    seating.check_sender(state.seats[seat], seat, by_house)
     if turn_of(state) != seat:
         raise NotYourTurn("It is the other seat's turn.")
     chosen: Event = HighCardRevealed(seat) if isinstance(command, Reveal) else HighCardFolded(seat)
@@ -322,19 +303,9 @@ def evolve(state: State, event: Event) -> State:
     match event:
         case HighCardGameCreated():
             return Lobby(event.options, event.seeded, state.seats)
-        case PlayerJoined():
-            seat = Seat(event.player_id, event.name, house=event.house)
-            return msgspec.structs.replace(state, seats=(*state.seats, seat))
-        case PlayerLeft():
-            if not event.started:
-                seats = tuple(s for i, s in enumerate(state.seats) if i != event.seat)
-            else:
-                seats = _flag(state.seats, event.seat, left=True)
+        case PlayerJoined() | PlayerLeft() | SeatAway() | SeatBack():
+            seats = seating.evolve(state.seats, event, stage_of(state), state)
             return msgspec.structs.replace(state, seats=seats)
-        case SeatAway():
-            return msgspec.structs.replace(state, seats=_flag(state.seats, event.seat, away=True))
-        case SeatBack():
-            return msgspec.structs.replace(state, seats=_flag(state.seats, event.seat, away=False))
         case HighCardRoundDealt():
             points = state.points if isinstance(state, Playing) else (0,) * PLAYERS
             last = state.last if isinstance(state, Playing) else None
@@ -378,9 +349,3 @@ def evolve(state: State, event: Event) -> State:
             )
         case _:
             assert_never(event)
-
-
-def _flag(seats: tuple[Seat, ...], seat: int, **flags: bool) -> tuple[Seat, ...]:
-    return tuple(
-        msgspec.structs.replace(s, **flags) if i == seat else s for i, s in enumerate(seats)
-    )

@@ -1,4 +1,7 @@
-"""Cheat: clocks, leaving and the house (docs/rules.md, "Clocks, leaving and the house")."""
+"""Cheat: clocks, leaving and the house (docs/rules.md, "Clocks, leaving and the house").
+
+The seating every game shares (join, leave, away, back, house seats) is tested once, in
+`tests/unit/test_seating.py`; here, what Cheat adds: its cards, its turns, its results."""
 
 from __future__ import annotations
 
@@ -21,14 +24,9 @@ from kronikas.domain.cheat import (
 from kronikas.domain.common import (
     Back,
     DeckRevealed,
-    GameFull,
-    GameNotOpen,
-    GameOver,
     IllegalMove,
     InvalidOptions,
-    Join,
     Leave,
-    NotYourTurn,
     PlayerJoined,
     PlayerLeft,
     SeatAway,
@@ -55,21 +53,6 @@ def left(history: list[Any], seat: int) -> list[Any]:
 
 
 # --- leaving ------------------------------------------------------------------------------------
-
-
-def test_leaving_the_lobby_frees_the_seat_and_the_seats_after_it_move_down() -> None:
-    state = (
-        given(lobby(3)).when(Leave(), 1).then([PlayerLeft(seat=1, player_id="p1", started=False)])
-    )
-    assert [p.id for p in state.players] == ["p0", "p2"]
-    assert (cheat.seat_of(state, "p2"), cheat.seat_of(state, "p1")) == (1, None)
-    view = cheat.view(state, 1, "g", 5)
-    assert [(p.id, p.seat) for p in view.players] == [("p0", 0), ("p2", 1)]
-    assert view.me is not None and view.me.id == "p2"
-    # the next join takes the next free seat
-    given([*lobby(3), PlayerLeft(seat=1, player_id="p1", started=False)]).when(
-        Join(player_id="p3", name="Dóra"), None
-    ).then([PlayerJoined(player_id="p3", name="Dóra", seat=2)])
 
 
 def test_leaving_after_the_start_keeps_the_seat_for_the_house_and_its_cards() -> None:
@@ -105,11 +88,6 @@ def test_a_seat_that_left_counts_its_results_as_usual() -> None:
     ended = next(e for e in done if isinstance(e, CheatRoundEnded))
     assert (ended.winner, ended.points) == (0, [4, 3, 3])
     assert done[-1] == CheatMatchEnded(winners=[0], points=[4, 3, 3])
-
-
-def test_leaving_after_the_match_is_over_is_game_over() -> None:
-    given(OVER).when(Leave(), 1).raises(GameOver)
-    given(OVER).when(Back(), 1).raises(GameOver)
 
 
 def test_any_command_from_a_seat_that_left_is_an_illegal_move() -> None:
@@ -149,93 +127,11 @@ def test_time_out_makes_the_seat_away_and_the_house_plays_it() -> None:
     given(away(THREE, 0)).when(Play(cards=["7H"]), 0, by_house=True).events()
 
 
-@pytest.mark.parametrize(
-    ("history", "seat", "why"),
-    [
-        (lobby(3), 0, "before the start"),
-        (OVER, 1, "after the end"),
-        (THREE, 3, "no seat 3"),
-        (THREE, -1, "no seat -1"),
-        (away(THREE, 0), 0, "already away"),
-        (left(THREE, 0), 0, "has left"),
-    ],
-)
-def test_time_out_is_refused_unless_a_persons_seat_plays_on(
-    history: list[Any], seat: int, why: str
-) -> None:
-    given(history).when(TimeOut(seat=seat), None).raises(IllegalMove)
-
-
-def test_a_house_player_has_no_clock() -> None:
-    history = [*lobby(2), PlayerJoined(player_id="h", name="House", seat=2, house=True)]
-    started = [*history, dealt([["7H"], ["8B"], ["9L"]])]
-    given(started).when(TimeOut(seat=2), None).raises(IllegalMove, match="house player")
-    given(started).when(TimeOut(seat=1), None).then([SeatAway(seat=1)])
-
-
-def test_an_away_player_comes_back_at_any_time_not_only_on_their_turn() -> None:
-    history = away(THREE, 2)
-    state = given(history).when(Back(), 2).then([SeatBack(seat=2)])
-    assert cheat.house_seats(state) == frozenset()
-    assert not cheat.view(state, None, "g", 7).players[2].away
-
-
-def test_back_from_a_seat_that_is_not_away_is_illegal() -> None:
-    given(THREE).when(Back(), 1).raises(IllegalMove, match="not away")
-    given(lobby(2)).when(Back(), 0).raises(IllegalMove)
-    given(THREE).when(Back(), None).raises(NotYourTurn)
-
-
 def test_an_away_player_may_also_just_play_on() -> None:
     given(away(THREE, 0)).when(Play(cards=["7H"]), 0).events()
 
 
-def test_leaving_while_away_hands_the_seat_to_the_house_for_good() -> None:
-    state = (
-        given(away(THREE, 0))
-        .when(Leave(), 0)
-        .then([PlayerLeft(seat=0, player_id="p0", started=True)])
-    )
-    assert isinstance(state, cheat.CheatRound)
-    assert (state.players[0].left, state.players[0].away) == (True, False)
-    assert cheat.house_seats(state) == {0}
-
-
-# --- what a seat may send -----------------------------------------------------------------------
-
-
-def test_leave_is_legal_for_every_seat_until_the_end_and_back_for_an_away_one() -> None:
-    assert cheat.legal(fold(lobby(2)), 1) == ["leave"]
-    assert cheat.legal(fold(THREE), 1) == ["leave"]
-    state = fold(away(THREE, 0))
-    assert cheat.legal(state, 0) == ["play", "leave", "back"]
-    moves = cheat.legal_moves(state, 0)
-    assert moves[0] == Play(cards=["7H"]) and moves[-2:] == [Leave(), Back()]
-    assert cheat.legal(state, 0, by_house=True) == ["play"]
-    assert cheat.legal(fold(THREE), 1, by_house=True) == []
-    assert [cheat.legal(fold(OVER), seat) for seat in range(3)] == [[], [], []]
-
-
-def test_the_house_never_leaves_nor_comes_back() -> None:
-    given(away(THREE, 0)).when(Leave(), 0, by_house=True).raises(IllegalMove)
-    given(away(THREE, 0)).when(Back(), 0, by_house=True).raises(IllegalMove)
-    given(THREE).when(Play(cards=["7H"]), 0, by_house=True).raises(IllegalMove, match="house")
-
-
 # --- house players ------------------------------------------------------------------------------
-
-
-def test_the_host_seats_a_house_player_like_any_other() -> None:
-    state = (
-        given(lobby(1))
-        .when(Join(player_id="h1", name="House", house=True), None)
-        .then([PlayerJoined(player_id="h1", name="House", seat=1, house=True)])
-    )
-    assert cheat.house_seats(state) == {1}
-    player = cheat.view(state, None, "g", 3).players[1]
-    assert (player.house, player.away, player.left) == (True, False, False)
-    given(lobby(4)).when(Join(player_id="h", name="House", house=True), None).raises(GameFull)
-    given(THREE).when(Join(player_id="h", name="House", house=True), None).raises(GameNotOpen)
 
 
 def test_a_house_players_seat_is_decided_normally() -> None:

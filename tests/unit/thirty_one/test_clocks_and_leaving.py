@@ -1,4 +1,7 @@
-"""Thirty-One: clocks, leaving and the house (docs/rules.md, "Clocks, leaving and the house")."""
+"""Thirty-One: clocks, leaving and the house (docs/rules.md, "Clocks, leaving and the house").
+
+The seating every game shares (join, leave, away, back, house seats) is tested once, in
+`tests/unit/test_seating.py`; here, what Thirty-One adds: its cards, its turns, its results."""
 
 from __future__ import annotations
 
@@ -12,14 +15,9 @@ from kronikas.domain import thirty_one as t
 from kronikas.domain.common import (
     Back,
     DeckRevealed,
-    GameFull,
-    GameNotOpen,
-    GameOver,
     IllegalMove,
     InvalidOptions,
-    Join,
     Leave,
-    NotYourTurn,
     PlayerJoined,
     PlayerLeft,
     SeatAway,
@@ -57,25 +55,10 @@ def left(history: list[Any], seat: int) -> list[Any]:
 # --- leaving ------------------------------------------------------------------------------------
 
 
-def test_leaving_the_lobby_frees_the_seat_and_the_seats_after_it_move_down() -> None:
-    history = [*lobby(2), PlayerJoined(player_id="h", name="House", seat=2, house=True)]
-    state = (
-        given(*history).when(Leave(), 0).then([PlayerLeft(seat=0, player_id="p0", started=False)])
-    )
-    game = state.match
-    assert (game.ids, game.names) == (("p1", "h"), ("Player 1", "House"))
-    assert (game.lives, game.out) == ((3, 3), (False, False))
-    assert t.house_seats(state) == {1}  # the house player moved down with its seat
-    assert (t.seat_of(state, "h"), t.seat_of(state, "p0")) == (1, None)
-    given(*history, PlayerLeft(seat=0, player_id="p0", started=False)).when(
-        Join(player_id="p3", name="Dóra"), None
-    ).then([PlayerJoined(player_id="p3", name="Dóra", seat=2)])
-
-
 def test_leaving_after_the_start_keeps_the_seat_for_the_house() -> None:
     state = given(*CHOICE).when(Leave(), 1).then([PlayerLeft(seat=1, player_id="p1", started=True)])
     assert isinstance(state, t.DealerChoice)
-    assert state.match.presence[1].left and state.deal.hands[1] == tuple(HANDS[1])
+    assert state.match.seats[1].left and state.deal.hands[1] == tuple(HANDS[1])
     assert t.house_seats(state) == {1}
     player = t.view(state, None, "g", 5).players[1]
     assert (player.house, player.away, player.left, player.hand_size) == (True, False, True, 3)
@@ -99,15 +82,6 @@ def test_a_seat_that_left_counts_its_results_as_usual() -> None:
     ended = next(e for e in events if isinstance(e, t.ThirtyOneRoundEnded))
     assert (ended.scores, ended.lost_life, ended.out) == ([31.0, 0.0], [1], [1])
     assert events[-1] == t.ThirtyOneMatchEnded(winners=[0])
-
-
-def test_leaving_or_coming_back_after_the_match_is_over_is_game_over() -> None:
-    assert t.is_terminal(fold(OVER))
-    given(*OVER).when(Leave(), 1).raises(GameOver)
-    given(*OVER).when(Back(), 0).raises(GameOver)
-    # the end of the match comes first, even for a seat that left
-    given(*left(DUEL, 1), *OVER[len(DUEL) :]).when(Leave(), 1).raises(GameOver)
-    given(*left(DUEL, 1), *OVER[len(DUEL) :]).when(t.Pass(), 1).raises(GameOver)
 
 
 def test_any_command_from_a_seat_that_left_is_an_illegal_move() -> None:
@@ -157,84 +131,8 @@ def test_time_out_makes_the_seat_away_and_the_house_plays_it() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("history", "seat"),
-    [
-        (lobby(3), 0),
-        (OVER, 0),
-        (TURNS, 3),
-        (TURNS, -1),
-        (with_event(TURNS, SeatAway(seat=0)), 0),
-        (left(TURNS, 0), 0),
-    ],
-    ids=["before the start", "after the end", "no seat 3", "no seat -1", "away", "left"],
-)
-def test_time_out_is_refused_unless_a_persons_seat_plays_on(history: list[Any], seat: int) -> None:
-    given(*history).when(TimeOut(seat=seat), None).raises(IllegalMove)
-
-
-def test_a_house_player_has_no_clock() -> None:
-    history = [
-        *lobby(2),
-        PlayerJoined(player_id="h", name="House", seat=2, house=True),
-        dealt(HANDS, TABLE, dealer=2, n=3),
-    ]
-    given(*history).when(TimeOut(seat=2), None).raises(IllegalMove, match="house player")
-    given(*history).when(TimeOut(seat=1), None).then([SeatAway(seat=1)])
-
-
-def test_an_away_player_comes_back_at_any_time_not_only_on_their_turn() -> None:
-    history = with_event(TURNS, SeatAway(seat=2))
-    state = given(*history).when(Back(), 2).then([SeatBack(seat=2)])
-    assert t.house_seats(state) == frozenset()
-    assert not t.view(state, None, "g", 7).players[2].away
-
-
-def test_back_from_a_seat_that_is_not_away_is_illegal() -> None:
-    given(*TURNS).when(Back(), 1).raises(IllegalMove, match="not away")
-    given(*lobby(2)).when(Back(), 0).raises(IllegalMove)
-    given(*TURNS).when(Back(), None).raises(NotYourTurn)
-
-
 def test_an_away_player_may_also_just_play_on() -> None:
     given(*TURNS, SeatAway(seat=0)).when(t.Pass(), 0).then([t.ThirtyOnePassed(seat=0, turn=1)])
-
-
-# --- what a seat may send -----------------------------------------------------------------------
-
-
-def test_leave_is_legal_for_every_seat_until_the_end_and_back_for_an_away_one() -> None:
-    assert t.legal(fold(lobby(2)), 1) == ["leave"]
-    assert t.legal(fold(TURNS), 1) == ["leave"]
-    state = fold(with_event(CHOICE, SeatAway(seat=2)))
-    assert t.legal(state, 2) == ["keep", "exchange", "leave", "back"]
-    assert t.legal_moves(state, 2) == [t.Keep(), t.Exchange(), Leave(), Back()]
-    assert t.legal(state, 2, by_house=True) == ["keep", "exchange"]
-    assert t.legal(fold(TURNS), 1, by_house=True) == []
-    assert [t.legal(fold(OVER), seat) for seat in range(2)] == [[], []]
-
-
-def test_the_house_never_leaves_nor_comes_back() -> None:
-    history = with_event(TURNS, SeatAway(seat=0))
-    given(*history).when(Leave(), 0, by_house=True).raises(IllegalMove)
-    given(*history).when(Back(), 0, by_house=True).raises(IllegalMove)
-    given(*TURNS).when(t.Pass(), 0, by_house=True).raises(IllegalMove, match="house")
-
-
-# --- house players ------------------------------------------------------------------------------
-
-
-def test_the_host_seats_a_house_player_like_any_other() -> None:
-    state = (
-        given(*lobby(1))
-        .when(Join(player_id="h1", name="House", house=True), None)
-        .then([PlayerJoined(player_id="h1", name="House", seat=1, house=True)])
-    )
-    assert t.house_seats(state) == {1}
-    player = t.view(state, None, "g", 3).players[1]
-    assert (player.house, player.away, player.left) == (True, False, False)
-    given(*lobby(9)).when(Join(player_id="h", name="House", house=True), None).raises(GameFull)
-    given(*TURNS).when(Join(player_id="h", name="House", house=True), None).raises(GameNotOpen)
 
 
 # --- the clock's seat ---------------------------------------------------------------------------

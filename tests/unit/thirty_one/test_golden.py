@@ -82,7 +82,7 @@ def playthrough(seed: int = SEED) -> dict[str, Any]:
             state = t.evolve(state, event)
             version += 1
             numbered.append({"version": version, "event": event})
-        seats = len(state.match.ids)
+        seats = len(state.match.seats)
         steps.append(
             {
                 "seat": seat,

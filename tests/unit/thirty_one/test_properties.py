@@ -75,7 +75,7 @@ def accepts(state: t.State, command: t.Command, seat: int) -> list[t.Event] | No
 def check_legal(state: t.State) -> None:
     """`legal_moves` lists each command at most once, in the types and order of `legal`; `decide`
     accepts every one and refuses every other concrete command, rightly."""
-    for seat in range(len(state.match.ids)):
+    for seat in range(len(state.match.seats)):
         allowed = t.legal(state, seat)
         moves = t.legal_moves(state, seat)
         assert len(set(moves)) == len(moves)
@@ -83,7 +83,7 @@ def check_legal(state: t.State) -> None:
         assert set(allowed) <= {*COMMAND_TYPES, *PRESENCE_TYPES}
         for move in moves:
             assert accepts(state, move, seat), (move, seat)
-        left = state.match.presence[seat].left
+        left = state.match.seats[seat].left
         expected = (
             GameOver
             if t.is_terminal(state)
@@ -106,7 +106,7 @@ def check_legal(state: t.State) -> None:
 def check_the_house(state: t.State, seat: int) -> None:
     """The house may choose for a seat it plays what its player could, never leave or back, and
     nothing for another seat."""
-    flags = state.match.presence[seat]
+    flags = state.match.seats[seat]
     house = seat in t.house_seats(state)
     assert house == (flags.house or flags.left or flags.away)
     kinds = t.legal(state, seat, by_house=True)
@@ -157,7 +157,7 @@ def check_views(state: t.State, shown: dict[int, tuple[str, ...]], version: int)
     """No view holds a card its viewer cannot know."""
     deal = t.deal_of(state)
     standing = standing_of(state)  # what the lobby lists, from the state alone
-    for viewer in [None, *range(len(state.match.ids))]:
+    for viewer in [None, *range(len(state.match.seats))]:
         view = t.view(state, viewer, "g", version)
         assert (view.status, len(view.players)) == standing
         body = msgspec.json.decode(msgspec.json.encode(view))
@@ -184,7 +184,7 @@ def check_views(state: t.State, shown: dict[int, tuple[str, ...]], version: int)
 
 def check_redaction(before: t.State, event: t.Event, after: t.State) -> None:
     """A redacted event shows a viewer only what they may know at that moment."""
-    n = len(after.match.ids)
+    n = len(after.match.seats)
     tables: set[str] = set()
     for state in (before, after):
         deal = t.deal_of(state)
@@ -236,7 +236,7 @@ class Bot:
     def churn(self, state: t.State) -> tuple[int | None, t.Command | TimeOut] | None:
         """A player leaving, the clock of the seat waited for running out, or an away player
         coming back; None when none of these may happen now."""
-        seats = state.match.presence
+        seats = state.match.seats
         choices: list[tuple[int | None, t.Command | TimeOut]] = [
             (s, Leave()) for s, flags in enumerate(seats) if not flags.left
         ]
@@ -250,7 +250,7 @@ class Bot:
 def on_turn(state: t.State) -> int:
     """The seat the match waits for: the only one with a move of the game, whoever plays it."""
     house = t.house_seats(state)
-    movers = [s for s in range(len(state.match.ids)) if game_kinds(state, s, s in house)]
+    movers = [s for s in range(len(state.match.seats)) if game_kinds(state, s, s in house)]
     assert movers == [t.waiting_for(state)], (movers, type(state).__name__)
     return movers[0]
 

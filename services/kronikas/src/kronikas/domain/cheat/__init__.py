@@ -11,7 +11,8 @@ table:
 2. `common.Join` → `PlayerJoined`; `common.Start` (the application checks the host) → a deal.
 3. The wire commands `Play`, `Call` and `Accept`, until the last round ends with `CheatMatchEnded`.
 4. At any time until the match is over: `Leave` and `Back` (wire commands of both games) and the
-   application's `common.TimeOut` → `PlayerLeft`, `SeatBack`, `SeatAway`. The house plays a house
+   application's `common.TimeOut` → `PlayerLeft`, `SeatBack`, `SeatAway`; these and the join are
+   the seating decider's, which both games compose (`domain/seating.py`). The house plays a house
    player's seat, a left one and an away one through the same `decide` (`by_house=True`);
    `waiting_for`, `house_seats`, `seat_of` and `may_call` tell the application whose clock runs
    and which seats the house plays.
@@ -71,7 +72,6 @@ from kronikas.domain.cheat.states import (
     CheatRound,
     CheatRoundOver,
     CheatRoundResult,
-    CheatSeat,
     State,
     initial_state,
     is_terminal,
@@ -125,7 +125,6 @@ __all__ = [
     "CheatRoundEnded",
     "CheatRoundOver",
     "CheatRoundResult",
-    "CheatSeat",
     "CheatTableOptions",
     "CheatTableView",
     "Command",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final, assert_never
 
-from kronikas.domain import presence
+from kronikas.domain import seating
 from kronikas.domain.cards import COLOURED, PALE, RANKS, Card, make_deck, next_rank
 from kronikas.domain.cheat.commands import Accept, Call, Command, Play
 from kronikas.domain.cheat.events import (
@@ -38,18 +38,15 @@ from kronikas.domain.common import (
     CapReached,
     DeckRevealed,
     DomainError,
-    GameFull,
     GameNotOpen,
     GameOver,
     IllegalMove,
     Join,
     Leave,
     NotYourTurn,
-    PlayerJoined,
     Randomness,
     Start,
     TimeOut,
-    check_name_free,
 )
 
 FIRST_RANK: Final = RANKS[0]
@@ -71,7 +68,7 @@ def decide(
     by_house: bool = False,
 ) -> list[Event]:
     """The events a command causes, or a `DomainError` when the rules refuse it. `by_house`: the
-    house chose `command` for `seat`, one it plays (see `presence`)."""
+    house chose `command` for `seat`, one it plays (see `seating`)."""
     match command:
         case Play() | Call() | Accept():
             match state:
@@ -85,18 +82,11 @@ def decide(
                     raise NotYourTurn("The next round is being dealt.")
                 case _:
                     assert_never(state)
-        case Leave() | Back() | TimeOut():
-            players = players_of(state)
-            ids = [p.id for p in players]
-            return [*presence.decide(command, seat, players, ids, stage_of(state), by_house)]
-        case Join():
-            match state:
-                case CheatLobby():
-                    return _join(state, command)
-                case CheatRound() | CheatRoundOver() | CheatFinished():
-                    raise GameNotOpen("The game has already started; it takes no more players.")
-                case _:
-                    assert_never(state)
+        case Join() | Leave() | Back() | TimeOut():
+            # Only the lobby takes a join: `most` matters nowhere else.
+            most = max_players(state.options) if isinstance(state, CheatLobby) else 0
+            stage = stage_of(state)
+            return [*seating.decide(players_of(state), command, seat, stage, most, by_house)]
         case Start():
             match state:
                 case CheatLobby():
@@ -143,21 +133,6 @@ def _end_at_cap(state: State) -> list[Event]:
 # --- the lobby and the deal ---------------------------------------------------------------------
 
 
-def _join(state: CheatLobby, command: Join) -> list[Event]:
-    limit = max_players(state.options)
-    if len(state.players) >= limit:
-        raise GameFull(f"All {limit} seats are taken.")
-    check_name_free((p.name for p in state.players), command.name)
-    return [
-        PlayerJoined(
-            player_id=command.player_id,
-            name=command.name,
-            seat=len(state.players),
-            house=command.house,
-        )
-    ]
-
-
 def _start(state: CheatLobby, rng: Randomness) -> list[Event]:
     n = len(state.players)
     if n < MIN_PLAYERS:
@@ -200,7 +175,7 @@ def _act(
 ) -> list[Event]:
     if seat is None or not 0 <= seat < len(state.players):
         raise NotYourTurn("Only a player seated at this table may send commands.")
-    presence.check_sender(state.players[seat], seat, house)
+    seating.check_sender(state.players[seat], seat, house)
     kinds = allowed(state, seat)
     top = state.top
     match command:

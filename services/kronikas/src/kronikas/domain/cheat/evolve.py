@@ -6,6 +6,7 @@ from typing import assert_never
 
 import msgspec
 
+from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.cheat.events import (
     CheatCalled,
@@ -20,7 +21,7 @@ from kronikas.domain.cheat.events import (
     Event,
 )
 from kronikas.domain.cheat.options import CheatOptions
-from kronikas.domain.cheat.seats import players_of
+from kronikas.domain.cheat.seats import players_of, stage_of
 from kronikas.domain.cheat.states import (
     CheatCallResult,
     CheatFinished,
@@ -30,7 +31,6 @@ from kronikas.domain.cheat.states import (
     CheatRound,
     CheatRoundOver,
     CheatRoundResult,
-    CheatSeat,
     State,
     sort_cards,
 )
@@ -90,7 +90,7 @@ def _unredacted(cards: list[Card] | None) -> list[Card]:
 def _dealt(
     options: CheatOptions,
     seeded: bool,
-    players: tuple[CheatSeat, ...],
+    players: seating.Seating,
     points: tuple[int, ...] | None,
     last_round: CheatRoundResult | None,
     event: CheatRoundDealt,
@@ -143,37 +143,18 @@ def _taken(
     )
 
 
-def _flagged(state: State, event: Event, seat: int, **flags: bool) -> State:
-    """The started table with these flags of one seat (its `CheatSeat`) assigned."""
+def _seated(state: State, event: seating.SeatingEvent) -> State:
+    """The state with its seating after a seating event (`seating.evolve`)."""
+    players = seating.evolve(players_of(state), event, stage_of(state), state)
     match state:
-        case CheatRound():
-            return _seat_flagged(state, event, seat, flags)
+        case CheatLobby() | CheatRound():
+            return msgspec.structs.replace(state, players=players)
         case CheatRoundOver():
-            return CheatRoundOver(table=_seat_flagged(state.table, event, seat, flags))
-        case CheatLobby() | CheatFinished():
+            return CheatRoundOver(table=msgspec.structs.replace(state.table, players=players))
+        case CheatFinished():  # `seating.evolve` takes no event once the match is over
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
-
-
-def _seat_flagged(table: CheatRound, event: Event, seat: int, flags: dict[str, bool]) -> CheatRound:
-    players = table.players
-    if not 0 <= seat < len(players):
-        raise EventOutOfPlace(f"There is no seat {seat} for {type(event).__name__}.")
-    changed = msgspec.structs.replace(players[seat], **flags)
-    return msgspec.structs.replace(table, players=(*players[:seat], changed, *players[seat + 1 :]))
-
-
-def _left(state: State, event: PlayerLeft) -> State:
-    """Before the start the seat is freed and the seats after it move down; after it the seat
-    stays, played by the house (no longer away: its player will not come back)."""
-    seat, players = event.seat, players_of(state)
-    if not 0 <= seat < len(players) or players[seat].id != event.player_id:
-        raise EventOutOfPlace(f"Seat {seat} is not {event.player_id}'s.")
-    if not event.started:
-        lobby = _lobby(state, event)
-        return msgspec.structs.replace(lobby, players=(*players[:seat], *players[seat + 1 :]))
-    return _flagged(state, event, seat, left=True, away=False)
 
 
 def evolve(state: State, event: Event) -> State:
@@ -240,16 +221,8 @@ def evolve(state: State, event: Event) -> State:
                 winners=tuple(event.winners),
                 reason=reason,
             )
-        case PlayerJoined():
-            lobby = _lobby(state, event)
-            seat = CheatSeat(id=event.player_id, name=event.name, house=event.house)
-            return msgspec.structs.replace(lobby, players=(*lobby.players, seat))
-        case PlayerLeft():
-            return _left(state, event)
-        case SeatAway():
-            return _flagged(state, event, event.seat, away=True)
-        case SeatBack():
-            return _flagged(state, event, event.seat, away=False)
+        case PlayerJoined() | PlayerLeft() | SeatAway() | SeatBack():
+            return _seated(state, event)
         case CheatGameCreated():
             return msgspec.structs.replace(
                 _lobby(state, event), options=event.options, seeded=event.seeded

@@ -1,5 +1,5 @@
 """What a seat may do now: the command types (`legal`) and every concrete command (`legal_moves`),
-from the one predicate `decide` checks too (`allowed`, the game's; `presence`, leave and back)."""
+from the one predicate `decide` checks too (`allowed`, the game's; `seating`, leave and back)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import assert_never
 
-from kronikas.domain import presence
+from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.cheat.commands import Accept, Call, Command, Play
 from kronikas.domain.cheat.states import (
@@ -42,13 +42,13 @@ def legal(state: State, seat: int, *, by_house: bool = False) -> list[str]:
     match state:
         case CheatRound() if 0 <= seat < len(state.players):
             flags = state.players[seat]
-            if not presence.may_act(flags, by_house):
+            if not seating.may_act(flags, by_house):
                 return []
-            return allowed(state, seat) + presence.kinds(flags, by_house)
+            return allowed(state, seat) + seating.kinds(flags, by_house)
         case CheatLobby() if 0 <= seat < len(state.players):
-            return presence.kinds(state.players[seat], by_house)
+            return seating.kinds(state.players[seat], by_house)
         case CheatRoundOver() if 0 <= seat < len(state.table.players):
-            return presence.kinds(state.table.players[seat], by_house)
+            return seating.kinds(state.table.players[seat], by_house)
         case CheatLobby() | CheatRound() | CheatRoundOver() | CheatFinished():
             return []
         case _:
@@ -63,7 +63,7 @@ def legal_moves(state: State, seat: int, *, by_house: bool = False) -> list[Comm
     match state:
         case CheatRound() if 0 <= seat < len(state.players):
             flags = state.players[seat]
-            if not presence.may_act(flags, by_house):
+            if not seating.may_act(flags, by_house):
                 return []
             kinds = allowed(state, seat)
             moves: list[Command] = []
@@ -73,11 +73,11 @@ def legal_moves(state: State, seat: int, *, by_house: bool = False) -> list[Comm
                 moves.append(Accept())
             if "call" in kinds:
                 moves.append(Call())
-            return moves + presence.moves(flags, by_house)
+            return moves + seating.moves(flags, by_house)
         case CheatLobby() if 0 <= seat < len(state.players):
-            return [*presence.moves(state.players[seat], by_house)]
+            return [*seating.moves(state.players[seat], by_house)]
         case CheatRoundOver() if 0 <= seat < len(state.table.players):
-            return [*presence.moves(state.table.players[seat], by_house)]
+            return [*seating.moves(state.table.players[seat], by_house)]
         case CheatLobby() | CheatRound() | CheatRoundOver() | CheatFinished():
             return []
         case _:

@@ -5,19 +5,18 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from kronikas.domain import presence
+from kronikas.domain import seating
 from kronikas.domain.cheat.states import (
     CheatFinished,
     CheatLobby,
     CheatRound,
     CheatRoundOver,
-    CheatSeat,
     State,
 )
 
 
-def players_of(state: State) -> tuple[CheatSeat, ...]:
-    """The seats, in every phase."""
+def players_of(state: State) -> seating.Seating:
+    """The seating, in every phase."""
     match state:
         case CheatLobby() | CheatRound():
             return state.players
@@ -27,7 +26,7 @@ def players_of(state: State) -> tuple[CheatSeat, ...]:
             assert_never(state)
 
 
-def stage_of(state: State) -> presence.Stage:
+def stage_of(state: State) -> seating.Stage:
     """Whether the match takes players, is started, or is over."""
     match state:
         case CheatLobby():
@@ -56,13 +55,13 @@ def waiting_for(state: State) -> int | None:
 def house_seats(state: State) -> frozenset[int]:
     """The seats the house plays now: house players', those whose players left after the start,
     and those away."""
-    return presence.house_seats(players_of(state))
+    return seating.house_seats(players_of(state))
 
 
 def seat_of(state: State, player_id: str) -> int | None:
     """The seat of a player now (seats move down when a player leaves the lobby); None when no
     seat has that id."""
-    return presence.seat_of([p.id for p in players_of(state)], player_id)
+    return seating.seat_of(players_of(state), player_id)
 
 
 def may_call(state: State) -> frozenset[int]:

@@ -9,6 +9,7 @@ import msgspec
 from kronikas.domain.cards import COLOURED, PALE, RANKS, SUITS, Card
 from kronikas.domain.cheat.options import CheatOptions
 from kronikas.domain.common import EndReason
+from kronikas.domain.seating import Seating
 
 _ORDER: Final[dict[Card, int]] = {
     code: i
@@ -63,17 +64,6 @@ class CheatRoundResult(msgspec.Struct, frozen=True):
 # --- the phases --------------------------------------------------------------------------------
 
 
-class CheatSeat(msgspec.Struct, frozen=True, gc=False):
-    """Who sits at a seat, and who plays it (`presence.SeatFlags`): `house` a house player,
-    `left` its player left after the start, `away` its player's clock ran out."""
-
-    id: str
-    name: str
-    house: bool = False
-    left: bool = False
-    away: bool = False
-
-
 class CheatPileTop(msgspec.Struct, frozen=True, gc=False):
     """The most recent play while its window is open."""
 
@@ -83,11 +73,11 @@ class CheatPileTop(msgspec.Struct, frozen=True, gc=False):
 
 
 class CheatLobby(msgspec.Struct, frozen=True):
-    """The table takes players."""
+    """The table takes players. `players` is the seating (`seating`), in every phase."""
 
     options: CheatOptions
     seeded: bool
-    players: tuple[CheatSeat, ...] = ()
+    players: Seating = ()
 
 
 class CheatRound(msgspec.Struct, frozen=True):
@@ -95,7 +85,7 @@ class CheatRound(msgspec.Struct, frozen=True):
 
     options: CheatOptions
     seeded: bool
-    players: tuple[CheatSeat, ...]
+    players: Seating
     points: tuple[int, ...]
     last_round: CheatRoundResult | None
     round: int

@@ -30,7 +30,6 @@ from kronikas.domain.cheat.states import (
     CheatRound,
     CheatRoundOver,
     CheatRoundResult,
-    CheatSeat,
     State,
 )
 from kronikas.domain.common import (
@@ -47,6 +46,7 @@ from kronikas.domain.common import (
     SeatBack,
     wire_reason,
 )
+from kronikas.domain.seating import Seating
 
 
 class CheatPlayerView(msgspec.Struct, frozen=True):
@@ -143,7 +143,7 @@ def redact(event: Event, viewer: int | None) -> Event:
 
 
 def _players(
-    players: tuple[CheatSeat, ...],
+    players: Seating,
     hands: tuple[tuple[Card, ...], ...] | None,
     points: tuple[int, ...] | None,
 ) -> list[CheatPlayerView]:

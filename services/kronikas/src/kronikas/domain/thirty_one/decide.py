@@ -4,25 +4,22 @@ from __future__ import annotations
 
 from typing import Final, assert_never
 
-from kronikas.domain import presence
+from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
     EVENT_CAP_REASON,
     Back,
     CapReached,
     DeckRevealed,
-    GameFull,
     GameNotOpen,
     GameOver,
     IllegalMove,
     Join,
     Leave,
     NotYourTurn,
-    PlayerJoined,
     Randomness,
     Start,
     TimeOut,
-    check_name_free,
 )
 from kronikas.domain.thirty_one.commands import (
     Command,
@@ -115,18 +112,15 @@ def decide(
     by_house: bool = False,
 ) -> list[Event]:
     """The events a command causes, or a DomainError saying why it is refused. `by_house`: the
-    house chose `command` for `seat`, one it plays (see `presence`)."""
+    house chose `command` for `seat`, one it plays (see `seating`)."""
     log = _Log(state)
     match command:  # the cases run in order: the most frequent first
         case Swap() | Pass() | Show() | SwapAll() | Keep() | Exchange():
             _play(log, command, seat, rng, by_house)
-        case Leave() | Back() | TimeOut():
-            match = state.match
-            stage = stage_of(state)
-            for event in presence.decide(command, seat, match.presence, match.ids, stage, by_house):
+        case Join() | Leave() | Back() | TimeOut():
+            seats, stage = state.match.seats, stage_of(state)
+            for event in seating.decide(seats, command, seat, stage, MAX_PLAYERS, by_house):
                 log.emit(event)
-        case Join():
-            _join(log, command)
         case Start():
             _start(log, rng)
         case CapReached():
@@ -155,32 +149,17 @@ def _end_at_cap(log: _Log) -> None:
         case _:
             assert_never(state)
     match = log.state.match
-    still_in = [s for s in range(len(match.ids)) if not match.out[s]]
+    still_in = [s for s in range(len(match.seats)) if not match.out[s]]
     most = max(match.lives[s] for s in still_in)
     winners = [s for s in still_in if match.lives[s] == most]
     log.emit(ThirtyOneMatchEnded(winners=winners, reason=EVENT_CAP_REASON))
-
-
-def _join(log: _Log, command: Join) -> None:
-    state = log.state
-    if not isinstance(state, Lobby):
-        raise GameNotOpen("The game has already started; it takes no more players.")
-    seats = len(state.match.ids)
-    if seats >= MAX_PLAYERS:
-        raise GameFull(f"All {MAX_PLAYERS} seats are taken.")
-    check_name_free(state.match.names, command.name)
-    log.emit(
-        PlayerJoined(
-            player_id=command.player_id, name=command.name, seat=seats, house=command.house
-        )
-    )
 
 
 def _start(log: _Log, rng: Randomness) -> None:
     state = log.state
     if not isinstance(state, Lobby):
         raise GameNotOpen("The game has already started.")
-    n = len(state.match.ids)
+    n = len(state.match.seats)
     if n < MIN_PLAYERS:
         joined = "one has" if n == 1 else f"{n} have"
         raise IllegalMove(f"Thirty-One needs at least {MIN_PLAYERS} players; {joined} joined.")
@@ -190,7 +169,7 @@ def _start(log: _Log, rng: Randomness) -> None:
 def _deal(log: _Log, rng: Randomness, round: int, dealer: int) -> None:
     """Deal a round (docs/engines.md's mapping); three Aces in a hand win it at once."""
     match = log.state.match
-    n = len(match.ids)
+    n = len(match.seats)
     order = [s % n for s in range(dealer + 1, dealer + n + 1) if not match.out[s % n]]
     m = len(order)
     shuffle = rng.shuffle(deck_of(match.options), round)
@@ -219,9 +198,9 @@ def _deal(log: _Log, rng: Randomness, round: int, dealer: int) -> None:
 def _seated(match: Match, seat: int | None, by_house: bool) -> int:
     """The seat, if it is one still in the match; NotYourTurn otherwise (IllegalMove for a seat
     whose player left, unless the house chose the command)."""
-    if seat is None or not 0 <= seat < len(match.ids):
+    if seat is None or not 0 <= seat < len(match.seats):
         raise NotYourTurn("Only a player seated at this table may send commands.")
-    presence.check_sender(match.presence[seat], seat, by_house)
+    seating.check_sender(match.seats[seat], seat, by_house)
     if match.out[seat]:
         raise NotYourTurn("You are out of the match.")
     return seat
@@ -375,7 +354,7 @@ def _end_round(log: _Log, rng: Randomness, three_aces: int | None) -> None:
     match, deal = state.match, deal_of(state)
     if deal is None or match.dealer is None:
         raise ImpossibleState(f"A round cannot end in {type(state).__name__}.")
-    n = len(match.ids)
+    n = len(match.seats)
     hands: list[list[Card] | None] = [None] * n
     scores: list[float | None] = [None] * n
     if three_aces is not None:

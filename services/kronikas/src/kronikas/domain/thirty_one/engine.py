@@ -39,7 +39,7 @@ def timing(state: State) -> Timing:
 
 def standing(state: State) -> Standing:
     """A Thirty-One table's status and number of players, as its views give them."""
-    players = len(state.match.ids)
+    players = len(state.match.seats)
     if isinstance(state, Lobby):
         return Standing("open", players)
     if isinstance(state, Finished):

@@ -7,6 +7,7 @@ from typing import TypeVar, assert_never
 
 from msgspec.structs import replace
 
+from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
     DeckRevealed,
@@ -17,7 +18,6 @@ from kronikas.domain.common import (
     SeatBack,
     state_reason,
 )
-from kronikas.domain.presence import Presence
 from kronikas.domain.thirty_one.events import (
     Event,
     ThirtyOneCardSwapped,
@@ -32,6 +32,7 @@ from kronikas.domain.thirty_one.events import (
     ThirtyOneRoundEnded,
 )
 from kronikas.domain.thirty_one.scoring import swapped
+from kronikas.domain.thirty_one.seats import stage_of
 from kronikas.domain.thirty_one.states import (
     Deal,
     DealerChoice,
@@ -47,7 +48,6 @@ from kronikas.domain.thirty_one.states import (
 from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
 
 P = TypeVar("P", Lobby, DealerChoice, Turns, LastCircuit, RoundOver, Finished)
-T = TypeVar("T")
 
 
 def _expect(state: State, phase: type[P], event: Event) -> P:
@@ -86,24 +86,8 @@ def evolve(state: State, event: Event) -> State:
             return _revealed(state, event)
         case ThirtyOneMatchEnded():
             return _ended(state, event)
-        case PlayerJoined():
-            table = _expect(state, Lobby, event).match
-            return Lobby(
-                replace(
-                    table,
-                    ids=(*table.ids, event.player_id),
-                    names=(*table.names, event.name),
-                    lives=(*table.lives, table.options.lives),
-                    out=(*table.out, False),
-                    presence=(*table.presence, Presence(house=event.house)),
-                )
-            )
-        case PlayerLeft():
-            return _left(state, event)
-        case SeatAway():
-            return _flagged(state, event, event.seat, away=True)
-        case SeatBack():
-            return _flagged(state, event, event.seat, away=False)
+        case PlayerJoined() | PlayerLeft() | SeatAway() | SeatBack():
+            return _seated(state, event)
         case ThirtyOneGameCreated():
             _expect(state, Lobby, event)
             return initial_state(event.options, event.seeded)
@@ -141,49 +125,21 @@ def _ended(state: State, event: ThirtyOneMatchEnded) -> State:
     return Finished(match=state.match, winners=tuple(event.winners), reason=reason)
 
 
-def _flagged(state: State, event: Event, seat: int, **flags: bool) -> State:
-    """The started match with these flags of one seat's presence assigned."""
-    match state:
-        case DealerChoice() | Turns() | LastCircuit() | RoundOver():
-            game = state.match
-            if not 0 <= seat < len(game.presence):
-                raise EventOutOfPlace(f"There is no seat {seat} for {type(event).__name__}.")
-            changed = replace(game.presence[seat], **flags)
-            return replace(state, match=replace(game, presence=put(game.presence, seat, changed)))
-        case Lobby() | Finished():
-            raise EventOutOfPlace.of(state, event)
-        case _:
-            assert_never(state)
-
-
-def _left(state: State, event: PlayerLeft) -> State:
-    """Before the start the seat is freed and the seats after it move down; after it the seat
-    stays, played by the house (no longer away: its player will not come back)."""
-    game, seat = state.match, event.seat
-    if not 0 <= seat < len(game.ids) or game.ids[seat] != event.player_id:
-        raise EventOutOfPlace(f"Seat {seat} is not {event.player_id}'s.")
-    if event.started:
-        return _flagged(state, event, seat, left=True, away=False)
-    _expect(state, Lobby, event)
-    return Lobby(
-        replace(
-            game,
-            ids=_without(game.ids, seat),
-            names=_without(game.names, seat),
-            lives=_without(game.lives, seat),
-            out=_without(game.out, seat),
-            presence=_without(game.presence, seat),
-        )
-    )
-
-
-def _without(items: tuple[T, ...], index: int) -> tuple[T, ...]:
-    return (*items[:index], *items[index + 1 :])
+def _seated(state: State, event: seating.SeatingEvent) -> State:
+    """The state with its seating after a seating event (`seating.evolve`); in the lobby every
+    seat has the table's lives and none is out."""
+    game = state.match
+    seats = seating.evolve(game.seats, event, stage_of(state), state)
+    if isinstance(state, Lobby):
+        n = len(seats)
+        return Lobby(replace(game, seats=seats, lives=(game.options.lives,) * n, out=(False,) * n))
+    return replace(state, match=replace(game, seats=seats))
 
 
 def _turns(choice: DealerChoice, deal: Deal, turn: int | None) -> Turns:
     """The turns after the dealer's choice."""
-    return Turns(match=choice.match, deal=deal, turn=turn, passed=(False,) * len(choice.match.ids))
+    passed = (False,) * len(choice.match.seats)
+    return Turns(match=choice.match, deal=deal, turn=turn, passed=passed)
 
 
 def _passed(state: State, event: ThirtyOnePassed) -> State:
@@ -256,7 +212,7 @@ def _shown(state: State, event: ThirtyOneHandShown) -> State:
     hand = tuple(event.hand)
     match state:
         case Turns():
-            shown: list[tuple[Card, ...] | None] = [None] * len(state.match.ids)
+            shown: list[tuple[Card, ...] | None] = [None] * len(state.match.seats)
             shown[event.seat] = hand
             return LastCircuit(
                 match=state.match,
@@ -276,7 +232,7 @@ def _shown(state: State, event: ThirtyOneHandShown) -> State:
 def _dealt(state: State, event: ThirtyOneRoundDealt) -> State:
     match state:
         case RoundOver() | Lobby():
-            n = len(state.match.ids)
+            n = len(state.match.seats)
             order = tuple(event.seats)
             after = [-1] * n
             for i, s in enumerate(order):

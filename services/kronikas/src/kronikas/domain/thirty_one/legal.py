@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
-from kronikas.domain import presence
+from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.common import IllegalMove
 from kronikas.domain.thirty_one.commands import Command, Exchange, Keep, Pass, Show, Swap, SwapAll
@@ -78,13 +78,13 @@ def legal(state: State, seat: int, *, by_house: bool = False) -> list[str]:
 
     `by_house`: what the house may choose for the seat, one it plays (`house_seats`): the game's
     commands only, also for a seat whose player left; `[]` for a seat the house does not play."""
-    seats = state.match.presence
+    seats = state.match.seats
     if not 0 <= seat < len(seats) or is_terminal(state):
         return []
     flags = seats[seat]
-    if not presence.may_act(flags, by_house):
+    if not seating.may_act(flags, by_house):
         return []
-    return _game_kinds(state, seat) + presence.kinds(flags, by_house)
+    return _game_kinds(state, seat) + seating.kinds(flags, by_house)
 
 
 def _game_kinds(state: State, seat: int) -> list[str]:
@@ -126,13 +126,13 @@ def legal_moves(state: State, seat: int, *, by_house: bool = False) -> list[Comm
     swap_all, pass, show; last leave and back, so that the first legal move is a move of the
     game. The command types, without repeats, are `legal(state, seat)`; `by_house` as there.
     """
-    seats = state.match.presence
+    seats = state.match.seats
     if not 0 <= seat < len(seats) or is_terminal(state):
         return []
     flags = seats[seat]
-    if not presence.may_act(flags, by_house):
+    if not seating.may_act(flags, by_house):
         return []
-    return _game_moves(state, seat) + presence.moves(flags, by_house)
+    return _game_moves(state, seat) + seating.moves(flags, by_house)
 
 
 def _game_moves(state: State, seat: int) -> list[Command]:

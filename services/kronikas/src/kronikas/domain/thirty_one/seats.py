@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from kronikas.domain import presence
+from kronikas.domain import seating
 from kronikas.domain.thirty_one.states import (
     DealerChoice,
     Finished,
@@ -17,7 +17,7 @@ from kronikas.domain.thirty_one.states import (
 )
 
 
-def stage_of(state: State) -> presence.Stage:
+def stage_of(state: State) -> seating.Stage:
     """Whether the match takes players, is started, or is over."""
     match state:
         case Lobby():
@@ -47,10 +47,10 @@ def waiting_for(state: State) -> int | None:
 def house_seats(state: State) -> frozenset[int]:
     """The seats the house plays now: house players', those whose players left after the start,
     and those away."""
-    return presence.house_seats(state.match.presence)
+    return seating.house_seats(state.match.seats)
 
 
 def seat_of(state: State, player_id: str) -> int | None:
     """The seat of a player now (seats move down when a player leaves the lobby); None when no
     seat has that id."""
-    return presence.seat_of(state.match.ids, player_id)
+    return seating.seat_of(state.match.seats, player_id)

@@ -8,7 +8,7 @@ from msgspec import Struct
 
 from kronikas.domain.cards import Card
 from kronikas.domain.common import EndReason
-from kronikas.domain.presence import Presence
+from kronikas.domain.seating import Seating
 from kronikas.domain.thirty_one.options import ThirtyOneOptions
 from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
 
@@ -16,16 +16,14 @@ T = TypeVar("T")
 
 
 class Match(Struct, frozen=True):
-    """What lasts the whole match: the seats, their lives, who plays them (`presence`: a house
-    player, a player who left, one away), the round and its dealer."""
+    """What lasts the whole match: the seating (`seating`: who sits where, and who plays each
+    seat), the seats' lives and who is out, the round and its dealer."""
 
     options: ThirtyOneOptions
     seeded: bool
-    ids: tuple[str, ...] = ()
-    names: tuple[str, ...] = ()
+    seats: Seating = ()
     lives: tuple[int, ...] = ()
     out: tuple[bool, ...] = ()
-    presence: tuple[Presence, ...] = ()
     round: int = 0
     dealer: int | None = None
     last_round: ThirtyOneRoundResult | None = None

@@ -65,24 +65,24 @@ def view(
     the clocks). `by_house`: the seat's view as the house plays it, `legal` being what the house
     may choose for it (`legal(..., by_house=True)`)."""
     game = state.match
-    n = len(game.ids)
+    n = len(game.seats)
     seat = viewer if viewer is not None and 0 <= viewer < n else None
     deal = deal_of(state)
     hands: tuple[tuple[Card, ...], ...] = deal.hands if deal is not None else ((),) * n
     players = [
         ThirtyOnePlayerView(
-            id=player_id,
-            name=name,
+            id=sitting.id,
+            name=sitting.name,
             seat=s,
             hand_size=len(hand),
             lives=lives,
             out=out,
-            house=flags.house or flags.left,
-            away=flags.away,
-            left=flags.left,
+            house=sitting.house or sitting.left,
+            away=sitting.away,
+            left=sitting.left,
         )
-        for s, (player_id, name, hand, lives, out, flags) in enumerate(
-            zip(game.ids, game.names, hands, game.lives, game.out, game.presence, strict=True)
+        for s, (sitting, hand, lives, out) in enumerate(
+            zip(game.seats, hands, game.lives, game.out, strict=True)
         )
     ]
     table: ThirtyOneTableView | None = None
@@ -142,7 +142,7 @@ def view(
         turn=turn,
         winners=winners,
         players=players,
-        me=None if seat is None else MyHand(id=game.ids[seat], seat=seat, hand=list(hands[seat])),
+        me=None if seat is None else MyHand(id=players[seat].id, seat=seat, hand=list(hands[seat])),
         legal=None if seat is None else legal(state, seat, by_house=by_house),
         thirty_one=table,
         last_round=game.last_round,

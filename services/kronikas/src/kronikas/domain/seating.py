@@ -1,0 +1,221 @@
+"""Seating, the decider every game composes: who sits at the table and who plays each seat
+(docs/rules.md, "Clocks, leaving and the house").
+
+Its state is the seats in order of joining, each with its player's id and name and who plays it
+besides them: `house` a house player, `left` its player left after the start, `away` its
+player's clock ran out and they are not back yet. A game keeps this state in its own and hands
+`Join`, `Leave`, `Back` and `TimeOut` to `decide`, and `PlayerJoined`, `PlayerLeft`, `SeatAway`
+and `SeatBack` to `evolve`, with the stage its own phase says the match is in; the rest of a
+game's rules never touch seating. A player is found by id (`seat_of`): seats move down when
+someone leaves the lobby, so a seat index names nobody for long.
+
+The house plays through the same `decide` as everyone: `by_house=True` says that the house chose
+the command for one of the seats it plays. That matters for a seat whose player left: a command
+from them is refused, one the house chooses for the seat is played. The house never sends `leave`
+or `back`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypeAlias, assert_never
+
+import msgspec
+
+from kronikas.domain.common import (
+    Back,
+    EventOutOfPlace,
+    GameFull,
+    GameNotOpen,
+    GameOver,
+    IllegalMove,
+    Join,
+    Leave,
+    NotYourTurn,
+    PlayerJoined,
+    PlayerLeft,
+    SeatAway,
+    SeatBack,
+    TimeOut,
+    check_name_free,
+)
+
+Stage: TypeAlias = Literal["lobby", "playing", "over"]
+"""Where the match is, as the game's phase says: taking players, started, or over."""
+
+
+class Seat(msgspec.Struct, frozen=True, gc=False):
+    """Who sits at a seat, and who plays it besides them: `house` a house player, `left` its
+    player left after the start, `away` its player's clock ran out."""
+
+    id: str
+    name: str
+    house: bool = False
+    left: bool = False
+    away: bool = False
+
+
+Seating: TypeAlias = tuple[Seat, ...]
+"""The seating state: the seats in order, seat `i` at index `i`."""
+
+SeatingCommand: TypeAlias = Join | Leave | Back | TimeOut
+SeatingEvent: TypeAlias = PlayerJoined | PlayerLeft | SeatAway | SeatBack
+
+
+def decide(
+    seats: Seating,
+    command: SeatingCommand,
+    seat: int | None,
+    stage: Stage,
+    most: int,
+    by_house: bool,
+) -> list[SeatingEvent]:
+    """The events of a join (a table of at most `most` seats), of `leave` or `back` from
+    `seat`, or of the application's `TimeOut`."""
+    match command:
+        case Join():
+            return [_join(seats, command, stage, most)]
+        case TimeOut():
+            return [_time_out(seats, command.seat, stage)]
+        case Leave():
+            leaver = _sender(seats, seat, stage, by_house)
+            return [PlayerLeft(seat=leaver, player_id=seats[leaver].id, started=stage == "playing")]
+        case Back():
+            returner = _sender(seats, seat, stage, by_house)
+            if not seats[returner].away:
+                raise IllegalMove("You are not away: the house is not playing your seat.")
+            return [SeatBack(seat=returner)]
+        case _:
+            assert_never(command)
+
+
+def evolve(seats: Seating, event: SeatingEvent, stage: Stage, phase: object) -> Seating:
+    """The seats after a seating event, which must follow a match at `stage` (`phase`, the
+    game's state, names it when it does not)."""
+    match event:
+        case PlayerJoined():
+            if stage != "lobby":
+                raise EventOutOfPlace.of(phase, event)
+            return (*seats, Seat(id=event.player_id, name=event.name, house=event.house))
+        case PlayerLeft():
+            s = event.seat
+            if not 0 <= s < len(seats) or seats[s].id != event.player_id:
+                raise EventOutOfPlace(f"Seat {s} is not {event.player_id}'s.")
+            if event.started:
+                # The house plays the seat to the end: no longer away, its player will not be back.
+                return _flagged(seats, event, stage, phase, left=True, away=False)
+            if stage != "lobby":
+                raise EventOutOfPlace.of(phase, event)
+            return (*seats[:s], *seats[s + 1 :])
+        case SeatAway():
+            return _flagged(seats, event, stage, phase, away=True)
+        case SeatBack():
+            return _flagged(seats, event, stage, phase, away=False)
+        case _:
+            assert_never(event)
+
+
+def _flagged(
+    seats: Seating, event: SeatingEvent, stage: Stage, phase: object, **flags: bool
+) -> Seating:
+    """The seats with these flags of the event's seat assigned, once the match has started."""
+    if stage != "playing":
+        raise EventOutOfPlace.of(phase, event)
+    s = event.seat
+    if not 0 <= s < len(seats):
+        raise EventOutOfPlace(f"There is no seat {s} for {type(event).__name__}.")
+    return (*seats[:s], msgspec.structs.replace(seats[s], **flags), *seats[s + 1 :])
+
+
+# --- what the rest of a game asks of the seating ---------------------------------------------
+
+
+def seat_of(seats: Seating, player_id: str) -> int | None:
+    """The seat of a player now, None when no seat has that id (never joined, or left the
+    lobby)."""
+    for s, sitting in enumerate(seats):
+        if sitting.id == player_id:
+            return s
+    return None
+
+
+def house_plays(seat: Seat) -> bool:
+    """The house plays this seat now: a house player's, one whose player left, or one away."""
+    return seat.house or seat.left or seat.away
+
+
+def house_seats(seats: Seating) -> frozenset[int]:
+    """The seats the house plays now."""
+    return frozenset(s for s, sitting in enumerate(seats) if house_plays(sitting))
+
+
+def may_act(seat: Seat, by_house: bool) -> bool:
+    """Whether commands may come for this seat at all: from its player unless they left, from the
+    house only for a seat it plays."""
+    return house_plays(seat) if by_house else not seat.left
+
+
+def check_sender(seat: Seat, index: int, by_house: bool) -> None:
+    """Refuse a game command for a seat whose player left (unless the house chose it), or one the
+    house chose for a seat it does not play."""
+    if by_house:
+        if not house_plays(seat):
+            raise IllegalMove(f"The house does not play seat {index}.")
+    elif seat.left:
+        raise IllegalMove("You have left this table; the house plays your seat.")
+
+
+def kinds(seat: Seat, by_house: bool) -> list[str]:
+    """The seating command types a seat may send, after its game's own: `leave` while its player
+    has not left, `back` while it is away; none for the house."""
+    if by_house or seat.left:
+        return []
+    return ["leave", "back"] if seat.away else ["leave"]
+
+
+def moves(seat: Seat, by_house: bool) -> list[Leave | Back]:
+    """The seating commands of `kinds`, in its order."""
+    if by_house or seat.left:
+        return []
+    return [Leave(), Back()] if seat.away else [Leave()]
+
+
+# --- the decisions ---------------------------------------------------------------------------
+
+
+def _join(seats: Seating, command: Join, stage: Stage, most: int) -> PlayerJoined:
+    if stage != "lobby":
+        raise GameNotOpen("The game has already started; it takes no more players.")
+    if len(seats) >= most:
+        raise GameFull(f"All {most} seats are taken.")
+    check_name_free((s.name for s in seats), command.name)
+    return PlayerJoined(
+        player_id=command.player_id, name=command.name, seat=len(seats), house=command.house
+    )
+
+
+def _sender(seats: Seating, seat: int | None, stage: Stage, by_house: bool) -> int:
+    """The seat `leave` or `back` comes from, if it may send them at all."""
+    if stage == "over":
+        raise GameOver("The match is over.")
+    if seat is None or not 0 <= seat < len(seats):
+        raise NotYourTurn("Only a player seated at this table may send commands.")
+    if seats[seat].left:
+        raise IllegalMove("You have left this table.")
+    if by_house:
+        raise IllegalMove("The house neither leaves a seat nor comes back to one.")
+    return seat
+
+
+def _time_out(seats: Seating, seat: int, stage: Stage) -> SeatAway:
+    if stage != "playing":
+        raise IllegalMove("No clock runs before the start or after the end of the match.")
+    if not 0 <= seat < len(seats):
+        raise IllegalMove(f"There is no seat {seat}.")
+    sitting = seats[seat]
+    if sitting.house:
+        raise IllegalMove(f"Seat {seat} is a house player's: it has no clock.")
+    if sitting.left:
+        raise IllegalMove(f"The player of seat {seat} has left: the house plays it already.")
+    if sitting.away:
+        raise IllegalMove(f"Seat {seat} is already away.")
+    return SeatAway(seat=seat)
