@@ -1,83 +1,90 @@
-"""The append every changing use case ends in: decide on the fold, let the house play on, append
-at the version decided on, fold the events in and tell the table's followers, then answer; again
-on a fresher fold after a lost race.
+"""The append every change ends in (`Commands.change` tells the story), and what makes it fast.
 
-The followers come first: as soon as the store has the events (before its answer is awaited,
-where the store can tell), they are folded in and the table's streams and long-polls woken, the
-mover's last (its answer tells it); the mover's answer is made after that. Only an answer that
-the append must keep, for a retry with the same `Idempotency-Key`, is made before it."""
+A change is a value (`Change`): how to decide it on a table, how to answer it (from a `Made`),
+and what its append carries besides. Decided, it goes to the store as a `Pending`, made in full
+before the append is sent. The tricks of the push path (docs/performance.md, Tables followed
+by push) are the `Pending`'s and the `Appends`':
+
+- the answer is made while the store works on the append (`Pending.meanwhile`), or before it
+  when the append must keep it for a retry with the same `Idempotency-Key`;
+- the followers come first: as soon as the store has the events (before its answer is awaited,
+  where the store can tell), they are folded into the table from the state the decision made,
+  without decoding them (`Pending.tell`), and its streams and long-polls woken, the mover's
+  last; should the change feed bring the append before its answer does, the folds fold it the
+  same way (`Folds.expect`);
+- the store writes the append on its own pipelined line (adapters/script_line.py).
+"""
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import itertools
 import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from typing import NamedTuple
 
 import msgspec
 
 from kronikas.application.access import seat_in
 from kronikas.application.encoding import Answer, version_of
-from kronikas.application.errors import (
-    InvalidRequest,
-    Unavailable,
-    VersionMismatch,
-    rate_limited,
-)
+from kronikas.application.errors import InvalidRequest
 from kronikas.application.folds import Folds
-from kronikas.application.house import Turn, deadline_ms
-from kronikas.application.ports import ChangeFeed, Idempotency, RandomSource, Summary
+from kronikas.application.house import deadline_ms
+from kronikas.application.ports import AppendResult, ChangeFeed, Idempotency, Summary
 from kronikas.application.records import Record, encode, utc_text
-from kronikas.application.tables import Seen, Table, keep, seen_of
+from kronikas.application.tables import Table, seen_of
 from kronikas.config import Settings
-from kronikas.domain.common import DomainError
-
-_RETRIES = 16
 
 
-@dataclass
-class Step:
-    """One command's decision and answer, re-run on a fresher table after a lost race."""
+class Made(NamedTuple):
+    """What a change's answer is made from."""
+
+    table: Table
+    """The table it was decided on (its state before the change)."""
+    state: object
+    """The state after the change's events."""
+    records: list[Record[msgspec.Struct]]
+    """The change's events, as stored."""
+    deadline: str | None
+    """The table's next deadline after them (the view's `deadline`)."""
+    seat: int | None
+    """The mover's seat in `state` (None: no seat, or its player left)."""
+    events: list[bytes]
+    """The events' JSON as the mover (`seat`) sees them, made once for the answer and the
+    mover's streams."""
+
+    @property
+    def version(self) -> int:
+        """The table's version after the change."""
+        return self.records[-1].v
+
+
+class Change(NamedTuple):
+    """A change a use case asks for (a move, a join, a start, a deadline's), as one value."""
 
     decide: Callable[[Table], list[msgspec.Struct]]
-    respond: Callable[[Table, object, list[Record[msgspec.Struct]], str | None, list[bytes]], bytes]
-    """The answer's JSON, from the table, the state after, the records of the events, the
-    table's deadline after them and the events' JSON as `viewer` sees them. (It takes those as
-    arguments: a closure over the step would make a reference cycle, garbage for the collector
-    on every move.)"""
-    auth: list[tuple[str, str]] = field(default_factory=list)
-    """Token hashes and the roles the append gives them."""
-    token_hash: str = ""
-    if_match: int | None = None
-    idem_key: str | None = None
-    fingerprint: str = ""
+    """Its events, decided on a table (again on a fresher one after a lost race)."""
+    answer: Callable[[Made], bytes]
+    """Its answer's JSON. (A function of `Made`, closing over nothing that holds it: a cycle
+    would be garbage for the collector on every move.)"""
     mover: str | None = None
-    """Whose answer this is: a player's role, or None (the host, a deadline). Its seat is looked
-    up in the state each try makes, never kept: seats move down when a player leaves."""
-    seen: list[Seen] = field(default_factory=list)
-    """The events as the table will keep them, each viewer's JSON made once for the answer and
-    the streams of this process."""
-    answer: bytes | None = None
-    """The answer's JSON, once made."""
-    calls: bool = True
-    """Whether the seats the house plays may call at once (not when a deadline acts: they
-    decided when the play was made)."""
+    """Whose answer it is: a player's role, or None (the host, a deadline). Its seat is looked
+    up in the state each try makes: seats move down when a player leaves."""
+    token_hash: str = ""
+    """The token that pays for the append (its rate bucket), when there is one."""
+    auth: tuple[tuple[str, str], ...] = ()
+    """Token hashes and the roles the append gives them."""
+    if_match: int | None = None
+    """The version the client decided on (`If-Match`)."""
+    idem_key: str | None = None
+    """The scoped `Idempotency-Key`: the append keeps the answer under it."""
+    fingerprint: str = ""
+    """The request body's hash: a replay of the key with another body is refused."""
+    house_calls: bool = True
+    """Whether the seats the house plays may answer the last play at once (not when a deadline
+    acts: they decided when the play was made)."""
     house_owes: bool = False
     """The house acts even when the decision made no event (a deadline that fell due)."""
-
-    def made(
-        self,
-        table: Table,
-        state: object,
-        records: list[Record[msgspec.Struct]],
-        deadline: str | None,
-    ) -> bytes:
-        """The answer, made, with the events' JSON as the mover sees them in `state` (made once
-        for the answer and the mover's streams)."""
-        seat = seat_in(table.engine, state, self.mover)
-        return self.respond(table, state, records, deadline, [s.json(seat) for s in self.seen])
 
 
 def _ours(after: list[bytes], records: list[bytes]) -> bool:
@@ -86,66 +93,107 @@ def _ours(after: list[bytes], records: list[bytes]) -> bool:
     return bool(records) and after[: len(records)] == records
 
 
-class NotDue(Exception):
-    """A table's deadline is not due after all (it moved on since the deadline was armed)."""
+class Pending:
+    """A decision on its way to the store: its records, the table's deadline after them, its
+    events as each viewer sees them (each viewer's JSON made once, for the answer and every
+    stream here) and, once made, its answer. Made once a try; nothing in it changes but the
+    answer, made once, and whether the followers were told."""
 
-
-def _fold_own(
-    table: Table,
-    before: int,
-    state: object,
-    folded: list[Record[msgspec.Struct]],
-    step: Step,
-) -> None:
-    """A command's own events into the table, from the state and JSON it made (no decoding);
-    nothing once the table moved on (the change feed folded them in already)."""
-    if table.version == before:
-        table.state, table.version = state, before + len(folded)
-        keep(table, folded, step.seen)
-
-
-class _Stored:
-    """Called once the store holds a step's append: its events folded in, the table's tokens
-    learnt, and its followers woken, the mover's last. The store calls it where it can tell
-    before `execute` resumes; `execute` calls it otherwise, and lets the followers run first."""
-
-    __slots__ = ("changes", "fold", "last", "step", "table", "told", "version")
+    __slots__ = (
+        "_answer",
+        "before",
+        "change",
+        "changes",
+        "deadline",
+        "due",
+        "folded",
+        "records",
+        "seat",
+        "seen",
+        "state",
+        "table",
+        "told",
+        "version",
+    )
 
     def __init__(
         self,
-        changes: ChangeFeed,
         table: Table,
-        step: Step,
-        version: int,
-        last: int | None,
-        fold: Callable[[], None],
+        state: object,
+        events: list[msgspec.Struct],
+        change: Change,
+        changes: ChangeFeed,
+        nonce: str,
+        now_ms: int,
     ) -> None:
-        self.changes, self.table, self.step, self.fold = changes, table, step, fold
-        self.version = version
-        """The table's version after the append."""
-        self.last = last
-        """The mover's seat after the append: its streams are woken last."""
+        self.table, self.state, self.change, self.changes = table, state, change, changes
+        # The version decided at, taken before anything awaits: the table is the process's
+        # shared fold, which the change feed may move on while the append is on its way.
+        self.before = before = table.version
+        at = utc_text(now_ms)
+        self.folded = [
+            Record(v=before + i, at=at, e=e, n=nonce if i == 1 else None)
+            for i, e in enumerate(events, start=1)
+        ]
+        self.records = [encode(r) for r in self.folded]
+        self.version = before + len(events)
+        self.due = deadline_ms(table.engine, state, at)
+        self.deadline = None if self.due is None else utc_text(self.due)
+        self.seen = seen_of(table, self.folded)
+        self.seat = seat_in(table.engine, state, change.mover)
+        self._answer: bytes | None = None
         self.told = False
+        """Whether the followers were told (once only)."""
 
-    def __call__(self) -> None:
+    def summary(self) -> Summary:
+        """The table's lobby entry after the append."""
+        table = self.table
+        status, players = table.engine.standing(self.state)
+        return Summary(table.game_id, table.kind, status, players, table.created_ms, 0)
+
+    def answer(self) -> bytes:
+        """The answer's JSON, made the first time it is asked for."""
+        if self._answer is None:
+            seat = self.seat
+            events = [s.json(seat) for s in self.seen]
+            made = Made(self.table, self.state, self.folded, self.deadline, seat, events)
+            self._answer = self.change.answer(made)
+        return self._answer
+
+    def meanwhile(self) -> None:
+        """What can be made while the store works on the append (of no use should it fail):
+        the answer, and the events as each viewer following the table here sees them, so that
+        its streams only send them once the store has them."""
+        self.answer()
+        for viewer in self.changes.viewers(self.table.game_id):
+            for seen in self.seen:
+                seen.json(viewer)
+
+    def fold(self) -> None:
+        """The events into the table, from the state and JSON made for them (no decoding);
+        nothing once the table moved on (the change feed folded them in already)."""
+        if self.table.version == self.before:
+            self.table.fold(self.state, self.version, self.folded, self.seen)
+
+    def tell(self) -> None:
+        """Once the store holds the append: the events folded in, the tokens it gave learnt,
+        and the table's followers woken, the mover's last (its answer tells it). Once only: the
+        store calls it where it can tell before the use case resumes, else the use case."""
         if self.told:
             return
         self.told = True
         self.fold()
-        self.table.roles.update(self.step.auth)
-        self.changes.wake(self.table.game_id, self.version, last=self.last)
+        self.table.roles.update(self.change.auth)
+        self.changes.wake(self.table.game_id, self.version, last=self.seat)
 
 
 class Appends:
-    """Appends at the version decided on, for every changing use case (`execute`)."""
+    """Appends `Pending`s at the version decided on, and replays idempotent answers."""
 
-    def __init__(
-        self, folds: Folds, randomness: RandomSource, settings: Settings, now: Callable[[], int]
-    ) -> None:
+    def __init__(self, folds: Folds, settings: Settings, now: Callable[[], int]) -> None:
         self.folds = folds
         self.store = folds.store
         self.changes = folds.changes
-        self.randomness = randomness
         self.settings = settings
         self.now = now
         # Nonces of appends: random per process, then counted (cheaper than random per append).
@@ -156,148 +204,66 @@ class Appends:
         """How long a table in `status` is kept after its latest event."""
         return self.settings.open_ttl_s if status == "open" else self.settings.finished_ttl_s
 
-    def _turn(self, table: Table, events: Sequence[msgspec.Struct], step: Step) -> Turn:
-        """`events` folded, followed by the house's moves when it is then to act."""
-        turn = Turn(
-            table.engine,
-            table.game_id,
-            table.version,
-            table.state,
-            table.round,
-            self.randomness(table.seed),
-            table.seed,
-        )
-        turn.add(events)
-        if (turn.events or step.house_owes) and table.engine.house_seats(turn.state):
-            turn.play_house(step.calls, paused=step.house_owes)
-        return turn
-
-    def _records(
-        self, table: Table, events: Sequence[msgspec.Struct]
-    ) -> tuple[list[Record[msgspec.Struct]], list[bytes], str]:
-        """The records of `events` (and as stored), and their time."""
-        records, at = [], utc_text(self.now())
+    def pending(
+        self, table: Table, state: object, events: list[msgspec.Struct], change: Change
+    ) -> Pending:
+        """`events`, decided on `table` and taking it to `state`, ready to append now."""
         nonce = f"{self._nonce_prefix}{next(self._nonces):x}"
-        for offset, event in enumerate(events, start=1):
-            first = nonce if offset == 1 else None
-            records.append(Record(v=table.version + offset, at=at, e=event, n=first))
-        return records, [encode(r) for r in records], at
+        return Pending(table, state, events, change, self.changes, nonce, self.now())
 
-    async def execute(self, table: Table, fresh: bool, step: Step) -> Answer:
-        """Decide `step` on `table`, append, and answer; decide again after a lost race."""
-        game_id = table.game_id
-        for _ in range(_RETRIES):
-            if step.if_match is not None and step.if_match != table.version:
-                if step.if_match > table.version and not fresh:
-                    table, fresh = await self.folds.load(game_id, rate=False), True
-                    continue
-                return await self._replay_or_raise(
-                    table,
-                    step,
-                    VersionMismatch(
-                        f"The table is at version {table.version}, not {step.if_match}."
-                    ),
-                )
-            try:
-                turn = self._turn(table, step.decide(table), step)
-            except DomainError as refusal:
-                if not fresh:
-                    table, fresh = await self.folds.load(game_id, rate=False), True
-                    continue
-                return await self._replay_or_raise(table, step, refusal)
-            except NotDue:
-                return Answer(b"", table.version)
-            state, events = turn.state, turn.events
-            if not events:
-                return Answer(b"", table.version)  # nothing to do (a deadline not due after all)
-            folded, records, at = self._records(table, events)
-            due = deadline_ms(table.engine, state, at)
-            deadline = None if due is None else utc_text(due)
-            status, players = table.engine.standing(state)
-            # The version this was decided at, taken before anything awaits: the table is the
-            # process's shared fold, which the change feed may move on while we wait.
-            before = table.version
-            step.seen, step.answer = seen_of(table, folded), None
-            idem = None
-            if step.idem_key is not None:  # kept with the append: made before it
-                step.answer = step.made(table, state, folded, deadline)
-                idem = Idempotency(step.idem_key, step.fingerprint, step.answer)
-            if due is not None:  # armed first: a crash after the append must not lose it
-                await self.store.arm(game_id, due)
-            stored = _Stored(
-                self.changes,
-                table,
-                step,
-                before + len(records),
-                seat_in(table.engine, state, step.mover),
-                functools.partial(_fold_own, table, before, state, folded, step),
+    async def append(self, pending: Pending) -> AppendResult:
+        """Append at the version decided on (`ok`, `conflict`, `replay` or `limited`). The
+        table's next deadline is armed first (a crash after the append must not lose it); the
+        answer is kept with the append when a retry may ask for it again. A conflict whose
+        events begin with ours is our append, applied before a lost reply hid its answer (the
+        first record's nonce is ours alone): `ok`."""
+        table, change, records = pending.table, pending.change, pending.records
+        idempotency = None
+        if change.idem_key is not None:
+            idempotency = Idempotency(change.idem_key, change.fingerprint, pending.answer())
+        if pending.due is not None:
+            await self.store.arm(table.game_id, pending.due)
+        summary = pending.summary()
+        self.folds.expect(table, records, pending.fold)
+        try:
+            result = await self.store.append(
+                table.game_id,
+                pending.before,
+                records,
+                ttl_s=self.ttl(summary.status),
+                token_hash=change.token_hash,
+                auth=change.auth,
+                idempotency=idempotency,
+                summary=summary,
+                stored=pending.tell,
+                meanwhile=pending.meanwhile,
             )
-            self.folds.expect(table, records, stored.fold)
-            try:
-                result = await self.store.append(
-                    game_id,
-                    before,
-                    records,
-                    ttl_s=self.ttl(status),
-                    token_hash=step.token_hash,
-                    auth=step.auth,
-                    idempotency=idem,
-                    summary=Summary(game_id, table.kind, status, players, table.created_ms, 0),
-                    stored=stored,
-                    meanwhile=functools.partial(
-                        self._meanwhile, table, state, folded, deadline, step
-                    ),
-                )
-            finally:
-                self.folds.expected(game_id, records)
-            # A conflict whose events after `before` begin with ours is our append, applied
-            # before a lost reply hid its answer: the first record's nonce is ours alone, and
-            # whatever was appended after it since does not make it another's. (The Redis store
-            # knows it already on its second try; this is for any store that does not.)
-            mine = result.outcome == "conflict" and _ours(result.records, records)
-            if result.outcome == "ok" or mine:
-                if not stored.told:
-                    stored()
-                    await asyncio.sleep(0)  # the woken streams push before this answer is sent
-                if step.answer is None:
-                    step.answer = step.made(table, state, folded, deadline)
-                return Answer(step.answer, before + len(records) if mine else result.version)
-            if result.outcome == "conflict":
-                table = await self.folds.after_conflict(table, result.records, result.version)
-                fresh = True
-                continue
-            if result.outcome == "replay":
-                return self._replayed(step, result.replay)
-            raise rate_limited(result.retry_after_ms)
-        raise Unavailable("The table is too busy right now; try again.")
+        finally:
+            self.folds.expected(table.game_id, records)
+        # (The Redis store knows its own append on its second try; this is for any that does not.)
+        if result.outcome == "conflict" and _ours(result.records, records):
+            return AppendResult("ok", pending.version)
+        return result
 
-    def _meanwhile(
-        self,
-        table: Table,
-        state: object,
-        folded: list[Record[msgspec.Struct]],
-        deadline: str | None,
-        step: Step,
-    ) -> None:
-        """What can be made while the store works on the append (it is of no use should the
-        append fail): the answer, and the events as each viewer following the table here sees
-        them, so that its streams only send them once the store has them."""
-        if step.answer is None:
-            step.answer = step.made(table, state, folded, deadline)
-        for viewer in self.changes.viewers(table.game_id):
-            for seen in step.seen:
-                seen.json(viewer)
+    async def tell(self, pending: Pending) -> None:
+        """The table's followers told of a made append, unless the store told them already;
+        then one turn of the event loop, so that the woken streams push before the answer."""
+        if not pending.told:
+            pending.tell()
+            await asyncio.sleep(0)
 
-    async def _replay_or_raise(self, table: Table, step: Step, error: Exception) -> Answer:
-        if step.idem_key is not None:
-            prior = await self.store.idempotent(table.game_id, step.idem_key)
+    async def refused(self, table: Table, change: Change, refusal: Exception) -> Answer:
+        """The answer a retry with the same `Idempotency-Key` gets again, else `refusal`."""
+        if change.idem_key is not None:
+            prior = await self.store.idempotent(table.game_id, change.idem_key)
             if prior is not None:
-                return self._replayed(step, prior)
-        raise error
+                return self.replayed(change, prior)
+        raise refusal
 
     @staticmethod
-    def _replayed(step: Step, record: bytes) -> Answer:
+    def replayed(change: Change, record: bytes) -> Answer:
+        """The recorded answer of an idempotency key; 422 when it was used with another body."""
         fingerprint, _, body = record.partition(b"\n")
-        if fingerprint.decode() != step.fingerprint:
+        if fingerprint.decode() != change.fingerprint:
             raise InvalidRequest("This Idempotency-Key was used with another body.")
         return Answer(body, version_of(body))

@@ -1,11 +1,15 @@
-"""The changing use cases: load the log (or the cached fold) → decide → append at the version.
+"""The changing use cases: create, join, seat the house, start, a deadline's moves and a
+player's move, each one atomic append at the version it decided on.
 
-Each use case says how to decide and how to answer (a `Step`); `appends.py` makes the append
-and the answer (before the append only when an idempotent retry must get it again).
+Every change after a table's creation is told by one function, `Commands.change`: load →
+decide → house → append → tell the followers → answer. A use case says what it changes as a
+value (`Change`: how to decide, how to answer); what makes the append fast sits behind
+`Appends` and `Pending` (appends.py).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import secrets
@@ -14,16 +18,8 @@ from typing import NamedTuple
 
 import msgspec
 
-from kronikas.application.access import (
-    HOST,
-    Access,
-    hash_token,
-    new_token,
-    player_role,
-    seat_in,
-    seated,
-)
-from kronikas.application.appends import Appends, NotDue, Step
+from kronikas.application.access import HOST, Access, hash_token, new_token, player_role, seated
+from kronikas.application.appends import Appends, Change, Made
 from kronikas.application.encoding import (
     Answer,
     created_json,
@@ -32,7 +28,12 @@ from kronikas.application.encoding import (
     result_json,
     view_json,
 )
-from kronikas.application.errors import NotFound, Unavailable, rate_limited
+from kronikas.application.errors import (
+    NotFound,
+    Unavailable,
+    VersionMismatch,
+    rate_limited,
+)
 from kronikas.application.folds import Folds
 from kronikas.application.house import (
     HOUSE_MOVES,
@@ -46,9 +47,16 @@ from kronikas.application.ports import RandomSource, Summary
 from kronikas.application.records import Record, encode, ms_of, utc_text
 from kronikas.application.tables import Table
 from kronikas.config import Settings
-from kronikas.domain.common import Join, PlayerJoined, Start, TimeOut
+from kronikas.domain.common import DomainError, Join, PlayerJoined, Start, TimeOut
 
 log = logging.getLogger("kronikas.games")
+
+_RETRIES = 16
+"""How many lost races a change decides again after, before it gives up (503)."""
+
+
+class NotDue(Exception):
+    """A table's deadline is not due after all (it moved on since the deadline was armed)."""
 
 
 class Acted(NamedTuple):
@@ -76,7 +84,7 @@ class Commands:
         self.randomness = randomness
         self.settings = settings
         self.access = Access(folds)
-        self.appends = Appends(folds, randomness, settings, now)
+        self.appends = Appends(folds, settings, now)
 
     async def admit(self, client: str) -> None:
         """Hold back one address that creates tables or takes seats too fast (429)."""
@@ -126,65 +134,105 @@ class Commands:
         """Take the next free seat; answers `Joined` with the player's token."""
         player_id = secrets.token_hex(6)
         token = new_token("seat")
-        token_hash = hash_token(token)
         command = Join(player_id, name)
-
-        def respond(
-            table: Table,
-            state: object,
-            records: list[Record[msgspec.Struct]],
-            deadline: str | None,
-            events: list[bytes],
-        ) -> bytes:
-            seat = next(r.e.seat for r in records if isinstance(r.e, PlayerJoined))
-            view = table.engine.view(state, seat, game_id, records[-1].v)
-            return joined_json(player_id, seat, token, view)
-
         cached = self.folds.cache.get(game_id)
         table = cached or await self.folds.load(game_id)
-        step = Step(
+        change = Change(
             lambda t: self._decide(t, command, None),
-            respond,
-            auth=[(token_hash, player_role(player_id))],
+            functools.partial(_joined, player_id, token),
+            auth=((hash_token(token), player_role(player_id)),),
         )
-        return (await self.appends.execute(table, cached is None, step)).body
+        return (await self.change(table, cached is None, change)).body
 
     async def seat_house(self, game_id: str, token: str, name: str) -> bytes:
         """The host seats a house player; answers `HouseSeated` (no token: nobody plays it)."""
         table, fresh = await self.access.host(game_id, token, "seat a house player")
         player_id = secrets.token_hex(6)
         command = Join(player_id, name, house=True)
-
-        def respond(
-            table: Table,
-            state: object,
-            records: list[Record[msgspec.Struct]],
-            deadline: str | None,
-            events: list[bytes],
-        ) -> bytes:
-            seat = next(r.e.seat for r in records if isinstance(r.e, PlayerJoined))
-            view = table.engine.view(state, None, game_id, records[-1].v)
-            return house_seated_json(player_id, seat, view)
-
-        step = Step(lambda t: self._decide(t, command, None), respond)
-        return (await self.appends.execute(table, fresh, step)).body
+        change = Change(
+            lambda t: self._decide(t, command, None), functools.partial(_house_seated, player_id)
+        )
+        return (await self.change(table, fresh, change)).body
 
     async def start(self, game_id: str, token: str) -> Answer:
         """The host deals the first round; answers the table as the host (a spectator) sees it."""
         table, fresh = await self.access.host(game_id, token, "start the table")
+        return await self.change(
+            table, fresh, Change(lambda t: self._decide(t, Start(), None), _started)
+        )
 
-        def respond(
-            table: Table,
-            state: object,
-            records: list[Record[msgspec.Struct]],
-            deadline: str | None,
-            events: list[bytes],
-        ) -> bytes:
-            view = table.engine.view(state, None, game_id, records[-1].v, deadline)
-            return view_json(view)
+    async def move(
+        self,
+        game_id: str,
+        token: str,
+        command: msgspec.Struct,
+        body: bytes,
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> Answer:
+        """One move by the seat the token holds; answers `CommandResult` as the mover sees it."""
+        token_hash = hash_token(token)
+        table, fresh, role = await self.access.mover(game_id, token_hash, command)
+        idem_key, fingerprint = None, ""
+        if idempotency_key is not None:
+            idem_key = hash_token(f"{token_hash}:{idempotency_key}")
+            fingerprint = hashlib.sha256(body).hexdigest()
+        change = Change(
+            # the mover's seat in the state decided on, every try: it may have moved meanwhile
+            lambda t: self._decide(t, command, seated(t, role)),
+            _moved,
+            mover=role,
+            token_hash=token_hash,
+            if_match=if_match,
+            idem_key=idem_key,
+            fingerprint=fingerprint,
+        )
+        return await self.change(table, fresh, change)
 
-        step = Step(lambda t: self._decide(t, Start(), None), respond)
-        return await self.appends.execute(table, fresh, step)
+    async def change(self, table: Table, fresh: bool, change: Change) -> Answer:
+        """Every change's story: load → decide → house → append → tell the followers → answer.
+
+        `table` is the fold this process holds (`fresh`: just read from the store). A decision
+        refused, or a client's `If-Match` ahead of it, on a fold not just read is tried again on
+        a read; a lost race on the winner's events. An idempotent retry of a refused or replayed
+        change gets its first answer again."""
+        for _ in range(_RETRIES):
+            # load: a client that saw a later version than this fold holds reads first
+            if change.if_match is not None and change.if_match != table.version:
+                if change.if_match > table.version and not fresh:
+                    table, fresh = await self.folds.load(table.game_id, rate=False), True
+                    continue
+                stale = f"The table is at version {table.version}, not {change.if_match}."
+                return await self.appends.refused(table, change, VersionMismatch(stale))
+            try:
+                # decide, then the house plays on where it is then to act
+                turn = Turn.on(table, self.randomness(table.seed))
+                turn.add(change.decide(table))
+                turn.play_on(change.house_calls, change.house_owes)
+            except DomainError as refusal:
+                if not fresh:  # decided on a fold the store may be ahead of: read, decide again
+                    table, fresh = await self.folds.load(table.game_id, rate=False), True
+                    continue
+                return await self.appends.refused(table, change, refusal)
+            except NotDue:
+                return Answer(b"", table.version)
+            if not turn.events:
+                return Answer(b"", table.version)  # nothing to do (a deadline not due after all)
+            # append at the version decided on (the answer is made while the store works)
+            pending = self.appends.pending(table, turn.state, turn.events, change)
+            result = await self.appends.append(pending)
+            if result.outcome == "ok":
+                # tell the followers (at once, where the store could tell first), then answer
+                await self.appends.tell(pending)
+                return Answer(pending.answer(), result.version)
+            if result.outcome == "conflict":  # a lost race: decide again after the winner's
+                table = await self.folds.after_conflict(table, result.records, result.version)
+                fresh = True
+                continue
+            if result.outcome == "replay":
+                return self.appends.replayed(change, result.replay)
+            raise rate_limited(result.retry_after_ms)
+        raise Unavailable("The table is too busy right now; try again.")
 
     async def on_deadline(self, game_id: str) -> Acted:
         """Act on a table whose deadline fell due: a person whose clock ran out is away and the
@@ -211,77 +259,19 @@ class Commands:
                 return []
             if house_alone(rules, table.state):
                 # The house's paid moves; the request that follows makes no unpaid one.
-                turn = Turn(
-                    rules,
-                    table.game_id,
-                    table.version,
-                    table.state,
-                    table.round,
-                    self.randomness(table.seed),
-                    table.seed,
-                    alone=paid,
-                )
+                turn = Turn.on(table, self.randomness(table.seed), alone=paid)
                 turn.play_house(calls=False, paused=True)
                 return turn.events
             if waiting in rules.house_seats(table.state):
                 return []
             return rules.decide(table.state, TimeOut(waiting), None, self.randomness(table.seed))
 
-        def respond(
-            table: Table,
-            state: object,
-            records: list[Record[msgspec.Struct]],
-            deadline: str | None,
-            events: list[bytes],
-        ) -> bytes:
-            return b""  # nobody asked
-
         before = table.version
-        answer = await self.appends.execute(
-            table, True, Step(decide, respond, calls=False, house_owes=True)
-        )
+        change = Change(decide, _nobody, house_calls=False, house_owes=True)
+        answer = await self.change(table, True, change)
         current = self.folds.cache.get(game_id) or table
         following = deadline_ms(current.engine, current.state, current.at)
         return Acted(answer.version > before, following, current.version)
-
-    async def command(
-        self,
-        game_id: str,
-        token: str,
-        command: msgspec.Struct,
-        body: bytes,
-        if_match: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> Answer:
-        """One move by the seat the token holds; answers `CommandResult` as the mover sees it."""
-        token_hash = hash_token(token)
-        table, fresh, role = await self.access.mover(game_id, token_hash, command)
-
-        def respond(
-            table: Table,
-            state: object,
-            records: list[Record[msgspec.Struct]],
-            deadline: str | None,
-            events: list[bytes],
-        ) -> bytes:
-            version = records[-1].v
-            seat = seat_in(table.engine, state, role)  # None once its player left
-            view = table.engine.view(state, seat, game_id, version, deadline)
-            # the mover's events, as JSON made once for the answer and the mover's streams
-            return result_json(version, events, view)
-
-        step = Step(
-            # the mover's seat in the state decided on, every try: it may have moved meanwhile
-            lambda t: self._decide(t, command, seated(t, role)),
-            respond,
-            token_hash=token_hash,
-            if_match=if_match,
-            mover=role,
-        )
-        if idempotency_key is not None:
-            step.idem_key = hash_token(f"{token_hash}:{idempotency_key}")
-            step.fingerprint = hashlib.sha256(body).hexdigest()
-        return await self.appends.execute(table, fresh, step)
 
     async def _house_tokens(self, game_id: str) -> tuple[int, int]:
         """Tokens taken from the host's bucket of a table where the house plays every seat, one
@@ -303,3 +293,38 @@ class Commands:
         self, table: Table, command: msgspec.Struct, seat: int | None
     ) -> list[msgspec.Struct]:
         return table.engine.decide(table.state, command, seat, self.randomness(table.seed))
+
+
+def _joined(player_id: str, token: str, made: Made) -> bytes:
+    """A taken seat's answer (`Joined`): the table as the new player sees it, and its token."""
+    seat = next(r.e.seat for r in made.records if isinstance(r.e, PlayerJoined))
+    view = made.table.engine.view(made.state, seat, made.table.game_id, made.version)
+    return joined_json(player_id, seat, token, view)
+
+
+def _house_seated(player_id: str, made: Made) -> bytes:
+    """A house player's seat (`HouseSeated`): the table as the host sees it."""
+    seat = next(r.e.seat for r in made.records if isinstance(r.e, PlayerJoined))
+    view = made.table.engine.view(made.state, None, made.table.game_id, made.version)
+    return house_seated_json(player_id, seat, view)
+
+
+def _started(made: Made) -> bytes:
+    """A start's answer: the table as the host (a spectator) sees it."""
+    table = made.table
+    return view_json(
+        table.engine.view(made.state, None, table.game_id, made.version, made.deadline)
+    )
+
+
+def _moved(made: Made) -> bytes:
+    """A move's answer (`CommandResult`): the new version, the events as the mover sees them
+    (made once for the answer and the mover's streams) and the table as the mover sees it."""
+    table = made.table
+    view = table.engine.view(made.state, made.seat, table.game_id, made.version, made.deadline)
+    return result_json(made.version, made.events, view)
+
+
+def _nobody(made: Made) -> bytes:
+    """A deadline's answer: nobody asked."""
+    return b""

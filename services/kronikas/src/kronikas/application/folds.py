@@ -14,7 +14,7 @@ from kronikas.application.engines import ENGINES, Registry
 from kronikas.application.errors import NotFound, Unavailable, rate_limited
 from kronikas.application.ports import ChangeFeed, EventStore
 from kronikas.application.records import Record, ms_of
-from kronikas.application.tables import Table, keep
+from kronikas.application.tables import Table
 
 GAME_ID = re.compile(r"[0-9a-f]{16}")
 """What `create` makes; anything else names no table (and could break a cluster's hash tag)."""
@@ -104,8 +104,7 @@ class Folds:
             state = engine.evolve(state, record.e)
             version = record.v
             folded.append(record)
-        table.state, table.version = state, version
-        keep(table, folded)
+        table.fold(state, version, folded)
 
     def _heard(self, game_id: str, version: int, records: list[bytes]) -> None:
         """An append heard on the change feed: fold it into the cached table, if it follows on."""

@@ -105,7 +105,7 @@ class Games:
         """One move by the seat the token holds. Accepted, it paid in its append; refused, its
         token pays now (its address, when the table does not know the token)."""
         try:
-            return await self.commands.command(
+            return await self.commands.move(
                 game_id, token, command, body, if_match=if_match, idempotency_key=idempotency_key
             )
         except (Unauthorized, NotFound):

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import msgspec
 
 from kronikas.application.records import ms_of, utc_text
-from kronikas.application.tables import follow_round
+from kronikas.application.tables import Table, follow_round
 from kronikas.domain.common import CapReached, DomainError, Randomness
 from kronikas.domain.engine import Rules
 
@@ -109,6 +109,20 @@ class Turn:
         self._rng = random_of
         self._seed = seed
 
+    @classmethod
+    def on(cls, table: Table, random_of: Randomness, alone: int = 0) -> Turn:
+        """A turn from `table` as this process holds it."""
+        return cls(
+            table.engine,
+            table.game_id,
+            table.version,
+            table.state,
+            table.round,
+            random_of,
+            table.seed,
+            alone,
+        )
+
     def add(self, events: Sequence[msgspec.Struct]) -> None:
         """Fold a decision's `events` in; when they take the log to its cap of events, the
         match's end follows them."""
@@ -146,6 +160,12 @@ class Turn:
             return False  # a strategy's mistake must not stop the table: the clock will act
         self.add(events)
         return True
+
+    def play_on(self, calls: bool = True, owes: bool = False) -> None:
+        """The house's moves after the turn's events, when it is then to act (`play_house`);
+        `owes`: it acts though the decision made none (a deadline fell due: it moves now)."""
+        if (self.events or owes) and self.rules.house_seats(self.state):
+            self.play_house(calls, paused=owes)
 
     def play_house(self, calls: bool = True, paused: bool = False) -> int:
         """The house's moves from here, up to `HOUSE_MOVES`: its answers to the last play at once

@@ -52,18 +52,6 @@ def follow_round(
     round.append(event)
 
 
-def keep(
-    table: Table, records: list[Record[msgspec.Struct]], seen: list[Seen] | None = None
-) -> None:
-    """Fold appended `records` into what the table keeps beside its state: its latest events
-    (`seen`, when they were made already), its round's events and the time of the latest one."""
-    if records:
-        table.at = records[-1].at
-        for record in records:
-            follow_round(table.round, record.e, table.engine.deal_event)
-    table.recent.add(seen_of(table, records) if seen is None else seen)
-
-
 class Recent:
     """A table's latest events, in order and without gaps."""
 
@@ -116,3 +104,21 @@ class Table:
     every stream's frame asks, and the state changes once a move."""
     seats_in: object = None
     """The state `seats` were looked up in: a frozen state, so another one means start again."""
+
+    def fold(
+        self,
+        state: object,
+        version: int,
+        records: list[Record[msgspec.Struct]],
+        seen: list[Seen] | None = None,
+    ) -> None:
+        """The table moved on to `state` at `version` by appended `records`: what it keeps
+        beside its state follows (its latest events, `seen` when they were made already; its
+        round's events; the time of the latest one)."""
+        self.state, self.version = state, version
+        if records:
+            self.at = records[-1].at
+            deal = self.engine.deal_event
+            for record in records:
+                follow_round(self.round, record.e, deal)
+        self.recent.add(seen_of(self, records) if seen is None else seen)
