@@ -4,9 +4,10 @@ game's classes and reads its views and events (issue 26)."""
 
 from __future__ import annotations
 
-import importlib
 import json
+import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 from kronikas.api.app import create_app
@@ -15,6 +16,36 @@ from kronikas.export_openapi import write
 from tests.third_game import GAMES, KIND
 from tools.gen_sdk import PACKAGE, generate
 
+READS_THE_WIRE = textwrap.dedent(
+    f"""
+    from {PACKAGE} import models, events
+
+    body = models.CreateHighCardGame.from_dict({{"kind": "{KIND}", "options": {{"rounds": 2}}}})
+    assert body.to_dict()["options"]["rounds"] == 2
+    assert models.Reveal().to_dict() == {{"type": "reveal"}}
+    assert "{KIND}.round_dealt" in events.EVENT_CLASSES
+    dealt = events.EVENT_CLASSES["{KIND}.round_dealt"].from_dict(
+        {{
+            "type": "{KIND}.round_dealt",
+            "version": 5,
+            "at": "2026-01-01T00:00:00.000Z",
+            "data": {{
+                "type": "round_dealt",
+                "round": 1,
+                "cards": ["AH", None],
+                "deck": None,
+                "salt": None,
+                "commitment": "c",
+            }},
+        }}
+    )
+    assert dealt.data.cards == ["AH", None]
+    print("read")
+    """
+)
+"""Run in a process of its own, where the generated package is the only `{PACKAGE}`: imported
+here, it would stand in for the committed SDK that other tests' modules already hold."""
+
 
 def test_an_sdk_generated_from_the_third_games_document_reads_its_wire(tmp_path: Path) -> None:
     spec = tmp_path / "openapi.json"
@@ -22,36 +53,15 @@ def test_an_sdk_generated_from_the_third_games_document_reads_its_wire(tmp_path:
     assert "HighCardGameView" in json.loads(spec.read_text())["components"]["schemas"]
     target = tmp_path / "client"
     generate(target, spec)
-    _forget()  # the committed SDK, should a test before have imported it
-    sys.path.insert(0, str(target))
-    try:
-        models = importlib.import_module(f"{PACKAGE}.models")
-        events = importlib.import_module(f"{PACKAGE}.events")
-        body = models.CreateHighCardGame.from_dict({"kind": KIND, "options": {"rounds": 2}})
-        assert body.to_dict()["options"]["rounds"] == 2
-        assert models.Reveal().to_dict() == {"type": "reveal"}
-        assert f"{KIND}.round_dealt" in events.EVENT_CLASSES
-        dealt = events.EVENT_CLASSES[f"{KIND}.round_dealt"].from_dict(
-            {
-                "type": f"{KIND}.round_dealt",
-                "version": 5,
-                "at": "2026-01-01T00:00:00.000Z",
-                "data": {
-                    "type": "round_dealt",
-                    "round": 1,
-                    "cards": ["AH", None],
-                    "deck": None,
-                    "salt": None,
-                    "commitment": "c",
-                },
-            }
-        )
-        assert dealt.data.cards == ["AH", None]
-    finally:
-        sys.path.remove(str(target))
-        _forget()
-
-
-def _forget() -> None:
-    for name in [m for m in sys.modules if m == PACKAGE or m.startswith(f"{PACKAGE}.")]:
-        del sys.modules[name]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-I",
+            "-c",
+            f"import sys; sys.path.insert(0, {str(target)!r})\n" + READS_THE_WIRE,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "read", done.stderr
