@@ -4,11 +4,14 @@ Two checkouts of the project (`--a` and `--b`, each a directory holding `service
 `benchmarks/`, such as a `git worktree` of the commit before a change) serve side by side, one
 worker each, against one bundled Redis. The follow workload (benchmarks/follow.py) plays
 `--tables` tables on each in turn, `--seconds` at a time, for `--rounds` rounds (A then B, then
-B then A). Minutes apart, this machine's speed can differ by half; seconds apart, far less: the
+B then A); `--workload commands` drives commands alone instead (`make bench`'s commands phase:
+scripted Cheat and Thirty-One tables on 32 connections, no followers).
+
+Minutes apart, this machine's speed can differ by half; seconds apart, far less: the
 pairs compare where separate runs cannot (docs/performance.md).
 
     uv run python -m benchmarks.alternate --a ../before --b . [--rounds 30] [--seconds 1.5]
-        [--tables 1]
+        [--tables 1] [--workload follow|commands]
 """
 
 from __future__ import annotations
@@ -22,7 +25,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks import follow
-from benchmarks.bench import Service, cores_busy, cpu_seconds, drive, tables_worker
+from benchmarks.bench import (
+    Commands,
+    Service,
+    commands,
+    cores_busy,
+    cpu_seconds,
+    drive,
+    tables_worker,
+)
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 
 
@@ -31,11 +42,26 @@ class Side:
     """One checkout's phases: each phase's push p50, CPU a move, and every delay."""
 
     name: str
+    latency: str = "push delay"
+    """What a phase's delays are: a follower's push delay, or a command's answer."""
     p50_ms: list[float] = field(default_factory=list)
     service_us: list[float] = field(default_factory=list)
     redis_us: list[float] = field(default_factory=list)
     moves_per_s: list[float] = field(default_factory=list)
     delays: list[float] = field(default_factory=list)
+
+    def add_commands(self, phase: Commands, seconds: float) -> None:
+        """A phase of commands alone: the CPU each party spent a command, their latencies."""
+        if not phase.load.latencies:
+            raise SystemExit(
+                f"no command was answered in a {seconds:g} s phase: give more --seconds"
+            )
+        done = phase.rate * seconds
+        self.p50_ms.append(statistics.median(phase.load.latencies) * 1000)
+        self.service_us.append(phase.worker_cpu_s / done * 1e6)
+        self.redis_us.append(phase.redis_cpu_s / done * 1e6)
+        self.moves_per_s.append(phase.rate)
+        self.delays.extend(phase.load.latencies)
 
     def add(self, phase: follow.Followed) -> None:
         figures = follow.figures([phase], "", follow.script_commands())
@@ -48,7 +74,7 @@ class Side:
     def line(self) -> str:
         pooled = sorted(self.delays) or [0.0]
         return (
-            f"{self.name}: push delay p50 {pooled[len(pooled) // 2] * 1000:.3f} ms, "
+            f"{self.name}: {self.latency} p50 {pooled[len(pooled) // 2] * 1000:.3f} ms, "
             f"p99 {pooled[int(len(pooled) * 0.99)] * 1000:.3f} ms (all phases' moves); "
             "medians of the phases: service CPU a move "
             f"{statistics.median(self.service_us):.0f} µs, "
@@ -62,14 +88,17 @@ def ratio(b: list[float], a: list[float]) -> float:
     return statistics.median(y / x for x, y in zip(a, b, strict=True) if x)
 
 
-async def alternate(a: Path, b: Path, rounds: int, seconds: float, tables: int) -> str:
+async def alternate(
+    a: Path, b: Path, rounds: int, seconds: float, tables: int, workload: str = "follow"
+) -> str:
     with (
         tempfile.TemporaryDirectory() as data,
         EmbeddedRedis(data, None, "--appendonly", "no") as redis,
     ):
         trees = {"A": a, "B": b}
         services = {name: Service(redis.url, 1, tree.resolve()) for name, tree in trees.items()}
-        sides = {name: Side(name) for name in services}
+        latency = "command latency" if workload == "commands" else "push delay"
+        sides = {name: Side(name, latency) for name in services}
         try:
             for service in services.values():
                 await service.ready()
@@ -78,6 +107,10 @@ async def alternate(a: Path, b: Path, rounds: int, seconds: float, tables: int) 
             for turn in range(rounds):
                 for name in ("A", "B") if turn % 2 == 0 else ("B", "A"):
                     service = services[name]
+                    if workload == "commands":
+                        done = await commands(service, redis.process.pid, seconds)
+                        sides[name].add_commands(done, seconds)
+                        continue
                     phase = await follow.follow(
                         service.port,
                         tables,
@@ -95,10 +128,12 @@ async def alternate(a: Path, b: Path, rounds: int, seconds: float, tables: int) 
     faster = sum(y < x for x, y in zip(one.p50_ms, two.p50_ms, strict=True))
     return "\n".join(
         [
-            f"A = {a}, B = {b}: {rounds} rounds of {seconds:g} s, {tables} table(s) each",
+            f"A = {a}, B = {b}: {rounds} rounds of {seconds:g} s, "
+            + ("commands alone" if workload == "commands" else f"{tables} table(s) each"),
             one.line(),
             two.line(),
-            f"B / A, the median of the pairs: push p50 {ratio(two.p50_ms, one.p50_ms):.3f} "
+            f"B / A, the median of the pairs: {one.latency} p50 "
+            f"{ratio(two.p50_ms, one.p50_ms):.3f} "
             f"(B lower in {faster} pairs of {rounds}), service CPU a move "
             f"{ratio(two.service_us, one.service_us):.3f}, Redis CPU a move "
             f"{ratio(two.redis_us, one.redis_us):.3f}",
@@ -113,8 +148,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=1.5)
     parser.add_argument("--tables", type=int, default=1)
+    parser.add_argument("--workload", choices=["follow", "commands"], default="follow")
     args = parser.parse_args()
-    print(asyncio.run(alternate(args.a, args.b, args.rounds, args.seconds, args.tables)))
+    print(
+        asyncio.run(
+            alternate(args.a, args.b, args.rounds, args.seconds, args.tables, args.workload)
+        )
+    )
 
 
 if __name__ == "__main__":
