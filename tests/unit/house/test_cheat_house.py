@@ -58,7 +58,7 @@ def test_the_same_inputs_give_the_same_command() -> None:
     def asked(seat: int, command: Any) -> None:
         view, history = table.view(seat), table.history(seat)
         again = house.house_command(view, history, random.Random(3))
-        house._FOLDED.clear()
+        house._reading.cache_clear()
         afresh = house.house_command(view, list(history), random.Random(3))
         answers.append((command, again, afresh))
 
@@ -119,7 +119,7 @@ def test_a_history_cut_short_still_gives_legal_moves(seed: int) -> None:
     def asked(seat: int, command: Any) -> None:
         history = table.history(seat)
         for part in (history[cut.randrange(len(history) + 1) :], []):
-            house._FOLDED.clear()
+            house._reading.cache_clear()
             other = house.house_command(table.view(seat), part, random.Random(seed))
             if other is not None:
                 cheat.decide(table.state, other, seat, table.deals, by_house=True)

@@ -18,11 +18,16 @@ player's honesty from the cards it could hold and how it has played (truthfully,
 from __future__ import annotations
 
 import copy
+import functools
+import hashlib
 import math
 import random
+import weakref
 from collections import Counter
 from collections.abc import Sequence
-from typing import Final, assert_never
+from typing import Final, NamedTuple, assert_never
+
+import msgspec
 
 from kronikas.domain.cards import COLOURED, PALE, RANKS, Card, make_deck
 from kronikas.domain.cheat import events as ev
@@ -73,13 +78,27 @@ def _hypergeometric(good: int, pool: int, draws: int) -> list[float]:
     ]
 
 
+class _Table(NamedTuple):
+    """What a seat's reading of a round starts from: the table's size and cards, and the seat."""
+
+    n: int
+    me: int
+    decks: int
+    chroniclers: bool
+    max_play: int
+
+    @classmethod
+    def of(cls, view: CheatGameView, me: int) -> _Table:
+        options = view.options
+        return cls(len(view.players), me, options.decks, options.chroniclers, options.max_play)
+
+
 class _Seen:
     """What the seat has learnt in the round: where its cards are, and how each seat plays."""
 
-    def __init__(self, view: CheatGameView, me: int) -> None:
-        options = view.options
-        self.n, self.me, self.max_play = len(view.players), me, options.max_play
-        deck = Counter(make_deck(options.decks, (COLOURED, PALE) if options.chroniclers else ()))
+    def __init__(self, table: _Table) -> None:
+        self.n, self.me, self.max_play = table.n, table.me, table.max_play
+        deck = Counter(make_deck(table.decks, (COLOURED, PALE) if table.chroniclers else ()))
         self.deck_size = deck.total()
         self.deck_true = {rank: _true_count(deck, rank) for rank in RANKS}
         self.truthful = [0.0] * self.n
@@ -219,27 +238,71 @@ class _Seen:
                 assert_never(event)
 
 
-_FOLDED: dict[tuple[str, int], tuple[Event, Event, int, _Seen]] = {}
-"""A memo, by table and seat: the last history folded (its first and last events, its length),
-and what it told. A history that goes on from it folds only its new events; any other (another
-round: its deal, first, differs) is folded afresh."""
+_STRIDE: Final = 8
+"""The house's reading of a round is kept after every `_STRIDE` events (`_reading`): a later
+question folds at most `_STRIDE - 1` events more."""
+_ENCODER: Final = msgspec.json.Encoder()
+_DECODER: Final = msgspec.json.Decoder(Event)
+
+
+class _Lines:
+    """A round's first events as JSON lines, held by whoever asks for their reading."""
+
+    __slots__ = ("__weakref__", "data")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+
+class _Prefix:
+    """A round's first events as the memo's key: equal when the events are (a BLAKE2 digest of
+    their JSON lines). It holds the lines weakly, so the memo keeps only the digest."""
+
+    __slots__ = ("_lines", "digest")
+
+    def __init__(self, lines: _Lines) -> None:
+        self.digest = hashlib.blake2b(lines.data, digest_size=16).digest()
+        self._lines = weakref.ref(lines)
+
+    def lines(self) -> bytes:
+        held = self._lines()
+        if held is None:
+            raise RuntimeError("The events of a reading are read while their asker holds them.")
+        return held.data
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Prefix) and other.digest == self.digest
+
+
+@functools.lru_cache(maxsize=4096)
+def _reading(table: _Table, history: _Prefix) -> _Seen:
+    """What the seat knows after a round's first events, a multiple of `_STRIDE` of them: the
+    reading `_STRIDE` events before, with those folded in. A memo of a pure function: what it
+    returns is shared, and only ever copied."""
+    lines = history.lines()
+    if not lines:
+        return _Seen(table)
+    cut = len(lines) - 1  # the newline that ends the last event
+    for _ in range(_STRIDE):
+        cut = lines.rfind(b"\n", 0, cut)
+    before = _Lines(lines[: cut + 1])
+    seen = _reading(table, _Prefix(before)).copy()
+    for event in _DECODER.decode_lines(lines[cut + 1 :]):
+        seen.fold(event)
+    return seen
 
 
 def _read(view: CheatGameView, history: Sequence[Event], me: int) -> _Seen:
     """What the seat knows, folded from the round's history; the view is the truth about our
     hand and every hand's size."""
-    kept = _FOLDED.get((view.id, me))
-    seen, start = _Seen(view, me), 0
-    if kept is not None and 0 < kept[2] <= len(history):
-        first, last, count, folded = kept
-        if history[0] == first and history[count - 1] == last:
-            seen, start = folded.copy(), count
-    for event in history[start:]:
+    kept = len(history) - len(history) % _STRIDE
+    lines = _Lines(_ENCODER.encode_lines(history[:kept]))
+    seen = _reading(_Table.of(view, me), _Prefix(lines)).copy()
+    for event in history[kept:]:
         seen.fold(event)
-    if history:
-        if len(_FOLDED) >= 512:
-            _FOLDED.clear()
-        _FOLDED[(view.id, me)] = (history[0], history[-1], len(history), seen.copy())
     seen.mine = Counter(view.me.hand if view.me is not None else ())
     seen.sizes = [p.hand_size for p in view.players]
     return seen
@@ -457,7 +520,7 @@ def house_command(
     dealt = max((i for i, e in enumerate(history) if isinstance(e, ev.CheatRoundDealt)), default=0)
     if sum(isinstance(e, ev.CheatCardsPlayed) for e in history[dealt:]) > _PATIENCE:
         # The round is not ending: stop fighting it (see `_PATIENCE`); never call, shed a card.
-        plan = _Plan(view, _Seen(view, view.me.seat))
+        plan = _Plan(view, _Seen(_Table.of(view, view.me.seat)))
         if playing:
             return Play(cards=[max(view.me.hand, key=lambda c: (plan.worth(c, plan.me), c))])
         return Accept() if "accept" in legal else None

@@ -15,6 +15,7 @@ that hand show or make three Aces at once.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -70,14 +71,11 @@ Cards: TypeAlias = tuple[Card, ...]
 Deal: TypeAlias = tuple[dict[int, Cards], float]
 """Every hand of the round, the unseen cards dealt at random, and how likely that deal is."""
 
-_POTENTIALS: dict[Cards, float] = {}
 
-
+@functools.cache
 def _potential(hand: Cards) -> float:
-    """How good a hand is on the way: its doubled score, else its best suit (a pair counts)."""
-    cached = _POTENTIALS.get(hand)
-    if cached is not None:
-        return cached
+    """How good a hand is on the way: its doubled score, else its best suit (a pair counts).
+    Memoised: a hand is three cards of one deck, so there are few."""
     value = float(score(hand))
     if not value:
         sums: Counter[str] = Counter()
@@ -90,7 +88,6 @@ def _potential(hand: Cards) -> float:
         # Two of a rank are on the way to 30.5: worth a suit of 16 (two Aces, of 20).
         pairs = [40.0 if rank == "A" else 32.0 for rank, n in ranks.items() if n == 2]
         value = max([1.8 * best, *pairs])
-    _POTENTIALS[hand] = value
     return value
 
 

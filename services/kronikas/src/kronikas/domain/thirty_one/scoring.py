@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Final
 
@@ -16,7 +17,6 @@ THREE_ACES: Final = 66
 _RANK: Final = {card: card[:-1] for card in STANDARD}
 _SUIT: Final = {card: card[-1] for card in STANDARD}
 _VALUE: Final = {card: VALUES[card[:-1]] for card in STANDARD}
-_SCORES: dict[tuple[Card, ...], int] = {}
 
 
 def _plain_score(a: Card, b: Card, c: Card) -> int:
@@ -32,7 +32,9 @@ def _plain_score(a: Card, b: Card, c: Card) -> int:
     return 2 * best if best >= 21 else 0
 
 
+@functools.cache
 def _compute_score(hand: tuple[Card, ...]) -> int:
+    """Twice the score of a hand, memoised: there are few hands of one deck."""
     if len(hand) != HAND_SIZE:
         raise ValueError(f"a hand has {HAND_SIZE} cards, not {len(hand)}")
     if COLOURED in hand:
@@ -44,11 +46,7 @@ def _compute_score(hand: tuple[Card, ...]) -> int:
 
 def score(hand: Sequence[Card]) -> int:
     """Twice the score of a 3-card hand: 61 for 30.5, 66 for three Aces, 0 under 21."""
-    key = tuple(hand)
-    doubled = _SCORES.get(key)
-    if doubled is None:
-        doubled = _SCORES[key] = _compute_score(key)
-    return doubled
+    return _compute_score(tuple(hand))
 
 
 def wire_score(doubled: int) -> float:
