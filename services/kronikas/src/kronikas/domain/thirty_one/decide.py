@@ -89,18 +89,12 @@ def created(options: ThirtyOneOptions, seeded: bool) -> list[Event]:
     return [ThirtyOneGameCreated(options=options, seeded=seeded)]
 
 
-class _Log:
-    """The events of one decision, with the state they lead to."""
-
-    __slots__ = ("events", "state")
-
-    def __init__(self, state: State) -> None:
-        self.events: list[Event] = []
-        self.state = state
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+def _after(state: State, events: list[Event]) -> State:
+    """The state these events of the decision being made lead to: what a later rule of the same
+    decision reads (who is still in, the hands a round ends with)."""
+    for event in events:
+        state = evolve(state, event)
+    return state
 
 
 def decide(
@@ -113,62 +107,59 @@ def decide(
 ) -> list[Event]:
     """The events a command causes, or a DomainError saying why it is refused. `by_house`: the
     house chose `command` for `seat`, one it plays (see `seating`)."""
-    log = _Log(state)
     match command:  # the cases run in order: the most frequent first
         case Swap() | Pass() | Show() | SwapAll() | Keep() | Exchange():
-            _play(log, command, seat, rng, by_house)
+            return _play(state, command, seat, rng, by_house)
         case Join() | Leave() | Back() | TimeOut():
             seats, stage = state.match.seats, stage_of(state)
-            for event in seating.decide(seats, command, seat, stage, MAX_PLAYERS, by_house):
-                log.emit(event)
+            return [*seating.decide(seats, command, seat, stage, MAX_PLAYERS, by_house)]
         case Start():
-            _start(log, rng)
+            return _start(state, rng)
         case CapReached():
-            _end_at_cap(log)
+            return _end_at_cap(state)
         case _:
             assert_never(command)
-    return log.events
 
 
-def _end_at_cap(log: _Log) -> None:
+def _end_at_cap(state: State) -> list[Event]:
     """The table's log reached its cap of events: the match ends where it stands. A round in
     play is not scored (nobody showed), but its deck is revealed as at every round's end; the
     players still in with the most lives win. Before the start nobody wins."""
-    state = log.state
+    events: list[Event] = []
     match state:
         case Finished():
-            return
+            return []
         case Lobby():
-            log.emit(ThirtyOneMatchEnded(winners=[], reason=EVENT_CAP_REASON))
-            return
+            return [ThirtyOneMatchEnded(winners=[], reason=EVENT_CAP_REASON)]
         case DealerChoice() | Turns() | LastCircuit():
             deal = state.deal
-            log.emit(DeckRevealed(round=state.match.round, salt=deal.salt, deck=list(deal.deck)))
+            revealed = DeckRevealed(round=state.match.round, salt=deal.salt, deck=list(deal.deck))
+            events.append(revealed)
         case RoundOver():
             pass
         case _:
             assert_never(state)
-    match = log.state.match
+    match = state.match  # the deck's reveal changes no seat's lives
     still_in = [s for s in range(len(match.seats)) if not match.out[s]]
     most = max(match.lives[s] for s in still_in)
     winners = [s for s in still_in if match.lives[s] == most]
-    log.emit(ThirtyOneMatchEnded(winners=winners, reason=EVENT_CAP_REASON))
+    events.append(ThirtyOneMatchEnded(winners=winners, reason=EVENT_CAP_REASON))
+    return events
 
 
-def _start(log: _Log, rng: Randomness) -> None:
-    state = log.state
+def _start(state: State, rng: Randomness) -> list[Event]:
     if not isinstance(state, Lobby):
         raise GameNotOpen("The game has already started.")
     n = len(state.match.seats)
     if n < MIN_PLAYERS:
         joined = "one has" if n == 1 else f"{n} have"
         raise IllegalMove(f"Thirty-One needs at least {MIN_PLAYERS} players; {joined} joined.")
-    _deal(log, rng, 1, rng.pick(n))
+    return _deal(state, rng, 1, rng.pick(n))
 
 
-def _deal(log: _Log, rng: Randomness, round: int, dealer: int) -> None:
+def _deal(state: Lobby | RoundOver, rng: Randomness, round: int, dealer: int) -> list[Event]:
     """Deal a round (docs/engines.md's mapping); three Aces in a hand win it at once."""
-    match = log.state.match
+    match = state.match
     n = len(match.seats)
     order = [s % n for s in range(dealer + 1, dealer + n + 1) if not match.out[s % n]]
     m = len(order)
@@ -177,7 +168,7 @@ def _deal(log: _Log, rng: Randomness, round: int, dealer: int) -> None:
     hands: list[list[Card] | None] = [None] * n
     for j, s in enumerate(order):
         hands[s] = [deck[j], deck[j + m], deck[j + 2 * m]]
-    log.emit(
+    dealt: list[Event] = [
         ThirtyOneRoundDealt(
             round=round,
             dealer=dealer,
@@ -188,11 +179,11 @@ def _deal(log: _Log, rng: Randomness, round: int, dealer: int) -> None:
             deck=list(deck),
             salt=shuffle.salt,
         )
-    )
+    ]
     for s in order:
         if score(hands[s] or ()) == THREE_ACES:
-            _end_round(log, rng, s)
-            return
+            return _won(state, dealt, rng, s)
+    return dealt
 
 
 def _seated(match: Match, seat: int | None, by_house: bool) -> int:
@@ -206,14 +197,15 @@ def _seated(match: Match, seat: int | None, by_house: bool) -> int:
     return seat
 
 
-def _play(log: _Log, command: Move, seat: int | None, rng: Randomness, by_house: bool) -> None:
-    state = log.state
+def _play(
+    state: State, command: Move, seat: int | None, rng: Randomness, by_house: bool
+) -> list[Event]:
     match state:
         case Turns():
             mover = _seated(state.match, seat, by_house)
             if mover != state.turn:
                 raise NotYourTurn(f"It is seat {state.turn}'s turn.")
-            _turn(log, state, command, mover, rng)
+            return _turn(state, command, mover, rng)
         case LastCircuit():
             mover = _seated(state.match, seat, by_house)
             if mover == state.shower:
@@ -222,7 +214,7 @@ def _play(log: _Log, command: Move, seat: int | None, rng: Randomness, by_house:
                 )
             if mover != state.turn:
                 raise NotYourTurn(f"It is seat {state.turn}'s last turn.")
-            _last_turn(log, state, command, mover, rng)
+            return _last_turn(state, command, mover, rng)
         case DealerChoice():
             mover = _seated(state.match, seat, by_house)
             if mover != state.match.dealer:
@@ -230,7 +222,7 @@ def _play(log: _Log, command: Move, seat: int | None, rng: Randomness, by_house:
                     f"The dealer (seat {state.match.dealer}) is choosing to keep or exchange "
                     "their hand."
                 )
-            _dealer_choice(log, state, command, mover, rng)
+            return _dealer_choice(state, command, mover, rng)
         case Lobby():
             raise NotYourTurn("The game has not started.")
         case Finished():
@@ -241,30 +233,27 @@ def _play(log: _Log, command: Move, seat: int | None, rng: Randomness, by_house:
             assert_never(state)
 
 
-def _dealer_choice(
-    log: _Log, state: DealerChoice, command: Move, seat: int, rng: Randomness
-) -> None:
+def _dealer_choice(state: DealerChoice, command: Move, seat: int, rng: Randomness) -> list[Event]:
     deal = state.deal
     first = deal.order[0]
     match command:
         case Keep():
-            log.emit(ThirtyOneHandKept(seat=seat, turn=first))
+            return [ThirtyOneHandKept(seat=seat, turn=first)]
         case Exchange():
             wins = score(deal.table) == THREE_ACES
-            log.emit(
+            events: list[Event] = [
                 ThirtyOneHandExchanged(
                     seat=seat, table=list(deal.hands[seat]), turn=None if wins else first
                 )
-            )
-            if wins:
-                _end_round(log, rng, seat)
+            ]
+            return _won(state, events, rng, seat) if wins else events
         case Swap() | SwapAll() | Pass() | Show():
             raise IllegalMove("The dealer must first keep or exchange their hand.")
         case _:
             assert_never(command)
 
 
-def _turn(log: _Log, state: Turns, command: Move, seat: int, rng: Randomness) -> None:
+def _turn(state: Turns, command: Move, seat: int, rng: Randomness) -> list[Event]:
     deal = state.deal
     nxt = deal.after[seat]
     hand = deal.hands[seat]
@@ -273,34 +262,33 @@ def _turn(log: _Log, state: Turns, command: Move, seat: int, rng: Randomness) ->
             check_not_forced(state)
             check_swap(hand, deal.table, command)
             wins = score(swapped(hand, command.give, command.take)) == THREE_ACES
-            log.emit(
+            events: list[Event] = [
                 ThirtyOneCardSwapped(
                     seat=seat, give=command.give, take=command.take, turn=None if wins else nxt
                 )
-            )
-            if wins:
-                _end_round(log, rng, seat)
+            ]
+            return _won(state, events, rng, seat) if wins else events
         case Pass():
             check_not_forced(state)
             if state.passed[seat]:
                 raise IllegalMove("You passed on your previous turn; swap or show now.")
-            log.emit(ThirtyOnePassed(seat=seat, turn=nxt))
+            return [ThirtyOnePassed(seat=seat, turn=nxt)]
         case Show():
-            log.emit(ThirtyOneHandShown(seat=seat, hand=list(hand), turn=nxt))
+            return [ThirtyOneHandShown(seat=seat, hand=list(hand), turn=nxt)]
         case SwapAll():
             check_not_forced(state)
             check_swap_all(deal.table)
             wins = score(deal.table) == THREE_ACES
-            log.emit(ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=None if wins else nxt))
-            if wins:
-                _end_round(log, rng, seat)
+            turn = None if wins else nxt
+            events = [ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=turn)]
+            return _won(state, events, rng, seat) if wins else events
         case Keep() | Exchange():
             raise IllegalMove(_NOT_THE_DEALERS_CHOICE)
         case _:
             assert_never(command)
 
 
-def _last_turn(log: _Log, state: LastCircuit, command: Move, seat: int, rng: Randomness) -> None:
+def _last_turn(state: LastCircuit, command: Move, seat: int, rng: Randomness) -> list[Event]:
     deal = state.deal
     # The last circuit ends with the player before the shower.
     nxt = deal.after[seat]
@@ -308,9 +296,8 @@ def _last_turn(log: _Log, state: LastCircuit, command: Move, seat: int, rng: Ran
     hand = deal.hands[seat]
     match command:
         case Pass():
-            log.emit(ThirtyOnePassed(seat=seat, turn=following))
-            if following is None:
-                _end_round(log, rng, None)
+            events: list[Event] = [ThirtyOnePassed(seat=seat, turn=following)]
+            return _won(state, events, rng, None) if following is None else events
         case Swap():
             check_swap(hand, deal.table, command)
             new_hand = swapped(hand, command.give, command.take)
@@ -319,14 +306,12 @@ def _last_turn(log: _Log, state: LastCircuit, command: Move, seat: int, rng: Ran
                     "In the last circuit a swap must leave your hand at 21 or more; "
                     f"this one would score {score_text(score(new_hand))}."
                 )
-            log.emit(
-                ThirtyOneCardSwapped(seat=seat, give=command.give, take=command.take, turn=seat)
-            )
-            _show_at_once(log, rng, seat, new_hand, following)
+            swap = ThirtyOneCardSwapped(seat=seat, give=command.give, take=command.take, turn=seat)
+            return _show_at_once(state, swap, rng, seat, new_hand, following)
         case SwapAll():
             check_swap_all(deal.table)
-            log.emit(ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=seat))
-            _show_at_once(log, rng, seat, deal.table, following)
+            swap_all = ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=seat)
+            return _show_at_once(state, swap_all, rng, seat, deal.table, following)
         case Show():
             raise IllegalMove("Show is not a move of the last circuit; swap, swap_all or pass.")
         case Keep() | Exchange():
@@ -336,21 +321,32 @@ def _last_turn(log: _Log, state: LastCircuit, command: Move, seat: int, rng: Ran
 
 
 def _show_at_once(
-    log: _Log, rng: Randomness, seat: int, hand: tuple[Card, ...], following: int | None
-) -> None:
+    state: LastCircuit,
+    swap: Event,
+    rng: Randomness,
+    seat: int,
+    hand: tuple[Card, ...],
+    following: int | None,
+) -> list[Event]:
     """Whoever swaps in the last circuit shows at once; three Aces or the last turn end the
     round."""
     wins = score(hand) == THREE_ACES
-    log.emit(ThirtyOneHandShown(seat=seat, hand=list(hand), turn=None if wins else following))
+    shown = ThirtyOneHandShown(seat=seat, hand=list(hand), turn=None if wins else following)
+    events: list[Event] = [swap, shown]
     if wins:
-        _end_round(log, rng, seat)
-    elif following is None:
-        _end_round(log, rng, None)
+        return _won(state, events, rng, seat)
+    if following is None:
+        return _won(state, events, rng, None)
+    return events
 
 
-def _end_round(log: _Log, rng: Randomness, three_aces: int | None) -> None:
+def _won(state: State, events: list[Event], rng: Randomness, three_aces: int | None) -> list[Event]:
+    """These events, then the end of the round they end (`three_aces`: who won it at once)."""
+    return events + _end_round(_after(state, events), rng, three_aces)
+
+
+def _end_round(state: State, rng: Randomness, three_aces: int | None) -> list[Event]:
     """Score the round, take lives, put players out, reveal the deck, deal on or end the match."""
-    state = log.state
     match, deal = state.match, deal_of(state)
     if deal is None or match.dealer is None:
         raise ImpossibleState(f"A round cannot end in {type(state).__name__}.")
@@ -377,22 +373,25 @@ def _end_round(log: _Log, rng: Randomness, three_aces: int | None) -> None:
             lives[s] -= 1
     # If everyone left would drown, nobody does: the match must keep a winner.
     out = [] if len(drowning) == len(deal.order) else drowning
-    log.emit(
-        ThirtyOneRoundEnded(
-            round=match.round,
-            hands=hands,
-            scores=scores,
-            lost_life=sorted(losers),
-            out=sorted(out),
-            three_aces=three_aces,
-            lives=lives,
-        )
+    ended = ThirtyOneRoundEnded(
+        round=match.round,
+        hands=hands,
+        scores=scores,
+        lost_life=sorted(losers),
+        out=sorted(out),
+        three_aces=three_aces,
+        lives=lives,
     )
-    log.emit(DeckRevealed(round=match.round, salt=deal.salt, deck=list(deal.deck)))
+    events: list[Event] = [
+        ended,
+        DeckRevealed(round=match.round, salt=deal.salt, deck=list(deal.deck)),
+    ]
     left = [s for s in deal.order if s not in out]
     if len(left) == 1:
-        log.emit(ThirtyOneMatchEnded(winners=left))
-        return
+        return [*events, ThirtyOneMatchEnded(winners=left)]
     still_in = set(left)
     dealer = next(s % n for s in range(match.dealer + 1, match.dealer + n + 1) if s % n in still_in)
-    _deal(log, rng, match.round + 1, dealer)
+    over = _after(state, events)
+    if not isinstance(over, RoundOver):
+        raise ImpossibleState(f"A round's end leads to {type(over).__name__}.")
+    return events + _deal(over, rng, match.round + 1, dealer)
