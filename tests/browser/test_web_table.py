@@ -108,8 +108,11 @@ def cards_of(page: Page, whose: str) -> Locator:
 
 
 async def cards_loaded(page: Page) -> None:
+    # A function, not a bare expression: Playwright polls an expression with `eval` in the
+    # page, which the page's Content-Security-Policy refuses (no 'unsafe-eval') whenever the
+    # first look is not already true.
     await page.wait_for_function(
-        "[...document.images].every(i => i.complete && i.naturalWidth > 0)"
+        "() => [...document.images].every(i => i.complete && i.naturalWidth > 0)"
     )
 
 

@@ -135,5 +135,5 @@ def test_the_alternated_benchmark_takes_turns_and_compares_the_pairs() -> None:
         line = next(line for line in lines if line.startswith(f"{side}: push delay p50 "))
         moves = float(line.rsplit(", ", 1)[1].split(" moves/s")[0].replace(",", ""))
         assert moves > 0
-    assert any(line.startswith("B / A, the median of the pairs: push p50 ") for line in lines)
+    assert any(line.startswith("B / A, the median of the pairs: push delay p50 ") for line in lines)
     assert "pairs of 2" in run.stdout
