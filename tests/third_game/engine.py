@@ -64,12 +64,12 @@ def _moves(state: State, seat: int, by_house: bool) -> list[Command]:
     return [*own, *seating.moves(flags, by_house)]
 
 
-def legal_moves(state: State, seat: int, by_house: bool) -> list[Command]:
+def legal_moves(state: State, seat: int, by_house: bool = False) -> list[Command]:
     """Every command this seat may send now: the game's, then `leave` / `back`."""
     return _moves(state, seat, by_house)
 
 
-def legal(state: State, seat: int, by_house: bool) -> list[str]:
+def legal(state: State, seat: int, by_house: bool = False) -> list[str]:
     """The command types of `legal_moves`."""
     return [type(c).__struct_config__.tag for c in _moves(state, seat, by_house)]  # type: ignore[misc]
 
@@ -141,8 +141,8 @@ def view(
     viewer: int | None,
     game_id: str,
     version: int,
-    deadline: str | None,
-    by_house: bool,
+    deadline: str | None = None,
+    by_house: bool = False,
 ) -> HighCardGameView:
     """The table as `viewer` (a seat, or None: a spectator) may see it."""
     points = state.points if not isinstance(state, Lobby) else (0,) * PLAYERS
@@ -208,7 +208,7 @@ ENGINE: Engine[HighCardOptions, State, Command, Event, HighCardGameView] = Engin
     validate_options=validate_options,
     created=created,
     initial_state=initial_state,
-    decide=lambda state, command, seat, rng, by_house: decide(
+    decide=lambda state, command, seat, rng, by_house=False: decide(
         state, command, seat, rng, by_house=by_house
     ),
     evolve=evolve,
@@ -222,7 +222,7 @@ ENGINE: Engine[HighCardOptions, State, Command, Event, HighCardGameView] = Engin
     seat_of=seat_of,
     timing=timing,
     standing=standing,
-    house=house,
+    house_command=house,
 )
 
 GAMES = registry(*ENGINES.values(), rules(ENGINE))

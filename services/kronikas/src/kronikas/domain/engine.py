@@ -2,8 +2,9 @@
 
 A game is a package that builds one `Engine` from its own functions, typed with its own options,
 states, commands, events and view: mypy checks each function of the game against the contract.
-The application drives every game through `Rules`, the same contract with the game's types
-checked at run time where they cross into it, so no `Any` passes between the layers.
+The application drives every game through `Rules`, the same `Engine` seen with the shared types
+(`rules` hands it over as it is: no wrapper, no second copy of the contract), so no `Any` passes
+between the layers and a move costs no more than the game's own functions.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, NamedTuple, Protocol, TypeVar
+from typing import Generic, NamedTuple, Protocol, TypeAlias, TypeVar, cast
 
 import msgspec
 
-from kronikas.domain.common import CapReached, EventOutOfPlace, Join, Randomness, Start, TimeOut
+from kronikas.domain.common import CapReached, Join, Randomness, Start, TimeOut
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
 StateT = TypeVar("StateT")
@@ -61,6 +62,54 @@ class Standing(NamedTuple):
     players: int
 
 
+StateIn = TypeVar("StateIn", contravariant=True)
+CommandIn = TypeVar("CommandIn", contravariant=True)
+EventOut = TypeVar("EventOut")
+CommandOut = TypeVar("CommandOut")
+ViewOut = TypeVar("ViewOut", covariant=True)
+
+
+class Decide(Protocol[StateIn, CommandIn, EventOut]):
+    """The events of a command by `seat` (None for Join, Start, TimeOut, CapReached: the
+    application's); `by_house`: the house chose it for a seat it plays."""
+
+    def __call__(
+        self,
+        state: StateIn,
+        command: CommandIn | Join | Start | TimeOut | CapReached,
+        seat: int | None,
+        rng: Randomness,
+        by_house: bool = False,
+    ) -> list[EventOut]: ...
+
+
+class Legal(Protocol[StateIn]):
+    """The command types a seat may send now (`by_house`: for a seat the house plays)."""
+
+    def __call__(self, state: StateIn, seat: int, by_house: bool = False) -> list[str]: ...
+
+
+class LegalMoves(Protocol[StateIn, CommandOut]):
+    """Every command a seat may send now, in the order of `Legal`."""
+
+    def __call__(self, state: StateIn, seat: int, by_house: bool = False) -> list[CommandOut]: ...
+
+
+class Viewing(Protocol[StateIn, ViewOut]):
+    """The view of a seat (None: a spectator), with the deadline; `by_house`: as the house sees
+    a seat it plays (its `legal` then lists the moves the house may make)."""
+
+    def __call__(
+        self,
+        state: StateIn,
+        viewer: int | None,
+        game_id: str,
+        version: int,
+        deadline: str | None = None,
+        by_house: bool = False,
+    ) -> ViewOut: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     """One game: its types, and the functions of the Decider with its views and legal moves."""
@@ -93,20 +142,11 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     created: Callable[[OptionsT, bool], list[EventT]]
     """The first events of every table, from its options and whether it is seeded."""
     initial_state: Callable[[OptionsT, bool], StateT]
-    decide: Callable[
-        [StateT, CommandT | Join | Start | TimeOut | CapReached, int | None, Randomness, bool],
-        list[EventT],
-    ]
-    """The events of a command by `seat` (None for Join, Start, TimeOut, CapReached: the
-    application's); the last argument says
-    the house chose it for a seat it plays."""
+    decide: Decide[StateT, CommandT, EventT]
     evolve: Callable[[StateT, EventT], StateT]
-    legal: Callable[[StateT, int, bool], list[str]]
-    """The command types a seat may send now (the house: for a seat it plays)."""
-    legal_moves: Callable[[StateT, int, bool], list[CommandT]]
-    view: Callable[[StateT, int | None, str, int, str | None, bool], ViewT]
-    """The view of a seat (None: a spectator), with the deadline; the last argument: as the
-    house sees a seat it plays (its `legal` then lists the moves the house may make)."""
+    legal: Legal[StateT]
+    legal_moves: LegalMoves[StateT, CommandT]
+    view: Viewing[StateT, ViewT]
     redact: Callable[[EventT, int | None], EventT]
     is_terminal: Callable[[StateT], bool]
     waiting_for: Callable[[StateT], int | None]
@@ -116,7 +156,7 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     seat_of: Callable[[StateT, str], int | None]
     timing: Callable[[StateT], Timing]
     standing: Callable[[StateT], Standing]
-    house: Callable[[ViewT, Sequence[EventT], random.Random], CommandT | None]
+    house_command: Callable[[ViewT, Sequence[EventT], random.Random], CommandT | None]
     """The house's move for a seat it plays, from that seat's view and its round's events as the
     seat saw them: a move when the seat is to act, an answer to the last play (`answers`) when
     it decides to, else None."""
@@ -127,106 +167,29 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     among them may, the house, next to move, waits `Timing.pause_seconds` before its move
     buries that play. None by default: the house never waits."""
 
-
-class Rules(Protocol):
-    """A game as the application drives it, whichever it is: the `Engine` contract, with the
-    game's own types checked where they come in (a foreign state, command or event is refused)."""
-
-    @property
-    def kind(self) -> str: ...
-
-    @property
-    def title(self) -> str: ...
-
-    @property
-    def options(self) -> type[msgspec.Struct]: ...
-
-    @property
-    def commands(self) -> tuple[type[msgspec.Struct], ...]: ...
-
-    @property
-    def events(self) -> tuple[type[msgspec.Struct], ...]: ...
-
-    @property
-    def view_type(self) -> type[View]: ...
-
-    @property
-    def deal_event(self) -> type[msgspec.Struct]: ...
-
-    @property
-    def end_event(self) -> type[msgspec.Struct]: ...
-
-    @property
-    def seats(self) -> Seats: ...
-
-    @property
-    def answers(self) -> tuple[type[msgspec.Struct], ...]: ...
-
-    @property
-    def event_cap(self) -> int: ...
-
-    def max_players(self, options: msgspec.Struct) -> int: ...
-
-    def validate_options(self, options: msgspec.Struct) -> None: ...
-
-    def created(self, options: msgspec.Struct, seeded: bool) -> list[msgspec.Struct]: ...
-
-    def initial_state(self, options: msgspec.Struct, seeded: bool) -> object: ...
-
-    def accepts(self, command: msgspec.Struct) -> bool: ...
-
-    def decide(
-        self,
-        state: object,
-        command: msgspec.Struct,
-        seat: int | None,
-        rng: Randomness,
-        by_house: bool = False,
-    ) -> list[msgspec.Struct]: ...
-
-    def evolve(self, state: object, event: msgspec.Struct) -> object: ...
-
-    def legal(self, state: object, seat: int, by_house: bool = False) -> list[str]: ...
-
-    def legal_moves(
-        self, state: object, seat: int, by_house: bool = False
-    ) -> list[msgspec.Struct]: ...
-
-    def view(
-        self,
-        state: object,
-        viewer: int | None,
-        game_id: str,
-        version: int,
-        deadline: str | None = None,
-        by_house: bool = False,
-    ) -> View: ...
-
-    def redact(self, event: msgspec.Struct, viewer: int | None) -> msgspec.Struct: ...
-
-    def is_terminal(self, state: object) -> bool: ...
-
-    def waiting_for(self, state: object) -> int | None: ...
-
-    def house_seats(self, state: object) -> frozenset[int]: ...
-
-    def seat_of(self, state: object, player_id: str) -> int | None: ...
-
-    def may_answer(self, state: object) -> frozenset[int]: ...
-
-    def timing(self, state: object) -> Timing: ...
-
-    def standing(self, state: object) -> Standing: ...
+    def accepts(self, command: msgspec.Struct) -> bool:
+        """Whether a command is one of this game's (the wire's union carries every game's)."""
+        return isinstance(command, self.commands)
 
     def house(
         self,
-        state: object,
+        state: StateT,
         seat: int,
         game_id: str,
         version: int,
-        seen: Sequence[msgspec.Struct],
+        seen: Sequence[EventT],
         rng: random.Random,
-    ) -> msgspec.Struct | None: ...
+    ) -> CommandT | None:
+        """The house's command for `seat`, decided from what that seat has seen alone: its view
+        (as the house plays it) and `seen`, its round's events redacted for it."""
+        view = self.view(state, seat, game_id, version, None, True)
+        return self.house_command(view, [self.redact(e, seat) for e in seen], rng)
+
+
+Rules: TypeAlias = "Engine[msgspec.Struct, object, msgspec.Struct, msgspec.Struct, View]"
+"""A game as the application drives it, whichever it is: its `Engine`, seen with the types all
+games share. A table's engine is found by the table's kind, so its state, commands and events
+are the game's own; the application asks `accepts` before it decides a command from the wire."""
 
 
 def tag_of(cls: type[msgspec.Struct]) -> str:
@@ -237,170 +200,10 @@ def tag_of(cls: type[msgspec.Struct]) -> str:
     return tag
 
 
-class ForeignInput(TypeError):
-    """Options or a command of another game: the caller chose the wrong engine (a bug)."""
-
-
-class _Checked(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
-    """An `Engine` offered as `Rules`: each value that comes in is checked to be the game's own."""
-
-    __slots__ = ("_engine",)
-
-    def __init__(self, engine: Engine[OptionsT, StateT, CommandT, EventT, ViewT]) -> None:
-        self._engine = engine
-
-    @property
-    def kind(self) -> str:
-        return self._engine.kind
-
-    @property
-    def title(self) -> str:
-        return self._engine.title
-
-    @property
-    def options(self) -> type[OptionsT]:
-        return self._engine.options
-
-    @property
-    def commands(self) -> tuple[type[CommandT], ...]:
-        return self._engine.commands
-
-    @property
-    def events(self) -> tuple[type[EventT], ...]:
-        return self._engine.events
-
-    @property
-    def view_type(self) -> type[ViewT]:
-        return self._engine.view_type
-
-    @property
-    def deal_event(self) -> type[EventT]:
-        return self._engine.deal_event
-
-    @property
-    def end_event(self) -> type[EventT]:
-        return self._engine.end_event
-
-    @property
-    def seats(self) -> Seats:
-        return self._engine.seats
-
-    @property
-    def answers(self) -> tuple[type[CommandT], ...]:
-        return self._engine.answers
-
-    @property
-    def event_cap(self) -> int:
-        return self._engine.event_cap
-
-    def _options(self, options: msgspec.Struct) -> OptionsT:
-        if isinstance(options, self._engine.options):
-            return options
-        raise ForeignInput(f"{type(options).__name__} are not {self._engine.title}'s options.")
-
-    def _state(self, state: object) -> StateT:
-        if isinstance(state, self._engine.states):
-            return state
-        raise EventOutOfPlace(f"{type(state).__name__} is not a state of {self._engine.title}.")
-
-    def _event(self, event: msgspec.Struct) -> EventT:
-        if isinstance(event, self._engine.events):
-            return event
-        raise EventOutOfPlace(f"{type(event).__name__} is not an event of {self._engine.title}.")
-
-    def max_players(self, options: msgspec.Struct) -> int:
-        return self._engine.max_players(self._options(options))
-
-    def validate_options(self, options: msgspec.Struct) -> None:
-        self._engine.validate_options(self._options(options))
-
-    def created(self, options: msgspec.Struct, seeded: bool) -> list[msgspec.Struct]:
-        return [*self._engine.created(self._options(options), seeded)]
-
-    def initial_state(self, options: msgspec.Struct, seeded: bool) -> StateT:
-        return self._engine.initial_state(self._options(options), seeded)
-
-    def accepts(self, command: msgspec.Struct) -> bool:
-        return isinstance(command, self._engine.commands)
-
-    def decide(
-        self,
-        state: object,
-        command: msgspec.Struct,
-        seat: int | None,
-        rng: Randomness,
-        by_house: bool = False,
-    ) -> list[msgspec.Struct]:
-        own = self._engine.commands
-        if isinstance(command, own) or isinstance(command, Join | Start | TimeOut | CapReached):  # noqa: SIM101
-            return [*self._engine.decide(self._state(state), command, seat, rng, by_house)]
-        raise ForeignInput(f"{type(command).__name__} is not a command of {self._engine.title}.")
-
-    def evolve(self, state: object, event: msgspec.Struct) -> StateT:
-        return self._engine.evolve(self._state(state), self._event(event))
-
-    def legal(self, state: object, seat: int, by_house: bool = False) -> list[str]:
-        return self._engine.legal(self._state(state), seat, by_house)
-
-    def legal_moves(self, state: object, seat: int, by_house: bool = False) -> list[msgspec.Struct]:
-        return [*self._engine.legal_moves(self._state(state), seat, by_house)]
-
-    def view(
-        self,
-        state: object,
-        viewer: int | None,
-        game_id: str,
-        version: int,
-        deadline: str | None = None,
-        by_house: bool = False,
-    ) -> ViewT:
-        return self._engine.view(self._state(state), viewer, game_id, version, deadline, by_house)
-
-    def redact(self, event: msgspec.Struct, viewer: int | None) -> EventT:
-        return self._engine.redact(self._event(event), viewer)
-
-    def is_terminal(self, state: object) -> bool:
-        return self._engine.is_terminal(self._state(state))
-
-    def waiting_for(self, state: object) -> int | None:
-        return self._engine.waiting_for(self._state(state))
-
-    def house_seats(self, state: object) -> frozenset[int]:
-        return self._engine.house_seats(self._state(state))
-
-    def seat_of(self, state: object, player_id: str) -> int | None:
-        return self._engine.seat_of(self._state(state), player_id)
-
-    def may_answer(self, state: object) -> frozenset[int]:
-        return self._engine.may_answer(self._state(state))
-
-    def timing(self, state: object) -> Timing:
-        return self._engine.timing(self._state(state))
-
-    def standing(self, state: object) -> Standing:
-        return self._engine.standing(self._state(state))
-
-    def house(
-        self,
-        state: object,
-        seat: int,
-        game_id: str,
-        version: int,
-        seen: Sequence[msgspec.Struct],
-        rng: random.Random,
-    ) -> msgspec.Struct | None:
-        """The house's command for `seat`, decided from what that seat has seen alone: its view
-        (as the house plays it) and `seen`, its round's events redacted for it."""
-        mine = self._state(state)
-        view = self._engine.view(mine, seat, game_id, version, None, True)
-        history = [self._engine.redact(self._event(e), seat) for e in seen]
-        return self._engine.house(view, history, rng)
-
-
 def rules(engine: Engine[OptionsT, StateT, CommandT, EventT, ViewT]) -> Rules:
-    """The engine as the application drives it."""
-    checked = _Checked(engine)
-    return checked
+    """The engine as the application drives it: the same object, seen with the shared types
+    (an `Engine` is invariant in its types, so this is the one place that widens them)."""
+    return cast(Rules, engine)
 
 
 def registry(*games: Rules) -> dict[str, Rules]:

@@ -63,13 +63,13 @@ ENGINE: Engine[ThirtyOneOptions, State, Command, Event, ThirtyOneGameView] = Eng
     validate_options=validate_options,
     created=created,
     initial_state=initial_state,
-    decide=lambda state, command, seat, rng, by_house: decide(
+    decide=lambda state, command, seat, rng, by_house=False: decide(
         state, command, seat, rng, by_house=by_house
     ),
     evolve=evolve,
-    legal=lambda state, seat, by_house: legal(state, seat, by_house=by_house),
-    legal_moves=lambda state, seat, by_house: legal_moves(state, seat, by_house=by_house),
-    view=lambda state, viewer, game_id, version, deadline, by_house: view(
+    legal=lambda state, seat, by_house=False: legal(state, seat, by_house=by_house),
+    legal_moves=lambda state, seat, by_house=False: legal_moves(state, seat, by_house=by_house),
+    view=lambda state, viewer, game_id, version, deadline=None, by_house=False: view(
         state, viewer, game_id, version, deadline=deadline, by_house=by_house
     ),
     redact=redact,
@@ -79,5 +79,5 @@ ENGINE: Engine[ThirtyOneOptions, State, Command, Event, ThirtyOneGameView] = Eng
     seat_of=seat_of,
     timing=timing,
     standing=standing,
-    house=house_command,
+    house_command=house_command,
 )
