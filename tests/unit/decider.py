@@ -1,22 +1,34 @@
-"""given/when/then over a game engine's pure functions (decide, evolve)."""
+"""given/when/then over a game's `Engine` (its pure decide and evolve), typed by the game."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import ModuleType
-from typing import Any
+from typing import Generic, TypeVar
 
+import msgspec
 import pytest
 
 from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain.common import DomainError, Randomness
+from kronikas.domain.common import CapReached, DomainError, Join, Randomness, Start, TimeOut
+from kronikas.domain.engine import Engine, View
+
+OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
+StateT = TypeVar("StateT")
+CommandT = TypeVar("CommandT", bound=msgspec.Struct)
+EventT = TypeVar("EventT", bound=msgspec.Struct)
+ViewT = TypeVar("ViewT", bound=View)
 
 
-class Given:
-    """`Given(engine, state_or_events).when(command, seat).then(events)` or `.raises(Error)`;
+class Given(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
+    """`Given(engine, events, initial).when(command, seat).then(events)` or `.raises(Error)`;
     `.when(command, seat, by_house=True)` when the house chose the command for the seat."""
 
-    def __init__(self, engine: ModuleType, history: Sequence[Any], initial: Any) -> None:
+    def __init__(
+        self,
+        engine: Engine[OptionsT, StateT, CommandT, EventT, ViewT],
+        history: Sequence[EventT],
+        initial: StateT,
+    ) -> None:
         self.engine = engine
         state = initial
         for event in history:
@@ -25,29 +37,34 @@ class Given:
 
     def when(
         self,
-        command: Any,
+        command: CommandT | Join | Start | TimeOut | CapReached,
         seat: int | None,
         rng: Randomness | None = None,
         *,
         by_house: bool = False,
-    ) -> When:
+    ) -> When[OptionsT, StateT, CommandT, EventT, ViewT]:
         return When(self, command, seat, rng or SeededRandomness(0), by_house)
 
 
-class When:
+class When(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     def __init__(
-        self, given: Given, command: Any, seat: int | None, rng: Randomness, by_house: bool
+        self,
+        given: Given[OptionsT, StateT, CommandT, EventT, ViewT],
+        command: CommandT | Join | Start | TimeOut | CapReached,
+        seat: int | None,
+        rng: Randomness,
+        by_house: bool,
     ) -> None:
         self.given, self.command, self.seat, self.rng = given, command, seat, rng
         self.by_house = by_house
 
-    def events(self) -> list[Any]:
+    def events(self) -> list[EventT]:
         engine, state = self.given.engine, self.given.state
         if not self.by_house:  # as the application calls decide for a player
             return list(engine.decide(state, self.command, self.seat, self.rng))
         return list(engine.decide(state, self.command, self.seat, self.rng, by_house=True))
 
-    def then(self, expected: Sequence[Any]) -> Any:
+    def then(self, expected: Sequence[EventT]) -> StateT:
         """Assert the exact events; returns the state after them."""
         got = self.events()
         assert got == list(expected)

@@ -10,6 +10,8 @@ from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import cheat
 from kronikas.domain.cards import Card
 from kronikas.domain.cheat import CheatOptions, CheatRoundDealt, Command, Event
+from kronikas.domain.cheat.engine import ENGINE
+from kronikas.domain.cheat.view import CheatGameView
 from kronikas.domain.common import PlayerJoined, Randomness, Shuffle, commitment
 from tests.unit.decider import Given
 
@@ -21,9 +23,11 @@ def initial() -> cheat.State:
     return cheat.initial_state(OPTIONS, False)
 
 
-def given(history: Sequence[Event]) -> Given:
+def given(
+    history: Sequence[Event],
+) -> Given[CheatOptions, cheat.State, Command, Event, CheatGameView]:
     """`given(events).when(command, seat).then(events)` on the Cheat engine."""
-    return Given(cheat, history, initial())
+    return Given(ENGINE, history, initial())
 
 
 def fold(history: Sequence[Event]) -> Any:

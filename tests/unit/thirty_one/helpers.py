@@ -9,6 +9,7 @@ from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import thirty_one as t
 from kronikas.domain.cards import Card
 from kronikas.domain.common import DeckRevealed, PlayerJoined, Randomness, Shuffle, commitment
+from kronikas.domain.thirty_one.engine import ENGINE
 from tests.unit.decider import Given
 
 SALT = "5a17" * 16
@@ -97,9 +98,11 @@ class Stacked:
         return self.dealer
 
 
-def given(*history: Any) -> Given:
+def given(
+    *history: t.Event,
+) -> Given[t.ThirtyOneOptions, t.State, t.Command, t.Event, t.ThirtyOneGameView]:
     """`given(*events)` for the Thirty-One engine."""
-    return Given(t, history, t.initial_state(t.ThirtyOneOptions(), False))
+    return Given(ENGINE, history, t.initial_state(t.ThirtyOneOptions(), False))
 
 
 def fold(events: Sequence[Any]) -> t.State:
