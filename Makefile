@@ -30,11 +30,11 @@ run: install ## serve on PORT (8000); an embedded Redis under .data/ when REDIS_
 
 test: install lint typecheck pytest ## everything CI runs: lint, types, all tests against real Redis
 
-WORKERS ?= 2
+WORKERS ?= 3
 FAST := not (processes or cluster or fuzz or bench or generated or browser)
-test-fast: install ## the inner loop (<30 s): domain, application and API tests, two workers
+test-fast: install ## the inner loop (<30 s): domain, application and API tests, three workers
 	@# No schemathesis or Faker: only the fuzz tests use them, and they cost a second to load.
-	@# Two workers (pytest-xdist, WORKERS=2), each on a Redis of its own: the tests wait on Redis
+	@# Three workers (pytest-xdist, WORKERS=3), each on a Redis of its own: the tests wait on Redis
 	@# and on sockets as much as they compute. The ten slowest tests are listed at the end, so
 	@# that the next slow one is seen.
 	@# Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: else pytest rewrites and
