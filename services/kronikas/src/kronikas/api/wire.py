@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, Union
 import msgspec
 
 from kronikas.application.engines import ENGINES, Registry
-from kronikas.application.results import Wire, camel, list_of
+from kronikas.application.results import Wire, camel, list_of, struct_of
 
 Seed = Annotated[
     int,
@@ -109,7 +109,7 @@ class ApiWire(Wire):
         self.Kind: Any = Literal[tuple(engines)]
         """A game's kind."""
         kind = self.Kind
-        self.LobbyEntry = _struct(
+        self.LobbyEntry = struct_of(
             "LobbyEntry",
             "One table in the lobby.",
             [
@@ -121,12 +121,12 @@ class ApiWire(Wire):
                 ("created_at", str),
             ],
         )
-        self.Lobby = _struct(
+        self.Lobby = struct_of(
             "Lobby",
             "A page of tables, newest first.",
             [("games", list_of(self.LobbyEntry)), ("offset", int), ("limit", int), ("more", bool)],
         )
-        self.KindInfo = _struct(
+        self.KindInfo = struct_of(
             "KindInfo",
             "A game kind: how many may play, and its options.",
             [
@@ -137,7 +137,7 @@ class ApiWire(Wire):
                 ("commands", list[str]),
             ],
         )
-        self.Kinds = _struct(
+        self.Kinds = struct_of(
             "Kinds", "The game kinds this service runs.", [("kinds", list_of(self.KindInfo))]
         )
 
@@ -172,12 +172,6 @@ class ApiWire(Wire):
             "Joined": self.Joined,
             "HouseSeated": self.HouseSeated,
         }
-
-
-def _struct(name: str, doc: str, fields: list[tuple[str, Any]]) -> Any:
-    made = msgspec.defstruct(name, fields, frozen=True, module=__name__)
-    made.__doc__ = doc
-    return made
 
 
 DEFAULT = ApiWire(ENGINES)

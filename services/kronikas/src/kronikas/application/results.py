@@ -116,13 +116,13 @@ class Wire:
                 "holds its fields."
             ),
         ]
-        self.CommandResult = _answer(
+        self.CommandResult = struct_of(
             "CommandResult",
             "A command's outcome: the new version, its events and the table, as the mover "
             "sees them.",
             [("version", int), ("events", list_of(self.GameEvent)), ("game", self.GameView)],
         )
-        self.EventPage = _answer(
+        self.EventPage = struct_of(
             "EventPage",
             f"Events after a version (at most {EVENT_PAGE} a page), and the table's current "
             "version.",
@@ -156,17 +156,17 @@ class Wire:
                 ),
             ],
         )
-        self.Created = _answer(
+        self.Created = struct_of(
             "Created",
             "A new table and the host token that may start it.",
             [("game", self.GameView), ("host_token", str)],
         )
-        self.Joined = _answer(
+        self.Joined = struct_of(
             "Joined",
             "A seat taken: the player's id, seat and token, and the table as they see it.",
             [("player_id", str), ("seat", int), ("token", str), ("game", self.GameView)],
         )
-        self.HouseSeated = _answer(
+        self.HouseSeated = struct_of(
             "HouseSeated",
             "A house player seated: its id and seat, and the table as the host sees it. No "
             "token is handed out: nobody but the house plays that seat.",
@@ -179,7 +179,9 @@ def list_of(item: Any) -> Any:
     return types.GenericAlias(list, (item,))
 
 
-def _answer(name: str, doc: str, fields: list[tuple[str, Any]]) -> Any:
+def struct_of(name: str, doc: str, fields: list[tuple[str, Any]]) -> Any:
+    """A frozen wire struct made at run time (its fields depend on the registry), documented:
+    its docstring is its description in the OpenAPI document."""
     made = msgspec.defstruct(name, fields, frozen=True, module=__name__)
     made.__doc__ = doc
     return made
