@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from kronikas.application.engines import ENGINES
-from kronikas.application.results import camel
+from kronikas.application.wire import camel
 from kronikas.domain.engine import tag_of
 
 ROOT = Path(__file__).resolve().parent.parent

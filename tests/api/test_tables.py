@@ -8,7 +8,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from kronikas.application.records import utc_now
+from kronikas.application.wire import utc_now
 from tests.api.tables import Tables, auth
 
 Client = AsyncTestClient[Litestar]

@@ -27,14 +27,14 @@ from kronikas.api.wire import (
 )
 from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
 from kronikas.application.games import Answer, Games
-from kronikas.application.records import utc_text
-from kronikas.application.results import (
+from kronikas.application.wire import (
     CommandResult,
     Created,
     EventPage,
     GameView,
     HouseSeated,
     Joined,
+    utc_text,
 )
 
 JSON = "application/json"

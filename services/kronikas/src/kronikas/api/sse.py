@@ -34,9 +34,9 @@ from litestar.response import Stream
 from litestar.response.base import ASGIResponse
 from litestar.types import Message, Receive, Scope, Send
 
-from kronikas.application.encoding import Delivered
 from kronikas.application.errors import Unauthorized
 from kronikas.application.queries import Following
+from kronikas.application.wire import Delivered
 
 log = logging.getLogger("kronikas.sse")
 

@@ -1,4 +1,4 @@
-"""Request bodies and the answers that carry no view (the rest are in application/results.py)."""
+"""Request bodies and the answers that carry no view (the rest are in application/wire.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, Union
 import msgspec
 
 from kronikas.application.engines import ENGINES, Registry
-from kronikas.application.results import Wire, camel, list_of, struct_of
+from kronikas.application.wire import Wire, camel, list_of, struct_of
 
 Seed = Annotated[
     int,
@@ -90,7 +90,7 @@ class OptionInfo(msgspec.Struct, frozen=True, omit_defaults=True):
 class ApiWire(Wire):
     """Every wire type that names the games of one registry, made once for each app: the create
     requests and the command union (with their decoders), the kinds, the lobby's entries, and
-    the answers that carry views and events (`application.results.Wire`). The routes' types
+    the answers that carry views and events (`application.wire.Wire`). The routes' types
     are these (`namespace`), so the OpenAPI document lists exactly the app's games."""
 
     def __init__(self, engines: Registry) -> None:

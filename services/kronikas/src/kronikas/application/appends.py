@@ -26,13 +26,12 @@ from typing import NamedTuple
 import msgspec
 
 from kronikas.application.access import seat_in
-from kronikas.application.encoding import Answer, version_of
 from kronikas.application.errors import InvalidRequest
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_ms
 from kronikas.application.ports import AppendResult, ChangeFeed, Idempotency, Summary
-from kronikas.application.records import Record, encode, utc_text
 from kronikas.application.tables import Table, seen_of
+from kronikas.application.wire import Answer, Record, encode, utc_text, version_of
 from kronikas.config import Settings
 
 

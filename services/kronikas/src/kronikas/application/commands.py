@@ -20,14 +20,6 @@ import msgspec
 
 from kronikas.application.access import HOST, Access, hash_token, new_token, player_role, seated
 from kronikas.application.appends import Appends, Change, Made
-from kronikas.application.encoding import (
-    Answer,
-    created_json,
-    house_seated_json,
-    joined_json,
-    result_json,
-    view_json,
-)
 from kronikas.application.errors import (
     NotFound,
     Unavailable,
@@ -44,8 +36,19 @@ from kronikas.application.house import (
     now_ms,
 )
 from kronikas.application.ports import RandomSource, Summary
-from kronikas.application.records import Record, encode, ms_of, utc_text
 from kronikas.application.tables import Table
+from kronikas.application.wire import (
+    Answer,
+    Record,
+    created_json,
+    encode,
+    house_seated_json,
+    joined_json,
+    ms_of,
+    result_json,
+    utc_text,
+    view_json,
+)
 from kronikas.config import Settings
 from kronikas.domain.common import DomainError, Join, PlayerJoined, Start, TimeOut
 

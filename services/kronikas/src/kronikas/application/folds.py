@@ -13,8 +13,8 @@ import msgspec
 from kronikas.application.engines import ENGINES, Registry
 from kronikas.application.errors import NotFound, Unavailable, rate_limited
 from kronikas.application.ports import ChangeFeed, EventStore
-from kronikas.application.records import Record, ms_of
 from kronikas.application.tables import Table
+from kronikas.application.wire import Record, ms_of
 
 GAME_ID = re.compile(r"[0-9a-f]{16}")
 """What `create` makes; anything else names no table (and could break a cluster's hash tag)."""

@@ -17,7 +17,6 @@ import msgspec
 from kronikas.application.access import hash_token
 from kronikas.application.clocks import Clocks
 from kronikas.application.commands import Commands
-from kronikas.application.encoding import Answer, Delivered
 from kronikas.application.engines import ENGINES, Registry
 from kronikas.application.errors import (
     ApiError,
@@ -33,6 +32,7 @@ from kronikas.application.folds import GAME_ID, Folds
 from kronikas.application.house import now_ms
 from kronikas.application.ports import ChangeFeed, EventStore, RandomSource, Summary
 from kronikas.application.queries import Following, Queries
+from kronikas.application.wire import Answer, Delivered
 from kronikas.config import Settings
 from kronikas.domain.common import DomainError
 

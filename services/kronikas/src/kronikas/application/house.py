@@ -23,8 +23,8 @@ from collections.abc import Sequence
 
 import msgspec
 
-from kronikas.application.records import ms_of, utc_text
 from kronikas.application.tables import Table, follow_round
+from kronikas.application.wire import ms_of, utc_text
 from kronikas.domain.common import CapReached, DomainError, Randomness
 from kronikas.domain.engine import Rules
 

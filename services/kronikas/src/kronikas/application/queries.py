@@ -18,13 +18,12 @@ import time
 from collections.abc import AsyncIterator, Callable
 
 from kronikas.application.access import Access, hash_token, seat_of_role, seated
-from kronikas.application.encoding import Answer, Delivered, page_json, view_json
 from kronikas.application.errors import NotFound, RateLimited, Unauthorized, rate_limited
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_text
 from kronikas.application.ports import Summary, Waiter
-from kronikas.application.results import EVENT_PAGE
 from kronikas.application.tables import Seen, Table, seen_of
+from kronikas.application.wire import EVENT_PAGE, Answer, Delivered, page_json, view_json
 from kronikas.config import Settings
 
 

@@ -7,9 +7,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from kronikas.application.encoding import event_json
-from kronikas.application.records import Record
-from kronikas.application.results import wire_type
+from kronikas.application.wire import Record, event_json, wire_type
 from kronikas.domain.engine import Rules, tag_of
 
 RECENT = 64

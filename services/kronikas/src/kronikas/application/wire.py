@@ -1,21 +1,78 @@
-"""What the use cases answer with: the wire shapes of docs/api.md that carry views and events.
+"""The wire's JSON, in one module: how events are kept in the log (the `Record` envelope, and
+the time it carries), the shapes of docs/api.md that carry views and events (made from a registry
+of games, `Wire`), and the bytes of every answer.
 
-Each shape that names games is made from a registry of games (`Wire`), once for each app; the
-module's own names are those of the default registry, for the encoders, which never check a
-struct's field types (they encode any game's view and event alike).
+The application makes the answers' bytes itself because the atomic append records the first
+answer, so an idempotent retry gets it again byte for byte; the API sends the bytes as they are.
+Each shape that names games is made once for each app; the module's own names are those of the
+default registry, for the encoders, which never check a struct's field types (they encode any
+game's view and event alike).
 """
 
 from __future__ import annotations
 
 import functools
+import time
 import types
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, Union
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Annotated, Any, Generic, NamedTuple, TypeVar, Union, cast
 
 import msgspec
 
 from kronikas.application.engines import ENGINES, Registry
-from kronikas.domain.engine import View, tag_of
+from kronikas.domain.engine import Rules, View, tag_of
+
+_encoder = msgspec.json.Encoder()
+
+# --- Records: how the log keeps an event, and its time -------------------------------------
+
+E = TypeVar("E")
+
+
+class Record(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True):
+    """A stored event: version, time, and on the first record the table's kind and seed."""
+
+    v: int
+    at: str
+    e: E
+    k: str | None = None
+    seed: int | None = None
+    n: str | None = None
+    """On the first record of each append: a nonce unique to it, so an append can know its own."""
+
+
+_second: tuple[int, str] = (-1, "")
+
+
+def utc_now() -> str:
+    """The current time as RFC 3339 UTC with milliseconds (`2026-11-29T17:09:36.123Z`)."""
+    return utc_text(time.time_ns() // 1_000_000)
+
+
+def utc_text(ms: int) -> str:
+    """Epoch milliseconds as RFC 3339 UTC with milliseconds (`2026-11-29T17:09:36.123Z`).
+
+    Called on every command: the text of the current second is made once a second.
+    """
+    global _second
+    second, fraction = divmod(ms, 1000)
+    if _second[0] != second:
+        _second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+    return f"{_second[1]}.{fraction:03d}Z"
+
+
+def ms_of(at: str) -> int:
+    """Milliseconds since the epoch of a time written by `utc_now`."""
+    return int(datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def encode(record: Record[msgspec.Struct]) -> bytes:
+    """A record's stored bytes."""
+    return _encoder.encode(record)
+
+
+# --- The shapes of the answers that carry views and events ---------------------------------
 
 
 def wire_type(kind: str, tag: str) -> str:
@@ -90,7 +147,7 @@ EVENT_PAGE = 500
 class Wire:
     """The answers that carry views and events, for the games of one registry: their unions
     (`GameView`, `GameEvent`) and the structs that hold them, as the OpenAPI document names
-    them. Made once for each app; `application.results` itself holds the default registry's."""
+    them. Made once for each app; `application.wire` itself holds the default registry's."""
 
     def __init__(self, engines: Registry) -> None:
         self.engines = engines
@@ -225,3 +282,76 @@ else:
     Created = _DEFAULT.Created
     Joined = _DEFAULT.Joined
     HouseSeated = _DEFAULT.HouseSeated
+
+
+# --- The bytes of every answer ------------------------------------------------------------
+
+
+class Answer(NamedTuple):
+    """An answer's JSON body, and the table's version it shows (the `ETag`)."""
+
+    body: bytes
+    version: int
+
+
+class Delivered(NamedTuple):
+    """An event for a stream: its version, type and JSON as the stream's viewer sees it."""
+
+    version: int
+    type: str
+    json: bytes
+
+
+class _Version(msgspec.Struct):
+    version: int
+
+
+_version = msgspec.json.Decoder(_Version)
+
+
+def version_of(body: bytes) -> int:
+    """The version a recorded command answer shows (replays only: a fresh answer knows its own)."""
+    return _version.decode(body).version
+
+
+def event_json(
+    rules: Rules, kind: str, record: Record[msgspec.Struct], viewer: int | None
+) -> bytes:
+    """A stored event as `viewer` (a seat, or None for spectators) may see it, on the wire."""
+    redacted = rules.redact(record.e, viewer)
+    return _encoder.encode(game_event(kind, record.v, record.at, redacted))
+
+
+def view_json(view: View) -> bytes:
+    """A table's view."""
+    return _encoder.encode(view)
+
+
+def created_json(view: View, host_token: str) -> bytes:
+    """A new table's answer, with its host token."""
+    return _encoder.encode(Created(game=view, host_token=host_token))
+
+
+def joined_json(player_id: str, seat: int, token: str, view: View) -> bytes:
+    """A taken seat's answer, with its token."""
+    return _encoder.encode(Joined(player_id=player_id, seat=seat, token=token, game=view))
+
+
+def house_seated_json(player_id: str, seat: int, view: View) -> bytes:
+    """A house player's seat: no token (nobody plays it but the house)."""
+    return _encoder.encode(HouseSeated(player_id=player_id, seat=seat, game=view))
+
+
+def _raw(events: Sequence[bytes]) -> list[GameEvent]:
+    # Events already made as JSON go into the answer as they are.
+    return cast(list[GameEvent], [msgspec.Raw(e) for e in events])
+
+
+def result_json(version: int, events: Sequence[bytes], view: View) -> bytes:
+    """A command's answer: the new version, the events as the mover sees them, the view."""
+    return _encoder.encode(CommandResult(version=version, events=_raw(events), game=view))
+
+
+def page_json(events: Sequence[bytes], version: int, more: bool) -> bytes:
+    """A page of events, each already as the asker sees it."""
+    return _encoder.encode(EventPage(events=_raw(events), version=version, more=more))
