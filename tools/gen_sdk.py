@@ -51,12 +51,13 @@ def generate(target: Path, spec: Path = SPEC) -> None:
 def events_module(spec: Path) -> str:
     """`kronikas_client/events.py`: the union of every event class, and a parser by `type`.
 
-    The generator inlines the union where `EventPage.events` and `CommandResult.events` use it;
-    this names it once, from the document's discriminator, for the streaming helper and bots.
+    The document names the union (the component `GameEvent`), but the generator writes it out
+    where `EventPage.events` and `CommandResult.events` use it; this names it once, from the
+    component's discriminator, for the streaming helper and bots.
     """
     document = json.loads(spec.read_text())
-    items = document["components"]["schemas"]["EventPage"]["properties"]["events"]["items"]
-    mapping: dict[str, str] = items["discriminator"]["mapping"]
+    union = document["components"]["schemas"]["GameEvent"]
+    mapping: dict[str, str] = union["discriminator"]["mapping"]
     names = {wire: ref.rsplit("/", 1)[-1] for wire, ref in sorted(mapping.items())}
     classes = sorted(set(names.values()))
     lines = [

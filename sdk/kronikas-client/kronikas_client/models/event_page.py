@@ -275,232 +275,232 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_0 = CheatGameCreatedEvent.from_dict(data)
+                    componentsschemas_game_event_type_0 = CheatGameCreatedEvent.from_dict(data)
 
-                    return events_item_type_0
+                    return componentsschemas_game_event_type_0
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_1 = CheatPlayerJoinedEvent.from_dict(data)
+                    componentsschemas_game_event_type_1 = CheatPlayerJoinedEvent.from_dict(data)
 
-                    return events_item_type_1
+                    return componentsschemas_game_event_type_1
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_2 = CheatRoundDealtEvent.from_dict(data)
+                    componentsschemas_game_event_type_2 = CheatRoundDealtEvent.from_dict(data)
 
-                    return events_item_type_2
+                    return componentsschemas_game_event_type_2
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_3 = CheatCardsPlayedEvent.from_dict(data)
+                    componentsschemas_game_event_type_3 = CheatCardsPlayedEvent.from_dict(data)
 
-                    return events_item_type_3
+                    return componentsschemas_game_event_type_3
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_4 = CheatCheatCalledEvent.from_dict(data)
+                    componentsschemas_game_event_type_4 = CheatCheatCalledEvent.from_dict(data)
 
-                    return events_item_type_4
+                    return componentsschemas_game_event_type_4
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_5 = CheatPileTakenEvent.from_dict(data)
+                    componentsschemas_game_event_type_5 = CheatPileTakenEvent.from_dict(data)
 
-                    return events_item_type_5
+                    return componentsschemas_game_event_type_5
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_6 = CheatPenaltyTakenEvent.from_dict(data)
+                    componentsschemas_game_event_type_6 = CheatPenaltyTakenEvent.from_dict(data)
 
-                    return events_item_type_6
+                    return componentsschemas_game_event_type_6
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_7 = CheatPlayAcceptedEvent.from_dict(data)
+                    componentsschemas_game_event_type_7 = CheatPlayAcceptedEvent.from_dict(data)
 
-                    return events_item_type_7
+                    return componentsschemas_game_event_type_7
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_8 = CheatRoundEndedEvent.from_dict(data)
+                    componentsschemas_game_event_type_8 = CheatRoundEndedEvent.from_dict(data)
 
-                    return events_item_type_8
+                    return componentsschemas_game_event_type_8
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_9 = CheatDeckRevealedEvent.from_dict(data)
+                    componentsschemas_game_event_type_9 = CheatDeckRevealedEvent.from_dict(data)
 
-                    return events_item_type_9
+                    return componentsschemas_game_event_type_9
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_10 = CheatMatchEndedEvent.from_dict(data)
+                    componentsschemas_game_event_type_10 = CheatMatchEndedEvent.from_dict(data)
 
-                    return events_item_type_10
+                    return componentsschemas_game_event_type_10
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_11 = CheatPlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_11 = CheatPlayerLeftEvent.from_dict(data)
 
-                    return events_item_type_11
+                    return componentsschemas_game_event_type_11
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_12 = CheatSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_12 = CheatSeatAwayEvent.from_dict(data)
 
-                    return events_item_type_12
+                    return componentsschemas_game_event_type_12
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_13 = CheatSeatBackEvent.from_dict(data)
+                    componentsschemas_game_event_type_13 = CheatSeatBackEvent.from_dict(data)
 
-                    return events_item_type_13
+                    return componentsschemas_game_event_type_13
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_14 = ThirtyOneGameCreatedEvent.from_dict(data)
+                    componentsschemas_game_event_type_14 = ThirtyOneGameCreatedEvent.from_dict(data)
 
-                    return events_item_type_14
+                    return componentsschemas_game_event_type_14
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_15 = ThirtyOnePlayerJoinedEvent.from_dict(data)
+                    componentsschemas_game_event_type_15 = ThirtyOnePlayerJoinedEvent.from_dict(data)
 
-                    return events_item_type_15
+                    return componentsschemas_game_event_type_15
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_16 = ThirtyOneRoundDealtEvent.from_dict(data)
+                    componentsschemas_game_event_type_16 = ThirtyOneRoundDealtEvent.from_dict(data)
 
-                    return events_item_type_16
+                    return componentsschemas_game_event_type_16
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_17 = ThirtyOneHandKeptEvent.from_dict(data)
+                    componentsschemas_game_event_type_17 = ThirtyOneHandKeptEvent.from_dict(data)
 
-                    return events_item_type_17
+                    return componentsschemas_game_event_type_17
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_18 = ThirtyOneHandExchangedEvent.from_dict(data)
+                    componentsschemas_game_event_type_18 = ThirtyOneHandExchangedEvent.from_dict(data)
 
-                    return events_item_type_18
+                    return componentsschemas_game_event_type_18
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_19 = ThirtyOneCardSwappedEvent.from_dict(data)
+                    componentsschemas_game_event_type_19 = ThirtyOneCardSwappedEvent.from_dict(data)
 
-                    return events_item_type_19
+                    return componentsschemas_game_event_type_19
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_20 = ThirtyOneHandsSwappedEvent.from_dict(data)
+                    componentsschemas_game_event_type_20 = ThirtyOneHandsSwappedEvent.from_dict(data)
 
-                    return events_item_type_20
+                    return componentsschemas_game_event_type_20
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_21 = ThirtyOnePassedEvent.from_dict(data)
+                    componentsschemas_game_event_type_21 = ThirtyOnePassedEvent.from_dict(data)
 
-                    return events_item_type_21
+                    return componentsschemas_game_event_type_21
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_22 = ThirtyOneHandShownEvent.from_dict(data)
+                    componentsschemas_game_event_type_22 = ThirtyOneHandShownEvent.from_dict(data)
 
-                    return events_item_type_22
+                    return componentsschemas_game_event_type_22
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_23 = ThirtyOneRoundEndedEvent.from_dict(data)
+                    componentsschemas_game_event_type_23 = ThirtyOneRoundEndedEvent.from_dict(data)
 
-                    return events_item_type_23
+                    return componentsschemas_game_event_type_23
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_24 = ThirtyOneDeckRevealedEvent.from_dict(data)
+                    componentsschemas_game_event_type_24 = ThirtyOneDeckRevealedEvent.from_dict(data)
 
-                    return events_item_type_24
+                    return componentsschemas_game_event_type_24
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_25 = ThirtyOneMatchEndedEvent.from_dict(data)
+                    componentsschemas_game_event_type_25 = ThirtyOneMatchEndedEvent.from_dict(data)
 
-                    return events_item_type_25
+                    return componentsschemas_game_event_type_25
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_26 = ThirtyOnePlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_26 = ThirtyOnePlayerLeftEvent.from_dict(data)
 
-                    return events_item_type_26
+                    return componentsschemas_game_event_type_26
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    events_item_type_27 = ThirtyOneSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_27 = ThirtyOneSeatAwayEvent.from_dict(data)
 
-                    return events_item_type_27
+                    return componentsschemas_game_event_type_27
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                events_item_type_28 = ThirtyOneSeatBackEvent.from_dict(data)
+                componentsschemas_game_event_type_28 = ThirtyOneSeatBackEvent.from_dict(data)
 
-                return events_item_type_28
+                return componentsschemas_game_event_type_28
 
             events_item = _parse_events_item(events_item_data)
 

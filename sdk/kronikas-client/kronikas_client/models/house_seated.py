@@ -64,16 +64,16 @@ class HouseSeated:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                game_type_0 = CheatGameView.from_dict(data)
+                componentsschemas_game_view_type_0 = CheatGameView.from_dict(data)
 
-                return game_type_0
+                return componentsschemas_game_view_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             if not isinstance(data, dict):
                 raise TypeError()
-            game_type_1 = ThirtyOneGameView.from_dict(data)
+            componentsschemas_game_view_type_1 = ThirtyOneGameView.from_dict(data)
 
-            return game_type_1
+            return componentsschemas_game_view_type_1
 
         game = _parse_game(d.pop("game"))
 

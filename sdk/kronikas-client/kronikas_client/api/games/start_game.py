@@ -35,16 +35,16 @@ def _parse_response(
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                response_200_type_0 = CheatGameView.from_dict(data)
+                componentsschemas_game_view_type_0 = CheatGameView.from_dict(data)
 
-                return response_200_type_0
+                return componentsschemas_game_view_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             if not isinstance(data, dict):
                 raise TypeError()
-            response_200_type_1 = ThirtyOneGameView.from_dict(data)
+            componentsschemas_game_view_type_1 = ThirtyOneGameView.from_dict(data)
 
-            return response_200_type_1
+            return componentsschemas_game_view_type_1
 
         response_200 = _parse_response_200(response.json())
 

@@ -18,6 +18,7 @@ from litestar import Litestar, Request
 from litestar.openapi.plugins import JsonRenderPlugin
 
 from kronikas.application.engines import ENGINES, Registry
+from kronikas.application.wire import envelope
 
 _TAG_FIELDS = ("type", "kind")
 
@@ -93,6 +94,8 @@ def mended(
       for structs that forbid unknown fields, a `minimum` of 0, constraints on list items.
     - What the service answers always holds every field (`_answers_in_full`), so the SDK never
       marks a field of a view or an event as possibly unset.
+    - The unions of views, events and commands are components of their own (`GameView`,
+      `GameEvent`, `Command`), referred to where they are used (`_name_unions`).
     """
     doc = copy.deepcopy(document)
     schemas: dict[str, Any] = doc.setdefault("components", {}).setdefault("schemas", {})
@@ -105,6 +108,7 @@ def mended(
                 prop["default"] = prop["const"]
     structs = _structs(engines, inputs)
     _walk(doc, schemas)
+    _name_unions(doc, schemas, engines)
     _restore_constraints(schemas, structs)
     _answers_in_full(doc, schemas, structs, engines)
     for path_item in doc.get("paths", {}).values():
@@ -364,3 +368,57 @@ def _add_discriminator(node: dict[str, Any], members: list[Any], schemas: dict[s
         else:
             node["discriminator"] = {"propertyName": field, "mapping": mapping}
             return
+
+
+def _unions(engines: Registry) -> dict[str, frozenset[str]]:
+    """The unions every client names, by component name: the members' names of each."""
+    return {
+        "GameView": frozenset(game.view_type.__name__ for game in engines.values()),
+        "GameEvent": frozenset(
+            envelope(kind, cls, cls is game.end_event).__name__
+            for kind, game in engines.items()
+            for cls in game.events
+        ),
+        "Command": frozenset(cls.__name__ for game in engines.values() for cls in game.commands),
+    }
+
+
+_UNION_DOCS = {
+    "GameView": "A table as the asker may see it; `kind` says which game.",
+    "GameEvent": "One change to a table, as the asker may see it: `type` names the game and "
+    "the event (`<kind>.round_dealt`), `data` holds its fields.",
+    "Command": "One command; `type` chooses it.",
+}
+
+
+def _name_unions(doc: dict[str, Any], schemas: dict[str, Any], engines: Registry) -> None:
+    # Generators name an inline `oneOf` after the place it is used (or not at all: the
+    # TypeScript ones write the whole union out at every use), so each union of views, events
+    # and commands becomes one component, with its discriminator, and every use a `$ref` to it.
+    # A use keeps its own description (OpenAPI 3.1 allows siblings of `$ref`).
+    wanted = {members: name for name, members in _unions(engines).items()}
+
+    def visit(node: Any) -> None:
+        if isinstance(node, dict):
+            if "discriminator" in node and (name := wanted.get(_members(node))) is not None:
+                union = {"oneOf": node.pop("oneOf"), "discriminator": node.pop("discriminator")}
+                schemas.setdefault(name, {"title": name, "description": _UNION_DOCS[name]} | union)
+                node["$ref"] = f"#/components/schemas/{name}"
+                return
+            for key, value in list(node.items()):
+                if not (node is schemas and key in _UNION_DOCS):
+                    visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    visit(doc)
+
+
+def _members(union: dict[str, Any]) -> frozenset[str]:
+    """The component names a `oneOf` of `$ref`s refers to."""
+    return frozenset(
+        member["$ref"].rsplit("/", 1)[-1]
+        for member in union.get("oneOf", [])
+        if isinstance(member, dict) and "$ref" in member
+    )
