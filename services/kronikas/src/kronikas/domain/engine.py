@@ -182,7 +182,7 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     ) -> CommandT | None:
         """The house's command for `seat`, decided from what that seat has seen alone: its view
         (as the house plays it) and `seen`, its round's events redacted for it."""
-        view = self.view(state, seat, game_id, version, None, True)
+        view = self.view(state, seat, game_id, version, by_house=True)
         return self.house_command(view, [self.redact(e, seat) for e in seen], rng)
 
 

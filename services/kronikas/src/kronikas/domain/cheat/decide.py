@@ -64,7 +64,6 @@ def decide(
     command: Command | Join | Start | TimeOut | CapReached,
     seat: int | None,
     rng: Randomness,
-    *,
     by_house: bool = False,
 ) -> list[Event]:
     """The events a command causes, or a `DomainError` when the rules refuse it. `by_house`: the

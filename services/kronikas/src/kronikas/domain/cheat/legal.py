@@ -33,7 +33,7 @@ def allowed(state: CheatRound, seat: int) -> list[str]:
     return ["call"]
 
 
-def legal(state: State, seat: int, *, by_house: bool = False) -> list[str]:
+def legal(state: State, seat: int, by_house: bool = False) -> list[str]:
     """The command types this seat may send now (`[]` when none): the game's, then `leave` (any
     seat whose player has not left, until the match is over) and `back` (a seat away).
 
@@ -55,7 +55,7 @@ def legal(state: State, seat: int, *, by_house: bool = False) -> list[str]:
             assert_never(state)
 
 
-def legal_moves(state: State, seat: int, *, by_house: bool = False) -> list[Command]:
+def legal_moves(state: State, seat: int, by_house: bool = False) -> list[Command]:
     """Every command this seat may send now (OpenSpiel's `legal_actions`), in `legal`'s order of
     types: each distinct play of 1 to `max_play` cards from the hand (fewer cards first, then in
     hand order, each play's cards in hand order), then `accept`, then `call`; last `leave` and

@@ -102,7 +102,6 @@ def decide(
     command: Command | Join | Start | TimeOut | CapReached,
     seat: int | None,
     rng: Randomness,
-    *,
     by_house: bool = False,
 ) -> list[Event]:
     """The events a command causes, or a DomainError saying why it is refused. `by_house`: the

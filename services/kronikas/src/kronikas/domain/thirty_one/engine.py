@@ -63,15 +63,11 @@ ENGINE: Engine[ThirtyOneOptions, State, Command, Event, ThirtyOneGameView] = Eng
     validate_options=validate_options,
     created=created,
     initial_state=initial_state,
-    decide=lambda state, command, seat, rng, by_house=False: decide(
-        state, command, seat, rng, by_house=by_house
-    ),
+    decide=decide,
     evolve=evolve,
-    legal=lambda state, seat, by_house=False: legal(state, seat, by_house=by_house),
-    legal_moves=lambda state, seat, by_house=False: legal_moves(state, seat, by_house=by_house),
-    view=lambda state, viewer, game_id, version, deadline=None, by_house=False: view(
-        state, viewer, game_id, version, deadline=deadline, by_house=by_house
-    ),
+    legal=legal,
+    legal_moves=legal_moves,
+    view=view,
     redact=redact,
     is_terminal=is_terminal,
     waiting_for=waiting_for,

@@ -72,7 +72,7 @@ def _any_good_swap(hand: tuple[Card, ...], table: tuple[Card, ...]) -> bool:
     return any(reaches_21(swapped(hand, give, take)) for give in hand for take in table)
 
 
-def legal(state: State, seat: int, *, by_house: bool = False) -> list[str]:
+def legal(state: State, seat: int, by_house: bool = False) -> list[str]:
     """The command types this seat may send now: the game's, then `leave` (any seat whose player
     has not left, until the match is over) and `back` (a seat away).
 
@@ -119,7 +119,7 @@ def _game_kinds(state: State, seat: int) -> list[str]:
             assert_never(state)
 
 
-def legal_moves(state: State, seat: int, *, by_house: bool = False) -> list[Command]:
+def legal_moves(state: State, seat: int, by_house: bool = False) -> list[Command]:
     """Every concrete command this seat may send now, each one `decide` accepts (`[]` when none).
 
     In the order of `legal`: keep, exchange; the swaps, by the hand's cards then the table's;

@@ -56,7 +56,6 @@ def view(
     viewer: int | None,
     game_id: str,
     version: int,
-    *,
     deadline: str | None = None,
     by_house: bool = False,
 ) -> ThirtyOneGameView:
