@@ -1,22 +1,26 @@
-"""Tables for the house's tests: a game driven through `decide`, the house in some seats and
-random legal moves in the others, and its twin dealt differently where one seat cannot see."""
+"""Tables for the house's tests: a game driven through its `Engine` (decide, evolve, views and
+the house's move), the house in some seats and random legal moves in the others, and its twin
+dealt differently where one seat cannot see."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
-from types import ModuleType
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from kronikas.domain import cheat, thirty_one
 from kronikas.domain.cards import ALL_CODES, Card
-from kronikas.domain.cheat.house import house_command as cheat_house
+from kronikas.domain.cheat.commands import Call
 from kronikas.domain.common import Back, Join, Leave, Shuffle, Start
-from kronikas.domain.thirty_one.house import house_command as thirty_one_house
+from kronikas.domain.engine import Engine, View
 
-HOUSES: dict[ModuleType, Callable[..., Any]] = {cheat: cheat_house, thirty_one: thirty_one_house}
+OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
+StateT = TypeVar("StateT")
+CommandT = TypeVar("CommandT", bound=msgspec.Struct)
+EventT = TypeVar("EventT", bound=msgspec.Struct)
+ViewT = TypeVar("ViewT", bound=View)
+
 COMMITMENT = "0" * 64
 """Both twins publish this commitment: it hides the deck, so they must not differ by it."""
 
@@ -42,72 +46,80 @@ class Decks:
         return self.dealer % n
 
 
-class Table:
+class Table(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     """A match on one engine, from creation, with the house seated at `house` seats."""
 
     def __init__(
-        self, engine: ModuleType, options: Any, n: int, house: Sequence[int], deals: Decks
+        self,
+        engine: Engine[OptionsT, StateT, CommandT, EventT, ViewT],
+        options: OptionsT,
+        n: int,
+        house: Sequence[int],
+        deals: Decks,
     ) -> None:
         self.engine, self.house, self.deals = engine, frozenset(house), deals
-        self.state: Any = engine.initial_state(options, True)
-        self.events: list[Any] = []
+        self.state = engine.initial_state(options, True)
+        self.events: list[EventT] = []
         self.apply(engine.created(options, True))
         for seat in range(n):
             join = Join(player_id=f"p{seat}", name=f"P{seat}", house=seat in self.house)
             self.apply(engine.decide(self.state, join, None, deals))
         self.apply(engine.decide(self.state, Start(), None, deals))
 
-    def apply(self, events: Sequence[Any]) -> None:
+    def apply(self, events: Sequence[EventT]) -> None:
         """Fold events into the table."""
         for event in events:
             self.state = self.engine.evolve(self.state, event)
             self.events.append(event)
 
-    def act(self, seat: int, command: Any) -> None:
+    def act(self, seat: int, command: CommandT) -> None:
         """Play `command` for `seat` (refused commands raise, as `decide` does)."""
         by_house = seat in self.house
-        self.apply(self.engine.decide(self.state, command, seat, self.deals, by_house=by_house))
+        self.apply(self.engine.decide(self.state, command, seat, self.deals, by_house))
 
-    def view(self, seat: int) -> Any:
+    def view(self, seat: int) -> ViewT:
         """The seat's view as the application gives it to the house."""
         version = len(self.events)
         return self.engine.view(self.state, seat, "table", version, by_house=seat in self.house)
 
-    def history(self, seat: int) -> list[Any]:
+    def history(self, seat: int) -> list[EventT]:
         """The round's events (from its deal) redacted for the seat, as the application gives
         them to the house."""
-        deal = cheat.CheatRoundDealt if self.engine is cheat else thirty_one.ThirtyOneRoundDealt
+        deal = self.engine.deal_event
         start = max((i for i, e in enumerate(self.events) if isinstance(e, deal)), default=0)
         return [self.engine.redact(e, seat) for e in self.events[start:]]
 
-    def ask(self, seat: int, rng: random.Random) -> Any:
+    def ask(self, seat: int, rng: random.Random) -> CommandT | None:
         """The house's command for `seat` now (None when it makes none)."""
-        return HOUSES[self.engine](self.view(seat), self.history(seat), rng)
+        return self.engine.house_command(self.view(seat), self.history(seat), rng)
 
     def deals_so_far(self) -> int:
         """How many rounds have been dealt."""
-        deal = cheat.CheatRoundDealt if self.engine is cheat else thirty_one.ThirtyOneRoundDealt
-        return sum(isinstance(e, deal) for e in self.events)
+        return sum(isinstance(e, self.engine.deal_event) for e in self.events)
 
     def over(self) -> bool:
         """Whether the match is over."""
-        return bool(self.engine.is_terminal(self.state))
+        return self.engine.is_terminal(self.state)
 
-    def moves(self, seat: int) -> list[Any]:
+    def moves(self, seat: int) -> list[CommandT]:
         """The seat's legal moves of the game (`leave` and `back` left out)."""
         moves = self.engine.legal_moves(self.state, seat, by_house=seat in self.house)
         return [m for m in moves if not isinstance(m, Leave | Back)]
 
     def waiting_for(self) -> int | None:
         """The seat the table waits for, if any."""
-        return self.engine.waiting_for(self.state)  # type: ignore[no-any-return]
+        return self.engine.waiting_for(self.state)
 
 
-def random_move(table: Table, seat: int, rng: random.Random, call_rate: float = 0.25) -> Any:
+AnyTable = Table[Any, Any, Any, Any, Any]
+"""A table of any game, for the helpers below that play either."""
+
+
+def random_move(table: AnyTable, seat: int, rng: random.Random, call_rate: float = 0.25) -> Any:
     """A random legal move: a call now and then where one is allowed, else any other move."""
     moves = table.moves(seat)
-    calls = [m for m in moves if isinstance(m, cheat.Call)]
-    others = [m for m in moves if not isinstance(m, cheat.Call)]
+    calls = [m for m in moves if isinstance(m, Call)]
+    others = [m for m in moves if not isinstance(m, Call)]
     if calls and (not others or rng.random() < call_rate):
         return calls[0]
     return rng.choice(others) if others else None
@@ -124,7 +136,7 @@ def _codes(value: Any) -> set[Card]:
     return set()
 
 
-def twin(table: Table, seat: int, seed: int) -> tuple[Decks, dict[Card, Card]]:
+def twin(table: AnyTable, seat: int, seed: int) -> tuple[Decks, dict[Card, Card]]:
     """Decks for a twin of `table` that deal `seat` everything it has seen alike and move every
     card of the current round it has not seen (other hands, set-aside or undealt cards) to
     another such place, at random; and the map from a card of `table` to the card in its place."""
@@ -145,7 +157,7 @@ Ask = Callable[[int, Any], None]
 
 
 def drive(
-    table: Table,
+    table: AnyTable,
     seed: int,
     steps: int,
     asked: Ask | None = None,

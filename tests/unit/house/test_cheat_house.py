@@ -11,6 +11,7 @@ import pytest
 from benchmarks.house_strength import play_match
 from kronikas.domain import cheat
 from kronikas.domain.cheat import CheatOptions, house
+from kronikas.domain.cheat.engine import ENGINE as CHEAT
 from kronikas.domain.common import Back, Leave
 from tests.conftest import examples
 from tests.unit.house.tables import Decks, Table, drive, twin
@@ -34,7 +35,7 @@ def test_every_command_the_house_makes_is_legal(seed: int) -> None:
     when the table waits for it."""
     options, n = TABLES[seed % len(TABLES)]
     seats = range(n) if seed % 4 == 0 else [seed % n]
-    table = Table(cheat, options, n, seats, Decks(seed, dealer=seed))
+    table = Table(CHEAT, options, n, seats, Decks(seed, dealer=seed))
 
     def asked(seat: int, command: Any) -> None:
         kinds = table.view(seat).legal
@@ -52,7 +53,7 @@ def test_every_command_the_house_makes_is_legal(seed: int) -> None:
 def test_the_same_inputs_give_the_same_command() -> None:
     """Seeded tables replay: the same view, history and rng state give the same command, also
     when the house has forgotten what it folded before."""
-    table = Table(cheat, CheatOptions(), 3, [0, 1, 2], Decks(7, dealer=1))
+    table = Table(CHEAT, CheatOptions(), 3, [0, 1, 2], Decks(7, dealer=1))
     answers: list[tuple[Any, Any, Any]] = []
 
     def asked(seat: int, command: Any) -> None:
@@ -74,13 +75,13 @@ def test_what_the_seat_cannot_see_changes_nothing(seed: int) -> None:
     set-aside cards; played face down alike) give its seat the same views and histories, and
     the house the same moves."""
     n, options = 2 + seed % 3, CheatOptions(rounds=5, chroniclers=seed % 2 == 1)
-    first = Table(cheat, options, n, [0], Decks(seed, dealer=seed))
+    first = Table(CHEAT, options, n, [0], Decks(seed, dealer=seed))
     asks: list[tuple[Any, Any, Any]] = []
     played = drive(first, seed, 40, lambda s, c: asks.append((first.view(s), first.history(s), c)))
     assert asks
     deals, moved = twin(first, 0, seed)
     assert any(card != other for card, other in moved.items()), "some unseen card moved"
-    second = Table(cheat, options, n, [0], deals)
+    second = Table(CHEAT, options, n, [0], deals)
     # The others play the same, card for card where the cards moved (in the last round).
     last = first.deals_so_far()
     script = (
@@ -113,7 +114,7 @@ def test_it_beats_the_random_bot() -> None:
 def test_a_history_cut_short_still_gives_legal_moves(seed: int) -> None:
     """The house works with whatever history it gets: the round's from any event on, or none."""
     options, n = TABLES[seed % len(TABLES)]
-    table = Table(cheat, options, n, [0], Decks(seed, dealer=seed))
+    table = Table(CHEAT, options, n, [0], Decks(seed, dealer=seed))
     cut = random.Random(seed)
 
     def asked(seat: int, command: Any) -> None:

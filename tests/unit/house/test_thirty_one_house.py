@@ -12,6 +12,7 @@ from benchmarks.house_strength import play_match
 from kronikas.domain import thirty_one
 from kronikas.domain.common import Back, Leave
 from kronikas.domain.thirty_one import ThirtyOneOptions, house
+from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.conftest import examples
 from tests.unit.house.tables import Decks, Table, drive, twin
 
@@ -34,7 +35,7 @@ def test_every_command_the_house_makes_is_legal(seed: int) -> None:
     when the table waits for it."""
     options, n = TABLES[seed % len(TABLES)]
     seats = range(n) if seed % 4 == 0 else [seed % n]
-    table = Table(thirty_one, options, n, seats, Decks(seed, dealer=seed))
+    table = Table(THIRTY_ONE, options, n, seats, Decks(seed, dealer=seed))
 
     def asked(seat: int, command: Any) -> None:
         assert command is not None, "it must move when the table waits for it"
@@ -48,7 +49,7 @@ def test_every_command_the_house_makes_is_legal(seed: int) -> None:
 
 def test_the_same_inputs_give_the_same_command() -> None:
     """Seeded tables replay: the same view, history and rng state give the same command."""
-    table = Table(thirty_one, ThirtyOneOptions(), 3, [0, 1, 2], Decks(5, dealer=2))
+    table = Table(THIRTY_ONE, ThirtyOneOptions(), 3, [0, 1, 2], Decks(5, dealer=2))
     answers: list[tuple[Any, Any]] = []
 
     def asked(seat: int, command: Any) -> None:
@@ -69,13 +70,13 @@ def test_what_the_seat_cannot_see_changes_nothing(seed: int) -> None:
     dealt and never showed, the cards left in the deck) give its seat the same views and
     histories, and the house the same moves."""
     n, options = 2 + seed % 3, ThirtyOneOptions(chronicler=seed % 2 == 1, lives=5)
-    first = Table(thirty_one, options, n, [0], Decks(seed, dealer=seed))
+    first = Table(THIRTY_ONE, options, n, [0], Decks(seed, dealer=seed))
     asks: list[tuple[Any, Any, Any]] = []
     played = drive(first, seed, 30, lambda s, c: asks.append((first.view(s), first.history(s), c)))
     assert asks
     deals, moved = twin(first, 0, seed)
     assert any(card != other for card, other in moved.items()), "some unseen card moved"
-    second = Table(thirty_one, options, n, [0], deals)
+    second = Table(THIRTY_ONE, options, n, [0], deals)
     # The others' moves name only cards the seat has seen: they are played alike.
     script = (command for seat, command, _ in played if seat != 0)
     replayed = iter(asks)
@@ -103,7 +104,7 @@ def test_it_beats_the_random_bot() -> None:
 def test_a_history_cut_short_still_gives_legal_moves(seed: int) -> None:
     """The house works with whatever history it gets: the round's from any event on, or none."""
     options, n = TABLES[seed % len(TABLES)]
-    table = Table(thirty_one, options, n, [0], Decks(seed, dealer=seed))
+    table = Table(THIRTY_ONE, options, n, [0], Decks(seed, dealer=seed))
     cut = random.Random(seed)
 
     def asked(seat: int, command: Any) -> None:
