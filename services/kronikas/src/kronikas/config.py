@@ -96,6 +96,14 @@ class Settings:
     redis_timeout_s: float = 2.0
     workers: int = 1
     sse_keepalive_s: float = 15.0
+    socket_hello_s: float = 5.0
+    """How long a new seat socket may take to send its `hello` (api/socket.py)."""
+    socket_idle_s: float = 60.0
+    """How long a seat socket may stay silent (a `ping` counts) before it is closed."""
+    socket_heartbeat_s: float = 15.0
+    """How often a seat socket is sent a `heartbeat` while nothing else was sent."""
+    socket_backlog: int = 64
+    """Messages a seat socket may have waiting for a slow reader before it is closed."""
     web_dir: str | None = None
     """The web table's folder, served at `/`; None: no web table (only the API and its docs)."""
     extra: Mapping[str, str] = field(default_factory=dict)
@@ -138,5 +146,9 @@ class Settings:
             redis_timeout_s=_int(env, "REDIS_TIMEOUT_MS", 2000, 50, 60_000) / 1000,
             workers=_int(env, "WORKERS", 1, 1, 64),
             sse_keepalive_s=_int(env, "SSE_KEEPALIVE_S", 15, 1, 300),
+            socket_hello_s=_int(env, "SOCKET_HELLO_S", 5, 1, 300),
+            socket_idle_s=_int(env, "SOCKET_IDLE_S", 60, 1, 3600),
+            socket_heartbeat_s=_int(env, "SOCKET_HEARTBEAT_S", 15, 1, 300),
+            socket_backlog=_int(env, "SOCKET_BACKLOG", 64, 1, 100_000),
             web_dir=env.get("WEB_DIR") or source_web_dir(),
         )

@@ -27,6 +27,7 @@ from kronikas.api.games import GamesController, send_command_inputs
 from kronikas.api.lane import Kronikas
 from kronikas.api.logs import RequestLogMiddleware, configure_logging
 from kronikas.api.openapi import MendedJson
+from kronikas.api.socket import close_all, seat_socket
 from kronikas.api.system import SystemController
 from kronikas.api.web import web_router
 from kronikas.api.wire import ApiWire
@@ -120,7 +121,7 @@ def create_app(
     log_without_query_strings()
     wire = ApiWire(games)
     wire.kinds  # noqa: B018 - made now, not on the first request
-    state = State({"settings": settings, "redis": redis, "wire": wire})
+    state = State({"settings": settings, "redis": redis, "wire": wire, "sockets": set()})
 
     async def on_startup(app: Litestar) -> None:
         if app.state.redis is None:
@@ -141,6 +142,7 @@ def create_app(
         gc.set_threshold(20_000, 50, 100)
 
     async def on_shutdown(app: Litestar) -> None:
+        close_all(app.state.sockets)  # 1001: reconnect to another worker or instance
         if isinstance(app, Kronikas):
             app.games = None
         if games := app.state.get("games"):
@@ -174,7 +176,7 @@ def create_app(
     if settings.web_dir:
         pages.append(web_router(settings.web_dir))
     app = Kronikas(
-        route_handlers=[SystemController, GamesController, *pages, *extra_routes],
+        route_handlers=[SystemController, GamesController, seat_socket, *pages, *extra_routes],
         state=state,
         on_startup=[on_startup],
         on_shutdown=[on_shutdown],

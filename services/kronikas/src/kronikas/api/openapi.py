@@ -94,6 +94,8 @@ def mended(
       for structs that forbid unknown fields, a `minimum` of 0, constraints on list items.
     - What the service answers always holds every field (`_answers_in_full`), so the SDK never
       marks a field of a view or an event as possibly unset.
+    - The seat socket's messages are components (`_document_socket`): it is no route of the
+      document, but generated clients get its types.
     - The unions of views, events and commands are components of their own (`GameView`,
       `GameEvent`, `Command`), referred to where they are used (`_name_unions`).
     """
@@ -101,6 +103,7 @@ def mended(
     schemas: dict[str, Any] = doc.setdefault("components", {}).setdefault("schemas", {})
     for documented in inputs:
         _document_inputs(doc, schemas, documented)
+    _document_socket(schemas, engines)
     for schema in schemas.values():
         for name in _TAG_FIELDS:
             prop = schema.get("properties", {}).get(name)
@@ -422,3 +425,45 @@ def _members(union: dict[str, Any]) -> frozenset[str]:
         for member in union.get("oneOf", [])
         if isinstance(member, dict) and "$ref" in member
     )
+
+
+_SOCKET_UNIONS = {
+    "SocketClientMessage": "What a client sends on the seat socket, `/v1/games/{id}/socket` "
+    "(docs/api.md, The seat socket): `type` chooses the message.",
+    "SocketServerMessage": "What the server sends on the seat socket: `type` chooses the "
+    "message.",
+}
+
+
+def _document_socket(schemas: dict[str, Any], engines: Registry) -> None:
+    # The seat socket (api/socket.py) has no operation in OpenAPI 3.1; its messages are
+    # components, and each direction a tagged union (`SocketClientMessage`,
+    # `SocketServerMessage`) that generated clients can switch over. Written as Litestar
+    # writes structs (unions as `oneOf`), before the mends that give tags their defaults and
+    # unions their discriminators and names.
+    from kronikas.api.socket_wire import socket_messages
+    from kronikas.api.wire import ApiWire
+
+    wire = ApiWire(engines)
+    for name, union in zip(_SOCKET_UNIONS, socket_messages(wire, wire.Command), strict=True):
+        members = get_args(get_args(union)[0])
+        _, components = msgspec.json.schema_components(
+            members, ref_template="#/components/schemas/{name}"
+        )
+        for component_name, component in components.items():
+            schemas.setdefault(component_name, _one_of(_as_litestar_writes(component)))
+        schemas[name] = {
+            "title": name,
+            "description": _SOCKET_UNIONS[name],
+            "oneOf": [{"$ref": f"#/components/schemas/{m.__name__}"} for m in members],
+        }
+
+
+def _one_of(node: Any) -> Any:
+    """msgspec's `anyOf` of a union as Litestar writes it, `oneOf` (its members exclude one
+    another: tagged structs, or a value and null)."""
+    if isinstance(node, dict):
+        return {("oneOf" if k == "anyOf" else k): _one_of(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_one_of(v) for v in node]
+    return node

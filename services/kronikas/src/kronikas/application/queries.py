@@ -32,6 +32,12 @@ def delivered(seen: list[Seen], seat: int | None) -> list[Delivered]:
     return [Delivered(s.version, s.type, s.json(seat)) for s in seen]
 
 
+def view_of(table: Table, seat: int | None) -> bytes:
+    """The table's view as `seat` (None: the host, a spectator) sees it, at its version."""
+    deadline = deadline_text(table.engine, table.state, table.at)
+    return view_json(table.engine.view(table.state, seat, table.game_id, table.version, deadline))
+
+
 HELD_RETRY_AFTER_S = 5
 """What a stream or long-poll over its cap is told to wait: a place frees when one ends."""
 
@@ -123,10 +129,7 @@ class Queries:
     async def view(self, game_id: str, token: str | None, client: str | None = None) -> Answer:
         """The table as the token's holder (or a spectator) sees it now."""
         table, role = await self.reader(game_id, token, client)
-        seat = seated(table, role)
-        deadline = deadline_text(table.engine, table.state, table.at)
-        view = table.engine.view(table.state, seat, game_id, table.version, deadline)
-        return Answer(view_json(view), table.version)
+        return Answer(view_of(table, seated(table, role)), table.version)
 
     async def lobby(
         self,
@@ -260,6 +263,14 @@ class Following:
         changed = await waiter.wait(self.keepalive)
         waiter.clear()
         return [] if changed else None
+
+    async def until(self, last: int) -> list[Delivered]:
+        """The events owed after `after` up to `last` (a page at most), as its viewer's seat
+        sees them now: what a transport sends before an answer that carries the events after
+        `last` (api/socket.py). `Unauthorized` once its player left."""
+        table = await self.queries.folds.followed(self.game_id)
+        delivered, _ = await self.queries._after(table, self.after, seated(table, self.role))
+        return [d for d in delivered if d.version <= last]
 
     def at_hand(self) -> list[Delivered] | None:
         """The events owed ([] when none), from the table this process holds, when the change
