@@ -106,6 +106,8 @@ class Settings:
     """Messages a seat socket may have waiting for a slow reader before it is closed."""
     web_dir: str | None = None
     """The web table's folder, served at `/`; None: no web table (only the API and its docs)."""
+    mcp_enabled: bool = True
+    """Whether the service serves its MCP endpoint at `/mcp` (api/mcp/)."""
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -151,4 +153,5 @@ class Settings:
             socket_heartbeat_s=_int(env, "SOCKET_HEARTBEAT_S", 15, 1, 300),
             socket_backlog=_int(env, "SOCKET_BACKLOG", 64, 1, 100_000),
             web_dir=env.get("WEB_DIR") or source_web_dir(),
+            mcp_enabled=_bool(env, "MCP_ENABLED", True),
         )

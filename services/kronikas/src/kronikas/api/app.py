@@ -26,6 +26,7 @@ from kronikas.api.errors import handle_exception
 from kronikas.api.games import GamesController, send_command_inputs
 from kronikas.api.lane import Kronikas
 from kronikas.api.logs import RequestLogMiddleware, configure_logging
+from kronikas.api.mcp import McpEndpoint
 from kronikas.api.openapi import MendedJson
 from kronikas.api.socket import close_all, seat_socket
 from kronikas.api.system import SystemController
@@ -175,11 +176,16 @@ def create_app(
     pages: list[ControllerRouterHandler] = [docs_pages.assets_router()]
     if settings.web_dir:
         pages.append(web_router(settings.web_dir))
+    # The MCP endpoint at /mcp (api/mcp/): the same use cases, as tools for LLM agents.
+    mcp = McpEndpoint(wire, settings, lambda: state.games) if settings.mcp_enabled else None
+    if mcp is not None:
+        pages.append(mcp.route())
     app = Kronikas(
         route_handlers=[SystemController, GamesController, seat_socket, *pages, *extra_routes],
         state=state,
         on_startup=[on_startup],
         on_shutdown=[on_shutdown],
+        lifespan=[mcp.running] if mcp is not None else [],
         exception_handlers={Exception: handle_exception},
         middleware=[DefineMiddleware(RequestLogMiddleware)],
         openapi_config=openapi_config(wire),

@@ -1,0 +1,193 @@
+"""The Model Context Protocol endpoint at `/mcp`: the tables as tools an LLM agent calls.
+
+Made with the official `mcp` SDK's server (`MCPServer`) and served by its Streamable HTTP
+transport in stateless mode, one JSON answer a request: any worker of any instance serves any
+call, as the HTTP API does, because every tool is a use case of `Games` (api/mcp/tools.py) and a
+table lives in the store, never in a session. Mounted in the Litestar app (`McpEndpoint.route`),
+whose lifespan runs the SDK's session manager (`McpEndpoint.running`).
+
+Besides the tools: each game's rules as a resource (the texts shipped in `rules/`, one per kind,
+made from docs/rules.md: a test keeps them equal), and a prompt that says how to play a table
+through the tools.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any, cast
+
+from litestar import Litestar
+from litestar.handlers import asgi
+from litestar.types import Receive, Scope, Send
+from mcp.server.context import ServerRequestContext
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.resources import TextResource
+from mcp.server.transport_security import TransportSecuritySettings
+
+from kronikas import __version__
+from kronikas.api.errors import short
+from kronikas.api.mcp.guard import Guard
+from kronikas.api.mcp.tools import WAIT_MAX_S, Tools, register, scrubbed
+from kronikas.api.wire import ApiWire
+from kronikas.application.games import Games
+from kronikas.config import Settings
+
+__all__ = ["PATH", "McpEndpoint", "rules_text"]
+
+PATH = "/mcp"
+RULES = Path(__file__).resolve().parent / "rules"
+"""Each game's rules, `<kind>.md`: the game's part of docs/rules.md with the parts every game
+shares (the deck, seats and shuffling, clocks, leaving and the house)."""
+
+
+def rules_text(kind: str) -> str | None:
+    """The rules of the game `kind` as shipped in the package; None when none are."""
+    path = RULES / f"{kind}.md"
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
+INSTRUCTIONS = """\
+Krónikás deals card games of the 32-card Hungarian deck. Each table is played through these
+tools; every answer shows only what your seat may know. Read a game's rules at
+`kronikas://rules/<kind>` and the prompt `play_a_table` for the loop."""
+
+PLAYING = """\
+You are playing a card game at a Krónikás table through its tools. {game}
+
+1. `list_games` shows the games, their options and their commands. Read the rules resource
+   `kronikas://rules/<kind>` before you play: it says what every move does.
+2. To play against the house: `open_table` (kind, and `house_players`: how many seats the house
+   plays) answers the table's id and a host token. `join_table` (a name) answers YOUR SEAT'S
+   TOKEN: pass it as `token` to every later call (or connect with `Authorization: Bearer
+   <token>`). Then `start_table` with the host token. To join someone else's table, find it with
+   `list_tables` (status `open`) and `join_table`.
+3. The loop: call `wait` with `after_version` = the last `version` you saw. It answers at once when
+   something happened since (the `events`), or when the table waits for your move; else it waits
+   up to {wait} s. When `may_act` is true, choose a move: send one command of `moves` exactly as
+   listed, or build one as a `choices` entry says (its `type`, and its `field` filled with
+   `min_count` to `max_count` values of `choose_from`). Send it with `make_move`, with
+   `expected_version` = the `version` you decided at and a fresh `idempotency_key`. Its answer
+   shows the events your move made and the table after it; then `wait` again from its `version`.
+   Some moves may be made out of turn: `may_act` can be true while `your_turn` is false. If you do
+   not want to make such a move, just `wait` again from the current `version`.
+4. `your_turn` true means the table waits for you; past the `deadline` (when the table has a
+   clock) the house plays your seat until you send `{{"type": "back"}}`.
+5. A refused move is a tool error: `code` (e.g. `illegal_move`, `not_your_turn`,
+   `version_mismatch`) and `detail` say why, and the answer lists your legal moves now. Choose
+   again from those; do not resend the same move.
+6. The match is over when `status` is `finished`: `view.winners` lists the winning seats.
+   Your hand is `view.me.hand`; the public state of the table is in the view's block named by
+   its `kind`."""
+
+
+class McpEndpoint:
+    """The MCP server of one app: its tools over the app's use cases (asked for at each call:
+    they are made when the app starts), its resources and prompt, and its transport."""
+
+    def __init__(self, wire: ApiWire, settings: Settings, games: Callable[[], Games]) -> None:
+        self.settings = settings
+        root = logging.getLogger()
+        handlers, level = list(root.handlers), root.level
+        self.server: MCPServer[Any] = MCPServer(
+            "kronikas",
+            title="Krónikás",
+            version=__version__,
+            instructions=INSTRUCTIONS,
+            middleware=[_scrub_errors],
+            log_level="WARNING",
+        )
+        # The SDK sets up the root logger when it has no handler; the service logs through its
+        # own (api/logs.py), and the SDK's lines — which may quote a caller's input — are not
+        # written anywhere.
+        root.handlers[:], root.level = handlers, level
+        self.tools = Tools(wire, games)
+        register(self.server, self.tools)
+        self._resources(wire)
+        self._prompt(wire)
+        self.server.streamable_http_app(
+            streamable_http_path=PATH,
+            stateless_http=True,
+            json_response=True,
+            max_request_body_size=settings.max_body_bytes,
+            # Host and Origin are checked by the guard (api/mcp/guard.py), with the service's
+            # own settings; the transport still refuses a POST that is not JSON.
+            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        )
+        self.guard = Guard(self.server.session_manager.handle_request, settings)
+
+    def _resources(self, wire: ApiWire) -> None:
+        for kind, game in wire.engines.items():
+            text = rules_text(kind)
+            if text is None:
+                continue
+            self.server.add_resource(
+                TextResource(
+                    uri=f"kronikas://rules/{kind}",
+                    name=f"rules-{kind}",
+                    title=f"The rules of {game.title}",
+                    description=f"How {game.title} is played here: every move, what it does, "
+                    "and what the engine settles that the rules leave open.",
+                    mime_type="text/markdown",
+                    text=text,
+                )
+            )
+
+    def _prompt(self, wire: ApiWire) -> None:
+        titles = {kind: game.title for kind, game in wire.engines.items()}
+
+        @self.server.prompt(
+            name="play_a_table",
+            title="Play a table",
+            description="How to play a table of a game through these tools, from opening it "
+            "to the end of the match.",
+        )
+        def play_a_table(kind: str = "") -> str:
+            game = (
+                f"The game is {titles[kind]} (`{kind}`): read `kronikas://rules/{kind}` first."
+                if kind in titles
+                else "The games are " + ", ".join(f"`{k}` ({t})" for k, t in titles.items()) + "."
+            )
+            return PLAYING.format(game=game, wait=WAIT_MAX_S)
+
+    def route(self) -> Any:
+        """The route that mounts the endpoint at `/mcp` in the Litestar app."""
+        guard = self.guard
+
+        @asgi(PATH, is_mount=True, copy_scope=True, include_in_schema=False)
+        async def mcp_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
+            await guard(cast(Any, scope), cast(Any, receive), cast(Any, send))
+
+        return mcp_endpoint
+
+    @contextlib.asynccontextmanager
+    async def running(self, app: Litestar) -> AsyncIterator[None]:
+        """The app's lifespan around the SDK's session manager (its task group)."""
+        async with self.server.session_manager.run():
+            yield
+
+
+async def _scrub_errors(ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+    """No tool error echoes a token, whatever put it there (the SDK's own argument validation
+    quotes the values it refuses). The chain answers the result as it goes on the wire."""
+    result = await call_next(ctx)
+    if ctx.method == "tools/call" and isinstance(result, dict) and result.get("isError"):
+        for block in result.get("content") or []:
+            if isinstance(block, dict) and isinstance(block.get("text"), str):
+                block["text"] = _problem_text(block["text"])
+    return result
+
+
+def _problem_text(text: str) -> str:
+    """A tool error's text as a problem: ours are already; the SDK's own (arguments that do
+    not fit the tool's schema, an unknown tool) become `invalid_request`. Scrubbed either way."""
+    try:
+        problem = json.loads(text)
+    except ValueError:
+        problem = None
+    if not isinstance(problem, dict) or "code" not in problem:
+        problem = {"code": "invalid_request", "detail": short(scrubbed(text))}
+    return scrubbed(json.dumps(problem, ensure_ascii=False))

@@ -1,0 +1,83 @@
+"""Who may reach `/mcp` from a browser: the `Origin` and `Host` checks against DNS rebinding
+(docs/security.md).
+
+An agent's MCP client sends no `Origin`; a browser sends one with every POST. A page on another
+site that makes a visitor's browser post to the service — directly, or through a name of its own
+that it rebinds to the service's address — is refused by its `Origin`: only the origins in
+`CORS_ORIGINS` may call, and, while the service listens on loopback only, the loopback origins
+(`http://localhost:<port>`, `http://127.0.0.1:<port>`, `http://[::1]:<port>`). On loopback the
+`Host` must be a loopback name as well (a rebound name arrives as its own `Host`), unless the
+service sits behind a trusted proxy, which sets the `Host` it was reached by.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from kronikas.config import Settings
+
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def _loopback_name(host: str) -> bool:
+    """Whether `host` (`name`, `name:port`, `[v6]:port`) names the loopback interface."""
+    try:
+        name = urlsplit(f"//{host}").hostname
+    except ValueError:
+        return False
+    return name in LOOPBACK
+
+
+class Guard:
+    """The endpoint behind an `Origin` check (always) and a `Host` check (on loopback)."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.loopback = settings.host in LOOPBACK
+        self.check_host = self.loopback and not settings.trusted_proxies
+        self.origins = frozenset(settings.cors_origins)
+
+    def origin_allowed(self, origin: str) -> bool:
+        if origin in self.origins:
+            return True
+        if not self.loopback:
+            return False
+        try:
+            parts = urlsplit(origin)
+        except ValueError:
+            return False
+        return parts.scheme == "http" and parts.hostname in LOOPBACK and not parts.path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            origin = host = None
+            for name, value in scope["headers"]:
+                if name == b"origin" and origin is None:
+                    origin = value.decode("latin-1")
+                elif name == b"host" and host is None:
+                    host = value.decode("latin-1")
+            if origin is not None and not self.origin_allowed(origin):
+                await _refuse(send, 403, "forbidden", "This origin may not call /mcp.")
+                return
+            if self.check_host and not _loopback_name(host or ""):
+                await _refuse(send, 421, "misdirected_request", "This host name is not served.")
+                return
+        await self.app(scope, receive, send)
+
+
+async def _refuse(send: Send, status: int, code: str, detail: str) -> None:
+    body = json.dumps({"status": status, "code": code, "detail": detail}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/problem+json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,119 @@
+"""A seat's legal moves written out for an agent, from the engine's own `legal_moves`.
+
+Every move is listed as the command to send, except where listing would drown the agent: a
+command type whose moves choose a few values for one list field (put down some cards) comes as
+one choice instead — the values it chooses from, how many at least and at most, and how many
+commands that makes — when, and only when, the engine's moves are exactly every such choice
+(checked by counting them). Anything else is listed whole, so nothing here decides what is
+legal: it only shortens what the engine enumerated.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+from pydantic import BaseModel, Field
+
+from kronikas.domain.common import Back, Leave
+from kronikas.domain.engine import tag_of
+
+SEATING = frozenset({tag_of(Leave), tag_of(Back)})
+"""The seating commands every game shares: legal for a seat, but not moves of the game."""
+
+
+class Choice(BaseModel):
+    """Every command of one type that picks `min_count` to `max_count` values from
+    `choose_from` for its list field `field`: any such pick is legal, and no other."""
+
+    type: str = Field(description="The command's `type`.")
+    field: str = Field(description="The command's list field to fill.")
+    choose_from: list[str] = Field(
+        description="The values to pick from; a value listed twice may be picked twice."
+    )
+    min_count: int = Field(description="Pick at least this many values.")
+    max_count: int = Field(description="Pick at most this many values.")
+    commands: int = Field(description="How many distinct commands these picks make.")
+    example: dict[str, Any] = Field(description="One of them, ready to send.")
+    about: str = Field(description="What the command does, in words.")
+
+
+def may_act(legal: Sequence[str] | None) -> bool:
+    """Whether a seat whose view lists `legal` may make a move of the game now (not only leave
+    or come back)."""
+    return any(kind not in SEATING for kind in legal or ())
+
+
+def _about(cls: type) -> str:
+    return " ".join((cls.__doc__ or "").split())
+
+
+def _picks(copies: Sequence[int], low: int, high: int) -> int:
+    """How many multisets of `low` to `high` items a multiset with these copies of each of its
+    values has (the coefficients of prod(1 + x + … + x^c))."""
+    ways = [1]
+    for count in copies:
+        grown = [0] * (len(ways) + count)
+        for size, n in enumerate(ways):
+            for extra in range(count + 1):
+                grown[size + extra] += n
+        ways = grown
+    return sum(ways[low : high + 1])
+
+
+def _as_choice(kind: str, moves: list[msgspec.Struct]) -> Choice | None:
+    """The moves of one type as a `Choice`, when they are exactly every pick of one list field
+    (the other fields alike); else None, and they are listed."""
+    first = msgspec.to_builtins(moves[0])
+    lists = [name for name, value in first.items() if isinstance(value, list)]
+    if len(lists) != 1:
+        return None
+    field = lists[0]
+    rest = {k: v for k, v in first.items() if k != field}
+    most: Counter[str] = Counter()
+    seen: set[tuple[str, ...]] = set()
+    sizes: list[int] = []
+    for move in moves:
+        data = msgspec.to_builtins(move)
+        values = data.pop(field)
+        if data != rest or not all(isinstance(v, str) for v in values):
+            return None
+        picked = tuple(sorted(values))
+        if picked in seen:
+            return None
+        seen.add(picked)
+        sizes.append(len(values))
+        for value, n in Counter(values).items():
+            most[value] = max(most[value], n)
+    low, high = min(sizes), max(sizes)
+    if low < 1 or _picks(list(most.values()), low, high) != len(moves):
+        return None
+    return Choice(
+        type=kind,
+        field=field,
+        choose_from=[v for v in most for _ in range(most[v])],
+        min_count=low,
+        max_count=high,
+        commands=len(moves),
+        example=msgspec.to_builtins(moves[0]),
+        about=_about(type(moves[0])),
+    )
+
+
+def written_out(moves: Sequence[msgspec.Struct]) -> tuple[list[dict[str, Any]], list[Choice]]:
+    """The engine's legal moves (`Engine.legal_moves`, in its order) as commands to send, and
+    the types shortened to a `Choice`."""
+    by_type: dict[str, list[msgspec.Struct]] = {}
+    for move in moves:
+        by_type.setdefault(tag_of(type(move)), []).append(move)
+    listed: list[dict[str, Any]] = []
+    choices: list[Choice] = []
+    for kind, group in by_type.items():
+        choice = _as_choice(kind, group)
+        if choice is None:
+            listed += [msgspec.to_builtins(move) for move in group]
+        else:
+            choices.append(choice)
+    return listed, choices

@@ -1,0 +1,85 @@
+"""Who may reach `/mcp` from a browser (docs/security.md, DNS rebinding): a request with an
+`Origin` that the service does not list is refused before the MCP server reads it, wherever the
+service listens; on loopback a `Host` that is not a loopback name is refused too. An agent's
+client, which sends no `Origin`, is served."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import AsyncTestClient
+
+from kronikas.api.app import create_app
+from tests.apps import settings
+
+Client = AsyncTestClient[Litestar]
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    },
+}
+HEADERS = {"Accept": "application/json, text/event-stream"}
+
+
+@pytest.fixture
+async def public(redis_url: str) -> AsyncIterator[Client]:
+    """The service as it listens beyond loopback (the Docker image's HOST=0.0.0.0)."""
+    app = create_app(settings(redis_url, host="0.0.0.0", cors_origins=("https://cards.example",)))
+    async with AsyncTestClient(app) as client:
+        yield client
+
+
+@pytest.fixture
+async def loopback(redis_url: str) -> AsyncIterator[Client]:
+    """The service as `make run` starts it: on 127.0.0.1."""
+    async with AsyncTestClient(create_app(settings(redis_url, host="127.0.0.1"))) as client:
+        yield client
+
+
+async def initialize(client: Client, **headers: str) -> Any:
+    return await client.post("/mcp", json=INITIALIZE, headers=HEADERS | headers)
+
+
+async def test_beyond_loopback_an_unlisted_origin_is_refused(public: Client) -> None:
+    for origin in (
+        "http://evil.example",
+        "http://localhost:8000",
+        "null",
+        "https://cards.example.evil",
+    ):
+        r = await initialize(public, origin=origin)
+        assert r.status_code == 403, origin
+        assert r.json()["code"] == "forbidden"
+    served = await initialize(public)
+    assert served.status_code == 200, served.text
+    assert served.json()["result"]["serverInfo"]["name"] == "kronikas"
+    listed = await initialize(public, origin="https://cards.example")
+    assert listed.status_code == 200
+
+
+async def test_on_loopback_only_loopback_origins_and_hosts_are_served(loopback: Client) -> None:
+    rebound = await initialize(loopback, host="attacker.example:8000")
+    assert rebound.status_code == 421
+    for origin in ("http://attacker.example:8000", "https://127.0.0.1.example"):
+        r = await initialize(loopback, host="127.0.0.1:8000", origin=origin)
+        assert r.status_code == 403, origin
+    for host, origin in [("127.0.0.1:8000", "http://127.0.0.1:8000"), ("localhost:8000", None)]:
+        extra = {"host": host} | ({"origin": origin} if origin else {})
+        r = await initialize(loopback, **extra)
+        assert r.status_code == 200, (host, r.text)
+
+
+async def test_the_endpoint_can_be_turned_off(redis_url: str) -> None:
+    app = create_app(settings(redis_url, mcp_enabled=False))
+    async with AsyncTestClient(app) as client:
+        r = await initialize(client, host="127.0.0.1:8000")
+        assert r.status_code == 404 and r.json()["code"] == "not_found"
