@@ -115,7 +115,7 @@ def test_a_match_that_its_rules_end_says_no_reason_on_the_wire() -> None:
     assert json.loads(ended) == {"type": "match_ended", "winners": [0], "points": [4, 3]}
 
 
-def cheat_in_round(points: tuple[int, ...]) -> cheat.CheatRound:
+def cheat_in_round(points: tuple[int, ...]) -> cheat.Turn:
     rng = SeededRandomness(3)
     options = cheat.CheatOptions(rounds=3)
     state: cheat.State = cheat.initial_state(options, True)
@@ -126,9 +126,10 @@ def cheat_in_round(points: tuple[int, ...]) -> cheat.CheatRound:
             state = cheat.evolve(state, event)
     for event in cheat.decide(state, Start(), None, rng):
         state = cheat.evolve(state, event)
-    assert isinstance(state, cheat.CheatRound)
-    hands = (state.hands[0][:5], state.hands[1][:2], state.hands[2][:2])
-    return msgspec.structs.replace(state, points=points, hands=hands)
+    assert isinstance(state, cheat.Turn)
+    t = state.table
+    hands = (t.hands[0][:5], t.hands[1][:2], t.hands[2][:2])
+    return cheat.Turn(msgspec.structs.replace(t, points=points, hands=hands))
 
 
 @pytest.mark.parametrize(
@@ -143,10 +144,10 @@ def test_cheat_at_the_cap_reveals_the_deck_the_most_points_then_fewest_cards_win
     points: tuple[int, ...], winners: list[int]
 ) -> None:
     state: cheat.State = cheat_in_round(points)
-    assert isinstance(state, cheat.CheatRound)
+    assert isinstance(state, cheat.Turn)
     events = cheat.decide(state, CapReached(), None, SeededRandomness(0))
     assert events == [
-        DeckRevealed(round=1, salt=state.salt, deck=list(state.deck)),
+        DeckRevealed(round=1, salt=state.table.salt, deck=list(state.table.deck)),
         cheat.CheatMatchEnded(winners=winners, points=list(points), reason="event_cap"),
     ]
     for event in events:

@@ -110,28 +110,28 @@ class StackedRandomness:
 
 
 def random_command(
-    state: cheat.CheatRound, rnd: random.Random, call_rate: float = 0.2
+    state: cheat.InRound, rnd: random.Random, call_rate: float = 0.2
 ) -> tuple[int, Command]:
     """A random legal command: calls now and then, often honest plays when the hand allows.
 
     Who may call, accept or play is the engine's `legal` (for the seats the house plays, what it
     may choose for them); which cards to play is this player's choice (a uniform pick among
     `legal_moves` would nearly always put down `max_play` cards). Never `leave` or `back`."""
-    seats = range(len(state.players))
+    seats = range(len(state.table.seats))
     house = cheat.house_seats(state)
 
     def legal(seat: int) -> list[str]:
         return cheat.legal(state, seat, by_house=seat in house)
 
     callers = [s for s in seats if "call" in legal(s)]
-    if callers and (rnd.random() < call_rate or "play" not in legal(state.turn)):
+    if callers and (rnd.random() < call_rate or "play" not in legal(state.table.turn)):
         caller = rnd.choice(callers)
         if "accept" in legal(caller) and rnd.random() < 0.5:
             return caller, cheat.Accept()
         return caller, cheat.Call()
-    seat = state.turn
-    hand = state.hands[seat]
-    honest = [c for c in hand if c[:-1] == state.rank or c[0] == "X"]
+    seat = state.table.turn
+    hand = state.table.hands[seat]
+    honest = [c for c in hand if c[:-1] == state.table.rank or c[0] == "X"]
     pool = honest if honest and rnd.random() < 0.7 else list(hand)
-    count = rnd.randint(1, min(state.options.max_play, len(pool)))
+    count = rnd.randint(1, min(state.table.options.max_play, len(pool)))
     return seat, cheat.Play(cards=rnd.sample(pool, count))

@@ -57,8 +57,8 @@ def left(history: list[Any], seat: int) -> list[Any]:
 
 def test_leaving_after_the_start_keeps_the_seat_for_the_house_and_its_cards() -> None:
     state = given(THREE).when(Leave(), 1).then([PlayerLeft(seat=1, player_id="p1", started=True)])
-    assert isinstance(state, cheat.CheatRound)
-    assert state.players[1].left and state.hands[1] == ("7B", "8B", "9B")
+    assert isinstance(state, cheat.Turn)
+    assert state.table.seats[1].left and state.table.hands[1] == ("7B", "8B", "9B")
     assert cheat.house_seats(state) == {1}
     assert cheat.seat_of(state, "p1") == 1
     player = cheat.view(state, None, "g", 6).players[1]
@@ -162,7 +162,7 @@ def test_waiting_for_is_nobody_between_rounds() -> None:
     events = cheat.decide(fold(history), Accept(), 1, _rng())
     cut = next(i for i, e in enumerate(events) if isinstance(e, DeckRevealed)) + 1
     between = fold([*history, *events[:cut]])
-    assert isinstance(between, cheat.CheatRoundOver)
+    assert isinstance(between, cheat.RoundOver)
     assert cheat.waiting_for(between) is None
     assert cheat.may_call(between) == frozenset()
 
@@ -227,7 +227,7 @@ def test_a_log_written_before_the_clocks_still_loads() -> None:
     events = [decoder.decode(line) for line in old]
     assert events[1] == PlayerJoined(player_id="p0", name="Anna", seat=0, house=False)
     state = fold(events)
-    assert isinstance(state, cheat.CheatLobby) and state.options == CheatOptions()
+    assert isinstance(state, cheat.Lobby) and state.options == CheatOptions()
     assert cheat.house_seats(state) == frozenset()
 
 

@@ -62,11 +62,11 @@ def _playthrough(commands: list[tuple[int | None, AnyCommand]] | None) -> dict[s
         ]
     else:
         todo = list(commands)
-    while todo or (commands is None and isinstance(state, cheat.CheatRound)):
+    while todo or (commands is None and isinstance(state, cheat.InRound)):
         if todo:
             seat, command = todo.pop(0)
         else:
-            assert isinstance(state, cheat.CheatRound)
+            assert isinstance(state, cheat.InRound)
             seat, command = random_command(state, players, 0.3)
         events = cheat.decide(state, command, seat, rng)
         numbered = []

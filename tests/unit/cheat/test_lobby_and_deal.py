@@ -45,7 +45,7 @@ def test_created_refuses_options_outside_the_limits() -> None:
 def test_initial_state_is_an_empty_lobby_and_the_created_event_sets_its_options() -> None:
     options = CheatOptions(decks=2, chroniclers=True)
     empty = cheat.initial_state(CheatOptions(), False)
-    assert empty == cheat.CheatLobby(options=CheatOptions(), seeded=False, players=())
+    assert empty == cheat.Lobby(options=CheatOptions(), seeded=False, seats=())
     state = cheat.evolve(empty, cheat.created(options, True)[0])
     assert state == cheat.initial_state(options, True)
 
@@ -192,5 +192,5 @@ def test_a_deal_shows_each_player_only_their_own_hand_and_set_aside_cards_to_nob
 
 def test_hands_are_dealt_in_a_stable_sorted_order() -> None:
     state = fold(run(lobby(2), (0, Start())))
-    order = [cheat.sort_cards(list(hand)) for hand in state.hands]
-    assert list(state.hands) == order
+    order = [cheat.sort_cards(list(hand)) for hand in state.table.hands]
+    assert list(state.table.hands) == order

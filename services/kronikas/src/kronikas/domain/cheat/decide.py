@@ -22,14 +22,16 @@ from kronikas.domain.cheat.events import (
 )
 from kronikas.domain.cheat.legal import allowed
 from kronikas.domain.cheat.options import MIN_PLAYERS, CheatOptions, max_players, validate_options
-from kronikas.domain.cheat.seats import players_of, stage_of
+from kronikas.domain.cheat.seats import seats_of, stage_of
 from kronikas.domain.cheat.states import (
-    CheatFinished,
-    CheatLobby,
-    CheatPileTop,
-    CheatRound,
-    CheatRoundOver,
+    Finished,
+    InRound,
+    Lobby,
+    RoundOver,
     State,
+    Table,
+    Turn,
+    Window,
     sort_cards,
 )
 from kronikas.domain.common import (
@@ -48,6 +50,7 @@ from kronikas.domain.common import (
     Start,
     TimeOut,
 )
+from kronikas.domain.engine import tag_of
 
 FIRST_RANK: Final = RANKS[0]
 _NEXT_RANK: Final[dict[str, str]] = {rank: next_rank(rank) for rank in RANKS}
@@ -71,26 +74,26 @@ def decide(
     match command:
         case Play() | Call() | Accept():
             match state:
-                case CheatRound():
+                case Turn() | Window():
                     return _act(state, command, seat, rng, by_house)
-                case CheatLobby():
+                case Lobby():
                     raise NotYourTurn("The game has not started.")
-                case CheatFinished():
+                case Finished():
                     raise GameOver("The match is over.")
-                case CheatRoundOver():
+                case RoundOver():
                     raise NotYourTurn("The next round is being dealt.")
                 case _:
                     assert_never(state)
         case Join() | Leave() | Back() | TimeOut():
             # Only the lobby takes a join: `most` matters nowhere else.
-            most = max_players(state.options) if isinstance(state, CheatLobby) else 0
+            most = max_players(state.options) if isinstance(state, Lobby) else 0
             stage = stage_of(state)
-            return [*seating.decide(players_of(state), command, seat, stage, most, by_house)]
+            return [*seating.decide(seats_of(state), command, seat, stage, most, by_house)]
         case Start():
             match state:
-                case CheatLobby():
+                case Lobby():
                     return _start(state, rng)
-                case CheatRound() | CheatRoundOver() | CheatFinished():
+                case Turn() | Window() | RoundOver() | Finished():
                     raise GameNotOpen("The game has already started.")
                 case _:
                     assert_never(state)
@@ -106,17 +109,17 @@ def _end_at_cap(state: State) -> list[Event]:
     the players with the most points win, and among them those holding the fewest cards. Before
     the start nobody wins."""
     match state:
-        case CheatFinished():
+        case Finished():
             return []
-        case CheatLobby():
-            points = [0] * len(state.players)
+        case Lobby():
+            points = [0] * len(state.seats)
             return [CheatMatchEnded(winners=[], points=points, reason=EVENT_CAP_REASON)]
-        case CheatRound():
-            table = state
+        case Turn() | Window():
+            table = state.table
             events: list[Event] = [
                 DeckRevealed(round=table.round, salt=table.salt, deck=list(table.deck))
             ]
-        case CheatRoundOver():
+        case RoundOver():
             table, events = state.table, []
         case _:
             assert_never(state)
@@ -132,8 +135,8 @@ def _end_at_cap(state: State) -> list[Event]:
 # --- the lobby and the deal ---------------------------------------------------------------------
 
 
-def _start(state: CheatLobby, rng: Randomness) -> list[Event]:
-    n = len(state.players)
+def _start(state: Lobby, rng: Randomness) -> list[Event]:
+    n = len(state.seats)
     if n < MIN_PLAYERS:
         raise IllegalMove(f"At least {MIN_PLAYERS} players are needed to start; {n} joined.")
     if n > max_players(state.options):
@@ -170,34 +173,27 @@ def _deal(options: CheatOptions, n: int, round: int, dealer: int, rng: Randomnes
 
 
 def _act(
-    state: CheatRound, command: Play | Call | Accept, seat: int | None, rng: Randomness, house: bool
+    state: InRound, command: Play | Call | Accept, seat: int | None, rng: Randomness, house: bool
 ) -> list[Event]:
-    if seat is None or not 0 <= seat < len(state.players):
+    if seat is None or not 0 <= seat < len(state.table.seats):
         raise NotYourTurn("Only a player seated at this table may send commands.")
-    seating.check_sender(state.players[seat], seat, house)
+    seating.check_sender(state.table.seats[seat], seat, house)
     kinds = allowed(state, seat)
-    top = state.top
-    match command:
-        case Play():
-            if "play" not in kinds:
-                raise _refusal(state, seat, "play", kinds)
+    match command, state:
+        case Play(), _ if "play" in kinds:
             return _play(state, seat, command.cards)
-        case Call():
-            # `call` is allowed only while a window is open: `top` is then set.
-            if top is None or "call" not in kinds:
-                raise _refusal(state, seat, "call", kinds)
-            return _call(state, top, seat, rng)
-        case Accept():
-            if top is None or "accept" not in kinds:
-                raise _refusal(state, seat, "accept", kinds)
-            return _accept(state, top, seat, rng)
+        case Call(), Window() if "call" in kinds:
+            return _call(state, seat, rng)
+        case Accept(), Window() if "accept" in kinds:
+            return _accept(state, seat, rng)
         case _:
-            assert_never(command)
+            raise _refusal(state, seat, tag_of(type(command)), kinds)
 
 
-def _refusal(state: CheatRound, seat: int, kind: str, kinds: list[str]) -> DomainError:
+def _refusal(state: InRound, seat: int, kind: str, kinds: list[str]) -> DomainError:
     """Why `kind` is refused: `not_your_turn` when the seat may do nothing now, else illegal."""
-    top, turn = state.top, state.turn
+    top = state.top if isinstance(state, Window) else None
+    turn = state.table.turn
     if top is not None and top.seat == seat:
         if kind == "call":
             # docs/api.md names this an illegal move, though the player may do nothing else now.
@@ -215,7 +211,7 @@ def _refusal(state: CheatRound, seat: int, kind: str, kinds: list[str]) -> Domai
         return IllegalMove(f"It is seat {turn}'s turn to play; you may only call.")
     if kind == "call":
         return IllegalMove("There is no play to call: put down cards.")
-    if top is not None and not state.hands[top.seat]:
+    if top is not None and not state.table.hands[top.seat]:
         return IllegalMove(f"Only the next player, seat {turn}, may accept; you may call.")
     return IllegalMove("You may accept only a play that emptied its player's hand.")
 
@@ -225,49 +221,51 @@ def _is_honest(cards: tuple[Card, ...] | list[Card], rank: str) -> bool:
     return all(card[0] == "X" or card[:-1] == rank for card in cards)
 
 
-def _play(state: CheatRound, seat: int, cards: list[Card]) -> list[Event]:
+def _play(state: InRound, seat: int, cards: list[Card]) -> list[Event]:
+    table = state.table
     if not cards:
         raise IllegalMove("Put down at least one card.")
-    if len(cards) > state.options.max_play:
-        raise IllegalMove(f"You may put down at most {state.options.max_play} cards at once.")
-    hand = list(state.hands[seat])
+    if len(cards) > table.options.max_play:
+        raise IllegalMove(f"You may put down at most {table.options.max_play} cards at once.")
+    hand = list(table.hands[seat])
     for card in cards:
         try:
             hand.remove(card)
         except ValueError:
             raise IllegalMove(
                 f"You do not hold {card}"
-                + (" as many times as you put it down." if card in state.hands[seat] else ".")
+                + (" as many times as you put it down." if card in table.hands[seat] else ".")
             ) from None
     events: list[Event] = []
-    top = state.top
-    if top is not None and PALE in top.cards:
+    if isinstance(state, Window) and PALE in state.top.cards:
         # The window closes uncalled on an XP play: its player takes the pile before these land.
+        top = state.top
         events.append(
-            CheatPenaltyTaken(seat=top.seat, count=len(state.pile), turn=seat, cards=[*state.pile])
+            CheatPenaltyTaken(seat=top.seat, count=len(table.pile), turn=seat, cards=[*table.pile])
         )
     events.append(
         CheatCardsPlayed(
             seat=seat,
             count=len(cards),
-            rank=state.rank,
-            turn=(seat + 1) % len(state.players),
-            next_rank=_NEXT_RANK[state.rank],
+            rank=table.rank,
+            turn=(seat + 1) % len(table.seats),
+            next_rank=_NEXT_RANK[table.rank],
             cards=list(cards),
         )
     )
     return events
 
 
-def _call(state: CheatRound, top: CheatPileTop, caller: int, rng: Randomness) -> list[Event]:
+def _call(state: Window, caller: int, rng: Randomness) -> list[Event]:
+    table, top = state.table, state.top
     honest = _is_honest(top.cards, top.rank)
     taker = caller if honest else top.seat
-    finished = honest and not state.hands[top.seat]
+    finished = honest and not table.hands[top.seat]
     if finished:
         turn: int | None = None
     else:
         # A caught liar's caller plays next, skipping the seats between; else play goes on in order.
-        turn = (top.seat + 1) % len(state.players) if honest else caller
+        turn = (top.seat + 1) % len(table.seats) if honest else caller
     events: list[Event] = [
         CheatCalled(
             caller=caller,
@@ -277,23 +275,24 @@ def _call(state: CheatRound, top: CheatPileTop, caller: int, rng: Randomness) ->
             honest=honest,
             taker=taker,
         ),
-        CheatPileTaken(seat=taker, count=len(state.pile), turn=turn, cards=[*state.pile]),
+        CheatPileTaken(seat=taker, count=len(table.pile), turn=turn, cards=[*table.pile]),
     ]
     if finished:
-        sizes = [len(hand) for hand in state.hands]
-        sizes[taker] += len(state.pile)
-        events += _end_round(state, top.seat, sizes, rng)
+        sizes = [len(hand) for hand in table.hands]
+        sizes[taker] += len(table.pile)
+        events += _end_round(table, top.seat, sizes, rng)
     return events
 
 
-def _accept(state: CheatRound, top: CheatPileTop, seat: int, rng: Randomness) -> list[Event]:
+def _accept(state: Window, seat: int, rng: Randomness) -> list[Event]:
+    table, top = state.table, state.top
     events: list[Event] = [CheatPlayAccepted(seat=seat, player=top.seat)]
     if PALE in top.cards:
         events.append(
-            CheatPenaltyTaken(seat=top.seat, count=len(state.pile), turn=seat, cards=[*state.pile])
+            CheatPenaltyTaken(seat=top.seat, count=len(table.pile), turn=seat, cards=[*table.pile])
         )
         return events
-    events += _end_round(state, top.seat, [len(hand) for hand in state.hands], rng)
+    events += _end_round(table, top.seat, [len(hand) for hand in table.hands], rng)
     return events
 
 
@@ -310,24 +309,24 @@ def points_of(places: list[int], place_points: tuple[int, ...]) -> list[int]:
     return [place_points[p - 1] if p <= len(place_points) else 0 for p in places]
 
 
-def _end_round(state: CheatRound, winner: int, sizes: list[int], rng: Randomness) -> list[Event]:
+def _end_round(table: Table, winner: int, sizes: list[int], rng: Randomness) -> list[Event]:
     places = places_of(sizes)
-    points = points_of(places, state.options.place_points)
-    totals = [a + b for a, b in zip(state.points, points, strict=True)]
+    points = points_of(places, table.options.place_points)
+    totals = [a + b for a, b in zip(table.points, points, strict=True)]
     events: list[Event] = [
         CheatRoundEnded(
-            round=state.round,
+            round=table.round,
             winner=winner,
             hand_sizes=sizes,
             places=places,
             points=points,
             totals=totals,
         ),
-        DeckRevealed(round=state.round, salt=state.salt, deck=list(state.deck)),
+        DeckRevealed(round=table.round, salt=table.salt, deck=list(table.deck)),
     ]
-    n = len(state.players)
-    if state.round < state.options.rounds:
-        events.append(_deal(state.options, n, state.round + 1, (state.dealer + 1) % n, rng))
+    n = len(table.seats)
+    if table.round < table.options.rounds:
+        events.append(_deal(table.options, n, table.round + 1, (table.dealer + 1) % n, rng))
     else:
         best = max(totals)
         events.append(

@@ -21,11 +21,12 @@ from kronikas.domain.cheat.options import (
 )
 from kronikas.domain.cheat.seats import house_seats, may_call, seat_of, waiting_for
 from kronikas.domain.cheat.states import (
-    CheatFinished,
-    CheatLobby,
-    CheatRound,
-    CheatRoundOver,
+    Finished,
+    Lobby,
+    RoundOver,
     State,
+    Turn,
+    Window,
     initial_state,
     is_terminal,
 )
@@ -35,27 +36,19 @@ from kronikas.domain.engine import Engine, Seats, Standing, Timing
 
 def timing(state: State) -> Timing:
     """A Cheat table's clocks, from its options."""
-    match state:
-        case CheatLobby() | CheatRound():
-            options = state.options
-        case CheatRoundOver() | CheatFinished():
-            options = state.table.options
-        case _:
-            assert_never(state)
+    options = state.options if isinstance(state, Lobby) else state.table.options
     return Timing(options.turn_seconds, pause_seconds=options.house_pause_seconds)
 
 
 def standing(state: State) -> Standing:
     """A Cheat table's status and number of players, as its views give them."""
     match state:
-        case CheatLobby():
-            return Standing("open", len(state.players))
-        case CheatRound():
-            return Standing("playing", len(state.players))
-        case CheatRoundOver():
-            return Standing("playing", len(state.table.players))
-        case CheatFinished():
-            return Standing("finished", len(state.table.players))
+        case Lobby():
+            return Standing("open", len(state.seats))
+        case Turn() | Window() | RoundOver():
+            return Standing("playing", len(state.table.seats))
+        case Finished():
+            return Standing("finished", len(state.table.seats))
         case _:
             assert_never(state)
 

@@ -21,17 +21,20 @@ from kronikas.domain.cheat.events import (
     Event,
 )
 from kronikas.domain.cheat.options import CheatOptions
-from kronikas.domain.cheat.seats import players_of, stage_of
+from kronikas.domain.cheat.seats import seats_of, stage_of
 from kronikas.domain.cheat.states import (
     CheatCallResult,
-    CheatFinished,
-    CheatLobby,
     CheatPenalty,
-    CheatPileTop,
-    CheatRound,
-    CheatRoundOver,
     CheatRoundResult,
+    Finished,
+    InRound,
+    Lobby,
+    PileTop,
+    RoundOver,
     State,
+    Table,
+    Turn,
+    Window,
     sort_cards,
 )
 from kronikas.domain.common import (
@@ -45,31 +48,41 @@ from kronikas.domain.common import (
 )
 
 
-def _lobby(state: State, event: Event) -> CheatLobby:
+def _lobby(state: State, event: Event) -> Lobby:
     match state:
-        case CheatLobby():
+        case Lobby():
             return state
-        case CheatRound() | CheatRoundOver() | CheatFinished():
+        case Turn() | Window() | RoundOver() | Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
 
-def _playing(state: State, event: Event) -> CheatRound:
+def _in_round(state: State, event: Event) -> InRound:
     match state:
-        case CheatRound():
+        case Turn() | Window():
             return state
-        case CheatLobby() | CheatRoundOver() | CheatFinished():
+        case Lobby() | RoundOver() | Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
 
-def _over(state: State, event: Event) -> CheatRoundOver:
+def _window(state: State, event: Event) -> Window:
     match state:
-        case CheatRoundOver():
+        case Window():
             return state
-        case CheatLobby() | CheatRound() | CheatFinished():
+        case Lobby() | Turn() | RoundOver() | Finished():
+            raise EventOutOfPlace.of(state, event)
+        case _:
+            assert_never(state)
+
+
+def _over(state: State, event: Event) -> RoundOver:
+    match state:
+        case RoundOver():
+            return state
+        case Lobby() | Turn() | Window() | Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
@@ -90,68 +103,78 @@ def _unredacted(cards: list[Card] | None) -> list[Card]:
 def _dealt(
     options: CheatOptions,
     seeded: bool,
-    players: seating.Seating,
+    seats: seating.Seating,
     points: tuple[int, ...] | None,
     last_round: CheatRoundResult | None,
     event: CheatRoundDealt,
-) -> CheatRound:
-    return CheatRound(
-        options=options,
-        seeded=seeded,
-        players=players,
-        points=(0,) * len(players) if points is None else points,
-        last_round=last_round,
-        round=event.round,
-        dealer=event.dealer,
-        deck=tuple(_unredacted(event.deck)),
-        salt=event.salt or "",
-        commitment=event.commitment,
-        hands=tuple(tuple(_unredacted(hand)) for hand in event.hands),
-        set_aside=tuple(_unredacted(event.set_aside_cards)),
-        pile=(),
-        rank=event.rank,
-        turn=event.turn,
+) -> Turn:
+    return Turn(
+        Table(
+            options=options,
+            seeded=seeded,
+            seats=seats,
+            points=(0,) * len(seats) if points is None else points,
+            last_round=last_round,
+            round=event.round,
+            dealer=event.dealer,
+            deck=tuple(_unredacted(event.deck)),
+            salt=event.salt or "",
+            commitment=event.commitment,
+            hands=tuple(tuple(_unredacted(hand)) for hand in event.hands),
+            set_aside=tuple(_unredacted(event.set_aside_cards)),
+            pile=(),
+            rank=event.rank,
+            turn=event.turn,
+        )
     )
 
 
-def _played(state: CheatRound, event: CheatCardsPlayed) -> CheatRound:
+def _played(table: Table, event: CheatCardsPlayed) -> Window:
     cards = _unredacted(event.cards)
-    hand = list(state.hands[event.seat])
+    hand = list(table.hands[event.seat])
     for card in cards:
         hand.remove(card)
-    return msgspec.structs.replace(
-        state,
-        hands=_at(state.hands, event.seat, tuple(hand)),
-        pile=state.pile + tuple(cards),
+    table = msgspec.structs.replace(
+        table,
+        hands=_at(table.hands, event.seat, tuple(hand)),
+        pile=table.pile + tuple(cards),
         rank=event.next_rank,
         turn=event.turn,
-        top=CheatPileTop(seat=event.seat, cards=tuple(cards), rank=event.rank),
     )
+    return Window(table, top=PileTop(seat=event.seat, cards=tuple(cards), rank=event.rank))
 
 
 def _taken(
-    state: CheatRound, event: CheatPileTaken | CheatPenaltyTaken, penalty: CheatPenalty | None
-) -> CheatRound:
+    table: Table, event: CheatPileTaken | CheatPenaltyTaken, penalty: CheatPenalty | None
+) -> Turn:
     taken = _unredacted(event.cards)
-    return msgspec.structs.replace(
-        state,
-        hands=_at(state.hands, event.seat, sort_cards((*state.hands[event.seat], *taken))),
-        pile=(),
-        top=None,
-        turn=state.turn if event.turn is None else event.turn,
-        last_penalty=penalty,
+    return Turn(
+        msgspec.structs.replace(
+            table,
+            hands=_at(table.hands, event.seat, sort_cards((*table.hands[event.seat], *taken))),
+            pile=(),
+            turn=table.turn if event.turn is None else event.turn,
+            last_penalty=penalty,
+        )
     )
+
+
+def _last_play(state: InRound) -> PileTop | None:
+    """The play whose cards lie on top of the pile when the round stops: the open one."""
+    return state.top if isinstance(state, Window) else None
 
 
 def _seated(state: State, event: seating.SeatingEvent) -> State:
     """The state with its seating after a seating event (`seating.evolve`)."""
-    players = seating.evolve(players_of(state), event, stage_of(state), state)
+    seats = seating.evolve(seats_of(state), event, stage_of(state), state)
     match state:
-        case CheatLobby() | CheatRound():
-            return msgspec.structs.replace(state, players=players)
-        case CheatRoundOver():
-            return CheatRoundOver(table=msgspec.structs.replace(state.table, players=players))
-        case CheatFinished():  # `seating.evolve` takes no event once the match is over
+        case Lobby():
+            return msgspec.structs.replace(state, seats=seats)
+        case Turn() | Window() | RoundOver():
+            return msgspec.structs.replace(
+                state, table=msgspec.structs.replace(state.table, seats=seats)
+            )
+        case Finished():  # `seating.evolve` takes no event once the match is over
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
@@ -161,30 +184,31 @@ def evolve(state: State, event: Event) -> State:
     """The state after an event: assigns what the event says."""
     match event:
         case CheatCardsPlayed():
-            return _played(_playing(state, event), event)
+            return _played(_in_round(state, event).table, event)
         case CheatCalled():
-            return msgspec.structs.replace(
-                _playing(state, event),
-                top=None,
-                last_call=CheatCallResult(
-                    caller=event.caller,
-                    seat=event.seat,
-                    rank=event.rank,
-                    cards=event.cards,
-                    honest=event.honest,
-                    taker=event.taker,
-                ),
+            return Turn(
+                msgspec.structs.replace(
+                    _window(state, event).table,
+                    last_call=CheatCallResult(
+                        caller=event.caller,
+                        seat=event.seat,
+                        rank=event.rank,
+                        cards=event.cards,
+                        honest=event.honest,
+                        taker=event.taker,
+                    ),
+                )
             )
         case CheatPileTaken():
-            table = _playing(state, event)
+            table = _in_round(state, event).table
             return _taken(table, event, table.last_penalty)
         case CheatPenaltyTaken():
             penalty = CheatPenalty(seat=event.seat, count=event.count)
-            return _taken(_playing(state, event), event, penalty)
+            return _taken(_in_round(state, event).table, event, penalty)
         case CheatPlayAccepted():
-            return _playing(state, event)
+            return _window(state, event)
         case CheatRoundEnded():
-            table = _playing(state, event)
+            playing = _in_round(state, event)
             result = CheatRoundResult(
                 round=event.round,
                 winner=event.winner,
@@ -192,34 +216,38 @@ def evolve(state: State, event: Event) -> State:
                 points=event.points,
                 hand_sizes=event.hand_sizes,
             )
-            return CheatRoundOver(
-                # `top` stays: a round ended by `accept` leaves its last play on the pile.
-                table=msgspec.structs.replace(table, points=tuple(event.totals), last_round=result)
+            return RoundOver(
+                table=msgspec.structs.replace(
+                    playing.table, points=tuple(event.totals), last_round=result
+                ),
+                # A round ended by `accept` leaves its last play on the pile.
+                last_play=_last_play(playing),
             )
         case DeckRevealed():
-            if isinstance(state, CheatRound):  # a round the table's cap of events cut short
-                return CheatRoundOver(table=state)
+            if isinstance(state, Turn | Window):  # a round the table's cap of events cut short
+                return RoundOver(table=state.table, last_play=_last_play(state))
             return _over(state, event)
         case CheatRoundDealt():
             match state:
-                case CheatLobby():
-                    return _dealt(state.options, state.seeded, state.players, None, None, event)
-                case CheatRoundOver():
+                case Lobby():
+                    return _dealt(state.options, state.seeded, state.seats, None, None, event)
+                case RoundOver():
                     t = state.table
-                    return _dealt(t.options, t.seeded, t.players, t.points, t.last_round, event)
-                case CheatRound() | CheatFinished():
+                    return _dealt(t.options, t.seeded, t.seats, t.points, t.last_round, event)
+                case Turn() | Window() | Finished():
                     raise EventOutOfPlace.of(state, event)
                 case _:
                     assert_never(state)
         case CheatMatchEnded():
             reason = state_reason(event.reason)
-            if isinstance(state, CheatLobby) and reason is not None:
-                return CheatFinished(table=state, winners=tuple(event.winners), reason=reason)
+            if isinstance(state, Lobby) and reason is not None:
+                return Finished(table=state, winners=tuple(event.winners), reason=reason)
             over = _over(state, event)
-            return CheatFinished(
+            return Finished(
                 table=msgspec.structs.replace(over.table, points=tuple(event.points)),
                 winners=tuple(event.winners),
                 reason=reason,
+                last_play=over.last_play,
             )
         case PlayerJoined() | PlayerLeft() | SeatAway() | SeatBack():
             return _seated(state, event)

@@ -12,25 +12,31 @@ from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.cheat.commands import Accept, Call, Command, Play
 from kronikas.domain.cheat.states import (
-    CheatFinished,
-    CheatLobby,
-    CheatRound,
-    CheatRoundOver,
+    Finished,
+    InRound,
+    Lobby,
+    RoundOver,
     State,
+    Turn,
+    Window,
     card_order,
 )
 
 
-def allowed(state: CheatRound, seat: int) -> list[str]:
+def allowed(state: InRound, seat: int) -> list[str]:
     """The game's command types (play, accept, call) a seat of a round in play may send now."""
-    top = state.top
-    if top is None:
-        return ["play"] if seat == state.turn else []
-    if seat == top.seat:
-        return []
-    if seat == state.turn:
-        return ["play", "call"] if state.hands[top.seat] else ["accept", "call"]
-    return ["call"]
+    turn = state.table.turn
+    match state:
+        case Turn():
+            return ["play"] if seat == turn else []
+        case Window(top=top):
+            if seat == top.seat:
+                return []
+            if seat == turn:
+                return ["play", "call"] if state.table.hands[top.seat] else ["accept", "call"]
+            return ["call"]
+        case _:
+            assert_never(state)
 
 
 def legal(state: State, seat: int, by_house: bool = False) -> list[str]:
@@ -40,16 +46,16 @@ def legal(state: State, seat: int, by_house: bool = False) -> list[str]:
     `by_house`: what the house may choose for the seat, one it plays (`house_seats`): the game's
     commands only, also for a seat whose player left; `[]` for a seat the house does not play."""
     match state:
-        case CheatRound() if 0 <= seat < len(state.players):
-            flags = state.players[seat]
+        case Turn() | Window() if 0 <= seat < len(state.table.seats):
+            flags = state.table.seats[seat]
             if not seating.may_act(flags, by_house):
                 return []
             return allowed(state, seat) + seating.kinds(flags, by_house)
-        case CheatLobby() if 0 <= seat < len(state.players):
-            return seating.kinds(state.players[seat], by_house)
-        case CheatRoundOver() if 0 <= seat < len(state.table.players):
-            return seating.kinds(state.table.players[seat], by_house)
-        case CheatLobby() | CheatRound() | CheatRoundOver() | CheatFinished():
+        case Lobby() if 0 <= seat < len(state.seats):
+            return seating.kinds(state.seats[seat], by_house)
+        case RoundOver() if 0 <= seat < len(state.table.seats):
+            return seating.kinds(state.table.seats[seat], by_house)
+        case Lobby() | Turn() | Window() | RoundOver() | Finished():
             return []
         case _:
             assert_never(state)
@@ -61,24 +67,25 @@ def legal_moves(state: State, seat: int, by_house: bool = False) -> list[Command
     hand order, each play's cards in hand order), then `accept`, then `call`; last `leave` and
     `back`, so that the first legal move is a move of the game. `by_house` as in `legal`."""
     match state:
-        case CheatRound() if 0 <= seat < len(state.players):
-            flags = state.players[seat]
+        case Turn() | Window() if 0 <= seat < len(state.table.seats):
+            table = state.table
+            flags = table.seats[seat]
             if not seating.may_act(flags, by_house):
                 return []
             kinds = allowed(state, seat)
             moves: list[Command] = []
             if "play" in kinds:
-                moves += plays(state.hands[seat], state.options.max_play)
+                moves += plays(table.hands[seat], table.options.max_play)
             if "accept" in kinds:
                 moves.append(Accept())
             if "call" in kinds:
                 moves.append(Call())
             return moves + seating.moves(flags, by_house)
-        case CheatLobby() if 0 <= seat < len(state.players):
-            return [*seating.moves(state.players[seat], by_house)]
-        case CheatRoundOver() if 0 <= seat < len(state.table.players):
-            return [*seating.moves(state.table.players[seat], by_house)]
-        case CheatLobby() | CheatRound() | CheatRoundOver() | CheatFinished():
+        case Lobby() if 0 <= seat < len(state.seats):
+            return [*seating.moves(state.seats[seat], by_house)]
+        case RoundOver() if 0 <= seat < len(state.table.seats):
+            return [*seating.moves(state.table.seats[seat], by_house)]
+        case Lobby() | Turn() | Window() | RoundOver() | Finished():
             return []
         case _:
             assert_never(state)

@@ -6,22 +6,16 @@ from __future__ import annotations
 from typing import assert_never
 
 from kronikas.domain import seating
-from kronikas.domain.cheat.states import (
-    CheatFinished,
-    CheatLobby,
-    CheatRound,
-    CheatRoundOver,
-    State,
-)
+from kronikas.domain.cheat.states import Finished, Lobby, RoundOver, State, Turn, Window
 
 
-def players_of(state: State) -> seating.Seating:
+def seats_of(state: State) -> seating.Seating:
     """The seating, in every phase."""
     match state:
-        case CheatLobby() | CheatRound():
-            return state.players
-        case CheatRoundOver() | CheatFinished():
-            return state.table.players
+        case Lobby():
+            return state.seats
+        case Turn() | Window() | RoundOver() | Finished():
+            return state.table.seats
         case _:
             assert_never(state)
 
@@ -29,11 +23,11 @@ def players_of(state: State) -> seating.Seating:
 def stage_of(state: State) -> seating.Stage:
     """Whether the match takes players, is started, or is over."""
     match state:
-        case CheatLobby():
+        case Lobby():
             return "lobby"
-        case CheatRound() | CheatRoundOver():
+        case Turn() | Window() | RoundOver():
             return "playing"
-        case CheatFinished():
+        case Finished():
             return "over"
         case _:
             assert_never(state)
@@ -44,9 +38,9 @@ def waiting_for(state: State) -> int | None:
     player, who plays or accepts); None in the lobby, between rounds and once the match is
     over."""
     match state:
-        case CheatRound():
-            return state.turn
-        case CheatLobby() | CheatRoundOver() | CheatFinished():
+        case Turn() | Window():
+            return state.table.turn
+        case Lobby() | RoundOver() | Finished():
             return None
         case _:
             assert_never(state)
@@ -55,23 +49,23 @@ def waiting_for(state: State) -> int | None:
 def house_seats(state: State) -> frozenset[int]:
     """The seats the house plays now: house players', those whose players left after the start,
     and those away."""
-    return seating.house_seats(players_of(state))
+    return seating.house_seats(seats_of(state))
 
 
 def seat_of(state: State, player_id: str) -> int | None:
     """The seat of a player now (seats move down when a player leaves the lobby); None when no
     seat has that id."""
-    return seating.seat_of(players_of(state), player_id)
+    return seating.seat_of(seats_of(state), player_id)
 
 
 def may_call(state: State) -> frozenset[int]:
     """The seats that may call the open play now (every seat but its player's, those the house
-    plays included); empty while no challenge window is open."""
+    plays included); empty outside the challenge window."""
     match state:
-        case CheatRound() if state.top is not None:
+        case Window():
             top = state.top.seat
-            return frozenset(s for s in range(len(state.players)) if s != top)
-        case CheatLobby() | CheatRound() | CheatRoundOver() | CheatFinished():
+            return frozenset(s for s in range(len(state.table.seats)) if s != top)
+        case Lobby() | Turn() | RoundOver() | Finished():
             return frozenset()
         case _:
             assert_never(state)

@@ -1,4 +1,5 @@
-"""Cheat's states, one type per phase (lobby, round, round over, finished), and the hand order."""
+"""Cheat's states: one Struct per phase of the match (the lobby, a turn, the challenge window, a
+round's end, the end), each holding only what it needs; and the hand order."""
 
 from __future__ import annotations
 
@@ -64,28 +65,31 @@ class CheatRoundResult(msgspec.Struct, frozen=True):
 # --- the phases --------------------------------------------------------------------------------
 
 
-class CheatPileTop(msgspec.Struct, frozen=True, gc=False):
-    """The most recent play while its window is open."""
+class PileTop(msgspec.Struct, frozen=True, gc=False):
+    """The most recent play while its cards lie on top of the pile: who, which cards, announced
+    as what."""
 
     seat: int
     cards: tuple[Card, ...]
     rank: str
 
 
-class CheatLobby(msgspec.Struct, frozen=True):
-    """The table takes players. `players` is the seating (`seating`), in every phase."""
+class Lobby(msgspec.Struct, frozen=True):
+    """The table takes players; `seats` is the seating (`seating`), kept in every phase."""
 
     options: CheatOptions
     seeded: bool
-    players: Seating = ()
+    seats: Seating = ()
 
 
-class CheatRound(msgspec.Struct, frozen=True):
-    """A round in play. The challenge window is open exactly while `top` is set."""
+class Table(msgspec.Struct, frozen=True):
+    """A round's table, whichever its phase: the seating, the points, the round's cards, the
+    rank due and who is on turn, and what the view keeps showing of the last call and
+    penalty."""
 
     options: CheatOptions
     seeded: bool
-    players: Seating
+    seats: Seating
     points: tuple[int, ...]
     last_round: CheatRoundResult | None
     round: int
@@ -98,36 +102,54 @@ class CheatRound(msgspec.Struct, frozen=True):
     pile: tuple[Card, ...]
     rank: str
     turn: int
-    top: CheatPileTop | None = None
     last_call: CheatCallResult | None = None
     last_penalty: CheatPenalty | None = None
 
 
-class CheatRoundOver(msgspec.Struct, frozen=True):
-    """A round has ended; in the same decision the next one is dealt or the match ends."""
+class Turn(msgspec.Struct, frozen=True):
+    """The player on turn (`table.turn`) is to play; no play lies open to a call."""
 
-    table: CheatRound
+    table: Table
 
 
-class CheatFinished(msgspec.Struct, frozen=True):
-    """The match is over; `table` is the last round as it ended (its `top` is the accepted last
-    play still on the pile, or `None` when the round ended on a call), or the lobby when the
-    table's cap of events ended it before the start. `reason` is why when the rules did not
-    end it (`event_cap`)."""
+class Window(msgspec.Struct, frozen=True):
+    """The challenge window after a play: any seat but its player's may call `top`, and the
+    player on turn (`table.turn`) plays on, or accepts a play that emptied its player's hand."""
 
-    table: CheatRound | CheatLobby
+    table: Table
+    top: PileTop
+
+
+class RoundOver(msgspec.Struct, frozen=True):
+    """A round has ended; in the same decision the next one is dealt or the match ends.
+    `last_play` is the round's last play when it was accepted: its cards still lie on the
+    pile."""
+
+    table: Table
+    last_play: PileTop | None = None
+
+
+class Finished(msgspec.Struct, frozen=True):
+    """The match is over; `table` is the last round as it ended (`last_play` as in
+    `RoundOver`), or the lobby when the table's cap of events ended it before the start.
+    `reason` is why when the rules did not end it (`event_cap`)."""
+
+    table: Table | Lobby
     winners: tuple[int, ...]
     reason: EndReason | None = None
+    last_play: PileTop | None = None
 
 
-State: TypeAlias = CheatLobby | CheatRound | CheatRoundOver | CheatFinished
+State: TypeAlias = Lobby | Turn | Window | RoundOver | Finished
+InRound: TypeAlias = Turn | Window
+"""The phases of a round in play."""
 
 
 def initial_state(options: CheatOptions, seeded: bool) -> State:
     """The empty lobby before the game's first event (`created`)."""
-    return CheatLobby(options=options, seeded=seeded)
+    return Lobby(options=options, seeded=seeded)
 
 
 def is_terminal(state: State) -> bool:
     """Whether the match is over."""
-    return isinstance(state, CheatFinished)
+    return isinstance(state, Finished)

@@ -24,13 +24,15 @@ from kronikas.domain.cheat.legal import legal
 from kronikas.domain.cheat.options import CheatTableOptions
 from kronikas.domain.cheat.states import (
     CheatCallResult,
-    CheatFinished,
-    CheatLobby,
     CheatPenalty,
-    CheatRound,
-    CheatRoundOver,
     CheatRoundResult,
+    Finished,
+    Lobby,
+    PileTop,
+    RoundOver,
     State,
+    Turn,
+    Window,
 )
 from kronikas.domain.common import (
     AwaySeat,
@@ -143,7 +145,7 @@ def redact(event: Event, viewer: int | None) -> Event:
 
 
 def _players(
-    players: Seating,
+    seats: Seating,
     hands: tuple[tuple[Card, ...], ...] | None,
     points: tuple[int, ...] | None,
 ) -> list[CheatPlayerView]:
@@ -158,22 +160,22 @@ def _players(
             away=p.away,
             left=p.left,
         )
-        for seat, p in enumerate(players)
+        for seat, p in enumerate(seats)
     ]
 
 
 def _lobby_view(
-    state: CheatLobby,
+    state: Lobby,
     viewer: int | None,
     game_id: str,
     version: int,
     deadline: str | None,
     by_house: bool,
-    ended: CheatFinished | None = None,
+    ended: Finished | None = None,
 ) -> CheatGameView:
     """The lobby's view; or, when the table's cap of events `ended` the match before the start,
     the lobby as it was then (finished: nobody may do anything)."""
-    seated = viewer is not None and 0 <= viewer < len(state.players)
+    seated = viewer is not None and 0 <= viewer < len(state.seats)
     return CheatGameView(
         id=game_id,
         status="open" if ended is None else "finished",
@@ -184,8 +186,8 @@ def _lobby_view(
         dealer=None,
         turn=None,
         winners=[],
-        players=_players(state.players, None, None),
-        me=MyHand(id=state.players[viewer].id, seat=viewer, hand=[])
+        players=_players(state.seats, None, None),
+        me=MyHand(id=state.seats[viewer].id, seat=viewer, hand=[])
         if seated and viewer is not None
         else None,
         legal=(legal(state, viewer, by_house=by_house) if ended is None else [])
@@ -213,26 +215,28 @@ def view(
     status: Status = "playing"
     winners: list[int] = []
     end_reason: str | None = None
-    playing: CheatRound | None = None
+    playing = True
+    top: PileTop | None = None
     match state:
-        case CheatLobby():
+        case Lobby():
             return _lobby_view(state, viewer, game_id, version, deadline, by_house)
-        case CheatRound():
-            table = playing = state
-        case CheatRoundOver():
+        case Turn():
             table = state.table
-        case CheatFinished():
-            if isinstance(state.table, CheatLobby):
+        case Window():
+            table, top = state.table, state.top
+        case RoundOver():
+            # docs/api.md: `last_play` lasts while its cards lie on the pile, after the round
+            # too; the window is open only while the round is played.
+            table, top, playing = state.table, state.last_play, False
+        case Finished():
+            if isinstance(state.table, Lobby):
                 return _lobby_view(state.table, viewer, game_id, version, deadline, by_house, state)
-            table = state.table
+            table, top, playing = state.table, state.last_play, False
             status, winners = "finished", list(state.winners)
             end_reason = state.reason
         case _:
             assert_never(state)
-    # docs/api.md: `last_play` lasts while its cards lie on the pile, after the round too; the
-    # window is open only while the round is played.
-    top = table.top
-    seated = viewer is not None and 0 <= viewer < len(table.players)
+    seated = viewer is not None and 0 <= viewer < len(table.seats)
     return CheatGameView(
         id=game_id,
         status=status,
@@ -241,10 +245,10 @@ def view(
         seeded=table.seeded,
         round=table.round,
         dealer=table.dealer,
-        turn=None if playing is None else playing.turn,
+        turn=table.turn if playing else None,
         winners=winners,
-        players=_players(table.players, table.hands, table.points),
-        me=MyHand(id=table.players[viewer].id, seat=viewer, hand=list(table.hands[viewer]))
+        players=_players(table.seats, table.hands, table.points),
+        me=MyHand(id=table.seats[viewer].id, seat=viewer, hand=list(table.hands[viewer]))
         if seated and viewer is not None
         else None,
         legal=legal(state, viewer, by_house=by_house) if seated and viewer is not None else None,
@@ -252,7 +256,7 @@ def view(
             rank=table.rank,
             pile_size=len(table.pile),
             set_aside=len(table.set_aside),
-            window_open=top is not None and playing is not None,
+            window_open=isinstance(state, Window),
             last_play=CheatLastPlay(seat=top.seat, count=len(top.cards), rank=top.rank)
             if top is not None
             else None,
