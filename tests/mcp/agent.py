@@ -100,7 +100,8 @@ class Seat:
 
     clients: list[Client]
     table_id: str
-    token: str
+    token: str | None
+    """None: a spectator's calls."""
     rng: random.Random
     calls: Calls = field(default_factory=Calls)
     moves: int = 0
