@@ -21,6 +21,7 @@ from kronikas.domain.cheat import (
     CheatTableOptions,
     Play,
 )
+from kronikas.domain.cheat.engine import ENGINE as CHEAT
 from kronikas.domain.common import (
     Back,
     DeckRevealed,
@@ -188,7 +189,7 @@ def test_the_view_places_the_deadline_it_is_given() -> None:
     ],
 )
 def test_clock_options_at_their_limits_are_valid(fields: dict[str, Any]) -> None:
-    cheat.validate_options(CheatOptions(**fields))
+    CHEAT.validate_options(CheatOptions(**fields))
     msgspec.convert(fields, CheatOptions)
 
 
@@ -204,7 +205,7 @@ def test_clock_options_at_their_limits_are_valid(fields: dict[str, Any]) -> None
 )
 def test_clock_options_outside_their_limits_are_refused(fields: dict[str, Any], name: str) -> None:
     with pytest.raises(InvalidOptions, match=name):
-        cheat.validate_options(CheatOptions(**fields))
+        CHEAT.validate_options(CheatOptions(**fields))
     with pytest.raises(msgspec.ValidationError):
         msgspec.json.decode(msgspec.json.encode(fields), type=CheatOptions)
 

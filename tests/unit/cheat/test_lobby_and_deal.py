@@ -21,7 +21,6 @@ from kronikas.domain.common import (
     GameFull,
     GameNotOpen,
     IllegalMove,
-    InvalidOptions,
     Join,
     NotYourTurn,
     PlayerJoined,
@@ -35,11 +34,6 @@ from .helpers import StackedRandomness, fold, given, lobby, run, table
 def test_created_is_the_first_event_and_carries_options_and_seeded() -> None:
     options = CheatOptions(rounds=3, chroniclers=True)
     assert cheat.created(options, True) == [CheatGameCreated(options=options, seeded=True)]
-
-
-def test_created_refuses_options_outside_the_limits() -> None:
-    with pytest.raises(InvalidOptions):
-        cheat.created(CheatOptions(rounds=0), False)
 
 
 def test_initial_state_is_an_empty_lobby_and_the_created_event_sets_its_options() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from kronikas.domain import cheat
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
+from kronikas.domain.cheat.engine import ENGINE as CHEAT
 from kronikas.domain.common import Back, InvalidOptions, Leave
 
 
@@ -16,7 +17,7 @@ def test_defaults_are_those_of_the_rules() -> None:
     options = CheatOptions()
     assert (options.decks, options.max_play, options.rounds) == (1, 4, 1)
     assert (options.place_points, options.chroniclers) == ((4, 3, 2), False)
-    cheat.validate_options(options)
+    CHEAT.validate_options(options)
     assert msgspec.json.decode(b"{}", type=CheatOptions) == options
 
 
@@ -34,7 +35,7 @@ def test_defaults_are_those_of_the_rules() -> None:
     ],
 )
 def test_options_at_the_limits_are_valid(fields: dict[str, Any]) -> None:
-    cheat.validate_options(CheatOptions(**fields))
+    CHEAT.validate_options(CheatOptions(**fields))
     msgspec.convert(fields, CheatOptions)
 
 
@@ -59,7 +60,7 @@ def test_options_at_the_limits_are_valid(fields: dict[str, Any]) -> None:
 )
 def test_options_outside_the_limits_are_refused(fields: dict[str, Any], name: str) -> None:
     with pytest.raises(InvalidOptions, match=name):
-        cheat.validate_options(CheatOptions(**fields))
+        CHEAT.validate_options(CheatOptions(**fields))
     with pytest.raises(msgspec.ValidationError):  # and at the edge, when decoded from JSON
         msgspec.json.decode(msgspec.json.encode(fields), type=CheatOptions)
 

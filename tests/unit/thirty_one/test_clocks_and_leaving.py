@@ -24,6 +24,7 @@ from kronikas.domain.common import (
     SeatBack,
     TimeOut,
 )
+from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.unit.thirty_one.helpers import dealt, fold, given, h, lobby, run
 
 HANDS = {0: h("7H 8B 9L"), 1: h("AH KH 7L"), 2: h("10B UB 9B")}
@@ -162,14 +163,14 @@ def test_the_view_places_the_deadline_it_is_given() -> None:
 
 @pytest.mark.parametrize("seconds", [None, 5, 60, 86_400])
 def test_turn_seconds_from_five_to_a_day_or_none_are_accepted(seconds: int | None) -> None:
-    t.validate_options(t.ThirtyOneOptions(turn_seconds=seconds))
+    THIRTY_ONE.validate_options(t.ThirtyOneOptions(turn_seconds=seconds))
     assert msgspec.convert({"turn_seconds": seconds}, t.ThirtyOneOptions).turn_seconds == seconds
 
 
 @pytest.mark.parametrize("seconds", [4, 0, -5, 86_401])
 def test_turn_seconds_outside_five_to_a_day_are_refused(seconds: int) -> None:
     with pytest.raises(InvalidOptions, match="turn_seconds"):
-        t.validate_options(t.ThirtyOneOptions(turn_seconds=seconds))
+        THIRTY_ONE.validate_options(t.ThirtyOneOptions(turn_seconds=seconds))
     with pytest.raises(msgspec.ValidationError):
         msgspec.convert({"turn_seconds": seconds}, t.ThirtyOneOptions)
 

@@ -7,12 +7,13 @@ import pytest
 
 from kronikas.domain import thirty_one as t
 from kronikas.domain.common import InvalidOptions
-from kronikas.domain.thirty_one import ThirtyOneOptions, validate_options
+from kronikas.domain.thirty_one import ThirtyOneOptions
+from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 
 
 def test_defaults_are_three_lives_no_circuit_limit_no_chronicler() -> None:
     assert ThirtyOneOptions() == ThirtyOneOptions(lives=3, max_circuits=None, chronicler=False)
-    validate_options(ThirtyOneOptions())
+    THIRTY_ONE.validate_options(ThirtyOneOptions())
 
 
 def test_seats_are_two_to_nine() -> None:
@@ -23,33 +24,33 @@ def test_seats_are_two_to_nine() -> None:
 
 @pytest.mark.parametrize("lives", [0, 1, 3, 10])
 def test_lives_from_zero_to_ten_are_accepted(lives: int) -> None:
-    validate_options(ThirtyOneOptions(lives=lives))
+    THIRTY_ONE.validate_options(ThirtyOneOptions(lives=lives))
 
 
 @pytest.mark.parametrize("lives", [-1, 11, 100])
 def test_lives_outside_zero_to_ten_are_refused(lives: int) -> None:
     with pytest.raises(InvalidOptions, match="lives"):
-        validate_options(ThirtyOneOptions(lives=lives))
+        THIRTY_ONE.validate_options(ThirtyOneOptions(lives=lives))
 
 
 @pytest.mark.parametrize("circuits", [None, 1, 50, 100])
 def test_max_circuits_from_one_to_a_hundred_or_none_are_accepted(circuits: int | None) -> None:
-    validate_options(ThirtyOneOptions(max_circuits=circuits))
+    THIRTY_ONE.validate_options(ThirtyOneOptions(max_circuits=circuits))
 
 
 @pytest.mark.parametrize("circuits", [0, -3, 101])
 def test_max_circuits_outside_one_to_a_hundred_are_refused(circuits: int) -> None:
     with pytest.raises(InvalidOptions, match="max_circuits"):
-        validate_options(ThirtyOneOptions(max_circuits=circuits))
+        THIRTY_ONE.validate_options(ThirtyOneOptions(max_circuits=circuits))
 
 
 def test_options_of_the_wrong_type_are_refused() -> None:
     with pytest.raises(InvalidOptions, match="lives"):
-        validate_options(ThirtyOneOptions(lives=True))
+        THIRTY_ONE.validate_options(ThirtyOneOptions(lives=True))
     with pytest.raises(InvalidOptions, match="chronicler"):
-        validate_options(ThirtyOneOptions(chronicler=1))  # type: ignore[arg-type]
+        THIRTY_ONE.validate_options(ThirtyOneOptions(chronicler=1))  # type: ignore[arg-type]
     with pytest.raises(InvalidOptions, match="max_circuits"):
-        validate_options(ThirtyOneOptions(max_circuits=2.5))  # type: ignore[arg-type]
+        THIRTY_ONE.validate_options(ThirtyOneOptions(max_circuits=2.5))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -27,6 +27,7 @@ from kronikas.domain.common import (
     Start,
     TimeOut,
 )
+from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 from kronikas.domain.thirty_one.engine import standing as standing_of
 from tests.conftest import examples
 
@@ -273,7 +274,7 @@ def test_random_matches_keep_every_invariant(
     players: int, lives: int, max_circuits: int | None, chronicler: bool, seed: int, churn: bool
 ) -> None:
     options = t.ThirtyOneOptions(lives=lives, max_circuits=max_circuits, chronicler=chronicler)
-    t.validate_options(options)
+    THIRTY_ONE.validate_options(options)
     rng = SeededRandomness(seed)
     bot = Bot(seed)
     state = t.initial_state(options, True)

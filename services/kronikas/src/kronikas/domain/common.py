@@ -4,12 +4,14 @@ the seats' comings and goings (leaving, the clock running out, coming back: docs
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Annotated, ClassVar, Final, Literal, Protocol
 
 import msgspec
+import msgspec.inspect
 
 from kronikas.domain.cards import Card
 
@@ -85,6 +87,56 @@ def check_name_free(names: Iterable[str], name: str) -> None:
 
 class InvalidOptions(ValueError):
     """Table options outside the limits in docs/rules.md (HTTP 422)."""
+
+
+def check_options(options: msgspec.Struct) -> None:
+    """Raise `InvalidOptions` for the first option outside the limits its type declares: every
+    game's options are checked here, against the same `msgspec.Meta` limits that the wire
+    enforces and the OpenAPI document shows, so options made in code (not decoded) are held to
+    them too and no game writes its limits twice."""
+    for field in _option_fields(type(options)):
+        broken = _broken(getattr(options, field.name), field.type)
+        if broken is not None:
+            raise InvalidOptions(f"{field.name} must {broken}.")
+
+
+@functools.cache
+def _option_fields(options: type[msgspec.Struct]) -> tuple[msgspec.inspect.Field, ...]:
+    info = msgspec.inspect.type_info(options)
+    if not isinstance(info, msgspec.inspect.StructType):
+        raise TypeError(f"{options.__name__} is not a Struct")
+    return info.fields
+
+
+def _broken(value: object, kind: msgspec.inspect.Type) -> str | None:
+    """What `value` must be to keep `kind`'s limits, or None when it keeps them."""
+    match kind:
+        case msgspec.inspect.Metadata(type=inner):  # a description for the OpenAPI document
+            return _broken(value, inner)
+        case msgspec.inspect.UnionType(types=types) if msgspec.inspect.NoneType() in types:
+            others = [t for t in types if t != msgspec.inspect.NoneType()]
+            broken = None if value is None else _broken(value, others[0])
+            return None if broken is None else f"{broken}, or null"
+        case msgspec.inspect.IntType(ge=int() as low, le=int() as high):
+            if type(value) is int and low <= value <= high:
+                return None
+            if high - low == 1:
+                return f"be {low} or {high}"
+            return f"be a whole number from {low:,} to {high:,}"
+        case msgspec.inspect.IntType():
+            return None if type(value) is int else "be a whole number"
+        case msgspec.inspect.BoolType():
+            return None if type(value) is bool else "be true or false"
+        case msgspec.inspect.VarTupleType(
+            item_type=item, min_length=int() as low, max_length=int() as high
+        ):
+            if not isinstance(value, tuple | list) or not low <= len(value) <= high:
+                return f"list {low} to {high} numbers"
+            items = (_broken(v, item) for v in value)
+            broken = next((b for b in items if b is not None), None)
+            return None if broken is None else broken.replace("a whole number", "whole numbers")
+        case _:
+            return None
 
 
 class Shuffle(msgspec.Struct, frozen=True):

@@ -63,7 +63,6 @@ from kronikas.domain.cheat.options import (
     CheatOptions,
     CheatTableOptions,
     max_players,
-    validate_options,
 )
 from kronikas.domain.cheat.seats import house_seats, may_call, seat_of, waiting_for
 from kronikas.domain.cheat.states import (
@@ -162,7 +161,6 @@ __all__ = [
     "redact",
     "seat_of",
     "sort_cards",
-    "validate_options",
     "view",
     "waiting_for",
 ]

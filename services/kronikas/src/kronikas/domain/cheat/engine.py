@@ -17,7 +17,6 @@ from kronikas.domain.cheat.options import (
     MIN_PLAYERS,
     CheatOptions,
     max_players,
-    validate_options,
 )
 from kronikas.domain.cheat.seats import house_seats, may_call, seat_of, waiting_for
 from kronikas.domain.cheat.states import (
@@ -31,6 +30,7 @@ from kronikas.domain.cheat.states import (
     is_terminal,
 )
 from kronikas.domain.cheat.view import CheatGameView, redact, view
+from kronikas.domain.common import check_options
 from kronikas.domain.engine import Engine, Seats, Standing, Timing
 
 
@@ -66,7 +66,7 @@ ENGINE: Engine[CheatOptions, State, Command, Event, CheatGameView] = Engine(
     seats=Seats(MIN_PLAYERS, MAX_PLAYERS),
     event_cap=EVENT_CAP,
     max_players=max_players,
-    validate_options=validate_options,
+    validate_options=check_options,
     created=created,
     initial_state=initial_state,
     decide=decide,

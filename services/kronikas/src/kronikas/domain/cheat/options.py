@@ -1,4 +1,5 @@
-"""Cheat's kind, table options and seats (docs/rules.md)."""
+"""Cheat's kind, table options and seats (docs/rules.md). The options' limits are their types'
+(`common.check_options` holds every game's options to them)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,7 @@ from typing import Annotated, Final
 
 import msgspec
 
-from kronikas.domain.common import (
-    TURN_SECONDS_LIMITS,
-    InvalidOptions,
-    TurnSeconds,
-    valid_turn_seconds,
-)
+from kronikas.domain.common import TurnSeconds
 
 KIND: Final = "cheat"
 MIN_PLAYERS: Final = 2
@@ -88,31 +84,6 @@ class CheatTableOptions(msgspec.Struct, frozen=True):
             options.turn_seconds,
             options.house_pause_seconds,
         )
-
-
-def _whole(value: object, low: int, high: int) -> bool:
-    return type(value) is int and low <= value <= high
-
-
-def validate_options(options: CheatOptions) -> None:
-    """Raise `InvalidOptions` when an option is outside the limits in docs/rules.md."""
-    if not _whole(options.decks, 1, 2):
-        raise InvalidOptions("decks must be 1 or 2.")
-    if not _whole(options.max_play, 1, 4):
-        raise InvalidOptions("max_play must be a whole number from 1 to 4.")
-    if not _whole(options.rounds, 1, 100):
-        raise InvalidOptions("rounds must be a whole number from 1 to 100.")
-    points = options.place_points
-    if not isinstance(points, tuple | list) or not 1 <= len(points) <= 8:
-        raise InvalidOptions("place_points must list 1 to 8 numbers.")
-    if not all(_whole(p, 0, 100) for p in points):
-        raise InvalidOptions("place_points must be whole numbers from 0 to 100.")
-    if type(options.chroniclers) is not bool:
-        raise InvalidOptions("chroniclers must be true or false.")
-    if not valid_turn_seconds(options.turn_seconds):
-        raise InvalidOptions(TURN_SECONDS_LIMITS)
-    if not _whole(options.house_pause_seconds, 0, 30):
-        raise InvalidOptions("house_pause_seconds must be a whole number from 0 to 30.")
 
 
 def max_players(options: CheatOptions) -> int:

@@ -81,7 +81,6 @@ from kronikas.domain.thirty_one.options import (
     ThirtyOneTableOptions,
     deck_of,
     max_players,
-    validate_options,
 )
 from kronikas.domain.thirty_one.scoring import MIN_SCORE, THREE_ACES, score, wire_score
 from kronikas.domain.thirty_one.seats import house_seats, seat_of, waiting_for
@@ -175,7 +174,6 @@ __all__ = [
     "redact",
     "score",
     "seat_of",
-    "validate_options",
     "view",
     "waiting_for",
     "wire_score",

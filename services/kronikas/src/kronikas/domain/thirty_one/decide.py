@@ -85,7 +85,8 @@ _NOT_THE_DEALERS_CHOICE: Final = (
 
 
 def created(options: ThirtyOneOptions, seeded: bool) -> list[Event]:
-    """The first event of every table."""
+    """The first event of every table, appended by the application (which has checked the
+    options with the engine's `validate_options`)."""
     return [ThirtyOneGameCreated(options=options, seeded=seeded)]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import get_args
 
+from kronikas.domain.common import check_options
 from kronikas.domain.engine import Engine, Seats, Standing, Timing
 from kronikas.domain.thirty_one.commands import COMMANDS, Command
 from kronikas.domain.thirty_one.decide import created, decide
@@ -18,7 +19,6 @@ from kronikas.domain.thirty_one.options import (
     MIN_PLAYERS,
     ThirtyOneOptions,
     max_players,
-    validate_options,
 )
 from kronikas.domain.thirty_one.seats import house_seats, seat_of, waiting_for
 from kronikas.domain.thirty_one.states import (
@@ -60,7 +60,7 @@ ENGINE: Engine[ThirtyOneOptions, State, Command, Event, ThirtyOneGameView] = Eng
     seats=Seats(MIN_PLAYERS, MAX_PLAYERS),
     event_cap=EVENT_CAP,
     max_players=max_players,
-    validate_options=validate_options,
+    validate_options=check_options,
     created=created,
     initial_state=initial_state,
     decide=decide,

@@ -1,4 +1,5 @@
-"""A Thirty-One table's options and the limits that follow from them (docs/rules.md)."""
+"""A Thirty-One table's options and the limits that follow from them (docs/rules.md). The
+options' limits are their types' (`common.check_options` holds every game's options to them)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,7 @@ from typing import Annotated, Final
 from msgspec import Meta, Struct
 
 from kronikas.domain.cards import COLOURED, STANDARD, Card
-from kronikas.domain.common import (
-    TURN_SECONDS_LIMITS,
-    InvalidOptions,
-    TurnSeconds,
-    valid_turn_seconds,
-)
+from kronikas.domain.common import TurnSeconds
 
 KIND: Final = "thirty_one"
 MIN_PLAYERS: Final = 2
@@ -65,19 +61,6 @@ class ThirtyOneTableOptions(Struct, frozen=True):
     def of(cls, options: ThirtyOneOptions) -> ThirtyOneTableOptions:
         """The options of a table, as its views show them."""
         return cls(options.lives, options.max_circuits, options.chronicler, options.turn_seconds)
-
-
-def validate_options(options: ThirtyOneOptions) -> None:
-    """Raise InvalidOptions when an option is outside the limits in docs/rules.md."""
-    lives, circuits = options.lives, options.max_circuits
-    if type(lives) is not int or not 0 <= lives <= 10:
-        raise InvalidOptions("lives must be a whole number from 0 to 10.")
-    if circuits is not None and (type(circuits) is not int or not 1 <= circuits <= 100):
-        raise InvalidOptions("max_circuits must be a whole number from 1 to 100, or null.")
-    if type(options.chronicler) is not bool:
-        raise InvalidOptions("chronicler must be true or false.")
-    if not valid_turn_seconds(options.turn_seconds):
-        raise InvalidOptions(TURN_SECONDS_LIMITS)
 
 
 def max_players(options: ThirtyOneOptions) -> int:
