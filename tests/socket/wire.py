@@ -6,11 +6,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 from collections.abc import AsyncIterator
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from tests.api.tables import Table, Tables, candidates, game_moves
 
 WAIT_S = 10.0
 """How long a test waits for a message it is owed (a loaded 2-CPU machine is slow)."""
@@ -62,6 +65,18 @@ async def next_of(ws: ClientConnection, *types: str, timeout: float = WAIT_S) ->
         assert message["type"] == "heartbeat", message
 
 
+async def answer(
+    ws: ClientConnection, pushed: list[dict[str, Any]] | None = None, timeout: float = WAIT_S
+) -> dict[str, Any]:
+    """The next `result` or `problem`, the events pushed before it added to `pushed`."""
+    while True:
+        message = await next_of(ws, "result", "problem", "events", "view", timeout=timeout)
+        if message["type"] in ("result", "problem"):
+            return message
+        if message["type"] == "events" and pushed is not None:
+            pushed += message["events"]
+
+
 async def closed(ws: ClientConnection, timeout: float = WAIT_S) -> tuple[int, str]:
     """Read until the server closes the socket; its close code and reason."""
     try:
@@ -85,3 +100,16 @@ async def versions_until(
             assert message["version"] == message["events"][-1]["version"]
             events += message["events"]
     return events
+
+
+async def move(tables: Tables, table: Table, rng: random.Random) -> dict[str, Any]:
+    """One legal move over HTTP, by whichever seat may make one; its answer and the seat."""
+    views = [await tables.view(table, token) for token in table.players]
+    assert views[0]["status"] != "finished", "the match is over"
+    view = rng.choice([v for v in views if game_moves(v)])
+    for command in candidates(view, rng):
+        r = await tables.send(table, view["me"]["seat"], command)
+        if r.status_code == 200:
+            body: dict[str, Any] = r.json()
+            return body | {"seat": view["me"]["seat"]}
+    raise AssertionError("no command accepted")

@@ -38,8 +38,7 @@ from types import CoroutineType
 from typing import Any
 
 import msgspec
-from litestar import Request, asgi
-from litestar.exceptions import NotFoundException
+from litestar import Request, WebSocket, websocket
 from litestar.types import Receive, Scope, Send, WebSocketCloseEvent, WebSocketSendEvent
 
 from kronikas.api import inputs
@@ -120,24 +119,19 @@ def _retry_after(exc: ApiError) -> int | None:
     return int(value) if value is not None and value.isdigit() else None
 
 
-@asgi(PATH, include_in_schema=False, copy_scope=False)
-async def seat_socket(scope: Any, receive: Any, send: Any) -> None:
-    """`/v1/games/{id}/socket`: a WebSocket (docs/api.md, The seat socket); a plain HTTP request
-    to it finds no resource (404)."""
-    if scope["type"] != "websocket":  # a ScopeType is a str
-        raise NotFoundException
-    if (await receive())["type"] != "websocket.connect":
-        return
-    app = scope["app"]
+@websocket(PATH, name="seat_socket")
+async def seat_socket(socket: WebSocket[Any, Any, Any]) -> None:
+    """`/v1/games/{id}/socket` (docs/api.md, The seat socket)."""
+    await socket.accept()
+    app = socket.app
     games: Games = app.state.games
-    await send({"type": "websocket.accept"})
-    socket = Socket(games, app.state.wire.commands, scope, receive, send)
+    seat = Socket(games, app.state.wire.commands, socket.scope, socket.receive, socket.send)
     sockets: set[Socket] = app.state.sockets
-    sockets.add(socket)
+    sockets.add(seat)
     try:
-        await socket.run()
+        await seat.run()
     finally:
-        sockets.discard(socket)
+        sockets.discard(seat)
 
 
 def close_all(sockets: set[Socket]) -> None:

@@ -1,0 +1,138 @@
+"""The seat socket in-process (Litestar's test client): what a real network cannot show on cue.
+
+A client that stops reading: the server's sends wait, what follows queues up to
+`SOCKET_BACKLOG` messages, and one more closes the socket 4508 (nothing more is kept for it). The
+app's shutdown closes its sockets 1001. And the OpenAPI document describes every message.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+import pytest
+from litestar.exceptions import WebSocketDisconnect
+from litestar.testing import AsyncTestClient, WebSocketTestSession
+from litestar.testing import transport as test_transport
+
+from kronikas.api.app import create_app
+from kronikas.api.openapi import export
+from kronikas.api.socket import close_all
+from tests.api.tables import Tables
+from tests.apps import Client, settings
+from tests.socket.wire import move
+
+BACKLOG = 3
+
+
+class Stalling(WebSocketTestSession):
+    """A test session whose client stops reading while `stalled` is set: the app's sends of
+    messages wait (its close does not)."""
+
+    stalled = threading.Event()
+
+    async def do_asgi_call(self) -> None:
+        async def receive() -> Any:
+            while self.receive_queue.empty():
+                await anyio.sleep(0.001)
+            return self.receive_queue.get()
+
+        async def send(message: Any) -> None:
+            while self.stalled.is_set() and message["type"] == "websocket.send":
+                await anyio.sleep(0.005)
+            self.send_queue.put(message)
+
+        try:
+            await self.client.app(self.scope, receive, send)
+        except BaseException as exc:
+            self.send_queue.put(exc)
+            raise
+
+
+@pytest.fixture
+async def app_client(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Client]:
+    monkeypatch.setattr(test_transport, "WebSocketTestSession", Stalling)
+    Stalling.stalled.clear()
+    app = create_app(settings(redis_url, socket_backlog=BACKLOG, socket_heartbeat_s=60))
+    async with AsyncTestClient(app) as client:
+        yield client
+
+
+def received(ws: WebSocketTestSession) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(ws.receive_text(timeout=10))
+    return message
+
+
+async def test_a_slow_reader_is_closed_past_the_backlog(app_client: Client) -> None:
+    rng = random.Random(5)
+    tables = Tables(app_client)
+    table = await tables.ready("cheat", 3, seed=5)
+    now = (await tables.view(table))["version"]
+    ws = await app_client.websocket_connect(f"/v1/games/{table.id}/socket")
+    with ws:
+        ws.send_json({"type": "hello", "after": now})
+        assert received(ws)["type"] == "welcome"
+        version = (await move(tables, table, rng))["version"]
+        pushed = received(ws)
+        assert pushed["type"] == "events" and pushed["version"] == version
+        Stalling.stalled.set()  # the client reads no more
+        # one message waits in a send, BACKLOG behind it; one more is one too many
+        for _ in range(1 + BACKLOG + 1):
+            await move(tables, table, rng)
+        Stalling.stalled.clear()
+        with pytest.raises(WebSocketDisconnect) as gone:
+            received(ws)  # what waited behind the send was dropped: the close comes next
+        assert (gone.value.code, gone.value.detail) == (4508, "slow_reader")
+
+
+async def test_the_app_shutting_down_closes_its_sockets_1001(app_client: Client) -> None:
+    table = await Tables(app_client).ready("thirty_one", 2)
+    ws = await app_client.websocket_connect(f"/v1/games/{table.id}/socket")
+    with ws:
+        ws.send_json({"type": "hello", "token": table.players[0]})
+        assert received(ws)["type"] == "welcome"
+        app_client.blocking_portal.call(close_all, app_client.app.state.sockets)
+        with pytest.raises(WebSocketDisconnect) as gone:
+            while True:
+                received(ws)
+        assert (gone.value.code, gone.value.detail) == (1001, "going_away")
+
+
+async def test_a_plain_request_to_the_socket_is_405(client: Client) -> None:
+    r = await client.get("/v1/games/0123456789abcdef/socket")
+    assert r.status_code == 405 and r.json()["code"] == "method_not_allowed"
+
+
+def test_every_message_is_in_the_document(redis_url: str) -> None:
+    schemas = json.loads(export(create_app(settings(redis_url))))["components"]["schemas"]
+    unions = {
+        "SocketClientMessage": {"hello", "command", "ping"},
+        "SocketServerMessage": {
+            "welcome",
+            "events",
+            "view",
+            "result",
+            "problem",
+            "heartbeat",
+            "pong",
+        },
+    }
+    for name, tags in unions.items():
+        union = schemas[name]
+        assert union["discriminator"]["propertyName"] == "type"
+        assert set(union["discriminator"]["mapping"]) == tags
+        for ref in union["discriminator"]["mapping"].values():
+            assert ref.rsplit("/", 1)[-1] in schemas
+    command = schemas["SocketCommand"]["properties"]
+    assert command["command"]["$ref"] == "#/components/schemas/Command"
+    assert command["id"]["pattern"] == "^[!-~]{1,128}$"
+    assert schemas["SocketResult"]["properties"]["result"]["$ref"].endswith("/CommandResult")
+    assert schemas["SocketProblem"]["properties"]["problem"]["$ref"].endswith("/Problem")
+    events = schemas["SocketEvents"]["properties"]["events"]["items"]
+    assert events["$ref"] == "#/components/schemas/GameEvent"
+    assert schemas["SocketHello"]["required"] == ["type"]  # the rest have defaults
+    assert set(schemas["SocketWelcome"]["required"]) == set(schemas["SocketWelcome"]["properties"])
