@@ -21,7 +21,7 @@ from kronikas.domain.cheat.events import (
     Event,
 )
 from kronikas.domain.cheat.legal import allowed
-from kronikas.domain.cheat.options import MIN_PLAYERS, CheatOptions, max_players, validate_options
+from kronikas.domain.cheat.options import MIN_PLAYERS, CheatOptions, max_players
 from kronikas.domain.cheat.seats import seats_of, stage_of
 from kronikas.domain.cheat.states import (
     Finished,
@@ -57,8 +57,8 @@ _NEXT_RANK: Final[dict[str, str]] = {rank: next_rank(rank) for rank in RANKS}
 
 
 def created(options: CheatOptions, seeded: bool) -> list[Event]:
-    """The first event of every game, appended by the application; validates the options."""
-    validate_options(options)
+    """The first event of every table, appended by the application (which has checked the
+    options with the engine's `validate_options`)."""
     return [CheatGameCreated(options=options, seeded=seeded)]
 
 
