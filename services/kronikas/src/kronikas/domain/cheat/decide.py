@@ -7,7 +7,7 @@ from typing import Final, assert_never
 
 from kronikas.domain import seating
 from kronikas.domain.cards import COLOURED, PALE, RANKS, Card, make_deck, next_rank
-from kronikas.domain.cheat.commands import Accept, Call, Command, Play
+from kronikas.domain.cheat.commands import Accept, Call, Command, Move, Play
 from kronikas.domain.cheat.events import (
     CheatCalled,
     CheatCardsPlayed,
@@ -173,7 +173,7 @@ def _deal(options: CheatOptions, n: int, round: int, dealer: int, rng: Randomnes
 
 
 def _act(
-    state: InRound, command: Play | Call | Accept, seat: int | None, rng: Randomness, house: bool
+    state: InRound, command: Move, seat: int | None, rng: Randomness, house: bool
 ) -> list[Event]:
     if seat is None or not 0 <= seat < len(state.table.seats):
         raise NotYourTurn("Only a player seated at this table may send commands.")
