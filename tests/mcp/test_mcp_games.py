@@ -95,6 +95,7 @@ async def test_whole_matches_of_each_game_against_the_house_on_two_processes(
         "moves": [s.moves for s in seats],
         "calls": [dict(s.calls.counts) for s in seats],
     }
+    print(f"MCP match of {kind}: {FIGURES[kind]}")
     # nothing either process logged holds a token, its hash's prefix aside (arguments unlogged)
     for service in two:
         text = service.log.read_text()

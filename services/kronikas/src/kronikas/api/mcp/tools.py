@@ -65,7 +65,7 @@ class SeatView(BaseModel):
         "or `choices`); some moves may be sent out of turn."
     )
     your_turn: bool = Field(
-        description="True when the table waits for you (your clock runs, see `deadline`)."
+        description="True when the table waits for your move (your clock runs, see `deadline`)."
     )
     deadline: str | None = Field(
         description="When the clock of the seat the table waits for runs out (RFC 3339, UTC); "
@@ -253,7 +253,7 @@ class Tools:
             status=view["status"],
             seat=seat,
             may_act=may_act(legal),
-            your_turn=seat is not None and engine.waiting_for(state) == seat,
+            your_turn=may_act(legal) and engine.waiting_for(state) == seat,
             deadline=deadline,
             moves=moves,
             choices=choices,
