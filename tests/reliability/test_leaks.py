@@ -1,5 +1,6 @@
 """Hidden information: every byte each seat, a spectator and the host receive holds no card they
-cannot know at that moment — views, command answers, events, long-polls, SSE, errors, headers.
+cannot know at that moment — views, command answers, events, long-polls, SSE, the seat socket's
+pushes and views, errors, headers.
 
 What a viewer may know is built from its own event log, in order, from the fields that open cards
 by the rules: its own hand (dealt, or taken with the pile), the cards it played, the cards a Cheat
@@ -25,6 +26,8 @@ from typing import Any, NamedTuple
 import httpx
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from tests.api.tables import Table, Tables, auth, candidates, game_moves
 from tests.conftest import ServiceProcess
@@ -128,6 +131,8 @@ class Viewer:
     token: str | None
     received: list[Received] = field(default_factory=list)
     streamed: list[dict[str, Any]] = field(default_factory=list)
+    socketed: list[dict[str, Any]] = field(default_factory=list)
+    """The events its seat socket pushed, as stream frames (`follow_socket`)."""
 
     def take(self, what: str, r: httpx.Response, version: int, sent: frozenset[str]) -> Any:
         FIGURES["bytes"] += len(r.content) + sum(len(k) + len(v) for k, v in r.headers.items())
@@ -194,7 +199,7 @@ def check(
                 scan_event(item.what, event)
         else:
             scan(item.what, item.version, body, item.sent)
-    for message in viewer.streamed:
+    for message in [*viewer.streamed, *viewer.socketed]:
         for word in WORD.findall(message["id"] + " " + message["event"]):
             assert not CARD.fullmatch(word), message
         event = json.loads(message["data"])
@@ -233,6 +238,57 @@ async def follow(
                 current[name] = value.removeprefix(" ")
 
 
+def socket_url(base_url: str, table: Table) -> str:
+    return base_url.replace("http://", "ws://", 1).rstrip("/") + f"/v1/games/{table.id}/socket"
+
+
+async def follow_socket(
+    base_url: str,
+    table: Table,
+    viewer: Viewer,
+    into: list[dict[str, str]] | None = None,
+    opened: asyncio.Event | None = None,
+) -> None:
+    """Follow the table over the seat socket, with views, until it closes: each pushed event
+    as a stream frame into `into` (the viewer's `socketed` by default), every view and every
+    other message into what it received; `opened` is set at its `welcome`."""
+    frames = viewer.socketed if into is None else into
+    hello = {"type": "hello", "token": viewer.token, "views": True}
+    async with connect(
+        socket_url(base_url, table), proxy=None, compression=None, max_size=None
+    ) as ws:
+        await ws.send(json.dumps(hello))
+        try:
+            async for text in ws:
+                FIGURES["bytes"] += len(text)
+                message = json.loads(text)
+                kind = message["type"]
+                if kind == "events":
+                    for event in message["events"]:
+                        data = json.dumps(event)
+                        frames.append(
+                            {"id": str(event["version"]), "event": event["type"], "data": data}
+                        )
+                elif kind in ("view", "welcome"):
+                    if kind == "welcome" and opened is not None:
+                        opened.set()
+                    if message["game"] is not None:
+                        seen = Received(
+                            f"view (socket {kind})", message["version"], message["game"]
+                        )
+                        viewer.received.append(seen)
+                else:
+                    version = message.get("version", 0)
+                    viewer.received.append(Received(f"socket {kind}", version, message))
+        except ConnectionClosed:
+            pass
+
+
+def pushed_once(frames: list[dict[str, str]], last: int) -> bool:
+    """Whether a socket's frames hold every version up to `last` once, in order."""
+    return [int(f["id"]) for f in frames] == list(range(1, last + 1))
+
+
 async def play(base_url: str, kind: str, players: int, options: dict[str, Any], seed: int) -> None:
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
@@ -245,6 +301,7 @@ async def play(base_url: str, kind: str, players: int, options: dict[str, Any], 
             viewers[-1].received.append(Received("joined", 0, joined["game"]))
         viewers += [Viewer("spectator", None, None), Viewer("host", None, table.host)]
         readers = [asyncio.create_task(follow(http, table, v)) for v in viewers[:-1]]
+        readers += [asyncio.create_task(follow_socket(base_url, table, v)) for v in viewers]
         await asyncio.sleep(0.1)
         r = await http.post(f"/v1/games/{table.id}/start", headers=auth(table.host))
         version = viewers[-1].take("start", r, 0, frozenset())["version"]
@@ -293,8 +350,10 @@ async def play(base_url: str, kind: str, players: int, options: dict[str, Any], 
                 raise AssertionError(f"no command accepted for {view}")
         else:
             raise AssertionError("the game did not end")
-        for _ in range(100):  # the streams catch up within a second or so
-            if all(v.streamed and v.streamed[-1]["id"] == str(version) for v in viewers[:-1]):
+        for _ in range(100):  # the streams and sockets catch up within a second or so
+            if all(
+                v.streamed and v.streamed[-1]["id"] == str(version) for v in viewers[:-1]
+            ) and all(v.socketed and v.socketed[-1]["id"] == str(version) for v in viewers):
                 break
             await asyncio.sleep(0.05)
         for reader in readers:
@@ -315,6 +374,7 @@ async def play(base_url: str, kind: str, players: int, options: dict[str, Any], 
             assert [e["version"] for e in events] == list(range(1, version + 1))
             if viewer.name != "host":
                 assert viewer.streamed[-1]["id"] == str(version), f"{viewer.name}'s stream lags"
+            assert pushed_once(viewer.socketed, version), f"{viewer.name}'s socket"
             leaks += check(viewer, events)
         FIGURES["games"] += 1
         FIGURES["leaks"] += len(leaks)
@@ -399,3 +459,17 @@ def test_the_scanner_finds_a_planted_leak() -> None:
     spectator.received.append(Received("view", 3, {"version": 3, "me": None, "hand": ["AA"]}))
     deal["hands"] = [None, None]
     assert check(spectator, events) == ["spectator got AA at hand in view (v3)"]
+
+
+def test_the_scanner_reads_what_sockets_pushed() -> None:
+    deal = {"type": "round_dealt", "hands": [None, ["8H"]], "table": []}
+    events = [
+        *joins("p0", "p1"),
+        {"version": 3, "type": "thirty_one.round_dealt", "at": "", "data": deal},
+    ]
+    leaked = events[-1] | {"data": deal | {"hands": [["7H"], ["8H"]]}}
+    viewer = Viewer("seat 1", "p1", "t")
+    viewer.socketed.append({"id": "3", "event": leaked["type"], "data": json.dumps(leaked)})
+    differences: list[str] = []
+    assert check(viewer, events, differences) == ["seat 1 got 7H at data.hands in stream (v3)"]
+    assert pushed_once(viewer.socketed, 3) is False  # versions 1 and 2 were not pushed

@@ -1,8 +1,8 @@
 """Hidden information across membership changes, on two service processes: no viewer receives a
 card it cannot know while players join and leave before the start from the first, a middle and the
 last seat, leave after it, go away on their clock and come back, beside house seats, a spectator
-and the host — with every viewer's stream open on both processes and a long-poll open across each
-leave, and every request sent to the other process than the last.
+and the host — with every viewer's stream and seat socket open on both processes and a long-poll
+open across each leave, and every request sent to the other process than the last.
 
 A viewer is a player: the scanner (test_leaks.py) follows its player id through the seats, which
 move down when a player leaves before the start. A token that lost its seat that way may know
@@ -33,8 +33,10 @@ from tests.reliability.test_leaks import (
     cards_in,
     check,
     follow,
+    follow_socket,
     joins,
     knowledge,
+    pushed_once,
 )
 
 CLOSED_WITHIN = 3.0
@@ -86,6 +88,8 @@ class Reader:
     frames: list[dict[str, str]] = field(default_factory=list)
     opened: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
+    socket: bool = False
+    """A seat socket rather than an SSE stream (its frames are its pushed events)."""
 
     def last(self) -> int:
         """The version of the last event it received."""
@@ -144,14 +148,21 @@ class Game:
         self.version = max(self.version, version)
 
     async def open_streams(self, viewer: Viewer) -> None:
-        """Opens the viewer's stream on each process, and waits until both answered."""
+        """Opens the viewer's stream and its seat socket on each process, and waits until each
+        answered."""
         for process, http in enumerate(self.two.both):
-            reader = Reader(viewer, process)
-            reader.task = asyncio.create_task(
-                follow(http, self.table, viewer, reader.frames, reader.opened)
-            )
-            self.readers.append(reader)
-            await asyncio.wait_for(reader.opened.wait(), BOUND)
+            for socket in (False, True):
+                reader = Reader(viewer, process, socket=socket)
+                follows = (
+                    follow_socket(
+                        str(http.base_url), self.table, viewer, reader.frames, reader.opened
+                    )
+                    if socket
+                    else follow(http, self.table, viewer, reader.frames, reader.opened)
+                )
+                reader.task = asyncio.create_task(follows)
+                self.readers.append(reader)
+                await asyncio.wait_for(reader.opened.wait(), BOUND)
 
     async def caught_up(self) -> None:
         """Waits until every open stream has every event up to the version known."""
@@ -411,6 +422,11 @@ class Game:
                 self.problems.append(f"{reader.viewer.name}'s stream on {reader.process} ended")
             elif reader.last() != self.version:
                 self.problems.append(f"{reader.viewer.name}'s stream on {reader.process} lags")
+            elif reader.socket and not pushed_once(reader.frames, self.version):
+                self.problems.append(
+                    f"{reader.viewer.name}'s socket on {reader.process} did not push every "
+                    "version once, in order"
+                )
         for reader in self.readers:
             assert reader.task is not None
             reader.task.cancel()
