@@ -71,32 +71,16 @@ def decide(
 ) -> list[Event]:
     """The events a command causes, or a `DomainError` when the rules refuse it. `by_house`: the
     house chose `command` for `seat`, one it plays (see `seating`)."""
-    match command:
+    match command:  # the cases run in order: the most frequent first
         case Play() | Call() | Accept():
-            match state:
-                case Turn() | Window():
-                    return _act(state, command, seat, rng, by_house)
-                case Lobby():
-                    raise NotYourTurn("The game has not started.")
-                case Finished():
-                    raise GameOver("The match is over.")
-                case RoundOver():
-                    raise NotYourTurn("The next round is being dealt.")
-                case _:
-                    assert_never(state)
+            return _move(state, command, seat, rng, by_house)
         case Join() | Leave() | Back() | TimeOut():
             # Only the lobby takes a join: `most` matters nowhere else.
             most = max_players(state.options) if isinstance(state, Lobby) else 0
             stage = stage_of(state)
             return [*seating.decide(seats_of(state), command, seat, stage, most, by_house)]
         case Start():
-            match state:
-                case Lobby():
-                    return _start(state, rng)
-                case Turn() | Window() | RoundOver() | Finished():
-                    raise GameNotOpen("The game has already started.")
-                case _:
-                    assert_never(state)
+            return _start(state, rng)
         case CapReached():
             return _end_at_cap(state)
         case _:
@@ -135,7 +119,9 @@ def _end_at_cap(state: State) -> list[Event]:
 # --- the lobby and the deal ---------------------------------------------------------------------
 
 
-def _start(state: Lobby, rng: Randomness) -> list[Event]:
+def _start(state: State, rng: Randomness) -> list[Event]:
+    if not isinstance(state, Lobby):
+        raise GameNotOpen("The game has already started.")
     n = len(state.seats)
     if n < MIN_PLAYERS:
         raise IllegalMove(f"At least {MIN_PLAYERS} players are needed to start; {n} joined.")
@@ -172,22 +158,39 @@ def _deal(options: CheatOptions, n: int, round: int, dealer: int, rng: Randomnes
 # --- the round ----------------------------------------------------------------------------------
 
 
-def _act(
-    state: InRound, command: Move, seat: int | None, rng: Randomness, house: bool
+def _move(
+    state: State, command: Move, seat: int | None, rng: Randomness, by_house: bool
 ) -> list[Event]:
+    match state:
+        case Turn() | Window():
+            mover = _seated(state, seat, by_house)
+            kinds = allowed(state, mover)
+            match command, state:
+                case Play(), _ if "play" in kinds:
+                    return _play(state, mover, command.cards)
+                case Call(), Window() if "call" in kinds:
+                    return _call(state, mover, rng)
+                case Accept(), Window() if "accept" in kinds:
+                    return _accept(state, mover, rng)
+                case _:
+                    raise _refusal(state, mover, tag_of(type(command)), kinds)
+        case Lobby():
+            raise NotYourTurn("The game has not started.")
+        case Finished():
+            raise GameOver("The match is over.")
+        case RoundOver():  # never stored: a round's end always deals the next one
+            raise NotYourTurn("The next round is being dealt.")
+        case _:
+            assert_never(state)
+
+
+def _seated(state: InRound, seat: int | None, by_house: bool) -> int:
+    """The seat, if it is one at the table; NotYourTurn otherwise (IllegalMove for a seat whose
+    player left, unless the house chose the command)."""
     if seat is None or not 0 <= seat < len(state.table.seats):
         raise NotYourTurn("Only a player seated at this table may send commands.")
-    seating.check_sender(state.table.seats[seat], seat, house)
-    kinds = allowed(state, seat)
-    match command, state:
-        case Play(), _ if "play" in kinds:
-            return _play(state, seat, command.cards)
-        case Call(), Window() if "call" in kinds:
-            return _call(state, seat, rng)
-        case Accept(), Window() if "accept" in kinds:
-            return _accept(state, seat, rng)
-        case _:
-            raise _refusal(state, seat, tag_of(type(command)), kinds)
+    seating.check_sender(state.table.seats[seat], seat, by_house)
+    return seat
 
 
 def _refusal(state: InRound, seat: int, kind: str, kinds: list[str]) -> DomainError:

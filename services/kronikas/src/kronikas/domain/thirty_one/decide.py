@@ -109,7 +109,7 @@ def decide(
     house chose `command` for `seat`, one it plays (see `seating`)."""
     match command:  # the cases run in order: the most frequent first
         case Swap() | Pass() | Show() | SwapAll() | Keep() | Exchange():
-            return _play(state, command, seat, rng, by_house)
+            return _move(state, command, seat, rng, by_house)
         case Join() | Leave() | Back() | TimeOut():
             seats, stage = state.match.seats, stage_of(state)
             return [*seating.decide(seats, command, seat, stage, MAX_PLAYERS, by_house)]
@@ -197,7 +197,7 @@ def _seated(match: Match, seat: int | None, by_house: bool) -> int:
     return seat
 
 
-def _play(
+def _move(
     state: State, command: Move, seat: int | None, rng: Randomness, by_house: bool
 ) -> list[Event]:
     match state:
