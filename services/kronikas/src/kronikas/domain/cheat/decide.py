@@ -165,15 +165,14 @@ def _move(
         case Turn() | Window():
             mover = _seated(state, seat, by_house)
             kinds = allowed(state, mover)
-            match command, state:
-                case Play(), _ if "play" in kinds:
+            match command:  # `call` and `accept` are allowed only in a window
+                case Play() if "play" in kinds:
                     return _play(state, mover, command.cards)
-                case Call(), Window() if "call" in kinds:
+                case Call() if "call" in kinds and isinstance(state, Window):
                     return _call(state, mover, rng)
-                case Accept(), Window() if "accept" in kinds:
+                case Accept() if "accept" in kinds and isinstance(state, Window):
                     return _accept(state, mover, rng)
-                case _:
-                    raise _refusal(state, mover, tag_of(type(command)), kinds)
+            raise _refusal(state, mover, tag_of(type(command)), kinds)
         case Lobby():
             raise NotYourTurn("The game has not started.")
         case Finished():

@@ -25,18 +25,15 @@ from kronikas.domain.cheat.states import (
 
 def allowed(state: InRound, seat: int) -> list[str]:
     """The game's command types (play, accept, call) a seat of a round in play may send now."""
-    turn = state.table.turn
-    match state:
-        case Turn():
-            return ["play"] if seat == turn else []
-        case Window(top=top):
-            if seat == top.seat:
-                return []
-            if seat == turn:
-                return ["play", "call"] if state.table.hands[top.seat] else ["accept", "call"]
-            return ["call"]
-        case _:
-            assert_never(state)
+    table = state.table
+    if isinstance(state, Turn):
+        return ["play"] if seat == table.turn else []
+    top = state.top.seat
+    if seat == top:
+        return []
+    if seat == table.turn:
+        return ["play", "call"] if table.hands[top] else ["accept", "call"]
+    return ["call"]
 
 
 def legal(state: State, seat: int, by_house: bool = False) -> list[str]:

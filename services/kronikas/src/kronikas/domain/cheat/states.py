@@ -82,7 +82,7 @@ class Lobby(msgspec.Struct, frozen=True):
     seats: Seating = ()
 
 
-class Table(msgspec.Struct, frozen=True):
+class Table(msgspec.Struct, frozen=True, gc=False):
     """A round's table, whichever its phase: the seating, the points, the round's cards, the
     rank due and who is on turn, and what the view keeps showing of the last call and
     penalty."""
@@ -106,13 +106,13 @@ class Table(msgspec.Struct, frozen=True):
     last_penalty: CheatPenalty | None = None
 
 
-class Turn(msgspec.Struct, frozen=True):
+class Turn(msgspec.Struct, frozen=True, gc=False):
     """The player on turn (`table.turn`) is to play; no play lies open to a call."""
 
     table: Table
 
 
-class Window(msgspec.Struct, frozen=True):
+class Window(msgspec.Struct, frozen=True, gc=False):
     """The challenge window after a play: any seat but its player's may call `top`, and the
     player on turn (`table.turn`) plays on, or accepts a play that emptied its player's hand."""
 
