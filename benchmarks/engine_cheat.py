@@ -15,23 +15,24 @@ from kronikas.domain import cheat
 from kronikas.domain.common import Join, Start
 
 
-def _command(state: cheat.CheatRound, rnd: random.Random) -> tuple[int, cheat.Command]:
+def _command(state: cheat.InRound, rnd: random.Random) -> tuple[int, cheat.Command]:
     """A random legal command: calls now and then, plays of the due rank when the hand has some.
 
     Who may call, accept or play is the engine's `legal`; the cards are this player's choice, not
     one of `legal_moves` (enumerating a big hand's plays every move would cost more than the move).
     """
-    callers = [s for s in range(len(state.players)) if "call" in cheat.legal(state, s)]
-    if callers and (rnd.random() < 0.15 or "play" not in cheat.legal(state, state.turn)):
+    table = state.table
+    callers = [s for s in range(len(table.hands)) if "call" in cheat.legal(state, s)]
+    if callers and (rnd.random() < 0.15 or "play" not in cheat.legal(state, table.turn)):
         caller = rnd.choice(callers)
         if "accept" in cheat.legal(state, caller) and rnd.random() < 0.6:
             return caller, cheat.Accept()
         return caller, cheat.Call()
-    seat = state.turn
-    hand = state.hands[seat]
-    honest = [c for c in hand if c[:-1] == state.rank or c == "XC"]
+    seat = table.turn
+    hand = table.hands[seat]
+    honest = [c for c in hand if c[:-1] == table.rank or c == "XC"]
     pool = honest if honest and rnd.random() < 0.7 else list(hand)
-    count = rnd.randint(1, min(state.options.max_play, len(pool)))
+    count = rnd.randint(1, min(table.options.max_play, len(pool)))
     return seat, cheat.Play(cards=rnd.sample(pool, count))
 
 
@@ -60,7 +61,7 @@ def measure(seconds: float = 3.0) -> float:
                 state = cheat.evolve(state, event)
         for event in cheat.decide(state, Start(), None, rng):
             state = cheat.evolve(state, event)
-        while isinstance(state, cheat.CheatRound):
+        while isinstance(state, cheat.Turn | cheat.Window):
             seat, command = _command(state, rnd)
             start = clock()
             events = cheat.decide(state, command, seat, rng)
