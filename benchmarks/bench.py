@@ -356,8 +356,11 @@ def cores_busy() -> tuple[float, float]:
 
 
 class Service:
-    def __init__(self, redis_url: str, workers: int, source: Path = ROOT) -> None:
-        """The service of the checkout at `source` (this one unless told)."""
+    def __init__(
+        self, redis_url: str, workers: int, source: Path = ROOT, ws: str | None = None
+    ) -> None:
+        """The service of the checkout at `source` (this one unless told); `ws`, its
+        WebSocket implementation (`SOCKET_IMPLEMENTATION`), when not the default."""
         self.port = free_port()
         env = os.environ | {
             "REDIS_URL": redis_url,
@@ -375,6 +378,8 @@ class Service:
             "MAX_CONNECTIONS": "1000000",
             "KRONIKAS_APP": "benchmarks.app:create_bench_app",
         }
+        if ws is not None:
+            env["SOCKET_IMPLEMENTATION"] = ws
         if source != ROOT:  # another checkout's code and bench app, ahead of the installed one
             paths = [source / "services" / "kronikas" / "src", source]
             env["PYTHONPATH"] = os.pathsep.join(str(path) for path in paths)
@@ -488,8 +493,11 @@ async def measure_follow(
     one: Service, two: Service, redis: EmbeddedRedis, seconds: float
 ) -> dict[str, Any]:
     """The follow workload (benchmarks/follow.py): 16 tables on one worker, 16 on two, and one
-    table on one worker, in turns (two halves each, as `measure` does)."""
-    from benchmarks import follow
+    table on one worker, each over SSE and HTTP (`follow_…`) and over the seat socket
+    (`socket_…`, benchmarks/socket_follow.py), in turns (two halves each, as `measure` does;
+    the two transports side by side in each configuration, in turn first), and the ratios of
+    the socket's figures to HTTP's."""
+    from benchmarks import follow, socket_follow
 
     redis_pid = redis.process.pid if redis.process else 0
     stats = await follow.RedisStats(redis.port).open()
@@ -498,29 +506,49 @@ async def measure_follow(
         ("_2w", two, follow.TABLES),
         ("_1t", one, 1),
     ]
-    phases: dict[str, list[follow.Followed]] = {suffix: [] for suffix, _, _ in runs}
+    transports: list[tuple[str, Callable[[int, int], follow.Phase]]] = [
+        ("follow", follow.Phase),
+        ("socket", socket_follow.SocketPhase),
+    ]
+    phases: dict[tuple[str, str], list[follow.Followed]] = {
+        (workload, suffix): [] for workload, _ in transports for suffix, _, _ in runs
+    }
     try:
-        for _ in range(2):
+        for half in range(2):
             for suffix, service, tables in runs:
-                pid = service.process.pid
-                phases[suffix].append(
-                    await follow.follow(
-                        service.port,
-                        tables,
-                        seconds / 2,
-                        functools.partial(cpu_seconds, pid),
-                        functools.partial(cpu_seconds, redis_pid),
-                        cores_busy,
-                        stats,
+                for workload, kind in transports if half == 0 else transports[::-1]:
+                    pid = service.process.pid
+                    phases[workload, suffix].append(
+                        await follow.follow(
+                            service.port,
+                            tables,
+                            seconds / 2,
+                            functools.partial(cpu_seconds, pid),
+                            functools.partial(cpu_seconds, redis_pid),
+                            cores_busy,
+                            stats,
+                            kind,
+                        )
                     )
-                )
     finally:
         stats.close()
     scripted = follow.script_commands()
     results: dict[str, Any] = {}
-    for suffix, _, _ in runs:
-        results |= follow.figures(phases[suffix], suffix, scripted)
+    for (workload, suffix), done in phases.items():
+        results |= follow.figures(done, suffix, scripted, workload)
+    for figure, key in SOCKET_RATIOS.items():
+        http = results[f"follow_{figure}"]
+        results[key] = results[f"socket_{figure}"] / http if http else 0.0
     return results
+
+
+SOCKET_RATIOS = {
+    "service_cpu_us_per_move": "socket_service_cpu_ratio",
+    "redis_calls_per_move": "socket_redis_calls_ratio",
+    "redis_cpu_us_per_move": "socket_redis_cpu_ratio",
+    "push_p50_ms_1t": "socket_push_p50_ratio_1t",
+}
+"""The issue's targets for the seat socket (issue 27): its figure over HTTP's, in one run."""
 
 
 PHASES = ("commands", "follow", "crowd", "lobby")
@@ -633,6 +661,41 @@ ROWS = [
     ("follow_redis_commands_per_move_1t", "  commands Redis runs a move", "{:.1f}", "—"),
     ("follow_generator_cpu_us_per_move_1t", "  CPU a move costs the generator, µs", "{:.0f}", ""),
     ("follow_others_cores_1t", "  cores other programs took meanwhile", "{:.2f}", "~0"),
+    ("socket_moves_per_s", "socket: 16 tables, a seat socket a seat, moves/s", "{:,.0f}", "—"),
+    ("socket_push_p50_ms", "  push delay to the other seat p50, ms", "{:.2f}", "—"),
+    ("socket_push_p99_ms", "  push delay to the other seat p99, ms", "{:.2f}", "—"),
+    ("socket_service_cpu_us_per_move", "  CPU a move costs the service, µs", "{:.0f}", "—"),
+    ("socket_service_cpu_ratio", "    socket / HTTP (follow, same run)", "{:.2f}", "≤ 0.55"),
+    ("socket_redis_cpu_us_per_move", "  CPU a move costs Redis, µs", "{:.0f}", "—"),
+    ("socket_redis_cpu_ratio", "    socket / HTTP", "{:.2f}", "≤ 1.0"),
+    ("socket_redis_calls_per_move", "  Redis calls the service makes a move", "{:.2f}", "—"),
+    ("socket_redis_calls_ratio", "    socket / HTTP", "{:.2f}", "≤ 1.0"),
+    ("socket_redis_commands_per_move", "  commands Redis runs a move", "{:.1f}", "—"),
+    ("socket_generator_cpu_us_per_move", "  CPU a move costs the generator, µs", "{:.0f}", ""),
+    ("socket_generator_cpu_share", "  the generator's share of a core", "{:.0%}", ""),
+    ("socket_cores_busy", "  the machine's cores busy", "{:.0%}", ""),
+    ("socket_others_cores", "  cores other programs took meanwhile", "{:.2f}", "~0"),
+    ("socket_moves_per_s_2w", "socket, 2 workers: moves/s", "{:,.0f}", "—"),
+    ("socket_push_p50_ms_2w", "  push delay p50, ms", "{:.2f}", "—"),
+    ("socket_push_p99_ms_2w", "  push delay p99, ms", "{:.2f}", "—"),
+    ("socket_service_cpu_us_per_move_2w", "  CPU a move costs the service, µs", "{:.0f}", "—"),
+    ("socket_redis_cpu_us_per_move_2w", "  CPU a move costs Redis, µs", "{:.0f}", "—"),
+    ("socket_redis_calls_per_move_2w", "  Redis calls the service makes a move", "{:.2f}", "—"),
+    ("socket_redis_commands_per_move_2w", "  commands Redis runs a move", "{:.1f}", "—"),
+    ("socket_generator_cpu_us_per_move_2w", "  CPU a move costs the generator, µs", "{:.0f}", ""),
+    ("socket_generator_cpu_share_2w", "  the generator's share of a core", "{:.0%}", ""),
+    ("socket_cores_busy_2w", "  the machine's cores busy", "{:.0%}", ""),
+    ("socket_others_cores_2w", "  cores other programs took meanwhile", "{:.2f}", "~0"),
+    ("socket_moves_per_s_1t", "socket, 1 table (1 worker): moves/s", "{:,.0f}", "—"),
+    ("socket_push_p50_ms_1t", "  push delay p50, ms", "{:.2f}", "—"),
+    ("socket_push_p50_ratio_1t", "    socket / HTTP", "{:.2f}", "≤ 0.7"),
+    ("socket_push_p99_ms_1t", "  push delay p99, ms", "{:.2f}", "—"),
+    ("socket_service_cpu_us_per_move_1t", "  CPU a move costs the service, µs", "{:.0f}", "—"),
+    ("socket_redis_cpu_us_per_move_1t", "  CPU a move costs Redis, µs", "{:.0f}", "—"),
+    ("socket_redis_calls_per_move_1t", "  Redis calls the service makes a move", "{:.2f}", "—"),
+    ("socket_redis_commands_per_move_1t", "  commands Redis runs a move", "{:.1f}", "—"),
+    ("socket_generator_cpu_us_per_move_1t", "  CPU a move costs the generator, µs", "{:.0f}", ""),
+    ("socket_others_cores_1t", "  cores other programs took meanwhile", "{:.2f}", "~0"),
     ("crowd_streams", "crowd: streams one worker holds (seats' and spectators')", "{:,.0f}", "—"),
     ("crowd_tables", "  tables, two seats each, played by their seats", "{:,.0f}", ""),
     ("crowd_spectators_per_table", "  spectators' streams on each table", "{:,.0f}", ""),
@@ -720,16 +783,17 @@ def main() -> int:
     for key, label, fmt, target in ROWS:
         if key in results:
             print(f"  {label:<{width}}  {fmt.format(results[key]):>10}  {target}")
-    for suffix in ("", "_2w", "_1t"):
-        if f"follow_redis_per_move{suffix}" in results:
-            each = results[f"follow_redis_per_move{suffix}"]
-            print(
-                f"  follow{suffix or ' (16 tables, 1 worker)'}: Redis commands a move: "
-                + ", ".join(f"{name} {n:g}" for name, n in each.items())
-            )
-        problems = results.get(f"follow_problems{suffix}")
-        if problems:
-            print(f"  follow{suffix}: refused or lost: {problems}")
+    for workload in ("follow", "socket"):
+        for suffix in ("", "_2w", "_1t"):
+            if f"{workload}_redis_per_move{suffix}" in results:
+                each = results[f"{workload}_redis_per_move{suffix}"]
+                print(
+                    f"  {workload}{suffix or ' (16 tables, 1 worker)'}: Redis commands a move: "
+                    + ", ".join(f"{name} {n:g}" for name, n in each.items())
+                )
+            problems = results.get(f"{workload}_problems{suffix}")
+            if problems:
+                print(f"  {workload}{suffix}: refused or lost: {problems}")
     if results.get("crowd_problems"):
         print(f"  crowd: refused or lost: {results['crowd_problems']}")
     usage = resource.getrusage(resource.RUSAGE_SELF)

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -64,6 +64,18 @@ _PLAY = b'{"type":"play","cards":["%s"]}'
 
 
 # -- the connections ----------------------------------------------------------------------------
+
+
+class Sender(Protocol):
+    """Where a seat's moves go: its command connection here, its socket in socket_follow.py."""
+
+    def send(self, seat: Seat, request: bytes, version: int) -> None: ...
+
+
+class Follower(Protocol):
+    """What a seat follows its table on: its stream here, its socket in socket_follow.py."""
+
+    def close(self) -> None: ...
 
 
 class Commands(asyncio.Protocol):
@@ -212,12 +224,12 @@ class Stream(asyncio.Protocol):
 class Seat:
     """One seat: its hand and the other's card count, both from its own stream."""
 
-    def __init__(self, table: Table, index: int, token: str, commands: Commands) -> None:
+    def __init__(self, table: Table, index: int, token: str, commands: Sender) -> None:
         self.table, self.index, self.commands = table, index, commands
         self.hand: list[str] = []
         self.other = 0
         self.dealt = False
-        self.stream: Stream | None = None
+        self.stream: Follower | None = None
         path = f"/v1/games/{table.game_id}/commands"
         self.prefix = (
             f"POST {path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n"
@@ -260,8 +272,12 @@ class Seat:
         elif kind == b"cheat.match_ended":
             table.finish()
 
+    def choose(self, accept: bool) -> bytes:
+        """This turn's command, as JSON: accept when told to, else play the hand's last card."""
+        return _ACCEPT if accept else _PLAY % self.hand.pop().encode()
+
     def move(self, version: int, accept: bool) -> None:
-        body = _ACCEPT if accept else _PLAY % self.hand.pop().encode()
+        body = self.choose(accept)
         request = b'%sIf-Match: "%d"\r\nContent-Length: %d\r\n\r\n%s' % (
             self.prefix,
             version,
@@ -327,24 +343,9 @@ class Slot:
 
     async def deal(self) -> Table:
         """Create, seat and start a new table, and open its seats' streams."""
-        conn = self.setup
-        status, created = await conn.request(
-            "POST", "/v1/games", {"kind": "cheat", "options": {"rounds": 100}}
-        )
-        if status != 201:
-            raise RuntimeError(f"create refused: {status} {created}")
-        game_id, host = created["game"]["id"], created["host_token"]
-        table = self.table = Table(self.phase, self, game_id)
-        for index, name in enumerate(("A", "B")):
-            status, joined = await conn.request(
-                "POST", f"/v1/games/{game_id}/players", {"name": name}
-            )
-            if status != 201:
-                raise RuntimeError(f"join refused: {status} {joined}")
-            table.seats.append(Seat(table, index, joined["token"], self.commands[index]))
-        status, started = await conn.request("POST", f"/v1/games/{game_id}/start", token=host)
-        if status != 200:
-            raise RuntimeError(f"start refused: {status} {started}")
+        table, tokens = await self.seated()
+        for index, token in enumerate(tokens):
+            table.seats.append(Seat(table, index, token, self.commands[index]))
         loop, port = asyncio.get_running_loop(), self.phase.port
         for seat in table.seats:
             _, stream = await loop.create_connection(
@@ -353,6 +354,30 @@ class Slot:
             seat.stream = stream
             stream.transport.write(seat.open_stream)  # type: ignore[union-attr]
         return table
+
+    async def seated(self) -> tuple[Table, list[str]]:
+        """A new table, created, joined by two players and started (its seats not made yet),
+        and the players' tokens."""
+        conn = self.setup
+        status, created = await conn.request(
+            "POST", "/v1/games", {"kind": "cheat", "options": {"rounds": 100}}
+        )
+        if status != 201:
+            raise RuntimeError(f"create refused: {status} {created}")
+        game_id, host = created["game"]["id"], created["host_token"]
+        table = self.table = Table(self.phase, self, game_id)
+        tokens = []
+        for name in ("A", "B"):
+            status, joined = await conn.request(
+                "POST", f"/v1/games/{game_id}/players", {"name": name}
+            )
+            if status != 201:
+                raise RuntimeError(f"join refused: {status} {joined}")
+            tokens.append(joined["token"])
+        status, started = await conn.request("POST", f"/v1/games/{game_id}/start", token=host)
+        if status != 200:
+            raise RuntimeError(f"start refused: {status} {started}")
+        return table, tokens
 
     def close(self) -> None:
         if self.table is not None:
@@ -384,10 +409,14 @@ class Phase:
 
     async def open(self) -> None:
         """Every table dealt and both its seats shown their hands, no move made yet."""
-        self.slots = [await Slot(self).open() for _ in range(self.tables)]
+        self.slots = [await self.slot().open() for _ in range(self.tables)]
         tables = [await slot.deal() for slot in self.slots]
         async with asyncio.timeout(30):
             await asyncio.gather(*(t.ready for t in tables))
+
+    def slot(self) -> Slot:
+        """A place for one table at a time (its seats on SSE streams and HTTP commands)."""
+        return Slot(self)
 
     def go(self) -> None:
         self.going = True
@@ -526,9 +555,11 @@ async def follow(
     redis_cpu: Callable[[], float],
     cores: Callable[[], tuple[float, float]],
     stats: RedisStats,
+    kind: Callable[[int, int], Phase] = Phase,
 ) -> Followed:
-    """Set up `tables` tables, play them for `seconds`, and take every count around the play."""
-    phase = Phase(port, tables)
+    """Set up `tables` tables, play them for `seconds`, and take every count around the play
+    (`kind`: the seats over SSE and HTTP, or `socket_follow.SocketPhase` over a seat socket)."""
+    phase = kind(port, tables)
     try:
         await phase.open()
         redis0 = await stats.calls()
@@ -563,8 +594,11 @@ async def follow(
     )
 
 
-def figures(phases: list[Followed], suffix: str, scripted: frozenset[str]) -> dict[str, Any]:
-    """The keys of `bench-results.json` for phases of one configuration (`suffix`)."""
+def figures(
+    phases: list[Followed], suffix: str, scripted: frozenset[str], workload: str = "follow"
+) -> dict[str, Any]:
+    """The keys of `bench-results.json` for phases of one configuration (`suffix`), named
+    `follow_…` (or `socket_…` for the same workload over the seat socket)."""
     moves = sum(p.moves for p in phases)
     wall = sum(p.wall_s for p in phases)
     delays = sorted(d for p in phases for d in p.delays)
@@ -580,25 +614,31 @@ def figures(phases: list[Followed], suffix: str, scripted: frozenset[str]) -> di
     per = max(moves, 1)
     generator = sum(p.generator_cpu_s for p in phases)
     return {
-        f"follow_moves_per_s{suffix}": moves / wall if wall else 0.0,
-        f"follow_push_p50_ms{suffix}": delays[len(delays) // 2] * 1000 if delays else 0.0,
-        f"follow_push_p99_ms{suffix}": delays[int(len(delays) * 0.99)] * 1000 if delays else 0.0,
-        f"follow_service_cpu_us_per_move{suffix}": sum(p.service_cpu_s for p in phases) / per * 1e6,
-        f"follow_redis_cpu_us_per_move{suffix}": sum(p.redis_cpu_s for p in phases) / per * 1e6,
-        f"follow_redis_calls_per_move{suffix}": sent / per,
-        f"follow_redis_commands_per_move{suffix}": sum(calls.values()) / per,
-        f"follow_generator_cpu_us_per_move{suffix}": generator / per * 1e6,
-        f"follow_generator_cpu_share{suffix}": generator / wall if wall else 0.0,
-        f"follow_cores_busy{suffix}": sum(p.cores_busy * p.wall_s for p in phases) / wall
+        f"{workload}_moves_per_s{suffix}": moves / wall if wall else 0.0,
+        f"{workload}_push_p50_ms{suffix}": delays[len(delays) // 2] * 1000 if delays else 0.0,
+        f"{workload}_push_p99_ms{suffix}": delays[int(len(delays) * 0.99)] * 1000
+        if delays
+        else 0.0,
+        f"{workload}_service_cpu_us_per_move{suffix}": sum(p.service_cpu_s for p in phases)
+        / per
+        * 1e6,
+        f"{workload}_redis_cpu_us_per_move{suffix}": sum(p.redis_cpu_s for p in phases) / per * 1e6,
+        f"{workload}_redis_calls_per_move{suffix}": sent / per,
+        f"{workload}_redis_commands_per_move{suffix}": sum(calls.values()) / per,
+        f"{workload}_generator_cpu_us_per_move{suffix}": generator / per * 1e6,
+        f"{workload}_generator_cpu_share{suffix}": generator / wall if wall else 0.0,
+        f"{workload}_cores_busy{suffix}": sum(p.cores_busy * p.wall_s for p in phases) / wall
         if wall
         else 0.0,
-        f"follow_others_cores{suffix}": sum(p.others_cpu_s for p in phases) / wall if wall else 0.0,
-        f"follow_redis_per_move{suffix}": {
+        f"{workload}_others_cores{suffix}": sum(p.others_cpu_s for p in phases) / wall
+        if wall
+        else 0.0,
+        f"{workload}_redis_per_move{suffix}": {
             name: round(n / per, 3)
             for name, n in sorted(calls.items(), key=lambda c: -c[1])
             if n / per >= 0.0005
         },
-        f"follow_refused{suffix}": sum(len(p.refused) for p in phases),
-        f"follow_streams_lost{suffix}": sum(len(p.lost) for p in phases),
-        f"follow_problems{suffix}": [why for p in phases for why in (p.refused + p.lost)][:5],
+        f"{workload}_refused{suffix}": sum(len(p.refused) for p in phases),
+        f"{workload}_streams_lost{suffix}": sum(len(p.lost) for p in phases),
+        f"{workload}_problems{suffix}": [why for p in phases for why in (p.refused + p.lost)][:5],
     }
