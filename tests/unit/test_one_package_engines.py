@@ -22,7 +22,7 @@ from kronikas.application import house
 from kronikas.application.engines import ENGINES
 from kronikas.domain import cheat, thirty_one
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import CapReached
+from kronikas.domain.common import CapReached, InvalidOptions, Join, Start
 from kronikas.domain.engine import Seats, rules, tag_of
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 
@@ -101,3 +101,51 @@ def test_the_end_event_is_the_one_that_ends_the_match(kind: str) -> None:
     (ended,) = game.decide(state, CapReached(), None, SeededRandomness(1))
     assert type(ended) is game.end_event
     assert game.is_terminal(game.evolve(state, ended))
+
+
+# --- both engines in one style ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", [CHEAT, THIRTY_ONE], ids=lambda e: e.kind)
+def test_an_engine_names_its_games_own_functions_not_adapters(engine: object) -> None:
+    for name in ("decide", "legal", "legal_moves", "view"):
+        function = getattr(engine, name)
+        assert function.__name__ == name, f"{name} is wrapped in {function.__name__}"
+
+
+@pytest.mark.parametrize("kind", ["cheat", "thirty_one"])
+def test_options_are_held_to_the_limits_their_types_declare(kind: str) -> None:
+    """Every integer option one past either end of its declared range is refused, by name,
+    through the engine's one check; so is every boolean option given a number."""
+    engine = ENGINES[kind]
+    engine.validate_options(engine.options())
+    for field in mi.type_info(engine.options).fields:  # type: ignore[union-attr]
+        kind_ = field.type.type if isinstance(field.type, mi.Metadata) else field.type
+        if isinstance(kind_, mi.UnionType):
+            kind_ = next(t for t in kind_.types if not isinstance(t, mi.NoneType))
+            kind_ = kind_.type if isinstance(kind_, mi.Metadata) else kind_
+        if isinstance(kind_, mi.IntType):
+            wrong = [kind_.ge - 1, kind_.le + 1]
+        elif isinstance(kind_, mi.BoolType):
+            wrong = [1]
+        else:
+            continue
+        for value in wrong:
+            options = msgspec.structs.replace(engine.options(), **{field.name: value})
+            with pytest.raises(InvalidOptions, match=f"^{field.name} must "):
+                engine.validate_options(options)
+
+
+def test_cheats_round_is_in_phases_a_turn_then_the_window_after_a_play() -> None:
+    rng = SeededRandomness(4)
+    state: cheat.State = cheat.initial_state(cheat.CheatOptions(), False)
+    for command in (Join("a", "A"), Join("b", "B"), Start()):
+        for event in cheat.decide(state, command, None, rng):
+            state = cheat.evolve(state, event)
+    assert isinstance(state, cheat.Turn) and cheat.may_call(state) == frozenset()
+    turn = state.table.turn
+    first = cheat.legal_moves(state, turn)[0]
+    for event in cheat.decide(state, first, turn, rng):
+        state = cheat.evolve(state, event)
+    assert isinstance(state, cheat.Window) and state.top.seat == turn
+    assert cheat.may_call(state) == {1 - turn}
