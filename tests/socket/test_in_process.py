@@ -22,6 +22,8 @@ from litestar.testing import transport as test_transport
 from kronikas.api.app import create_app
 from kronikas.api.openapi import export
 from kronikas.api.socket import close_all
+from kronikas.api.ws_protocol import SeatSocketProtocol, protocol
+from kronikas.config import Settings
 from tests.api.tables import Tables
 from tests.apps import Client, settings
 from tests.socket.wire import move
@@ -136,3 +138,15 @@ def test_every_message_is_in_the_document(redis_url: str) -> None:
     assert events["$ref"] == "#/components/schemas/GameEvent"
     assert schemas["SocketHello"]["required"] == ["type"]  # the rest have defaults
     assert set(schemas["SocketWelcome"]["required"]) == set(schemas["SocketWelcome"]["properties"])
+
+
+def test_the_socket_settings() -> None:
+    settings_ = Settings.from_env({})
+    assert (settings_.socket_hello_s, settings_.socket_idle_s) == (5, 60)
+    assert (settings_.socket_heartbeat_s, settings_.socket_backlog) == (15, 64)
+    assert (settings_.socket_implementation, settings_.socket_deflate) == ("websockets", False)
+    assert protocol("websockets") is SeatSocketProtocol
+    assert protocol(Settings.from_env({"SOCKET_IMPLEMENTATION": "wsproto"}).socket_implementation)
+    for name, bad in [("SOCKET_IMPLEMENTATION", "h11"), ("SOCKET_BACKLOG", "0")]:
+        with pytest.raises(ValueError, match=name):
+            Settings.from_env({name: bad})

@@ -146,22 +146,27 @@ async def test_a_service_stopping_closes_its_sockets_with_1001(
 
 UVICORN = """
 import sys, uvicorn
+from kronikas.api.ws_protocol import protocol
 uvicorn.run(
     "kronikas.api.app:create_app", factory=True, host="127.0.0.1", port=int(sys.argv[1]),
-    ws="kronikas.api.ws_protocol:SeatSocketProtocol", log_level="warning",
+    ws=protocol(sys.argv[2]), log_level="warning",
 )
 """
 
 
-async def test_uvicorn_with_the_seat_protocol_closes_sockets_with_1001_on_shutdown(
-    redis_url: str, tmp_path: Path
+@pytest.mark.parametrize("implementation", ["websockets", "wsproto"])
+async def test_uvicorn_with_the_seat_protocols_closes_sockets_with_1001_on_shutdown(
+    redis_url: str, tmp_path: Path, implementation: str
 ) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = (tmp_path / "u.log").open("wb")
     env = os.environ | {"REDIS_URL": redis_url, "LOG_LEVEL": "WARNING"}
     process = subprocess.Popen(
-        [sys.executable, "-c", UVICORN, str(port)], env=env, stdout=log, stderr=log
+        [sys.executable, "-c", UVICORN, str(port), implementation],
+        env=env,
+        stdout=log,
+        stderr=log,
     )
     try:
         async with httpx.AsyncClient(base_url=url, timeout=30) as http:

@@ -35,6 +35,9 @@ def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
+SOCKET_IMPLEMENTATIONS = ("websockets", "wsproto")
+"""uvicorn's WebSocket implementations the seat sockets may be served by (api/ws_protocol.py)."""
+
 PROXY_HEADERS = ("x-forwarded-for", "forwarded")
 """The headers a trusted proxy may name its client in (`TRUSTED_PROXY_HEADER`)."""
 
@@ -104,6 +107,12 @@ class Settings:
     """How often a seat socket is sent a `heartbeat` while nothing else was sent."""
     socket_backlog: int = 64
     """Messages a seat socket may have waiting for a slow reader before it is closed."""
+    socket_implementation: str = "websockets"
+    """uvicorn's WebSocket implementation for the seat sockets: `websockets` (its sans-I/O
+    protocol) or `wsproto` (api/ws_protocol.py)."""
+    socket_deflate: bool = False
+    """Whether seat sockets may compress their messages (permessage-deflate) when the client
+    offers it: less traffic, more CPU a message."""
     web_dir: str | None = None
     """The web table's folder, served at `/`; None: no web table (only the API and its docs)."""
     mcp_enabled: bool = True
@@ -120,6 +129,12 @@ class Settings:
         if proxy_header not in PROXY_HEADERS:
             raise ValueError(
                 f"TRUSTED_PROXY_HEADER must be x-forwarded-for or forwarded, not {proxy_header!r}"
+            )
+        socket_implementation = env.get("SOCKET_IMPLEMENTATION", "websockets").strip().lower()
+        if socket_implementation not in SOCKET_IMPLEMENTATIONS:
+            raise ValueError(
+                "SOCKET_IMPLEMENTATION must be websockets or wsproto, "
+                f"not {socket_implementation!r}"
             )
         if log_format not in ("json", "text"):
             raise ValueError(f"LOG_FORMAT must be json or text, not {log_format!r}")
@@ -152,6 +167,8 @@ class Settings:
             socket_idle_s=_int(env, "SOCKET_IDLE_S", 60, 1, 3600),
             socket_heartbeat_s=_int(env, "SOCKET_HEARTBEAT_S", 15, 1, 300),
             socket_backlog=_int(env, "SOCKET_BACKLOG", 64, 1, 100_000),
+            socket_implementation=socket_implementation,
+            socket_deflate=_bool(env, "SOCKET_DEFLATE", False),
             web_dir=env.get("WEB_DIR") or source_web_dir(),
             mcp_enabled=_bool(env, "MCP_ENABLED", True),
         )

@@ -430,8 +430,7 @@ def _members(union: dict[str, Any]) -> frozenset[str]:
 _SOCKET_UNIONS = {
     "SocketClientMessage": "What a client sends on the seat socket, `/v1/games/{id}/socket` "
     "(docs/api.md, The seat socket): `type` chooses the message.",
-    "SocketServerMessage": "What the server sends on the seat socket: `type` chooses the "
-    "message.",
+    "SocketServerMessage": "What the server sends on the seat socket: `type` chooses the message.",
 }
 
 

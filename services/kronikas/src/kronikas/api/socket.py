@@ -45,6 +45,7 @@ from kronikas.api import inputs
 from kronikas.api.client import client_address
 from kronikas.api.errors import handle_exception
 from kronikas.api.socket_wire import Command, Hello, Ping, decoder
+from kronikas.api.sse import SERVER_SEND
 from kronikas.application.access import seat_of_role
 from kronikas.application.errors import (
     ApiError,
@@ -125,7 +126,11 @@ async def seat_socket(socket: WebSocket[Any, Any, Any]) -> None:
     await socket.accept()
     app = socket.app
     games: Games = app.state.games
-    seat = Socket(games, app.state.wire.commands, socket.scope, socket.receive, socket.send)
+    # The server's own `send`, where the application keeps it in the scope (api/lane.py, as
+    # for the stream's frames): no layer of the framework's between a message and the socket.
+    scope: Any = socket.scope
+    send: Send = scope.get(SERVER_SEND) or socket.send
+    seat = Socket(games, app.state.wire.commands, socket.scope, socket.receive, send)
     sockets: set[Socket] = app.state.sockets
     sockets.add(seat)
     try:
