@@ -7,12 +7,15 @@ PYTHON ?= python3
 UV := $(shell command -v uv 2>/dev/null || echo $(CURDIR)/.tools/bin/uv)
 RUN := $(UV) run --frozen
 SDK_DIR := sdk/kronikas-client
+TS_DIR := sdk/typescript
+# Node is not required: without it the TypeScript client is neither installed, regenerated nor tested.
+NODE := $(shell command -v node 2>/dev/null)
 export PORT ?= 8000
 
-.PHONY: help install run test test-fast lint format typecheck pytest openapi sdk generated golden bench bots clean fuzz
+.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk generated golden bench bots clean fuzz
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-12s %s\n", $$1, $$2}'
 
 $(CURDIR)/.tools/bin/uv:
 	@echo "uv not found: installing it into .tools/"
@@ -25,13 +28,24 @@ $(CURDIR)/.tools/bin/uv:
 
 install: .venv/.synced ## create the virtualenv from the lock file
 
+$(TS_DIR)/node_modules/.package-lock.json: $(TS_DIR)/package-lock.json $(TS_DIR)/package.json
+	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+ifeq ($(NODE),)
+node-install: ## npm ci for the TypeScript client (sdk/typescript), from its lock file, if Node is here
+	@echo "node not found: skipping the TypeScript client (sdk/typescript): its install, and its tests in tests/typescript"
+else
+node-install: $(TS_DIR)/node_modules/.package-lock.json
+endif
+
 run: install ## serve on PORT (8000); an embedded Redis under .data/ when REDIS_URL is unset
 	$(RUN) python -m kronikas.serve
 
-test: install lint typecheck pytest ## everything CI runs: lint, types, all tests against real Redis
+test: install lint typecheck node-install pytest ## everything CI runs: lint, types, all tests against real Redis
 
 WORKERS ?= 3
-FAST := not (processes or cluster or fuzz or bench or generated or browser)
+FAST := not (processes or cluster or fuzz or bench or generated or browser or node)
 test-fast: install ## the inner loop (<30 s): domain, application and API tests, three workers
 	@# No schemathesis or Faker: only the fuzz tests use them, and they cost a second to load.
 	@# Three workers (pytest-xdist, WORKERS=3), each on a Redis of its own: the tests wait on Redis
@@ -62,17 +76,25 @@ openapi: install ## export openapi/openapi.json from the code and validate it
 	$(RUN) python -m kronikas.export_openapi openapi/openapi.json
 	$(RUN) openapi-spec-validator openapi/openapi.json
 
-sdk: openapi ## regenerate the Python SDK under sdk/ from openapi/openapi.json
+sdk: openapi ## regenerate the Python and TypeScript SDKs under sdk/ from openapi/openapi.json
 	$(RUN) python -m tools.gen_sdk $(SDK_DIR)
+ifeq ($(NODE),)
+	@echo "node not found: the TypeScript client ($(TS_DIR)/src/gen) was not regenerated"
+else
+	@$(MAKE) --no-print-directory node-install
+	cd $(TS_DIR) && ./node_modules/.bin/openapi-ts
+endif
 
-generated: openapi sdk ## regenerate both, then fail if git sees a difference
+generated: openapi sdk ## regenerate them all, then fail if git sees a difference (or a new file)
 	git diff --exit-code -- openapi sdk
+	@untracked="$$(git ls-files --others --exclude-standard -- openapi sdk)"; \
+	if [ -n "$$untracked" ]; then echo "not committed:"; echo "$$untracked"; exit 1; fi
 
 golden: install ## rewrite the golden playthroughs under tests/golden/
 	KRONIKAS_UPDATE_GOLDEN=1 $(RUN) pytest -q -k golden
 
 clean: ## remove the virtualenv, caches and embedded Redis data
-	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis .data
+	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis .data $(TS_DIR)/node_modules $(TS_DIR)/dist
 
 bench: install ## measure the service against its ceiling (prints a table, writes bench-results.json)
 	$(RUN) python -m benchmarks.bench $(ARGS)

@@ -46,10 +46,20 @@ SLOW_MODULES = {
     "tests/integration/test_bench.py": "bench",
     "tests/test_generated.py": "generated",
     "tests/browser/": "browser",
+    "tests/typescript/test_node.py": "node",
+    "tests/typescript/test_types.py": "node",
 }
 """The modules `make test-fast` leaves out, by the marker each gets (pyproject.toml lists them):
 they start service processes or a cluster, fuzz, run the bench, or regenerate the SDK; a key
 ending in `/` is a folder, every module in it (the browser tests drive Chromium)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The TypeScript client's tests (tests/typescript) run Node and its compiler: seconds each,
+    # and a first `npm ci`. They skip, saying so, where Node is missing.
+    config.addinivalue_line(
+        "markers", "node: runs Node or tsc on the TypeScript client (left out by make test-fast)"
+    )
 
 
 def _slow_marker(module: str) -> str | None:

@@ -4,6 +4,14 @@
 // (the same files then work from another origin, which must be listed in the service's
 // CORS_ORIGINS). Only an http: or https: origin is taken from `?api=`; anything else is ignored.
 
+// @ts-check: type-checked against the client generated from the OpenAPI document (make test).
+/** @import { Command, CommandResult, Created, GameView, HouseSeated, Joined, Kinds, Lobby, Problem } from "../sdk/typescript/src/gen/types.gen.js" */
+/**
+ * An answer: the parsed body, the version in its ETag, and the status.
+ * @template T
+ * @typedef {{body: T, etag: number | null, status: number}} Answer
+ */
+
 const params = new URLSearchParams(location.search);
 
 /**
@@ -34,6 +42,10 @@ export const API_BASE = API_PARAM || location.origin;
 
 /** A refusal or failure, carrying the problem+json fields a person should read. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {Partial<Problem> & {retryAfter?: number | null}} problem
+   */
   constructor(status, problem) {
     super(problem.detail || problem.title || `HTTP ${status}`);
     this.status = status;
@@ -78,6 +90,12 @@ export const clock = {
   },
 };
 
+/**
+ * @param {number} status
+ * @param {any} body
+ * @param {Headers} headers
+ * @returns {Partial<Problem> & {retryAfter: number | null}}
+ */
 function problemFrom(status, body, headers) {
   const retryAfter = Number(headers.get("Retry-After")) || null;
   if (body && typeof body === "object" && (body.title || body.detail)) return { ...body, retryAfter };
@@ -92,8 +110,13 @@ function problemFrom(status, body, headers) {
 /**
  * One request. Answers `{body, etag, status}`; throws ApiError for any non-2xx answer, and an
  * ApiError with status 0 when the service cannot be reached.
+ * @param {string} method
+ * @param {string} path
+ * @param {{token?: string | null, body?: unknown, headers?: Record<string, string>}} [options]
+ * @returns {Promise<Answer<any>>}
  */
 export async function request(method, path, { token, body, headers = {} } = {}) {
+  /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, headers: { Accept: "application/json", ...headers }, cache: "no-store" };
   if (token) init.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
@@ -138,25 +161,47 @@ export function newKey() {
 const enc = encodeURIComponent;
 
 export const api = {
-  kinds: () => request("GET", "/v1/kinds").then((r) => r.body.kinds),
+  kinds: () => request("GET", "/v1/kinds").then((/** @type {Answer<Kinds>} */ r) => r.body.kinds),
+  /** @returns {Promise<Lobby>} */
   lobby: (status = "open", limit = 20) =>
     request("GET", `/v1/games?status=${enc(status)}&limit=${limit}`).then((r) => r.body),
+  /**
+   * @param {GameView["kind"]} kind
+   * @param {object} options
+   * @returns {Promise<Created>}
+   */
   create: (kind, options) => request("POST", "/v1/games", { body: { kind, options } }).then((r) => r.body),
+  /** @returns {Promise<Joined>} */
   join: (id, name) => request("POST", `/v1/games/${enc(id)}/players`, { body: { name } }).then((r) => r.body),
+  /** @returns {Promise<Answer<GameView>>} */
   start: (id, hostToken) => request("POST", `/v1/games/${enc(id)}/start`, { token: hostToken }),
-  /** Issue 16: the host seats a player the house plays. 404/405 where the service has no such route yet. */
+  /**
+   * Issue 16: the host seats a player the house plays. 404/405 where the service has no such route yet.
+   * @returns {Promise<HouseSeated>}
+   */
   addHouse: (id, hostToken, name) =>
     request("POST", `/v1/games/${enc(id)}/house-players`, { token: hostToken, body: { name } }).then(
       (r) => r.body,
     ),
+  /**
+   * @param {string} id
+   * @param {string | null} token
+   * @returns {Promise<Answer<GameView>>}
+   */
   view: (id, token) => request("GET", `/v1/games/${enc(id)}`, { token }),
 
   /**
    * A command, applied only at `version` (If-Match) and safe to retry (Idempotency-Key): when the
    * connection drops before the answer, the same request is sent again with the same key, and the
    * service answers the first result instead of applying the move twice.
+   * @param {string} id
+   * @param {string | null} token
+   * @param {number | null} version
+   * @param {Command} command
+   * @returns {Promise<Answer<CommandResult>>}
    */
   async command(id, token, version, command) {
+    /** @type {Record<string, string>} */
     const headers = { "Idempotency-Key": newKey() };
     if (version != null) headers["If-Match"] = `"${version}"`;
     for (let attempt = 0; ; attempt++) {

@@ -8,6 +8,9 @@
 // `me.seat` (seats move down when a player leaves before the start). When the token stops
 // holding a seat (401), the tab forgets it and watches as a spectator, and says so.
 
+// @ts-check: type-checked against the client generated from the OpenAPI document (make test).
+/** @import { CheatGameView, GameEvent, GameView, KindInfo, LobbyEntry, OptionInfo, ThirtyOneGameView } from "../sdk/typescript/src/gen/types.gen.js" */
+
 import { API_BASE, API_PARAM, ApiError, api, clock } from "./api.js";
 import { gameOf, titles } from "./games.js";
 import { follow } from "./stream.js";
@@ -72,7 +75,7 @@ function errorMessage(err, hint) {
 // ---- the countdown: every [data-deadline] element shows the time left by the server's clock ----
 
 setInterval(() => {
-  for (const el of document.querySelectorAll("[data-deadline]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-deadline]"))) {
     el.textContent = countdown(Date.parse(el.dataset.deadline), clock.now());
   }
 }, 250);
@@ -91,6 +94,7 @@ function timer(deadline) {
 
 async function lobby() {
   document.title = "Krónikás";
+  /** @type {{kinds: KindInfo[] | null, kind: string | null, tables: LobbyEntry[] | ApiError | null}} */
   const state = { kinds: null, kind: null, tables: null };
   const createBox = h("section", { class: "panel", "aria-labelledby": "create-title" });
   const listBox = h("section", { class: "panel", "aria-labelledby": "open-title" });
@@ -271,6 +275,7 @@ const PARSERS = {
   },
 };
 
+/** @param {OptionInfo} o */
 function optionField(o) {
   const id = `opt-${o.name}`;
   let input;
@@ -293,7 +298,7 @@ function optionField(o) {
     input = h("input", {
       id,
       name: o.name,
-      value: (o.default || []).join(", "),
+      value: (/** @type {number[] | null} */ (o.default) || []).join(", "),
       inputmode: "numeric",
       required: (o.min_items ?? 0) > 0,
     });
@@ -379,8 +384,8 @@ function table(id) {
     id,
     token: kept.token || null, // this tab's seat
     hostToken: kept.hostToken || null,
-    view: null,
-    etag: null, // the version of the view shown, from the ETag header
+    view: /** @type {GameView | null} */ (null),
+    etag: /** @type {number | null} */ (null), // the version of the view shown, from the ETag header
     lastSeen: kept.lastSeen ?? null, // the last event heard on the stream
     log: kept.log || [],
     message: store.flash(),
@@ -420,7 +425,12 @@ function table(id) {
 
   // ---- the view ----
 
-  /** Show a view fetched with `token`, unless a newer one is shown or the tab's seat changed. */
+  /**
+   * Show a view fetched with `token`, unless a newer one is shown or the tab's seat changed.
+   * @param {GameView} view
+   * @param {number | null} etag
+   * @param {string | null} token
+   */
   function show(view, etag, token) {
     if (token !== T.token) return false; // asked before a join or a leave: it sees another seat
     const version = etag ?? view.version;
@@ -488,6 +498,7 @@ function table(id) {
 
   // ---- the stream ----
 
+  /** @param {GameEvent} event */
   function onEvent(event) {
     clock.fromEvent(event.at);
     if (T.lastSeen != null && event.version <= T.lastSeen) return;
@@ -680,6 +691,7 @@ function table(id) {
   }
 
   /** A table of a kind this page has no module for: who is on turn; players and log say the rest. */
+  /** @param {GameView} view */
   function plainTable(view) {
     const turn =
       view.status !== "playing" || view.turn == null
@@ -701,6 +713,7 @@ function table(id) {
     );
   }
 
+  /** @param {GameView} view */
   function headline(view) {
     const game = gameOf(view.kind);
     const round = view.round ? (game?.roundText?.(view) ?? `Round ${view.round}`) : "";
@@ -747,6 +760,7 @@ function table(id) {
     );
   }
 
+  /** @param {GameView} view */
   function seating(view) {
     const kind = view.kind;
     const parts = [];
@@ -810,6 +824,7 @@ function table(id) {
     return h("section", { class: "panel seating", "aria-label": "Seats" }, parts);
   }
 
+  /** @param {GameView} view */
   function finished(view) {
     const won = view.winners.map(who);
     const verb = won.length === 1 && won[0] !== "you" ? "wins" : "win";
@@ -822,6 +837,10 @@ function table(id) {
     );
   }
 
+  /**
+   * @param {GameView} view
+   * @param {import("./games.js").GameModule | null} game
+   */
   function players(view, game) {
     return h(
       "section",
@@ -911,9 +930,9 @@ function table(id) {
 
 // =================================================================================================
 
-document.getElementById("home").href = pageLink(null);
+/** @type {HTMLAnchorElement} */ (document.getElementById("home")).href = pageLink(null);
 document.getElementById("games").textContent = listWords(titles);
-document.getElementById("api-docs").href = `${API_BASE}/schema`;
+/** @type {HTMLAnchorElement} */ (document.getElementById("api-docs")).href = `${API_BASE}/schema`;
 const tableId = params.get("table");
 if (tableId) table(tableId);
 else lobby();

@@ -1,6 +1,10 @@
 // Cheat at the table: the pile, the last play and call, the hand to choose from, and the moves
 // that `legal` allows (docs/rules.md, "Cheat"; the view's `cheat` block in docs/api.md).
 
+// @ts-check: type-checked against the client generated from the OpenAPI document (make test).
+/** @import { CheatGameView, CheatPlayerView } from "../sdk/typescript/src/gen/types.gen.js" */
+/** @typedef {import("./games.js").TableContext<CheatGameView>} Context */
+
 import { cardImage, cardRow, cardToggle, h, plural, rankPlural } from "./ui.js";
 
 export const title = "Cheat";
@@ -31,11 +35,13 @@ export function describe(type, d, { me, who, Who, cards }) {
 }
 
 /** The round for the headline: a match of Cheat has a set number of rounds. */
+/** @param {CheatGameView} view */
 export function roundText(view) {
   return `Round ${view.round} of ${view.options.rounds}`;
 }
 
 /** What the players list says of a seat. */
+/** @param {CheatPlayerView} player */
 export function playerFacts(player) {
   return [plural(player.hand_size, "card"), plural(player.points ?? 0, "point")];
 }
@@ -45,6 +51,7 @@ export function playerFacts(player) {
  * `ctx`: {view, legal, me (seat or null), who(seat), Who(seat), ui (this table's local state),
  * send(command, hint), message(text), rerender()}.
  */
+/** @param {Context} ctx */
 export function render(ctx) {
   const { view, legal, ui } = ctx;
   const c = view.cheat;
@@ -107,6 +114,7 @@ export function render(ctx) {
   ];
 }
 
+/** @param {Context} ctx */
 function status({ view, legal, me, who, Who, whose, timer }) {
   const c = view.cheat;
   const last = c.last_play;
@@ -128,6 +136,7 @@ function status({ view, legal, me, who, Who, whose, timer }) {
   return h("p", { class: "status", dataset: { testid: "status" } }, text, " ", timer());
 }
 
+/** @param {Context} ctx */
 function pile({ view, who }) {
   const c = view.cheat;
   const last = c.last_play;
@@ -168,6 +177,7 @@ function pile({ view, who }) {
   );
 }
 
+/** @param {Context} ctx */
 function lastCall({ view, whose, Who }) {
   const call = view.cheat.last_call;
   if (!call) return null;
@@ -184,6 +194,7 @@ function lastCall({ view, whose, Who }) {
   );
 }
 
+/** @param {Context} ctx */
 function penalty({ view, Who }) {
   const p = view.cheat.last_penalty;
   if (!p) return null;
@@ -194,6 +205,7 @@ function penalty({ view, Who }) {
   );
 }
 
+/** @param {Context} ctx */
 function actions(ctx, chosen) {
   const { view, legal, ui, send } = ctx;
   const rank = rankPlural(view.cheat.rank);
@@ -250,6 +262,7 @@ function actions(ctx, chosen) {
 }
 
 /** The round's places and points, from `last_round`. */
+/** @param {Context} ctx */
 export function results({ view, who, name }) {
   const r = view.last_round;
   if (!r) return null;

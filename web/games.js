@@ -6,15 +6,54 @@
 // module finds it here by kind and names no game; a kind without a module gets the plain table
 // (its players, its status, its events by type).
 
+// @ts-check: type-checked against the client generated from the OpenAPI document (make test).
+/** @import { GameView } from "../sdk/typescript/src/gen/types.gen.js" */
+
 import * as cheat from "./cheat.js";
 import * as thirtyOne from "./thirty_one.js";
 
-const GAMES = new Map([
-  ["cheat", cheat],
-  ["thirty_one", thirtyOne],
-]);
+/**
+ * What app.js hands a game's module to draw a table (`render`, `results`).
+ * @template {GameView} [V=GameView]
+ * @typedef {object} TableContext
+ * @property {V} view
+ * @property {string[]} legal the seat's legal moves of this game (not `leave` or `back`)
+ * @property {number | null} me this tab's seat
+ * @property {(seat: number | null) => string} who
+ * @property {(seat: number | null) => string} Who
+ * @property {(seat: number | null) => string} whose
+ * @property {(seat: number) => string} name
+ * @property {() => HTMLElement | null} timer
+ * @property {Record<string, any>} ui this table's local choices, kept across renders
+ * @property {(command: import("../sdk/typescript/src/gen/types.gen.js").Command, hint?: string) => Promise<void>} send
+ * @property {() => void} rerender
+ * @property {(text: string) => void} message
+ * @property {HTMLElement | null} [notice]
+ */
 
-/** The module of a game `kind`, or null when this page has none for it. */
+/**
+ * A game's module.
+ * @typedef {object} GameModule
+ * @property {string} title
+ * @property {(type: string, d: any, w: {me: number | null, who: (seat: number | null) => string, Who: (seat: number | null) => string, cards: (codes: string[]) => string}) => string | undefined} describe
+ * @property {(player: any) => string[]} playerFacts
+ * @property {(ctx: TableContext<any>) => any} render
+ * @property {(ctx: TableContext<any>) => any} [results]
+ * @property {(view: any) => string} [roundText]
+ */
+
+const GAMES = new Map(
+  /** @type {[string, GameModule][]} */ ([
+    ["cheat", cheat],
+    ["thirty_one", thirtyOne],
+  ]),
+);
+
+/**
+ * The module of a game `kind`, or null when this page has none for it.
+ * @param {string} kind
+ * @returns {GameModule | null}
+ */
 export function gameOf(kind) {
   return GAMES.get(kind) ?? null;
 }

@@ -6,6 +6,9 @@
 // with `Last-Event-ID` (and `after`), waiting 1 s, 2 s, 4 s … up to 30 s, so it neither misses
 // nor repeats an event.
 
+// @ts-check: type-checked against the client generated from the OpenAPI document (make test).
+/** @import { GameEvent } from "../sdk/typescript/src/gen/types.gen.js" */
+
 import { API_BASE, ApiError } from "./api.js";
 
 const QUIET_MS = 45_000; // the service sends a keep-alive comment every 15 s; three missed: reconnect
@@ -15,6 +18,13 @@ const MAX_BACKOFF_MS = 30_000;
  * Follow `gameId` from the event after `after`. `onEvent(event)` gets each event's parsed JSON,
  * `onState(state, detail)` hears "connecting" | "live" | "waiting" (to retry) | "stopped".
  * Returns `{stop()}`.
+ * @param {string} gameId
+ * @param {{
+ *   token?: string | null,
+ *   after?: number,
+ *   onEvent: (event: GameEvent) => void,
+ *   onState?: (state: "connecting" | "live" | "waiting" | "stopped", detail?: any) => void,
+ * }} options
  */
 export function follow(gameId, { token, after = 0, onEvent, onState = () => {} }) {
   let lastId = after;

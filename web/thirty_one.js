@@ -1,6 +1,10 @@
 // Thirty-One at the table: the three table cards, the hand, the dealer's choice, swaps, pass and
 // show, the last circuit, lives, and the round's hands and scores (docs/rules.md, "Thirty-One").
 
+// @ts-check: type-checked against the client generated from the OpenAPI document (make test).
+/** @import { ThirtyOneGameView, ThirtyOnePlayerView } from "../sdk/typescript/src/gen/types.gen.js" */
+/** @typedef {import("./games.js").TableContext<ThirtyOneGameView>} Context */
+
 import { cardRow, cardToggle, cardWords, h, listWords, plural } from "./ui.js";
 
 export const title = "Thirty-One";
@@ -36,11 +40,13 @@ export function describe(type, d, { me, who, Who, cards }) {
   return undefined;
 }
 
+/** @param {ThirtyOnePlayerView} player */
 export function playerFacts(player) {
   if (player.out) return ["out"];
   return [player.lives === 0 ? "0 lives (swimming)" : plural(player.lives, "life", "lives")];
 }
 
+/** @param {Context} ctx */
 export function render(ctx) {
   const { view, legal, ui, who, Who, me } = ctx;
   const t = view.thirty_one;
@@ -119,6 +125,7 @@ export function render(ctx) {
   ];
 }
 
+/** @param {Context} ctx */
 function phaseText({ view, who }) {
   const t = view.thirty_one;
   if (t.phase === "dealer_choice")
@@ -128,6 +135,7 @@ function phaseText({ view, who }) {
   return `Round ${view.round}, circuit ${t.circuit ?? 1}.`;
 }
 
+/** @param {Context} ctx */
 function statusText({ view, legal, me, who }) {
   if (legal.includes("keep")) return "You dealt: keep your hand, or exchange it for the table.";
   if (legal.length) {
@@ -139,6 +147,7 @@ function statusText({ view, legal, me, who }) {
   return view.turn === me ? "Your turn." : `Waiting for ${who(view.turn)}.`;
 }
 
+/** @param {Context} ctx */
 function actions(ctx, hand, table) {
   const { legal, ui, send } = ctx;
   const button = (type, label, onclick, cls = "") =>
@@ -178,6 +187,7 @@ function actions(ctx, hand, table) {
 }
 
 /** The round's hands, scores and lives, from `last_round`. */
+/** @param {Context} ctx */
 export function results({ view, name, who }) {
   const r = view.last_round;
   if (!r) return null;

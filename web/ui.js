@@ -1,6 +1,8 @@
 // Small DOM helpers, card pictures and names, and refusals in words. No framework: each render
 // builds its part of the page again from the view, which is small.
 
+// @ts-check: type-checked against the client generated from the OpenAPI document (make test).
+
 /**
  * `h("button", {class: "x", onclick: f}, "text", child)` → an element. Props starting with "on"
  * are listeners, `dataset`/`aria` objects are spread, false/null props and children are skipped.
@@ -27,7 +29,8 @@ export function h(tag, props = {}, ...children) {
  * the same `data-key` (a re-render must not throw a keyboard player back to the top).
  */
 export function replace(root, ...children) {
-  const key = document.activeElement?.closest?.("[data-key]")?.dataset.key;
+  const key = /** @type {HTMLElement | null | undefined} */ (document.activeElement?.closest?.("[data-key]"))
+    ?.dataset.key;
   const hadFocus = root.contains(document.activeElement);
   root.replaceChildren(...children.flat(Infinity).filter((c) => c != null && c !== false));
   if (hadFocus && key) root.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus({ preventScroll: true });
@@ -84,7 +87,11 @@ export function plural(n, one, many = `${one}s`) {
 
 const CARDS = new URL("cards/", import.meta.url);
 
-/** A card's picture; `code` null draws the back. */
+/**
+ * A card's picture; `code` null draws the back.
+ * @param {string | null} code
+ * @param {{size?: string}} [options]
+ */
 export function cardImage(code, { size = "" } = {}) {
   return h("img", {
     class: `card ${size}`.trim(),
@@ -94,7 +101,11 @@ export function cardImage(code, { size = "" } = {}) {
   });
 }
 
-/** A row of cards, labelled for screen readers. */
+/**
+ * A row of cards, labelled for screen readers.
+ * @param {string[]} codes
+ * @param {{label?: string, size?: string}} [options]
+ */
 export function cardRow(codes, { label, size = "" } = {}) {
   return h(
     "ul",

@@ -3,11 +3,21 @@
 // events are told by its module (games.js), found by the kind in the event's type. An event type
 // this page does not know still gets a line: its type in words.
 
+// @ts-check: type-checked against the client generated from the OpenAPI document (make test).
+/** @import { GameEvent } from "../sdk/typescript/src/gen/types.gen.js" */
+
 import { gameOf } from "./games.js";
 import { cardWords, humanize, listWords } from "./ui.js";
 
+/**
+ * @param {GameEvent} event
+ * @param {Record<number, string>} names
+ * @param {number | null} me
+ */
 export function describe(event, names, me) {
-  const d = event.data || {};
+  // Read by the kind after the dot, across games: `data` as a plain record here; each game's
+  // module reads its own events' fields.
+  const d = /** @type {Record<string, any>} */ (event.data || {});
   const who = (seat) => (seat == null ? "nobody" : seat === me ? "you" : (names[seat] ?? `seat ${seat + 1}`));
   const Who = (seat) => capital(who(seat));
   const cards = (codes) => listWords(codes.map(cardWords));
