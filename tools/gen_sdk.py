@@ -18,8 +18,12 @@ PACKAGE = "kronikas_client"
 EXTRAS = ROOT / "tools" / "sdk_extras"
 OVERLAY = {
     EXTRAS / "streaming.py": Path(PACKAGE) / "streaming.py",
+    EXTRAS / "socket.py": Path(PACKAGE) / "socket.py",
     EXTRAS / "README.md": Path("README.md"),
 }
+# What the hand-written parts need beyond the generator's own dependencies (the seat socket's
+# WebSocket client), added to the generated pyproject.toml.
+EXTRA_DEPENDENCIES = ("websockets>=14.0",)
 
 
 def generate(target: Path, spec: Path = SPEC) -> None:
@@ -43,9 +47,20 @@ def generate(target: Path, spec: Path = SPEC) -> None:
         for source, destination in OVERLAY.items():
             shutil.copyfile(source, out / destination)
         (out / PACKAGE / "events.py").write_text(events_module(spec))
+        add_dependencies(out / "pyproject.toml", EXTRA_DEPENDENCIES)
         if target.exists():
             shutil.rmtree(target)
         shutil.copytree(out, target)
+
+
+def add_dependencies(pyproject: Path, requirements: tuple[str, ...]) -> None:
+    """Add requirements to the generated project's `dependencies = [...]` list."""
+    text = pyproject.read_text()
+    head = "dependencies = [\n"
+    assert head in text, f"no dependency list in {pyproject}"
+    lines = "".join(f'    "{r}",\n' for r in requirements)
+    end = text.index("]", text.index(head))
+    pyproject.write_text(text[:end] + lines + text[end:])
 
 
 def events_module(spec: Path) -> str:
