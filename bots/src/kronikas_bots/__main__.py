@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator, Sequence
 
 from .games import GAMES, KINDS
-from .runner import Tally, local_service, play_one
+from .runner import TRANSPORTS, Tally, local_service, play_one
 from .table import SEAT_KINDS, ApiError
 
 ABOUT = """\
@@ -64,6 +64,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--quiet", action="store_true", help="no line per round, only the result(s)"
     )
+    parser.add_argument(
+        "--transport",
+        choices=TRANSPORTS,
+        default=TRANSPORTS[0],
+        help="http: long-polls and POSTs, one step at a time (the default); socket: one seat "
+        "socket per bot, each moving when its push says so (the deals are seeded, the races "
+        "between seats are not)",
+    )
     args = parser.parse_args(argv)
     args.kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
     if not args.kinds or any(k not in SEAT_KINDS for k in args.kinds):
@@ -103,7 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 echo = None if args.quiet else (lambda line: print(f"  {line}", flush=True))
                 if many and echo:
                     print(f"game {g + 1}/{args.games}: seats {','.join(kinds)}", flush=True)
-                view, rounds = play_one(url, args.game, kinds, args.table_options, seed, rng, echo)
+                view, rounds = play_one(
+                    url, args.game, kinds, args.table_options, seed, rng, echo, args.transport
+                )
                 tally.add(kinds, view.winners)
                 tally.rounds += rounds
                 tally.seconds += time.monotonic() - started

@@ -25,6 +25,10 @@ from .base import View
 from .games import game_of
 from .table import HOUSE, Table, make_bot
 
+TRANSPORTS = ("http", "socket")
+"""How the bots follow and move: HTTP (long-polls and `POST …/commands`, one step at a time) or
+one seat socket each (`kronikas_client.socket`, every seat moving when its push says so)."""
+
 
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -137,9 +141,11 @@ def play_one(
     seed: int | None,
     rng: Any,
     echo: Callable[[str], None] | None,
+    transport: str = "http",
 ) -> tuple[View, int]:
     """Play one table to the end; the final view and the number of rounds. A seat of kind
-    "house" is a house player: the host seats it and the service plays it."""
+    "house" is a house player: the host seats it and the service plays it. `transport` is one of
+    `TRANSPORTS`."""
     bots = [None if kind == HOUSE else make_bot(game, kind, rng) for kind in kinds]
     table = Table.create(url, game, bots, options, seed, rng)
     names = [f"{kind}-{i}" for i, kind in enumerate(kinds)]
@@ -155,5 +161,8 @@ def play_one(
             if line and echo:
                 echo(line)
 
-    view = table.play(on_events)
-    return view, rounds
+    if transport == "socket":  # imported here: the HTTP bots need no WebSocket client
+        from . import over_socket
+
+        return over_socket.play(table, on_events), rounds
+    return table.play(on_events), rounds
