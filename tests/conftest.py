@@ -28,6 +28,7 @@ SLOW_MODULES = {
     "tests/e2e/test_bots_house.py": "processes",
     "tests/e2e/test_sdk_house.py": "processes",
     "tests/e2e/test_sdk_streaming.py": "processes",
+    "tests/e2e/test_sdk_socket.py": "processes",
     "tests/integration/test_clocks.py": "processes",
     "tests/integration/test_processes.py": "processes",
     "tests/integration/test_serve.py": "processes",
