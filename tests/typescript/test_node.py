@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import serving
+from tests.conftest import ServiceProcess
 from tests.typescript.node import PACKAGE, bin_of, built, node_or_skip, run
 
 README_URL = "http://127.0.0.1:8000"
@@ -19,15 +19,14 @@ def dist() -> Path:
 
 
 def test_random_players_finish_a_game_of_each_kind_with_the_package_alone(
-    dist: Path, redis_url: str, tmp_path: Path
+    dist: Path, service: ServiceProcess
 ) -> None:
     node = node_or_skip()
-    with serving(redis_url, tmp_path / "service.log") as service:
-        done = run(
-            [node, "--test", "--test-reporter=tap", "test/play.test.mjs"],
-            env={"KRONIKAS_URL": service.url},
-            timeout=600,
-        )
+    done = run(
+        [node, "--test", "--test-reporter=tap", "test/play.test.mjs"],
+        env={"KRONIKAS_URL": service.url},
+        timeout=600,
+    )
     assert "# pass 3" in done.stdout and "# skipped 0" in done.stdout, done.stdout
 
 
@@ -41,19 +40,18 @@ def test_the_socket_and_follow_helpers_keep_their_promises_offline(dist: Path) -
 
 
 def test_the_readme_example_compiles_and_plays_a_match_to_its_end(
-    dist: Path, redis_url: str, tmp_path: Path
+    dist: Path, service: ServiceProcess
 ) -> None:
     node = node_or_skip()
     readme = (PACKAGE / "README.md").read_text()
     example = readme.split("```ts\n", 1)[1].split("```\n", 1)[0]
     assert len(example.splitlines()) < 40
-    with serving(redis_url, tmp_path / "service.log") as service:
-        # Inside the package (dist/ is not committed), so that `@kronikas/client` resolves to it.
-        source = dist / "readme" / "example.ts"
-        source.parent.mkdir(exist_ok=True)
-        source.write_text(example.replace(README_URL, service.url))
-        flags = "--module nodenext --moduleResolution nodenext --target es2022 --strict"
-        flags += " --lib es2022,dom --types node --skipLibCheck"
-        run([bin_of("tsc"), *flags.split(), str(source)])
-        done = run([node, str(source.with_suffix(".js"))], timeout=120)
+    # Inside the package (dist/ is not committed), so that `@kronikas/client` resolves to it.
+    source = dist / "readme" / "example.ts"
+    source.parent.mkdir(exist_ok=True)
+    source.write_text(example.replace(README_URL, service.url))
+    flags = "--module nodenext --moduleResolution nodenext --target es2022 --strict"
+    flags += " --lib es2022,dom --types node --skipLibCheck"
+    run([bin_of("tsc"), *flags.split(), str(source)])
+    done = run([node, str(source.with_suffix(".js"))], timeout=120)
     assert "winners: [" in done.stdout, done.stdout
