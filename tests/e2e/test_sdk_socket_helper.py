@@ -100,6 +100,9 @@ class FakeTable:
                     continue
                 if message["type"] == "ping":
                     await ws.send('{"type":"pong"}')
+                elif message["type"] == "command" and message["command"]["type"] == "leave":
+                    await ws.close(4401, "unauthorized")  # the token's player left
+                    return
                 elif message["type"] == "command":
                     await self.command(ws, message)
         except ConnectionClosed:
@@ -276,7 +279,7 @@ async def test_a_rate_limited_hello_waits_its_retry_after_and_tries_again(
 
 
 async def test_a_refused_command_raises_with_the_problem(fake: tuple[FakeTable, str]) -> None:
-    _, url = fake
+    table, url = fake
     async with asyncio.timeout(30), connect_seat(url, "g", token="t") as socket:
         with pytest.raises(CommandRefused) as refused:
             await socket.command({"type": "refuse"}, id="m-3")
@@ -288,6 +291,9 @@ async def test_a_refused_command_raises_with_the_problem(fake: tuple[FakeTable, 
         assert refused.value.problem.detail == "not now"
         with pytest.raises(ValueError):
             await socket.command({"type": "call"}, id="no spaces")
+        with pytest.raises(ValueError):  # over the welcome's max_bytes: never sent
+            await socket.command({"type": "play", "cards": ["7H"] * 20000})
+        assert [m["type"] for m in table.received] == ["command"]
 
 
 async def test_it_pings_when_it_has_nothing_to_say_and_answers_come_back(
@@ -309,6 +315,20 @@ async def test_a_silent_server_counts_as_a_lost_socket(fake: tuple[FakeTable, st
         await until(lambda: len(table.hellos) >= 2)  # half a second unheard: it resumed
         assert table.hellos[-1]["after"] == 3
         assert socket.reconnects >= 1
+
+
+async def test_a_socket_closed_for_good_while_open_ends_the_loop_and_is_not_resumed(
+    fake: tuple[FakeTable, str],
+) -> None:
+    table, url = fake
+    async with asyncio.timeout(30), connect_seat(url, "g", token="t", retry_delay=0.01) as socket:
+        with pytest.raises(SocketClosed) as left:
+            await socket.command({"type": "leave"})
+        assert left.value.code == 4401
+        with pytest.raises(SocketClosed):
+            async for _ in socket:
+                pass
+    assert len(table.hellos) == 1
 
 
 async def test_commands_on_a_closed_socket_fail_plainly(fake: tuple[FakeTable, str]) -> None:

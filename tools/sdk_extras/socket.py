@@ -366,7 +366,10 @@ class SeatSocket:
         message: dict[str, Any] = {"type": "command", "id": key, "command": dict(body)}
         if if_match is not None:
             message["if_match"] = if_match
-        pending = _Pending(json.dumps(message), asyncio.get_running_loop().create_future())
+        text = json.dumps(message)
+        if self.welcome is not None and len(text.encode()) > self.welcome.max_bytes:
+            raise ValueError(f"the command is over the server's {self.welcome.max_bytes} bytes")
+        pending = _Pending(text, asyncio.get_running_loop().create_future())
         self._commands[key] = pending
         try:
             if self._ready and self._ws is not None:
@@ -473,8 +476,9 @@ class SeatSocket:
                 try:
                     await self._serve(ws)
                     return
-                except _Lost:
-                    pass
+                except _Lost as lost:
+                    if lost.code in FATAL_CLOSE_CODES:  # 4401: the token lost its seat, …
+                        raise SocketClosed(lost.code, lost.reason) from None
                 self._ready = False
                 if self._closing or (self.final and not self._commands):
                     return
