@@ -4,14 +4,15 @@ Two checkouts of the project (`--a` and `--b`, each a directory holding `service
 `benchmarks/`, such as a `git worktree` of the commit before a change) serve side by side, one
 worker each, against one bundled Redis. The follow workload (benchmarks/follow.py) plays
 `--tables` tables on each in turn, `--seconds` at a time, for `--rounds` rounds (A then B, then
-B then A); `--workload commands` drives commands alone instead (`make bench`'s commands phase:
-scripted Cheat and Thirty-One tables on 32 connections, no followers).
+B then A); `--workload socket` plays the same tables over the seat socket
+(benchmarks/socket_follow.py); `--workload commands` drives commands alone instead (`make
+bench`'s commands phase: scripted Cheat and Thirty-One tables on 32 connections, no followers).
 
 Minutes apart, this machine's speed can differ by half; seconds apart, far less: the
 pairs compare where separate runs cannot (docs/performance.md).
 
     uv run python -m benchmarks.alternate --a ../before --b . [--rounds 30] [--seconds 1.5]
-        [--tables 1] [--workload follow|commands]
+        [--tables 1] [--workload follow|socket|commands]
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks import follow
+from benchmarks import follow, socket_follow
 from benchmarks.bench import (
     Commands,
     Service,
@@ -119,6 +120,7 @@ async def alternate(
                         functools.partial(cpu_seconds, redis.process.pid),
                         cores_busy,
                         stats,
+                        socket_follow.SocketPhase if workload == "socket" else follow.Phase,
                     )
                     sides[name].add(phase)
         finally:
@@ -129,7 +131,8 @@ async def alternate(
     return "\n".join(
         [
             f"A = {a}, B = {b}: {rounds} rounds of {seconds:g} s, "
-            + ("commands alone" if workload == "commands" else f"{tables} table(s) each"),
+            + ("commands alone" if workload == "commands" else f"{tables} table(s) each")
+            + (" over the seat socket" if workload == "socket" else ""),
             one.line(),
             two.line(),
             f"B / A, the median of the pairs: {one.latency} p50 "
@@ -148,7 +151,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=1.5)
     parser.add_argument("--tables", type=int, default=1)
-    parser.add_argument("--workload", choices=["follow", "commands"], default="follow")
+    parser.add_argument("--workload", choices=["follow", "socket", "commands"], default="follow")
     args = parser.parse_args()
     print(
         asyncio.run(

@@ -287,6 +287,27 @@ class Seat:
         self.table.phase.send(self, request, version)
 
 
+class KeyedSeat(Seat):
+    """A seat whose every move carries an `Idempotency-Key`, as every command over the seat
+    socket does (its `id`): what the record of each move costs, apart from the transport."""
+
+    def __init__(self, table: Table, index: int, token: str, commands: Sender) -> None:
+        super().__init__(table, index, token, commands)
+        self.sequence = 0
+
+    def move(self, version: int, accept: bool) -> None:
+        self.sequence += 1
+        body = self.choose(accept)
+        request = b'%sIdempotency-Key: m%d\r\nIf-Match: "%d"\r\nContent-Length: %d\r\n\r\n%s' % (
+            self.prefix,
+            self.sequence,
+            version,
+            len(body),
+            body,
+        )
+        self.table.phase.send(self, request, version)
+
+
 class Table:
     """One two-seat Cheat match of up to 100 rounds, followed by both seats."""
 
@@ -345,7 +366,7 @@ class Slot:
         """Create, seat and start a new table, and open its seats' streams."""
         table, tokens = await self.seated()
         for index, token in enumerate(tokens):
-            table.seats.append(Seat(table, index, token, self.commands[index]))
+            table.seats.append(self.seat(table, index, token))
         loop, port = asyncio.get_running_loop(), self.phase.port
         for seat in table.seats:
             _, stream = await loop.create_connection(
@@ -354,6 +375,9 @@ class Slot:
             seat.stream = stream
             stream.transport.write(seat.open_stream)  # type: ignore[union-attr]
         return table
+
+    def seat(self, table: Table, index: int, token: str) -> Seat:
+        return Seat(table, index, token, self.commands[index])
 
     async def seated(self) -> tuple[Table, list[str]]:
         """A new table, created, joined by two players and started (its seats not made yet),
@@ -388,6 +412,11 @@ class Slot:
         self.setup.close()
         for commands in self.commands:
             commands.close()
+
+
+class KeyedSlot(Slot):
+    def seat(self, table: Table, index: int, token: str) -> Seat:
+        return KeyedSeat(table, index, token, self.commands[index])
 
 
 class Phase:
@@ -477,6 +506,13 @@ class Phase:
             await asyncio.wait(list(self.tasks), timeout=5)
         for slot in self.slots:
             slot.close()
+
+
+class KeyedPhase(Phase):
+    """`Phase` with an `Idempotency-Key` on every move (`KeyedSeat`)."""
+
+    def slot(self) -> Slot:
+        return KeyedSlot(self)
 
 
 # -- Redis's own counts -------------------------------------------------------------------------

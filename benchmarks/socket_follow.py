@@ -12,11 +12,14 @@ As in follow.py, everything is callbacks on an `asyncio.Protocol`: the WebSocket
 `websockets`' sans-IO `ClientProtocol` (C-accelerated masking, no task, no future a message),
 so that the generator stays cheap beside the service and Redis on the same two cores.
 
-    uv run python -m benchmarks.socket_follow [--transport socket|http] [--tables 16]
-        [--seconds 20] [--ws websockets-sansio|websockets|wsproto]
+    uv run python -m benchmarks.socket_follow [--transport socket|http|http-keyed ...]
+        [--tables 16] [--seconds 20] [--rounds 1] [--ws websockets|wsproto]
 
-runs that phase alone against a fresh bundled Redis and a one-worker service, printing the
-worker's pid first (for `py-spy record --pid`), then the phase's figures.
+runs the phase alone on a fresh bundled Redis and one-worker service, printing the worker's pid
+first (for `py-spy record --pid`), then its figures; given several transports and rounds, their
+phases take turns on that service and each is compared with the first (the medians of the
+pairs): `--transport http --transport http-keyed --transport socket --rounds 8 --seconds 3`
+tells the socket's own cost from the idempotency record's (every socket command has an `id`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,10 @@ import argparse
 import asyncio
 import functools
 import json
+import statistics
 import tempfile
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 import uvloop
@@ -240,14 +246,45 @@ class SocketPhase(follow.Phase):
         return SocketSlot(self)
 
 
-# -- the phase alone, for a profiler ------------------------------------------------------------
+# -- the phase alone (for a profiler), or the transports in turns ------------------------------
+
+TRANSPORTS: dict[str, Callable[[int, int], follow.Phase]] = {
+    "http": follow.Phase,
+    "http-keyed": follow.KeyedPhase,
+    "socket": SocketPhase,
+}
+"""The follow workload over SSE and HTTP, the same with an `Idempotency-Key` on every move (what
+every socket command records), and over the seat socket."""
 
 
-async def _alone(transport: str, tables: int, seconds: float, ws: str | None) -> None:
-    from benchmarks.bench import Service, cores_busy, cpu_seconds, drive, tables_worker
+async def _phase(
+    service: Any, redis: Any, stats: follow.RedisStats, kind: Any, tables: int, seconds: float
+) -> dict[str, Any]:
+    from benchmarks.bench import cores_busy, cpu_seconds
+
+    phase = await follow.follow(
+        service.port,
+        tables,
+        seconds,
+        functools.partial(cpu_seconds, service.process.pid),
+        functools.partial(cpu_seconds, redis.process.pid),
+        cores_busy,
+        stats,
+        kind,
+    )
+    return follow.figures([phase], "", follow.script_commands(), "x")
+
+
+async def _run(
+    transports: list[str], tables: int, seconds: float, rounds: int, ws: str | None
+) -> None:
+    """`rounds` rounds of a phase of each transport, in turns (reversed every other round), on
+    one fresh one-worker service and Redis; with one transport and one round, the worker's pid
+    is printed first, for `py-spy record --pid`."""
+    from benchmarks.bench import Service, drive, tables_worker
     from kronikas.adapters.embedded_redis import EmbeddedRedis
 
-    kind = SocketPhase if transport == "socket" else follow.Phase
+    got: dict[str, list[dict[str, Any]]] = {name: [] for name in transports}
     with (
         tempfile.TemporaryDirectory() as data,
         EmbeddedRedis(data, None, "--appendonly", "no") as redis,
@@ -258,34 +295,52 @@ async def _alone(transport: str, tables: int, seconds: float, ws: str | None) ->
             await drive(service.port, 1.0, tables_worker(lambda: "cheat"), 8)  # warm up
             print(f"service pid {service.process.pid}", flush=True)
             stats = await follow.RedisStats(redis.port).open()
-            assert redis.process is not None
-            phase = await follow.follow(
-                service.port,
-                tables,
-                seconds,
-                functools.partial(cpu_seconds, service.process.pid),
-                functools.partial(cpu_seconds, redis.process.pid),
-                cores_busy,
-                stats,
-                kind,
-            )
+            for turn in range(rounds):
+                for name in transports if turn % 2 == 0 else transports[::-1]:
+                    found = await _phase(service, redis, stats, TRANSPORTS[name], tables, seconds)
+                    got[name].append(found)
             stats.close()
         finally:
             service.stop()
-    name = "socket" if transport == "socket" else "follow"
-    found = follow.figures([phase], "", follow.script_commands(), name)
-    for key, value in found.items():
-        print(f"  {key}: {value:.2f}" if isinstance(value, float) else f"  {key}: {value}")
+    print(f"{tables} table(s), {rounds} round(s) of {seconds:g} s; medians of the phases:")
+    first = got[transports[0]]
+    for name, phases in got.items():
+
+        def median(key: str, phases: list[dict[str, Any]] = phases) -> float:
+            return statistics.median(p[f"x_{key}"] for p in phases)
+
+        def ratio(key: str, phases: list[dict[str, Any]] = phases) -> float:
+            return statistics.median(
+                p[f"x_{key}"] / q[f"x_{key}"] for p, q in zip(phases, first, strict=True)
+            )
+
+        problems = sum(p["x_refused"] + p["x_streams_lost"] for p in phases)
+        print(
+            f"  {name}: service CPU a move {median('service_cpu_us_per_move'):.0f} µs "
+            f"(/{transports[0]} {ratio('service_cpu_us_per_move'):.3f}), Redis CPU a move "
+            f"{median('redis_cpu_us_per_move'):.1f} µs ({ratio('redis_cpu_us_per_move'):.3f}), "
+            f"{median('redis_commands_per_move'):.1f} Redis commands, push p50 "
+            f"{median('push_p50_ms'):.3f} ms ({ratio('push_p50_ms'):.3f}), "
+            f"{median('moves_per_s'):,.0f} moves/s, other programs "
+            f"{median('others_cores'):.2f} cores, {problems} refused or lost"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--transport", choices=["socket", "http"], default="socket")
+    parser.add_argument(
+        "--transport",
+        choices=list(TRANSPORTS),
+        action="append",
+        help="the phase to run (again for more, taking turns); default: socket",
+    )
     parser.add_argument("--tables", type=int, default=follow.TABLES)
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--ws", help="the service's SOCKET_IMPLEMENTATION (uvicorn's `ws`)")
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--ws", help="the service's SOCKET_IMPLEMENTATION (websockets, wsproto)")
     args = parser.parse_args()
-    uvloop.run(_alone(args.transport, args.tables, args.seconds, args.ws))
+    transports = args.transport or ["socket"]
+    uvloop.run(_run(transports, args.tables, args.seconds, args.rounds, args.ws))
 
 
 if __name__ == "__main__":

@@ -150,3 +150,28 @@ def test_the_alternated_benchmark_takes_turns_and_compares_the_pairs() -> None:
         assert moves > 0
     assert any(line.startswith("B / A, the median of the pairs: push delay p50 ") for line in lines)
     assert "pairs of 2" in run.stdout
+
+
+def test_the_socket_benchmark_plays_each_transport_in_turn() -> None:
+    """`python -m benchmarks.socket_follow` with the three transports, briefly: each plays its
+    tables without a refusal or a lost stream or socket, and is compared with the first (no
+    timing is asserted)."""
+    transports = ("http", "http-keyed", "socket")
+    arguments = [*(f"--transport={name}" for name in transports), "--seconds", "0.5"]
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.socket_follow", *arguments, "--tables", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("service pid ")
+    assert lines[1] == "2 table(s), 1 round(s) of 0.5 s; medians of the phases:"
+    for name in transports:
+        line = next(line for line in lines if line.startswith(f"  {name}: service CPU a move "))
+        moves = float(line.split(" moves/s")[0].rsplit(", ", 1)[1].replace(",", ""))
+        assert moves > 0, line
+        assert line.endswith(", 0 refused or lost"), line
+    assert "(/http 1.000)" in run.stdout
