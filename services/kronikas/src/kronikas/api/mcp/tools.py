@@ -247,6 +247,11 @@ class Tools:
         else:
             game_moves = [m for m in engine.legal_moves(state, seat) if not _seating(m)]
             moves, choices = written_out(game_moves)
+            block = (
+                " The table's public state (what a move announces or takes) is in "
+                f"`view.{view['kind']}`."
+            )
+            choices = [c.model_copy(update={"about": c.about + block}) for c in choices]
         return SeatView(
             table_id=table.game_id,
             version=table.version,
