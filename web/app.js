@@ -9,7 +9,7 @@
 // holding a seat (401), the tab forgets it and watches as a spectator, and says so.
 
 // @ts-check: type-checked against the client generated from the OpenAPI document (make test).
-/** @import { CheatGameView, GameEvent, GameView, KindInfo, LobbyEntry, OptionInfo, ThirtyOneGameView } from "../sdk/typescript/src/gen/types.gen.js" */
+/** @import { GameEvent, GameView, KindInfo, LobbyEntry, OptionInfo } from "../sdk/typescript/src/gen/types.gen.js" */
 
 import { API_BASE, API_PARAM, ApiError, api, clock } from "./api.js";
 import { gameOf, titles } from "./games.js";
