@@ -36,7 +36,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import Any, Protocol, TypeAlias
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from websockets.asyncio.client import ClientConnection
@@ -48,6 +48,10 @@ from .events import GameEvent, parse_event
 from .models.cheat_game_view import CheatGameView
 from .models.command_result import CommandResult
 from .models.problem import Problem
+from .models.socket_problem import SocketProblem
+from .models.socket_result import SocketResult
+from .models.socket_view import SocketView
+from .models.socket_welcome import SocketWelcome
 from .models.thirty_one_game_view import ThirtyOneGameView
 from .streaming import final
 
@@ -60,7 +64,6 @@ __all__ = [
     "SocketClosed",
     "SocketError",
     "Update",
-    "Welcome",
     "connect_seat",
 ]
 
@@ -115,35 +118,6 @@ class CommandRefused(SocketError):
 
 
 @dataclass(frozen=True)
-class Welcome:
-    """The server's answer to `hello`: the table's version now, who this socket is, its limits."""
-
-    version: int
-    seat: int | None
-    player_id: str | None
-    role: Literal["player", "host", "spectator"]
-    heartbeat_s: float
-    idle_s: float
-    max_bytes: int
-    game: GameView | None
-    """The viewer's view at `version`, when `views` was asked for."""
-
-    @classmethod
-    def from_dict(cls, src: Mapping[str, Any]) -> Welcome:
-        game = src.get("game")
-        return cls(
-            version=int(src["version"]),
-            seat=src.get("seat"),
-            player_id=src.get("player_id"),
-            role=src["role"],
-            heartbeat_s=float(src["heartbeat_s"]),
-            idle_s=float(src["idle_s"]),
-            max_bytes=int(src["max_bytes"]),
-            game=parse_view(game) if isinstance(game, dict) else None,
-        )
-
-
-@dataclass(frozen=True)
 class Update:
     """What one push or one answer brought: the new events (versions increasing, each one given
     once over the socket's life), and the viewer's view after them when known (always after a
@@ -163,12 +137,6 @@ class SupportsToDict(Protocol):
 
 Command: TypeAlias = SupportsToDict | Mapping[str, Any]
 """A command: one of the SDK's command models (`Play`, `Call`, `Swap`, …) or its JSON object."""
-
-
-def parse_view(src: Mapping[str, Any]) -> GameView:
-    """A view from its JSON object, as the class its `kind` names (as `CommandResult` reads one)."""
-    parsed: GameView = CommandResult.from_dict({"version": 0, "events": [], "game": src}).game
-    return parsed
 
 
 def socket_url(base_url: str, game_id: str) -> str:
@@ -247,7 +215,9 @@ class SeatSocket:
     headers: Mapping[str, str] = field(default_factory=dict)
     ssl: ssl.SSLContext | None = None
 
-    welcome: Welcome | None = field(default=None, init=False)
+    welcome: SocketWelcome | None = field(default=None, init=False)
+    """The server's answer to `hello` (on the latest connection): the table's version then, the
+    viewer's `seat`, `player_id` and `role`, `heartbeat_s`, `idle_s` and `max_bytes`."""
     view: GameView | None = field(default=None, init=False)
     """The latest view this socket has handed out (in an `Update`)."""
     final: bool = field(default=False, init=False)
@@ -448,7 +418,7 @@ class SeatSocket:
                     message = json.loads(await ws.recv())
                     if message.get("type") == "welcome":
                         break
-            self._welcomed(Welcome.from_dict(message))
+            self._welcomed(SocketWelcome.from_dict(message))
             self._ws = ws
             return ws
         except ConnectionClosed as closed:
@@ -457,7 +427,7 @@ class SeatSocket:
             await ws.close()
             raise
 
-    def _welcomed(self, welcome: Welcome) -> None:
+    def _welcomed(self, welcome: SocketWelcome) -> None:
         self.welcome = welcome
         self._ahead.clear()
         if self._first and welcome.game is not None and self.version >= welcome.version:
@@ -562,25 +532,25 @@ class SeatSocket:
                 if self.version < int(message["version"]):
                     self._gap = True  # the server thinks it sent what we never got
             case "view":
-                self._emit(self._unviewed, parse_view(message["game"]))
+                self._emit(self._unviewed, SocketView.from_dict(message).game)
                 self._unviewed = []
             case "result":
-                raw = message["result"]
+                answer = SocketResult.from_dict(message)
                 self._flush()
-                delivered = self._accept(raw["events"])
-                result = CommandResult.from_dict(raw)
+                delivered = self._accept(message["result"]["events"])
+                result = answer.result
                 if delivered:
                     self._emit(delivered, result.game)
-                pending = self._commands.get(message["id"])
+                pending = self._commands.get(answer.id)
                 if pending is not None and not pending.answer.done():
                     pending.answer.set_result(result)
             case "problem":
-                problem = Problem.from_dict(message["problem"])
-                pending = self._commands.get(message.get("id") or "")
+                refusal = SocketProblem.from_dict(message)
+                pending = self._commands.get(refusal.id or "")
                 if pending is None:
-                    self.problems.append(problem)
+                    self.problems.append(refusal.problem)
                 elif not pending.answer.done():
-                    refused = CommandRefused(message["id"], problem, message.get("retry_after"))
+                    refused = CommandRefused(refusal.id, refusal.problem, refusal.retry_after)
                     pending.answer.set_exception(refused)
             case "pong":
                 if self._pings:
