@@ -75,6 +75,8 @@ def events_module(spec: Path) -> str:
     mapping: dict[str, str] = union["discriminator"]["mapping"]
     names = {wire: ref.rsplit("/", 1)[-1] for wire, ref in sorted(mapping.items())}
     classes = sorted(set(names.values()))
+    views_union = document["components"]["schemas"]["GameView"]["discriminator"]["mapping"]
+    views = sorted({ref.rsplit("/", 1)[-1] for ref in views_union.values()})
     lines = [
         '"""Every event type on the wire as one union, and a parser that picks the class by',
         '`type` (written by tools/gen_sdk.py from the OpenAPI document\'s discriminator)."""',
@@ -85,7 +87,7 @@ def events_module(spec: Path) -> str:
         "from typing import Any, TypeAlias",
         "",
         "from .models import (",
-        *(f"    {name}," for name in classes),
+        *(f"    {name}," for name in sorted({*classes, *views})),
         ")",
         "",
         "GameEvent: TypeAlias = (",
@@ -97,6 +99,11 @@ def events_module(spec: Path) -> str:
         *(f'    "{wire}": {name},' for wire, name in names.items()),
         "}",
         '"""The class of each event `type` on the wire (`cheat.round_dealt`, …)."""',
+        "",
+        "GameView: TypeAlias = (",
+        "    " + "\n    | ".join(views),
+        ")",
+        '"""A table as its viewer sees it: one class per game, as `kind` says."""',
         "",
         "",
         "def parse_event(src: Mapping[str, Any]) -> GameEvent:",

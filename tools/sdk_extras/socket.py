@@ -44,31 +44,25 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from .client import AuthenticatedClient, Client
-from .events import GameEvent, parse_event
-from .models.cheat_game_view import CheatGameView
+from .events import GameEvent, GameView, parse_event
 from .models.command_result import CommandResult
 from .models.problem import Problem
 from .models.socket_problem import SocketProblem
 from .models.socket_result import SocketResult
 from .models.socket_view import SocketView
 from .models.socket_welcome import SocketWelcome
-from .models.thirty_one_game_view import ThirtyOneGameView
 from .streaming import final
 
 __all__ = [
     "FATAL_CLOSE_CODES",
     "RESUME_CLOSE_CODES",
     "CommandRefused",
-    "GameView",
     "SeatSocket",
     "SocketClosed",
     "SocketError",
     "Update",
     "connect_seat",
 ]
-
-GameView: TypeAlias = CheatGameView | ThirtyOneGameView
-"""A table as this socket's viewer sees it (the same classes `get_game` answers with)."""
 
 RESUME_CLOSE_CODES = frozenset({1001, 1006, 1011, 1012, 1013, 4408, 4429, 4503, 4508})
 """Close codes after which the socket connects again and resumes from the last version seen

@@ -4,9 +4,9 @@ its own push shows it may, with the version it saw.
 The table is made over HTTP as always (`Table.create`); then every seat opens
 `kronikas_client.socket.connect_seat` with `views=True`, feeds its bot each event, and when the
 view after an update lists moves for it, sends the bot's choice as a `command` with `if_match`.
-The seats run side by side, as players would: moves any seat may make out of turn (a call in
-Cheat) race at the service, and the loser's is answered 412 `version_mismatch` and dropped — its
-bot decides again on the next view.
+The seats run side by side, as players would: moves any seat may make out of turn race at the
+service, and the loser's is answered 412 `version_mismatch` and dropped — its bot decides again
+on the next view.
 """
 
 from __future__ import annotations
