@@ -208,10 +208,10 @@ async def test_a_bad_start_closes_with_its_code(
         assert await closed(ws) == (1003, "binary")
     async with opened(service.url, table.id) as ws:
         await ws.send('{"type":"hello","token":"%s"}' % ("a" * 70_000))
-        assert await closed(ws) == (1009, "too_big")
+        assert (await closed(ws))[0] == 1009  # uvicorn refuses the frame itself (ws_max_size)
     async with greeted(service.url, table.id) as (ws, _):
         await ws.send("[" + " " * 70_000 + "]")
-        assert await closed(ws) == (1009, "too_big")
+        assert (await closed(ws))[0] == 1009  # uvicorn refuses the frame itself (ws_max_size)
 
 
 async def test_a_game_played_over_sockets_reaches_each_once_in_order_and_resumes(

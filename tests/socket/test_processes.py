@@ -128,11 +128,6 @@ async def test_with_redis_down_commands_are_503_problems_and_the_push_resumes(
                 assert pushed[-1]["version"] == version
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="serve.py runs uvicorn's own WebSocket protocol, which closes with 1012 first; "
-    "it must pass ws=kronikas.api.ws_protocol:SeatSocketProtocol (reported to the lead)",
-)
 async def test_a_service_stopping_closes_its_sockets_with_1001(
     redis_url: str, tmp_path: Path
 ) -> None:

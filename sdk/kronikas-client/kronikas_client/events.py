@@ -11,6 +11,7 @@ from .models import (
     CheatCheatCalledEvent,
     CheatDeckRevealedEvent,
     CheatGameCreatedEvent,
+    CheatGameView,
     CheatMatchEndedEvent,
     CheatPenaltyTakenEvent,
     CheatPileTakenEvent,
@@ -24,6 +25,7 @@ from .models import (
     ThirtyOneCardSwappedEvent,
     ThirtyOneDeckRevealedEvent,
     ThirtyOneGameCreatedEvent,
+    ThirtyOneGameView,
     ThirtyOneHandExchangedEvent,
     ThirtyOneHandKeptEvent,
     ThirtyOneHandShownEvent,
@@ -103,6 +105,12 @@ EVENT_CLASSES: dict[str, type[GameEvent]] = {
     "thirty_one.seat_back": ThirtyOneSeatBackEvent,
 }
 """The class of each event `type` on the wire (`cheat.round_dealt`, …)."""
+
+GameView: TypeAlias = (
+    CheatGameView
+    | ThirtyOneGameView
+)
+"""A table as its viewer sees it: one class per game, as `kind` says."""
 
 
 def parse_event(src: Mapping[str, Any]) -> GameEvent:

@@ -70,6 +70,17 @@ from .problem_errors_type_0_item import ProblemErrorsType0Item
 from .seat_away import SeatAway
 from .seat_back import SeatBack
 from .show import Show
+from .socket_command import SocketCommand
+from .socket_events import SocketEvents
+from .socket_heartbeat import SocketHeartbeat
+from .socket_hello import SocketHello
+from .socket_ping import SocketPing
+from .socket_pong import SocketPong
+from .socket_problem import SocketProblem
+from .socket_result import SocketResult
+from .socket_view import SocketView
+from .socket_welcome import SocketWelcome
+from .socket_welcome_role import SocketWelcomeRole
 from .swap import Swap
 from .swap_all import SwapAll
 from .thirty_one_card_swapped import ThirtyOneCardSwapped
@@ -177,6 +188,17 @@ __all__ = (
     "SeatAway",
     "SeatBack",
     "Show",
+    "SocketCommand",
+    "SocketEvents",
+    "SocketHeartbeat",
+    "SocketHello",
+    "SocketPing",
+    "SocketPong",
+    "SocketProblem",
+    "SocketResult",
+    "SocketView",
+    "SocketWelcome",
+    "SocketWelcomeRole",
     "Swap",
     "SwapAll",
     "ThirtyOneCardSwapped",

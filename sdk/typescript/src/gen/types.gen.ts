@@ -920,6 +920,188 @@ export type Show = {
 };
 
 /**
+ * SocketClientMessage
+ *
+ * What a client sends on the seat socket, `/v1/games/{id}/socket` (docs/api.md, The seat socket): `type` chooses the message.
+ */
+export type SocketClientMessage = ({
+    type: 'hello';
+} & SocketHello) | ({
+    type: 'command';
+} & SocketCommand) | ({
+    type: 'ping';
+} & SocketPing);
+
+/**
+ * SocketCommand
+ */
+export type SocketCommand = {
+    /**
+     * What `POST …/commands` takes.
+     */
+    command: Command;
+    /**
+     * The command's id, chosen by the client: its `Idempotency-Key` (1–128 printable ASCII characters, `!` to `~`), per token, in the same record as HTTP's.
+     */
+    id: string;
+    /**
+     * Apply only at this version (as `If-Match`); otherwise `version_mismatch`.
+     */
+    if_match?: number | null;
+    type: 'command';
+};
+
+/**
+ * SocketEvents
+ */
+export type SocketEvents = {
+    events: Array<GameEvent>;
+    type: 'events';
+    /**
+     * The last event's version.
+     */
+    version: number;
+};
+
+/**
+ * SocketHeartbeat
+ */
+export type SocketHeartbeat = {
+    type: 'heartbeat';
+    /**
+     * The latest version this socket was sent.
+     */
+    version: number;
+};
+
+/**
+ * SocketHello
+ */
+export type SocketHello = {
+    /**
+     * Send the events after this version (the last one seen; 0: from the start).
+     */
+    after?: number;
+    /**
+     * A seat's or the host's token; null (or left out) for a spectator.
+     */
+    token?: string | null;
+    type: 'hello';
+    /**
+     * Also send the viewer's view after each `events` message (and in `welcome`).
+     */
+    views?: boolean;
+};
+
+/**
+ * SocketPing
+ */
+export type SocketPing = {
+    type: 'ping';
+};
+
+/**
+ * SocketPong
+ */
+export type SocketPong = {
+    type: 'pong';
+};
+
+/**
+ * SocketProblem
+ */
+export type SocketProblem = {
+    /**
+     * The command's id; null for any other message.
+     */
+    id: string | null;
+    problem: Problem;
+    /**
+     * Seconds to wait (on 429 and 503).
+     */
+    retry_after: number | null;
+    type: 'problem';
+};
+
+/**
+ * SocketResult
+ */
+export type SocketResult = {
+    id: string;
+    result: CommandResult;
+    type: 'result';
+};
+
+/**
+ * SocketServerMessage
+ *
+ * What the server sends on the seat socket: `type` chooses the message.
+ */
+export type SocketServerMessage = ({
+    type: 'welcome';
+} & SocketWelcome) | ({
+    type: 'events';
+} & SocketEvents) | ({
+    type: 'view';
+} & SocketView) | ({
+    type: 'result';
+} & SocketResult) | ({
+    type: 'problem';
+} & SocketProblem) | ({
+    type: 'heartbeat';
+} & SocketHeartbeat) | ({
+    type: 'pong';
+} & SocketPong);
+
+/**
+ * SocketView
+ */
+export type SocketView = {
+    /**
+     * A table as the asker may see it; `kind` says which game.
+     */
+    game: GameView;
+    type: 'view';
+    version: number;
+};
+
+/**
+ * SocketWelcome
+ */
+export type SocketWelcome = {
+    /**
+     * The view, when `views` was asked.
+     */
+    game: GameView | null;
+    /**
+     * Seconds between heartbeats while all is quiet.
+     */
+    heartbeat_s: number;
+    /**
+     * Seconds of silence from the client before it is closed.
+     */
+    idle_s: number;
+    /**
+     * The largest message the server takes.
+     */
+    max_bytes: number;
+    /**
+     * The viewer's player id, when a player.
+     */
+    player_id: string | null;
+    role: 'host' | 'player' | 'spectator';
+    /**
+     * The viewer's seat (null: not a player).
+     */
+    seat: number | null;
+    type: 'welcome';
+    /**
+     * The table's version now.
+     */
+    version: number;
+};
+
+/**
  * Swap
  */
 export type Swap = {

@@ -73,6 +73,19 @@ def _port_taken(host: str, port: int) -> OSError | None:
     return None
 
 
+def socket_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's options for the seat sockets (api/socket.py): the implementation that closes
+    them with 1001 on shutdown, compression only when asked for, and frames no larger than a
+    body (uvicorn closes a larger one with 1009 before buffering it)."""
+    from kronikas.api.ws_protocol import protocol
+
+    return {
+        "ws": protocol(settings.socket_implementation),
+        "ws_per_message_deflate": settings.socket_deflate,
+        "ws_max_size": settings.max_body_bytes,
+    }
+
+
 def _worker(app: str, host: str, port: int, supervisor: int, connections: int) -> None:
     """One worker process: uvicorn on its own socket (it handles SIGTERM and SIGINT itself)."""
     from kronikas.adapters.embedded_redis import die_with_parent
@@ -91,6 +104,7 @@ def _worker(app: str, host: str, port: int, supervisor: int, connections: int) -
         timeout_keep_alive=KEEP_ALIVE_S,
         proxy_headers=False,  # the client is the TCP peer, or TRUSTED_PROXIES (api/client.py)
         limit_concurrency=connections,
+        **socket_options(Settings.from_env()),
     )
     uvicorn.Server(config).run(sockets=[_listening_socket(host, port)])
 
@@ -204,6 +218,7 @@ def main() -> int:
                 timeout_keep_alive=KEEP_ALIVE_S,
                 proxy_headers=False,  # the client is the TCP peer, or TRUSTED_PROXIES
                 limit_concurrency=settings.max_connections,  # beyond: a plain 503
+                **socket_options(settings),
             )
     finally:
         if embedded is not None:

@@ -63,7 +63,7 @@ class Kronikas(Litestar):
             scope["path_params"] = {"game_id": found[1]}
             await self._lane(scope, receive, send)
             return
-        if scope["type"] == "http":  # for the event stream's frames (api/sse.py)
+        if scope["type"] in ("http", "websocket"):  # for the stream's and socket's frames
             scope[SERVER_SEND] = send
         await super().__call__(scope, receive, send)
 
