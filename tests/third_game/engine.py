@@ -20,6 +20,7 @@ from kronikas.domain.common import (
     Leave,
     LeftSeat,
     MyHand,
+    check_options,
     wire_reason,
 )
 from kronikas.domain.engine import Engine, Seats, Standing, Timing, registry, rules
@@ -48,7 +49,6 @@ from tests.third_game.game import (
     max_players,
     strength,
     turn_of,
-    validate_options,
 )
 
 __all__ = ["ENGINE", "GAMES", "KIND"]
@@ -205,12 +205,10 @@ ENGINE: Engine[HighCardOptions, State, Command, Event, HighCardGameView] = Engin
     seats=Seats(PLAYERS, PLAYERS),
     event_cap=EVENT_CAP,
     max_players=max_players,
-    validate_options=validate_options,
+    validate_options=check_options,
     created=created,
     initial_state=initial_state,
-    decide=lambda state, command, seat, rng, by_house=False: decide(
-        state, command, seat, rng, by_house=by_house
-    ),
+    decide=decide,
     evolve=evolve,
     legal=legal,
     legal_moves=legal_moves,

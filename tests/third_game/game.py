@@ -11,7 +11,6 @@ from kronikas.domain import seating
 from kronikas.domain.cards import RANKS, STANDARD, SUITS, Card
 from kronikas.domain.common import (
     EVENT_CAP_REASON,
-    TURN_SECONDS_LIMITS,
     Back,
     CapReached,
     DeckRevealed,
@@ -19,7 +18,6 @@ from kronikas.domain.common import (
     EventOutOfPlace,
     GameNotOpen,
     GameOver,
-    InvalidOptions,
     Join,
     Leave,
     NotYourTurn,
@@ -31,7 +29,6 @@ from kronikas.domain.common import (
     Start,
     TimeOut,
     TurnSeconds,
-    valid_turn_seconds,
     wire_reason,
 )
 
@@ -50,14 +47,6 @@ class HighCardOptions(Struct, frozen=True, forbid_unknown_fields=True):
 
     rounds: Rounds = 3
     turn_seconds: TurnSeconds = None
-
-
-def validate_options(options: HighCardOptions) -> None:
-    """Raise InvalidOptions outside the limits."""
-    if type(options.rounds) is not int or not 1 <= options.rounds <= 9:
-        raise InvalidOptions("rounds must be a whole number from 1 to 9.")
-    if not valid_turn_seconds(options.turn_seconds):
-        raise InvalidOptions(TURN_SECONDS_LIMITS)
 
 
 def max_players(options: HighCardOptions) -> int:
@@ -229,7 +218,6 @@ def decide(
     command: Command | Join | Start | TimeOut | CapReached,
     seat: int | None,
     rng: Randomness,
-    *,
     by_house: bool = False,
 ) -> list[Event]:
     """The events a command causes, or a DomainError saying why it is refused."""
