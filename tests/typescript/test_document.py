@@ -33,6 +33,9 @@ def test_each_union_is_a_component_whose_mapping_names_every_member(union: str, 
     assert sorted(mapping.values()) == sorted(members)
     for wire, ref in mapping.items():
         assert SCHEMAS[ref.removeprefix(REF)]["properties"][tag]["const"] == wire
+    # Nothing beside the union that would refuse its members (an `additionalProperties: false`
+    # on a union without properties refuses every command: no valid body could be made).
+    assert set(schema) == {"title", "description", "oneOf", "discriminator"}
 
 
 def test_the_unions_cover_every_game_and_command() -> None:

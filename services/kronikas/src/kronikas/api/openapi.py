@@ -239,7 +239,7 @@ def _merge(ours: dict[str, Any], theirs: dict[str, Any]) -> None:
 def _restore_constraints(schemas: dict[str, Any], structs: dict[str, type[msgspec.Struct]]) -> None:
     for name, cls in structs.items():
         ours = schemas.get(name)
-        if ours is None:
+        if ours is None or "oneOf" in ours:  # a named union (`Command`), not this struct
             continue
         if cls.__struct_config__.forbid_unknown_fields:
             ours["additionalProperties"] = False
