@@ -5,6 +5,7 @@ client, which sends no `Origin`, is served."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -83,3 +84,12 @@ async def test_the_endpoint_can_be_turned_off(redis_url: str) -> None:
     async with AsyncTestClient(app) as client:
         r = await initialize(client, host="127.0.0.1:8000")
         assert r.status_code == 404 and r.json()["code"] == "not_found"
+
+
+async def test_a_get_opens_no_stream_that_no_cap_would_count(public: Client) -> None:
+    # The endpoint is stateless: the server never speaks first. A GET (an SSE stream for
+    # server-initiated messages) would otherwise stay open for good, outside STREAMS_PER_*.
+    r = await asyncio.wait_for(public.get("/mcp", headers={"Accept": "text/event-stream"}), 20)
+    assert r.status_code == 405
+    assert r.headers["content-type"] == "application/problem+json"
+    assert r.json()["code"] == "method_not_allowed"

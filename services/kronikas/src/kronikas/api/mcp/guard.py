@@ -65,6 +65,11 @@ class Guard:
             if self.check_host and not _loopback_name(host or ""):
                 await _refuse(send, 421, "misdirected_request", "This host name is not served.")
                 return
+            if scope["method"] == "GET":
+                # Stateless: the server never speaks first, so there is no stream to open. The
+                # SDK would hold a GET open for good, outside every cap on streams.
+                await _refuse(send, 405, "method_not_allowed", "POST a JSON-RPC message to /mcp.")
+                return
         await self.app(scope, receive, send)
 
 
