@@ -33,7 +33,6 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Coroutine, Generator
 from types import CoroutineType
 from typing import Any
 
@@ -45,7 +44,7 @@ from kronikas.api import inputs
 from kronikas.api.client import client_address
 from kronikas.api.errors import handle_exception
 from kronikas.api.socket_wire import Command, Hello, Ping, decoder
-from kronikas.api.sse import SERVER_SEND
+from kronikas.api.sse import SERVER_SEND, Held
 from kronikas.application.access import seat_of_role
 from kronikas.application.errors import (
     ApiError,
@@ -143,32 +142,6 @@ def close_all(sockets: set[Socket]) -> None:
     """The server is shutting down: every open socket closes with 1001 (reconnect elsewhere)."""
     for socket in list(sockets):
         socket.close(GOING_AWAY, "going_away")
-
-
-class _Resumed:
-    """A send begun outside a task and waiting (for the client to read): awaited, it goes on
-    in the awaiting task, as `await` of it would have."""
-
-    __slots__ = ("blocked", "sending")
-
-    def __init__(self, sending: Coroutine[Any, Any, None], blocked: Any) -> None:
-        self.sending, self.blocked = sending, blocked
-
-    def __await__(self) -> Generator[Any, Any, None]:
-        blocked = self.blocked
-        while True:
-            try:
-                yield blocked
-            except BaseException as exc:  # a cancel, into the send it interrupts
-                try:
-                    blocked = self.sending.throw(exc)
-                except StopIteration:
-                    return
-                continue
-            try:
-                blocked = self.sending.send(None)
-            except StopIteration:
-                return
 
 
 class Socket:
@@ -582,7 +555,7 @@ class Socket:
         except Exception:
             self._lost()
             return
-        self.draining = asyncio.ensure_future(self._drain(_Resumed(sending, blocked)))
+        self.draining = asyncio.ensure_future(self._drain(Held(sending, blocked)))
 
     async def _drain(self, sending: Any) -> None:
         """A send that waits for the client, then what queued up behind it, in order."""

@@ -113,7 +113,7 @@ class _Push:
 
     def __init__(self, following: Following, send: Send) -> None:
         self.following, self.send = following, send
-        self.held: _Held | None = None
+        self.held: Held | None = None
 
     def __call__(self) -> bool:
         if self.held is not None:
@@ -132,7 +132,7 @@ class _Push:
                 except StopIteration:
                     following.after = event.version
                     continue
-                self.held = _Held(sending, blocked)
+                self.held = Held(sending, blocked)
                 following.after = event.version  # on its way: the task sends it first
                 return False
         except Exception:  # the stream's task meets it again, where it can end the stream
@@ -141,9 +141,10 @@ class _Push:
         return True
 
 
-class _Held:
-    """A send begun outside the stream's task and waiting (for the socket to drain): awaited, it
-    goes on in the task, as `await` of it would have."""
+class Held:
+    """A send begun outside the task that owns the connection and waiting (for the client to
+    read): awaited, it goes on in the awaiting task, as `await` of it would have. The stream's
+    pushes and the seat socket's (api/socket.py) both start sends this way."""
 
     __slots__ = ("blocked", "sending")
 
