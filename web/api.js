@@ -198,11 +198,12 @@ export const api = {
    * @param {string | null} token
    * @param {number | null} version
    * @param {Command} command
+   * @param {string} [key] the Idempotency-Key (a move first sent on the socket keeps its id)
    * @returns {Promise<Answer<CommandResult>>}
    */
-  async command(id, token, version, command) {
+  async command(id, token, version, command, key = newKey()) {
     /** @type {Record<string, string>} */
-    const headers = { "Idempotency-Key": newKey() };
+    const headers = { "Idempotency-Key": key };
     if (version != null) headers["If-Match"] = `"${version}"`;
     for (let attempt = 0; ; attempt++) {
       try {

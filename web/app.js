@@ -13,6 +13,7 @@
 
 import { API_BASE, API_PARAM, ApiError, api, clock } from "./api.js";
 import { gameOf, titles } from "./games.js";
+import { seatSocket } from "./socket.js";
 import { follow } from "./stream.js";
 import { countdown, h, humanize, listWords, messageBox, plural, problemWords, replace } from "./ui.js";
 import { describe } from "./words.js";
@@ -395,6 +396,7 @@ function table(id) {
     streamToken: null, // who the stream was opened for: the token, and the seat it held then
     streamSeat: null,
     houseUnavailable: false,
+    transport: "socket", // "stream" once the socket cannot be used (socket.js): the stream and HTTP
   };
 
   const main = h("div", { class: "table-main" });
@@ -438,6 +440,7 @@ function table(id) {
     const changed = !T.view || version !== T.etag;
     T.view = view;
     T.etag = version;
+    if (T.lastSeen != null && version >= T.lastSeen) clearTimeout(soon); // nothing left to fetch
     followIdentity();
     if (changed) render();
     return true;
@@ -493,7 +496,8 @@ function table(id) {
   }
   const refreshSoon = () => {
     clearTimeout(soon);
-    soon = setTimeout(refresh, 30); // one fetch for the events of one command
+    // One fetch for the events of one command; over the socket, only when no view follows them.
+    soon = setTimeout(refresh, T.transport === "socket" ? 1000 : 30);
   };
 
   // ---- the stream ----
@@ -530,30 +534,43 @@ function table(id) {
     const token = T.token;
     T.streamToken = token;
     T.streamSeat = token ? mySeat() : null;
-    T.stream = follow(T.id, {
-      token,
-      after,
-      onEvent,
-      onState: (state, detail) => {
-        connection.textContent = {
-          connecting: "connecting…",
-          live: "live",
-          waiting: `reconnecting in ${Math.round((detail?.delay ?? 0) / 1000)} s`,
-          stopped: "not following",
-        }[state];
-        connection.className = `connection ${state}`;
-        if (state === "live" && connections++ > 0) refresh(); // after a drop, the view may have moved on
-        if (state === "stopped" && detail instanceof ApiError) {
-          // The stream ended and reconnecting was refused: a 401 means the seat is gone.
-          if (detail.status === 401 && lostSeat(token)) {
-            refresh();
-            return;
-          }
-          T.message = errorMessage(detail);
-          render();
+    connection.dataset.transport = T.transport; // which one the page follows by (tests read it)
+    const onState = (state, detail) => {
+      connection.textContent = {
+        connecting: "connecting…",
+        live: "live",
+        waiting: `reconnecting in ${Math.round((detail?.delay ?? 0) / 1000)} s`,
+        stopped: "not following",
+      }[state];
+      connection.className = `connection ${state}`;
+      // After a drop the view may have moved on (the socket's `welcome` brings it).
+      if (state === "live" && connections++ > 0 && T.transport !== "socket") refresh();
+      if (state === "stopped" && detail instanceof ApiError) {
+        // The stream ended and reconnecting was refused: a 401 means the seat is gone.
+        if (detail.status === 401 && lostSeat(token)) {
+          refresh();
+          return;
         }
-      },
-    });
+        T.message = errorMessage(detail);
+        render();
+      }
+    };
+    if (T.transport === "socket") {
+      T.stream = seatSocket(T.id, {
+        token,
+        after,
+        onEvent,
+        onView: (view, version) => show(view, version, token),
+        onState,
+        onFallback: () => {
+          T.transport = "stream";
+          T.stream = null;
+          restartStream();
+        },
+      });
+    } else {
+      T.stream = follow(T.id, { token, after, onEvent, onState });
+    }
   }
 
   // ---- moves ----
@@ -563,7 +580,11 @@ function table(id) {
     T.busy = true;
     try {
       const token = T.token;
-      const r = await api.command(T.id, token, T.etag, command);
+      const link = T.stream;
+      const r =
+        link && "command" in link && T.streamToken === token
+          ? await link.command(command, T.etag) // over the socket
+          : await api.command(T.id, token, T.etag, command);
       T.message = null;
       if (command.type === "leave" && r.body.game.status === "open") {
         // Before the start, leaving frees the seat and voids its token: watch from here on.

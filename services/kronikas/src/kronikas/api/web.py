@@ -11,7 +11,8 @@ each file and gets a 304 when it has not changed, so a new version of the page i
 Every answer also carries the pages' headers (`page_headers`, the docs pages use them too): a
 Content-Security-Policy that lets scripts come from the service only (an inline script only by
 the sha256 of its text, computed from the file when it is read), lets the page connect to the
-service and to the origins of `CORS_ORIGINS` only, and lets no other site frame it; with
+service and to the origins of `CORS_ORIGINS` only (the web table's files also name their
+WebSocket forms, `ws://` and `wss://`, for the seat socket), and lets no other site frame it; with
 `Referrer-Policy: no-referrer` and `X-Content-Type-Options: nosniff`.
 """
 
@@ -58,6 +59,20 @@ _ORIGIN = re.compile(
 """An origin as a policy may name it: a CORS_ORIGINS entry that is anything else (`*`, a path,
 a stray `;` that would start another directive) is left out of `connect-src`."""
 
+_HOST = re.compile(r"[A-Za-z0-9.-]+(?::[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](?::[0-9]{1,5})?")
+"""A `Host` header a policy may name: anything else is left out (it is the client's to send)."""
+
+
+def socket_sources(host: str | None, connect: Iterable[str] = ()) -> tuple[str, ...]:
+    """The `ws:`/`wss:` sources the web table needs for the seat socket: the page's own host
+    (both schemes: behind a proxy that ends TLS the service cannot tell which the page used,
+    and `'self'` does not cover the socket in every browser) and each origin of `connect`
+    (CORS_ORIGINS) in its WebSocket form (`http` → `ws`, `https` → `wss`)."""
+    own = [f"ws://{host}", f"wss://{host}"] if host and _HOST.fullmatch(host) else []
+    others = ["ws" + o.rstrip("/")[4:] for o in connect if _ORIGIN.fullmatch(o.rstrip("/"))]
+    return tuple(dict.fromkeys([*own, *others]))
+
+
 _INLINE = re.compile(rb"<(script|style)\b([^>]*)>(.*?)</\1\s*>", re.DOTALL | re.IGNORECASE)
 _SRC = re.compile(rb"\ssrc\s*=", re.IGNORECASE)
 
@@ -79,13 +94,15 @@ def content_security_policy(
     scripts: Iterable[str] = (),
     styles: Iterable[str] = (),
     inline_styles: bool = False,
+    sockets: Iterable[str] = (),
 ) -> str:
     """The pages' policy: everything from the service, inline scripts only by their hashes.
 
     `connect` are the other origins the page may call (CORS_ORIGINS); `scripts` and `styles` the
     hashes of inline elements; `inline_styles` allows every inline style (the docs pages only:
     their renderers add style elements as they run). `'self'` also covers `ws:`/`wss:` to the
-    service itself (CSP Level 3, which Chromium, Firefox and Safari follow).
+    service itself in CSP Level 3, but not in every browser: `sockets` (`socket_sources`) names
+    the WebSocket origins the web table may open.
     """
     others = [o.rstrip("/") for o in connect if _ORIGIN.fullmatch(o.rstrip("/"))]
     style = ["'self'", "'unsafe-inline'"] if inline_styles else ["'self'", *styles]
@@ -95,7 +112,7 @@ def content_security_policy(
             " ".join(["script-src 'self'", *scripts]),
             " ".join(["style-src", *style]),
             "img-src 'self' data:",
-            " ".join(["connect-src 'self'", *dict.fromkeys(others)]),
+            " ".join(["connect-src 'self'", *dict.fromkeys(others), *sockets]),
             "object-src 'none'",
             "base-uri 'none'",
             "form-action 'self'",
@@ -109,10 +126,13 @@ def page_headers(
     scripts: Iterable[str] = (),
     styles: Iterable[str] = (),
     inline_styles: bool = False,
+    sockets: Iterable[str] = (),
 ) -> dict[str, str]:
     """The headers every page and page file carries (the web table's and the docs pages')."""
     return {
-        "content-security-policy": content_security_policy(connect, scripts, styles, inline_styles),
+        "content-security-policy": content_security_policy(
+            connect, scripts, styles, inline_styles, sockets
+        ),
         "referrer-policy": "no-referrer",
         "x-content-type-options": "nosniff",
     }
@@ -194,11 +214,13 @@ class WebFiles:
         file = self.read(path) if path is not None else None
         if path is None or file is None:
             raise NotFoundException()
+        origins = cors_origins(request.app.state)
+        sockets = socket_sources(request.headers.get("host"), origins)
         headers = {
             "cache-control": "no-cache",
             "etag": file.etag,
             "last-modified": file.last_modified,
-            **page_headers(cors_origins(request.app.state), file.scripts, file.styles),
+            **page_headers(origins, file.scripts, file.styles, sockets=sockets),
         }
         if _not_modified(request, file):
             return ASGIResponse(status_code=304, headers=headers)
