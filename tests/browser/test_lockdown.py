@@ -32,7 +32,6 @@ NOT_ORIGINS = ("*", "http://evil.example/path", "http://x.example; script-src *"
 FIXED = {
     "default-src": ["'self'"],
     "img-src": ["'self'", "data:"],
-    "connect-src": ["'self'", *ALLOWED],
     "object-src": ["'none'"],
     "base-uri": ["'none'"],
     "frame-ancestors": ["'none'"],
@@ -66,6 +65,7 @@ def assert_locked_down(r: Any, where: str) -> dict[str, list[str]]:
     csp = policy(r.headers["content-security-policy"])
     for name, sources in FIXED.items():
         assert csp.get(name) == sources, (where, name, csp.get(name))
+    assert csp["connect-src"][:3] == ["'self'", *ALLOWED], where
     scripts = csp["script-src"]
     assert scripts[0] == "'self'" and all(s.startswith("'sha256-") for s in scripts[1:]), where
     return csp
@@ -95,6 +95,13 @@ def test_every_file_of_the_web_table_carries_the_pages_headers(client: TestClien
         assert r.status_code == 200, path
         csp = assert_locked_down(r, path)
         assert csp["style-src"] == ["'self'"], path
+        # The web table also opens the seat socket: the page's host and CORS_ORIGINS as ws(s).
+        assert csp["connect-src"][3:] == [
+            "ws://testserver.local",
+            "wss://testserver.local",
+            "ws://127.0.0.1:5173",
+            "wss://cards.example.org",
+        ], path
         if r.headers["content-type"].startswith("text/html"):
             assert csp["script-src"] == ["'self'", *inline(r.text, "script")], path
         else:
@@ -118,7 +125,7 @@ def test_an_inline_script_is_allowed_by_its_hash_alone(redis_url: str, tmp_path:
         "'sha256-" + base64.b64encode(hashlib.sha256(b"window.one = 1;").digest()).decode() + "'",
         "'sha256-" + base64.b64encode(hashlib.sha256(b"window.two = 2;").digest()).decode() + "'",
     ]
-    assert csp["connect-src"] == ["'self'"]
+    assert csp["connect-src"] == ["'self'", "ws://testserver.local", "wss://testserver.local"]
 
 
 def test_the_docs_pages_carry_the_pages_headers_with_their_inline_scripts_hashed(

@@ -21,6 +21,8 @@ from tests.browser.conftest import PHONE, PageFactory, Served
 
 Shot = Callable[[Page, str], Awaitable[Path]]
 TIMEOUT_MS = 15_000
+NO_WEBSOCKET = "delete window.WebSocket;"
+"""An init script: the page has no WebSocket, so it follows by the stream and moves over HTTP."""
 CARD_NAME = re.compile(
     r"(Seven|Eight|Nine|Ten|Under|Over|King|Ace) of (hearts|bells|leaves|acorns)"
     r" \((7|8|9|10|U|O|K|A)[HBLA]\)|(Coloured|Pale) Chronicler \(X[CP]\)"
@@ -151,6 +153,8 @@ async def test_two_people_play_a_whole_cheat_match(
     urls: list[str] = []
     for page in (ilona, bence):
         page.on("request", lambda request: urls.append(request.url))
+        # The stream and HTTP, as without WebSocket (the socket: test_web_socket.py).
+        await page.context.add_init_script(NO_WEBSOCKET)
 
     await open_lobby(ilona, f"{web_service.url}/")
     await create_table(ilona, "Cheat", {"max_play": 4, "rounds": 1, "decks": 1}, "Ilona")
@@ -267,6 +271,7 @@ async def test_a_stale_move_is_refused_in_words(
     kept = await mover.evaluate(f"sessionStorage.getItem({key})")
     offline = await page_factory()
     await offline.context.add_init_script(f"sessionStorage.setItem({key}, {json.dumps(kept)})")
+    await offline.context.add_init_script(NO_WEBSOCKET)  # it follows by the stream, aborted below
     await offline.route(re.compile(r"/v1/games/[0-9a-f]+/stream"), lambda route: route.abort())
     await offline.goto(mover.url)
     await expect(offline.locator(".connection")).to_contain_text("reconnecting")
@@ -631,6 +636,7 @@ async def test_a_dropped_stream_resumes_after_the_last_event_seen(
             await route.continue_()
 
     page = await page_factory()
+    await page.context.add_init_script(NO_WEBSOCKET)  # the stream (the socket: test_web_socket.py)
     kept = json.dumps({"token": seat["token"], "lastSeen": 0})
     await page.context.add_init_script(
         f"sessionStorage.setItem({json.dumps(f'kronikas|{url}|{table}')}, {json.dumps(kept)})"
