@@ -7,8 +7,9 @@ its place among the token's and the address's streams), and each `command` is wh
 with the very bytes HTTP answers, or the problem HTTP would answer (`handle_exception`). Events
 are the stream's (`Following`), redacted as the stream's are.
 
-Mounted as a bare ASGI route: the framework routes the connection once; every message after
-that goes between the server's `receive`/`send` and this module, with no layer between. The
+A Litestar WebSocket route: the framework routes the connection once; every message after that
+goes between the server's `receive`/`send` (api/lane.py hands the raw `send` over) and this
+module. The
 hot path, as for the stream (api/sse.py):
 
 - a change is pushed in the change feed's own callback (the waiter's `push`) when the table
@@ -45,7 +46,7 @@ from kronikas.api.client import client_address
 from kronikas.api.errors import handle_exception
 from kronikas.api.socket_wire import Command, Hello, Ping, decoder
 from kronikas.api.sse import SERVER_SEND, Held
-from kronikas.application.access import seat_of_role
+from kronikas.application.access import player_of_role, seat_of_role
 from kronikas.application.errors import (
     ApiError,
     InvalidRequest,
@@ -105,18 +106,13 @@ def _refusal(exc: BaseException) -> _Closing:
     if isinstance(exc, NotFound):
         return _Closing(NOT_FOUND, "not_found")
     if isinstance(exc, RateLimited):
-        return _Closing(RATE_LIMITED, f"rate_limited retry_after={_retry_after(exc) or 1}")
+        return _Closing(RATE_LIMITED, f"rate_limited retry_after={exc.retry_after or 1}")
     if isinstance(exc, Unavailable | OutcomeUnknown):
-        return _Closing(UNAVAILABLE, f"unavailable retry_after={_retry_after(exc) or 1}")
+        return _Closing(UNAVAILABLE, f"unavailable retry_after={exc.retry_after or 1}")
     if isinstance(exc, ApiError):
         return _Closing(BAD_HELLO, exc.code)
     log.error("a socket's hello failed", exc_info=exc)
     return _Closing(INTERNAL, "internal")
-
-
-def _retry_after(exc: ApiError) -> int | None:
-    value = exc.headers.get("Retry-After")
-    return int(value) if value is not None and value.isdigit() else None
 
 
 @websocket(PATH, name="seat_socket")
@@ -287,7 +283,7 @@ class Socket:
             "type": "welcome",
             "version": table.version,
             "seat": seat,
-            "player_id": role[2:] if role is not None and role.startswith("p:") else None,
+            "player_id": player_of_role(role),
             "role": "player" if role is not None else "host" if hello.token else "spectator",
             "heartbeat_s": int(self.heartbeat_s),
             "idle_s": int(self.idle_s),

@@ -39,6 +39,12 @@ def player_role(player_id: str) -> str:
     return f"p:{player_id}"
 
 
+def player_of_role(role: str | None) -> str | None:
+    """The player id a role names, or None for the host and spectators (and the seat-number
+    roles of old tables)."""
+    return role[2:] if role is not None and role.startswith("p:") else None
+
+
 def seat_in(rules: Rules, state: object, role: str | None) -> int | None:
     """The seat `role` holds in `state`: None for the host and spectators (no role), and for a
     player who left before the start.
@@ -49,8 +55,8 @@ def seat_in(rules: Rules, state: object, role: str | None) -> int | None:
     """
     if role is None or role == HOST:
         return None
-    if role.startswith("p:"):
-        return rules.seat_of(state, role[2:])
+    if (player_id := player_of_role(role)) is not None:
+        return rules.seat_of(state, player_id)
     return int(role)
 
 

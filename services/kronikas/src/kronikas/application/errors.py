@@ -25,6 +25,13 @@ class ApiError(Exception):
         self.headers = dict(headers or {})
         self.errors = errors
 
+    @property
+    def retry_after(self) -> int | None:
+        """The seconds its `Retry-After` says to wait (429, 503), or None: what the transports
+        without headers (the seat socket, `/mcp`) hand on."""
+        value = self.headers.get("Retry-After")
+        return int(value) if value is not None and value.isdigit() else None
+
 
 class InvalidRequest(ApiError):
     code = "invalid_request"

@@ -478,8 +478,8 @@ def _problem(exc: Exception) -> dict[str, Any]:
     """The problem of a refusal, as the HTTP API's problem+json has its `code` and `detail`."""
     if isinstance(exc, ApiError):
         problem: dict[str, Any] = {"code": exc.code, "detail": exc.detail}
-        if retry := exc.headers.get("Retry-After"):
-            problem["retry_after_s"] = int(retry)
+        if (retry := exc.retry_after) is not None:
+            problem["retry_after_s"] = retry
         return problem
     if isinstance(exc, DomainError):
         return {"code": exc.code, "detail": exc.detail}
