@@ -144,3 +144,16 @@ def candidates(view: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]
     if "show" in legal:
         out.append({"type": "show"})
     return out
+
+
+async def move(tables: Tables, table: Table, rng: random.Random) -> dict[str, Any]:
+    """One legal move over HTTP, by whichever seat may make one; its answer and the seat."""
+    views = [await tables.view(table, token) for token in table.players]
+    assert views[0]["status"] != "finished", "the match is over"
+    view = rng.choice([v for v in views if game_moves(v)])
+    for command in candidates(view, rng):
+        r = await tables.send(table, view["me"]["seat"], command)
+        if r.status_code == 200:
+            body: dict[str, Any] = r.json()
+            return body | {"seat": view["me"]["seat"]}
+    raise AssertionError("no command accepted")

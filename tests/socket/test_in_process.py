@@ -24,9 +24,8 @@ from kronikas.api.openapi import export
 from kronikas.api.socket import close_all
 from kronikas.api.ws_protocol import SeatSocketProtocol, protocol
 from kronikas.config import Settings
-from tests.api.tables import Tables
+from tests.api.tables import Tables, move
 from tests.apps import Client, settings
-from tests.socket.wire import move
 
 BACKLOG = 3
 

@@ -18,9 +18,9 @@ import httpx
 import pytest
 
 from kronikas.adapters.embedded_redis import EmbeddedRedis, free_port
-from tests.api.tables import Tables, auth
+from tests.api.tables import Tables, auth, move
 from tests.conftest import serving
-from tests.socket.wire import answer, closed, greeted, move, next_of, opened, say, versions_until
+from tests.socket.wire import answer, closed, greeted, next_of, opened, say, versions_until
 
 
 async def test_a_move_through_one_process_reaches_a_socket_on_the_other(

@@ -6,14 +6,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import random
 from collections.abc import AsyncIterator
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
-
-from tests.api.tables import Table, Tables, candidates, game_moves
 
 WAIT_S = 10.0
 """How long a test waits for a message it is owed (a loaded 2-CPU machine is slow)."""
@@ -100,16 +97,3 @@ async def versions_until(
             assert message["version"] == message["events"][-1]["version"]
             events += message["events"]
     return events
-
-
-async def move(tables: Tables, table: Table, rng: random.Random) -> dict[str, Any]:
-    """One legal move over HTTP, by whichever seat may make one; its answer and the seat."""
-    views = [await tables.view(table, token) for token in table.players]
-    assert views[0]["status"] != "finished", "the match is over"
-    view = rng.choice([v for v in views if game_moves(v)])
-    for command in candidates(view, rng):
-        r = await tables.send(table, view["me"]["seat"], command)
-        if r.status_code == 200:
-            body: dict[str, Any] = r.json()
-            return body | {"seat": view["me"]["seat"]}
-    raise AssertionError("no command accepted")
