@@ -20,7 +20,7 @@ from redis.crc import key_slot
 from kronikas.adapters.event_store import DEADLINES, LOBBY_KEY, RedisEventStore, game_keys
 from kronikas.adapters.notifier import Notifier
 from kronikas.api.app import create_app
-from kronikas.application.ports import Idempotency, Summary
+from kronikas.application.ports import Summary
 from kronikas.config import Settings
 from tests.integration.cluster import LocalCluster
 
@@ -111,12 +111,11 @@ async def test_append_conflict_and_read_work_on_every_node(
         assert (await store.read(game, 0, "", 10)).records == [b"a", b"b", b"c"]
 
 
-async def test_auth_idempotency_and_rate_limits_work_on_a_cluster(
+async def test_auth_and_rate_limits_work_on_a_cluster(
     redis: RedisCluster, games_by_node: dict[int, str]
 ) -> None:
     store = RedisEventStore(redis, rate_per_s=2, burst=2)
     for game in games_by_node.values():
-        key = Idempotency("k", "fp", b"answer")
         first = await store.append(
             game,
             0,
@@ -124,14 +123,8 @@ async def test_auth_idempotency_and_rate_limits_work_on_a_cluster(
             ttl_s=60,
             summary=summary(game),
             auth=[("h", "0"), ("t", "1")],  # a token the table knows: only those have a bucket
-            idempotency=key,
         )
         assert first.outcome == "ok"
-        again = await store.append(
-            game, 0, [b"a"], ttl_s=60, summary=summary(game), idempotency=key
-        )
-        assert (again.outcome, again.replay) == ("replay", b"fp\nanswer")
-        assert await store.idempotent(game, "k") == b"fp\nanswer"
         assert (await store.read(game, 0, "h", 10, rate=False)).role == "0"
         assert (await store.read(game, 0, "t", 10)).retry_after_ms == 0
         assert (await store.read(game, 0, "t", 10)).retry_after_ms == 0
@@ -155,12 +148,11 @@ async def test_a_games_keys_share_one_slot_and_games_spread_over_the_nodes(
             summary=summary(game),
             token_hash="t",
             auth=[("h", "host")],
-            idempotency=Idempotency("k", "fp", b""),
         )
     for port, game in games_by_node.items():
         held = where(cluster, game)
         assert list(held) == [port], f"{game}'s keys are on {list(held)}, not only on {port}"
-        assert len(held[port]) == 6, held  # log, meta, auth, idempotency, its index, rate bucket
+        assert len(held[port]) == 4, held  # log, meta, auth, rate bucket
         assert {key_slot(key) for key in held[port]} == {key_slot(game.encode())}
     assert len(set(games_by_node)) == 3
 

@@ -34,14 +34,7 @@ from kronikas.adapters.event_store import (
 )
 from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
 from kronikas.adapters.notifier import Notifier
-from kronikas.application.ports import (
-    IDEMPOTENCY_KEYS_PER_TOKEN,
-    IDEMPOTENCY_TTL_S,
-    AppendResult,
-    Idempotency,
-    ReadResult,
-    Summary,
-)
+from kronikas.application.ports import AppendResult, ReadResult, Summary
 
 TTL = 600
 
@@ -374,64 +367,6 @@ async def test_auth_entries_are_written_with_the_append_and_read_back_as_roles(
     assert (await store.read(game, 0, "", 1)).role == ""
 
 
-# -- idempotency ---------------------------------------------------------------------------------
-
-
-async def test_a_repeated_idempotency_key_replays_and_appends_nothing(
-    backend: Backend, store: Store
-) -> None:
-    game = new_id()
-    await append(store, game, 0, events("created"))
-    once = Idempotency("key-1", "fingerprint-1", b'{"version": 2}')
-    first = await append(store, game, 1, events("moved"), idempotency=once)
-    assert (first.outcome, first.version) == ("ok", 2)
-    again = await append(store, game, 1, events("moved"), idempotency=once)
-    assert (again.outcome, again.replay) == ("replay", b'fingerprint-1\n{"version": 2}')
-    other_body = Idempotency("key-1", "fingerprint-2", b"other")
-    assert (await append(store, game, 2, events("x"), idempotency=other_body)).replay == (
-        b'fingerprint-1\n{"version": 2}'
-    )
-    assert await backend.log_of(game) == events("created", "moved")
-    assert await store.idempotent(game, "key-1") == b'fingerprint-1\n{"version": 2}'
-    assert await store.idempotent(game, "key-2") is None
-    assert await store.idempotent(new_id(), "key-1") is None
-
-
-async def test_a_refused_append_records_no_idempotency_key(store: Store) -> None:
-    game = new_id()
-    await append(store, game, 0, events("created"))
-    key = Idempotency("key-1", "fp", b"answer")
-    assert (await append(store, game, 0, events("x"), idempotency=key)).outcome == "conflict"
-    assert await store.idempotent(game, "key-1") is None
-    assert (await append(store, game, 1, events("x"), idempotency=key)).outcome == "ok"
-
-
-async def test_idempotency_keys_are_per_game(store: Store) -> None:
-    one, two = new_id(), new_id()
-    key = Idempotency("same-key", "fp", b"answer")
-    assert (await append(store, one, 0, events("a"), idempotency=key)).outcome == "ok"
-    assert (await append(store, two, 0, events("a"), idempotency=key)).outcome == "ok"
-
-
-async def test_a_token_keeps_its_most_recent_idempotency_records_the_oldest_go(
-    store: Store,
-) -> None:
-    game = new_id()
-    await append(store, game, 0, events("created"))
-    bound = IDEMPOTENCY_KEYS_PER_TOKEN
-    other = Idempotency("other-0", "fp", b"other's")
-    assert (await append(store, game, 1, events("m"), token_hash="u", idempotency=other)).version
-    for i in range(bound + 2):
-        key = Idempotency(f"t-{i}", "fp", f"answer {i}".encode())
-        done = await append(store, game, 2 + i, events("m"), token_hash="t", idempotency=key)
-        assert done.outcome == "ok"
-    assert await store.idempotent(game, "t-0") is None
-    assert await store.idempotent(game, "t-1") is None
-    assert await store.idempotent(game, "t-2") == b"fp\nanswer 2"
-    assert await store.idempotent(game, f"t-{bound + 1}") == f"fp\nanswer {bound + 1}".encode()
-    assert await store.idempotent(game, "other-0") == b"fp\nother's", "another token's stay"
-
-
 async def test_a_tables_first_append_lists_it_in_the_lobby(backend: Backend, store: Store) -> None:
     kind = f"test-{new_id()}"
     game = new_id()
@@ -509,25 +444,22 @@ async def test_a_token_the_table_does_not_know_takes_from_no_bucket(limited: Sto
     assert (await limited.read(game, 0, "t", 10)).role == "0"
 
 
-async def test_the_buckets_empty_on_refused_appends_too(limited: Store) -> None:
-    game = new_id()
-    await append(limited, game, 0, events("a"))
-    assert (await append(limited, game, 0, events("x"), token_hash="t")).outcome == "conflict"
-    assert (await append(limited, game, 1, events("x"), token_hash="t")).outcome == "ok"
-    assert (await append(limited, game, 2, events("y"), token_hash="t")).outcome == "limited"
-
-
-async def test_a_retry_with_a_recorded_key_is_answered_before_any_rate_check(
+async def test_a_conflict_takes_no_token_and_is_answered_before_any_rate_check(
     limited: Store,
 ) -> None:
+    # A retry of an append made under an idempotency key meets a conflict whose events record
+    # the key (application/tables.py): it must never be refused as limited.
     game = new_id()
-    key = Idempotency("k", "fp", b"answer")
-    assert (await append(limited, game, 0, events("a"), token_hash="t")).outcome == "ok"
-    assert (await append(limited, game, 1, events("b"), token_hash="t", idempotency=key)).version
-    assert (await append(limited, game, 2, events("c"), token_hash="t")).outcome == "limited"
-    for _ in range(5):  # the bucket is empty: the retries are answered all the same
-        again = await append(limited, game, 1, events("b"), token_hash="t", idempotency=key)
-        assert (again.outcome, again.replay) == ("replay", b"fp\nanswer")
+    await append(limited, game, 0, events("a"))
+    for _ in range(5):
+        stale = await append(limited, game, 0, events("x"), token_hash="t")
+        assert (stale.outcome, stale.records) == ("conflict", events("a"))
+    assert (await append(limited, game, 1, events("b"), token_hash="t")).outcome == "ok"
+    assert (await append(limited, game, 2, events("c"), token_hash="t")).outcome == "ok"
+    assert (await append(limited, game, 3, events("d"), token_hash="t")).outcome == "limited"
+    for _ in range(5):  # the bucket is empty: stale appends are answered all the same
+        stale = await append(limited, game, 1, events("x"), token_hash="t")
+        assert (stale.outcome, stale.records) == ("conflict", events("b", "c"))
 
 
 async def test_without_a_token_there_is_no_limit(limited: Store) -> None:
@@ -608,7 +540,7 @@ async def test_the_feed_hands_each_successful_append_to_its_listener_before_waki
         await append(limited, game, 0, events("a"))
         assert await waiter.wait(1.0)
         waiter.clear()
-        await append(limited, game, 1, events("b", "c"), idempotency=Idempotency("k", "fp", b""))
+        await append(limited, game, 1, events("b", "c"), token_hash="t")
         assert await waiter.wait(1.0)
         waiter.clear()
         assert heard == [
@@ -618,16 +550,16 @@ async def test_the_feed_hands_each_successful_append_to_its_listener_before_waki
 
         assert (await append(limited, game, 1, events("x"))).outcome == "conflict"
         assert (await append(limited, game, 9, events("x"))).outcome == "conflict"
-        replay = await append(
-            limited, game, 3, events("x"), idempotency=Idempotency("k", "fp", b"")
-        )
-        assert replay.outcome == "replay"
-        for _ in range(2):
-            assert (await append(limited, game, 0, events("x"), token_hash="t")).version == 3
-        assert (await append(limited, game, 3, events("x"), token_hash="t")).outcome == "limited"
-        await append(limited, game, 3, events("d"))
+        assert (await append(limited, game, 3, events("d"), token_hash="t")).version == 4
         assert await waiter.wait(1.0)
-        assert heard[2:] == [(game, 4, events("d"), False)], "a refused append is not heard"
+        waiter.clear()
+        assert (await append(limited, game, 4, events("x"), token_hash="t")).outcome == "limited"
+        await append(limited, game, 4, events("e"))
+        assert await waiter.wait(1.0)
+        assert heard[2:] == [
+            (game, 4, events("d"), False),
+            (game, 5, events("e"), False),
+        ], "a refused append is not heard"
         assert feed.generation(game) == generation, "the feed stayed unbroken"
 
 
@@ -651,17 +583,13 @@ async def test_an_append_made_calls_stored_once_before_it_returns_and_meanwhile_
 
     assert (await tracked(0, ["a", "b"])).version == 2
     assert calls == ["meanwhile", "stored"]
-    key = Idempotency("k", "fp", b"answer")
-    assert (await tracked(2, ["c"], idempotency=key)).outcome == "ok"
+    assert (await tracked(2, ["c"], token_hash="t")).outcome == "ok"
     assert calls == ["meanwhile", "stored"]
     # Refused appends store nothing: `stored` is not called (what is made meanwhile is dropped).
     assert (await tracked(1, ["x"])).outcome == "conflict"
     assert "stored" not in calls
-    assert (await tracked(3, ["x"], idempotency=key)).outcome == "replay"
-    assert "stored" not in calls
-    for _ in range(2):
-        await append(limited, game, 0, events("x"), token_hash="t")
-    assert (await tracked(3, ["x"], token_hash="t")).outcome == "limited"
+    assert (await tracked(3, ["d"], token_hash="t")).outcome == "ok"
+    assert (await tracked(4, ["x"], token_hash="t")).outcome == "limited"
     assert "stored" not in calls
 
 
@@ -893,28 +821,12 @@ async def test_an_append_sets_the_ttl_of_every_key_of_the_game(
     store = on_redis.store
     game = new_id()
     keys = game_keys(game)
-    once = Idempotency("k", "fp", b"answer")
-    await append(store, game, 0, events("a"), ttl_s=300, auth=[("h", "host")], idempotency=once)
-    idem = f"kr:{{{game}}}:idem:k"
-    for key in (keys["log"], keys["meta"], keys["auth"], idem):
+    await append(store, game, 0, events("a"), ttl_s=300, auth=[("h", "host")])
+    for key in (keys["log"], keys["meta"], keys["auth"]):
         assert 295 <= await redis.ttl(key) <= 300, key
     await append(store, game, 1, events("b"), ttl_s=3000)
     for key in (keys["log"], keys["meta"], keys["auth"]):
         assert 2995 <= await redis.ttl(key) <= 3000, key
-
-
-async def test_idempotency_records_live_a_day_at_most_and_their_index_with_them(
-    on_redis: RedisBackend, redis: Redis
-) -> None:
-    store = on_redis.store
-    game = new_id()
-    week = 7 * 24 * 3600
-    await append(store, game, 0, events("a"), ttl_s=week)
-    once = Idempotency("k", "fp", b"answer")
-    await append(store, game, 1, events("b"), ttl_s=week, token_hash="t", idempotency=once)
-    assert week - 5 <= await redis.ttl(game_keys(game)["log"]) <= week
-    for key in (f"kr:{{{game}}}:idem:k", f"kr:{{{game}}}:idems:t"):
-        assert IDEMPOTENCY_TTL_S - 5 <= await redis.ttl(key) <= IDEMPOTENCY_TTL_S, key
 
 
 async def test_an_append_moves_the_keys_expiry_only_by_more_than_a_minute_or_with_auth(
@@ -947,13 +859,12 @@ async def test_every_key_of_a_game_carries_its_hash_tag(
         events("a"),
         token_hash="t",
         auth=[("h", "host")],
-        idempotency=Idempotency("k", "fp", b"answer"),
     )
     await limited.read(game, 0, "reader", 10)
     found = [key.decode() async for key in redis.scan_iter(match=f"*{game}*", count=1000)]
     tag = f"kr:{{{game}}}"
-    # log, meta, auth, the idempotency record and its token's index, and the rate buckets
-    expected = {f"{tag}:{name}" for name in ("log", "meta", "auth", "idem:k", "idems:t", "rate:t")}
+    # log, meta, auth and the rate buckets (an idempotency key's record is in the log)
+    expected = {f"{tag}:{name}" for name in ("log", "meta", "auth", "rate:t")}
     assert expected <= set(found), found
     assert all(f"{{{game}}}" in key for key in found)
     assert {key_slot(key.encode()) for key in found} == {key_slot(game.encode())}
@@ -999,21 +910,17 @@ async def test_each_successful_append_publishes_its_version_and_its_events(
     game = new_id()
     async with Notifications(redis, game) as notifications:
         await append(limited, game, 0, events("a"))
-        await append(limited, game, 1, events("b", "c"), idempotency=Idempotency("k", "fp", b""))
+        await append(limited, game, 1, events("b", "c"), token_hash="t")
+        await append(limited, game, 3, events("d"), token_hash="t")
         assert await notifications.heard() == [
             '1\n{"e":"a"}',
             '3\n{"e":"b"}\n{"e":"c"}',
+            '4\n{"e":"d"}',
         ]
 
         assert (await append(limited, game, 1, events("x"))).outcome == "conflict"
         assert (await append(limited, game, 9, events("x"))).outcome == "conflict"
-        replay = await append(
-            limited, game, 3, events("x"), idempotency=Idempotency("k", "fp", b"")
-        )
-        assert replay.outcome == "replay"
-        for _ in range(2):  # the bucket empties on refused appends too
-            assert (await append(limited, game, 0, events("x"), token_hash="t")).version == 3
-        assert (await append(limited, game, 3, events("x"), token_hash="t")).outcome == "limited"
+        assert (await append(limited, game, 4, events("x"), token_hash="t")).outcome == "limited"
         assert await notifications.heard() == []
 
 
@@ -1242,37 +1149,18 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-async def test_the_memory_store_forgets_an_idempotency_record_after_a_day(
-    clock: FakeClock,
-) -> None:
-    store = MemoryEventStore(clock=clock)
-    game = new_id()
-    week = 7 * 24 * 3600
-    await append(store, game, 0, events("a"), ttl_s=week)
-    once = Idempotency("k", "fp", b"answer")
-    await append(store, game, 1, events("b"), ttl_s=week, token_hash="t", idempotency=once)
-    clock.advance(IDEMPOTENCY_TTL_S - 1)
-    assert await store.idempotent(game, "k") == b"fp\nanswer"
-    clock.advance(2)
-    assert await store.idempotent(game, "k") is None
-    assert (await store.read(game, 0, "", 10)).version == 2, "the table lives on"
-
-
 async def test_the_memory_store_ends_a_game_its_ttl_after_the_last_append(
     clock: FakeClock,
 ) -> None:
     store = MemoryEventStore(clock=clock)
     game = new_id()
-    once = Idempotency("k", "fp", b"answer")
-    await append(store, game, 0, events("a"), ttl_s=300, auth=[("h", "host")], idempotency=once)
+    await append(store, game, 0, events("a"), ttl_s=300, auth=[("h", "host")])
     await store.register(game, 1)
     clock.advance(300)
     assert await store.read(game, 0, "h", 10) == ReadResult(1, "host", 0, events("a"))
-    assert await store.idempotent(game, "k") == b"fp\nanswer"
     assert await page_of(store, None, None) == ([game], False)
     clock.advance(0.001)
     assert await store.read(game, 0, "h", 10) == ReadResult(0, "", 0, [])
-    assert await store.idempotent(game, "k") is None
     assert await page_of(store, None, None) == ([], False)
     assert store.holds(game) == set()
     assert (await append(store, game, 0, events("again"))).version == 1

@@ -22,7 +22,7 @@ from kronikas.application.games import Delivered, Games
 from kronikas.application.ports import ReadResult
 from kronikas.config import Settings
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
-from kronikas.domain.common import Leave
+from kronikas.domain.common import DomainError, Leave
 
 SETTINGS = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=5.0)
 NOW = 1_800_000_000.0
@@ -441,3 +441,21 @@ async def test_a_long_history_comes_in_pages_of_500_that_say_when_more_follow(
     short = json.loads(await games.events(table.game_id, None, version - 3, 0))
     assert [e["version"] for e in short["events"]] == [version - 2, version - 1, version]
     assert short["more"] is False
+
+
+async def test_a_key_is_answered_again_for_a_day_then_decided_again(
+    store: MemoryEventStore, feed: MemoryChangeFeed
+) -> None:
+    clock = [int(NOW * 1000)]
+    games = Games(store, feed, for_table, SETTINGS, now=lambda: clock[0])
+    table = await started(games)
+    seat = (await view_of(games, table))["turn"]
+    hand = (await view_of(games, table, seat))["me"]["hand"]
+    body = json.dumps({"type": "play", "cards": hand[:1]}).encode()
+    token, play = table.tokens[seat], Play(cards=hand[:1])
+    first = await games.command(table.game_id, token, play, body, idempotency_key="k")
+    clock[0] += 24 * 3600 * 1000 - 1
+    assert await games.command(table.game_id, token, play, body, idempotency_key="k") == first
+    clock[0] += 1
+    with pytest.raises(DomainError):  # decided again: no longer this seat's turn
+        await games.command(table.game_id, token, play, body, idempotency_key="k")

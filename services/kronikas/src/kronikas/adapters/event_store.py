@@ -20,14 +20,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from kronikas.adapters.script_line import Early, LineScript, ScriptLine, maybe_run
 from kronikas.application.errors import OutcomeUnknown, Unavailable
-from kronikas.application.ports import (
-    IDEMPOTENCY_KEYS_PER_TOKEN,
-    IDEMPOTENCY_TTL_S,
-    AppendResult,
-    Idempotency,
-    ReadResult,
-    Summary,
-)
+from kronikas.application.ports import AppendResult, ReadResult, Summary
 
 log = logging.getLogger("kronikas.store")
 
@@ -220,25 +213,16 @@ class RedisEventStore:
         token_hash: str = "",
         auth: Sequence[tuple[str, str]] = (),
         summary: Summary,
-        idempotency: Idempotency | None = None,
         stored: Callable[[], None] | None = None,
         meanwhile: Callable[[], None] | None = None,
     ) -> AppendResult:
         keys = game_keys(game_id)
         tag = keys["log"].rsplit(":", 1)[0]
-        idem_key = f"{tag}:idem:{idempotency.key}" if idempotency else f"{tag}:idem:-"
         rate_on = bool(token_hash) and self.rate_per_s > 0
         record = msgspec.json.encode(
             SummaryRecord(summary.kind, summary.status, summary.players, summary.created_ms)
         )
-        script_keys = [
-            keys["log"],
-            keys["meta"],
-            keys["auth"],
-            idem_key,
-            f"{tag}:rate:{token_hash}",
-            f"{tag}:idems:{token_hash}",
-        ]
+        script_keys = [keys["log"], keys["meta"], keys["auth"], f"{tag}:rate:{token_hash}"]
         # A table is listed in the lobby by its first append, in the same script on one server;
         # on a cluster the lobby's slot is another, and `_list_new` follows the append.
         list_here = expected == 0 and not self._cluster
@@ -251,12 +235,8 @@ class RedisEventStore:
             _now_ms(),
             self.rate_per_s if rate_on else 0,
             self.burst,
-            idempotency.fingerprint if idempotency else "",
-            idempotency.response if idempotency else b"",
             notify_channel(game_id),
             summary.status,
-            IDEMPOTENCY_TTL_S,
-            IDEMPOTENCY_KEYS_PER_TOKEN,
             game_id if list_here else "",
             summary.created_ms if list_here else "",
             len(auth),
@@ -300,8 +280,6 @@ class RedisEventStore:
                 if maybe_applied and records and after[: len(records)] == list(records):
                     return AppendResult("ok", version=expected + len(records))  # ours, listed
                 return AppendResult("conflict", version=int(reply[1]), records=after)
-            elif outcome == "replay":
-                return AppendResult("replay", replay=reply[1])
             else:
                 return AppendResult("limited", retry_after_ms=int(reply[1]))
         if expected == 0 and not list_here:
@@ -427,13 +405,6 @@ class RedisEventStore:
             log.warning("store out of memory: a rate bucket was not charged")
             return 0
         return int(wait)
-
-    @_translated
-    async def idempotent(self, game_id: str, key: str) -> bytes | None:
-        """The recorded `fingerprint \\n response` of an idempotency key, if any."""
-        tag = game_keys(game_id)["log"].rsplit(":", 1)[0]
-        record = await self.redis.get(f"{tag}:idem:{key}")
-        return record if isinstance(record, bytes) else None
 
     # -- the lobby ---------------------------------------------------------------------------------
     #

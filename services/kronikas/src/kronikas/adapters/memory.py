@@ -22,15 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from kronikas.adapters.waiter import Waiter, WaitersByGame
-from kronikas.application.ports import (
-    IDEMPOTENCY_KEYS_PER_TOKEN,
-    IDEMPOTENCY_TTL_S,
-    Appended,
-    AppendResult,
-    Idempotency,
-    ReadResult,
-    Summary,
-)
+from kronikas.application.ports import Appended, AppendResult, ReadResult, Summary
 
 if TYPE_CHECKING:
     from kronikas.application.ports import ChangeFeed, EventStore
@@ -144,10 +136,6 @@ class _Tables:
         self.logs: _Keys[str, list[bytes]] = _Keys()
         self.metas: _Keys[str, _Meta] = _Keys()
         self.auths: _Keys[str, dict[str, str]] = _Keys()
-        self.idempotency: _Keys[tuple[str, str], bytes] = _Keys()
-        self.idempotency_of: _Keys[tuple[str, str], dict[str, int]] = _Keys()
-        """Each game's idempotency keys per token, with when (ms) each was recorded: a token
-        keeps `IDEMPOTENCY_KEYS_PER_TOKEN` of them, the oldest dropped beyond (append.lua)."""
         self.rates: _Keys[tuple[str, str], _Bucket] = _Keys()
         """Each game's bucket per token, shared by its reads and appends."""
         self.buckets: _Keys[str, _Bucket] = _Keys()
@@ -164,9 +152,8 @@ class _Tables:
         self._writes += 1
         if self._writes % _SWEEP_EVERY:
             return
-        for keys in (self.logs, self.metas, self.auths, self.idempotency, self.rates):
+        for keys in (self.logs, self.metas, self.auths, self.rates):
             keys.sweep(now)
-        self.idempotency_of.sweep(now)
         self.buckets.sweep(now)
         for game_id in [g for g in self.listed if self.metas.get(g, now) is None]:
             del self.listed[game_id]
@@ -249,7 +236,6 @@ class MemoryEventStore:
         token_hash: str = "",
         auth: Sequence[tuple[str, str]] = (),
         summary: Summary,
-        idempotency: Idempotency | None = None,
         stored: Callable[[], None] | None = None,
         meanwhile: Callable[[], None] | None = None,
     ) -> AppendResult:
@@ -260,20 +246,16 @@ class MemoryEventStore:
             meanwhile()
         await asyncio.sleep(0)
         tables, now = self._tables, self._now()
-        if idempotency is not None and idempotency.fingerprint:  # before the rate: a replay
-            prior = tables.idempotency.get((game_id, idempotency.key), now)  # takes no token
-            if prior is not None:
-                return AppendResult("replay", replay=prior)
+        kept = tables.logs.get(game_id, now)
+        version = len(kept) if kept is not None else 0
+        if version != expected:  # before the rate: a conflict takes no token
+            tail = kept[expected:] if kept is not None and expected < version else []
+            return AppendResult("conflict", version=version, records=list(tail))
         if token_hash and self.rate_per_s > 0:
             wait = _take(tables.rates, (game_id, token_hash), now, self.rate_per_s, self.burst)
             if wait:
                 return AppendResult("limited", retry_after_ms=wait)
             tables.wrote(now)
-        kept = tables.logs.get(game_id, now)
-        version = len(kept) if kept is not None else 0
-        if version != expected:
-            tail = kept[expected:] if kept is not None and expected < version else []
-            return AppendResult("conflict", version=version, records=list(tail))
         if records:
             if kept is None:
                 kept = tables.logs.make(game_id, [])
@@ -285,8 +267,6 @@ class MemoryEventStore:
                 roles = tables.auths.make(game_id, {})
             roles.update(auth)
         self._keep_meta(game_id, version, summary, ttl_s, bool(auth) or expected == 0, now)
-        if idempotency is not None and idempotency.fingerprint:
-            self._record(game_id, token_hash, idempotency, ttl_s, now)
         if expected == 0:
             self._list(game_id, summary.created_ms)  # listed as it is made (append.lua)
         tables.wrote(now)
@@ -297,25 +277,6 @@ class MemoryEventStore:
         if stored is not None:
             await asyncio.sleep(0)
         return AppendResult("ok", version=version)
-
-    def _record(
-        self, game_id: str, token_hash: str, idempotency: Idempotency, ttl_s: int, now: float
-    ) -> None:
-        """Record an idempotency key's answer for a day at most (the ttl when shorter), among
-        the token's most recent `IDEMPOTENCY_KEYS_PER_TOKEN` (append.lua)."""
-        tables = self._tables
-        keep_s = min(IDEMPOTENCY_TTL_S, ttl_s)
-        record = idempotency.fingerprint.encode() + b"\n" + idempotency.response
-        tables.idempotency.put((game_id, idempotency.key), record, keep_s, now)
-        owner = (game_id, token_hash)
-        recorded = tables.idempotency_of.get(owner, now) or {}
-        recorded[idempotency.key] = int(now * 1000)
-        over = len(recorded) - IDEMPOTENCY_KEYS_PER_TOKEN
-        if over > 0:  # the oldest first, ties by key (as ZPOPMIN)
-            for key in sorted(recorded, key=lambda k: (recorded[k], k))[:over]:
-                del recorded[key]
-                tables.idempotency.expire((game_id, key), 0, now)
-        tables.idempotency_of.put(owner, recorded, keep_s, now)
 
     def _keep_meta(
         self, game_id: str, version: int, summary: Summary, ttl_s: int, authed: bool, now: float
@@ -387,11 +348,6 @@ class MemoryEventStore:
         wait = _take(tables.buckets, key, now, rate_per_s, burst)
         tables.wrote(now)
         return wait
-
-    async def idempotent(self, game_id: str, key: str) -> bytes | None:
-        """The recorded `fingerprint \\n response` of an idempotency key, if any."""
-        await asyncio.sleep(0)
-        return self._tables.idempotency.get((game_id, key), self._now())
 
     async def arm(self, game_id: str, due_ms: int) -> None:
         """Wake the table at `due_ms` at the latest (an earlier deadline stays)."""

@@ -5,8 +5,9 @@ and what its append carries besides. Decided, it goes to the store as a `Pending
 before the append is sent. The tricks of the push path (docs/performance.md, Tables followed
 by push) are the `Pending`'s and the `Appends`':
 
-- the answer is made while the store works on the append (`Pending.meanwhile`), or before it
-  when the append must keep it for a retry with the same `Idempotency-Key`;
+- the answer is made while the store works on the append (`Pending.meanwhile`); a retry with
+  the same `Idempotency-Key` gets it made again from the log (the key's record is the append's
+  first event: `Table.keys`), so nothing more is stored for it;
 - the followers come first: as soon as the store has the events (before its answer is awaited,
   where the store can tell), they are folded into the table from the state the decision made,
   without decoding them (`Pending.tell`), and its streams and long-polls woken, the mover's
@@ -29,10 +30,13 @@ from kronikas.application.access import seat_in
 from kronikas.application.errors import InvalidRequest
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_ms
-from kronikas.application.ports import AppendResult, ChangeFeed, Idempotency, Summary
-from kronikas.application.tables import Table, seen_of
-from kronikas.application.wire import Answer, Record, encode, utc_text, version_of
+from kronikas.application.ports import AppendResult, ChangeFeed, Summary
+from kronikas.application.tables import Accepted, Seen, Table, key_mark, seen_of
+from kronikas.application.wire import Answer, Record, encode, utc_text
 from kronikas.config import Settings
+
+_REPLAYS = 256
+"""How many answers to replayed idempotency keys a process keeps made."""
 
 
 class Made(NamedTuple):
@@ -76,7 +80,7 @@ class Change(NamedTuple):
     if_match: int | None = None
     """The version the client decided on (`If-Match`)."""
     idem_key: str | None = None
-    """The scoped `Idempotency-Key`: the append keeps the answer under it."""
+    """The scoped `Idempotency-Key` (a hash of the token and the key): the append records it."""
     fingerprint: str = ""
     """The request body's hash: a replay of the key with another body is refused."""
     house_calls: bool = True
@@ -84,6 +88,17 @@ class Change(NamedTuple):
     acts: they decided when the play was made)."""
     house_owes: bool = False
     """The house acts even when the decision made no event (a deadline that fell due)."""
+
+
+def _made(
+    table: Table,
+    state: object,
+    folded: list[Record[msgspec.Struct]],
+    deadline: str | None,
+    seat: int | None,
+    seen: list[Seen],
+) -> Made:
+    return Made(table, state, folded, deadline, seat, [s.json(seat) for s in seen])
 
 
 def _ours(after: list[bytes], records: list[bytes]) -> bool:
@@ -130,10 +145,11 @@ class Pending:
         # shared fold, which the change feed may move on while the append is on its way.
         self.before = before = table.version
         at = utc_text(now_ms)
-        self.folded = [
-            Record(v=before + i, at=at, e=e, n=nonce if i == 1 else None)
-            for i, e in enumerate(events, start=1)
-        ]
+        mark = None
+        if change.idem_key is not None:
+            mark = key_mark(change.token_hash, change.idem_key, change.fingerprint)
+        self.folded = [Record(v=before + 1, at=at, e=events[0], n=nonce, i=mark)]
+        self.folded += [Record(v=before + i, at=at, e=e) for i, e in enumerate(events[1:], 2)]
         self.records = [encode(r) for r in self.folded]
         self.version = before + len(events)
         self.due = deadline_ms(table.engine, state, at)
@@ -153,9 +169,7 @@ class Pending:
     def answer(self) -> bytes:
         """The answer's JSON, made the first time it is asked for."""
         if self._answer is None:
-            seat = self.seat
-            events = [s.json(seat) for s in self.seen]
-            made = Made(self.table, self.state, self.folded, self.deadline, seat, events)
+            made = _made(self.table, self.state, self.folded, self.deadline, self.seat, self.seen)
             self._answer = self.change.answer(made)
         return self._answer
 
@@ -198,6 +212,8 @@ class Appends:
         # Nonces of appends: random per process, then counted (cheaper than random per append).
         self._nonce_prefix = secrets.token_hex(6)
         self._nonces = itertools.count()
+        self._replays: dict[tuple[str, str | None], Answer] = {}
+        """The latest answers made again for a replayed idempotency key, oldest first."""
 
     def ttl(self, status: str) -> int:
         """How long a table in `status` is kept after its latest event."""
@@ -211,15 +227,11 @@ class Appends:
         return Pending(table, state, events, change, self.changes, nonce, self.now())
 
     async def append(self, pending: Pending) -> AppendResult:
-        """Append at the version decided on (`ok`, `conflict`, `replay` or `limited`). The
-        table's next deadline is armed first (a crash after the append must not lose it); the
-        answer is kept with the append when a retry may ask for it again. A conflict whose
+        """Append at the version decided on (`ok`, `conflict` or `limited`). The table's next
+        deadline is armed first (a crash after the append must not lose it). A conflict whose
         events begin with ours is our append, applied before a lost reply hid its answer (the
         first record's nonce is ours alone): `ok`."""
         table, change, records = pending.table, pending.change, pending.records
-        idempotency = None
-        if change.idem_key is not None:
-            idempotency = Idempotency(change.idem_key, change.fingerprint, pending.answer())
         if pending.due is not None:
             await self.store.arm(table.game_id, pending.due)
         summary = pending.summary()
@@ -232,7 +244,6 @@ class Appends:
                 ttl_s=self.ttl(summary.status),
                 token_hash=change.token_hash,
                 auth=change.auth,
-                idempotency=idempotency,
                 summary=summary,
                 stored=pending.tell,
                 meanwhile=pending.meanwhile,
@@ -251,18 +262,25 @@ class Appends:
             pending.tell()
             await asyncio.sleep(0)
 
-    async def refused(self, table: Table, change: Change, refusal: Exception) -> Answer:
-        """The answer a retry with the same `Idempotency-Key` gets again, else `refusal`."""
-        if change.idem_key is not None:
-            prior = await self.store.idempotent(table.game_id, change.idem_key)
-            if prior is not None:
-                return self.replayed(change, prior)
-        raise refusal
-
-    @staticmethod
-    def replayed(change: Change, record: bytes) -> Answer:
-        """The recorded answer of an idempotency key; 422 when it was used with another body."""
-        fingerprint, _, body = record.partition(b"\n")
-        if fingerprint.decode() != change.fingerprint:
+    async def replayed(self, table: Table, change: Change, accepted: Accepted) -> Answer:
+        """The first answer to an idempotency key, made again from the table's log; 422 when it
+        was accepted with another body. The latest few are kept: a client that retries and
+        retries costs one read of the log."""
+        if accepted.fingerprint != change.fingerprint:
             raise InvalidRequest("This Idempotency-Key was used with another body.")
-        return Answer(body, version_of(body))
+        replay = (table.game_id, change.idem_key)
+        answer = self._replays.get(replay)
+        if answer is None:
+            before, folded = await self.folds.before(table.game_id, accepted.version)
+            state = before.state
+            for record in folded:
+                state = before.engine.evolve(state, record.e)
+            due = deadline_ms(before.engine, state, folded[-1].at)
+            deadline = None if due is None else utc_text(due)
+            seat = seat_in(before.engine, state, change.mover)
+            made = _made(before, state, folded, deadline, seat, seen_of(before, folded))
+            answer = Answer(change.answer(made), made.version)
+            self._replays[replay] = answer
+            while len(self._replays) > _REPLAYS:
+                del self._replays[next(iter(self._replays))]
+        return answer

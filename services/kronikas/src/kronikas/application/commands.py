@@ -178,8 +178,8 @@ class Commands:
         table, fresh, role = await self.access.mover(game_id, token_hash, command)
         idem_key, fingerprint = None, ""
         if idempotency_key is not None:
-            idem_key = hash_token(f"{token_hash}:{idempotency_key}")
-            fingerprint = hashlib.sha256(body).hexdigest()
+            idem_key = hash_token(f"{token_hash}:{idempotency_key}")[:32]
+            fingerprint = hashlib.sha256(body).hexdigest()[:32]
         change = Change(
             # the mover's seat in the state decided on, every try: it may have moved meanwhile
             lambda t: self._decide(t, command, seated(t, role)),
@@ -197,26 +197,31 @@ class Commands:
 
         `table` is the fold this process holds (`fresh`: just read from the store). A decision
         refused, or a client's `If-Match` ahead of it, on a fold not just read is tried again on
-        a read; a lost race on the winner's events. An idempotent retry of a refused or replayed
-        change gets its first answer again."""
+        a read; a lost race on the winner's events. A retry with an idempotency key the table's
+        log records gets its first answer again (on a fold not just read, a refusal reads first:
+        the key may be in the store's log yet)."""
         for _ in range(_RETRIES):
+            if change.idem_key is not None:
+                accepted = table.keys.get(change.idem_key, self.now())
+                if accepted is not None:
+                    return await self.appends.replayed(table, change, accepted)
             # load: a client that saw a later version than this fold holds reads first
             if change.if_match is not None and change.if_match != table.version:
-                if change.if_match > table.version and not fresh:
+                if not fresh and (change.if_match > table.version or change.idem_key):
                     table, fresh = await self.folds.load(table.game_id, rate=False), True
                     continue
                 stale = f"The table is at version {table.version}, not {change.if_match}."
-                return await self.appends.refused(table, change, VersionMismatch(stale))
+                raise VersionMismatch(stale)
             try:
                 # decide, then the house plays on where it is then to act
                 turn = Turn.on(table, self.randomness(table.seed))
                 turn.add(change.decide(table))
                 turn.play_on(change.house_calls, change.house_owes)
-            except DomainError as refusal:
+            except DomainError:
                 if not fresh:  # decided on a fold the store may be ahead of: read, decide again
                     table, fresh = await self.folds.load(table.game_id, rate=False), True
                     continue
-                return await self.appends.refused(table, change, refusal)
+                raise
             except NotDue:
                 return Answer(b"", table.version)
             if not turn.events:
@@ -232,8 +237,6 @@ class Commands:
                 table = await self.folds.after_conflict(table, result.records, result.version)
                 fresh = True
                 continue
-            if result.outcome == "replay":
-                return self.appends.replayed(change, result.replay)
             raise rate_limited(result.retry_after_ms)
         raise Unavailable("The table is too busy right now; try again.")
 

@@ -201,6 +201,33 @@ class Folds:
         self.remember(table)
         return table
 
+    async def before(self, game_id: str, first: int) -> tuple[Table, list[Record[msgspec.Struct]]]:
+        """The table read from the store as it was before the append whose first event is at
+        `first` (a table of its own, not kept), and that append's records: up to the next
+        append's first (each carries its nonce). For answering a replay."""
+        read = await self.store.read(game_id, 0, "", READ_PAGE, False)
+        if not read.records:
+            raise NotFound(f"There is no table {game_id!r}.")
+        table = self._new_table(game_id, read.records[0])
+        raws = read.records[1:]
+        appended: list[Record[msgspec.Struct]] = []
+        while raws:
+            for raw in raws:
+                record = self.codec.decode(table.kind, raw)
+                if record.v < first:
+                    self.apply(table, [raw])
+                elif record.v == first or (appended and record.n is None):
+                    appended.append(record)
+                else:
+                    return table, appended
+            if table.version + len(appended) >= read.version:
+                break
+            read = await self.store.read(
+                game_id, table.version + len(appended), "", READ_PAGE, False
+            )
+            raws = read.records
+        return table, appended
+
     async def after_conflict(self, table: Table, records: list[bytes], version: int) -> Table:
         """The table after a lost race: the winner's records when they follow on, else a read."""
         if records and version == table.version + len(records):

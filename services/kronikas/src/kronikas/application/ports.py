@@ -22,34 +22,14 @@ class ReadResult:
     """Encoded events after the requested version, in order."""
 
 
-IDEMPOTENCY_TTL_S = 24 * 3600
-"""How long a store keeps an idempotency record at most (the table's own ttl when shorter)."""
-IDEMPOTENCY_KEYS_PER_TOKEN = 100
-"""Idempotency records a store keeps per token at a table: a new one beyond drops the oldest."""
-
-
-@dataclass(frozen=True)
-class Idempotency:
-    """An idempotency record to check before anything else (a replay takes no rate token), and
-    write with an append: kept `IDEMPOTENCY_TTL_S` at most, the `IDEMPOTENCY_KEYS_PER_TOKEN`
-    most recent of the appending token (`token_hash`)."""
-
-    key: str
-    """Already scoped: a hash of the token and the client's key."""
-    fingerprint: str
-    response: bytes
-
-
 @dataclass(frozen=True)
 class AppendResult:
     """What an append did."""
 
-    outcome: Literal["ok", "conflict", "replay", "limited"]
+    outcome: Literal["ok", "conflict", "limited"]
     version: int = 0
     records: list[bytes] = field(default_factory=list)
     """On a conflict: the events after the expected version."""
-    replay: bytes = b""
-    """On a replay: the recorded `fingerprint \\n response`."""
     retry_after_ms: int = 0
 
 
@@ -86,7 +66,6 @@ class EventStore(Protocol):
         token_hash: str = "",
         auth: Sequence[tuple[str, str]] = (),
         summary: Summary,
-        idempotency: Idempotency | None = None,
         stored: Callable[[], None] | None = None,
         meanwhile: Callable[[], None] | None = None,
     ) -> AppendResult:
@@ -109,10 +88,6 @@ class EventStore(Protocol):
 
     async def take(self, key: str, rate_per_s: float, burst: int) -> int:
         """Take one request from a rate bucket: 0 when allowed, else milliseconds to wait."""
-        ...
-
-    async def idempotent(self, game_id: str, key: str) -> bytes | None:
-        """The recorded `fingerprint \\n response` of an idempotency key, if any."""
         ...
 
     # The tables' deadlines: one index of every table's earliest deadline (epoch ms), kept at or

@@ -4,14 +4,66 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import msgspec
 
-from kronikas.application.wire import Record, event_json, wire_type
+from kronikas.application.wire import Record, event_json, ms_of, wire_type
 from kronikas.domain.engine import Rules, tag_of
 
 RECENT = 64
 """How many of its latest events a table keeps at hand for streams and long-polls."""
+KEY_TTL_MS = 24 * 3600 * 1000
+"""How long an accepted command's idempotency key is remembered (its table's log may go first)."""
+KEYS_PER_TOKEN = 100
+"""How many of a token's most recent idempotency keys are remembered at a table."""
+
+
+class Accepted(NamedTuple):
+    """An idempotency key's accepted command, as its table's log records it."""
+
+    fingerprint: str
+    """The hash of the body it was accepted with."""
+    version: int
+    """The version of its append's first event."""
+    at_ms: int
+    """When it was accepted."""
+
+
+def key_mark(token_hash: str, key_hash: str, fingerprint: str) -> str:
+    """What the first event of an append made under an idempotency key carries (`Record.i`):
+    whose key (part of the token's hash), which (a hash of token and key), and the body's hash."""
+    return f"{token_hash[:16]}.{key_hash}.{fingerprint}"
+
+
+class Keys:
+    """The idempotency keys a table's log records, each token's `KEYS_PER_TOKEN` most recent:
+    the record of a key is its append's first event (no key of its own in the store)."""
+
+    __slots__ = ("_accepted", "_of_token")
+
+    def __init__(self) -> None:
+        self._accepted: dict[str, Accepted] = {}
+        self._of_token: dict[str, deque[str]] = {}
+
+    def add(self, mark: str, version: int, at: str) -> None:
+        """The key in `mark` (`key_mark`) was accepted at `version`; the token's oldest beyond
+        `KEYS_PER_TOKEN` are forgotten."""
+        token, key, fingerprint = mark.split(".")
+        recent = self._of_token.setdefault(token, deque())
+        if key in self._accepted:  # remembered past its day, and accepted again
+            recent.remove(key)
+        self._accepted[key] = Accepted(fingerprint, version, ms_of(at))
+        recent.append(key)
+        if len(recent) > KEYS_PER_TOKEN:
+            del self._accepted[recent.popleft()]
+
+    def get(self, key: str, now_ms: int) -> Accepted | None:
+        """The command accepted under `key` within the last day, if any."""
+        accepted = self._accepted.get(key)
+        if accepted is None or now_ms - accepted.at_ms >= KEY_TTL_MS:
+            return None
+        return accepted
 
 
 class Seen:
@@ -102,6 +154,8 @@ class Table:
     every stream's frame asks, and the state changes once a move."""
     seats_in: object = None
     """The state `seats` were looked up in: a frozen state, so another one means start again."""
+    keys: Keys = field(default_factory=Keys)
+    """The idempotency keys its log records."""
 
     def fold(
         self,
@@ -119,4 +173,6 @@ class Table:
             deal = self.engine.deal_event
             for record in records:
                 follow_round(self.round, record.e, deal)
+                if record.i is not None:
+                    self.keys.add(record.i, record.v, record.at)
         self.recent.add(seen_of(self, records) if seen is None else seen)

@@ -40,6 +40,9 @@ class Record(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True):
     seed: int | None = None
     n: str | None = None
     """On the first record of each append: a nonce unique to it, so an append can know its own."""
+    i: str | None = None
+    """On the first record of an append made under an idempotency key: the key's record
+    (tables.key_mark). Never on the wire: a viewer's event is made from `v`, `at` and `e`."""
 
 
 _second: tuple[int, str] = (-1, "")

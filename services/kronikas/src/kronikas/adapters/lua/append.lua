@@ -1,53 +1,31 @@
 -- Append a command's events to a game's log: all or none, only at the expected version.
 -- KEYS[1] log (list)   KEYS[2] meta (hash)   KEYS[3] auth (hash: token hash -> role)
--- KEYS[4] idempotency record (string; "" key name when none)   KEYS[5] rate bucket (hash)
--- KEYS[6] the token's idempotency records (sorted set: record key -> ms written), to bound them
--- KEYS[7 ..] on a table's first append, to list it in the lobby as it is made (one server only:
+-- KEYS[4] rate bucket (hash)
+-- KEYS[5 ..] on a table's first append, to list it in the lobby as it is made (one server only:
 --         the lobby's keys are on a slot of their own): the index of all tables, the set of index
 --         names, and the table's other indexes (lobby_add.lua's KEYS; its scores, made the same way)
 -- ARGV[1] expected version   ARGV[2] ttl seconds   ARGV[3] the lobby summary after the append
 -- ARGV[4] now (ms)   ARGV[5] rate per second (0: no limit)   ARGV[6] burst
--- ARGV[7] idempotency fingerprint ("" when none)   ARGV[8] response to record
--- ARGV[9] the channel on which the append is published ("kr:notify:<game id>"): the new version,
+-- ARGV[7] the channel on which the append is published ("kr:notify:<game id>"): the new version,
 --         then each appended event, each after a newline (stored events are JSON: no raw newline)
--- ARGV[10] the table's status after the append (in the summary too)
--- ARGV[11] how long an idempotency record is kept at most (seconds; the ttl when shorter)
--- ARGV[12] how many records one token keeps at a table: the oldest goes beyond
--- ARGV[13] the table id to list in the lobby ("": not listed here)   ARGV[14] its creation (ms)
--- ARGV[15] n: auth entries that follow as pairs   ARGV[16 .. 15+2n] token hash, role
--- ARGV[16+2n ..] the events, in order
--- A retry with a recorded idempotency key is answered from its record before anything else: it
--- takes no rate token. A refused append writes nothing: the rate bucket is the first write, and
--- Redis refuses a script's first write when it is out of memory, never a later one.
+-- ARGV[8] the table's status after the append (in the summary too)
+-- ARGV[9] the table id to list in the lobby ("": not listed here)   ARGV[10] its creation (ms)
+-- ARGV[11] n: auth entries that follow as pairs   ARGV[12 .. 11+2n] token hash, role
+-- ARGV[12+2n ..] the events, in order
+-- The version is checked first: a conflict takes no rate token (the caller decides again on the
+-- events it is answered, and a retry whose idempotency key they record is answered from them).
+-- A refused append writes nothing: the rate bucket is the first write, and Redis refuses a
+-- script's first write when it is out of memory, never a later one. An idempotency key is no
+-- key here: its record is the append's first event (application/tables.py, `Keys`).
 -- Every key of the game lives `ttl` seconds after its last append, give or take a minute: the
 -- expiries are set again only when that moves them by more than a minute (or auth was written,
 -- or the log starts), which spares four commands on most appends.
 -- Returns version (a number: the append was made) | {"conflict", version, event...}
---       | {"replay", record} | {"limited", retry_after_ms}
+--       | {"limited", retry_after_ms}
 --       | {"ok", version, listed} when the lobby's indexes hold this table under another status
 --         than the summary's: `listed` is the meta's 'listed' field, the status they were last
 --         told ("" when never told); the caller moves the table and records the new status
 --         (adapters/event_store.py). Not on the first append, which lists the table.
-if ARGV[7] ~= '' then
-  local prior = redis.call('GET', KEYS[4])
-  if prior then
-    return {'replay', prior}
-  end
-end
-local now = tonumber(ARGV[4])
-local rate = tonumber(ARGV[5])
-if rate > 0 then
-  local burst = tonumber(ARGV[6])
-  local bucket = redis.call('HMGET', KEYS[5], 'tokens', 'at')
-  local tokens = tonumber(bucket[1]) or burst
-  local at = tonumber(bucket[2]) or now
-  tokens = math.min(burst, tokens + (now - at) * rate / 1000)
-  if tokens < 1 then
-    return {'limited', math.ceil((1 - tokens) * 1000 / rate)}
-  end
-  redis.call('HSET', KEYS[5], 'tokens', tokens - 1, 'at', now)
-  redis.call('PEXPIRE', KEYS[5], math.ceil(burst * 1000 / rate) + 1000)
-end
 local expected = tonumber(ARGV[1])
 local version = redis.call('LLEN', KEYS[1])
 if version ~= expected then
@@ -58,13 +36,27 @@ if version ~= expected then
   end
   return reply
 end
-local n = tonumber(ARGV[15])
-local first = 16 + 2 * n
+local now = tonumber(ARGV[4])
+local rate = tonumber(ARGV[5])
+if rate > 0 then
+  local burst = tonumber(ARGV[6])
+  local bucket = redis.call('HMGET', KEYS[4], 'tokens', 'at')
+  local tokens = tonumber(bucket[1]) or burst
+  local at = tonumber(bucket[2]) or now
+  tokens = math.min(burst, tokens + (now - at) * rate / 1000)
+  if tokens < 1 then
+    return {'limited', math.ceil((1 - tokens) * 1000 / rate)}
+  end
+  redis.call('HSET', KEYS[4], 'tokens', tokens - 1, 'at', now)
+  redis.call('PEXPIRE', KEYS[4], math.ceil(burst * 1000 / rate) + 1000)
+end
+local n = tonumber(ARGV[11])
+local first = 12 + 2 * n
 if first <= #ARGV then
   version = redis.call('RPUSH', KEYS[1], unpack(ARGV, first, #ARGV))
 end
 for i = 0, n - 1 do
-  redis.call('HSET', KEYS[3], ARGV[16 + 2 * i], ARGV[17 + 2 * i])
+  redis.call('HSET', KEYS[3], ARGV[12 + 2 * i], ARGV[13 + 2 * i])
 end
 local ttl = tonumber(ARGV[2])
 local meta = redis.call('HMGET', KEYS[2], 'listed', 'until')
@@ -81,43 +73,31 @@ if n > 0 or expected == 0 or not kept or math.abs(until_s - kept) > 60 then
 else
   redis.call('HSET', KEYS[2], 'version', version, 'summary', ARGV[3])
 end
-if ARGV[7] ~= '' then
-  local keep_s = math.min(tonumber(ARGV[11]), ttl)
-  redis.call('SET', KEYS[4], ARGV[7] .. '\n' .. ARGV[8], 'EX', keep_s)
-  redis.call('ZADD', KEYS[6], now, KEYS[4])
-  local over = redis.call('ZCARD', KEYS[6]) - tonumber(ARGV[12])
-  if over > 0 then
-    -- The token's oldest records go (keys of this game's slot, named in the sorted set).
-    local oldest = redis.call('ZPOPMIN', KEYS[6], over)
-    for i = 1, #oldest, 2 do redis.call('DEL', oldest[i]) end
-  end
-  redis.call('EXPIRE', KEYS[6], keep_s)
-end
-if ARGV[13] ~= '' then
+if ARGV[9] ~= '' then
   -- Listed as it is made (lobby_add.lua, the same score): a table is never made unlisted.
-  local base = tonumber(ARGV[14]) * 1024
-  local top = redis.call('ZREVRANGEBYSCORE', KEYS[7], string.format('%.0f', base + 1023),
+  local base = tonumber(ARGV[10]) * 1024
+  local top = redis.call('ZREVRANGEBYSCORE', KEYS[5], string.format('%.0f', base + 1023),
     string.format('%.0f', base), 'WITHSCORES', 'LIMIT', 0, 1)
   local rank = 1
   if top[2] then
     rank = math.min(1023, tonumber(top[2]) - base + 1)
   end
   local score = string.format('%.0f', base + rank)
-  redis.call('ZADD', KEYS[7], score, ARGV[13])
-  redis.call('SADD', KEYS[8], KEYS[7])
-  for i = 9, #KEYS do
-    redis.call('ZADD', KEYS[i], score, ARGV[13])
-    redis.call('SADD', KEYS[8], KEYS[i])
+  redis.call('ZADD', KEYS[5], score, ARGV[9])
+  redis.call('SADD', KEYS[6], KEYS[5])
+  for i = 7, #KEYS do
+    redis.call('ZADD', KEYS[i], score, ARGV[9])
+    redis.call('SADD', KEYS[6], KEYS[i])
   end
-  redis.call('HSET', KEYS[2], 'listed', ARGV[10])
-  listed = ARGV[10]
+  redis.call('HSET', KEYS[2], 'listed', ARGV[8])
+  listed = ARGV[8]
 end
 if first <= #ARGV then
-  redis.call('PUBLISH', ARGV[9], version .. '\n' .. table.concat(ARGV, '\n', first, #ARGV))
+  redis.call('PUBLISH', ARGV[7], version .. '\n' .. table.concat(ARGV, '\n', first, #ARGV))
 else
-  redis.call('PUBLISH', ARGV[9], version)
+  redis.call('PUBLISH', ARGV[7], version)
 end
-if expected > 0 and listed ~= ARGV[10] then
+if expected > 0 and listed ~= ARGV[8] then
   return {'ok', version, listed or ''}
 end
 -- A number, not a table: Redis 6 writes each table reply with a system call of its own (it

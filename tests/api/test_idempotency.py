@@ -1,0 +1,195 @@
+"""Idempotency keys over HTTP: a key's record is its append's first event (docs/api.md, versions
+and retries), so a retry is answered from the log, byte for byte, by any process."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from litestar import Litestar
+from litestar.testing import AsyncTestClient
+
+from kronikas.api.app import create_app
+from kronikas.application import tables as table_module
+from tests.api.tables import Table, Tables, auth, move
+from tests.api.test_tables import assert_problem
+from tests.apps import settings
+
+Client = AsyncTestClient[Litestar]
+
+
+@dataclass(frozen=True)
+class Sent:
+    seat: int
+    command: dict[str, Any]
+    key: str
+    answer: bytes
+
+
+class KeyedTables(Tables):
+    """Tables whose every command carries a key of its own; the accepted ones are kept."""
+
+    def __init__(self, client: Client) -> None:
+        super().__init__(client)
+        self.keys = (f"key-{n}" for n in itertools.count())
+        self.accepted: list[Sent] = []
+
+    async def send(
+        self, table: Table, seat: int, command: dict[str, Any], **headers: str
+    ) -> httpx.Response:
+        headers.setdefault("Idempotency-Key", next(self.keys))
+        r = await super().send(table, seat, command, **headers)
+        if r.status_code == 200:
+            self.accepted.append(Sent(seat, command, headers["Idempotency-Key"], r.content))
+        return r
+
+
+@pytest.fixture
+async def elsewhere(redis_url: str) -> AsyncIterator[Client]:
+    """A second process on the same Redis: it holds no fold of the tables the test makes."""
+    async with AsyncTestClient(create_app(settings(redis_url))) as client:
+        yield client
+
+
+@pytest.mark.parametrize(
+    ("kind", "players", "house"), [("cheat", 2, 0), ("cheat", 2, 1), ("thirty_one", 3, 0)]
+)
+async def test_every_answer_of_a_match_replays_byte_for_byte_from_another_process(
+    client: Client, elsewhere: Client, kind: str, players: int, house: int
+) -> None:
+    keyed = KeyedTables(client)
+    table = await keyed.create(kind, seed=11)
+    for _ in range(players):
+        await keyed.join(table)
+    for _ in range(house):  # the house answers in the same append as the move it follows
+        r = await client.post(
+            f"/v1/games/{table.id}/house-players", json={"name": "H"}, headers=auth(table.host)
+        )
+        assert r.status_code == 201, r.text
+    await keyed.start(table)
+    rng = random.Random(4)
+    while (await keyed.view(table))["status"] != "finished":
+        await move(keyed, table, rng)
+    final = (await keyed.view(table))["version"]
+    assert len(keyed.accepted) > 20
+
+    again = Tables(elsewhere)
+    for sent in keyed.accepted:
+        r = await again.send(table, sent.seat, sent.command, **{"Idempotency-Key": sent.key})
+        assert (r.status_code, r.content) == (200, sent.answer), sent
+    for sent in keyed.accepted[:5]:  # and once more, where the answer was made again
+        r = await keyed.send(table, sent.seat, sent.command, **{"Idempotency-Key": sent.key})
+        assert (r.status_code, r.content) == (200, sent.answer), sent
+    assert (await again.view(table))["version"] == final, "a replay changes nothing"
+
+
+async def test_a_key_used_with_another_body_is_422_in_any_process(
+    client: Client, elsewhere: Client
+) -> None:
+    tables = Tables(client)
+    table = await tables.ready("cheat", 2, seed=5)
+    turn = (await tables.view(table))["turn"]
+    hand = (await tables.view(table, table.players[turn]))["me"]["hand"]
+    play = {"type": "play", "cards": hand[:1]}
+    assert (await tables.send(table, turn, play, **{"Idempotency-Key": "k"})).status_code == 200
+    other = {"type": "play", "cards": hand[1:2]}
+    for where in (client, elsewhere):
+        r = await Tables(where).send(table, turn, other, **{"Idempotency-Key": "k"})
+        assert_problem(r, 422, "invalid_request")
+
+
+async def test_a_retry_with_a_stale_if_match_is_answered_not_refused(
+    client: Client, elsewhere: Client
+) -> None:
+    tables = Tables(client)
+    table = await tables.ready("cheat", 2, seed=5)
+    view = await tables.view(table)
+    turn, version = view["turn"], view["version"]
+    hand = (await tables.view(table, table.players[turn]))["me"]["hand"]
+    play = {"type": "play", "cards": hand[:1]}
+    first = await tables.send(table, turn, play, **{"Idempotency-Key": "k"})
+    await tables.send(table, 1 - turn, {"type": "call"})  # the table moves on
+    for where in (client, elsewhere):
+        for if_match in (version, version - 1):
+            retry = await Tables(where).send(
+                table, turn, play, **{"Idempotency-Key": "k", "If-Match": f'"{if_match}"'}
+            )
+            assert (retry.status_code, retry.content) == (200, first.content)
+
+
+async def test_a_token_keeps_its_most_recent_keys_the_oldest_is_decided_again(
+    client: Client, elsewhere: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(table_module, "KEYS_PER_TOKEN", 3)
+    keyed = KeyedTables(client)
+    table = await keyed.ready("cheat", 2, seed=3)
+    rng = random.Random(2)
+    while (
+        len({s.seat for s in keyed.accepted}) < 2
+        or max(sum(s.seat == seat for s in keyed.accepted) for seat in (0, 1)) < 4
+    ):
+        await move(keyed, table, rng)
+    mover = next(seat for seat in (0, 1) if sum(s.seat == seat for s in keyed.accepted) >= 4)
+    own = [s for s in keyed.accepted if s.seat == mover]
+    others = [s for s in keyed.accepted if s.seat != mover]
+    version = (await keyed.view(table))["version"]
+    for where in (client, elsewhere):
+        tables = Tables(where)
+        for sent in [*own[-3:], *others[-1:]]:  # the token's 3 most recent; another token's
+            r = await tables.send(table, sent.seat, sent.command, **{"Idempotency-Key": sent.key})
+            assert (r.status_code, r.content) == (200, sent.answer), sent
+        assert (await tables.view(table))["version"] == version
+        forgotten = own[-4]  # decided again, on the table as it is now: not its first answer
+        r = await tables.send(table, mover, forgotten.command, **{"Idempotency-Key": forgotten.key})
+        assert r.content != forgotten.answer
+        if r.status_code == 200:
+            return  # applied again: the table moved on
+        assert r.status_code == 409 and r.json()["code"] in ("illegal_move", "not_your_turn")
+
+
+async def test_no_event_view_or_answer_carries_a_keys_record(client: Client) -> None:
+    keyed = KeyedTables(client)
+    table = await keyed.ready("cheat", 2, seed=9)
+    rng = random.Random(1)
+    for _ in range(12):
+        await move(keyed, table, rng)
+    hashes = [hashlib.sha256(t.encode()).hexdigest()[:16] for t in table.players]
+    texts = [s.answer for s in keyed.accepted]
+    for token in [*table.players, table.host, None]:
+        r = await client.get(f"/v1/games/{table.id}/events", headers=auth(token))
+        texts.append(r.content)
+        for event in r.json()["events"]:
+            assert set(event) <= {"version", "at", "type", "data"}, event
+        texts.append((await client.get(f"/v1/games/{table.id}", headers=auth(token))).content)
+    for sent in keyed.accepted:
+        for event in json.loads(sent.answer)["events"]:
+            assert set(event) <= {"version", "at", "type", "data"}, event
+    for text in texts:
+        assert not any(h.encode() in text for h in hashes)
+        assert b'"i":' not in text and b'"n":' not in text
+
+
+async def test_a_retry_of_a_recorded_key_is_never_a_429(redis_url: str) -> None:
+    async with AsyncTestClient(create_app(settings(redis_url, rate_per_s=1, rate_burst=3))) as c:
+        tables = Tables(c)
+        table = await tables.ready("cheat", 2, seed=5)
+        turn = (await tables.view(table))["turn"]
+        hand = (await tables.view(table, table.players[turn]))["me"]["hand"]
+        play = {"type": "play", "cards": hand[:1]}
+        first = await tables.send(table, turn, play, **{"Idempotency-Key": "k"})
+        assert first.status_code == 200
+        token = table.players[turn]
+        for _ in range(5):  # the token's bucket runs dry
+            await c.get(f"/v1/games/{table.id}", headers=auth(token))
+        dry = await c.get(f"/v1/games/{table.id}", headers=auth(token))
+        assert_problem(dry, 429, "rate_limited")
+        for _ in range(5):
+            again = await tables.send(table, turn, play, **{"Idempotency-Key": "k"})
+            assert (again.status_code, again.content) == (200, first.content)
