@@ -8,37 +8,46 @@ from kronikas.application.wire import ms_of, utc_text
 AT = "2026-12-03T10:00:00.000Z"
 
 
+def key(name: str) -> str:
+    """A key as the use case scopes it: 32 characters of a hash of token and key."""
+    return name.rjust(32, "0")
+
+
+def add(keys: Keys, token: str, name: str, fingerprint: str, version: int, at: str = AT) -> None:
+    keys.add(key_mark(token * 64, key(name), fingerprint), version, at)
+
+
 def test_a_key_is_remembered_with_its_body_and_version_for_a_day() -> None:
     keys = Keys()
-    keys.add(key_mark("a" * 64, "k1", "fp1"), 7, AT)
+    add(keys, "a", "k1", "fp1", 7)
     at = ms_of(AT)
-    assert keys.get("k1", at) == Accepted("fp1", 7, at)
-    assert keys.get("k1", at + KEY_TTL_MS - 1) == Accepted("fp1", 7, at)
-    assert keys.get("k1", at + KEY_TTL_MS) is None
-    assert keys.get("k2", at) is None
+    assert keys.get(key("k1"), at) == Accepted("fp1", 7, at)
+    assert keys.get(key("k1"), at + KEY_TTL_MS - 1) == Accepted("fp1", 7, at)
+    assert keys.get(key("k1"), at + KEY_TTL_MS) is None
+    assert keys.get(key("k2"), at) is None
 
 
 def test_a_token_keeps_its_most_recent_keys_and_another_tokens_stay() -> None:
     keys = Keys()
-    keys.add(key_mark("u" * 64, "other", "fp"), 2, AT)
+    add(keys, "u", "other", "fp", 2)
     for i in range(KEYS_PER_TOKEN + 2):
-        keys.add(key_mark("t" * 64, f"k{i}", "fp"), 3 + i, AT)
+        add(keys, "t", f"k{i}", "fp", 3 + i)
     now = ms_of(AT)
-    assert keys.get("k0", now) is None
-    assert keys.get("k1", now) is None
-    assert keys.get("k2", now) == Accepted("fp", 5, now)
-    assert keys.get(f"k{KEYS_PER_TOKEN + 1}", now) is not None
-    assert keys.get("other", now) == Accepted("fp", 2, now)
+    assert keys.get(key("k0"), now) is None
+    assert keys.get(key("k1"), now) is None
+    assert keys.get(key("k2"), now) == Accepted("fp", 5, now)
+    assert keys.get(key(f"k{KEYS_PER_TOKEN + 1}"), now) is not None
+    assert keys.get(key("other"), now) == Accepted("fp", 2, now)
 
 
 def test_a_key_accepted_again_after_its_day_is_counted_once() -> None:
     keys = Keys()
     later = utc_text(ms_of(AT) + KEY_TTL_MS)
-    keys.add(key_mark("t" * 64, "k", "fp1"), 2, AT)
-    keys.add(key_mark("t" * 64, "k", "fp2"), 9, later)
-    assert keys.get("k", ms_of(later)) == Accepted("fp2", 9, ms_of(later))
+    add(keys, "t", "k", "fp1", 2)
+    add(keys, "t", "k", "fp2", 9, later)
+    assert keys.get(key("k"), ms_of(later)) == Accepted("fp2", 9, ms_of(later))
     for i in range(KEYS_PER_TOKEN - 1):  # with "k", the token's 100: nothing dropped yet
-        keys.add(key_mark("t" * 64, f"n{i}", "fp"), 10 + i, later)
-    assert keys.get("k", ms_of(later)) is not None
-    keys.add(key_mark("t" * 64, "last", "fp"), 500, later)
-    assert keys.get("k", ms_of(later)) is None
+        add(keys, "t", f"n{i}", "fp", 10 + i, later)
+    assert keys.get(key("k"), ms_of(later)) is not None
+    add(keys, "t", "last", "fp", 500, later)
+    assert keys.get(key("k"), ms_of(later)) is None

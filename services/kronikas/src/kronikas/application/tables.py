@@ -30,40 +30,56 @@ class Accepted(NamedTuple):
     """When it was accepted."""
 
 
+_TOKEN = slice(0, 16)
+_KEY = slice(17, 49)
+_FINGERPRINT = slice(50, None)
+
+
 def key_mark(token_hash: str, key_hash: str, fingerprint: str) -> str:
     """What the first event of an append made under an idempotency key carries (`Record.i`):
-    whose key (part of the token's hash), which (a hash of token and key), and the body's hash."""
-    return f"{token_hash[:16]}.{key_hash}.{fingerprint}"
+    whose key (16 characters of the token's hash), which (32 of a hash of token and key), and
+    the body's hash, each after a dot."""
+    return f"{token_hash[_TOKEN]}.{key_hash[:32]}.{fingerprint}"
 
 
 class Keys:
     """The idempotency keys a table's log records, each token's `KEYS_PER_TOKEN` most recent:
-    the record of a key is its append's first event (no key of its own in the store)."""
+    the record of a key is its append's first event (no key of its own in the store).
+
+    Kept for every keyed command a process folds, so kept cheap: a plain tuple (version, time,
+    mark) a key, the time read only when the key is looked up and found."""
 
     __slots__ = ("_accepted", "_of_token")
 
     def __init__(self) -> None:
-        self._accepted: dict[str, Accepted] = {}
+        self._accepted: dict[str, tuple[int, str, str]] = {}
         self._of_token: dict[str, deque[str]] = {}
 
     def add(self, mark: str, version: int, at: str) -> None:
         """The key in `mark` (`key_mark`) was accepted at `version`; the token's oldest beyond
         `KEYS_PER_TOKEN` are forgotten."""
-        token, key, fingerprint = mark.split(".")
-        recent = self._of_token.setdefault(token, deque())
-        if key in self._accepted:  # remembered past its day, and accepted again
+        key, token = mark[_KEY], mark[_TOKEN]
+        accepted = self._accepted
+        recent = self._of_token.get(token)
+        if recent is None:
+            recent = self._of_token[token] = deque()
+        elif key in accepted:  # remembered past its day, and accepted again
             recent.remove(key)
-        self._accepted[key] = Accepted(fingerprint, version, ms_of(at))
+        accepted[key] = (version, at, mark)
         recent.append(key)
         if len(recent) > KEYS_PER_TOKEN:
-            del self._accepted[recent.popleft()]
+            del accepted[recent.popleft()]
 
     def get(self, key: str, now_ms: int) -> Accepted | None:
         """The command accepted under `key` within the last day, if any."""
-        accepted = self._accepted.get(key)
-        if accepted is None or now_ms - accepted.at_ms >= KEY_TTL_MS:
+        found = self._accepted.get(key)
+        if found is None:
             return None
-        return accepted
+        version, at, mark = found
+        at_ms = ms_of(at)
+        if now_ms - at_ms >= KEY_TTL_MS:
+            return None
+        return Accepted(mark[_FINGERPRINT], version, at_ms)
 
 
 class Seen:
