@@ -15,9 +15,11 @@ import httpx
 import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
+from redis.asyncio import Redis
 
 from kronikas.api.app import create_app
 from kronikas.application import tables as table_module
+from kronikas.application.tables import key_hash
 from tests.api.tables import Table, Tables, auth, move
 from tests.api.test_tables import assert_problem
 from tests.apps import settings
@@ -154,13 +156,18 @@ async def test_a_token_keeps_its_most_recent_keys_the_oldest_is_decided_again(
         assert r.status_code == 409 and r.json()["code"] in ("illegal_move", "not_your_turn")
 
 
-async def test_no_event_view_or_answer_carries_a_keys_record(client: Client) -> None:
+async def test_no_event_view_or_answer_carries_a_keys_record(client: Client, redis: Redis) -> None:
     keyed = KeyedTables(client)
     table = await keyed.ready("cheat", 2, seed=9)
     rng = random.Random(1)
     for _ in range(12):
         await move(keyed, table, rng)
-    hashes = [hashlib.sha256(t.encode()).hexdigest()[:16] for t in table.players]
+    marks = [  # what the log's records carry for each key: never on the wire
+        key_hash(hashlib.sha256(table.players[sent.seat].encode()).hexdigest(), sent.key)
+        for sent in keyed.accepted
+    ]
+    stored = b"".join(await redis.lrange(f"kr:{{{table.id}}}:log", 0, -1))
+    assert all(mark.encode() in stored for mark in marks), "the log holds them"
     texts = [s.answer for s in keyed.accepted]
     for token in [*table.players, table.host, None]:
         r = await client.get(f"/v1/games/{table.id}/events", headers=auth(token))
@@ -172,7 +179,7 @@ async def test_no_event_view_or_answer_carries_a_keys_record(client: Client) -> 
         for event in json.loads(sent.answer)["events"]:
             assert set(event) <= {"version", "at", "type", "data"}, event
     for text in texts:
-        assert not any(h.encode() in text for h in hashes)
+        assert not any(mark.encode() in text for mark in marks)
         assert b'"i":' not in text and b'"n":' not in text
 
 

@@ -444,6 +444,18 @@ async def test_a_token_the_table_does_not_know_takes_from_no_bucket(limited: Sto
     assert (await limited.read(game, 0, "t", 10)).role == "0"
 
 
+async def test_a_kept_answer_is_read_back_for_its_game_and_key_until_it_expires(
+    store: Store,
+) -> None:
+    game, other = new_id(), new_id()
+    await store.keep_answer(game, "k", b'{"version": 2}', 60)
+    assert await store.answer_of(game, "k") == b'{"version": 2}'
+    assert await store.answer_of(game, "j") is None
+    assert await store.answer_of(other, "k") is None
+    await store.keep_answer(game, "short", b"x", 0)  # at least a second, never for ever
+    assert await store.answer_of(game, "short") == b"x"
+
+
 async def test_a_conflict_takes_no_token_and_is_answered_before_any_rate_check(
     limited: Store,
 ) -> None:
@@ -829,6 +841,14 @@ async def test_an_append_sets_the_ttl_of_every_key_of_the_game(
         assert 2995 <= await redis.ttl(key) <= 3000, key
 
 
+async def test_a_kept_answer_lives_the_time_it_is_given(
+    on_redis: RedisBackend, redis: Redis
+) -> None:
+    game = new_id()
+    await on_redis.store.keep_answer(game, "k", b"answer", 3600)
+    assert 3595 <= await redis.ttl(f"kr:{{{game}}}:replay:k") <= 3600
+
+
 async def test_an_append_moves_the_keys_expiry_only_by_more_than_a_minute_or_with_auth(
     on_redis: RedisBackend, redis: Redis
 ) -> None:
@@ -860,11 +880,12 @@ async def test_every_key_of_a_game_carries_its_hash_tag(
         token_hash="t",
         auth=[("h", "host")],
     )
+    await limited.keep_answer(game, "k", b"answer", 60)
     await limited.read(game, 0, "reader", 10)
     found = [key.decode() async for key in redis.scan_iter(match=f"*{game}*", count=1000)]
     tag = f"kr:{{{game}}}"
-    # log, meta, auth and the rate buckets (an idempotency key's record is in the log)
-    expected = {f"{tag}:{name}" for name in ("log", "meta", "auth", "rate:t")}
+    # log, meta, auth, the rate buckets, a replayed answer (a key's record is in the log)
+    expected = {f"{tag}:{name}" for name in ("log", "meta", "auth", "rate:t", "replay:k")}
     assert expected <= set(found), found
     assert all(f"{{{game}}}" in key for key in found)
     assert {key_slot(key.encode()) for key in found} == {key_slot(game.encode())}

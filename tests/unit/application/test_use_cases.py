@@ -459,3 +459,18 @@ async def test_a_key_is_answered_again_for_a_day_then_decided_again(
     clock[0] += 1
     with pytest.raises(DomainError):  # decided again: no longer this seat's turn
         await games.command(table.game_id, token, play, body, idempotency_key="k")
+
+
+async def test_a_replayed_answer_is_made_once_then_kept(games: Games, store: CountingStore) -> None:
+    table = await started(games)
+    seat = (await view_of(games, table))["turn"]
+    hand = (await view_of(games, table, seat))["me"]["hand"]
+    body = json.dumps({"type": "play", "cards": hand[:1]}).encode()
+    token, play = table.tokens[seat], Play(cards=hand[:1])
+    first = await games.command(table.game_id, token, play, body, idempotency_key="k")
+    reads = store.reads
+    assert await games.command(table.game_id, token, play, body, idempotency_key="k") == first
+    assert store.reads == reads + 1, "made again from one read of the log"
+    for _ in range(3):
+        assert await games.command(table.game_id, token, play, body, idempotency_key="k") == first
+    assert store.reads == reads + 1, "then read back as kept"

@@ -91,6 +91,11 @@ def _lua(name: str) -> str:
     return resources.files("kronikas.adapters").joinpath("lua", name).read_text()
 
 
+def _replay_key(game_id: str, key: str) -> str:
+    """Where a replayed idempotency key's answer is kept: on the table's slot."""
+    return f"{game_keys(game_id)['log'].rsplit(':', 1)[0]}:replay:{key}"
+
+
 def game_keys(game_id: str) -> dict[str, str]:
     """Every key of a game shares the Redis Cluster hash tag `{<game id>}`."""
     tag = f"kr:{{{game_id}}}"
@@ -405,6 +410,21 @@ class RedisEventStore:
             log.warning("store out of memory: a rate bucket was not charged")
             return 0
         return int(wait)
+
+    @_translated
+    async def answer_of(self, game_id: str, key: str) -> bytes | None:
+        answer = await self.redis.get(_replay_key(game_id, key))
+        return answer if isinstance(answer, bytes) else None
+
+    @_translated
+    async def keep_answer(self, game_id: str, key: str, answer: bytes, ttl_s: int) -> None:
+        """(A Redis full for memory keeps nothing: the next retry makes the answer again.)"""
+        try:
+            await self.redis.set(_replay_key(game_id, key), answer, ex=max(1, ttl_s))
+        except ResponseError as exc:
+            if not out_of_memory(exc):
+                raise
+            log.warning("store out of memory: a replayed answer was not kept")
 
     # -- the lobby ---------------------------------------------------------------------------------
     #

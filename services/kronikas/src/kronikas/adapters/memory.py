@@ -136,6 +136,8 @@ class _Tables:
         self.logs: _Keys[str, list[bytes]] = _Keys()
         self.metas: _Keys[str, _Meta] = _Keys()
         self.auths: _Keys[str, dict[str, str]] = _Keys()
+        self.answers: _Keys[tuple[str, str], bytes] = _Keys()
+        """Answers kept for replayed idempotency keys (`keep_answer`)."""
         self.rates: _Keys[tuple[str, str], _Bucket] = _Keys()
         """Each game's bucket per token, shared by its reads and appends."""
         self.buckets: _Keys[str, _Bucket] = _Keys()
@@ -152,7 +154,7 @@ class _Tables:
         self._writes += 1
         if self._writes % _SWEEP_EVERY:
             return
-        for keys in (self.logs, self.metas, self.auths, self.rates):
+        for keys in (self.logs, self.metas, self.auths, self.answers, self.rates):
             keys.sweep(now)
         self.buckets.sweep(now)
         for game_id in [g for g in self.listed if self.metas.get(g, now) is None]:
@@ -348,6 +350,16 @@ class MemoryEventStore:
         wait = _take(tables.buckets, key, now, rate_per_s, burst)
         tables.wrote(now)
         return wait
+
+    async def answer_of(self, game_id: str, key: str) -> bytes | None:
+        await asyncio.sleep(0)
+        return self._tables.answers.get((game_id, key), self._now())
+
+    async def keep_answer(self, game_id: str, key: str, answer: bytes, ttl_s: int) -> None:
+        await asyncio.sleep(0)
+        tables, now = self._tables, self._now()
+        tables.answers.put((game_id, key), answer, max(1, ttl_s), now)
+        tables.wrote(now)
 
     async def arm(self, game_id: str, due_ms: int) -> None:
         """Wake the table at `due_ms` at the latest (an earlier deadline stays)."""

@@ -7,7 +7,8 @@ by push) are the `Pending`'s and the `Appends`':
 
 - the answer is made while the store works on the append (`Pending.meanwhile`); a retry with
   the same `Idempotency-Key` gets it made again from the log (the key's record is the append's
-  first event: `Table.keys`), so nothing more is stored for it;
+  first event: `Table.keys`), so nothing more is stored with a move (the first retry keeps the
+  answer it made for the ones after it);
 - the followers come first: as soon as the store has the events (before its answer is awaited,
   where the store can tell), they are folded into the table from the state the decision made,
   without decoding them (`Pending.tell`), and its streams and long-polls woken, the mover's
@@ -27,16 +28,13 @@ from typing import NamedTuple
 import msgspec
 
 from kronikas.application.access import seat_in
-from kronikas.application.errors import InvalidRequest
+from kronikas.application.errors import InvalidRequest, Unavailable
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_ms
 from kronikas.application.ports import AppendResult, ChangeFeed, Summary
-from kronikas.application.tables import Accepted, Seen, Table, key_mark, seen_of
-from kronikas.application.wire import Answer, Record, encode, utc_text
+from kronikas.application.tables import KEY_TTL_MS, Accepted, Seen, Table, key_mark, seen_of
+from kronikas.application.wire import Answer, Record, encode, utc_text, version_of
 from kronikas.config import Settings
-
-_REPLAYS = 256
-"""How many answers to replayed idempotency keys a process keeps made."""
 
 
 class Made(NamedTuple):
@@ -212,8 +210,6 @@ class Appends:
         # Nonces of appends: random per process, then counted (cheaper than random per append).
         self._nonce_prefix = secrets.token_hex(6)
         self._nonces = itertools.count()
-        self._replays: dict[tuple[str, str | None], Answer] = {}
-        """The latest answers made again for a replayed idempotency key, oldest first."""
 
     def ttl(self, status: str) -> int:
         """How long a table in `status` is kept after its latest event."""
@@ -264,23 +260,26 @@ class Appends:
 
     async def replayed(self, table: Table, change: Change, accepted: Accepted) -> Answer:
         """The first answer to an idempotency key, made again from the table's log; 422 when it
-        was accepted with another body. The latest few are kept: a client that retries and
-        retries costs one read of the log."""
+        was accepted with another body. Made once: the store keeps it for the rest of the key's
+        day, so a client that retries and retries costs a read of one answer, never of the
+        whole log again."""
         if accepted.fingerprint != change.fingerprint:
             raise InvalidRequest("This Idempotency-Key was used with another body.")
-        replay = (table.game_id, change.idem_key)
-        answer = self._replays.get(replay)
-        if answer is None:
-            before, folded = await self.folds.before(table.game_id, accepted.version)
-            state = before.state
-            for record in folded:
-                state = before.engine.evolve(state, record.e)
-            due = deadline_ms(before.engine, state, folded[-1].at)
-            deadline = None if due is None else utc_text(due)
-            seat = seat_in(before.engine, state, change.mover)
-            made = _made(before, state, folded, deadline, seat, seen_of(before, folded))
-            answer = Answer(change.answer(made), made.version)
-            self._replays[replay] = answer
-            while len(self._replays) > _REPLAYS:
-                del self._replays[next(iter(self._replays))]
-        return answer
+        game_id, key = table.game_id, change.idem_key or ""
+        kept = await self.store.answer_of(game_id, key)
+        if kept is not None:
+            return Answer(kept, version_of(kept))
+        before, folded = await self.folds.before(game_id, accepted.version)
+        if not folded:  # the log is not the one the key was accepted on (made again)
+            raise Unavailable("The table changed under this key; read it and decide again.")
+        state = before.state
+        for record in folded:
+            state = before.engine.evolve(state, record.e)
+        due = deadline_ms(before.engine, state, folded[-1].at)
+        deadline = None if due is None else utc_text(due)
+        seat = seat_in(before.engine, state, change.mover)
+        made = _made(before, state, folded, deadline, seat, seen_of(before, folded))
+        answer = change.answer(made)
+        rest_ms = accepted.at_ms + KEY_TTL_MS - self.now()
+        await self.store.keep_answer(game_id, key, answer, rest_ms // 1000)
+        return Answer(answer, made.version)

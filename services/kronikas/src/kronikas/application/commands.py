@@ -10,7 +10,6 @@ value (`Change`: how to decide, how to answer); what makes the append fast sits 
 from __future__ import annotations
 
 import functools
-import hashlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -36,7 +35,7 @@ from kronikas.application.house import (
     now_ms,
 )
 from kronikas.application.ports import RandomSource, Summary
-from kronikas.application.tables import Table
+from kronikas.application.tables import Table, body_hash, key_hash
 from kronikas.application.wire import (
     Answer,
     Record,
@@ -178,8 +177,8 @@ class Commands:
         table, fresh, role = await self.access.mover(game_id, token_hash, command)
         idem_key, fingerprint = None, ""
         if idempotency_key is not None:
-            idem_key = hash_token(f"{token_hash}:{idempotency_key}")[:32]
-            fingerprint = hashlib.sha256(body).hexdigest()[:32]
+            idem_key = key_hash(token_hash, idempotency_key)
+            fingerprint = body_hash(body)
         change = Change(
             # the mover's seat in the state decided on, every try: it may have moved meanwhile
             lambda t: self._decide(t, command, seated(t, role)),

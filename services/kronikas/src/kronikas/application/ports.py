@@ -90,6 +90,15 @@ class EventStore(Protocol):
         """Take one request from a rate bucket: 0 when allowed, else milliseconds to wait."""
         ...
 
+    async def answer_of(self, game_id: str, key: str) -> bytes | None:
+        """The answer kept for a replayed idempotency key (`keep_answer`), if any."""
+        ...
+
+    async def keep_answer(self, game_id: str, key: str, answer: bytes, ttl_s: int) -> None:
+        """Keep the answer made again for a replayed idempotency key for `ttl_s` (the rest of
+        its day), so that further retries cost one read, not a read of the whole log."""
+        ...
+
     # The tables' deadlines: one index of every table's earliest deadline (epoch ms), kept at or
     # before the true one, so a deadline may wake its table early (it is then put off) but never
     # late. Each process takes the due ones, on lease, and settles each with the next.

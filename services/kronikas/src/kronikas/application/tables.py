@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -30,16 +32,31 @@ class Accepted(NamedTuple):
     """When it was accepted."""
 
 
-_TOKEN = slice(0, 16)
-_KEY = slice(17, 49)
-_FINGERPRINT = slice(50, None)
+_TOKEN = slice(0, 8)
+_KEY = slice(9, 25)
+_FINGERPRINT = slice(26, None)
 
 
-def key_mark(token_hash: str, key_hash: str, fingerprint: str) -> str:
+def _short_hash(data: bytes) -> str:
+    """96 bits of SHA-256, in 16 URL-safe base64 characters (no dot among them)."""
+    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()[:12]).decode()
+
+
+def key_hash(token_hash: str, key: str) -> str:
+    """An idempotency key as the index knows it: scoped to its token (keys belong to one)."""
+    return _short_hash(f"{token_hash}:{key}".encode())
+
+
+def body_hash(body: bytes) -> str:
+    """A command's body as its key's record knows it: another body under the key is refused."""
+    return _short_hash(body)
+
+
+def key_mark(token_hash: str, key: str, fingerprint: str) -> str:
     """What the first event of an append made under an idempotency key carries (`Record.i`):
-    whose key (16 characters of the token's hash), which (32 of a hash of token and key), and
-    the body's hash, each after a dot."""
-    return f"{token_hash[_TOKEN]}.{key_hash[:32]}.{fingerprint}"
+    whose key (8 characters of the token's hash), which (`key_hash`) and with what body
+    (`body_hash`), each after a dot: 42 characters a keyed move adds to the log."""
+    return f"{token_hash[_TOKEN]}.{key}.{fingerprint}"
 
 
 class Keys:
