@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -347,3 +347,30 @@ async def test_waits_count_against_the_caps_and_calls_against_the_rate(
                     assert failed.problem["retry_after_s"] >= 1
                     break
             assert codes[-1] == "rate_limited", codes
+
+
+async def test_a_chunked_body_over_the_limit_is_the_services_413_problem(
+    two: list[ServiceProcess],
+) -> None:
+    import httpx
+
+    body = b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": "' + b"x" * 70_000
+    body += b'"}}'
+
+    async def chunks() -> AsyncIterator[bytes]:  # no Content-Length: counted as it comes
+        for start in range(0, len(body), 8192):
+            yield body[start : start + 8192]
+
+    async with httpx.AsyncClient(base_url=two[0].url, timeout=20) as client:
+        r = await client.post(
+            "/mcp",
+            content=chunks(),
+            headers={
+                "Accept": "application/json, text/event-stream",
+                "Content-Type": "application/json",
+            },
+        )
+    assert r.request.headers.get("transfer-encoding") == "chunked"
+    assert r.status_code == 413, r.text
+    assert r.headers["content-type"] == "application/problem+json"
+    assert r.json()["code"] == "payload_too_large"

@@ -93,3 +93,16 @@ async def test_a_get_opens_no_stream_that_no_cap_would_count(public: Client) -> 
     assert r.status_code == 405
     assert r.headers["content-type"] == "application/problem+json"
     assert r.json()["code"] == "method_not_allowed"
+
+
+async def test_a_body_over_the_limit_is_the_services_413_problem(redis_url: str) -> None:
+    # (Sent in chunks, without a Content-Length: tests/mcp/test_mcp_games.py, on a real server.)
+    app = create_app(settings(redis_url, host="0.0.0.0", max_body_bytes=1024))
+    big = INITIALIZE | {"params": INITIALIZE["params"] | {"padding": "x" * 2048}}  # type: ignore[operator]
+    async with AsyncTestClient(app) as client:
+        sized = await initialize(client)
+        assert sized.status_code == 200, sized.text
+        r = await client.post("/mcp", json=big, headers=HEADERS)
+    assert r.status_code == 413, r.text
+    assert r.headers["content-type"] == "application/problem+json"
+    assert r.json()["code"] == "payload_too_large"

@@ -32,6 +32,7 @@ from kronikas.application.folds import GAME_ID, Folds
 from kronikas.application.house import now_ms
 from kronikas.application.ports import ChangeFeed, EventStore, RandomSource, Summary
 from kronikas.application.queries import Following, Queries
+from kronikas.application.tables import Table
 from kronikas.application.wire import Answer, Delivered
 from kronikas.config import Settings
 from kronikas.domain.common import DomainError
@@ -140,6 +141,12 @@ class Games:
     async def view(self, game_id: str, token: str | None, client: str | None = None) -> Answer:
         """The table as the token's holder (or a spectator) sees it now."""
         return await self.queries.view(game_id, token, client)
+
+    async def held(
+        self, game_id: str, token: str | None, at_least: int = 0
+    ) -> tuple[Table, int | None]:
+        """The table and the token's seat after a call that paid already (`Queries.held`)."""
+        return await self.queries.held(game_id, token, at_least)
 
     async def lobby(
         self,

@@ -131,6 +131,25 @@ class Queries:
         table, role = await self.reader(game_id, token, client)
         return Answer(view_of(table, seated(table, role)), table.version)
 
+    async def held(
+        self, game_id: str, token: str | None, at_least: int = 0
+    ) -> tuple[Table, int | None]:
+        """The table and the token's seat (None: the host, a spectator) after a call that paid
+        and let the token in already (a move, a wait): the table this process holds, read when
+        older than `at_least` or when it does not know the token; charges nothing. A token
+        that holds no role (any more) is `Unauthorized`."""
+        folds = self.folds
+        table = await folds.followed(game_id)
+        if token is None:
+            return table, None
+        token_hash = hash_token(token)
+        if table.version < at_least or token_hash not in table.roles:
+            table = await folds.load(game_id, token_hash, rate=False)
+        role = table.roles.get(token_hash)
+        if role is None:
+            raise Unauthorized("This token is not one of this table's.")
+        return table, seated(table, role)
+
     async def lobby(
         self,
         kind: str | None,

@@ -8,6 +8,10 @@ that it rebinds to the service's address — is refused by its `Origin`: only th
 (`http://localhost:<port>`, `http://127.0.0.1:<port>`, `http://[::1]:<port>`). On loopback the
 `Host` must be a loopback name as well (a rebound name arrives as its own `Host`), unless the
 service sits behind a trusted proxy, which sets the `Host` it was reached by.
+
+A body over `MAX_BODY_BYTES` is 413 `payload_too_large` as everywhere else: refused by its
+`Content-Length` before it is read, or, sent in chunks, by the SDK's own count, whose plain-text
+answer is replaced.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import json
 from urllib.parse import urlsplit
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from kronikas.config import Settings
 
@@ -39,6 +43,7 @@ class Guard:
         self.loopback = settings.host in LOOPBACK
         self.check_host = self.loopback and not settings.trusted_proxies
         self.origins = frozenset(settings.cors_origins)
+        self.max_body_bytes = settings.max_body_bytes
 
     def origin_allowed(self, origin: str) -> bool:
         if origin in self.origins:
@@ -53,12 +58,14 @@ class Guard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            origin = host = None
+            origin = host = length = None
             for name, value in scope["headers"]:
                 if name == b"origin" and origin is None:
                     origin = value.decode("latin-1")
                 elif name == b"host" and host is None:
                     host = value.decode("latin-1")
+                elif name == b"content-length" and length is None:
+                    length = value
             if origin is not None and not self.origin_allowed(origin):
                 await _refuse(send, 403, "forbidden", "This origin may not call /mcp.")
                 return
@@ -70,7 +77,30 @@ class Guard:
                 # SDK would hold a GET open for good, outside every cap on streams.
                 await _refuse(send, 405, "method_not_allowed", "POST a JSON-RPC message to /mcp.")
                 return
+            if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
+                await _refuse(send, 413, "payload_too_large", self._too_large)
+                return
+            send = self._sized(send)
         await self.app(scope, receive, send)
+
+    @property
+    def _too_large(self) -> str:
+        return f"The body is over {self.max_body_bytes} bytes."
+
+    def _sized(self, send: Send) -> Send:
+        """`send`, with a 413 the transport answers (a chunked body over the limit) made the
+        service's problem."""
+        replaced = False
+
+        async def sending(message: Message) -> None:
+            nonlocal replaced
+            if message["type"] == "http.response.start" and message["status"] == 413:
+                replaced = True
+                await _refuse(send, 413, "payload_too_large", self._too_large)
+            elif not replaced:
+                await send(message)
+
+        return sending
 
 
 async def _refuse(send: Send, status: int, code: str, detail: str) -> None:

@@ -25,7 +25,7 @@ from kronikas.api.client import client_address
 from kronikas.api.errors import short
 from kronikas.api.mcp.moves import SEATING, Choice, may_act, written_out
 from kronikas.api.wire import ApiWire
-from kronikas.application.access import HOST, hash_token, seated
+from kronikas.application.access import seated
 from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized, VersionMismatch
 from kronikas.application.games import Games
 from kronikas.application.house import deadline_text
@@ -224,15 +224,8 @@ class Tools:
         """The table as the token's seat sees it after a call that already paid and let the
         token in (a move, a wait): from the table this process holds, read when older than
         `at_least`."""
-        token_hash = hash_token(token)
-        folds = self.games.folds
-        table = await folds.followed(game_id)
-        if table.version < at_least or token_hash not in table.roles:
-            table = await folds.load(game_id, token_hash, rate=False)
-        role = table.roles.get(token_hash)
-        if role is None:
-            raise Unauthorized("This token is not one of this table's.")
-        return self.seat_view(table, seated(table, None if role == HOST else role))
+        table, seat = await self.games.held(game_id, token, at_least)
+        return self.seat_view(table, seat)
 
     @staticmethod
     def seat_view(table: Table, seat: int | None) -> SeatView:
@@ -386,7 +379,7 @@ class Tools:
         try:
             seat = await self.now(game_id, seat_token, answer.version)
         except Unauthorized:  # left before the start: the token holds no seat any more
-            table = await self.games.folds.followed(game_id)
+            table, _ = await self.games.held(game_id, None)
             seat = self.seat_view(table, None)
         return Moved(events=result["events"], **dict(seat))
 
