@@ -173,9 +173,10 @@ def own_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
 
 
 class ServiceProcess:
-    """The real service (`python -m kronikas.serve`) on a free loopback port."""
+    """The real service (`python -m kronikas.serve`, or `code` run with `python -c`, which
+    serves on the `PORT` it is given) on a free loopback port."""
 
-    def __init__(self, redis_url: str, log: Path, **env: str) -> None:
+    def __init__(self, redis_url: str, log: Path, code: str | None = None, **env: str) -> None:
         import subprocess
         import sys
 
@@ -199,7 +200,7 @@ class ServiceProcess:
         self.log = log
         self._log_file = log.open("ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "kronikas.serve"],
+            [sys.executable, "-c", code] if code else [sys.executable, "-m", "kronikas.serve"],
             env=environment | env,
             stdout=self._log_file,
             stderr=subprocess.STDOUT,

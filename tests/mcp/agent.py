@@ -6,20 +6,17 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
-import subprocess
-import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+
+from tests.conftest import ServiceProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -145,51 +142,22 @@ class Seat:
         raise AssertionError(f"the match did not end in {limit} calls")
 
 
-class ThirdGameService:
-    """A service process that runs the test registry (the two games and High Card), as
-    `kronikas.serve` runs the default one: uvicorn on a free loopback port."""
-
-    def __init__(self, redis_url: str, log: Path) -> None:
-        from kronikas.adapters.embedded_redis import free_port
-
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self._log = log.open("ab")
-        self.log = log
-        code = (
-            "import uvicorn\n"
-            "from kronikas.api.app import create_app\n"
-            "from kronikas.config import Settings\n"
-            "from tests.third_game import GAMES\n"
-            f"app = create_app(Settings.from_env(), games=GAMES)\n"
-            f"uvicorn.run(app, host='127.0.0.1', port={self.port}, log_level='warning')\n"
-        )
-        env = os.environ | {"REDIS_URL": redis_url, "LOG_LEVEL": "WARNING", "PYTHONPATH": str(ROOT)}
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", code], env=env, stdout=self._log, stderr=subprocess.STDOUT
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(log.read_text()[-2000:])
-            try:
-                if httpx.get(f"{self.url}/v1/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError(f"did not start: {log.read_text()[-2000:]}")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(20)
-        self._log.close()
+THIRD_GAME_SERVICE = """\
+import os
+import uvicorn
+from kronikas.api.app import create_app
+from kronikas.config import Settings
+from tests.third_game import GAMES
+app = create_app(Settings.from_env(), games=GAMES)
+uvicorn.run(app, host="127.0.0.1", port=int(os.environ["PORT"]), log_level="warning")
+"""
+"""A service process that runs the test registry (the two games and High Card), as
+`kronikas.serve` runs the default one."""
 
 
 @contextlib.contextmanager
-def third_game_service(redis_url: str, log: Path) -> Iterator[ThirdGameService]:
-    service = ThirdGameService(redis_url, log)
+def third_game_service(redis_url: str, log: Path) -> Iterator[ServiceProcess]:
+    service = ServiceProcess(redis_url, log, code=THIRD_GAME_SERVICE, PYTHONPATH=str(ROOT))
     try:
         yield service
     finally:
