@@ -20,6 +20,7 @@ from kronikas.adapters.randomness import for_table
 from kronikas.application.errors import InvalidRequest, VersionMismatch
 from kronikas.application.games import Delivered, Games
 from kronikas.application.ports import ReadResult
+from kronikas.application.wire import Answer
 from kronikas.config import Settings
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
 from kronikas.domain.common import DomainError, Leave
@@ -92,6 +93,31 @@ async def move(games: Games, table: Seated) -> int:
     mine = await view_of(games, table, seat)
     command = Accept() if "accept" in mine["legal"] else Play(cards=mine["me"]["hand"][:1])
     return (await games.command(table.game_id, table.tokens[seat], command, b"")).version
+
+
+@dataclass
+class FirstPlay:
+    """The seat on turn's play of its first card, to send under an idempotency key."""
+
+    table: Seated
+    token: str
+    play: Play
+    body: bytes
+
+    async def send(
+        self, games: Games, key: str, body: bytes | None = None, if_match: int | None = None
+    ) -> Answer:
+        table, play = self.table, self.play
+        return await games.command(
+            table.game_id, self.token, play, body or self.body, if_match, idempotency_key=key
+        )
+
+
+async def first_play(games: Games, table: Seated) -> FirstPlay:
+    seat = (await view_of(games, table))["turn"]
+    hand = (await view_of(games, table, seat))["me"]["hand"]
+    body = json.dumps({"type": "play", "cards": hand[:1]}).encode()
+    return FirstPlay(table, table.tokens[seat], Play(cards=hand[:1]), body)
 
 
 async def caught_up(streams: list[list[Delivered]], version: int) -> None:
@@ -193,22 +219,15 @@ async def test_a_retry_with_the_same_idempotency_key_gets_the_first_answer_and_c
     games: Games, other: Games
 ) -> None:
     table = await started(games)
-    seat = (await view_of(games, table))["turn"]
-    hand = (await view_of(games, table, seat))["me"]["hand"]
-    body = json.dumps({"type": "play", "cards": hand[:1]}).encode()
-    token, play = table.tokens[seat], Play(cards=hand[:1])
-    first = await games.command(table.game_id, token, play, body, idempotency_key="k-1")
-    again = await games.command(table.game_id, token, play, body, idempotency_key="k-1")
-    assert again == first
-    elsewhere = await other.command(table.game_id, token, play, body, idempotency_key="k-1")
-    assert elsewhere == first, "the record is the store's, not a process's"
-    stale = await games.command(
-        table.game_id, token, play, body, if_match=first.version - 1, idempotency_key="k-1"
-    )
+    play = await first_play(games, table)
+    first = await play.send(games, "k-1")
+    assert await play.send(games, "k-1") == first
+    assert await play.send(other, "k-1") == first, "the record is the log's, not a process's"
+    stale = await play.send(games, "k-1", if_match=first.version - 1)
     assert stale == first, "a retry of an accepted command is not a version mismatch"
     assert (await view_of(games, table))["version"] == first.version
     with pytest.raises(InvalidRequest):
-        await games.command(table.game_id, token, play, body + b" ", idempotency_key="k-1")
+        await play.send(games, "k-1", body=play.body + b" ")
 
 
 # -- following a table ---------------------------------------------------------------------------
@@ -448,29 +467,21 @@ async def test_a_key_is_answered_again_for_a_day_then_decided_again(
 ) -> None:
     clock = [int(NOW * 1000)]
     games = Games(store, feed, for_table, SETTINGS, now=lambda: clock[0])
-    table = await started(games)
-    seat = (await view_of(games, table))["turn"]
-    hand = (await view_of(games, table, seat))["me"]["hand"]
-    body = json.dumps({"type": "play", "cards": hand[:1]}).encode()
-    token, play = table.tokens[seat], Play(cards=hand[:1])
-    first = await games.command(table.game_id, token, play, body, idempotency_key="k")
+    play = await first_play(games, await started(games))
+    first = await play.send(games, "k")
     clock[0] += 24 * 3600 * 1000 - 1
-    assert await games.command(table.game_id, token, play, body, idempotency_key="k") == first
+    assert await play.send(games, "k") == first
     clock[0] += 1
     with pytest.raises(DomainError):  # decided again: no longer this seat's turn
-        await games.command(table.game_id, token, play, body, idempotency_key="k")
+        await play.send(games, "k")
 
 
 async def test_a_replayed_answer_is_made_once_then_kept(games: Games, store: CountingStore) -> None:
-    table = await started(games)
-    seat = (await view_of(games, table))["turn"]
-    hand = (await view_of(games, table, seat))["me"]["hand"]
-    body = json.dumps({"type": "play", "cards": hand[:1]}).encode()
-    token, play = table.tokens[seat], Play(cards=hand[:1])
-    first = await games.command(table.game_id, token, play, body, idempotency_key="k")
+    play = await first_play(games, await started(games))
+    first = await play.send(games, "k")
     reads = store.reads
-    assert await games.command(table.game_id, token, play, body, idempotency_key="k") == first
+    assert await play.send(games, "k") == first
     assert store.reads == reads + 1, "made again from one read of the log"
     for _ in range(3):
-        assert await games.command(table.game_id, token, play, body, idempotency_key="k") == first
+        assert await play.send(games, "k") == first
     assert store.reads == reads + 1, "then read back as kept"
