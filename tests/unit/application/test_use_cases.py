@@ -17,6 +17,7 @@ import pytest
 
 from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
 from kronikas.adapters.randomness import for_table
+from kronikas.application import folds as folds_module
 from kronikas.application.errors import InvalidRequest, VersionMismatch
 from kronikas.application.games import Delivered, Games
 from kronikas.application.ports import ReadResult
@@ -485,3 +486,20 @@ async def test_a_replayed_answer_is_made_once_then_kept(games: Games, store: Cou
     for _ in range(3):
         assert await play.send(games, "k") == first
     assert store.reads == reads + 1, "then read back as kept"
+
+
+async def test_every_keyed_move_replays_from_a_log_read_in_small_pages(
+    games: Games, other: Games, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(folds_module, "READ_PAGE", 3)  # the answer's append straddles pages
+    table = await started(games)
+    answers = []
+    while len(answers) < 8:
+        seat = (await view_of(games, table))["turn"]
+        if "accept" in (await view_of(games, table, seat))["legal"]:
+            await move(games, table)  # not a play: accepted, without a key
+            continue
+        play, key = await first_play(games, table), f"k{len(answers)}"
+        answers.append((play, key, await play.send(games, key)))
+    for play, key, answer in answers:
+        assert await play.send(other, key) == answer

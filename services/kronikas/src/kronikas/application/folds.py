@@ -212,14 +212,14 @@ class Folds:
         raws = read.records[1:]
         appended: list[Record[msgspec.Struct]] = []
         while raws:
-            for raw in raws:
+            # a log's record is at its version's place: those before `first` fold unread
+            earlier = max(0, min(len(raws), first - 1 - table.version))
+            self.apply(table, raws[:earlier])
+            for raw in raws[earlier:]:
                 record = self.codec.decode(table.kind, raw)
-                if record.v < first:
-                    self.apply(table, [raw])
-                elif record.v == first or (appended and record.n is None):
-                    appended.append(record)
-                else:
+                if appended and record.n is not None:  # the next append's first
                     return table, appended
+                appended.append(record)
             if table.version + len(appended) >= read.version:
                 break
             read = await self.store.read(
