@@ -52,7 +52,8 @@ class FakeTable:
     """A table behind a scripted socket server: every command adds one event (a command whose
     type is `end` ends the match); ids are answered once and replayed after, as the service
     does. `cut_after_command` drops the connection right after applying a command, unanswered
-    (the outcome a client cannot know); `gap_once` pushes one `events` message that skips a
+    (the outcome a client cannot know); `cut_before_view` drops it between an `events` message
+    and its `view`; `gap_once` pushes one `events` message that skips a
     version; `silent` stops answering anything after the welcome."""
 
     view: dict[str, Any]
@@ -63,6 +64,7 @@ class FakeTable:
     connections: list[ServerConnection] = field(default_factory=list)
     close_at_hello: list[tuple[int, str]] = field(default_factory=list)
     cut_after_command: int = 0
+    cut_before_view: int = 0
     gap_once: bool = False
     silent: bool = False
     heartbeat_s: int = 15
@@ -114,6 +116,10 @@ class FakeTable:
         news = self.events[after:]
         if news:
             await ws.send(json.dumps({"type": "events", "events": news, "version": len(self)}))
+            if views and self.cut_before_view:
+                self.cut_before_view -= 1
+                ws.transport.abort()  # the events went out; their view is lost with the line
+                return
             if views:
                 game = self.game()
                 await ws.send(json.dumps({"type": "view", "game": game, "version": len(self)}))
@@ -221,6 +227,25 @@ async def test_views_come_with_the_events_they_follow(fake: tuple[FakeTable, str
         mine = await anext(updates)  # a command's result is an update too, with its view
         assert [e.version for e in mine.events] == [4] and mine.view is not None
         assert socket.view is not None and socket.view.version == 4
+
+
+async def test_a_view_lost_with_the_socket_comes_with_the_next_welcome(
+    fake: tuple[FakeTable, str],
+) -> None:
+    # Nothing new happens after the resume (the table waits for this seat): without the
+    # welcome's view the seat would never see the view its move is owed on.
+    table, url = fake
+    table.cut_before_view = 1
+    async with (
+        asyncio.timeout(30),
+        connect_seat(url, "g", views=True, retry_delay=0.01) as socket,
+    ):
+        updates = socket.updates()
+        first = await anext(updates)  # the events; their view went with the connection
+        assert [e.version for e in first.events] == [1, 2, 3] and first.view is None
+        second = await anext(updates)  # the resumed connection's welcome brings it
+        assert second.events == [] and second.view is not None and second.view.version == 3
+    assert [hello["after"] for hello in table.hellos] == [0, 3]
 
 
 async def test_a_lost_socket_resumes_and_a_waiting_command_is_answered_once(

@@ -233,7 +233,6 @@ class SeatSocket:
     _closing: bool = field(default=False, init=False, repr=False)
     _last_sent: float = field(default=0.0, init=False, repr=False)
     _runner: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
-    _first: bool = field(default=True, init=False, repr=False)
     _gap: bool = field(default=False, init=False, repr=False)
     _error: SocketError | None = field(default=None, init=False, repr=False)
 
@@ -422,11 +421,13 @@ class SeatSocket:
             raise
 
     def _welcomed(self, welcome: SocketWelcome) -> None:
+        """Every welcome's view is handed out when no event is owed before it: on a resumed
+        connection too, where the view of the last events may have been lost with the old one
+        and nothing new may come to bring another (the table waiting for this very seat)."""
         self.welcome = welcome
         self._ahead.clear()
-        if self._first and welcome.game is not None and self.version >= welcome.version:
+        if welcome.game is not None and self.version >= welcome.version:
             self._emit([], welcome.game)
-        self._first = False
 
     @staticmethod
     def _lost(closed: ConnectionClosed) -> _Lost:
