@@ -30,7 +30,7 @@ import msgspec
 from kronikas.application.access import seat_in
 from kronikas.application.errors import InvalidRequest, Unavailable
 from kronikas.application.folds import Folds
-from kronikas.application.house import deadline_ms
+from kronikas.application.house import deadline_ms, deadline_text
 from kronikas.application.ports import AppendResult, ChangeFeed, Summary
 from kronikas.application.tables import KEY_TTL_MS, Accepted, Seen, Table, key_mark, seen_of
 from kronikas.application.wire import Answer, Record, encode, utc_text, version_of
@@ -275,8 +275,7 @@ class Appends:
         state = before.state
         for record in folded:
             state = before.engine.evolve(state, record.e)
-        due = deadline_ms(before.engine, state, folded[-1].at)
-        deadline = None if due is None else utc_text(due)
+        deadline = deadline_text(before.engine, state, folded[-1].at)
         seat = seat_in(before.engine, state, change.mover)
         made = _made(before, state, folded, deadline, seat, seen_of(before, folded))
         answer = change.answer(made)

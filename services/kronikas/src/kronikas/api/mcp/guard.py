@@ -44,6 +44,7 @@ class Guard:
         self.check_host = self.loopback and not settings.trusted_proxies
         self.origins = frozenset(settings.cors_origins)
         self.max_body_bytes = settings.max_body_bytes
+        self.too_large = f"The body is over {settings.max_body_bytes} bytes."
 
     def origin_allowed(self, origin: str) -> bool:
         if origin in self.origins:
@@ -78,14 +79,10 @@ class Guard:
                 await _refuse(send, 405, "method_not_allowed", "POST a JSON-RPC message to /mcp.")
                 return
             if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
-                await _refuse(send, 413, "payload_too_large", self._too_large)
+                await _refuse(send, 413, "payload_too_large", self.too_large)
                 return
             send = self._sized(send)
         await self.app(scope, receive, send)
-
-    @property
-    def _too_large(self) -> str:
-        return f"The body is over {self.max_body_bytes} bytes."
 
     def _sized(self, send: Send) -> Send:
         """`send`, with a 413 the transport answers (a chunked body over the limit) made the
@@ -96,7 +93,7 @@ class Guard:
             nonlocal replaced
             if message["type"] == "http.response.start" and message["status"] == 413:
                 replaced = True
-                await _refuse(send, 413, "payload_too_large", self._too_large)
+                await _refuse(send, 413, "payload_too_large", self.too_large)
             elif not replaced:
                 await send(message)
 
