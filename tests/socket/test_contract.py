@@ -15,18 +15,21 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import InvalidStatus
 
 from tests.api.tables import Table, Tables, auth, candidates, game_moves
 from tests.conftest import ServiceProcess, serving
 from tests.socket.wire import answer, closed, greeted, next_of, opened, say, versions_until
 
 IDLE_S = 3
+FRONTEND = "https://frontend.example"
+"""A web frontend the service's `CORS_ORIGINS` lists."""
 
 
 @pytest.fixture(scope="module")
 def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceProcess]:
-    """A service whose socket times are short enough to watch: hello 1 s, heartbeat 1 s, idle
-    3 s."""
+    """A service whose socket times are short enough to watch (hello 1 s, heartbeat 1 s, idle
+    3 s), and one web frontend in its `CORS_ORIGINS`."""
     log = tmp_path_factory.mktemp("socket") / "service.log"
     with serving(
         redis_url,
@@ -34,6 +37,7 @@ def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         SOCKET_HELLO_S="1",
         SOCKET_HEARTBEAT_S="1",
         SOCKET_IDLE_S=str(IDLE_S),
+        CORS_ORIGINS=FRONTEND,
         LOG_LEVEL="INFO",
     ) as server:
         yield server
@@ -337,3 +341,37 @@ async def test_a_player_who_leaves_before_the_start_loses_its_socket(
     async with opened(service.url, table.id) as ws:
         await say(ws, {"type": "hello", "token": table.players[0]})
         assert await closed(ws) == (4401, "unauthorized")
+
+
+async def test_a_page_on_another_origin_cannot_open_a_socket(
+    service: ServiceProcess, http: httpx.AsyncClient
+) -> None:
+    """A browser names the page opening a socket in `Origin`, and no same-origin rule stops a
+    WebSocket: the service refuses every origin but its own and those of `CORS_ORIGINS`."""
+    tables = Tables(http)
+    table = await tables.ready("cheat", 2)
+    own = service.url  # the web table the service serves: http://127.0.0.1:<port>
+    for origin in (None, own, FRONTEND, FRONTEND + "/"):
+        async with greeted(service.url, table.id, table.players[0], origin=origin) as (_, hi):
+            assert hi["seat"] == 0, origin
+    refused = [
+        "https://elsewhere.example",
+        "null",  # a sandboxed frame, a file
+        own.replace("127.0.0.1", "localhost"),  # another name: another origin
+        own + "/path",
+        "https://frontend.example.evil",
+        "http://frontend.example",  # the listed one is https
+        "ws://" + own.split("//", 1)[1],
+        "",
+    ]
+    for origin in refused:
+        with pytest.raises(InvalidStatus) as refusal:
+            async with opened(service.url, table.id, origin=origin):
+                pass
+        response = refusal.value.response
+        assert response.status_code == 403, origin
+        assert response.headers["content-type"] == "application/problem+json", origin
+        problem = json.loads(response.body)
+        assert problem["code"] == "forbidden" and problem["status"] == 403, problem
+        assert "CORS_ORIGINS" in problem["detail"]
+    assert service.log.read_text().count('"msg": "socket refused"') >= len(refused)

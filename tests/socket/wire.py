@@ -31,10 +31,15 @@ async def opened(base_url: str, game_id: str, **options: Any) -> AsyncIterator[C
 
 @contextlib.asynccontextmanager
 async def greeted(
-    base_url: str, game_id: str, token: str | None = None, after: int = 0, views: bool = False
+    base_url: str,
+    game_id: str,
+    token: str | None = None,
+    after: int = 0,
+    views: bool = False,
+    **options: Any,
 ) -> AsyncIterator[tuple[ClientConnection, dict[str, Any]]]:
     """A socket that said `hello`, and its `welcome`."""
-    async with opened(base_url, game_id) as ws:
+    async with opened(base_url, game_id, **options) as ws:
         await say(ws, {"type": "hello", "token": token, "after": after, "views": views})
         welcome = await next_of(ws, "welcome")
         yield ws, welcome

@@ -36,10 +36,19 @@ import time
 from collections import deque
 from types import CoroutineType
 from typing import Any
+from urllib.parse import urlsplit
 
 import msgspec
 from litestar import Request, WebSocket, websocket
-from litestar.types import Receive, Scope, Send, WebSocketCloseEvent, WebSocketSendEvent
+from litestar.types import (
+    Receive,
+    Scope,
+    Send,
+    WebSocketCloseEvent,
+    WebSocketResponseBodyEvent,
+    WebSocketResponseStartEvent,
+    WebSocketSendEvent,
+)
 
 from kronikas.api import inputs
 from kronikas.api.client import client_address
@@ -49,6 +58,7 @@ from kronikas.api.sse import SERVER_SEND, Held
 from kronikas.application.access import player_of_role, seat_of_role
 from kronikas.application.errors import (
     ApiError,
+    Forbidden,
     InvalidRequest,
     NotFound,
     OutcomeUnknown,
@@ -118,9 +128,12 @@ def _refusal(exc: BaseException) -> _Closing:
 @websocket(PATH, name="seat_socket")
 async def seat_socket(socket: WebSocket[Any, Any, Any]) -> None:
     """`/v1/games/{id}/socket` (docs/api.md, The seat socket)."""
-    await socket.accept()
     app = socket.app
     games: Games = app.state.games
+    if not origin_allowed(socket.scope, games.settings.cors_origins):
+        await _refuse_upgrade(socket, Forbidden(FOREIGN_ORIGIN))
+        return
+    await socket.accept()
     # The server's own `send`, where the application keeps it in the scope (api/lane.py, as
     # for the stream's frames): no layer of the framework's between a message and the socket.
     scope: Any = socket.scope
@@ -132,6 +145,69 @@ async def seat_socket(socket: WebSocket[Any, Any, Any]) -> None:
         await seat.run()
     finally:
         sockets.discard(seat)
+
+
+FOREIGN_ORIGIN = "A page on this origin may not open a seat socket here (see CORS_ORIGINS)."
+
+
+def origin_allowed(scope: Scope, allowed: tuple[str, ...]) -> bool:
+    """Whether the upgrade may go on, by its `Origin`: a browser sends one, naming the page that
+    opens the socket, and no same-origin rule stops a page on another site from opening it. A
+    client that is no browser sends none (allowed); a page may when its origin is in
+    `CORS_ORIGINS` (or that holds `*`), or is the service's own, the one the `Host` names (the
+    web table the service serves)."""
+    origin = host = None
+    for name, value in scope["headers"]:
+        if name == b"origin" and origin is None:
+            origin = value.decode("latin-1")
+        elif name == b"host" and host is None:
+            host = value.decode("latin-1")
+    if origin is None:
+        return True
+    if "*" in allowed or origin.rstrip("/") in {o.rstrip("/") for o in allowed}:
+        return True
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    return (
+        parts.scheme in ("http", "https")
+        and bool(parts.netloc)
+        and not (parts.path or parts.query or parts.fragment)
+        and host is not None
+        and parts.netloc.lower() == host.lower()
+    )
+
+
+async def _refuse_upgrade(socket: WebSocket[Any, Any, Any], exc: ApiError) -> None:
+    """The upgrade refused with the problem HTTP would answer (where the server can send an
+    answer to an upgrade; else its plain 403)."""
+    scope: Any = socket.scope
+    as_http: Any = {**scope, "type": "http", "method": "GET"}
+    response = handle_exception(Request(as_http), exc)
+    log.info(
+        "socket refused",
+        extra={"path": scope["path"], "status": response.status_code, "code": exc.code},
+    )
+    if "websocket.http.response" not in scope.get("extensions", {}):
+        await socket.close(code=1008, reason=exc.code)
+        return
+    body = _encoder.encode(response.content)
+    start: WebSocketResponseStartEvent = {
+        "type": "websocket.http.response.start",
+        "status": response.status_code or 403,
+        "headers": [
+            (b"content-type", b"application/problem+json"),
+            (b"content-length", str(len(body)).encode()),
+        ],
+    }
+    end: WebSocketResponseBodyEvent = {
+        "type": "websocket.http.response.body",
+        "body": body,
+        "more_body": False,
+    }
+    await socket.send(start)
+    await socket.send(end)
 
 
 def close_all(sockets: set[Socket]) -> None:
