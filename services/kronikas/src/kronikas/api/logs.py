@@ -82,6 +82,9 @@ class RequestLogMiddleware:
         scope.setdefault("state", {})["request_id"] = request_id
         started = time.perf_counter()
         status = 0
+        # The path as asked (routing hands a mounted app, `/mcp`, only the rest of it in `path`)
+        raw = scope.get("raw_path")
+        path = raw.decode("latin-1") if raw else scope["path"]
 
         async def send_with_id(message: Message) -> None:
             nonlocal status
@@ -99,7 +102,7 @@ class RequestLogMiddleware:
                 self.log.info(
                     "%s %s %s",
                     scope["method"],
-                    scope["path"],
+                    path,
                     status,
                     extra={
                         "request_id": request_id,
