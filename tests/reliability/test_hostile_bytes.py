@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import socket
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import quote_from_bytes
 
@@ -133,23 +132,6 @@ def seated(client: httpx.Client) -> Seated:
     hand = client.get(f"/v1/games/{game}", headers=auth(tokens[turn])).json()["me"]["hand"]
     move = json.dumps({"type": "play", "cards": hand[:1]}).encode()
     return Seated(game, tokens[turn], move)
-
-
-@pytest.fixture(scope="module")
-def client(service: ServiceProcess) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=service.url, timeout=30) as c:
-        yield c
-
-
-@pytest.fixture
-def clean_log(service: ServiceProcess) -> Iterator[None]:
-    """No traceback, no failure logged while the test ran."""
-    start = service.log.stat().st_size
-    yield
-    with service.log.open("rb") as log:
-        log.seek(start)
-        written = log.read().decode(errors="replace")
-    assert "Traceback" not in written and "unexpected failure" not in written, written[-3000:]
 
 
 def version(client: httpx.Client, game: str) -> int:

@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from tests.conftest import ServiceProcess, serving
+from tests.reliability.conftest import written_since
 from tests.reliability.test_hostile_bytes import PARSER_400, VALUES, exchange, http, seated
 
 ACCEPT = (b"Accept", b"application/json, text/event-stream")
@@ -43,22 +44,6 @@ def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     log = tmp_path_factory.mktemp("hostile-mcp") / "service.log"
     with serving(redis_url, log, LOG_LEVEL="INFO") as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def client(service: ServiceProcess) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=service.url, timeout=30) as c:
-        yield c
-
-
-@pytest.fixture
-def clean_log(service: ServiceProcess) -> Iterator[None]:
-    start = service.log.stat().st_size
-    yield
-    with service.log.open("rb") as log:
-        log.seek(start)
-        written = log.read().decode(errors="replace")
-    assert "Traceback" not in written and "unexpected failure" not in written, written[-3000:]
 
 
 def call(game_id: str, move: bytes) -> bytes:
@@ -124,7 +109,5 @@ def test_a_hostile_header_at_mcp_is_below_500_and_moves_nothing(
             table = seated(client)
     print(f"\n{header}: {dict(tally)}")
     if set(tally) != {"400 from the HTTP parser"}:  # some reached the service: it logged them
-        with service.log.open("rb") as log:
-            log.seek(start)
-            written = log.read().decode(errors="replace")
+        written = written_since(service.log, start)
         assert '"msg": "POST /mcp ' in written, "the access log should name the path asked for"
