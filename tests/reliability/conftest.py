@@ -6,16 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.conftest import ServiceProcess
-
-
-@pytest.fixture(scope="module")
-def client(service: ServiceProcess) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=service.url, timeout=30) as c:
-        yield c
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import socket
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import quote_from_bytes
 
@@ -132,6 +133,12 @@ def seated(client: httpx.Client) -> Seated:
     hand = client.get(f"/v1/games/{game}", headers=auth(tokens[turn])).json()["me"]["hand"]
     move = json.dumps({"type": "play", "cards": hand[:1]}).encode()
     return Seated(game, tokens[turn], move)
+
+
+@pytest.fixture(scope="module")
+def client(service: ServiceProcess) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=service.url, timeout=30) as c:
+        yield c
 
 
 def version(client: httpx.Client, game: str) -> int:

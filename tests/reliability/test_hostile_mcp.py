@@ -46,6 +46,12 @@ def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         yield server
 
 
+@pytest.fixture(scope="module")
+def client(service: ServiceProcess) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=service.url, timeout=30) as c:
+        yield c
+
+
 def call(game_id: str, move: bytes) -> bytes:
     """A `make_move` with no token argument: the seat is the connection's `Authorization`."""
     message = {
