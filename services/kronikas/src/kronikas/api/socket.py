@@ -183,8 +183,7 @@ async def _refuse_upgrade(socket: WebSocket[Any, Any, Any], exc: ApiError) -> No
     """The upgrade refused with the problem HTTP would answer (where the server can send an
     answer to an upgrade; else its plain 403)."""
     scope: Any = socket.scope
-    as_http: Any = {**scope, "type": "http", "method": "GET"}
-    response = handle_exception(Request(as_http), exc)
+    response = handle_exception(_as_request(scope, _request_id()), exc)
     log.info(
         "socket refused",
         extra={"path": scope["path"], "status": response.status_code, "code": exc.code},
@@ -210,6 +209,24 @@ async def _refuse_upgrade(socket: WebSocket[Any, Any, Any], exc: ApiError) -> No
     await socket.send(end)
 
 
+def _request_id() -> str:
+    return f"ws{_PREFIX}{next(_COUNT):06x}"
+
+
+def _as_request(scope: Scope, request_id: str) -> Request[Any, Any, Any]:
+    """A socket's scope as a request for the exception handler (it names the request id and
+    the path)."""
+    as_http: Any = dict(scope)
+    as_http.update(
+        type="http",
+        method="WEBSOCKET",
+        query_string=b"",
+        headers=[],
+        state={"request_id": request_id},
+    )
+    return Request(as_http)
+
+
 def close_all(sockets: set[Socket]) -> None:
     """The server is shutting down: every open socket closes with 1001 (reconnect elsewhere)."""
     for socket in list(sockets):
@@ -233,7 +250,7 @@ class Socket:
         self.scope, self.receive, self.send = scope, receive, send
         self.game_id: str = scope["path_params"]["game_id"]
         self.client = client_address(scope, settings)
-        self.request_id = f"ws{_PREFIX}{next(_COUNT):06x}"
+        self.request_id = _request_id()
         self.loop = asyncio.get_running_loop()
         self.task = asyncio.current_task()
         self.token: str | None = None
@@ -514,17 +531,8 @@ class Socket:
         self._put(_encoder.encode(message))
 
     def _as_request(self) -> Request[Any, Any, Any]:
-        """A request for the exception handler (it names the request id and the path)."""
         if self._request is None:
-            scope = dict(self.scope)
-            scope.update(
-                type="http",
-                method="WEBSOCKET",
-                query_string=b"",
-                headers=[],
-                state={"request_id": self.request_id},
-            )
-            self._request = Request(scope)  # type: ignore[arg-type]
+            self._request = _as_request(self.scope, self.request_id)
         return self._request
 
     # -- the push ---------------------------------------------------------------------------------
