@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 from kronikas.adapters.event_store import game_keys
 from kronikas.api.app import create_app
+from kronikas.config import Settings
 from tests.api.conftest import settings
 from tests.api.tables import Tables, auth
 from tests.api.test_tables import assert_problem
@@ -66,6 +67,17 @@ async def test_cors_lets_a_configured_origin_play(redis_url: str) -> None:
         assert "etag" in exposed and "retry-after" in exposed
         r = await client.get("/v1/kinds", headers={"Origin": "https://elsewhere.example"})
         assert "access-control-allow-origin" not in r.headers
+
+
+async def test_a_cors_origin_written_with_a_slash_is_the_origin_browsers_send(
+    redis_url: str,
+) -> None:
+    configured = Settings.from_env({"CORS_ORIGINS": " https://table.example/ ,http://b.example:81"})
+    assert configured.cors_origins == ("https://table.example", "http://b.example:81")
+    app = create_app(settings(redis_url, cors_origins=configured.cors_origins))
+    async with AsyncTestClient(app) as client:
+        r = await client.get("/v1/kinds", headers={"Origin": "https://table.example"})
+        assert r.headers["access-control-allow-origin"] == "https://table.example"
 
 
 async def test_open_tables_and_games_expire(redis_url: str) -> None:

@@ -123,7 +123,11 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Read the settings from `env` (the process environment by default)."""
         env = os.environ if env is None else env
-        origins = tuple(o.strip() for o in env.get("CORS_ORIGINS", "").split(",") if o.strip())
+        # An origin has no path: `https://a.example/` is written for `https://a.example`, the
+        # form a browser's `Origin` takes (CORS, the MCP guard and the socket compare to it).
+        origins = tuple(
+            o.strip().rstrip("/") for o in env.get("CORS_ORIGINS", "").split(",") if o.strip()
+        )
         log_format = env.get("LOG_FORMAT", "json").lower()
         proxy_header = env.get("TRUSTED_PROXY_HEADER", "x-forwarded-for").strip().lower()
         if proxy_header not in PROXY_HEADERS:

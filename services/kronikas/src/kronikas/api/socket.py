@@ -164,7 +164,7 @@ def origin_allowed(scope: Scope, allowed: tuple[str, ...]) -> bool:
             host = value.decode("latin-1")
     if origin is None:
         return True
-    if "*" in allowed or origin.rstrip("/") in {o.rstrip("/") for o in allowed}:
+    if "*" in allowed or origin.rstrip("/") in allowed:
         return True
     try:
         parts = urlsplit(origin)
