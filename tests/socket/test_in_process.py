@@ -2,7 +2,8 @@
 
 A client that stops reading: the server's sends wait, what follows queues up to
 `SOCKET_BACKLOG` messages, and one more closes the socket 4508 (nothing more is kept for it). The
-app's shutdown closes its sockets 1001. And the OpenAPI document describes every message.
+app's shutdown closes its sockets 1001. A server that cannot answer an upgrade with a problem
+closes a foreign page's socket 1008. And the OpenAPI document describes every message.
 """
 
 from __future__ import annotations
@@ -101,6 +102,28 @@ async def test_the_app_shutting_down_closes_its_sockets_1001(app_client: Client)
             while True:
                 received(ws)
         assert (gone.value.code, gone.value.detail) == (1001, "going_away")
+
+
+async def test_a_server_that_cannot_answer_an_upgrade_closes_a_foreign_page_1008(
+    redis_url: str,
+) -> None:
+    """Litestar's test client, like a server without the ASGI denial-response extension,
+    cannot carry a 403 answer to an upgrade: a foreign page's socket is accepted by no one and
+    closed 1008 `forbidden` (the server's plain refusal), while the service's own page opens."""
+    app = create_app(settings(redis_url, cors_origins=("https://frontend.example",)))
+    async with AsyncTestClient(app) as client:
+        table = await Tables(client).ready("thirty_one", 2)
+        path = f"/v1/games/{table.id}/socket"
+        with pytest.raises(WebSocketDisconnect) as refused:
+            ws = await client.websocket_connect(path, headers={"origin": "https://evil.example"})
+            with ws:
+                received(ws)
+        assert (refused.value.code, refused.value.detail) == (1008, "forbidden")
+        for allowed in ("https://frontend.example", "http://testserver.local"):
+            ws = await client.websocket_connect(path, headers={"origin": allowed})
+            with ws:
+                ws.send_json({"type": "hello", "token": table.players[0]})
+                assert received(ws)["type"] == "welcome"
 
 
 async def test_a_plain_request_to_the_socket_is_405(client: Client) -> None:

@@ -105,7 +105,9 @@ export const CloseCode = {
   normal: 1000,
   goingAway: 1001, // the server shuts down: reconnect
   binaryFrame: 1003,
+  forbidden: 1008, // a page on an origin not in CORS_ORIGINS (where the server cannot say 403)
   tooLarge: 1009,
+  internal: 1011, // an unexpected failure: reconnect
   badHello: 4400,
   unauthorized: 4401, // do not reconnect with that token
   notFound: 4404,
