@@ -76,6 +76,20 @@ async def test_unknown_route_is_404_not_found(client: AsyncTestClient[Litestar])
     assert r.headers["content-type"].startswith(PROBLEM)
     assert r.json()["code"] == "not_found"
     assert r.json()["status"] == 404
+    assert r.json()["request_id"] == r.headers["x-request-id"]
+
+
+async def test_the_frameworks_own_refusals_carry_the_request_id(
+    client: AsyncTestClient[Litestar],
+) -> None:
+    """A route that does not exist and a method a route does not take are answered before any
+    route runs; they carry the request id all the same, the client's own when it sends one."""
+    for method, path in [("GET", "/v1/nope"), ("POST", "/v1/health"), ("DELETE", "/v1/games")]:
+        r = await client.request(method, path)
+        assert r.status_code in (404, 405)
+        assert r.json()["request_id"] == r.headers["x-request-id"]
+        r = await client.request(method, path, headers={"x-request-id": "trace-7"})
+        assert r.headers["x-request-id"] == r.json()["request_id"] == "trace-7"
 
 
 async def test_wrong_method_is_405(client: AsyncTestClient[Litestar]) -> None:

@@ -11,7 +11,6 @@ from typing import Any
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
-from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.types import ControllerRouterHandler
@@ -25,7 +24,7 @@ from kronikas.api import docs_pages
 from kronikas.api.errors import handle_exception
 from kronikas.api.games import GamesController, send_command_inputs
 from kronikas.api.lane import Kronikas
-from kronikas.api.logs import RequestLogMiddleware, configure_logging
+from kronikas.api.logs import configure_logging
 from kronikas.api.mcp import McpEndpoint
 from kronikas.api.openapi import MendedJson
 from kronikas.api.socket import close_all, seat_socket
@@ -187,7 +186,6 @@ def create_app(
         on_shutdown=[on_shutdown],
         lifespan=[mcp.running] if mcp is not None else [],
         exception_handlers={Exception: handle_exception},
-        middleware=[DefineMiddleware(RequestLogMiddleware)],
         openapi_config=openapi_config(wire),
         signature_namespace=wire.namespace(),
         wire=wire,

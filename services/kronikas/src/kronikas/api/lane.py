@@ -53,6 +53,9 @@ class Kronikas(Litestar):
         """The wire types of the games this app runs (`create_app(games=...)`)."""
         self._commands = wire.commands
         self._lane = RequestLogMiddleware(self._command)
+        # Every request has its id and its log line, the framework's own answers too (a route
+        # that does not exist, a method the route does not take): the log wraps the whole app.
+        self._logged = RequestLogMiddleware(super().__call__)
         self.games: Games | None = None
         """The use cases, while the application runs (start-up sets them, shut-down clears
         them): what `state.games` holds, without the state's lookup on every move."""
@@ -65,7 +68,7 @@ class Kronikas(Litestar):
             return
         if scope["type"] in ("http", "websocket"):  # for the stream's and socket's frames
             scope[SERVER_SEND] = send
-        await super().__call__(scope, receive, send)
+        await self._logged(scope, receive, send)
 
     async def _command(self, scope: Scope, receive: Receive, send: Send) -> None:
         games: Games = self.games or self.state.games
