@@ -263,3 +263,30 @@ def test_a_hostile_header_elsewhere_is_a_4xx_and_changes_nothing(
         if route == "create":
             assert client.get("/v1/games", params={"limit": 1}).json()["games"] == lobby
     print(f"\n{header}: {dict(tally)}")
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["with a length", "chunked"])
+def test_a_body_over_the_limit_at_start_is_413_and_deals_nothing(
+    client: httpx.Client, clean_log: None, chunked: bool
+) -> None:
+    """`start` takes no body, but reads what comes: 413 past `MAX_BODY_BYTES` (64 KiB here),
+    announced or sent in chunks with no length, and the table stays open; a small body is
+    ignored."""
+    created = client.post("/v1/games", json={"kind": "cheat"}).json()
+    game, host = created["game"]["id"], auth(created["host_token"])
+    for name in ("Ilona", "Bence"):
+        client.post(f"/v1/games/{game}/players", json={"name": name}).raise_for_status()
+
+    def body(size: int) -> bytes | Iterator[bytes]:
+        data = b"{" + b" " * size + b"}"
+        if not chunked:
+            return data
+        return iter([data[at : at + 16_384] for at in range(0, len(data), 16_384)])
+
+    headers = host | {"Content-Type": "application/json"}
+    r = client.post(f"/v1/games/{game}/start", content=body(64 * 1024 * 20), headers=headers)
+    assert (r.status_code, r.json()["code"]) == (413, "payload_too_large")
+    assert ("transfer-encoding" in r.request.headers) is chunked
+    assert client.get(f"/v1/games/{game}").json()["status"] == "open"
+    r = client.post(f"/v1/games/{game}/start", content=body(10), headers=headers)
+    assert r.status_code == 200 and r.json()["status"] == "playing", r.text

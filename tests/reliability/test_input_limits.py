@@ -298,3 +298,58 @@ async def test_a_post_without_a_body_needs_no_content_type(client: Client) -> No
     r = await client.post(f"/v1/games/{table.id}/start", headers=auth(table.host))
     assert "content-type" not in r.request.headers
     assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize("route", ["start", "view", "events", "kinds"])
+async def test_a_body_over_the_limit_is_413_where_the_route_reads_none(
+    client: Client, lobby_table: Table, route: str
+) -> None:
+    """`start` and the reads take no body, yet a body over the limit is refused there as
+    everywhere (the table is not dealt), and a small one is ignored. (A body sent with no
+    length, to a real server: test_hostile_bytes.py.)"""
+    await Tables(client).join(lobby_table, "Jutka")
+    before = await version_of(client, lobby_table)
+    method, url = {
+        "start": ("POST", f"/v1/games/{lobby_table.id}/start"),
+        "view": ("GET", f"/v1/games/{lobby_table.id}"),
+        "events": ("GET", f"/v1/games/{lobby_table.id}/events"),
+        "kinds": ("GET", "/v1/kinds"),
+    }[route]
+    big = b"{" + b" " * (LIMIT * 20) + b"}"
+    headers = auth(lobby_table.host) | {"content-type": "application/json"}
+    r = await client.request(method, url, content=big, headers=headers)
+    assert assert_clear_4xx(r, 413)["code"] == "payload_too_large"
+    assert await version_of(client, lobby_table) == before
+    small = b"{}"
+    r = await client.request(method, url, content=small, headers=headers)
+    assert r.status_code == 200, r.text
+    if route == "start":
+        assert r.json()["status"] == "playing"
+
+
+@pytest.mark.parametrize("length", [17, 65, 5000])
+@pytest.mark.parametrize(
+    "route", ["view", "events", "stream", "join", "house", "start", "commands"]
+)
+async def test_an_id_no_table_can_have_is_404_on_every_route(
+    client: Client, table: Table, route: str, length: int
+) -> None:
+    """However long, an id that names no table is 404 `not_found` (never the framework's
+    422), and a long one is not echoed back."""
+    game_id = "a" * length
+    method, path, body = {
+        "view": ("GET", "", None),
+        "events": ("GET", "/events", None),
+        "stream": ("GET", "/stream", None),
+        "join": ("POST", "/players", b'{"name": "Cecil"}'),
+        "house": ("POST", "/house-players", b'{"name": "Cecil"}'),
+        "start": ("POST", "/start", None),
+        "commands": ("POST", "/commands", b'{"type": "leave"}'),
+    }[route]
+    headers = auth(table.host if route in ("house", "start") else table.players[0])
+    if body is not None:
+        headers["content-type"] = "application/json"
+    r = await client.request(method, f"/v1/games/{game_id}{path}", content=body, headers=headers)
+    problem = assert_clear_4xx(r, 404)
+    assert problem["code"] == "not_found"
+    assert "a" * 65 not in r.text

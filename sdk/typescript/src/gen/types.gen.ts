@@ -2027,6 +2027,10 @@ export type StartGameErrors = {
      */
     409: Problem;
     /**
+     * The body is over the size limit (`payload_too_large`).
+     */
+    413: Problem;
+    /**
      * The body or a parameter is malformed (`invalid_request`).
      */
     422: Problem;

@@ -22,7 +22,7 @@ from kronikas.adapters.randomness import for_table
 from kronikas.adapters.redis_client import connect
 from kronikas.api import docs_pages
 from kronikas.api.errors import handle_exception
-from kronikas.api.games import GamesController, send_command_inputs
+from kronikas.api.games import GamesController, send_command_inputs, within_limit
 from kronikas.api.lane import Kronikas
 from kronikas.api.logs import configure_logging
 from kronikas.api.mcp import McpEndpoint
@@ -191,6 +191,7 @@ def create_app(
         wire=wire,
         cors_config=cors,
         request_max_body_size=settings.max_body_bytes,
+        before_request=within_limit,
         logging_config=None,
         debug=False,
     )

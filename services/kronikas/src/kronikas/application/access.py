@@ -14,7 +14,7 @@ import secrets
 
 import msgspec
 
-from kronikas.application.errors import Forbidden, InvalidRequest, NotFound, Unauthorized
+from kronikas.application.errors import Forbidden, InvalidRequest, Unauthorized, no_table
 from kronikas.application.folds import GAME_ID, Folds
 from kronikas.application.tables import Table
 from kronikas.domain.engine import Rules, tag_of
@@ -137,7 +137,7 @@ class Access:
         folds = self.folds
         if not token:  # a spectator: no role to learn, no rate to count (as a read without one)
             if not GAME_ID.fullmatch(game_id):
-                raise NotFound(f"There is no table {game_id!r}.")
+                raise no_table(game_id)
             return await folds.followed(game_id), None
         token_hash = hash_token(token)
         table = await folds.load(game_id, token_hash)

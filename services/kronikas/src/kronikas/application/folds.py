@@ -11,7 +11,7 @@ from typing import Union
 import msgspec
 
 from kronikas.application.engines import ENGINES, Registry
-from kronikas.application.errors import NotFound, Unavailable, rate_limited
+from kronikas.application.errors import Unavailable, no_table, rate_limited
 from kronikas.application.ports import ChangeFeed, EventStore
 from kronikas.application.tables import Table
 from kronikas.application.wire import Record, ms_of
@@ -171,7 +171,7 @@ class Folds:
         current; else a page of `READ_PAGE` events a round trip); also learns the token's
         role."""
         if not GAME_ID.fullmatch(game_id):
-            raise NotFound(f"There is no table {game_id!r}.")
+            raise no_table(game_id)
         table = self.cache.get(game_id)
         after = table.version if table else 0
         result = await self.store.read(game_id, after, token_hash, READ_PAGE, rate)
@@ -179,7 +179,7 @@ class Folds:
             raise rate_limited(result.retry_after_ms)
         if result.version == 0:
             self.cache.pop(game_id, None)
-            raise NotFound(f"There is no table {game_id!r}.")
+            raise no_table(game_id)
         role = result.role
         while True:
             if table is None or result.version < table.version:
@@ -187,7 +187,7 @@ class Folds:
                     result = await self.store.read(game_id, 0, "", READ_PAGE, False)
                     if result.version == 0:
                         self.cache.pop(game_id, None)
-                        raise NotFound(f"There is no table {game_id!r}.")
+                        raise no_table(game_id)
                 table = self._new_table(game_id, result.records[0])
                 self.apply(table, result.records[1:])
             else:
@@ -207,7 +207,7 @@ class Folds:
         append's first (each carries its nonce). For answering a replay."""
         read = await self.store.read(game_id, 0, "", READ_PAGE, False)
         if not read.records:
-            raise NotFound(f"There is no table {game_id!r}.")
+            raise no_table(game_id)
         table = self._new_table(game_id, read.records[0])
         raws = read.records[1:]
         appended: list[Record[msgspec.Struct]] = []
