@@ -35,3 +35,21 @@ def test_a_seeded_shuffle_repeats_for_the_same_seed_and_round_only() -> None:
     assert SeededRandomness(7).shuffle(DECK, 1) == first
     assert SeededRandomness(7).shuffle(DECK, 2).deck != first.deck
     assert SeededRandomness(8).shuffle(DECK, 1).deck != first.deck
+
+
+def test_the_secure_first_dealer_is_any_seat_evenly() -> None:
+    """The first dealer of a table without a seed: each of n seats about 1/n of the time.
+    Bounds of ±200 around 1,000 lie more than 6 standard deviations out (under 1e-9 a
+    count by chance)."""
+    source = SecureRandomness()
+    for seats in (2, 4, 9):
+        counts = Counter(source.pick(seats) for _ in range(1000 * seats))
+        assert set(counts) == set(range(seats))
+        assert all(800 <= n <= 1200 for n in counts.values()), (seats, counts)
+
+
+def test_a_seeded_first_dealer_repeats_for_its_seed_and_differs_between_seeds() -> None:
+    for seats in (2, 5, 9):
+        dealers = [SeededRandomness(seed).pick(seats) for seed in range(200)]
+        assert dealers == [SeededRandomness(seed).pick(seats) for seed in range(200)]
+        assert set(dealers) == set(range(seats)), "every seat deals first for some seed"

@@ -213,6 +213,11 @@ def test_out_players_are_skipped_for_the_dealer_the_deal_and_the_turns() -> None
     assert view.me.hand == []
     assert view.players[1].hand_size == 0
     assert view.players[1].out
+    assert view.thirty_one is not None and view.thirty_one.circuit == 1
+    state, _ = run(history, [(2, t.Pass())], rng)
+    view = t.view(state, 0, "g", 100)
+    assert view.thirty_one is not None
+    assert view.thirty_one.circuit == 2, "a circuit is the 3 players still in, not the 4 seats"
 
 
 def test_the_next_round_is_dealt_at_once_with_a_new_shuffle_and_the_deck_revealed() -> None:
