@@ -98,6 +98,8 @@ def mended(
       document, but generated clients get its types.
     - The unions of views, events and commands are components of their own (`GameView`,
       `GameEvent`, `Command`), referred to where they are used (`_name_unions`).
+    - The headers answers carry are documented: `Retry-After` on every 429 and 503, `ETag` on
+      the answers that carry a table's version (`_document_headers`).
     """
     doc = copy.deepcopy(document)
     schemas: dict[str, Any] = doc.setdefault("components", {}).setdefault("schemas", {})
@@ -122,7 +124,31 @@ def mended(
                     _drop_null(parameter)
                     if parameter["name"] in _HEADER_FORMS:
                         parameter["schema"]["pattern"] = _HEADER_FORMS[parameter["name"]]
+                _document_headers(operation)
     return doc
+
+
+_RETRY_AFTER = {
+    "description": "Whole seconds to wait before trying again.",
+    "schema": {"type": "string", "pattern": "^[0-9]+$"},
+    "required": True,
+}
+_ETAG = {
+    "description": "The table's version, quoted (`\"12\"`): what `If-Match` names.",
+    "schema": {"type": "string", "pattern": '^"[0-9]+"$'},
+    "required": True,
+}
+_VERSIONED = frozenset({"get_game", "start_game", "send_command"})
+"""The operations whose 200 carries the table's version as its `ETag`."""
+
+
+def _document_headers(operation: dict[str, Any]) -> None:
+    responses = operation.get("responses", {})
+    for status in ("429", "503"):
+        if status in responses:
+            responses[status].setdefault("headers", {})["Retry-After"] = dict(_RETRY_AFTER)
+    if operation.get("operationId") in _VERSIONED and "200" in responses:
+        responses["200"].setdefault("headers", {})["ETag"] = dict(_ETAG)
 
 
 def _document_inputs(doc: dict[str, Any], schemas: dict[str, Any], inputs: InputDocs) -> None:
