@@ -134,7 +134,7 @@ _RETRY_AFTER = {
     "required": True,
 }
 _ETAG = {
-    "description": "The table's version, quoted (`\"12\"`): what `If-Match` names.",
+    "description": 'The table\'s version, quoted (`"12"`): what `If-Match` names.',
     "schema": {"type": "string", "pattern": '^"[0-9]+"$'},
     "required": True,
 }
