@@ -343,6 +343,27 @@ async def test_a_player_who_leaves_before_the_start_loses_its_socket(
         assert await closed(ws) == (4401, "unauthorized")
 
 
+async def test_a_leave_over_the_socket_is_answered_though_its_player_is_gone(
+    service: ServiceProcess, http: httpx.AsyncClient
+) -> None:
+    """A `leave` sent at once after `hello`, while the socket still owes the table's earlier
+    events: the leave is applied, so the socket answers its `result` (not a 401 for a player
+    who is gone only because of it), then closes 4401."""
+    tables = Tables(http)
+    for _ in range(3):
+        table = await tables.create("cheat")
+        for _ in range(3):
+            await tables.join(table)
+        async with opened(service.url, table.id) as ws:
+            await say(ws, {"type": "hello", "token": table.players[0], "after": 0})
+            await say(ws, {"type": "command", "id": "bye", "command": {"type": "leave"}})
+            assert (await next_of(ws, "welcome"))["seat"] == 0
+            answered = await answer(ws)
+            assert (answered["type"], answered["id"]) == ("result", "bye"), answered
+            assert await closed(ws) == (4401, "unauthorized")
+        assert len((await tables.view(table))["players"]) == 2
+
+
 async def test_a_page_on_another_origin_cannot_open_a_socket(
     service: ServiceProcess, http: httpx.AsyncClient
 ) -> None:

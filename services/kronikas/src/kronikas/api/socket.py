@@ -498,11 +498,14 @@ class Socket:
         head = _head.decode(body)
         if head.events and head.version > following.after:
             first = head.events[0].version
-            while following.after < first - 1:
-                owed = await following.until(first - 1)
-                if not owed:
-                    break
-                self._events(owed)
+            try:
+                while following.after < first - 1:
+                    owed = await following.until(first - 1)
+                    if not owed:
+                        break
+                    self._events(owed)
+            except Unauthorized:
+                pass  # its player left, by this very command maybe: the answer is owed all the same
             following.after = max(following.after, head.version)
         self._put(b'{"type":"result","id":%b,"result":%b}' % (_encoder.encode(id), body))
 
