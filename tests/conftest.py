@@ -176,11 +176,20 @@ def own_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
 
 class ServiceProcess:
     """The real service (`python -m kronikas.serve`, or `code` run with `python -c`, which
-    serves on the `PORT` it is given) on a free loopback port."""
+    serves on the `PORT` it is given) on a free loopback port; `python` is this one unless given."""
 
-    def __init__(self, redis_url: str, log: Path, code: str | None = None, **env: str) -> None:
+    def __init__(
+        self,
+        redis_url: str,
+        log: Path,
+        code: str | None = None,
+        python: str | None = None,
+        **env: str,
+    ) -> None:
         import subprocess
         import sys
+
+        python = python or sys.executable
 
         from kronikas.adapters.embedded_redis import free_port
 
@@ -202,7 +211,7 @@ class ServiceProcess:
         self.log = log
         self._log_file = log.open("ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-c", code] if code else [sys.executable, "-m", "kronikas.serve"],
+            [python, "-c", code] if code else [python, "-m", "kronikas.serve"],
             env=environment | env,
             stdout=self._log_file,
             stderr=subprocess.STDOUT,

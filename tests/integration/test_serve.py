@@ -1,9 +1,12 @@
-"""`make run`'s launcher: embedded Redis with data on disk, nothing left behind when stopped."""
+"""`make run`'s launcher: embedded Redis with data on disk, nothing left behind when stopped,
+one service a folder and a port; and the image's install, which serves as well."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -11,9 +14,12 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 import redis
+import websockets
 
 from kronikas.adapters.embedded_redis import free_port
+from tests.conftest import ServiceProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -92,3 +98,98 @@ def test_run_serves_with_embedded_redis_and_keeps_data_across_restarts(tmp_path:
     finally:
         again.stop(signal.SIGINT)
     assert not _redis_servers_of(data), "redis-server left behind after Ctrl-C"
+
+
+def _serve_once(data: Path, port: int, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+    """`make run` started while another runs: it must end by itself, with a reason."""
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env |= {"PORT": str(port), "DATA_DIR": str(data), "LOG_FORMAT": "json"}
+    return subprocess.run(
+        [sys.executable, "-m", "kronikas.serve"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=timeout,
+    )
+
+
+def test_a_second_service_on_the_same_data_or_port_refuses_to_start(tmp_path: Path) -> None:
+    """Two redis-servers on one append-only file lose each other's writes: a second service
+    of the same folder (another PORT, the same DATA_DIR) stops before it starts one, and so
+    does a second one on the same PORT, whatever its folder; the first serves on unharmed."""
+    data = tmp_path / ".data"
+    first = Served(data)
+    try:
+        game = httpx.post(f"{first.base}/v1/games", json={"kind": "cheat"}).json()["game"]["id"]
+
+        same_data = _serve_once(data, free_port())
+        assert same_data.returncode == 1
+        assert b"another redis-server keeps its data in" in same_data.stderr
+        assert b"Ctrl-C stops" not in same_data.stderr  # no banner for a service that never ran
+
+        elsewhere = tmp_path / "elsewhere"
+        same_port = _serve_once(elsewhere, first.port)
+        assert same_port.returncode == 1
+        assert b"cannot listen" in same_port.stderr
+        assert not (elsewhere / "redis").exists(), "a redis-server was started all the same"
+
+        assert len(_redis_servers_of(data)) == 1
+        assert httpx.get(f"{first.base}/v1/games/{game}").status_code == 200
+    finally:
+        first.stop()
+    again = Served(data)  # the lock went with the first: the folder is free again
+    try:
+        assert httpx.get(f"{again.base}/v1/games/{game}").status_code == 200
+    finally:
+        again.stop()
+
+
+def _uv() -> str | None:
+    """uv, as `make` installs or finds it (`uv run` names itself in `UV`)."""
+    for found in (os.environ.get("UV"), shutil.which("uv"), str(ROOT / ".tools" / "bin" / "uv")):
+        if found and Path(found).is_file():
+            return found
+    return None
+
+
+@pytest.mark.parametrize("implementation", ["websockets", "wsproto"])
+def test_the_image_serves_from_the_services_own_dependencies(
+    redis_url: str, tmp_path: Path, implementation: str
+) -> None:
+    """The API image installs the service without the workspace's development tools
+    (services/kronikas/Dockerfile: `uv sync --frozen --no-dev --package kronikas`): installed
+    the same way, it starts, answers, and opens a seat socket with either implementation."""
+    uv = _uv()
+    if uv is None:
+        pytest.skip("no uv here: `make test` installs it")
+    venv = tmp_path / "image"
+    subprocess.run(
+        [uv, "sync", "--frozen", "--no-dev", "--package", "kronikas", "--quiet"],
+        cwd=ROOT,
+        env=os.environ | {"UV_PROJECT_ENVIRONMENT": str(venv)},
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    assert not (venv / "bin" / "pytest").exists(), "the development tools came along"
+    service = ServiceProcess(
+        redis_url,
+        tmp_path / "image.log",
+        python=str(venv / "bin" / "python"),
+        SOCKET_IMPLEMENTATION=implementation,
+    )
+    try:
+        created = httpx.post(f"{service.url}/v1/games", json={"kind": "thirty_one"})
+        assert created.status_code == 201, created.text
+        game = created.json()["game"]["id"]
+
+        async def hello() -> dict[str, object]:
+            url = f"ws://127.0.0.1:{service.port}/v1/games/{game}/socket"
+            async with websockets.connect(url) as ws:
+                await ws.send(json.dumps({"type": "hello"}))
+                welcome: dict[str, object] = json.loads(await ws.recv())
+                return welcome
+
+        assert asyncio.run(hello())["type"] == "welcome"
+    finally:
+        service.stop()
