@@ -114,11 +114,9 @@ def _supervise(app: str, host: str, port: int, workers: int, connections: int) -
 
     Not uvicorn's own workers: they share one listening socket, and with keep-alive clients one
     worker could end up with every connection (seen in `make bench`: 32 of 32). With a socket
-    each and SO_REUSEPORT, the kernel spreads connections across the workers.
+    each and SO_REUSEPORT, the kernel spreads connections across the workers. (SO_REUSEPORT
+    would also let a second service share the port: `main` checks it is free first.)
     """
-    if taken := _port_taken(host, port):
-        log.error("cannot listen", extra={"host": host, "port": port, "error": str(taken)})
-        return 1
     spawn = multiprocessing.get_context("spawn")
     stopping: list[int] = []  # a signal handler only appends: no lock it could wait on
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -178,11 +176,21 @@ def main() -> int:
         return 2
     configure_logging(settings.log_level, settings.log_format)
     log_without_query_strings()
+    if taken := _port_taken(settings.host, settings.port):  # before anything is started
+        log.error(
+            "cannot listen: is the service running already? (set PORT for another)",
+            extra={"host": settings.host, "port": settings.port, "error": str(taken)},
+        )
+        return 1
     embedded = None
     if settings.redis_url is None:
         from kronikas.adapters.embedded_redis import EmbeddedRedis
 
-        embedded = EmbeddedRedis(Path(settings.data_dir) / "redis").start()
+        try:
+            embedded = EmbeddedRedis(Path(settings.data_dir) / "redis").start()
+        except RuntimeError as exc:
+            log.error("cannot start the embedded redis-server", extra={"error": str(exc)})
+            return 1
         os.environ["REDIS_URL"] = embedded.url
         log.info(
             "REDIS_URL is unset: started an embedded redis-server",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import logging
+import os
 import shutil
 import signal
 import socket
@@ -46,6 +48,21 @@ def die_with_parent() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
+def _locked(data_dir: Path) -> int:
+    """An exclusive lock on `data_dir` (its file `lock`), or RuntimeError when another process
+    holds it. The system drops the lock when its holder ends, however it ends."""
+    fd = os.open(data_dir / "lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise RuntimeError(
+            f"another redis-server keeps its data in {data_dir} (is the service running already, "
+            "from this folder?): stop it, or give this one another DATA_DIR"
+        ) from None
+    return fd
+
+
 class EmbeddedRedis:
     """One `redis-server` child process on loopback, with append-only persistence in `data_dir`."""
 
@@ -57,6 +74,9 @@ class EmbeddedRedis:
         server binds it, and then `start` picks another."""
         self.extra = extra
         self.process: subprocess.Popen[bytes] | None = None
+        self._lock: int | None = None
+        """The data directory's lock, held while the server runs: two servers writing one
+        append-only file lose each other's writes."""
 
     @property
     def url(self) -> str:
@@ -66,6 +86,8 @@ class EmbeddedRedis:
         """Start the server and wait until it answers PING (on another free port if the one
         picked was taken meanwhile, up to `attempts` times)."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        if self._lock is None:
+            self._lock = _locked(self.data_dir)
         args = [
             redis_binary(),
             "--bind", "127.0.0.1",
@@ -94,6 +116,7 @@ class EmbeddedRedis:
                 if self.port_chosen and "Address already in use" in why and attempts > 1:
                     self.port = free_port()
                     return self.start(timeout, attempts - 1)
+                self._unlock()
                 raise RuntimeError(f"redis-server exited at start: {why}")
             if self.ping():
                 log.info("embedded redis-server started", extra={"port": self.port})
@@ -101,6 +124,11 @@ class EmbeddedRedis:
             time.sleep(0.02)
         self.stop()
         raise RuntimeError(f"redis-server did not answer on port {self.port} in {timeout} s")
+
+    def _unlock(self) -> None:
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            os.close(lock)  # closing the descriptor releases the lock
 
     def _why_it_exited(self) -> str:
         """What the server said before it exited: its stderr, and the end of its log."""
@@ -126,6 +154,7 @@ class EmbeddedRedis:
         """Stop the server (SIGTERM: it flushes the append-only file) and wait for it."""
         process, self.process = self.process, None
         if process is None or process.poll() is not None:
+            self._unlock()
             return
         process.send_signal(signal.SIGTERM)
         try:
@@ -135,6 +164,7 @@ class EmbeddedRedis:
             process.wait()
         if process.stderr:
             process.stderr.close()
+        self._unlock()
 
     def __enter__(self) -> EmbeddedRedis:
         return self.start()
