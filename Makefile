@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 PYTHON ?= python3
-# uv from PATH, else a private copy installed into .tools/ on first use.
+# uv from PATH, else a private copy installed into .tools/ on first use (the version the image pins).
 UV := $(shell command -v uv 2>/dev/null || echo $(CURDIR)/.tools/bin/uv)
 RUN := $(UV) run --frozen
 SDK_DIR := sdk/kronikas-client
@@ -20,7 +20,7 @@ help: ## list the targets
 $(CURDIR)/.tools/bin/uv:
 	@echo "uv not found: installing it into .tools/"
 	$(PYTHON) -m venv .tools
-	.tools/bin/pip install --quiet --disable-pip-version-check uv
+	.tools/bin/pip install --quiet --disable-pip-version-check uv==0.13.9
 
 .venv/.synced: uv.lock pyproject.toml services/kronikas/pyproject.toml | $(UV)
 	$(UV) sync --frozen

@@ -24,6 +24,9 @@ OVERLAY = {
 # What the hand-written parts need beyond the generator's own dependencies (the seat socket's
 # WebSocket client), added to the generated pyproject.toml.
 EXTRA_DEPENDENCIES = ("websockets>=14.0",)
+BUILD_BACKEND = ("uv_build>=0.12.0,<0.13.0", "uv_build>=0.12.0,<0.14.0")
+"""The generator's build requirement, and what it becomes: the uv that `make` installs (and the
+image pins) is 0.13, which warns on every install of a project that excludes it."""
 
 
 def generate(target: Path, spec: Path = SPEC) -> None:
@@ -48,6 +51,7 @@ def generate(target: Path, spec: Path = SPEC) -> None:
             shutil.copyfile(source, out / destination)
         (out / PACKAGE / "events.py").write_text(events_module(spec))
         add_dependencies(out / "pyproject.toml", EXTRA_DEPENDENCIES)
+        widen_build_backend(out / "pyproject.toml", *BUILD_BACKEND)
         if target.exists():
             shutil.rmtree(target)
         shutil.copytree(out, target)
@@ -61,6 +65,13 @@ def add_dependencies(pyproject: Path, requirements: tuple[str, ...]) -> None:
     lines = "".join(f'    "{r}",\n' for r in requirements)
     end = text.index("]", text.index(head))
     pyproject.write_text(text[:end] + lines + text[end:])
+
+
+def widen_build_backend(pyproject: Path, generated: str, ours: str) -> None:
+    """Replace the generated project's build requirement (it must be there to replace)."""
+    text = pyproject.read_text()
+    assert f'"{generated}"' in text, f"no {generated} in {pyproject}: update BUILD_BACKEND"
+    pyproject.write_text(text.replace(f'"{generated}"', f'"{ours}"'))
 
 
 def events_module(spec: Path) -> str:
