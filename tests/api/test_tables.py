@@ -238,3 +238,28 @@ async def test_views_carry_an_etag_of_the_version(tables: Tables, client: Client
     table = await tables.ready("cheat", 2)
     r = await client.get(f"/v1/games/{table.id}")
     assert r.headers["etag"] == f'"{r.json()["version"]}"'
+
+
+async def test_no_cache_may_keep_an_answer_that_shows_a_hand_or_a_token(
+    tables: Tables, client: Client
+) -> None:
+    """A view's `ETag` is its version, the same for every viewer: a cache that ignored
+    `Authorization` could hand one seat's hand to another. Every answer of the API's tables
+    says `no-store` (the command lane's too)."""
+    table = await tables.ready("thirty_one", 2, seed=3)
+    seat = (await tables.view(table))["turn"]
+    created = await client.post("/v1/games", json={"kind": "cheat"})
+    answers = [
+        created,
+        await client.post(f"/v1/games/{created.json()['game']['id']}/players", json={"name": "A"}),
+        await client.get(f"/v1/games/{table.id}", headers=auth(table.players[seat])),
+        await client.get(f"/v1/games/{table.id}/events", headers=auth(table.players[seat])),
+        await client.post(
+            f"/v1/games/{table.id}/commands",
+            json={"type": "keep"},
+            headers=auth(table.players[seat]),
+        ),
+    ]
+    assert [r.headers.get("cache-control") for r in answers] == ["no-store"] * len(answers), [
+        (r.request.url.path, r.status_code) for r in answers
+    ]

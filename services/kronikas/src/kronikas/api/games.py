@@ -130,8 +130,14 @@ async def json_only(request: Request[Any, Any, Any]) -> None:
     inputs.json_body(content_type, content_type is not None or bool(await request.body()))
 
 
+PRIVATE = {"Cache-Control": "no-store"}
+"""On every answer that may hold a seat's hand or a token: no cache keeps it, a shared cache that
+ignores `Authorization` least of all (a view's `ETag` is its version, the same for every
+viewer)."""
+
+
 def _raw(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response[Any]:
-    return Response(body, status_code=status, media_type=JSON, headers=headers)
+    return Response(body, status_code=status, media_type=JSON, headers=PRIVATE | (headers or {}))
 
 
 def _tagged(answer: Answer) -> Response[Any]:

@@ -88,6 +88,7 @@ class Kronikas(Litestar):
             "headers": [
                 (b"content-type", _JSON),
                 (b"etag", b'"%d"' % answer.version),
+                (b"cache-control", b"no-store"),
                 (b"content-length", b"%d" % len(body)),
             ],
         }
