@@ -20,7 +20,8 @@ class CreateCheatGame:
     Attributes:
         kind (Literal['cheat']):  Default: 'cheat'.
         options (CheatOptions | Unset):
-        seed (int | None | Unset): Deal reproducibly from this seed (the view then says `seeded: true`).
+        seed (int | None | Unset): Deal reproducibly from this seed (the view then says `seeded: true`): for tests and
+            replays, never a fair game (a guessable seed can be found from a deal's commitment).
     """
 
     kind: Literal["cheat"] = "cheat"

@@ -20,7 +20,8 @@ class CreateThirtyOneGame:
     Attributes:
         kind (Literal['thirty_one']):  Default: 'thirty_one'.
         options (ThirtyOneOptions | Unset):
-        seed (int | None | Unset): Deal reproducibly from this seed (the view then says `seeded: true`).
+        seed (int | None | Unset): Deal reproducibly from this seed (the view then says `seeded: true`): for tests and
+            replays, never a fair game (a guessable seed can be found from a deal's commitment).
     """
 
     kind: Literal["thirty_one"] = "thirty_one"

@@ -584,7 +584,7 @@ export type CreateCheatGame = {
     kind: 'cheat';
     options?: CheatOptions;
     /**
-     * Deal reproducibly from this seed (the view then says `seeded: true`).
+     * Deal reproducibly from this seed (the view then says `seeded: true`): for tests and replays, never a fair game (a guessable seed can be found from a deal's commitment).
      */
     seed?: number | null;
 };
@@ -596,7 +596,7 @@ export type CreateThirtyOneGame = {
     kind: 'thirty_one';
     options?: ThirtyOneOptions;
     /**
-     * Deal reproducibly from this seed (the view then says `seeded: true`).
+     * Deal reproducibly from this seed (the view then says `seeded: true`): for tests and replays, never a fair game (a guessable seed can be found from a deal's commitment).
      */
     seed?: number | null;
 };

@@ -15,7 +15,10 @@ Seed = Annotated[
     msgspec.Meta(
         ge=0,
         le=2**63 - 1,
-        description="Deal reproducibly from this seed (the view then says `seeded: true`).",
+        description=(
+            "Deal reproducibly from this seed (the view then says `seeded: true`): for tests and"
+            " replays, never a fair game (a guessable seed can be found from a deal's commitment)."
+        ),
     ),
 ]
 
