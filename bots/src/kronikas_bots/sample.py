@@ -1,6 +1,8 @@
-"""A whole bot in under 30 lines: `python -m kronikas_bots.sample http://localhost:8000 GAME_ID`."""
+"""A whole bot in under 30 lines: `python -m kronikas_bots.sample http://localhost:8000 GAME_ID
+[NAME]` (each seat's name must differ from the others at the table)."""
 
 import sys
+import time
 
 from kronikas_client import AuthenticatedClient, Client
 from kronikas_client import models as m
@@ -16,7 +18,8 @@ def main(url: str, game_id: str, name: str = "sample") -> list[int]:
     me = AuthenticatedClient(base_url=url, token=joined.token)
     while True:
         view = get_game.sync(game_id, client=me)
-        if isinstance(view, m.Problem) and view.status == 503:  # nothing changed: try again
+        if isinstance(view, m.Problem) and view.status in (429, 503):  # too fast, or Redis away
+            time.sleep(1)  # the answer's Retry-After; nothing changed: try again
             continue
         assert isinstance(view, VIEWS), view  # a table of a game the bots play
         if view.status == "finished":
@@ -30,4 +33,4 @@ def main(url: str, game_id: str, name: str = "sample") -> list[int]:
 
 
 if __name__ == "__main__":
-    print("winners:", main(sys.argv[1], sys.argv[2]))
+    print("winners:", main(*sys.argv[1:4]))
