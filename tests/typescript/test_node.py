@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ServiceProcess
+from tests.conftest import ServiceProcess, serving
 from tests.typescript.node import PACKAGE, bin_of, built, node_or_skip, run
 
 README_URL = "http://127.0.0.1:8000"
@@ -40,12 +40,21 @@ def test_the_socket_and_follow_helpers_keep_their_promises_offline(dist: Path) -
 
 
 def test_the_readme_example_compiles_and_plays_a_match_to_its_end(
-    dist: Path, service: ServiceProcess
+    dist: Path, redis_url: str, tmp_path: Path
 ) -> None:
+    """Against a service with the default limits a token meets in production: the example
+    waits out the 429s a fast two-seat match draws (it once asserted against them)."""
     node = node_or_skip()
+    defaults = {"RATE_LIMIT_PER_S": "20", "RATE_LIMIT_BURST": "40", "READ_LIMIT_PER_S": "30"}
+    defaults |= {"READ_LIMIT_BURST": "60", "STREAMS_PER_TOKEN": "10"}
+    with serving(redis_url, tmp_path / "service.log", **defaults) as service:
+        _play_the_readme_example(dist, node, service)
+
+
+def _play_the_readme_example(dist: Path, node: str, service: ServiceProcess) -> None:
     readme = (PACKAGE / "README.md").read_text()
     example = readme.split("```ts\n", 1)[1].split("```\n", 1)[0]
-    assert len(example.splitlines()) < 40
+    assert len(example.splitlines()) < 70
     # Inside the package (dist/ is not committed), so that `@kronikas/client` resolves to it.
     source = dist / "readme" / "example.ts"
     source.parent.mkdir(exist_ok=True)
