@@ -25,7 +25,8 @@ from kronikas.api.wire import (
     Kinds,
     Lobby,
 )
-from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized, no_table
+from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
+from kronikas.application.folds import GAME_ID_MAX, no_table
 from kronikas.application.games import Answer, Games
 from kronikas.application.wire import (
     CommandResult,
@@ -38,7 +39,7 @@ from kronikas.application.wire import (
 )
 
 JSON = "application/json"
-GAME_ID_DOC, GAME_ID_MAX = "The table's id.", 64
+GAME_ID_DOC = "The table's id."
 GameId = Annotated[
     str,
     # Documented, not validated by the framework: an id no table can have is 404, however long

@@ -21,7 +21,7 @@ from litestar import Litestar, Request
 from litestar.types import Message, Receive, Scope, Send
 
 from kronikas.api.errors import handle_exception
-from kronikas.api.games import JSON, run_command
+from kronikas.api.games import JSON, PRIVATE, run_command
 from kronikas.api.logs import RequestLogMiddleware
 from kronikas.api.sse import SERVER_SEND
 from kronikas.api.wire import DEFAULT, ApiWire
@@ -29,6 +29,7 @@ from kronikas.application.games import Games
 
 _ROUTE = re.compile(r"/v1/games/([^/]+)/commands")
 _JSON = JSON.encode()
+_HEADERS = [(name.lower().encode(), value.encode()) for name, value in PRIVATE.items()]
 
 
 def takes(scope: Any) -> re.Match[str] | None:
@@ -88,8 +89,8 @@ class Kronikas(Litestar):
             "headers": [
                 (b"content-type", _JSON),
                 (b"etag", b'"%d"' % answer.version),
-                (b"cache-control", b"no-store"),
                 (b"content-length", b"%d" % len(body)),
+                *_HEADERS,
             ],
         }
         await send(start)

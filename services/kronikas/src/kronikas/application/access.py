@@ -14,8 +14,8 @@ import secrets
 
 import msgspec
 
-from kronikas.application.errors import Forbidden, InvalidRequest, Unauthorized, no_table
-from kronikas.application.folds import GAME_ID, Folds
+from kronikas.application.errors import Forbidden, InvalidRequest, Unauthorized
+from kronikas.application.folds import GAME_ID, Folds, no_table
 from kronikas.application.tables import Table
 from kronikas.domain.engine import Rules, tag_of
 

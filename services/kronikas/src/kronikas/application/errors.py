@@ -49,14 +49,6 @@ class NotFound(ApiError):
     code = "not_found"
 
 
-def no_table(game_id: str) -> NotFound:
-    """404 for a table id that names no table; an id longer than any table's (64 characters)
-    is not echoed back."""
-    if len(game_id) > 64:
-        return NotFound("There is no table with an id that long.")
-    return NotFound(f"There is no table {game_id!r}.")
-
-
 class VersionMismatch(ApiError):
     code = "version_mismatch"
 

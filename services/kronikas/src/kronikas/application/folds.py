@@ -11,12 +11,23 @@ from typing import Union
 import msgspec
 
 from kronikas.application.engines import ENGINES, Registry
-from kronikas.application.errors import Unavailable, no_table, rate_limited
+from kronikas.application.errors import NotFound, Unavailable, rate_limited
 from kronikas.application.ports import ChangeFeed, EventStore
 from kronikas.application.tables import Table
 from kronikas.application.wire import Record, ms_of
 
 GAME_ID = re.compile(r"[0-9a-f]{16}")
+GAME_ID_MAX = 64
+"""The longest id a path may carry that is quoted back in a refusal (and the document's bound)."""
+
+
+def no_table(game_id: str) -> NotFound:
+    """404 for a table id that names no table; one longer than `GAME_ID_MAX` is not quoted."""
+    if len(game_id) > GAME_ID_MAX:
+        return NotFound("There is no table with an id that long.")
+    return NotFound(f"There is no table {game_id!r}.")
+
+
 """What `create` makes; anything else names no table (and could break a cluster's hash tag)."""
 _CACHE_SIZE = 4096
 READ_PAGE = 1_000
