@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -42,6 +42,8 @@ LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 _HOST = re.compile(
     r"\[(?P<v6>[0-9A-Fa-f:.]{2,45})\](?::[0-9]{0,5})?|(?P<name>[A-Za-z0-9._-]{1,253})(?::[0-9]{0,5})?"
 )
+
+_KNOWN_MAX = 256
 
 MISDIRECTED = "This host name is not served here (see ALLOWED_HOSTS)."
 
@@ -82,6 +84,8 @@ class Hosts:
     """The names served besides the loopback ones."""
     suffixes: tuple[str, ...] = ()
     """`.cards.example` for `*.cards.example`: the names that end so are served."""
+    _known: dict[bytes, bool] = field(default_factory=dict, compare=False, repr=False)
+    """The `Host` values judged already (a few per service: a name, with or without a port)."""
 
     @classmethod
     def of(cls, settings: Settings) -> Hosts:
@@ -117,7 +121,12 @@ class Hosts:
         seen = False
         for name, value in scope["headers"]:
             if name == b"host":
-                if not self.serves(value.decode("latin-1")):
+                if (served := self._known.get(value)) is None:
+                    served = self.serves(value.decode("latin-1"))
+                    if len(self._known) >= _KNOWN_MAX:
+                        self._known.clear()
+                    self._known[value] = served
+                if not served:
                     return False
                 seen = True
         return seen
