@@ -359,3 +359,36 @@ def test_a_hostile_conditional_header_on_a_web_file_is_never_a_5xx(
             else:
                 judge(answer, tally)
     print(f"\n{method} {file}: {dict(tally)}")
+
+
+HOST_ROUTES = {
+    # name: (method, target, body)
+    "health": ("GET", b"/v1/health", b""),
+    "the lobby": ("GET", b"/v1/games", b""),
+    "create": ("POST", b"/v1/games", b'{"kind": "cheat"}'),
+    "a command (the lane)": ("POST", b"/v1/games/0123456789abcdef/commands", b"{}"),
+    "the web table": ("GET", b"/", b""),
+    "the docs page": ("GET", b"/schema", b""),
+    "mcp": ("POST", b"/mcp", b"{}"),
+}
+
+
+@pytest.mark.parametrize("route", list(HOST_ROUTES))
+def test_a_hostile_host_is_a_4xx_and_makes_nothing(
+    service: ServiceProcess, client: httpx.Client, clean_log: None, route: str
+) -> None:
+    """The `Host` itself with each hostile value (and as a second `Host`): a service on
+    loopback serves the loopback names only, so each is refused before the route reads it."""
+    method, target, body = HOST_ROUTES[route]
+    lobby = client.get("/v1/games", params={"limit": 1}).json()["games"]
+    tally: Counter[str] = Counter()
+    for value in VALUES.values():
+        for second in (False, True):
+            request = http(method, target, [(b"Content-Type", b"application/json")], body)
+            own = b"Host: 127.0.0.1\r\n"
+            hostile = b"Host: " + value + b"\r\n"
+            request = request.replace(own, own + hostile if second else hostile, 1)
+            answer = exchange(service.port, request)
+            judge(answer, tally)
+    assert client.get("/v1/games", params={"limit": 1}).json()["games"] == lobby
+    print(f"\n{route}: {dict(tally)}")
