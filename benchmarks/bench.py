@@ -139,7 +139,7 @@ class Connection(asyncio.Protocol):
     ) -> tuple[int, Any]:
         """One request; the answer decoded by `answer` (only the fields the script reads)."""
         payload = b"" if body is None else _encode(body)
-        head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {len(payload)}\r\n"
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(payload)}\r\n"
         if payload:
             head += "Content-Type: application/json\r\n"
         if token:

@@ -105,7 +105,7 @@ class CrowdSlot(follow.Slot):
         phase = self.phase
         sent = phase.sent_times[table.game_id] = {}
         request = (
-            f"GET /v1/games/{table.game_id}/stream?after=0 HTTP/1.1\r\nHost: bench\r\n"
+            f"GET /v1/games/{table.game_id}/stream?after=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             "Accept: text/event-stream\r\n\r\n"
         ).encode()
         loop = asyncio.get_running_loop()

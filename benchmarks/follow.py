@@ -232,11 +232,11 @@ class Seat:
         self.stream: Follower | None = None
         path = f"/v1/games/{table.game_id}/commands"
         self.prefix = (
-            f"POST {path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n"
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             f"Authorization: Bearer {token}\r\n"
         ).encode()
         self.open_stream = (
-            f"GET /v1/games/{table.game_id}/stream?after=0 HTTP/1.1\r\nHost: bench\r\n"
+            f"GET /v1/games/{table.game_id}/stream?after=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             f"Accept: text/event-stream\r\nAuthorization: Bearer {token}\r\n\r\n"
         ).encode()
 

@@ -30,7 +30,8 @@ def near_miss(token: str) -> str:
 
 async def measure(redis_url: str, rounds: int) -> tuple[float, float, int]:
     settings = Settings(redis_url=redis_url, log_level="CRITICAL", rate_per_s=100_000,
-                        rate_burst=100_000, open_per_min=1_000_000)  # fmt: skip
+                        rate_burst=100_000, open_per_min=1_000_000,
+                        allowed_hosts=("testserver.local",))  # fmt: skip
     async with AsyncTestClient(create_app(settings)) as client:
         created = (await client.post("/v1/games", json={"kind": "cheat"})).json()
         table = created["game"]["id"]

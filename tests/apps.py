@@ -11,6 +11,9 @@ from kronikas.config import Settings
 
 Client = AsyncTestClient[Litestar]
 
+TEST_HOST = "testserver.local"
+"""The name Litestar's test clients send as `Host`."""
+
 
 def settings(redis_url: str, **overrides: Any) -> Settings:
     """The settings of an app under test: quiet, and limits far above what a test sends."""
@@ -25,6 +28,8 @@ def settings(redis_url: str, **overrides: Any) -> Settings:
         "streams_per_token": 1_000_000,
         "streams_per_address": 1_000_000,
         "redis_timeout_s": 1.0,
+        # The test client's `Host` (a service on loopback serves only the loopback names)
+        "allowed_hosts": (TEST_HOST,),
     }
     return Settings(**(base | overrides))
 

@@ -14,6 +14,7 @@ from msgspec import Struct
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 from kronikas.api.app import create_app
 from kronikas.config import Settings
+from tests.apps import TEST_HOST
 
 PROBLEM = "application/problem+json"
 
@@ -33,7 +34,12 @@ async def boom() -> None:
 
 
 def make_app(redis_url: str) -> Litestar:
-    settings = Settings(redis_url=redis_url, log_level="CRITICAL", redis_timeout_s=0.5)
+    settings = Settings(
+        redis_url=redis_url,
+        log_level="CRITICAL",
+        redis_timeout_s=0.5,
+        allowed_hosts=(TEST_HOST,),
+    )
     return create_app(settings, extra_routes=[echo, boom])
 
 

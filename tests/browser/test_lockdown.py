@@ -22,6 +22,7 @@ from playwright.async_api import expect
 from kronikas.api import docs_pages
 from kronikas.api.app import create_app
 from kronikas.config import Settings
+from tests.apps import TEST_HOST
 from tests.browser.conftest import WEB_DIR, PageFactory, Served, requests_of
 
 ALLOWED = ("http://127.0.0.1:5173", "https://cards.example.org")
@@ -78,6 +79,7 @@ def client(redis_url: str) -> Iterator[TestClient[Litestar]]:
         log_level="CRITICAL",
         web_dir=str(WEB_DIR),
         cors_origins=(*ALLOWED, *NOT_ORIGINS),
+        allowed_hosts=(TEST_HOST,),
     )
     with TestClient(create_app(settings)) as c:
         yield c
@@ -117,7 +119,12 @@ def test_an_inline_script_is_allowed_by_its_hash_alone(redis_url: str, tmp_path:
         "<!doctype html><script>window.one = 1;</script><script src='app.js'></script>"
         "<script type='module'>window.two = 2;</script>"
     )
-    settings = Settings(redis_url=redis_url, log_level="CRITICAL", web_dir=str(tmp_path))
+    settings = Settings(
+        redis_url=redis_url,
+        log_level="CRITICAL",
+        web_dir=str(tmp_path),
+        allowed_hosts=(TEST_HOST,),
+    )
     with TestClient(create_app(settings)) as c:
         csp = policy(c.get("/").headers["content-security-policy"])
     assert csp["script-src"] == [

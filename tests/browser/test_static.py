@@ -20,6 +20,7 @@ from litestar.testing import TestClient
 from kronikas.api.app import WithoutQueryStrings, create_app
 from kronikas.api.openapi import export
 from kronikas.config import Settings, source_web_dir
+from tests.apps import TEST_HOST
 from tests.browser.conftest import WEB_DIR, Served
 from tests.conftest import serving
 
@@ -52,7 +53,9 @@ NOT_SERVED = [
 
 
 def _settings(redis_url: str, web_dir: str | None) -> Settings:
-    return Settings(redis_url=redis_url, log_level="CRITICAL", web_dir=web_dir)
+    return Settings(
+        redis_url=redis_url, log_level="CRITICAL", web_dir=web_dir, allowed_hosts=(TEST_HOST,)
+    )
 
 
 @pytest.fixture
@@ -142,7 +145,8 @@ def _raw_get(url: str, target: str) -> bytes:
     """A GET of `target` exactly as written (an HTTP client would normalize `..`)."""
     host, port = url.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=10) as sock:
-        sock.sendall(f"GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        head = f"GET {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        sock.sendall(head.encode())
         answer = b""
         while chunk := sock.recv(65536):
             answer += chunk

@@ -23,6 +23,7 @@ from kronikas.adapters import embedded_redis
 from kronikas.api.app import create_app
 from kronikas.api.web import socket_sources
 from kronikas.config import Settings
+from tests.apps import TEST_HOST
 from tests.browser.conftest import WEB_DIR, PageFactory, Served
 from tests.browser.test_web_table import (
     act,
@@ -248,7 +249,11 @@ ALLOWED = ("http://127.0.0.1:5173", "https://cards.example.org")
 @pytest.fixture
 def client(redis_url: str) -> Iterator[TestClient[Litestar]]:
     settings = Settings(
-        redis_url=redis_url, log_level="CRITICAL", web_dir=str(WEB_DIR), cors_origins=ALLOWED
+        redis_url=redis_url,
+        log_level="CRITICAL",
+        web_dir=str(WEB_DIR),
+        cors_origins=ALLOWED,
+        allowed_hosts=(TEST_HOST, "cards.example.net"),
     )
     with TestClient(create_app(settings)) as c:
         yield c

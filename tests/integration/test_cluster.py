@@ -22,6 +22,7 @@ from kronikas.adapters.notifier import Notifier
 from kronikas.api.app import create_app
 from kronikas.application.ports import Summary
 from kronikas.config import Settings
+from tests.apps import TEST_HOST
 from tests.integration.cluster import LocalCluster
 
 Client = AsyncTestClient[Litestar]
@@ -210,6 +211,7 @@ def cluster_settings(cluster: LocalCluster) -> Settings:
         rate_per_s=100_000,
         rate_burst=100_000,
         open_per_min=1_000_000,
+        allowed_hosts=(TEST_HOST,),
     )
 
 

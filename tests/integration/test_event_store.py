@@ -720,6 +720,19 @@ async def test_the_lobby_shows_the_summary_of_the_latest_append(
     assert (entry.status, entry.players, entry.version) == ("playing", 3, 3)
 
 
+async def test_the_lobby_keeps_whether_a_table_is_seeded(backend: Backend, store: Store) -> None:
+    kind = f"test-{new_id()}"
+    seeded, plain = new_id(), new_id()
+    for game, flag in ((seeded, True), (plain, False)):
+        made = Summary(game, kind, "open", 0, int(time.time() * 1000), 0, seeded=flag)
+        assert (await append(store, game, 0, events("created"), summary=made)).outcome == "ok"
+        await store.register(game, made.created_ms)
+    later = Summary(seeded, kind, "playing", 2, 0, 0, seeded=True)
+    await append(store, seeded, 1, events("started"), summary=later)
+    found, _ = await store.lobby(kind, None, 0, 10)
+    assert {s.game_id: s.seeded for s in found} == {seeded: True, plain: False}
+
+
 async def test_the_lobby_leaves_out_tables_that_expired(backend: Backend, store: Store) -> None:
     kind = f"test-{new_id()}"
     ids = await make_listed(backend, kind, ["open"] * 3)

@@ -146,7 +146,7 @@ def cpu_seconds(pid: int) -> float:
 async def keep_alive_gets(port: int, path: str, connections: int, each: int) -> None:
     """`connections` connections opened one after another, then `each` GETs on every one."""
     streams = [await asyncio.open_connection("127.0.0.1", port) for _ in range(connections)]
-    request = f"GET {path} HTTP/1.1\r\nHost: test\r\n\r\n".encode()
+    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
 
     async def look(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         for _ in range(each):

@@ -4,7 +4,9 @@ Digits that are not ASCII (superscripts, Arabic-Indic, fullwidth; as UTF-8 and a
 bytes), control bytes, empty and over-long values, in each value on the framework's routes and on
 the command lane (a command without an `Origin` header; with one, the framework serves it). Each
 answer is a 4xx problem+json with a `code`, never a 5xx; the log holds no traceback; a refused
-command leaves the table at its version.
+command leaves the table at its version. The files served outside the API (the web table's, the
+docs pages and their assets) get the conditional and range headers with the same values and with
+dates no parser can hold: an answer or a 4xx, never a 5xx.
 
 Bytes the HTTP grammar forbids (most control bytes in a header, raw bytes above 0x7F in the
 request target) never reach the application: the HTTP server's parser answers its own plain 400,
@@ -290,3 +292,103 @@ def test_a_body_over_the_limit_at_start_is_413_and_deals_nothing(
     assert client.get(f"/v1/games/{game}").json()["status"] == "open"
     r = client.post(f"/v1/games/{game}/start", content=body(10), headers=headers)
     assert r.status_code == 200 and r.json()["status"] == "playing", r.text
+
+
+WEB_VALUES: dict[str, bytes] = VALUES | {
+    # Dates no datetime can hold, and offsets no timezone can: a parser that reads them raises
+    "a year of eleven digits": b"Fri, 31 Dec 99999999999 23:59:59 GMT",
+    "a year of thirty digits": b"Fri, 31 Dec " + b"9" * 30 + b" 23:59:59 GMT",
+    "an offset of a hundred hours": b"Fri, 31 Dec 9999 23:59:59 +9999",
+    "the last second with the furthest offset": b"Fri, 31 Dec 9999 23:59:59 -2359",
+    "the first day of year one": b"Mon, 01 Jan 0001 00:00:00 +2359",
+    "year zero": b"Sat, 01 Jan 0000 00:00:00 GMT",
+    "a negative year": b"Fri, 31 Dec -5 23:59:59 GMT",
+    "the 99th of December": b"Fri, 99 Dec 2020 99:99:99 GMT",
+    "a date as an integer": b"99999999999999999999",
+    "a quoted tag": b'"' + b"f" * 32 + b'"',
+    "a weak tag list": b'W/"a", W/"b", *',
+    "a lone W/": b"W/",
+    "a byte range past the end": b"bytes=99999999999999999999-",
+    "a suffix range": b"bytes=-99999999999999999999",
+    "many ranges": b"bytes=" + b",".join(b"%d-%d" % (i, i) for i in range(500)),
+    "a range of another unit": b"lines=1-2",
+}
+
+WEB_HEADERS = [
+    b"If-Modified-Since",
+    b"If-Unmodified-Since",
+    b"If-None-Match",
+    b"If-Match",
+    b"If-Range",
+    b"Range",
+    b"Accept-Encoding",
+    b"Cache-Control",
+]
+
+WEB_FILES = {
+    # name: the path (the web table's files, the docs pages and their assets, a missing file)
+    "the web table's page": b"/",
+    "its page by name": b"/index.html",
+    "a script": b"/app.js",
+    "a card": b"/cards/AH.svg",
+    "a missing file": b"/nothing-here.js",
+    "the docs page": b"/schema",
+    "the document": b"/schema/openapi.json",
+    "a docs asset": b"/schema/assets/favicon.svg",
+}
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+@pytest.mark.parametrize("file", list(WEB_FILES))
+def test_a_hostile_conditional_header_on_a_web_file_is_never_a_5xx(
+    service: ServiceProcess, clean_log: None, file: str, method: str
+) -> None:
+    """Each conditional and range header, with each hostile value, on each kind of file the
+    service serves outside the API: an answer (200, 206, 304) or a 4xx problem, never a 5xx."""
+    tally: Counter[str] = Counter()
+    for name in WEB_HEADERS:
+        for value in WEB_VALUES.values():
+            answer = exchange(service.port, http(method, WEB_FILES[file], [(name, value)]))
+            if answer.status in (200, 206, 304, 416):
+                tally[str(answer.status)] += 1
+            elif method == "HEAD" and answer.body != PARSER_400:
+                # a refusal without its body: its head says what it is
+                assert 400 <= answer.status < 500, (name, value, answer.status)
+                assert answer.headers[b"content-type"].startswith(b"application/problem+json")
+                tally[str(answer.status)] += 1
+            else:
+                judge(answer, tally)
+    print(f"\n{method} {file}: {dict(tally)}")
+
+
+HOST_ROUTES = {
+    # name: (method, target, body)
+    "health": ("GET", b"/v1/health", b""),
+    "the lobby": ("GET", b"/v1/games", b""),
+    "create": ("POST", b"/v1/games", b'{"kind": "cheat"}'),
+    "a command (the lane)": ("POST", b"/v1/games/0123456789abcdef/commands", b"{}"),
+    "the web table": ("GET", b"/", b""),
+    "the docs page": ("GET", b"/schema", b""),
+    "mcp": ("POST", b"/mcp", b"{}"),
+}
+
+
+@pytest.mark.parametrize("route", list(HOST_ROUTES))
+def test_a_hostile_host_is_a_4xx_and_makes_nothing(
+    service: ServiceProcess, client: httpx.Client, clean_log: None, route: str
+) -> None:
+    """The `Host` itself with each hostile value (and as a second `Host`): a service on
+    loopback serves the loopback names only, so each is refused before the route reads it."""
+    method, target, body = HOST_ROUTES[route]
+    lobby = client.get("/v1/games", params={"limit": 1}).json()["games"]
+    tally: Counter[str] = Counter()
+    for value in VALUES.values():
+        for second in (False, True):
+            request = http(method, target, [(b"Content-Type", b"application/json")], body)
+            own = b"Host: 127.0.0.1\r\n"
+            hostile = b"Host: " + value + b"\r\n"
+            request = request.replace(own, own + hostile if second else hostile, 1)
+            answer = exchange(service.port, request)
+            judge(answer, tally)
+    assert client.get("/v1/games", params={"limit": 1}).json()["games"] == lobby
+    print(f"\n{route}: {dict(tally)}")

@@ -21,6 +21,7 @@ class LobbyEntry:
         kind (LobbyEntryKind):
         max_players (int):
         players (int):
+        seeded (bool):
         status (LobbyEntryStatus):
     """
 
@@ -29,6 +30,7 @@ class LobbyEntry:
     kind: LobbyEntryKind
     max_players: int
     players: int
+    seeded: bool
     status: LobbyEntryStatus
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -43,6 +45,8 @@ class LobbyEntry:
 
         players = self.players
 
+        seeded = self.seeded
+
         status = self.status.value
 
         field_dict: dict[str, Any] = {}
@@ -54,6 +58,7 @@ class LobbyEntry:
                 "kind": kind,
                 "max_players": max_players,
                 "players": players,
+                "seeded": seeded,
                 "status": status,
             }
         )
@@ -73,6 +78,8 @@ class LobbyEntry:
 
         players = d.pop("players")
 
+        seeded = d.pop("seeded")
+
         status = LobbyEntryStatus(d.pop("status"))
 
         lobby_entry = cls(
@@ -81,6 +88,7 @@ class LobbyEntry:
             kind=kind,
             max_players=max_players,
             players=players,
+            seeded=seeded,
             status=status,
         )
 

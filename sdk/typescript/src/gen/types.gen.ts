@@ -818,6 +818,7 @@ export type LobbyEntry = {
     kind: 'cheat' | 'thirty_one';
     max_players: number;
     players: number;
+    seeded: boolean;
     status: 'open' | 'playing' | 'finished';
 };
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,33 @@ def _networks(env: Mapping[str, str], name: str) -> tuple[Network, ...]:
             except ValueError:
                 raise ValueError(f"{name}: {item!r} is not an IP address or CIDR block") from None
     return tuple(found)
+
+
+_NAME = re.compile(r"(?:\*\.)?[a-z0-9_-]+(?:\.[a-z0-9_-]+)*")
+
+
+def _host_names(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """Comma-separated host names (`cards.example, *.cards.example, 192.0.2.7, [2001:db8::1]`),
+    lower-case, without a trailing dot; `*` alone for any name. No scheme, port or path: any
+    port is served, and a name is all a `Host` is matched by."""
+    found = []
+    for item in env.get(name, "").split(","):
+        if not (item := item.strip().lower()):
+            continue
+        host = item.removesuffix(".")
+        if host.startswith("[") and host.endswith("]"):
+            host = host[1:-1]
+        if ":" in host:
+            try:
+                host = str(ipaddress.IPv6Address(host))
+            except ValueError:
+                raise ValueError(
+                    f"{name}: {item!r} is not a host name (no scheme, port or path)"
+                ) from None
+        elif host != "*" and not _NAME.fullmatch(host):
+            raise ValueError(f"{name}: {item!r} is not a host name (no scheme, port or path)")
+        found.append(host)
+    return tuple(dict.fromkeys(found))
 
 
 def source_web_dir() -> str | None:
@@ -117,6 +145,10 @@ class Settings:
     """The web table's folder, served at `/`; None: no web table (only the API and its docs)."""
     mcp_enabled: bool = True
     """Whether the service serves its MCP endpoint at `/mcp` (api/mcp/)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """The names the service answers to in `Host` (api/hosts.py): exact names, `*.example.com`
+    for the names under one, `*` for any; the loopback names always. Empty: only the loopback
+    names while it listens on loopback (and no proxy is trusted), else any name."""
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -175,4 +207,5 @@ class Settings:
             socket_deflate=_bool(env, "SOCKET_DEFLATE", False),
             web_dir=env.get("WEB_DIR") or source_web_dir(),
             mcp_enabled=_bool(env, "MCP_ENABLED", True),
+            allowed_hosts=_host_names(env, "ALLOWED_HOSTS"),
         )

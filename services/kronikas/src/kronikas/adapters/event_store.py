@@ -151,6 +151,9 @@ class SummaryRecord(msgspec.Struct, frozen=True, array_like=True):
     status: str
     players: int
     created_ms: int
+    seeded: bool = False
+    """Stored after the fields older versions wrote: their entries read as not seeded, and
+    they read this one's first four fields (msgspec ignores an array's extra items)."""
 
 
 class RedisEventStore:
@@ -225,7 +228,9 @@ class RedisEventStore:
         tag = keys["log"].rsplit(":", 1)[0]
         rate_on = bool(token_hash) and self.rate_per_s > 0
         record = msgspec.json.encode(
-            SummaryRecord(summary.kind, summary.status, summary.players, summary.created_ms)
+            SummaryRecord(
+                summary.kind, summary.status, summary.players, summary.created_ms, summary.seeded
+            )
         )
         script_keys = [keys["log"], keys["meta"], keys["auth"], f"{tag}:rate:{token_hash}"]
         # A table is listed in the lobby by its first append, in the same script on one server;
@@ -527,7 +532,13 @@ class RedisEventStore:
                 continue
             rec = msgspec.json.decode(raw, type=SummaryRecord)
             summary = Summary(
-                game_id, rec.kind, rec.status, rec.players, rec.created_ms, int(version or 0)
+                game_id,
+                rec.kind,
+                rec.status,
+                rec.players,
+                rec.created_ms,
+                int(version or 0),
+                rec.seeded,
             )
             out.append((summary, listed.decode() if listed else None))
         return out

@@ -99,6 +99,7 @@ class _Meta:
     players: int
     created_ms: int
     until_s: int | None = None
+    seeded: bool = False
 
 
 @dataclass
@@ -293,6 +294,7 @@ class MemoryEventStore:
         meta.version = version
         meta.kind, meta.status = summary.kind, summary.status
         meta.players, meta.created_ms = summary.players, summary.created_ms
+        meta.seeded = summary.seeded
         until_s = int(now * 1000) // 1000 + ttl_s
         if authed or meta.until_s is None or abs(until_s - meta.until_s) > _REFRESH_S:
             meta.until_s = until_s
@@ -317,7 +319,13 @@ class MemoryEventStore:
             ):
                 continue
             entry = Summary(
-                game_id, meta.kind, meta.status, meta.players, meta.created_ms, meta.version
+                game_id,
+                meta.kind,
+                meta.status,
+                meta.players,
+                meta.created_ms,
+                meta.version,
+                meta.seeded,
             )
             found.append((score, game_id, entry))
         found.sort(key=lambda f: (f[0], f[1]), reverse=True)  # as ZREVRANGE orders ties

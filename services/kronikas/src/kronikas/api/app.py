@@ -23,6 +23,7 @@ from kronikas.adapters.redis_client import connect
 from kronikas.api import docs_pages
 from kronikas.api.errors import handle_exception
 from kronikas.api.games import GamesController, send_command_inputs, within_limit
+from kronikas.api.hosts import Hosts
 from kronikas.api.lane import Kronikas
 from kronikas.api.logs import configure_logging
 from kronikas.api.mcp import McpEndpoint
@@ -189,6 +190,7 @@ def create_app(
         openapi_config=openapi_config(wire),
         signature_namespace=wire.namespace(),
         wire=wire,
+        hosts=Hosts.of(settings),
         cors_config=cors,
         request_max_body_size=settings.max_body_bytes,
         before_request=within_limit,

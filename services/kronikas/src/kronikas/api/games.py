@@ -286,6 +286,7 @@ class GamesController(Controller):
                 players=s.players,
                 max_players=wire.max_players(s.kind),
                 created_at=utc_text(s.created_ms),
+                seeded=s.seeded,
             )
             for s in found
             if s.kind in wire.engines  # one Redis may hold tables of a game this app does not run

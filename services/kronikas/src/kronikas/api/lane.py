@@ -7,6 +7,9 @@ routes it: the same work (`games.run_command`), the same answer, the same reques
 log line (`RequestLogMiddleware` wraps the lane too), and every refusal made by the same exception
 handler as everywhere else.
 
+Before either, every request and socket upgrade passes the `Host` check (api/hosts.py,
+`ALLOWED_HOSTS`): a name the service does not serve is 421 before anything reads the request.
+
 It steps aside, and the framework serves the route as before, for any request that carries an
 `Origin` header (the CORS middleware answers those) and for any path that is not exactly the
 route's; the framework also still declares the route for the OpenAPI document.
@@ -22,6 +25,7 @@ from litestar.types import Message, Receive, Scope, Send
 
 from kronikas.api.errors import handle_exception
 from kronikas.api.games import JSON, PRIVATE, run_command
+from kronikas.api.hosts import Hosts, misdirected
 from kronikas.api.logs import RequestLogMiddleware
 from kronikas.api.sse import SERVER_SEND
 from kronikas.api.wire import DEFAULT, ApiWire
@@ -48,10 +52,15 @@ def takes(scope: Any) -> re.Match[str] | None:
 class Kronikas(Litestar):
     """The application, with the command lane in front of the framework."""
 
-    def __init__(self, *args: Any, wire: ApiWire = DEFAULT, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, wire: ApiWire = DEFAULT, hosts: Hosts | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.wire = wire
         """The wire types of the games this app runs (`create_app(games=...)`)."""
+        self.hosts = hosts or Hosts(any=True)
+        """The `Host` names it answers to (api/hosts.py), checked before the lane and routing."""
+        self._misdirected = RequestLogMiddleware(misdirected)
         self._commands = wire.commands
         self._lane = RequestLogMiddleware(self._command)
         # Every request has its id and its log line, the framework's own answers too (a route
@@ -62,6 +71,9 @@ class Kronikas(Litestar):
         them): what `state.games` holds, without the state's lookup on every move."""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "lifespan" and not self.hosts.allows(scope):
+            await self._misdirected(scope, receive, send)
+            return
         if (found := takes(scope)) is not None:
             scope["app"] = scope["litestar_app"] = self
             scope["path_params"] = {"game_id": found[1]}

@@ -155,7 +155,9 @@ def origin_allowed(scope: Scope, allowed: tuple[str, ...]) -> bool:
     opens the socket, and no same-origin rule stops a page on another site from opening it. A
     client that is no browser sends none (allowed); a page may when its origin is in
     `CORS_ORIGINS` (or that holds `*`), or is the service's own, the one the `Host` names (the
-    web table the service serves)."""
+    web table the service serves). The `Host` is one the service serves: a name it does not
+    (`ALLOWED_HOSTS`; on loopback, any but a loopback name) is refused before the upgrade
+    reaches this route (api/hosts.py), so a rebound name cannot pass as the service's own."""
     origin = host = None
     for name, value in scope["headers"]:
         if name == b"origin" and origin is None:

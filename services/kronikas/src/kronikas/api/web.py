@@ -236,9 +236,11 @@ def _not_modified(request: Request[Any, Any, Any], file: _File) -> bool:
         wanted = {t.strip().removeprefix("W/") for t in tags.split(",")}
         return "*" in wanted or file.etag in wanted
     if (since := request.headers.get("if-modified-since")) is not None:
+        # A date the parser cannot read, or one no datetime can hold (year 99999999999 is an
+        # OverflowError), is no date: the file is sent, as RFC 9110 says for an invalid one.
         try:
             return int(file.mtime) <= parsedate_to_datetime(since).timestamp()
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return False
     return False
 

@@ -122,6 +122,7 @@ class ApiWire(Wire):
                 ("players", int),
                 ("max_players", int),
                 ("created_at", str),
+                ("seeded", bool),
             ],
         )
         self.Lobby = struct_of(
@@ -192,6 +193,7 @@ if TYPE_CHECKING:
         players: int
         max_players: int
         created_at: str
+        seeded: bool
 
     class Lobby(msgspec.Struct, frozen=True):
         games: list[LobbyEntry]

@@ -162,7 +162,9 @@ class Pending:
         """The table's lobby entry after the append."""
         table = self.table
         status, players = table.engine.standing(self.state)
-        return Summary(table.game_id, table.kind, status, players, table.created_ms, 0)
+        return Summary(
+            table.game_id, table.kind, status, players, table.created_ms, 0, table.seed is not None
+        )
 
     def answer(self) -> bytes:
         """The answer's JSON, made the first time it is asked for."""

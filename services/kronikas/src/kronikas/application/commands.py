@@ -120,7 +120,9 @@ class Commands:
             records,
             ttl_s=self.appends.ttl(view.status),
             auth=[(hash_token(host_token), HOST)],
-            summary=Summary(game_id, kind, view.status, 0, created_ms, len(events)),
+            summary=Summary(
+                game_id, kind, view.status, 0, created_ms, len(events), seed is not None
+            ),
         )
         if result.outcome != "ok":  # pragma: no cover - 64 random bits do not collide
             raise Unavailable("could not create the table; try again")

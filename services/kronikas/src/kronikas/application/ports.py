@@ -43,6 +43,8 @@ class Summary:
     players: int
     created_ms: int
     version: int
+    seeded: bool = False
+    """Whether the table deals from a seed its creator gave (its view's `seeded`)."""
 
 
 class EventStore(Protocol):

@@ -5,9 +5,10 @@ An agent's MCP client sends no `Origin`; a browser sends one with every POST. A 
 site that makes a visitor's browser post to the service — directly, or through a name of its own
 that it rebinds to the service's address — is refused by its `Origin`: only the origins in
 `CORS_ORIGINS` may call, and, while the service listens on loopback only, the loopback origins
-(`http://localhost:<port>`, `http://127.0.0.1:<port>`, `http://[::1]:<port>`). On loopback the
-`Host` must be a loopback name as well (a rebound name arrives as its own `Host`), unless the
-service sits behind a trusted proxy, which sets the `Host` it was reached by.
+(`http://localhost:<port>`, `http://127.0.0.1:<port>`, `http://[::1]:<port>`). The `Host` is
+checked before the request reaches the endpoint, as for every route (api/hosts.py,
+`ALLOWED_HOSTS`): on loopback, unless a proxy is trusted, only the loopback names are served (a
+rebound name arrives as its own `Host`), 421 `misdirected_request` otherwise.
 
 A body over `MAX_BODY_BYTES` is 413 `payload_too_large` as everywhere else: refused by its
 `Content-Length` before it is read, or, sent in chunks, by the SDK's own count, whose plain-text
@@ -21,27 +22,16 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kronikas.api.hosts import LOOPBACK, is_loopback
 from kronikas.config import Settings
-
-LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
-
-
-def _loopback_name(host: str) -> bool:
-    """Whether `host` (`name`, `name:port`, `[v6]:port`) names the loopback interface."""
-    try:
-        name = urlsplit(f"//{host}").hostname
-    except ValueError:
-        return False
-    return name in LOOPBACK
 
 
 class Guard:
-    """The endpoint behind an `Origin` check (always) and a `Host` check (on loopback)."""
+    """The endpoint behind an `Origin` check (its `Host` is checked before: api/hosts.py)."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
-        self.loopback = settings.host in LOOPBACK
-        self.check_host = self.loopback and not settings.trusted_proxies
+        self.loopback = is_loopback(settings.host.strip("[]"))
         self.origins = frozenset(settings.cors_origins)
         self.max_body_bytes = settings.max_body_bytes
         self.too_large = f"The body is over {settings.max_body_bytes} bytes."
@@ -59,19 +49,14 @@ class Guard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            origin = host = length = None
+            origin = length = None
             for name, value in scope["headers"]:
                 if name == b"origin" and origin is None:
                     origin = value.decode("latin-1")
-                elif name == b"host" and host is None:
-                    host = value.decode("latin-1")
                 elif name == b"content-length" and length is None:
                     length = value
             if origin is not None and not self.origin_allowed(origin):
                 await _refuse(send, 403, "forbidden", "This origin may not call /mcp.")
-                return
-            if self.check_host and not _loopback_name(host or ""):
-                await _refuse(send, 421, "misdirected_request", "This host name is not served.")
                 return
             if scope["method"] == "GET":
                 # Stateless: the server never speaks first, so there is no stream to open. The

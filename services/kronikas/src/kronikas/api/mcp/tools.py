@@ -133,6 +133,10 @@ class Joined(SeatView):
     token: str = Field(
         description="Your seat's token: every later call takes it (`token`). Keep it secret."
     )
+    seeded: bool = Field(
+        description="True when the table deals from a seed its creator gave: whoever knows the "
+        "seed knows every hand. Play such a table only for a test or a replay."
+    )
 
 
 class Started(BaseModel):
@@ -278,6 +282,7 @@ class Tools:
                 "status": s.status,
                 "players": s.players,
                 "max_players": self.wire.max_players(s.kind),
+                "seeded": s.seeded,
             }
             for s in found
             if s.kind in self.wire.engines
@@ -325,7 +330,8 @@ class Tools:
         joined = _decoded(await self.games.join(game_id, inputs.name(name)))
         token: str = joined["token"]
         seat = await self.now(game_id, token)
-        return Joined(player_id=joined["player_id"], token=token, **dict(seat))
+        seeded: bool = joined["game"]["seeded"]
+        return Joined(player_id=joined["player_id"], token=token, seeded=seeded, **dict(seat))
 
     async def start_table(self, game_id: str, host_token: str | None, ctx: Context) -> Started:
         token = self.token(host_token, ctx)
