@@ -68,7 +68,8 @@ async def test_600_retries_at_once_read_the_log_once_and_are_paid_for(
     # Another process on the same Redis made the move: this one holds the table, not its answer.
     with serving(own_redis.url, tmp_path / "mover.log", **REAL_LIMITS) as mover:
         async with httpx.AsyncClient(base_url=mover.url, timeout=30) as client:
-            r = await client.post("/v1/games", json={"kind": "cheat"})
+            options = {"house_pause_seconds": 0}  # the house plays up to the person at once
+            r = await client.post("/v1/games", json={"kind": "cheat", "options": options})
             assert r.status_code == 201, r.text
             game, host = r.json()["game"]["id"], r.json()["host_token"]
             r = await client.post(f"/v1/games/{game}/players", json={"name": "Ilona"})
@@ -80,6 +81,10 @@ async def test_600_retries_at_once_read_the_log_once_and_are_paid_for(
             assert r.status_code == 201, r.text
             r = await client.post(f"/v1/games/{game}/start", headers=auth(host))
             assert r.status_code == 200, r.text
+            for _ in range(600):  # the person's turn: then nothing moves until the person does
+                if (await client.get(f"/v1/games/{game}")).json()["turn"] == seat:
+                    break
+                await asyncio.sleep(0.05)
             version = await grown(redis, game, seat, EVENTS)
             mine = (await client.get(f"/v1/games/{game}", headers=auth(token))).json()
             assert mine["version"] == version and mine["turn"] == seat, mine
