@@ -4,7 +4,8 @@ A Cheat table of one person and seven house players, grown to about 6,800 events
 store (the person away and back, again and again: the state each pair leaves is the one before
 it), one keyed move over HTTP, then `--replays` identical retries at once from `--addresses`
 source addresses (127.0.0.2 and up), at the process that made the move (or, `--elsewhere`, at
-a second process that read the table but did not make the move). Meanwhile another client
+a second process that read the table but did not make the move; `--cold`, at one that never
+read it). Meanwhile another client
 (127.0.0.250) reads another table's view every 50 ms.
 
 Prints, as JSON: the service's CPU seconds over the burst, the retries answered 200 / 429 / 503
@@ -181,6 +182,7 @@ async def run(
     replays: int = 600,
     addresses: int = 20,
     elsewhere: bool = False,
+    cold: bool = False,
 ) -> dict[str, float]:
     """The attack against the checkout `repo` (this one when None); its figures."""
     source = (repo or ROOT).resolve()
@@ -192,7 +194,7 @@ async def run(
         redis = Redis.from_url(embedded.url)
         mover_url, mover = running.enter_context(serving(embedded.url, source))
         url, process = mover_url, mover
-        if elsewhere:
+        if elsewhere or cold:
             url, process = running.enter_context(serving(embedded.url, source))
         async with httpx.AsyncClient(base_url=mover_url, timeout=60) as client:
             game, token = await long_table(client, redis, events)
@@ -202,8 +204,9 @@ async def run(
             keyed = auth(token) | {"Idempotency-Key": "attack-replay"}
             first = await client.post(f"/v1/games/{game}/commands", json=play, headers=keyed)
             await ok(first)
-        async with httpx.AsyncClient(base_url=url, timeout=60) as client:
-            await ok(await client.get(f"/v1/games/{game}", headers=auth(token)))  # holds it
+        if not cold:  # the process the retries reach holds the table (and knows the token)
+            async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+                await ok(await client.get(f"/v1/games/{game}", headers=auth(token)))
         length = int(await redis.llen(f"kr:{{{game}}}:log"))
 
         clients = [
@@ -278,6 +281,9 @@ def main() -> None:
     parser.add_argument(
         "--elsewhere", action="store_true", help="retry at a process that did not make the move"
     )
+    parser.add_argument(
+        "--cold", action="store_true", help="retry at a process that never read the table"
+    )
     args = parser.parse_args()
     figures = asyncio.run(
         run(
@@ -286,6 +292,7 @@ def main() -> None:
             min(args.replays, 2_000),
             min(args.addresses, 200),
             args.elsewhere,
+            args.cold,
         )
     )
     print(json.dumps(figures, indent=2))
