@@ -476,6 +476,9 @@ class SeatSocket:
             return
         self._ready = True
         for pending in list(self._commands.values()):
+            if pending.again is not None:  # sent now: a wait for a 429 is over
+                pending.again.cancel()
+                pending.again = None
             pending.sent += 1
             with contextlib.suppress(ConnectionClosed):
                 await self._send(ws, pending.text)
