@@ -39,6 +39,7 @@ SLOW_MODULES = {
     "tests/reliability/test_fair_limits.py": "processes",
     "tests/reliability/test_outages.py": "processes",
     "tests/reliability/test_races.py": "processes",
+    "tests/reliability/test_replays.py": "processes",
     "tests/mcp/test_mcp_games.py": "processes",
     "tests/reliability/test_leaks_mcp.py": "processes",
     "tests/socket/test_contract.py": "processes",

@@ -159,6 +159,7 @@ export function newKey() {
 }
 
 const enc = encodeURIComponent;
+const LIMITED_RETRIES = 5; // 429s a retried command waits out before it gives up
 
 export const api = {
   kinds: () => request("GET", "/v1/kinds").then((/** @type {Answer<Kinds>} */ r) => r.body.kinds),
@@ -193,24 +194,33 @@ export const api = {
   /**
    * A command, applied only at `version` (If-Match) and safe to retry (Idempotency-Key): when the
    * connection drops before the answer, the same request is sent again with the same key, and the
-   * service answers the first result instead of applying the move twice.
+   * service answers the first result instead of applying the move twice. A retry is paid for as
+   * any request: refused 429, it waits `Retry-After` and goes again with the same key (it may
+   * have been applied: a first try's 429 is the caller's, nothing was).
    * @param {string} id
    * @param {string | null} token
    * @param {number | null} version
    * @param {Command} command
    * @param {string} [key] the Idempotency-Key (a move first sent on the socket keeps its id)
+   * @param {boolean} [sentBefore] whether the move was sent before (on the socket)
    * @returns {Promise<Answer<CommandResult>>}
    */
-  async command(id, token, version, command, key = newKey()) {
+  async command(id, token, version, command, key = newKey(), sentBefore = false) {
     /** @type {Record<string, string>} */
     const headers = { "Idempotency-Key": key };
     if (version != null) headers["If-Match"] = `"${version}"`;
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0, waits = 0; ; ) {
       try {
         return await request("POST", `/v1/games/${enc(id)}/commands`, { token, body: command, headers });
       } catch (err) {
+        if (err.status === 429 && (attempt > 0 || sentBefore) && waits < LIMITED_RETRIES) {
+          waits++; // a retry refused for the rate: the move may be applied; ask again, same key
+          await new Promise((r) => setTimeout(r, (err.retryAfter ?? 1) * 1000));
+          continue;
+        }
         if (err.status !== 0 || attempt >= 2) throw err;
-        await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
+        attempt++;
+        await new Promise((r) => setTimeout(r, 500 * attempt));
       }
     }
   },

@@ -5,7 +5,9 @@
 // the viewer's new view after each change; a move is a `command` with an `id` (its
 // Idempotency-Key) answered on the socket by that id. After a lost socket it reconnects with
 // `after` = the last version seen (1 s, 2 s, 4 s … up to 30 s, or the server's `retry_after`), and
-// sends again, with the same id, each move not yet answered: the service answers a move once.
+// sends again, with the same id, each move not yet answered: the service answers a move once. A
+// move sent again is paid for as any request: refused 429, it waits the problem's `retry_after`
+// and goes once more under its id (it may have been applied before the socket was lost).
 //
 // When the browser has no WebSocket, or the socket cannot be opened three times running before
 // it ever worked, `onFallback(pending)` hands the page back to the stream and HTTP; the moves not
@@ -35,7 +37,7 @@ function retryAfter(reason) {
 }
 
 /**
- * @typedef {{message: SocketClientMessage & {type: "command"}, resolve: (a: any) => void, reject: (e: any) => void, timer: any}} Pending
+ * @typedef {{message: SocketClientMessage & {type: "command"}, resolve: (a: any) => void, reject: (e: any) => void, timer: any, sent: number, again: any}} Pending
  */
 
 /**
@@ -94,7 +96,30 @@ export function seatSocket(gameId, { token = null, after = 0, onEvent, onView, o
     if (!p) return;
     pending.delete(id);
     clearTimeout(p.timer);
+    clearTimeout(p.again);
     p[how](value);
+  }
+
+  /** @param {Pending} p */
+  function send(p) {
+    clearTimeout(p.again);
+    p.again = null;
+    p.sent += 1;
+    put(p.message);
+  }
+
+  /**
+   * A move sent again (its answer lost with a socket) refused for the rate: once more, under its
+   * id, after `retry_after` seconds (or with the next `welcome`, should the socket go meanwhile).
+   * @param {Pending} p
+   * @param {number | null} seconds
+   */
+  function sendAgain(p, seconds) {
+    if (p.again) return;
+    p.again = setTimeout(() => {
+      p.again = null;
+      if (welcomed && pending.get(p.message.id) === p) send(p);
+    }, (seconds ?? 1) * 1000);
   }
 
   function connect() {
@@ -122,7 +147,7 @@ export function seatSocket(gameId, { token = null, after = 0, onEvent, onView, o
           onState("live");
           if (m.game) onView(m.game, m.version);
           // Moves sent before the drop go again with their ids: answered once, whatever happened.
-          for (const p of pending.values()) put(p.message);
+          for (const p of pending.values()) send(p);
           break;
         case "events":
           for (const event of m.events) deliver(event);
@@ -137,6 +162,8 @@ export function seatSocket(gameId, { token = null, after = 0, onEvent, onView, o
           break;
         case "problem":
           if (m.id == null) console.warn("the socket refused a message", m.problem);
+          else if (m.problem.status === 429 && (pending.get(m.id)?.sent ?? 0) > 1)
+            sendAgain(/** @type {Pending} */ (pending.get(m.id)), m.retry_after);
           else
             settle(m.id, "reject", new ApiError(m.problem.status, { ...m.problem, retryAfter: m.retry_after }));
           break;
@@ -197,8 +224,9 @@ export function seatSocket(gameId, { token = null, after = 0, onEvent, onView, o
     onFallback();
     for (const p of moves) {
       clearTimeout(p.timer);
+      clearTimeout(p.again);
       const { id, command, if_match } = p.message;
-      api.command(gameId, token, if_match ?? null, command, id).then(p.resolve, p.reject);
+      api.command(gameId, token, if_match ?? null, command, id, p.sent > 0).then(p.resolve, p.reject);
     }
   }
 
@@ -232,8 +260,10 @@ export function seatSocket(gameId, { token = null, after = 0, onEvent, onView, o
       if (version != null) message.if_match = version;
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => settle(id, "reject", interrupted()), ANSWER_MS);
-        pending.set(id, { message, resolve, reject, timer });
-        if (welcomed) put(message); // else sent after the next `welcome`
+        /** @type {Pending} */
+        const p = { message, resolve, reject, timer, sent: 0, again: null };
+        pending.set(id, p);
+        if (welcomed) send(p); // else sent after the next `welcome`
       });
     },
     stop,

@@ -54,7 +54,9 @@ class FakeTable:
     does. `cut_after_command` drops the connection right after applying a command, unanswered
     (the outcome a client cannot know); `cut_before_view` drops it between an `events` message
     and its `view`; `gap_once` pushes one `events` message that skips a
-    version; `silent` stops answering anything after the welcome."""
+    version; `silent` stops answering anything after the welcome; `limit_replays` answers that
+    many replays of a recorded id with a 429 (a replay is paid for; a command of type `limited`
+    always is one)."""
 
     view: dict[str, Any]
     events: list[dict[str, Any]] = field(default_factory=list)
@@ -67,6 +69,7 @@ class FakeTable:
     cut_before_view: int = 0
     gap_once: bool = False
     silent: bool = False
+    limit_replays: int = 0
     heartbeat_s: int = 15
     idle_s: int = 60
 
@@ -126,6 +129,13 @@ class FakeTable:
 
     async def command(self, ws: ServerConnection, message: dict[str, Any]) -> None:
         key = message["id"]
+        limited = message["command"]["type"] == "limited"
+        if limited or (key in self.answers and self.limit_replays):
+            self.limit_replays -= not limited
+            problem = {"status": 429, "code": "rate_limited", "title": "Slow", "detail": "wait"}
+            answer = {"type": "problem", "id": key, "problem": problem, "retry_after": 0}
+            await ws.send(json.dumps(answer))
+            return
         if key in self.answers:
             await ws.send(self.answers[key])
             return
@@ -265,6 +275,23 @@ async def test_a_lost_socket_resumes_and_a_waiting_command_is_answered_once(
     assert [m["id"] for m in table.received if m["type"] == "command"] == ["m-2", "m-2"]
     assert len(table) == 5  # the command was applied once
     assert seen == [1, 2, 3, 4, 5] and socket.reconnects == 1
+
+
+async def test_a_command_sent_again_waits_out_a_429_and_is_answered_once(
+    fake: tuple[FakeTable, str],
+) -> None:
+    table, url = fake
+    table.cut_after_command = 1  # applied, unanswered: sent again on the next connection...
+    table.limit_replays = 2  # ...where its replay is refused twice for the rate
+    async with asyncio.timeout(30), connect_seat(url, "g", token="t", retry_delay=0.01) as socket:
+        result = await socket.command(Play(cards=["7H"]), id="m-2")
+        assert result.version == 4
+        with pytest.raises(CommandRefused) as first:  # sent once: nothing applied, the caller's
+            await socket.command({"type": "limited"}, id="m-3")
+        assert (first.value.status, first.value.code) == (429, "rate_limited")
+    sent = [m["id"] for m in table.received if m["type"] == "command"]
+    assert sent == ["m-2"] * 4 + ["m-3"], sent
+    assert len(table) == 4 and socket.reconnects == 1, "applied once"
 
 
 async def test_a_push_that_skips_a_version_is_filled_by_resuming(

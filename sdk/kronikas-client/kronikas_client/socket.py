@@ -174,6 +174,10 @@ def _retry_after(reason: str) -> float | None:
 class _Pending:
     text: str
     answer: asyncio.Future[CommandResult]
+    sent: int = 0
+    """How many times it was sent: more than once, it may have been applied already."""
+    again: asyncio.TimerHandle | None = None
+    """Its next sending after a 429 (a resent command waits the limit out)."""
 
 
 class _Lost(Exception):
@@ -337,12 +341,15 @@ class SeatSocket:
         try:
             if self._ready and self._ws is not None:
                 # Otherwise the socket is reconnecting and sends it once welcomed.
+                pending.sent += 1
                 with contextlib.suppress(ConnectionClosed):
                     await self._send(self._ws, pending.text)
             async with asyncio.timeout(timeout):
                 return await pending.answer
         finally:
             self._commands.pop(key, None)
+            if pending.again is not None:
+                pending.again.cancel()
 
     async def ping(self, timeout: float | None = None) -> float:
         """Send `ping` and wait for its `pong`: the round trip in seconds."""
@@ -469,6 +476,10 @@ class SeatSocket:
             return
         self._ready = True
         for pending in list(self._commands.values()):
+            if pending.again is not None:  # sent now: a wait for a 429 is over
+                pending.again.cancel()
+                pending.again = None
+            pending.sent += 1
             with contextlib.suppress(ConnectionClosed):
                 await self._send(ws, pending.text)
         for _ in self._pings:
@@ -544,6 +555,11 @@ class SeatSocket:
                 pending = self._commands.get(refusal.id or "")
                 if pending is None:
                     self.problems.append(refusal.problem)
+                elif pending.sent > 1 and refusal.problem.status == 429:
+                    # A command sent again (its answer was lost with a connection) may have
+                    # been applied: its retry is paid for as any command, so a 429 is waited
+                    # out and the command sent once more under its id (answered once).
+                    self._send_again(pending, refusal.retry_after or self.retry_delay)
                 elif not pending.answer.done():
                     refused = CommandRefused(refusal.id, refusal.problem, refusal.retry_after)
                     pending.answer.set_exception(refused)
@@ -556,6 +572,22 @@ class SeatSocket:
                 self._flush()
             case _:
                 pass  # a message type newer than this client
+
+    def _send_again(self, pending: _Pending, after: float) -> None:
+        """Send a waiting command again in `after` seconds (on the next connection, should this
+        one be lost meanwhile: every waiting command is sent on each)."""
+
+        def send() -> None:
+            pending.again = None
+            if pending.answer.done() or not self._ready or self._ws is None:
+                return
+            pending.sent += 1
+            ws = self._ws
+            sending = asyncio.get_running_loop().create_task(self._send(ws, pending.text))
+            sending.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+        if pending.again is None:
+            pending.again = asyncio.get_running_loop().call_later(after, send)
 
     def _accept(self, raws: list[dict[str, Any]]) -> list[GameEvent]:
         """The events that come next, in order: old versions are dropped (a replayed answer, a

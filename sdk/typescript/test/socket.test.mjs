@@ -199,6 +199,35 @@ test("after 1001 it reconnects at once, resumes after the last version and resen
   assert.deepEqual(seen, [4, 5, 6]);
 });
 
+test("a command sent again that meets a 429 waits retry_after and goes once more under its id", async () => {
+  const { server, socket } = connect();
+  server.accept();
+  server.push(welcome(5));
+  const answer = socket.send({ type: "pass" }, { id: "p-1" });
+  server.serverClose(1001, "shutting down"); // its answer lost: it may have been applied
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const second = FakeSocket.made.at(-1);
+  second.accept();
+  second.push(welcome(6));
+  const limited = (id, retry_after) => ({
+    type: "problem",
+    id,
+    problem: { status: 429, code: "rate_limited", title: "Too Many Requests", detail: "Slow down." },
+    retry_after,
+  });
+  second.push(limited("p-1", 0)); // a retry is paid for as any command
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(
+    second.sent.filter((m) => m.type === "command").map((m) => m.id),
+    ["p-1", "p-1"],
+  );
+  second.push({ type: "result", id: "p-1", result: { version: 6, events: [event(6)], game: {} } });
+  assert.equal((await answer).version, 6);
+  const first = socket.send({ type: "call" }, { id: "c-1" }); // sent once: its 429 is the caller's
+  second.push(limited("c-1", 0));
+  await assert.rejects(first, (err) => err.code === "rate_limited");
+});
+
 test("429 and 503 at hello wait as long as the close reason says", async () => {
   const { server, states } = connect();
   server.accept();

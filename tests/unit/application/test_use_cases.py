@@ -477,17 +477,6 @@ async def test_a_key_is_answered_again_for_a_day_then_decided_again(
         await play.send(games, "k")
 
 
-async def test_a_replayed_answer_is_made_once_then_kept(games: Games, store: CountingStore) -> None:
-    play = await first_play(games, await started(games))
-    first = await play.send(games, "k")
-    reads = store.reads
-    assert await play.send(games, "k") == first
-    assert store.reads == reads + 1, "made again from one read of the log"
-    for _ in range(3):
-        assert await play.send(games, "k") == first
-    assert store.reads == reads + 1, "then read back as kept"
-
-
 async def test_every_keyed_move_replays_from_a_log_read_in_small_pages(
     games: Games, other: Games, monkeypatch: pytest.MonkeyPatch
 ) -> None:

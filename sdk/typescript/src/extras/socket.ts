@@ -162,6 +162,10 @@ interface Pending {
   message: CommandMessage;
   resolve: (result: CommandResult) => void;
   reject: (error: unknown) => void;
+  /** How many times it was sent: more than once, it may have been applied already. */
+  sent: number;
+  /** Its next sending after a 429 (a command sent again waits the limit out). */
+  again?: ReturnType<typeof setTimeout>;
 }
 
 /** The socket closed for good (a close code that says not to come back, or `close()`). */
@@ -244,15 +248,18 @@ export class SeatSocket {
   /**
    * Send a command; resolves with what `POST …/commands` would answer, rejects with the
    * KronikasError of a `problem` (409, 412, 429 …). Its events also reach `onEvent`, in order.
-   * A command sent while the socket is down waits for the next `welcome`.
+   * A command sent while the socket is down waits for the next `welcome`. One sent again after
+   * a lost connection (it may have been applied) that meets a 429 waits its `retry_after` and
+   * goes once more under its id: a retry is paid for as any command, and answered once.
    */
   send(command: Command, options: { ifMatch?: number; id?: string } = {}): Promise<CommandResult> {
     if (this.stopped) return Promise.reject(this.closedWith ?? new SocketClosedError(null, "closed"));
     const message: CommandMessage = { type: "command", id: options.id ?? newCommandId(), command };
     if (options.ifMatch != null) message.if_match = options.ifMatch;
     return new Promise<CommandResult>((resolve, reject) => {
-      this.pending.set(message.id, { message, resolve, reject });
-      if (this.welcomed) this.write(message);
+      const pending: Pending = { message, resolve, reject, sent: 0 };
+      this.pending.set(message.id, pending);
+      if (this.welcomed) this.sendCommand(pending);
     });
   }
 
@@ -312,7 +319,7 @@ export class SeatSocket {
         this.options.onWelcome?.(message);
         this.options.onState?.("live");
         if (message.game && this.options.onView) this.options.onView(message.game, message.version);
-        for (const { message: command } of this.pending.values()) this.write(command);
+        for (const pending of this.pending.values()) this.sendCommand(pending);
         return;
       case "events":
         this.deliver(message.events);
@@ -324,13 +331,16 @@ export class SeatSocket {
         this.deliver(message.result.events);
         const waiting = this.pending.get(message.id);
         this.pending.delete(message.id);
+        if (waiting) clearTimeout(waiting.again);
         waiting?.resolve(message.result);
         return;
       }
       case "problem": {
         const error = new KronikasError(message.problem, message.retry_after);
         const waiting = message.id == null ? undefined : this.pending.get(message.id);
-        if (waiting && message.id != null) {
+        if (waiting && waiting.sent > 1 && message.problem.status === 429) {
+          this.sendAgain(waiting, message.retry_after);
+        } else if (waiting && message.id != null) {
           this.pending.delete(message.id);
           waiting.reject(error);
         } else {
@@ -355,6 +365,23 @@ export class SeatSocket {
       this.lastVersion = event.version;
       this.options.onEvent?.(event);
     }
+  }
+
+  private sendCommand(pending: Pending): void {
+    clearTimeout(pending.again);
+    pending.again = undefined;
+    pending.sent += 1;
+    this.write(pending.message);
+  }
+
+  /** A command sent again that met a 429: once more after `retry_after` seconds, on this
+   * connection, or on the next `welcome` should it be lost meanwhile. */
+  private sendAgain(pending: Pending, retryAfter: number | null): void {
+    if (pending.again !== undefined) return;
+    pending.again = setTimeout(() => {
+      pending.again = undefined;
+      if (this.welcomed && this.pending.get(pending.message.id) === pending) this.sendCommand(pending);
+    }, (retryAfter ?? 1) * 1000);
   }
 
   private write(message: ClientMessage): void {
@@ -408,7 +435,10 @@ export class SeatSocket {
     clearInterval(this.timers.ping);
     clearTimeout(this.timers.quiet);
     clearTimeout(this.timers.retry);
-    for (const waiting of this.pending.values()) waiting.reject(error);
+    for (const waiting of this.pending.values()) {
+      clearTimeout(waiting.again);
+      waiting.reject(error);
+    }
     this.pending.clear();
     this.options.onState?.("stopped", { code: error.code ?? undefined, reason: error.reason });
     this.resolveClosed();

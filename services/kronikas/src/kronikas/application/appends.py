@@ -5,10 +5,11 @@ and what its append carries besides. Decided, it goes to the store as a `Pending
 before the append is sent. The tricks of the push path (docs/performance.md, Tables followed
 by push) are the `Pending`'s and the `Appends`':
 
-- the answer is made while the store works on the append (`Pending.meanwhile`); a retry with
-  the same `Idempotency-Key` gets it made again from the log (the key's record is the append's
-  first event: `Table.keys`), so nothing more is stored with a move (the first retry keeps the
-  answer it made for the ones after it);
+- the answer is made while the store works on the append (`Pending.meanwhile`); nothing more is
+  stored with a keyed move (the key's record is the append's first event: `Table.keys`). The
+  process that made it keeps the answer in memory (`Kept`, bounded); a retry with the same
+  `Idempotency-Key` is answered from there, else from the answer the store keeps for the key,
+  else made again once from the log and kept in both for the retries after it (`Appends.replayed`);
 - the followers come first: as soon as the store has the events (before its answer is awaited,
   where the store can tell), they are folded into the table from the state the decision made,
   without decoding them (`Pending.tell`), and its streams and long-polls woken, the mover's
@@ -20,21 +21,28 @@ by push) are the `Pending`'s and the `Appends`':
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import NamedTuple
 
 import msgspec
 
 from kronikas.application.access import seat_in
-from kronikas.application.errors import InvalidRequest, Unavailable
+from kronikas.application.errors import InvalidRequest, Unavailable, rate_limited
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_ms, deadline_text
 from kronikas.application.ports import AppendResult, ChangeFeed, Summary
 from kronikas.application.tables import KEY_TTL_MS, Accepted, Seen, Table, key_mark, seen_of
 from kronikas.application.wire import Answer, Record, encode, utc_text, version_of
 from kronikas.config import Settings
+
+KEPT_ANSWERS = 4096
+"""How many answers to keyed changes a process keeps in memory for their retries (`Kept`)."""
+KEPT_BYTES = 16 * 1024 * 1024
+"""How many bytes of such answers it keeps at most, all together."""
 
 
 class Made(NamedTuple):
@@ -200,15 +208,68 @@ class Pending:
         self.changes.wake(self.table.game_id, self.version, last=self.seat)
 
 
+class Kept:
+    """The answers to keyed changes this process made (or made again), for their retries: the
+    most recent `entries`, `size` bytes of them at most; the least recently used go first.
+
+    Each is kept under its table and scoped key with the version of its append's first event,
+    so that a key whose record is another append's (a table made again) is not answered from
+    it. Nothing is written to the store for it: a keyed move costs a dict entry here."""
+
+    __slots__ = ("_answers", "_bytes", "entries", "size")
+
+    def __init__(self, entries: int | None = None, size: int | None = None) -> None:
+        self.entries = KEPT_ANSWERS if entries is None else entries
+        self.size = KEPT_BYTES if size is None else size
+        self._answers: OrderedDict[tuple[str, str], tuple[int, Answer]] = OrderedDict()
+        self._bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._answers)
+
+    @property
+    def bytes(self) -> int:
+        """The bytes of the answers kept."""
+        return self._bytes
+
+    def get(self, game_id: str, key: str, first: int) -> Answer | None:
+        """The answer kept for `key` at the table, if its append's first event is at `first`."""
+        found = self._answers.get((game_id, key))
+        if found is None or found[0] != first:
+            return None
+        self._answers.move_to_end((game_id, key))
+        return found[1]
+
+    def put(self, game_id: str, key: str, first: int, answer: Answer) -> None:
+        """Keep `answer` (one larger than `size` is not kept); the oldest beyond the bounds go."""
+        answers = self._answers
+        old = answers.pop((game_id, key), None)
+        if old is not None:
+            self._bytes -= len(old[1].body)
+        if len(answer.body) > self.size:
+            return
+        answers[(game_id, key)] = (first, answer)
+        self._bytes += len(answer.body)
+        while len(answers) > self.entries or self._bytes > self.size:
+            _, (_, gone) = answers.popitem(last=False)
+            self._bytes -= len(gone.body)
+
+
 class Appends:
     """Appends `Pending`s at the version decided on, and replays idempotent answers."""
 
-    def __init__(self, folds: Folds, settings: Settings, now: Callable[[], int]) -> None:
+    def __init__(
+        self, folds: Folds, settings: Settings, now: Callable[[], int], kept: Kept | None = None
+    ) -> None:
         self.folds = folds
         self.store = folds.store
         self.changes = folds.changes
         self.settings = settings
         self.now = now
+        self.kept = Kept() if kept is None else kept
+        """The answers to keyed changes, for their retries."""
+        self._making: dict[tuple[str, str], asyncio.Task[Answer]] = {}
+        """Answers being looked up or made again, each shared by every retry of its key."""
         # Nonces of appends: random per process, then counted (cheaper than random per append).
         self._nonce_prefix = secrets.token_hex(6)
         self._nonces = itertools.count()
@@ -260,17 +321,52 @@ class Appends:
             pending.tell()
             await asyncio.sleep(0)
 
+    def answer(self, pending: Pending) -> Answer:
+        """The answer to an append made: kept here, when its change has a key, for its retries."""
+        answer = Answer(pending.answer(), pending.version)
+        key = pending.change.idem_key
+        if key is not None:
+            self.kept.put(pending.table.game_id, key, pending.before + 1, answer)
+        return answer
+
     async def replayed(self, table: Table, change: Change, accepted: Accepted) -> Answer:
-        """The first answer to an idempotency key, made again from the table's log; 422 when it
-        was accepted with another body. Made once: the store keeps it for the rest of the key's
-        day, so a client that retries and retries costs a read of one answer, never of the
-        whole log again."""
+        """The first answer to an idempotency key, again; 422 when it was accepted with another
+        body. Paid for as any request is: one from the token's bucket (429 when it is empty).
+
+        Answered from the answer this process keeps (`Kept`: it made it, or made it again),
+        else from the one the store keeps for the key (`keep_answer`), else made again from the
+        log, once, and kept in both. The retries of one key that arrive together share one
+        lookup: however many come, the log is read at most once a key in a process."""
         if accepted.fingerprint != change.fingerprint:
             raise InvalidRequest("This Idempotency-Key was used with another body.")
         game_id, key = table.game_id, change.idem_key or ""
+        paid = await self.store.read(game_id, 0, change.token_hash, 0)
+        if paid.retry_after_ms:
+            raise rate_limited(paid.retry_after_ms)
+        kept = self.kept.get(game_id, key, accepted.version)
+        if kept is not None:
+            return kept
+        making = self._making.get((game_id, key))
+        if making is None:
+            making = asyncio.create_task(self._again(game_id, key, change, accepted))
+            self._making[(game_id, key)] = making
+            making.add_done_callback(functools.partial(self._made, (game_id, key)))
+        return await asyncio.shield(making)
+
+    def _made(self, key: tuple[str, str], done: asyncio.Task[Answer]) -> None:
+        if self._making.get(key) is done:
+            del self._making[key]
+        if not done.cancelled():
+            done.exception()  # retrieved here too: every retry waiting on it may have gone
+
+    async def _again(self, game_id: str, key: str, change: Change, accepted: Accepted) -> Answer:
+        """The answer the store keeps for the key, else made again from the log and kept there
+        for the rest of the key's day; kept here either way."""
         kept = await self.store.answer_of(game_id, key)
         if kept is not None:
-            return Answer(kept, version_of(kept))
+            answer = Answer(kept, version_of(kept))
+            self.kept.put(game_id, key, accepted.version, answer)
+            return answer
         before, folded = await self.folds.before(game_id, accepted.version)
         if not folded:  # the log is not the one the key was accepted on (made again)
             raise Unavailable("The table changed under this key; read it and decide again.")
@@ -280,7 +376,8 @@ class Appends:
         deadline = deadline_text(before.engine, state, folded[-1].at)
         seat = seat_in(before.engine, state, change.mover)
         made = _made(before, state, folded, deadline, seat, seen_of(before, folded))
-        answer = change.answer(made)
+        answer = Answer(change.answer(made), made.version)
         rest_ms = accepted.at_ms + KEY_TTL_MS - self.now()
-        await self.store.keep_answer(game_id, key, answer, rest_ms // 1000)
-        return Answer(answer, made.version)
+        await self.store.keep_answer(game_id, key, answer.body, rest_ms // 1000)
+        self.kept.put(game_id, key, accepted.version, answer)
+        return answer

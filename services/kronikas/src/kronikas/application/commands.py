@@ -199,8 +199,8 @@ class Commands:
         `table` is the fold this process holds (`fresh`: just read from the store). A decision
         refused, or a client's `If-Match` ahead of it, on a fold not just read is tried again on
         a read; a lost race on the winner's events. A retry with an idempotency key the table's
-        log records gets its first answer again (on a fold not just read, a refusal reads first:
-        the key may be in the store's log yet)."""
+        log records gets its first answer again, paid for as any request (on a fold not just
+        read, a refusal reads first: the key may be in the store's log yet)."""
         for _ in range(_RETRIES):
             if change.idem_key is not None:
                 accepted = table.keys.get(change.idem_key, self.now())
@@ -233,7 +233,7 @@ class Commands:
             if result.outcome == "ok":
                 # tell the followers (at once, where the store could tell first), then answer
                 await self.appends.tell(pending)
-                return Answer(pending.answer(), result.version)
+                return self.appends.answer(pending)
             if result.outcome == "conflict":  # a lost race: decide again after the winner's
                 table = await self.folds.after_conflict(table, result.records, result.version)
                 fresh = True

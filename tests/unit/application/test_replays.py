@@ -1,0 +1,191 @@
+"""Retries of a keyed move (docs/api.md, Versions and retries): answered from the answer kept
+(the accepting process's memory, else the store's), made again from the log at most once a key
+in a process however many arrive together, and paid for as any request."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
+from kronikas.adapters.randomness import for_table
+from kronikas.application import appends as appends_module
+from kronikas.application.appends import Kept
+from kronikas.application.errors import InvalidRequest, RateLimited
+from kronikas.application.games import Games
+from kronikas.application.ports import ReadResult
+from kronikas.application.wire import Answer
+from tests.unit.application.test_use_cases import (
+    SETTINGS,
+    first_play,
+    frozen,
+    move,
+    started,
+    view_of,
+)
+
+
+class Counted(MemoryEventStore):
+    """The memory store, counting reads of a log (a read for events, not a bucket's charge)
+    and lookups of kept answers."""
+
+    log_reads = 0
+    lookups = 0
+
+    async def read(
+        self, game_id: str, after: int, token_hash: str, limit: int, rate: bool = True
+    ) -> ReadResult:
+        if limit > 0:
+            self.log_reads += 1
+        return await super().read(game_id, after, token_hash, limit, rate)
+
+    async def answer_of(self, game_id: str, key: str) -> bytes | None:
+        self.lookups += 1
+        return await super().answer_of(game_id, key)
+
+
+@pytest.fixture
+def feed() -> MemoryChangeFeed:
+    return MemoryChangeFeed()
+
+
+@pytest.fixture
+def store(feed: MemoryChangeFeed) -> Counted:
+    return Counted(clock=frozen, feeds=[feed])
+
+
+def process(store: MemoryEventStore, feed: MemoryChangeFeed) -> Games:
+    """One service process on the store (its own folds and kept answers)."""
+    return Games(store, feed, for_table, SETTINGS)
+
+
+async def test_the_accepting_process_answers_a_retry_from_memory(
+    store: Counted, feed: MemoryChangeFeed
+) -> None:
+    games = process(store, feed)
+    play = await first_play(games, await started(games))
+    first = await play.send(games, "k")
+    reads, lookups = store.log_reads, store.lookups
+    for _ in range(5):
+        assert await play.send(games, "k") == first
+    assert (store.log_reads, store.lookups) == (reads, lookups), "neither the log nor the store"
+
+
+async def test_retries_arriving_together_elsewhere_share_one_lookup_and_one_fold(
+    store: Counted, feed: MemoryChangeFeed
+) -> None:
+    games, elsewhere, third = (process(store, feed) for _ in range(3))
+    table = await started(games)
+    for _ in range(6):  # a log longer than the one append
+        await move(games, table)
+    play = await first_play(games, table)
+    first = await play.send(games, "k")
+    for other in (elsewhere, third):  # each holds the table and knows the token, not the answer
+        await other.view(table.game_id, play.token)
+    reads, lookups = store.log_reads, store.lookups
+
+    answers = await asyncio.gather(*(play.send(elsewhere, "k") for _ in range(50)))
+    assert set(answers) == {first}
+    assert (store.log_reads, store.lookups) == (reads + 1, lookups + 1), "one lookup, one fold"
+    for _ in range(3):
+        assert await play.send(elsewhere, "k") == first
+    assert (store.log_reads, store.lookups) == (reads + 1, lookups + 1), "then from memory"
+
+    answers = await asyncio.gather(*(play.send(third, "k") for _ in range(50)))
+    assert set(answers) == {first}
+    assert (store.log_reads, store.lookups) == (reads + 1, lookups + 2), "kept by the store"
+
+
+async def test_a_retry_with_another_body_is_refused_before_any_lookup(
+    store: Counted, feed: MemoryChangeFeed
+) -> None:
+    games, elsewhere = process(store, feed), process(store, feed)
+    play = await first_play(games, await started(games))
+    await play.send(games, "k")
+    await elsewhere.view(play.table.game_id, play.token)
+    reads, lookups = store.log_reads, store.lookups
+    for other in (games, elsewhere):
+        with pytest.raises(InvalidRequest):
+            await play.send(other, "k", body=b"{}")
+    assert (store.log_reads, store.lookups) == (reads, lookups)
+
+
+async def test_retries_are_paid_from_the_tokens_bucket(feed: MemoryChangeFeed) -> None:
+    store = MemoryEventStore(rate_per_s=1, burst=4, clock=frozen, feeds=[feed])
+    games = process(store, feed)
+    play = await first_play(games, await started(games))
+    first = await play.send(games, "k")  # the store's clock stands still: no token comes back
+    answered, limited = [], 0
+    for _ in range(10):
+        try:
+            answered.append(await play.send(games, "k"))
+        except RateLimited as exc:
+            limited += 1
+            assert exc.headers is not None and int(exc.headers["Retry-After"]) >= 1
+    assert set(answered) == {first} and answered, "answered while the bucket held tokens"
+    assert limited and len(answered) + limited == 10, "then 429, as any request"
+    assert (await view_of(process(store, feed), play.table))["version"] == first.version
+
+
+def answer(n: int, size: int = 10) -> Answer:
+    return Answer(bytes([65 + n % 26]) * size, n)
+
+
+def test_kept_answers_are_bounded_by_count_the_least_recently_used_going_first() -> None:
+    kept = Kept(entries=3, size=1000)
+    for n in range(3):
+        kept.put("g", f"k{n}", n, answer(n))
+    assert kept.get("g", "k0", 0) == answer(0)  # used: now the most recent
+    kept.put("g", "k3", 3, answer(3))
+    assert len(kept) == 3 and kept.bytes == 30
+    assert kept.get("g", "k1", 1) is None, "the least recently used went"
+    assert [kept.get("g", f"k{n}", n) for n in (0, 2, 3)] == [answer(n) for n in (0, 2, 3)]
+
+
+def test_kept_answers_are_bounded_by_bytes_and_one_too_large_is_not_kept() -> None:
+    kept = Kept(entries=100, size=100)
+    for n in range(5):
+        kept.put("g", f"k{n}", n, answer(n, 30))
+    assert kept.bytes == 90 and len(kept) == 3
+    assert kept.get("g", "k1", 1) is None and kept.get("g", "k4", 4) == answer(4, 30)
+    kept.put("g", "big", 9, answer(9, 101))
+    assert kept.get("g", "big", 9) is None and kept.bytes == 90
+    kept.put("g", "k4", 4, answer(4, 10))  # kept again, smaller
+    assert kept.bytes == 70
+
+
+def test_a_kept_answer_is_only_for_the_append_its_key_records() -> None:
+    kept = Kept()
+    kept.put("g", "k", 7, answer(7))
+    assert kept.get("g", "k", 7) == answer(7)
+    assert kept.get("g", "k", 8) is None, "a key another append records (a table made again)"
+    assert kept.get("h", "k", 7) is None
+
+
+async def test_a_process_keeps_the_answers_of_its_latest_keyed_moves_only(
+    store: Counted, feed: MemoryChangeFeed, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(appends_module, "KEPT_ANSWERS", 2)
+    games = process(store, feed)
+    table = await started(games)
+    sent = []
+    while len(sent) < 3:
+        seat = (await view_of(games, table))["turn"]
+        if "accept" in (await view_of(games, table, seat))["legal"]:
+            await move(games, table)
+            continue
+        play, key = await first_play(games, table), f"k{len(sent)}"
+        sent.append((play, key, await play.send(games, key)))
+    kept = games.commands.appends.kept
+    assert len(kept) == 2
+    reads = store.log_reads
+    for play, key, first in sent[1:]:
+        assert await play.send(games, key) == first
+    assert store.log_reads == reads, "the latest two from memory"
+    play, key, first = sent[0]
+    assert await play.send(games, key) == first
+    assert store.log_reads == reads + 1, "the oldest made again from the log"
+    assert len(kept) == 2
+    assert json.loads(first.body)["version"] == first.version
