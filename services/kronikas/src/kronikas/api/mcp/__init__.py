@@ -23,6 +23,7 @@ from typing import Any, cast
 from litestar import Litestar
 from litestar.handlers import asgi
 from litestar.types import Receive, Scope, Send
+from mcp import MCPError
 from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.resources import TextResource
@@ -30,8 +31,11 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from kronikas import __version__
 from kronikas.api.errors import short
+from kronikas.api.mcp.bounds import MESSAGE_MAX, scrubbed
 from kronikas.api.mcp.guard import Guard
-from kronikas.api.mcp.tools import WAIT_MAX_S, Tools, register, scrubbed
+from kronikas.api.mcp.sdk_logs import bridge_sdk_logs
+from kronikas.api.mcp.tools import WAIT_MAX_S, Tools, register
+from kronikas.api.mcp.transport import Bounded, NoStore
 from kronikas.api.wire import ApiWire
 from kronikas.application.games import Games
 from kronikas.config import Settings
@@ -39,6 +43,7 @@ from kronikas.config import Settings
 __all__ = ["PATH", "McpEndpoint", "rules_text"]
 
 PATH = "/mcp"
+INVALID_PARAMS = -32602
 RULES = Path(__file__).resolve().parent / "rules"
 """Each game's rules, `<kind>.md`: the game's part of docs/rules.md with the parts every game
 shares (the deck, seats and shuffling, clocks, leaving and the house)."""
@@ -101,9 +106,10 @@ class McpEndpoint:
             log_level="WARNING",
         )
         # The SDK sets up the root logger when it has no handler; the service logs through its
-        # own (api/logs.py), and the SDK's lines — which may quote a caller's input — are not
-        # written anywhere.
+        # own (api/logs.py), and the SDK's lines — which may quote a caller's input — go there
+        # scrubbed and cut (api/mcp/sdk_logs.py), never to the last-resort stderr.
         root.handlers[:], root.level = handlers, level
+        bridge_sdk_logs()
         self.tools = Tools(wire, games)
         register(self.server, self.tools)
         self._resources(wire)
@@ -117,7 +123,8 @@ class McpEndpoint:
             # own settings; the transport still refuses a POST that is not JSON.
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         )
-        self.guard = Guard(self.server.session_manager.handle_request, settings)
+        transport = Bounded(self.server.session_manager.handle_request, settings, games)
+        self.guard = NoStore(Guard(transport, settings))
 
     def _resources(self, wire: ApiWire) -> None:
         for kind, game in wire.engines.items():
@@ -172,8 +179,17 @@ class McpEndpoint:
 
 async def _scrub_errors(ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
     """No tool error echoes a token, whatever put it there (the SDK's own argument validation
-    quotes the values it refuses). The chain answers the result as it goes on the wire."""
-    result = await call_next(ctx)
+    quotes the values it refuses). The chain answers the result as it goes on the wire.
+
+    A prompt the caller named wrong (or whose arguments do not fit) is the caller's error,
+    -32602: the SDK would log it as a failure of its handler, with a traceback quoting the name.
+    Every error is bounded again on its way out (api/mcp/transport.py)."""
+    try:
+        result = await call_next(ctx)
+    except ValueError as exc:
+        if ctx.method != "prompts/get":
+            raise
+        raise MCPError(INVALID_PARAMS, scrubbed(str(exc)[: 2 * MESSAGE_MAX])) from None
     if ctx.method == "tools/call" and isinstance(result, dict) and result.get("isError"):
         for block in result.get("content") or []:
             if isinstance(block, dict) and isinstance(block.get("text"), str):
