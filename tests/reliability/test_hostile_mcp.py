@@ -5,6 +5,14 @@ values) in each header of a `tools/call` that would make a legal move: each answ
 500 — a refusal by the guard or the HTTP server, the MCP transport's own 4xx, or a tool error
 — never an answer that moved the table when the header was the one that carried the seat, never
 a traceback in the log, and never the token echoed. The access log names the path asked for.
+
+Then hostile values in the JSON-RPC messages themselves (docs/api.md, MCP: errors and limits):
+a fuzz of every method through the `mcp` SDK's own client, with 60 KB and token-shaped values —
+no error quotes more than 40 characters of any input nor the token, every answer says
+`no-store`, and every line the process writes is one of its JSON log lines, none long; the
+SDK's own errors (a 64 KB prompt name) logged the same way; an `id` over 128 characters
+refused with a null id; and the calls that need no token limited per address while another
+address is served.
 """
 
 from __future__ import annotations

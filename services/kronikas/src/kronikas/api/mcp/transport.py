@@ -206,7 +206,7 @@ def _json(start: Message) -> bool:
 
 def bounded_answer(body: bytes, inputs: Inputs) -> bytes | None:
     """The answer with each error in it bounded (`Inputs.bounded`); None when it holds none."""
-    if b'"error"' not in body and b'"isError"' not in body:
+    if b'"error":' not in body and b'"isError":true' not in body:  # the SDK writes compact JSON
         return None
     try:
         answer = json.loads(body)
