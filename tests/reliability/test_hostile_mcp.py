@@ -395,6 +395,22 @@ async def test_calls_without_a_token_are_limited_per_address_while_another_is_se
         assert error["code"] == -32000 and error["data"]["code"] == "rate_limited", error
         assert error["data"]["retry_after_s"] >= 1
 
+        # A tool that pays for itself, called with arguments the SDK refuses before it runs,
+        # pays all the same: from its address's read bucket, a tool error once it is empty.
+        async with raw_client(limited, 9) as flood:
+            codes: Counter[str] = Counter()
+            for n in range(50 * burst):
+                call = {"name": "get_view", "arguments": {"token": "x"}}
+                message = {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": call}
+                r = await flood.post("/mcp", json=message)
+                assert r.status_code == 200, r.text
+                problem = json.loads(r.json()["result"]["content"][0]["text"])
+                codes[problem["code"]] += 1
+                if problem["code"] == "rate_limited":
+                    assert problem["retry_after_s"] >= 1
+                    break
+            assert codes["rate_limited"] == 1 and codes["invalid_request"] >= 1, codes
+
         # Through the SDK's client, the flooding address's call is an MCPError it can read...
         refused: MCPError | None = None
         try:
