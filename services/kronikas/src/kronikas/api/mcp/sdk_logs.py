@@ -4,7 +4,8 @@ The SDK logs to the `mcp` loggers, which have no handler of their own: without t
 last-resort handler writes each warning and error raw to stderr — a traceback that quotes the
 caller's input whole, a prompt's 64 KB name twice. Here each record of the SDK at `LEVEL` or
 above becomes one line of the service's logger `kronikas.mcp.sdk`, in the service's format, its
-text scrubbed of token-shaped values and cut to `TEXT_MAX` characters, a traceback to `EXC_MAX`.
+text scrubbed of token-shaped values and cut to `TEXT_MAX` characters, a traceback to `EXC_MAX`
+(each of its lines to `LINE_MAX`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ LEVEL = logging.WARNING
 the service's answers, already in the access log: they are dropped."""
 TEXT_MAX = 500
 EXC_MAX = 4000
+LINE_MAX = 200
+"""The longest line of a traceback kept: an exception's message quotes what it refused."""
 SDK_LOGGERS = ("mcp", "mcp_types")
 TARGET = "kronikas.mcp.sdk"
 
@@ -36,7 +39,8 @@ class Bridge(logging.Handler):
             extra = {"sdk_logger": record.name[:100]}
             if record.exc_info:
                 text = logging.Formatter().formatException(record.exc_info)
-                extra["exc"] = cut(scrubbed(text[: EXC_MAX * 2]), EXC_MAX)
+                lines = (cut(line, LINE_MAX) for line in text.splitlines())
+                extra["exc"] = cut(scrubbed("\n".join(lines)), EXC_MAX)
             text = cut(scrubbed(record.getMessage()[: TEXT_MAX * 2]), TEXT_MAX)
             self.target.log(record.levelno, "%s", text, extra=extra)
         except Exception:  # a log line is never worth a failed request
