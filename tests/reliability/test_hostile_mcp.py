@@ -441,3 +441,35 @@ def mcp_error(exc: BaseException) -> MCPError | None:
                 return found
     cause = exc.__cause__ or exc.__context__
     return mcp_error(cause) if cause is not None else None
+
+
+async def test_messages_of_odd_shapes_are_answered_below_500_and_bounded(
+    service: ServiceProcess, clean_log: None
+) -> None:
+    big = letters(random.Random(secrets.randbits(64)), 60_000)
+    token = "seat_" + secrets.token_urlsafe(24)
+    bodies = [
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":["get_view"]}}',
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1, 2]}',
+        b'{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}',
+        b'{"jsonrpc":"2.0","id":1e400,"method":"ping"}',
+        b'{"jsonrpc":"2.0","id":1,"method":5}',
+        b'[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"x"}]',
+        b"[" * 60_000,
+        b'{"jsonrpc":"2.0","id":1,"method":"' + big.encode() + token.encode(),
+        b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"' + big.encode() + b'":1}}',
+        b'{"jsonrpc":"2.0","id":1,"method":"ping","params":' + b"9" * 30_000 + b"}",
+        b"\xff\xfe" + big.encode()[:1000],
+        b"null",
+        b'"' + big.encode() + b'"',
+        b"",
+    ]
+    async with raw_client(service, 10) as client:
+        for body in bodies:
+            r = await client.post(
+                "/mcp", content=body, headers={"Content-Type": "application/json"}
+            )
+            assert r.status_code < 500, (body[:80], r.status_code, r.text[:300])
+            assert r.headers["cache-control"] == "no-store", body[:80]
+            assert len(r.content) < 2048, (body[:80], r.content[:300])
+            assert not quotes(r.text, big) and token not in r.text, (body[:80], r.text[:300])

@@ -6,6 +6,11 @@ call, as the HTTP API does, because every tool is a use case of `Games` (api/mcp
 table lives in the store, never in a session. Mounted in the Litestar app (`McpEndpoint.route`),
 whose lifespan runs the SDK's session manager (`McpEndpoint.running`).
 
+Around the SDK's transport, the guard (api/mcp/guard.py: `Origin`, `Host`, the body's size)
+and the endpoint's own layer (api/mcp/transport.py: no answer cached, a bound on the `id`, a
+limit on the calls that need no token, every error bounded against its request). The SDK's log
+lines go to the service's log (api/mcp/sdk_logs.py).
+
 Besides the tools: each game's rules as a resource (the texts shipped in `rules/`, one per kind,
 made from docs/rules.md: a test keeps them equal), and a prompt that says how to play a table
 through the tools.
@@ -193,7 +198,8 @@ class McpEndpoint:
                 if isinstance(block, dict) and isinstance(block.get("text"), str):
                     block["text"], sdks = _problem_text(block["text"])
                     by_sdk = by_sdk or sdks
-            if by_sdk and (ctx.params or {}).get("name") in PAYING_TOOLS:
+            name = (ctx.params or {}).get("name")
+            if by_sdk and isinstance(name, str) and name in PAYING_TOOLS:
                 limited = await self._charge(ctx)
                 if limited is not None:
                     result["content"] = [{"type": "text", "text": limited}]

@@ -13,6 +13,7 @@ the input changed, as `repr` does), it becomes the plain name of its JSON-RPC co
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -51,9 +52,18 @@ class Inputs:
     number longer than `EXCERPT` characters, and the raw body."""
 
     def __init__(self, body: bytes, message: Any) -> None:
-        self.long = sorted(set(_long_texts(message)), key=len, reverse=True)
-        raw = body.decode("utf-8", errors="replace")
-        self.haystack = "\0".join([*self.long, raw])
+        self.body = body
+        self.message = message
+
+    # Worked out only for an answer that holds an error: most answers hold none.
+
+    @functools.cached_property
+    def long(self) -> list[str]:
+        return sorted(set(_long_texts(self.message)), key=len, reverse=True)
+
+    @functools.cached_property
+    def haystack(self) -> str:
+        return "\0".join([*self.long, self.body.decode("utf-8", errors="replace")])
 
     def quoted(self, text: str) -> bool:
         """Whether `text` holds more than `EXCERPT` characters in a row of the input. Any such

@@ -133,7 +133,8 @@ def _token_less(message: Any) -> bool:
     if not isinstance(message, dict) or message.get("method") != "tools/call":
         return True
     params = message.get("params")
-    return not isinstance(params, dict) or params.get("name") not in PAYING_TOOLS
+    name = params.get("name") if isinstance(params, dict) else None
+    return not isinstance(name, str) or name not in PAYING_TOOLS
 
 
 async def _body(receive: Receive, limit: int) -> bytes | None:
