@@ -6,6 +6,11 @@ call, as the HTTP API does, because every tool is a use case of `Games` (api/mcp
 table lives in the store, never in a session. Mounted in the Litestar app (`McpEndpoint.route`),
 whose lifespan runs the SDK's session manager (`McpEndpoint.running`).
 
+Around the SDK's transport, the guard (api/mcp/guard.py: `Origin`, `Host`, the body's size)
+and the endpoint's own layer (api/mcp/transport.py: no answer cached, a bound on the `id`, a
+limit on the calls that need no token, every error bounded against its request). The SDK's log
+lines go to the service's log (api/mcp/sdk_logs.py).
+
 Besides the tools: each game's rules as a resource (the texts shipped in `rules/`, one per kind,
 made from docs/rules.md: a test keeps them equal), and a prompt that says how to play a table
 through the tools.
@@ -23,22 +28,29 @@ from typing import Any, cast
 from litestar import Litestar
 from litestar.handlers import asgi
 from litestar.types import Receive, Scope, Send
+from mcp import MCPError
 from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.resources import TextResource
 from mcp.server.transport_security import TransportSecuritySettings
 
 from kronikas import __version__
+from kronikas.api.client import client_address
 from kronikas.api.errors import short
+from kronikas.api.mcp.bounds import MESSAGE_MAX, scrubbed
 from kronikas.api.mcp.guard import Guard
-from kronikas.api.mcp.tools import WAIT_MAX_S, Tools, register, scrubbed
+from kronikas.api.mcp.sdk_logs import bridge_sdk_logs
+from kronikas.api.mcp.tools import WAIT_MAX_S, Tools, register
+from kronikas.api.mcp.transport import PAYING_TOOLS, Bounded, NoStore
 from kronikas.api.wire import ApiWire
+from kronikas.application.errors import ApiError
 from kronikas.application.games import Games
 from kronikas.config import Settings
 
 __all__ = ["PATH", "McpEndpoint", "rules_text"]
 
 PATH = "/mcp"
+INVALID_PARAMS = -32602
 RULES = Path(__file__).resolve().parent / "rules"
 """Each game's rules, `<kind>.md`: the game's part of docs/rules.md with the parts every game
 shares (the deck, seats and shuffling, clocks, leaving and the house)."""
@@ -97,13 +109,14 @@ class McpEndpoint:
             title="Krónikás",
             version=__version__,
             instructions=INSTRUCTIONS,
-            middleware=[_scrub_errors],
+            middleware=[self._errors],
             log_level="WARNING",
         )
         # The SDK sets up the root logger when it has no handler; the service logs through its
-        # own (api/logs.py), and the SDK's lines — which may quote a caller's input — are not
-        # written anywhere.
+        # own (api/logs.py), and the SDK's lines — which may quote a caller's input — go there
+        # scrubbed and cut (api/mcp/sdk_logs.py), never to the last-resort stderr.
         root.handlers[:], root.level = handlers, level
+        bridge_sdk_logs()
         self.tools = Tools(wire, games)
         register(self.server, self.tools)
         self._resources(wire)
@@ -117,7 +130,8 @@ class McpEndpoint:
             # own settings; the transport still refuses a POST that is not JSON.
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         )
-        self.guard = Guard(self.server.session_manager.handle_request, settings)
+        transport = Bounded(self.server.session_manager.handle_request, settings, games)
+        self.guard = NoStore(Guard(transport, settings))
 
     def _resources(self, wire: ApiWire) -> None:
         for kind, game in wire.engines.items():
@@ -163,6 +177,46 @@ class McpEndpoint:
 
         return mcp_endpoint
 
+    async def _errors(self, ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        """No tool error echoes a token, whatever put it there (the SDK's own argument
+        validation quotes the values it refuses). The chain answers the result as it goes on
+        the wire; every error is bounded again on its way out (api/mcp/transport.py).
+
+        A prompt the caller named wrong (or whose arguments do not fit) is the caller's error,
+        -32602: the SDK would log it as a failure of its handler, with a traceback quoting the
+        name. A call of a tool that pays for itself, refused by the SDK before the tool ran
+        (arguments that do not fit), pays as a call without a token: else it would be free."""
+        try:
+            result = await call_next(ctx)
+        except ValueError as exc:
+            if ctx.method != "prompts/get":
+                raise
+            raise MCPError(INVALID_PARAMS, scrubbed(str(exc)[: 2 * MESSAGE_MAX])) from None
+        if ctx.method == "tools/call" and isinstance(result, dict) and result.get("isError"):
+            by_sdk = False
+            for block in result.get("content") or []:
+                if isinstance(block, dict) and isinstance(block.get("text"), str):
+                    block["text"], sdks = _problem_text(block["text"])
+                    by_sdk = by_sdk or sdks
+            name = (ctx.params or {}).get("name")
+            if by_sdk and isinstance(name, str) and name in PAYING_TOOLS:
+                limited = await self._charge(ctx)
+                if limited is not None:
+                    result["content"] = [{"type": "text", "text": limited}]
+        return result
+
+    async def _charge(self, ctx: ServerRequestContext[Any, Any]) -> str | None:
+        """One from the client address's read bucket; a tool error's text when it is empty."""
+        scope = getattr(ctx.request, "scope", None)
+        if scope is None:
+            return None
+        try:
+            await self.tools.games.queries.admit(client_address(scope, self.settings))
+        except ApiError as exc:
+            problem = {"code": exc.code, "detail": exc.detail, "retry_after_s": exc.retry_after}
+            return json.dumps(problem, ensure_ascii=False)
+        return None
+
     @contextlib.asynccontextmanager
     async def running(self, app: Litestar) -> AsyncIterator[None]:
         """The app's lifespan around the SDK's session manager (its task group)."""
@@ -170,24 +224,15 @@ class McpEndpoint:
             yield
 
 
-async def _scrub_errors(ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
-    """No tool error echoes a token, whatever put it there (the SDK's own argument validation
-    quotes the values it refuses). The chain answers the result as it goes on the wire."""
-    result = await call_next(ctx)
-    if ctx.method == "tools/call" and isinstance(result, dict) and result.get("isError"):
-        for block in result.get("content") or []:
-            if isinstance(block, dict) and isinstance(block.get("text"), str):
-                block["text"] = _problem_text(block["text"])
-    return result
-
-
-def _problem_text(text: str) -> str:
+def _problem_text(text: str) -> tuple[str, bool]:
     """A tool error's text as a problem: ours are already; the SDK's own (arguments that do
-    not fit the tool's schema, an unknown tool) become `invalid_request`. Scrubbed either way."""
+    not fit the tool's schema, an unknown tool) become `invalid_request`. Scrubbed either way;
+    and whether it was the SDK's."""
     try:
         problem = json.loads(text)
     except ValueError:
         problem = None
-    if not isinstance(problem, dict) or "code" not in problem:
+    sdks = not isinstance(problem, dict) or "code" not in problem
+    if sdks:
         problem = {"code": "invalid_request", "detail": short(scrubbed(text))}
-    return scrubbed(json.dumps(problem, ensure_ascii=False))
+    return scrubbed(json.dumps(problem, ensure_ascii=False)), sdks

@@ -10,7 +10,6 @@ hand one out (open a table, join one) holds a token.
 
 import json
 import logging
-import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
@@ -23,6 +22,7 @@ from pydantic import BaseModel, Field
 from kronikas.api import inputs
 from kronikas.api.client import client_address
 from kronikas.api.errors import short
+from kronikas.api.mcp.bounds import scrubbed
 from kronikas.api.mcp.moves import SEATING, Choice, may_act, written_out
 from kronikas.api.wire import ApiWire
 from kronikas.application.access import seated
@@ -40,15 +40,6 @@ WAIT_MAX_S = 25
 """The longest a `wait` holds its call: below the 30 s a client's HTTP stack commonly allows."""
 EVENTS_MAX = 100
 """The most events one answer carries (an agent's context is not a log reader)."""
-
-TOKEN_SHAPED = re.compile(r"\b(?:host|seat)_[A-Za-z0-9_-]{8,}")
-"""Anything that looks like one of our tokens: never echoed in an error, whatever put it there."""
-
-
-def scrubbed(text: str) -> str:
-    """`text` with every token-shaped word replaced: an error never echoes a token."""
-    return TOKEN_SHAPED.sub("<token>", text)
-
 
 # --- Results ---------------------------------------------------------------------------------
 
