@@ -36,19 +36,27 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, default=str)
 
 
+def formatter(fmt: str) -> logging.Formatter:
+    """The service's formatter for `LOG_FORMAT`: `json` or `text`."""
+    if fmt == "json":
+        return JsonFormatter()
+    return logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s")
+
+
 def configure_logging(level: str, fmt: str) -> None:
-    """Send the service's logs to stderr, as JSON or as text."""
+    """Send the service's logs to stderr, as JSON or as text; and every other logger's warnings
+    and errors through the same handler, so no line of the output is in another format (Python's
+    last-resort handler would print them as bare text)."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        JsonFormatter()
-        if fmt == "json"
-        else logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s")
-    )
+    handler.setFormatter(formatter(fmt))
     logging.Formatter.converter = time.gmtime
-    root = logging.getLogger("kronikas")
+    service = logging.getLogger("kronikas")
+    service.handlers[:] = [handler]
+    service.setLevel(level)
+    service.propagate = False
+    root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(level)
-    root.propagate = False
+    root.setLevel(logging.WARNING)
 
 
 class RequestLogMiddleware:
