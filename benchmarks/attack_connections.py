@@ -6,8 +6,9 @@ defaults, and measures:
 
 - `head_cpu_s`: CPU the service spent while 127.0.0.4 sent a request head that never ends
   (`GET /v1/health HTTP/1.1`, then `X-Big: ` and `--head-mb` MB of `a`), from the first byte
-  until the service closed the connection or took the last byte; `head_mb_read`: how much of it
-  the service took before it closed the connection; `head_other_p90_ms` / `_max_ms`: the
+  until the service closed the connection or took the last byte; `head_mb_sent`: how much of it
+  the client got to send before the service closed the connection (the kernels' buffers hold a
+  few MB of it); `head_other_p90_ms` / `_max_ms`: the
   latency of 127.0.0.3's health checks meanwhile.
 - `idle_ok_share`: the share of 127.0.0.3's health checks (each on a new connection, as `curl`
   makes them) answered 200 while 127.0.0.2 holds `--sockets` idle connections;
@@ -37,9 +38,8 @@ import threading
 import time
 from pathlib import Path
 
-from kronikas.adapters.embedded_redis import EmbeddedRedis, free_port
-
 from benchmarks.bench import cpu_seconds
+from kronikas.adapters.embedded_redis import EmbeddedRedis, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 HEALTH = b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
@@ -47,7 +47,7 @@ HALF = b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
 
 
 class Service:
-    """One service process of `repo`'s code, its limits at their defaults (its log in a temp file)."""
+    """A service process of `repo`'s code, its limits at their defaults (its log in a temp file)."""
 
     def __init__(self, redis_url: str, repo: Path) -> None:
         self.port = free_port()
@@ -185,7 +185,7 @@ def big_head(service: Service, megabytes: int) -> dict[str, float]:
         checker.join(60)
     return {
         "head_cpu_s": cpu,
-        "head_mb_read": sent / 1024 / 1024,
+        "head_mb_sent": sent / 1024 / 1024,
         "head_other_p90_ms": percentile(latencies, 0.9),
         "head_other_max_ms": max(latencies, default=float("nan")),
     }
@@ -229,7 +229,8 @@ def main() -> int:
     parser.add_argument("--checks", type=int, default=100, help="health checks while held")
     args = parser.parse_args()
     figures = measure(args.repo, args.sockets, args.head_mb, args.checks)
-    print(json.dumps(figures, indent=2))
+    # No answer at all leaves a latency undefined: null, as JSON has no NaN.
+    print(json.dumps({k: None if v != v else v for k, v in figures.items()}, indent=2))
     return 0
 
 

@@ -243,6 +243,12 @@ class GuardedProtocol(HttpToolsProtocol):
             return
         self._unset_keepalive_if_required()
         self._start_head_timer()
+        if not self.pending:
+            # The common case, a whole head in one read: the parser takes it as it came.
+            whole = data.find(b"\r\n\r\n")
+            if whole >= 0 and self.head_bytes + whole + 4 <= self.guard.max_head:
+                super().data_received(data)
+                return
         end = data.rfind(b"\n")
         if end < 0:
             self.pending += data

@@ -15,6 +15,7 @@ from litestar.enums import ScopeType
 from litestar.types import ASGIApp, HTTPScope, Message, Receive, Scope, Send
 
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
+_STANDARD.add("color_message")  # uvicorn's message again, with terminal colours
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
