@@ -199,6 +199,8 @@ class GuardedProtocol(HttpToolsProtocol):
         """Bytes of the current head given to the parser."""
         self.pending = bytearray()
         """Bytes of the current head held back until their line is whole."""
+        self.head_begun = False
+        """The parser has begun a head and not finished it."""
         self.head_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -238,11 +240,23 @@ class GuardedProtocol(HttpToolsProtocol):
             self.transport.close()
 
     def data_received(self, data: bytes) -> None:
-        if not self.in_head:
+        if self.in_head:
+            self._unset_keepalive_if_required()
+            self._head_data(data)
+        else:
             super().data_received(data)
-            return
-        self._unset_keepalive_if_required()
-        self._start_head_timer()
+        # A head begun and not whole has a deadline (a head that came whole needed none).
+        if (
+            self.head_timer is None
+            and (self.pending or self.head_begun)
+            and not self.transport.is_closing()
+            and self.transport.get_protocol() is self
+        ):
+            self._start_head_timer()
+
+    def _head_data(self, data: bytes) -> None:
+        """What arrives between requests or within a head: bounded, and given to the parser by
+        whole lines."""
         if not self.pending:
             # The common case, a whole head in one read: the parser takes it as it came.
             whole = data.find(b"\r\n\r\n")
@@ -306,10 +320,10 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        self._start_head_timer()
+        self.head_begun = True
 
     def on_headers_complete(self) -> None:
-        self.in_head = False
+        self.in_head = self.head_begun = False
         self._stop_head_timer()
         super().on_headers_complete()
 
