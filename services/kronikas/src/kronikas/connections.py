@@ -28,6 +28,7 @@ sent in pieces costs seconds of CPU. This is uvicorn's httptools protocol with a
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import time
 from typing import Any
@@ -43,6 +44,8 @@ from kronikas.config import Settings
 
 log = logging.getLogger("kronikas.connections")
 
+_EVICTION_CANDIDATES = 8
+"""Addresses holding the most connections looked at for an idle one when the worker is full."""
 _LOG_EVERY_S = 60.0
 """Refusals are counted and logged in one line at most this often: an attack is not a log flood."""
 
@@ -76,6 +79,10 @@ class Guard:
         self.max_head = settings.max_head_bytes
         self.proxies = settings.trusted_proxies
         self.held: dict[str, dict[Slot, None]] = {}
+        """Each address's open connections, oldest first."""
+        self.by_size: dict[int, dict[str, None]] = {}
+        """The addresses holding each number of connections, so the biggest is found at once."""
+        self.top = 0
         self.total = 0
         self.refused: dict[str, int] = {}
         self._logged_at = 0.0
@@ -112,16 +119,18 @@ class Guard:
             return None
         slot = Slot(key, transport)
         self.held.setdefault(key, {})[slot] = None
+        self._resized(key, count, count + 1)
         self.total += 1
         return slot
 
     def _evict_for(self, count: int) -> bool:
-        """Close an idle connection of the address holding the most, if it holds more than
-        `count + 1` (what the newcomer's address would hold): True when one was closed."""
-        for held in sorted(self.held.values(), key=len, reverse=True):
-            if len(held) <= count + 1:
-                return False
-            for slot in held:
+        """Close an idle connection of an address holding the most, if that is more than
+        `count + 1` (what the newcomer's address would hold): True when one was closed. A few of
+        the biggest holders are looked at, no more: a full worker stays cheap to connect to."""
+        if self.top <= count + 1:
+            return False
+        for key in itertools.islice(self.by_size[self.top], _EVICTION_CANDIDATES):
+            for slot in self.held[key]:
                 if slot.idle:
                     self.release(slot)
                     slot.transport.close()
@@ -135,9 +144,22 @@ class Guard:
         slot.released = True
         held = self.held[slot.key]
         del held[slot]
+        self._resized(slot.key, len(held) + 1, len(held))
         if not held:
             del self.held[slot.key]
         self.total -= 1
+
+    def _resized(self, key: str, old: int, new: int) -> None:
+        if old:
+            group = self.by_size[old]
+            del group[key]
+            if not group:
+                del self.by_size[old]
+        if new:
+            self.by_size.setdefault(new, {})[key] = None
+            self.top = max(self.top, new)
+        while self.top and self.top not in self.by_size:
+            self.top -= 1
 
     def note(self, what: str) -> None:
         """Count a refusal; log the counts at most once every `_LOG_EVERY_S`."""
