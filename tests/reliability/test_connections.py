@@ -3,9 +3,11 @@
 One address (127.0.0.2) opens 4,100 connections that send nothing, then 4,100 that send half a
 request head, then holds its share as idle keep-alive connections and opens more: it keeps
 `CONNECTIONS_PER_ADDRESS` of them, no more, while another address (127.0.0.3) checks health,
-reads the lobby, creates a table and moves, each answered 2xx. A head that never ends is closed
-at its deadline, a head over `MAX_HEAD_BYTES` is refused (431) before the server has read it
-all, and every line the process writes meanwhile, uvicorn's own included, is a JSON log line.
+reads the lobby, creates a table and moves, each answered 2xx. Event streams and seat sockets
+count toward the share; a full worker makes room from the address holding the most. A head that
+never ends is closed at its deadline, a head over `MAX_HEAD_BYTES` is refused (431) before the
+server has read it all, and every line the process writes meanwhile, uvicorn's own included, is
+a JSON log line.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import contextlib
 import json
 import resource
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -169,6 +172,37 @@ def test_a_full_worker_makes_room_from_the_address_holding_the_most(
         finally:
             for sock in hoard:
                 sock.close()
+
+
+def test_streams_and_seat_sockets_count_toward_the_share(redis_url: str, tmp_path: Path) -> None:
+    from websockets.sync.client import connect as open_socket
+
+    request = b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    env = {"CONNECTIONS_PER_ADDRESS": "3", "SOCKET_HELLO_S": "300"}
+    with serving(redis_url, tmp_path / "service.log", **env) as service:
+        created = httpx.post(f"{service.url}/v1/games", json={"kind": "cheat"})
+        game = created.json()["game"]["id"]
+        url = f"ws://127.0.0.1:{service.port}/v1/games/{game}/socket"
+        transport = httpx.HTTPTransport(local_address="127.0.0.6")
+        with (
+            httpx.Client(base_url=service.url, transport=transport, timeout=30) as me,
+            me.stream("GET", f"/v1/games/{game}/stream") as stream,
+            open_socket(url, sock=connect(service, "127.0.0.6")),
+        ):
+            assert stream.status_code == 200
+            with (
+                open_socket(url, sock=connect(service, "127.0.0.6")),
+                connect(service, "127.0.0.6") as fourth,
+            ):
+                assert not answered(fourth, request), "a stream and two sockets: 3 of 3"
+            # The socket closed: its place comes back once the service has seen it close.
+            deadline = time.monotonic() + 30
+            while True:
+                with connect(service, "127.0.0.6") as again:
+                    if answered(again, request):
+                        break
+                assert time.monotonic() < deadline, "the closed socket's place never came back"
+                time.sleep(0.05)
 
 
 def closed_by_service(sock: socket.socket) -> bytes:
