@@ -44,11 +44,15 @@ def formatter(fmt: str) -> logging.Formatter:
     return logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s")
 
 
+class _ServiceHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """The service's handler (one a process; a new configuration replaces it)."""
+
+
 def configure_logging(level: str, fmt: str) -> None:
-    """Send the service's logs to stderr, as JSON or as text; and every other logger's warnings
-    and errors through the same handler, so no line of the output is in another format (Python's
-    last-resort handler would print them as bare text)."""
-    handler = logging.StreamHandler(sys.stderr)
+    """Send the service's logs to stderr, as JSON or as text; and every other logger's lines
+    (warnings and errors, the root logger's level) through the same handler, so no line of the
+    output is in another format: Python's last-resort handler would print them as bare text."""
+    handler = _ServiceHandler(sys.stderr)
     handler.setFormatter(formatter(fmt))
     logging.Formatter.converter = time.gmtime
     service = logging.getLogger("kronikas")
@@ -56,8 +60,8 @@ def configure_logging(level: str, fmt: str) -> None:
     service.setLevel(level)
     service.propagate = False
     root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(logging.WARNING)
+    others = [h for h in root.handlers if not isinstance(h, _ServiceHandler)]
+    root.handlers[:] = [*others, handler]
 
 
 class RequestLogMiddleware:
