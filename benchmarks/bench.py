@@ -379,6 +379,7 @@ class Service:
             "STREAMS_PER_TOKEN": "1000000",
             "STREAMS_PER_ADDRESS": "1000000",
             "MAX_CONNECTIONS": "1000000",
+            "CONNECTIONS_PER_ADDRESS": "1000000",
             "KRONIKAS_APP": "benchmarks.app:create_bench_app",
         }
         if ws is not None:

@@ -208,6 +208,7 @@ class ServiceProcess:
             "STREAMS_PER_TOKEN": "1000000",
             "STREAMS_PER_ADDRESS": "1000000",
             "MAX_CONNECTIONS": "1000000",
+            "CONNECTIONS_PER_ADDRESS": "1000000",
         }
         self.log = log
         self._log_file = log.open("ab")

@@ -118,8 +118,9 @@ class Settings:
     streams_per_address: int = 100
     """Streams and long-polls one client address holds open at once (in one process)."""
     max_connections: int = 4096
-    """Connections and requests one worker serves at once (uvicorn's `limit_concurrency`);
-    beyond it, a plain 503."""
+    """Connections one worker holds open at once (kronikas/connections.py): at the cap, a new
+    connection takes the place of an idle one of the address holding the most, else it is
+    closed."""
     trusted_proxies: tuple[Network, ...] = ()
     """Peers whose `proxy_header` names the client (api/client.py); none by default."""
     proxy_header: str = "x-forwarded-for"
@@ -149,6 +150,15 @@ class Settings:
     """The names the service answers to in `Host` (api/hosts.py): exact names, `*.example.com`
     for the names under one, `*` for any; the loopback names always. Empty: only the loopback
     names while it listens on loopback (and no proxy is trusted), else any name."""
+    connections_per_address: int = 128
+    """Connections one client address (an IPv6 /64) holds open in one worker, idle keep-alive
+    ones, streams and seat sockets included; beyond, a new one is closed at once. Peers in
+    `trusted_proxies` are exempt (kronikas/connections.py)."""
+    head_timeout_s: float = 10.0
+    """How long a request head may take to arrive whole, from the connection or from the first
+    byte of a later request on a kept-alive one; then the connection is closed."""
+    max_head_bytes: int = 32 * 1024
+    """A request head's size (request line and headers); beyond, 431 and the connection closed."""
     extra: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -208,4 +218,7 @@ class Settings:
             web_dir=env.get("WEB_DIR") or source_web_dir(),
             mcp_enabled=_bool(env, "MCP_ENABLED", True),
             allowed_hosts=_host_names(env, "ALLOWED_HOSTS"),
+            connections_per_address=_int(env, "CONNECTIONS_PER_ADDRESS", 128, 1, 1_000_000),
+            head_timeout_s=_int(env, "HEAD_TIMEOUT_S", 10, 1, 300),
+            max_head_bytes=_int(env, "MAX_HEAD_BYTES", 32 * 1024, 16 * 1024, 64 * 1024),
         )

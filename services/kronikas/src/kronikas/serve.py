@@ -12,14 +12,15 @@ import socket
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import uvicorn
 import uvicorn.config
 
 from kronikas.api.app import WithoutQueryStrings, log_without_query_strings
-from kronikas.api.logs import configure_logging
+from kronikas.api.logs import configure_logging, formatter
 from kronikas.config import Settings
+from kronikas.connections import Guard
 
 log = logging.getLogger("kronikas.serve")
 
@@ -30,24 +31,60 @@ GRACE_S = 10
 KEEP_ALIVE_S = 75
 """How long an idle keep-alive connection stays open: longer than clients keep idle connections
 in their pools (httpx and many others drop them after 5 s), so a client never sends a request on
-a connection the server is closing at that very moment (a reset, seen as a read error)."""
+a connection the server is closing at that very moment (a reset, seen as a read error). What
+stops one address from holding every slot is the per-address cap (kronikas/connections.py), not
+a short keep-alive."""
 """On a stop, open requests and event streams get this long before they are cut."""
 
 
-def _uvicorn_formatter(kind: str, **options: Any) -> logging.Formatter:
-    from uvicorn.logging import AccessFormatter, DefaultFormatter
-
-    inner = AccessFormatter(**options) if kind == "access" else DefaultFormatter(**options)
-    return WithoutQueryStrings(inner)
+_OPEN_FILES_SPARE = 256
+"""Open files a worker needs besides its connections: Redis connections, the listening socket,
+the web table's files."""
 
 
-def uvicorn_log_config() -> dict[str, Any]:
-    """uvicorn's own logging, each line without query strings (its access log is off as well)."""
+def _uvicorn_formatter(fmt: str) -> logging.Formatter:
+    return WithoutQueryStrings(formatter(fmt))
+
+
+def uvicorn_log_config(fmt: str = "json") -> dict[str, Any]:
+    """uvicorn's own logging in the service's `LOG_FORMAT`, each line without query strings
+    (its access log is off as well)."""
     config: dict[str, Any] = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
-    for kind, formatter in config["formatters"].items():
-        formatter.pop("()", None)
-        config["formatters"][kind] = {"()": _uvicorn_formatter, "kind": kind, **formatter}
+    for kind in config["formatters"]:
+        config["formatters"][kind] = {"()": _uvicorn_formatter, "fmt": fmt}
     return config
+
+
+def _raise_open_files(connections: int) -> None:
+    """Let a worker hold `connections` sockets: the soft limit on open files is often 1024,
+    below `MAX_CONNECTIONS`, and a process out of files stops accepting anyone's connections.
+    Workers inherit it."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return
+    needed = connections + _OPEN_FILES_SPARE
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    ceiling = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    if soft != resource.RLIM_INFINITY and soft < ceiling:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (ceiling, hard))
+    if ceiling < needed:
+        log.warning(
+            "the hard limit on open files is below MAX_CONNECTIONS: raise it (ulimit -n)",
+            extra={"hard_limit": hard, "max_connections": connections},
+        )
+
+
+def server_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's options for the connections (kronikas/connections.py): the guard's protocol,
+    which counts them per address, bounds and times their heads and caps them per worker, in
+    place of uvicorn's `limit_concurrency` (a plain 503 for everyone)."""
+    return {
+        # uvicorn calls `http` as it calls a protocol class: (config, server_state, app_state).
+        "http": cast("type[Any]", Guard(settings)),
+        "timeout_keep_alive": KEEP_ALIVE_S,
+        "log_config": uvicorn_log_config(settings.log_format),
+    }
 
 
 def _listening_socket(host: str, port: int) -> socket.socket:
@@ -86,30 +123,29 @@ def socket_options(settings: Settings) -> dict[str, Any]:
     }
 
 
-def _worker(app: str, host: str, port: int, supervisor: int, connections: int) -> None:
+def _worker(app: str, host: str, port: int, supervisor: int) -> None:
     """One worker process: uvicorn on its own socket (it handles SIGTERM and SIGINT itself)."""
     from kronikas.adapters.embedded_redis import die_with_parent
 
     die_with_parent()
     if os.getppid() != supervisor:
         return  # the supervisor died before this worker could ask to follow it
+    settings = Settings.from_env()
     config = uvicorn.Config(
         app,
         factory=True,
         access_log=False,
-        log_config=uvicorn_log_config(),
         log_level="warning",
         lifespan="on",
         timeout_graceful_shutdown=GRACE_S,
-        timeout_keep_alive=KEEP_ALIVE_S,
         proxy_headers=False,  # the client is the TCP peer, or TRUSTED_PROXIES (api/client.py)
-        limit_concurrency=connections,
-        **socket_options(Settings.from_env()),
+        **server_options(settings),
+        **socket_options(settings),
     )
     uvicorn.Server(config).run(sockets=[_listening_socket(host, port)])
 
 
-def _supervise(app: str, host: str, port: int, workers: int, connections: int) -> int:
+def _supervise(app: str, host: str, port: int, workers: int) -> int:
     """Run `workers` processes on one port, restart one that dies, stop them all on a signal.
 
     Not uvicorn's own workers: they share one listening socket, and with keep-alive clients one
@@ -125,7 +161,7 @@ def _supervise(app: str, host: str, port: int, workers: int, connections: int) -
     def started() -> tuple[multiprocessing.process.BaseProcess, float]:
         process = spawn.Process(
             target=_worker,
-            args=(app, host, port, os.getpid(), connections),
+            args=(app, host, port, os.getpid()),
             name="kronikas-worker",
         )
         process.start()
@@ -176,6 +212,7 @@ def main() -> int:
         return 2
     configure_logging(settings.log_level, settings.log_format)
     log_without_query_strings()
+    _raise_open_files(settings.max_connections)
     if taken := _port_taken(settings.host, settings.port):  # before anything is started
         log.error(
             "cannot listen: is the service running already? (set PORT for another)",
@@ -197,20 +234,17 @@ def main() -> int:
             extra={"redis_url": embedded.url, "data_dir": str(embedded.data_dir)},
         )
     shown_host = "localhost" if settings.host in ("0.0.0.0", "127.0.0.1", "::") else settings.host
-    print(
-        f"Krónikás on http://{shown_host}:{settings.port}  docs: "
-        f"http://{shown_host}:{settings.port}/schema  (Ctrl-C stops)",
-        file=sys.stderr,
-        flush=True,
-    )
+    url = f"http://{shown_host}:{settings.port}"
+    if settings.log_format == "text":
+        print(f"Krónikás on {url}  docs: {url}/schema  (Ctrl-C stops)", file=sys.stderr, flush=True)
+    else:  # every line of the output is a JSON log line
+        log.info("Krónikás is serving", extra={"url": url, "docs": f"{url}/schema"})
     # The benchmark serves an app with its ceiling route added; nothing else sets this.
     app = os.environ.get("KRONIKAS_APP", "kronikas.api.app:create_app")
     status = 0
     try:
         if settings.workers > 1 and hasattr(socket, "SO_REUSEPORT") and sys.platform == "linux":
-            status = _supervise(
-                app, settings.host, settings.port, settings.workers, settings.max_connections
-            )
+            status = _supervise(app, settings.host, settings.port, settings.workers)
         else:
             uvicorn.run(
                 app,
@@ -219,13 +253,11 @@ def main() -> int:
                 port=settings.port,
                 workers=settings.workers,
                 access_log=False,
-                log_config=uvicorn_log_config(),
                 log_level="warning",
                 lifespan="on",
                 timeout_graceful_shutdown=GRACE_S,
-                timeout_keep_alive=KEEP_ALIVE_S,
                 proxy_headers=False,  # the client is the TCP peer, or TRUSTED_PROXIES
-                limit_concurrency=settings.max_connections,  # beyond: a plain 503
+                **server_options(settings),
                 **socket_options(settings),
             )
     finally:

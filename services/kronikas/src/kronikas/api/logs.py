@@ -15,6 +15,7 @@ from litestar.enums import ScopeType
 from litestar.types import ASGIApp, HTTPScope, Message, Receive, Scope, Send
 
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
+_STANDARD.add("color_message")  # uvicorn's message again, with terminal colours
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
@@ -36,19 +37,31 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, default=str)
 
 
+def formatter(fmt: str) -> logging.Formatter:
+    """The service's formatter for `LOG_FORMAT`: `json` or `text`."""
+    if fmt == "json":
+        return JsonFormatter()
+    return logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s")
+
+
+class _ServiceHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """The service's handler (one a process; a new configuration replaces it)."""
+
+
 def configure_logging(level: str, fmt: str) -> None:
-    """Send the service's logs to stderr, as JSON or as text."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        JsonFormatter()
-        if fmt == "json"
-        else logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s")
-    )
+    """Send the service's logs to stderr, as JSON or as text; and every other logger's lines
+    (warnings and errors, the root logger's level) through the same handler, so no line of the
+    output is in another format: Python's last-resort handler would print them as bare text."""
+    handler = _ServiceHandler(sys.stderr)
+    handler.setFormatter(formatter(fmt))
     logging.Formatter.converter = time.gmtime
-    root = logging.getLogger("kronikas")
-    root.handlers[:] = [handler]
-    root.setLevel(level)
-    root.propagate = False
+    service = logging.getLogger("kronikas")
+    service.handlers[:] = [handler]
+    service.setLevel(level)
+    service.propagate = False
+    root = logging.getLogger()
+    others = [h for h in root.handlers if not isinstance(h, _ServiceHandler)]
+    root.handlers[:] = [*others, handler]
 
 
 class RequestLogMiddleware:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 
 import wsproto.events
+from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.protocols.websockets.wsproto_impl import WSProtocol
 
@@ -21,6 +22,13 @@ GOING_AWAY = 1001
 
 class SeatSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's default WebSocket protocol (websockets' sans-I/O), with 1001 on shutdown."""
+
+    async def send(self, message: ASGISendEvent) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.http.response.body" and not message.get("more_body"):
+            # An upgrade refused with an answer (api/socket.py) has ended its handshake: else
+            # uvicorn logs "returned without completing handshake" as an error for each one.
+            self.handshake_complete = True
 
     def shutdown(self) -> None:
         if self.handshake_complete and not self.close_sent and not self.disconnected:
