@@ -118,6 +118,14 @@ class Settings:
     mcp_enabled: bool = True
     """Whether the service serves its MCP endpoint at `/mcp` (api/mcp/)."""
     extra: Mapping[str, str] = field(default_factory=dict)
+    address_per_s: int = 100
+    """What every request from one client address costs, together, a second, whatever token
+    each carries (the address's ceiling, docs/api.md, Rate limits): five tokens' worth..."""
+    address_burst: int = 200
+    """...and how much it may spend at once."""
+    outbox_bytes: int = 256 * 1024
+    """Bytes a seat socket or an event stream may have waiting for a slow reader (beyond its
+    small kernel send buffer) before it is closed (4508) or ended."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -175,4 +183,7 @@ class Settings:
             socket_deflate=_bool(env, "SOCKET_DEFLATE", False),
             web_dir=env.get("WEB_DIR") or source_web_dir(),
             mcp_enabled=_bool(env, "MCP_ENABLED", True),
+            address_per_s=_int(env, "ADDRESS_LIMIT_PER_S", 100, 1, 1_000_000),
+            address_burst=_int(env, "ADDRESS_LIMIT_BURST", 200, 1, 1_000_000),
+            outbox_bytes=_int(env, "OUTBOX_BYTES", 256 * 1024, 16 * 1024, 64 * 1024 * 1024),
         )

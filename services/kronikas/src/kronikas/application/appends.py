@@ -31,7 +31,7 @@ from kronikas.application.access import seat_in
 from kronikas.application.errors import InvalidRequest, Unavailable
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_ms, deadline_text
-from kronikas.application.ports import AppendResult, ChangeFeed, Summary
+from kronikas.application.ports import AppendResult, Bucket, ChangeFeed, Summary
 from kronikas.application.tables import KEY_TTL_MS, Accepted, Seen, Table, key_mark, seen_of
 from kronikas.application.wire import Answer, Record, encode, utc_text, version_of
 from kronikas.config import Settings
@@ -73,6 +73,8 @@ class Change(NamedTuple):
     up in the state each try makes: seats move down when a player leaves."""
     token_hash: str = ""
     """The token that pays for the append (its rate bucket), when there is one."""
+    ceiling: Bucket | None = None
+    """The token's client address's ceiling, which the append also takes from."""
     auth: tuple[tuple[str, str], ...] = ()
     """Token hashes and the roles the append gives them."""
     if_match: int | None = None
@@ -243,6 +245,7 @@ class Appends:
                 summary=summary,
                 stored=pending.tell,
                 meanwhile=pending.meanwhile,
+                ceiling=change.ceiling,
             )
         finally:
             self.folds.expected(table.game_id, records)
