@@ -1,0 +1,221 @@
+"""Limits by cost, and a ceiling per address (docs/api.md, Rate limits; docs/security.md), against
+real service processes, clients bound to their own loopback addresses.
+
+- A read pays by what it carries: a page of 500 events what six views do (`read_cost`).
+- Every token used from one address shares that address's ceiling: eighteen tokens of one
+  address flooding reads are refused past it (429, "from this address"), while another address
+  is served.
+- The ceiling's defaults let four players behind one address, and two of the SDK README's bots,
+  play at full pace without meeting it.
+
+Every bound asserted is a bucket's own arithmetic over the time the test measured (burst + rate ×
+elapsed), so a slow machine only loosens it. Tables are built under a service with the suite's
+generous limits; each test then serves the same Redis with the limits it is about.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from kronikas.application.queries import read_cost
+from kronikas.config import Settings
+from tests.api.tables import Table, Tables, auth, candidates, game_moves
+from tests.conftest import ServiceProcess, serving
+
+DEFAULTS = Settings()
+LONG = 500
+"""Events the long table holds at least: `events?after=0` of it is a full page."""
+
+
+def at(service: ServiceProcess, host: int) -> httpx.AsyncClient:
+    """A client whose connections come from 127.0.0.`host`."""
+    transport = httpx.AsyncHTTPTransport(
+        local_address=f"127.0.0.{host}",
+        limits=httpx.Limits(max_connections=None, max_keepalive_connections=50),
+    )
+    return httpx.AsyncClient(base_url=service.url, transport=transport, timeout=60)
+
+
+@dataclass
+class Built:
+    long: Table
+    """One person and seven house seats of Cheat, played to at least `LONG` events."""
+    eights: list[Table]
+    """Two started eight-seat tables: with their hosts', eighteen tokens."""
+
+
+async def play_against_the_house(tables: Tables, table: Table, events: int) -> None:
+    """The person plays (the house answers at once) until the log holds `events`."""
+    rng = random.Random(7)
+    token = table.players[0]
+    while True:
+        view = await tables.view(table, token)
+        assert view["status"] != "finished", "the match ended before the log was long"
+        if view["version"] >= events:
+            return
+        if not game_moves(view):
+            continue
+        for command in candidates(view, rng):
+            r = await tables.send(table, 0, command)
+            if r.status_code == 200:
+                break
+            assert r.status_code in (409, 412), r.text
+
+
+@pytest.fixture(scope="module")
+def built(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """The tables, made under the suite's generous limits (then that service stops)."""
+    log: Path = tmp_path_factory.mktemp("cost") / "builder.log"
+
+    async def build(service: ServiceProcess) -> Built:
+        async with at(service, 9) as client:
+            tables = Tables(client)
+            options = {"decks": 2, "rounds": 100, "house_pause_seconds": 0}
+            long = await tables.create("cheat", options)
+            await tables.join(long, "Person")
+            for n in range(7):
+                r = await client.post(
+                    f"/v1/games/{long.id}/house-players",
+                    json={"name": f"House {n}"},
+                    headers=auth(long.host),
+                )
+                assert r.status_code == 201, r.text
+            await tables.start(long)
+            await play_against_the_house(tables, long, LONG)
+            eights = [await tables.ready("cheat", 8, {"decks": 2}, seed=None) for _ in range(2)]
+            return Built(long, eights)
+
+    with serving(redis_url, log) as service:
+        return asyncio.run(build(service))
+
+
+@contextlib.contextmanager
+def limited(redis_url: str, log: Path, **env: str) -> Iterator[ServiceProcess]:
+    """A service on the suite's Redis with `env`'s limits ("": the setting's default)."""
+    with serving(redis_url, log, **env) as service:
+        yield service
+
+
+class Tally:
+    """Answers by status, the 429s by whom they blame, and the time they took."""
+
+    def __init__(self) -> None:
+        self.statuses: Counter[int] = Counter()
+        self.by_address = 0
+        self.started = time.monotonic()
+        self.elapsed = 0.0
+
+    def add(self, r: httpx.Response) -> None:
+        assert r.status_code < 500, r.text
+        self.statuses[r.status_code] += 1
+        if r.status_code == 429:
+            assert r.json()["code"] == "rate_limited", r.text
+            self.by_address += "from this address" in r.json()["detail"]
+
+    def done(self) -> None:
+        self.elapsed = time.monotonic() - self.started
+
+    def at_most(self, burst: int, per_s: float) -> float:
+        """What a bucket of `burst` refilled at `per_s` can have given meanwhile."""
+        return burst + per_s * self.elapsed + 1
+
+
+async def test_a_page_of_events_pays_by_the_events_it_carries(
+    built: Built, redis_url: str, tmp_path: Path
+) -> None:
+    """A token's bucket of 40 refilled at 1 a second: a full page (500 events) costs 6, so
+    about 6 of them empty it, where 40 views do."""
+    env = {"RATE_LIMIT_PER_S": "1", "RATE_LIMIT_BURST": "40"}
+    long = built.long
+    page = read_cost(LONG)
+    assert page == 6
+    with limited(redis_url, tmp_path / "service.log", **env) as service:
+        async with at(service, 11) as client:
+            pages, views = Tally(), Tally()
+            for _ in range(60):
+                r = await client.get(
+                    f"/v1/games/{long.id}/events", params={"after": 0}, headers=auth(long.host)
+                )
+                pages.add(r)
+                if r.status_code == 429:
+                    break
+                assert len(r.json()["events"]) == LONG
+            pages.done()
+            for _ in range(60):
+                r = await client.get(f"/v1/games/{long.id}", headers=auth(long.players[0]))
+                views.add(r)
+                if r.status_code == 429:
+                    break
+            views.done()
+    assert pages.statuses[429] == 1 and views.statuses[429] == 1
+    assert pages.statuses[200] <= pages.at_most(40, 1) / page, pages.statuses
+    assert views.statuses[200] >= 40, "a view costs one"
+    assert pages.by_address == views.by_address == 0, "the token's bucket, not the address's"
+
+
+async def flood(client: httpx.AsyncClient, path: str, token: str, reads: int, tally: Tally) -> None:
+    """One token's reads of its table's events, as fast as they are answered."""
+    for _ in range(reads):
+        tally.add(await client.get(path, params={"after": 0}, headers=auth(token)))
+
+
+async def test_eighteen_tokens_of_one_address_share_its_ceiling_while_others_are_served(
+    built: Built, redis_url: str, tmp_path: Path
+) -> None:
+    """Eighteen tokens from 127.0.0.2 (two eight-seat tables' players and hosts), each within its
+    own bucket (30 reads, of 40), flood their tables' events; the address's ceiling (200 at once,
+    refilled at 1 a second here, so that no machine is too slow to exceed it) refuses them past
+    it, 429 "from this address", while 127.0.0.3 reads, follows and moves, each answered."""
+    env = {"ADDRESS_LIMIT_PER_S": "1", "ADDRESS_LIMIT_BURST": "200"}
+    tokens = [(t.id, token) for t in built.eights for token in (t.host, *t.players)]
+    assert len(tokens) == 18
+    with limited(redis_url, tmp_path / "service.log", **env) as service:
+        async with at(service, 2) as abuser, at(service, 3) as other:
+            tally = Tally()
+            flooding = [
+                flood(abuser, f"/v1/games/{game}/events", token, 30, tally)
+                for game, token in tokens
+            ]
+            served = Tally()
+
+            async def meanwhile() -> None:
+                long, eight = built.long, built.eights[0]
+                async with other.stream(
+                    "GET", f"/v1/games/{eight.id}/stream", headers=auth(eight.players[1])
+                ) as stream:
+                    served.add(stream)
+                    for _ in range(10):
+                        served.add(await other.get(f"/v1/games/{long.id}"))
+                        served.add(await other.get(f"/v1/games/{eight.id}/events"))
+                        served.add(
+                            await other.get(f"/v1/games/{eight.id}", headers=auth(eight.host))
+                        )
+                    view = (await other.get(f"/v1/games/{eight.id}")).json()
+                    seat = view["turn"]
+                    mine = await other.get(
+                        f"/v1/games/{eight.id}", headers=auth(eight.players[seat])
+                    )
+                    served.add(mine)
+                    moved = await other.post(
+                        f"/v1/games/{eight.id}/commands",
+                        json={"type": "play", "cards": mine.json()["me"]["hand"][:1]},
+                        headers=auth(eight.players[seat]),
+                    )
+                    served.add(moved)
+
+            await asyncio.gather(*flooding, meanwhile())
+            tally.done()
+    assert set(tally.statuses) <= {200, 429}, tally.statuses
+    assert tally.statuses[429] > 0 and tally.by_address == tally.statuses[429], tally.statuses
+    assert tally.statuses[200] <= tally.at_most(200, 1), tally.statuses
+    assert set(served.statuses) == {200}, served.statuses
