@@ -18,11 +18,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -219,3 +221,132 @@ async def test_eighteen_tokens_of_one_address_share_its_ceiling_while_others_are
     assert tally.statuses[429] > 0 and tally.by_address == tally.statuses[429], tally.statuses
     assert tally.statuses[200] <= tally.at_most(200, 1), tally.statuses
     assert set(served.statuses) == {200}, served.statuses
+
+
+REAL = {
+    name: ""  # "": the setting's default, not the test suite's generous one
+    for name in (
+        "RATE_LIMIT_PER_S",
+        "RATE_LIMIT_BURST",
+        "OPEN_LIMIT_PER_MIN",
+        "READ_LIMIT_PER_S",
+        "READ_LIMIT_BURST",
+        "STREAMS_PER_TOKEN",
+        "STREAMS_PER_ADDRESS",
+        "ADDRESS_LIMIT_PER_S",
+        "ADDRESS_LIMIT_BURST",
+    )
+}
+
+
+class Player:
+    """A person at a table behind a shared address: its stream open, it looks and moves as soon
+    as its turn comes, waiting out a 429 as `Retry-After` says (the SDKs do)."""
+
+    def __init__(self, client: httpx.AsyncClient, game: str, token: str, tally: Tally) -> None:
+        self.client, self.game, self.token, self.tally = client, game, token, tally
+        self.heard = 0
+        self.news = asyncio.Event()
+
+    async def follow(self) -> None:
+        async with self.client.stream(
+            "GET", f"/v1/games/{self.game}/stream", headers=auth(self.token)
+        ) as stream:
+            self.tally.add(stream)
+            async for line in stream.aiter_lines():
+                if line.startswith("id: "):
+                    self.heard = int(line[4:])
+                    self.news.set()
+
+    async def answered(self, request: Any) -> httpx.Response:
+        while True:
+            r: httpx.Response = await request()
+            self.tally.add(r)
+            if r.status_code != 429:
+                return r
+            await asyncio.sleep(int(r.headers["retry-after"]))
+
+    async def play(self, rng: random.Random, moves: list[int]) -> None:
+        path = f"/v1/games/{self.game}"
+        while True:
+            r = await self.answered(lambda: self.client.get(path, headers=auth(self.token)))
+            view = r.json()
+            if view["status"] == "finished" or sum(moves) >= 200:
+                return
+            if game_moves(view):
+                for command in candidates(view, rng):
+                    r = await self.answered(
+                        lambda c=command: self.client.post(
+                            f"{path}/commands", json=c, headers=auth(self.token)
+                        )
+                    )
+                    if r.status_code == 200:
+                        moves.append(1)
+                        break
+                    assert r.status_code == 409, r.text
+                continue
+            self.news.clear()
+            if self.heard <= view["version"]:  # nothing newer came meanwhile: wait for it
+                await asyncio.wait_for(self.news.wait(), 60)
+
+
+async def test_four_players_behind_one_address_play_at_full_pace_within_its_ceiling(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Every default, from one address: four tokens at one table, each following it and playing
+    as fast as its turns come, never meet the address's ceiling (five tokens' worth: four at
+    their own limits stay below it)."""
+    assert DEFAULTS.address_per_s >= 5 * DEFAULTS.rate_per_s
+    assert DEFAULTS.address_burst >= 5 * DEFAULTS.rate_burst
+    with limited(redis_url, tmp_path / "service.log", **REAL) as service:
+        async with at(service, 6) as nat:
+            tables = Tables(nat)
+            table = await tables.ready("cheat", 4, {"rounds": 3, "house_pause_seconds": 0})
+            tally = Tally()
+            players = [Player(nat, table.id, token, tally) for token in table.players]
+            following = [asyncio.create_task(p.follow()) for p in players]
+            moves: list[int] = []
+            try:
+                await asyncio.gather(
+                    *(p.play(random.Random(n), moves) for n, p in enumerate(players))
+                )
+            finally:
+                for task in following:
+                    task.cancel()
+                await asyncio.gather(*following, return_exceptions=True)
+    assert sum(moves) >= 50, "the table was played"
+    assert tally.by_address == 0, tally.statuses
+    assert set(tally.statuses) <= {200, 409, 429}, tally.statuses
+
+
+def test_two_readme_bots_at_one_table_play_at_full_pace_within_their_ceiling(
+    redis_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The SDK README's bot, twice at one table from one address, every limit its default: the
+    match is played to its end, and no move of theirs is refused by the address's ceiling (a
+    refused move is printed with its detail)."""
+    from kronikas_bots import sample
+
+    with limited(redis_url, tmp_path / "service.log", **REAL) as service:
+        created = httpx.post(f"{service.url}/v1/games", json={"kind": "cheat"})
+        assert created.status_code == 201, created.text
+        game, host = created.json()["game"]["id"], created.json()["host_token"]
+        results: list[list[int]] = []
+        bots = [
+            threading.Thread(target=lambda n=n: results.append(sample.main(service.url, game, n)))
+            for n in ("one", "two")
+        ]
+        for bot in bots:
+            bot.start()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            seated = httpx.get(f"{service.url}/v1/games/{game}").json()["players"]
+            if len(seated) == 2:
+                break
+            threading.Event().wait(0.02)
+        started = httpx.post(f"{service.url}/v1/games/{game}/start", headers=auth(host))
+        assert started.status_code == 200, started.text
+        for bot in bots:
+            bot.join(120)
+    assert len(results) == 2 and results[0] == results[1] and results[0]
+    assert "from this address" not in capsys.readouterr().err
