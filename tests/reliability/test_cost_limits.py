@@ -16,8 +16,12 @@ generous limits; each test then serves the same Redis with the limits it is abou
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import json
 import random
+import secrets
+import socket
 import threading
 import time
 from collections import Counter
@@ -33,8 +37,11 @@ from kronikas.application.queries import read_cost
 from kronikas.config import Settings
 from tests.api.tables import Table, Tables, auth, candidates, game_moves
 from tests.conftest import ServiceProcess, serving
+from tests.socket.wire import WAIT_S
 
 DEFAULTS = Settings()
+SLOW_READER = 4508
+OPEN = -1
 LONG = 500
 """Events the long table holds at least: `events?after=0` of it is a full page."""
 
@@ -350,3 +357,95 @@ def test_two_readme_bots_at_one_table_play_at_full_pace_within_their_ceiling(
             bot.join(120)
     assert len(results) == 2 and results[0] == results[1] and results[0]
     assert "from this address" not in capsys.readouterr().err
+
+
+# -- slow readers ----------------------------------------------------------------------------------
+
+
+class NeverReading:
+    """A spectator's seat socket that says `hello` and then reads nothing, over a raw TCP
+    connection with a small receive buffer: what the server sends it piles up at the server."""
+
+    def __init__(self, port: int, host: int, game: str) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.sock.bind((f"127.0.0.{host}", 0))
+        self.sock.settimeout(WAIT_S)
+        self.sock.connect(("127.0.0.1", port))
+        key = base64.b64encode(secrets.token_bytes(16)).decode()
+        self.sock.sendall(
+            f"GET /v1/games/{game}/socket HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        head = b""
+        while not head.endswith(b"\r\n\r\n"):  # a byte at a time: nothing after the head
+            head += self.sock.recv(1)
+        assert head.startswith(b"HTTP/1.1 101"), head
+        hello = json.dumps({"type": "hello", "token": None, "after": 0}).encode()
+        mask = secrets.token_bytes(4)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(hello))
+        self.sock.sendall(bytes([0x81, 0x80 | len(hello)]) + mask + masked)
+
+    def close_code(self) -> int | None:
+        """Reads all that came, at last: the code of the server's close frame; None when the
+        server dropped the connection before one could be read; `OPEN` when nothing more came
+        for `WAIT_S` and the connection is still open."""
+        data = b""
+        try:
+            while chunk := self.sock.recv(1 << 16):
+                data += chunk
+                code = _close_in(data)
+                if code is not None:
+                    return code
+        except ConnectionResetError:
+            return None
+        except TimeoutError:
+            return OPEN
+        finally:
+            self.sock.close()
+        return _close_in(data)
+
+
+def _close_in(data: bytes) -> int | None:
+    """The code of the close frame among the server's frames in `data`, if it is there."""
+    at = 0
+    while at + 2 <= len(data):
+        opcode, size = data[at] & 0x0F, data[at + 1] & 0x7F
+        at += 2
+        if size == 126:
+            size, at = int.from_bytes(data[at : at + 2], "big"), at + 2
+        elif size == 127:
+            size, at = int.from_bytes(data[at : at + 8], "big"), at + 8
+        if at + size > len(data):
+            return None
+        if opcode == 0x8:
+            return int.from_bytes(data[at : at + 2], "big")
+        at += size
+    return None
+
+
+async def test_a_hundred_never_reading_sockets_are_closed_at_the_byte_bound(
+    built: Built, redis_url: str, tmp_path: Path
+) -> None:
+    """A hundred spectator sockets (from four addresses) follow the long table from its first
+    event and never read; its person plays on. Each is closed as a slow reader (4508) once what
+    waits for it passes `OUTBOX_BYTES` (or its connection is dropped after its close), however
+    few messages that is (`SOCKET_BACKLOG` is out of the way here)."""
+    env = {"OUTBOX_BYTES": str(16 * 1024), "SOCKET_BACKLOG": "100000", "SOCKET_IDLE_S": "600"}
+    long = built.long
+    with limited(redis_url, tmp_path / "service.log", **env) as service:
+        readers = [NeverReading(service.port, 20 + n % 4, long.id) for n in range(100)]
+        async with at(service, 12) as person:
+            tables = Tables(person)
+            rng = random.Random(5)
+            moved = 0
+            while moved < 10:  # each of the person's moves, and the house's answers, pushed
+                view = await tables.view(long, long.players[0])
+                for command in candidates(view, rng) if game_moves(view) else []:
+                    r = await tables.send(long, 0, command)
+                    if r.status_code == 200:
+                        moved += 1
+                        break
+        codes = Counter(await asyncio.gather(*(asyncio.to_thread(r.close_code) for r in readers)))
+    assert set(codes) <= {SLOW_READER, None} and codes[SLOW_READER] > 0, codes

@@ -667,6 +667,8 @@ class Socket:
         try:
             blocked = sending.send(None)
         except StopIteration:
+            if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
+                self.close(SLOW_READER, "slow_reader")
             return
         except Exception:
             self._lost()

@@ -75,6 +75,10 @@ def owed_bytes(following: Following) -> int | None:
     return 0
 
 
+_TRANSPORT = ("get_write_buffer_size", "set_write_buffer_limits", "abort", "get_extra_info")
+"""What `Outlet` needs of a transport (uvloop's are no subclasses of asyncio's)."""
+
+
 class Outlet:
     """The connection under a stream's or a seat socket's sends, when the server lets us reach
     it (uvicorn's `send` is a method of the object that holds its transport; with another
@@ -84,9 +88,9 @@ class Outlet:
     __slots__ = ("transport",)
 
     def __init__(self, send: Any) -> None:
-        transport = getattr(getattr(send, "__self__", None), "transport", None)
+        transport: Any = getattr(getattr(send, "__self__", None), "transport", None)
         self.transport: asyncio.WriteTransport | None = None
-        if not isinstance(transport, asyncio.WriteTransport):
+        if not all(hasattr(transport, name) for name in _TRANSPORT):  # asyncio's, or uvloop's
             return
         self.transport = transport
         sock = transport.get_extra_info("socket")
@@ -208,6 +212,9 @@ class _Push:
                     blocked = sending.send(None)
                 except StopIteration:
                     following.after = event.version
+                    if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
+                        self._check()
+                        return True
                     continue
                 self.held = Held(sending, blocked)
                 following.after = event.version  # on its way: the task sends it first
@@ -225,6 +232,8 @@ class _Push:
             try:
                 blocked = sending.send(None)
             except StopIteration:
+                if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
+                    self._check()
                 return
             sending = Held(sending, blocked)
         await self.wait_out(sending)
