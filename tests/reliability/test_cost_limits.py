@@ -1,7 +1,7 @@
 """Limits by cost, and a ceiling per address (docs/api.md, Rate limits; docs/security.md), against
 real service processes, clients bound to their own loopback addresses.
 
-- A read pays by what it carries: a page of 500 events what six views do (`read_cost`).
+- A read pays by what it carries: a page of 500 events what eleven views do (`read_cost`).
 - Every token used from one address shares that address's ceiling: eighteen tokens of one
   address flooding reads are refused past it (429, "from this address"), while another address
   is served.
@@ -142,12 +142,12 @@ class Tally:
 async def test_a_page_of_events_pays_by_the_events_it_carries(
     built: Built, redis_url: str, tmp_path: Path
 ) -> None:
-    """A token's bucket of 40 refilled at 1 a second: a full page (500 events) costs 6, so
-    about 6 of them empty it, where 40 views do."""
+    """A token's bucket of 40 refilled at 1 a second: a full page (500 events) costs 11, so
+    3 of them empty it, where 40 views do."""
     env = {"RATE_LIMIT_PER_S": "1", "RATE_LIMIT_BURST": "40"}
     long = built.long
     page = read_cost(LONG)
-    assert page == 6
+    assert page == 11
     with limited(redis_url, tmp_path / "service.log", **env) as service:
         async with at(service, 11) as client:
             pages, views = Tally(), Tally()

@@ -41,13 +41,14 @@ def view_of(table: Table, seat: int | None) -> bytes:
     return view_json(table.engine.view(table.state, seat, table.game_id, table.version, deadline))
 
 
-READ_COST_EVENTS = 100
+READ_COST_EVENTS = 50
 """A read pays one, and one more for every this many events it carries."""
 
 
 def read_cost(events: int) -> int:
     """What a read carrying `events` events costs: one, and one more per `READ_COST_EVENTS` (a
-    view or an empty page 1, a full page of 500 events 6). Any read of events pays this way,
+    view or an empty page 1, a full page of 500 events 11: about what it costs to make, in CPU,
+    against a view). Any read of events pays this way,
     the whole record of a table (a later read) included: by the events it carries, a page's worth
     a charge. Well below any bucket's burst (a bucket gives at most its burst at once)."""
     return 1 + max(0, events) // READ_COST_EVENTS
