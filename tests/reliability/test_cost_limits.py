@@ -449,3 +449,56 @@ async def test_a_hundred_never_reading_sockets_are_closed_at_the_byte_bound(
                         break
         codes = Counter(await asyncio.gather(*(asyncio.to_thread(r.close_code) for r in readers)))
     assert set(codes) <= {SLOW_READER, None} and codes[SLOW_READER] > 0, codes
+
+
+class NeverReadingStream:
+    """A spectator's event stream from the first event that reads nothing after its request, over
+    a raw TCP connection with a small receive buffer."""
+
+    def __init__(self, port: int, host: int, game: str) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.sock.bind((f"127.0.0.{host}", 0))
+        self.sock.settimeout(WAIT_S)
+        self.sock.connect(("127.0.0.1", port))
+        request = f"GET /v1/games/{game}/stream?after=0 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+        self.sock.sendall(request.encode())
+
+    def ended(self) -> bool:
+        """Reads all that came, at last: whether the server ended the connection (False: still
+        open, nothing more came for `WAIT_S`)."""
+        try:
+            while self.sock.recv(1 << 16):
+                pass
+        except ConnectionResetError:
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            self.sock.close()
+        return True
+
+
+async def test_never_reading_event_streams_are_ended_at_the_byte_bound(
+    built: Built, redis_url: str, tmp_path: Path
+) -> None:
+    """Twenty spectator streams follow the long table from its first event and never read; its
+    person plays on. Each is ended (its connection dropped) once what waits for it passes
+    `OUTBOX_BYTES`, where before it stayed open, holding what the kernel took."""
+    env = {"OUTBOX_BYTES": str(16 * 1024)}
+    long = built.long
+    with limited(redis_url, tmp_path / "service.log", **env) as service:
+        readers = [NeverReadingStream(service.port, 30 + n % 4, long.id) for n in range(20)]
+        async with at(service, 13) as person:
+            tables = Tables(person)
+            rng = random.Random(6)
+            moved = 0
+            while moved < 10:
+                view = await tables.view(long, long.players[0])
+                for command in candidates(view, rng) if game_moves(view) else []:
+                    r = await tables.send(long, 0, command)
+                    if r.status_code == 200:
+                        moved += 1
+                        break
+        ended = await asyncio.gather(*(asyncio.to_thread(r.ended) for r in readers))
+    assert all(ended), ended
