@@ -303,6 +303,12 @@ async def run(repo: Path | None = None, **kw: Any) -> dict[str, float]:
         service = Served(redis.url, repo, {})  # every default limit
         try:
             await service.ready()
+            async with at(service.url, 7) as looker:
+                sizes = [
+                    len((await looker.get(f"/v1/games/{t['id']}/events")).json()["events"])
+                    for t in (*eights, busy)
+                ]
+            figures["flood_page_events"] = float(min(sizes[:2]))
             quiet = await victim(service.url, busy["id"], min(seconds, 3.0))
             got: Counter[int] = Counter()
             async with at(service.url, 2) as abuser:
