@@ -6,7 +6,8 @@ checkout at `--repo` (this one unless told) with every default limit, on a Redis
 - **The read flood**: eighteen tokens from 127.0.0.2 (two eight-seat tables' players and hosts)
   each read `events?after=0` of their table, a full page of 500 events, `--rate` times a second;
   meanwhile 127.0.0.3 reads a table's view ten times a second. Figures: the other client's p50
-  and p90 quiet and under the flood, and what the flood got through and was refused.
+  and p90 quiet and under the flood, the service's CPU (cores busy) during the flood, and what
+  the flood got through and was refused.
 - **Never-reading sockets**: `--sockets` spectator sockets (from 127.0.0.4) follow a busy table
   from its first event and never read, while its person plays `--moves` moves. Figures: the
   service's resident memory and the kernel's TCP memory (/proc/net/sockstat: both ends, the
@@ -89,6 +90,11 @@ class Served:
                     pass
                 await asyncio.sleep(0.1)
         raise RuntimeError(f"the service did not start: {self.log.read_text()[-2000:]}")
+
+    def cpu_seconds(self) -> float:
+        """The CPU time the service has used, user and system."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def rss_bytes(self) -> int:
         status = Path(f"/proc/{self.process.pid}/status").read_text()
@@ -311,6 +317,7 @@ async def run(repo: Path | None = None, **kw: Any) -> dict[str, float]:
             figures["flood_page_events"] = float(min(sizes[:2]))
             quiet = await victim(service.url, busy["id"], min(seconds, 3.0))
             got: Counter[int] = Counter()
+            cpu0 = service.cpu_seconds()
             async with at(service.url, 2) as abuser:
                 flood = [
                     flooder(abuser, table["id"], token, rate, seconds, got)
@@ -321,6 +328,7 @@ async def run(repo: Path | None = None, **kw: Any) -> dict[str, float]:
                     asyncio.gather(*flood), victim(service.url, busy["id"], seconds)
                 )
             figures |= {
+                "service_cores_busy_flood": round((service.cpu_seconds() - cpu0) / seconds, 2),
                 "other_read_p50_ms_quiet": round(statistics.median(quiet), 2),
                 "other_read_p50_ms_flood": round(statistics.median(loud), 2),
                 "other_read_p90_ms_flood": round(percentile(loud, 0.9), 2),
