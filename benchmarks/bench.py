@@ -376,6 +376,8 @@ class Service:
             # The crowd opens 6,000 streams from this one address, on one worker.
             "READ_LIMIT_PER_S": "1000000",
             "READ_LIMIT_BURST": "1000000",
+            "ADDRESS_LIMIT_PER_S": "1000000",
+            "ADDRESS_LIMIT_BURST": "1000000",
             "STREAMS_PER_TOKEN": "1000000",
             "STREAMS_PER_ADDRESS": "1000000",
             "MAX_CONNECTIONS": "1000000",

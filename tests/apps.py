@@ -25,6 +25,8 @@ def settings(redis_url: str, **overrides: Any) -> Settings:
         "open_per_min": 1_000_000,
         "read_per_s": 1_000_000,
         "read_burst": 1_000_000,
+        "address_per_s": 1_000_000,
+        "address_burst": 1_000_000,
         "streams_per_token": 1_000_000,
         "streams_per_address": 1_000_000,
         "redis_timeout_s": 1.0,

@@ -205,6 +205,8 @@ class ServiceProcess:
             "OPEN_LIMIT_PER_MIN": "1000000",
             "READ_LIMIT_PER_S": "1000000",
             "READ_LIMIT_BURST": "1000000",
+            "ADDRESS_LIMIT_PER_S": "1000000",
+            "ADDRESS_LIMIT_BURST": "1000000",
             "STREAMS_PER_TOKEN": "1000000",
             "STREAMS_PER_ADDRESS": "1000000",
             "MAX_CONNECTIONS": "1000000",

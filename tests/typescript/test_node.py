@@ -47,6 +47,7 @@ def test_the_readme_example_compiles_and_plays_a_match_to_its_end(
     node = node_or_skip()
     defaults = {"RATE_LIMIT_PER_S": "20", "RATE_LIMIT_BURST": "40", "READ_LIMIT_PER_S": "30"}
     defaults |= {"READ_LIMIT_BURST": "60", "STREAMS_PER_TOKEN": "10"}
+    defaults |= {"ADDRESS_LIMIT_PER_S": "100", "ADDRESS_LIMIT_BURST": "200"}  # one address
     with serving(redis_url, tmp_path / "service.log", **defaults) as service:
         _play_the_readme_example(dist, node, service)
 

@@ -13,7 +13,7 @@ import pytest
 from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
 from kronikas.application import folds
 from kronikas.application.games import Games
-from kronikas.application.ports import ReadResult
+from kronikas.application.ports import Bucket, ReadResult
 from tests.unit.application.clock_helpers import (
     SETTINGS,
     Seated,
@@ -33,10 +33,17 @@ class CountingReads:
         self.limits: list[int] = []
 
     async def read(
-        self, game_id: str, after: int, token_hash: str, limit: int, rate: bool = True
+        self,
+        game_id: str,
+        after: int,
+        token_hash: str,
+        limit: int,
+        rate: bool = True,
+        cost: int = 1,
+        ceiling: Bucket | None = None,
     ) -> ReadResult:
         self.limits.append(limit)
-        return await self.store.read(game_id, after, token_hash, limit, rate)
+        return await self.store.read(game_id, after, token_hash, limit, rate, cost, ceiling)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)

@@ -160,6 +160,14 @@ class Settings:
     max_head_bytes: int = 32 * 1024
     """A request head's size (request line and headers); beyond, 431 and the connection closed."""
     extra: Mapping[str, str] = field(default_factory=dict)
+    address_per_s: int = 100
+    """What every request from one client address costs, together, a second, whatever token
+    each carries (the address's ceiling, docs/api.md, Rate limits): five tokens' worth..."""
+    address_burst: int = 200
+    """...and how much it may spend at once."""
+    outbox_bytes: int = 256 * 1024
+    """Bytes a seat socket or an event stream may have waiting for a slow reader (beyond its
+    small kernel send buffer) before it is closed (4508) or ended."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -221,4 +229,7 @@ class Settings:
             connections_per_address=_int(env, "CONNECTIONS_PER_ADDRESS", 128, 1, 1_000_000),
             head_timeout_s=_int(env, "HEAD_TIMEOUT_S", 10, 1, 300),
             max_head_bytes=_int(env, "MAX_HEAD_BYTES", 32 * 1024, 16 * 1024, 64 * 1024),
+            address_per_s=_int(env, "ADDRESS_LIMIT_PER_S", 100, 1, 1_000_000),
+            address_burst=_int(env, "ADDRESS_LIMIT_BURST", 200, 1, 1_000_000),
+            outbox_bytes=_int(env, "OUTBOX_BYTES", 256 * 1024, 16 * 1024, 64 * 1024 * 1024),
         )

@@ -17,7 +17,12 @@ hot path, as for the stream (api/sse.py):
   shares; the socket's pushing task is woken only for a gap, a page or more, or its end;
 - the server's `send` is driven where it is called, and only a send that must wait (the client
   is not reading) goes to a task; behind it, messages wait in a queue of at most
-  `SOCKET_BACKLOG`, and one more closes the socket (4508): nothing is buffered without bound;
+  `SOCKET_BACKLOG` messages and `OUTBOX_BYTES` bytes (the send that waits, the queue and what the
+  connection's transport holds, together), and one more closes the socket (4508): nothing is
+  buffered without bound. The connection's kernel send buffer is made small (api/sse.py,
+  `Outlet`), and the pushing task reads a page only once the one before it is sent, so a
+  catch-up never queues pages; a slow reader's connection is dropped `CLOSE_GRACE_S` after its
+  close was queued, should it not read that far;
 - a command's own events come in its `result`: the push skips them, and sends first whatever
   came before them that the socket has not seen (every version once, in order).
 
@@ -54,7 +59,7 @@ from kronikas.api import inputs
 from kronikas.api.client import client_address
 from kronikas.api.errors import handle_exception
 from kronikas.api.socket_wire import Command, Hello, Ping, decoder
-from kronikas.api.sse import SERVER_SEND, Held
+from kronikas.api.sse import SERVER_SEND, SLOW_CHECK_S, Held, Outlet, owed_bytes
 from kronikas.application.access import player_of_role, seat_of_role
 from kronikas.application.errors import (
     ApiError,
@@ -78,6 +83,9 @@ NORMAL, GOING_AWAY, BINARY, TOO_BIG, INTERNAL = 1000, 1001, 1003, 1009, 1011
 BAD_HELLO, UNAUTHORIZED, NOT_FOUND, TIMEOUT = 4400, 4401, 4404, 4408
 RATE_LIMITED, UNAVAILABLE, SLOW_READER = 4429, 4503, 4508
 
+CLOSE_GRACE_S = 10.0
+"""How long a slow reader closed (4508) has to read as far as its close before its connection is
+dropped, with what it holds."""
 _EARLY_S = 0.002
 """How early the timer may fire (a loop timer may fire up to its clock's resolution early)."""
 _RETRY_S = (0.1, 2.0)
@@ -277,6 +285,10 @@ class Socket:
         self.heartbeat_s = settings.socket_heartbeat_s
         self.idle_s = settings.socket_idle_s
         self.backlog = settings.socket_backlog
+        self.bound = settings.outbox_bytes
+        self.queued = 0
+        """The bytes of the send that waits and of the messages queued behind it."""
+        self.outlet = Outlet(send)
         self.max_bytes = settings.max_body_bytes
         self._request: Request[Any, Any, Any] | None = None
 
@@ -434,8 +446,11 @@ class Socket:
             self.timer = None
         if code == SLOW_READER:
             self.outbox.clear()
+            self.queued = 0
             if self.draining is not None:
                 self.draining.cancel()
+            self.outlet.open_up()  # the close goes in behind what the transport holds
+            self.loop.call_later(CLOSE_GRACE_S, self.outlet.cut)
         if self.reading and self.task is not None:
             self.task.cancel()
 
@@ -568,6 +583,10 @@ class Socket:
         socket closes; its viewer's player gone closes it (4401)."""
         wait = _RETRY_S[0]
         while self.closing is None:
+            draining = self.draining
+            if draining is not None:  # the next page once this one is sent: none piles up
+                await self._drained(draining, following)
+                continue
             try:
                 events = await following.next()
             except Unauthorized:
@@ -590,6 +609,18 @@ class Socket:
                 continue
             if events:
                 self._events(events)
+
+    async def _drained(self, draining: asyncio.Task[None], following: Following) -> None:
+        """Wait for a send that waits for the client; meanwhile, every `SLOW_CHECK_S`, close the
+        socket (4508) once what waits and what it is owed come to more than `OUTBOX_BYTES`."""
+        while not draining.done():
+            await asyncio.wait((draining,), timeout=SLOW_CHECK_S)
+            if draining.done() or self.closing is not None:
+                return
+            owed = owed_bytes(following)
+            if owed is None or self.queued + self.outlet.waiting() + owed > self.bound:
+                self.close(SLOW_READER, "slow_reader")
+                return
 
     def _events(self, events: list[Delivered]) -> None:
         """An `events` message of those not sent yet (and the view after them, if asked)."""
@@ -625,37 +656,45 @@ class Socket:
         self.sent_at = self.loop.time()
         if self.draining is not None:
             self.outbox.append(text)
-            if len(self.outbox) > self.backlog:
+            self.queued += len(text)
+            if len(self.outbox) > self.backlog or self.queued + self.outlet.waiting() > self.bound:
                 self.close(SLOW_READER, "slow_reader")
             return
         message: WebSocketSendEvent = {"type": "websocket.send", "bytes": None, "text": text}
         sending = self.send(message)
         if type(sending) is not CoroutineType:  # not one to drive here: a task's
-            self.draining = asyncio.ensure_future(self._drain(sending))
+            self.queued = len(text)
+            self.draining = asyncio.ensure_future(self._drain(sending, len(text)))
             return
         try:
             blocked = sending.send(None)
         except StopIteration:
+            if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
+                self.close(SLOW_READER, "slow_reader")
             return
         except Exception:
             self._lost()
             return
-        self.draining = asyncio.ensure_future(self._drain(Held(sending, blocked)))
+        self.queued = len(text)
+        self.draining = asyncio.ensure_future(self._drain(Held(sending, blocked), len(text)))
 
-    async def _drain(self, sending: Any) -> None:
+    async def _drain(self, sending: Any, first: int) -> None:
         """A send that waits for the client, then what queued up behind it, in order."""
         try:
             await sending
+            self.queued -= first
             send, outbox = self.send, self.outbox
             while outbox:
                 text = outbox.popleft()
                 await send({"type": "websocket.send", "bytes": None, "text": text})
+                self.queued -= len(text)
         except asyncio.CancelledError:
             pass  # a slow reader: dropped
         except Exception:
             self._lost()
         finally:
             self.draining = None
+            self.queued = 0
 
     def _lost(self) -> None:
         """The connection failed under a send: the client is gone."""

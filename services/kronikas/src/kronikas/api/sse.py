@@ -15,6 +15,12 @@ than the frame (docs/performance.md). So:
   Otherwise (a gap to read, a page and more, a socket backed up, a send that failed) the task is
   woken and does it, as it always may.
 
+A slow reader holds little: its connection's kernel send buffer is made small (`Outlet`,
+`SEND_BUFFER_BYTES`), a send that must wait holds one frame, and the events it falls behind by
+are the table's, shared with every other viewer. Once those events and what its connection holds
+for it come to more than `OUTBOX_BYTES`, the stream is ended: its connection is cut (as the
+seat socket closes a slow reader, 4508).
+
 The stream ends when the client hangs up: a task waits for the server's `http.disconnect` and
 cancels the stream's own wait, as the framework's streaming response does. It also ends when its
 viewer's player leaves the table before the start: the token then holds no seat, and a stream
@@ -25,7 +31,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Generator
+import socket
+from collections.abc import Awaitable, Coroutine, Generator
 from types import CoroutineType
 from typing import Any
 
@@ -36,7 +43,7 @@ from litestar.types import Message, Receive, Scope, Send
 
 from kronikas.application.errors import Unauthorized
 from kronikas.application.queries import Following
-from kronikas.application.wire import Delivered
+from kronikas.application.wire import EVENT_PAGE, Delivered
 
 log = logging.getLogger("kronikas.sse")
 
@@ -44,6 +51,77 @@ SERVER_SEND = "kronikas.server_send"
 """The scope's key for the server's own `send` (set by the application, api/lane.py)."""
 
 KEEP_ALIVE = b": keep-alive\r\n\r\n"
+
+SEND_BUFFER_BYTES = 32 * 1024
+"""The kernel send buffer asked for a stream's or a seat socket's connection (`SO_SNDBUF`; Linux
+doubles it): what a client that stops reading leaves in the kernel is this much, not the megabytes
+the kernel would grow a buffer to for a fast one. A game's events are small; a page of 500 (about
+100 KB) goes out in a few round trips."""
+
+
+SLOW_CHECK_S = 1.0
+"""How often a stream whose send waits for its client is checked against `OUTBOX_BYTES`."""
+
+
+def owed_bytes(following: Following) -> int | None:
+    """The bytes of the events a stream owes its reader, when this process has them at hand (0
+    when it may not tell); None when it is behind by more than a page."""
+    events = following.at_hand()
+    if events is not None:
+        return sum(len(event.json) for event in events)
+    table = following.queries.folds.cache.get(following.game_id)
+    if table is not None and table.version - following.after > EVENT_PAGE:
+        return None
+    return 0
+
+
+_TRANSPORT = ("get_write_buffer_size", "set_write_buffer_limits", "abort", "get_extra_info")
+"""What `Outlet` needs of a transport (uvloop's are no subclasses of asyncio's)."""
+
+
+class Outlet:
+    """The connection under a stream's or a seat socket's sends, when the server lets us reach
+    it (uvicorn's `send` is a method of the object that holds its transport; with another
+    server, nothing is reached and nothing is done): its kernel send buffer made small at once,
+    the bytes its transport holds for the client, and the cut of a reader too slow."""
+
+    __slots__ = ("transport",)
+
+    def __init__(self, send: Any) -> None:
+        transport: Any = getattr(getattr(send, "__self__", None), "transport", None)
+        self.transport: asyncio.WriteTransport | None = None
+        if not all(hasattr(transport, name) for name in _TRANSPORT):  # asyncio's, or uvloop's
+            return
+        self.transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+            except OSError:  # not a socket that has one (a Unix pipe): its default stays
+                log.debug("no SO_SNDBUF", exc_info=True)
+
+    def waiting(self) -> int:
+        """The bytes the transport holds that the kernel has not taken."""
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return 0
+        return transport.get_write_buffer_size()
+
+    def open_up(self) -> None:
+        """Let one last message in (a socket's close) however backed up the transport is: its
+        limit raised, and its protocol told it may write again (asyncio tells it only once the
+        buffer drains)."""
+        transport = self.transport
+        if transport is not None and not transport.is_closing():
+            transport.set_write_buffer_limits(high=1 << 30)
+            protocol = transport.get_protocol()
+            if isinstance(protocol, asyncio.Protocol):
+                protocol.resume_writing()
+
+    def cut(self) -> None:
+        """Drop the connection and what it holds for the client."""
+        if self.transport is not None:
+            self.transport.abort()
 
 
 def frame(event: Delivered | None) -> bytes:
@@ -93,7 +171,8 @@ class _Frames:
             if start.is_head_response:
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
             else:
-                await _pump(self.following, scope.get(SERVER_SEND, send), receive)  # type: ignore[arg-type]
+                bound = self.following.queries.settings.outbox_bytes
+                await _pump(self.following, scope.get(SERVER_SEND, send), receive, bound)  # type: ignore[arg-type]
         finally:
             self.following.close()  # its place, given back however the response ends
         await start.after_response()
@@ -109,11 +188,13 @@ class _Push:
     as soon as called (it awaits only while the client's socket is backed up). A send that must
     wait is left to the stream's task to finish (`held`) before anything else it sends."""
 
-    __slots__ = ("following", "held", "send")
+    __slots__ = ("bound", "following", "held", "outlet", "send", "timer")
 
-    def __init__(self, following: Following, send: Send) -> None:
-        self.following, self.send = following, send
+    def __init__(self, following: Following, send: Send, bound: int) -> None:
+        self.following, self.send, self.bound = following, send, bound
         self.held: Held | None = None
+        self.outlet = Outlet(send)
+        self.timer: asyncio.TimerHandle | None = None
 
     def __call__(self) -> bool:
         if self.held is not None:
@@ -131,6 +212,9 @@ class _Push:
                     blocked = sending.send(None)
                 except StopIteration:
                     following.after = event.version
+                    if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
+                        self._check()
+                        return True
                     continue
                 self.held = Held(sending, blocked)
                 following.after = event.version  # on its way: the task sends it first
@@ -139,6 +223,52 @@ class _Push:
             log.debug("a push failed", exc_info=True)
             return False
         return True
+
+    async def send_now(self, message: Message) -> None:
+        """The stream task's own send: done where it is called when the server takes it at
+        once, else awaited (`wait_out`)."""
+        sending = self.send(message)
+        if type(sending) is CoroutineType:
+            try:
+                blocked = sending.send(None)
+            except StopIteration:
+                if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
+                    self._check()
+                return
+            sending = Held(sending, blocked)
+        await self.wait_out(sending)
+
+    async def wait_out(self, sending: Awaitable[None]) -> None:
+        """A send that waits for the client, awaited; meanwhile, every `SLOW_CHECK_S`, the
+        stream is checked against the bound (`_check`)."""
+        loop = asyncio.get_running_loop()
+        timer = loop.call_later(SLOW_CHECK_S, self._tick, loop)
+        self.timer = timer
+        try:
+            await sending
+        finally:
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+
+    def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.timer = None
+        if not self._check():
+            self.timer = loop.call_later(SLOW_CHECK_S, self._tick, loop)
+
+    def _check(self) -> bool:
+        """While a send waits for the client: cut the connection (True) once the events the
+        stream is behind by and what the connection holds come to more than the bound."""
+        outlet = self.outlet
+        owed = outlet.waiting()
+        if owed <= self.bound:
+            behind = owed_bytes(self.following)
+            owed += self.bound + 1 if behind is None else behind
+        if owed > self.bound:
+            log.info("a stream's reader is too slow: ended")
+            outlet.cut()
+            return True
+        return False
 
 
 class Held:
@@ -168,7 +298,7 @@ class Held:
                 return
 
 
-async def _pump(following: Following, send: Send, receive: Receive) -> None:
+async def _pump(following: Following, send: Send, receive: Receive, bound: int) -> None:
     """Sends each event's frame as it comes, until the client hangs up."""
     stream = asyncio.current_task()
     assert stream is not None
@@ -182,7 +312,7 @@ async def _pump(following: Following, send: Send, receive: Receive) -> None:
 
     listener = asyncio.ensure_future(_hung_up(receive))
     listener.add_done_callback(cut)
-    push = _Push(following, send)
+    push = _Push(following, send, bound)
     try:
         async with following:
             assert following.waiter is not None
@@ -191,18 +321,18 @@ async def _pump(following: Following, send: Send, receive: Receive) -> None:
                 events = await following.next()
                 if push.held is not None:  # begun before these were owed: it goes first
                     held, push.held = push.held, None
-                    await held
+                    await push.wait_out(held)
                 if events is None:
-                    await send(_body(None))
+                    await push.send_now(_body(None))
                     continue
                 for event in events:
-                    await send(_body(event))
+                    await push.send_now(_body(event))
                     following.after = event.version
     except Unauthorized:  # its player left the table before the start: nothing more is theirs
         if push.held is not None:
             held, push.held = push.held, None
-            await held
-        await send({"type": "http.response.body", "body": b"", "more_body": False})
+            await push.wait_out(held)
+        await push.send_now({"type": "http.response.body", "body": b"", "more_body": False})
     except asyncio.CancelledError:
         if not gone:
             raise

@@ -34,7 +34,7 @@ from kronikas.application.access import seat_in
 from kronikas.application.errors import InvalidRequest, Unavailable, rate_limited
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_ms, deadline_text
-from kronikas.application.ports import AppendResult, ChangeFeed, Summary
+from kronikas.application.ports import AppendResult, Bucket, ChangeFeed, Summary
 from kronikas.application.tables import KEY_TTL_MS, Accepted, Seen, Table, key_mark, seen_of
 from kronikas.application.wire import Answer, Record, encode, utc_text, version_of
 from kronikas.config import Settings
@@ -81,6 +81,8 @@ class Change(NamedTuple):
     up in the state each try makes: seats move down when a player leaves."""
     token_hash: str = ""
     """The token that pays for the append (its rate bucket), when there is one."""
+    ceiling: Bucket | None = None
+    """The token's client address's ceiling, which the append also takes from."""
     auth: tuple[tuple[str, str], ...] = ()
     """Token hashes and the roles the append gives them."""
     if_match: int | None = None
@@ -306,6 +308,7 @@ class Appends:
                 summary=summary,
                 stored=pending.tell,
                 meanwhile=pending.meanwhile,
+                ceiling=change.ceiling,
             )
         finally:
             self.folds.expected(table.game_id, records)
@@ -331,7 +334,8 @@ class Appends:
 
     async def replayed(self, table: Table, change: Change, accepted: Accepted) -> Answer:
         """The first answer to an idempotency key, again; 422 when it was accepted with another
-        body. Paid for as any request is: one from the token's bucket (429 when it is empty).
+        body. Paid for as any request is: one from the token's bucket and its address's ceiling
+        (429 when either is empty).
 
         Answered from the answer this process keeps (`Kept`: it made it, or made it again),
         else from the one the store keeps for the key (`keep_answer`), else made again from the
@@ -340,9 +344,9 @@ class Appends:
         if accepted.fingerprint != change.fingerprint:
             raise InvalidRequest("This Idempotency-Key was used with another body.")
         game_id, key = table.game_id, change.idem_key or ""
-        paid = await self.store.read(game_id, 0, change.token_hash, 0)
+        paid = await self.store.read(game_id, 0, change.token_hash, 0, ceiling=change.ceiling)
         if paid.retry_after_ms:
-            raise rate_limited(paid.retry_after_ms)
+            raise rate_limited(paid.retry_after_ms, paid.by_address)
         kept = self.kept.get(game_id, key, accepted.version)
         if kept is not None:
             return kept

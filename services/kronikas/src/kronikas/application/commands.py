@@ -34,7 +34,7 @@ from kronikas.application.house import (
     house_alone,
     now_ms,
 )
-from kronikas.application.ports import RandomSource, Summary
+from kronikas.application.ports import Bucket, RandomSource, Summary
 from kronikas.application.tables import Table, body_hash, key_hash
 from kronikas.application.wire import (
     Answer,
@@ -173,8 +173,10 @@ class Commands:
         body: bytes,
         if_match: int | None = None,
         idempotency_key: str | None = None,
+        ceiling: Bucket | None = None,
     ) -> Answer:
-        """One move by the seat the token holds; answers `CommandResult` as the mover sees it."""
+        """One move by the seat the token holds; answers `CommandResult` as the mover sees it.
+        Its token pays, and its address's `ceiling` (in the append)."""
         token_hash = hash_token(token)
         table, fresh, role = await self.access.mover(game_id, token_hash, command)
         idem_key, fingerprint = None, ""
@@ -187,6 +189,7 @@ class Commands:
             _moved,
             mover=role,
             token_hash=token_hash,
+            ceiling=ceiling,
             if_match=if_match,
             idem_key=idem_key,
             fingerprint=fingerprint,

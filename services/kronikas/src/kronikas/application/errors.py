@@ -76,9 +76,12 @@ class UnsupportedMediaType(ApiError):
     code = "unsupported_media_type"
 
 
-def rate_limited(retry_after_ms: int) -> RateLimited:
-    """429, with the seconds to wait."""
+def rate_limited(retry_after_ms: int, address: bool = False) -> RateLimited:
+    """429, with the seconds to wait; `address`: the client address's ceiling was short (every
+    token used from that address shares it)."""
     seconds = max(1, -(-retry_after_ms // 1000))
+    whose = " from this address" if address else ""
     return RateLimited(
-        f"Too many requests; try again in {seconds} s.", headers={"Retry-After": str(seconds)}
+        f"Too many requests{whose}; try again in {seconds} s.",
+        headers={"Retry-After": str(seconds)},
     )

@@ -1,7 +1,8 @@
 """The use cases of the HTTP API, in one place for the API layer: changes and reads apart.
 
-Here too each request pays for itself, whatever transport brought it (docs/api.md, Rate limits):
-a command takes one from its token's bucket, accepted (in the append's own script) or refused
+Here too each request pays for itself, whatever transport brought it (docs/api.md, Rate limits),
+and each also takes from its client address's ceiling (`Queries.ceiling`) in the same script: a
+command takes one from its token's bucket, accepted (in the append's own script) or refused
 (after the refusal: nothing else is spent on the accepted path); a start takes one from the host
 token's; a request whose token the table does not know, or that names no table, takes one from
 its client address's read bucket. `client` is the address the transport names (api/client.py);
@@ -103,11 +104,18 @@ class Games:
         idempotency_key: str | None = None,
         client: str | None = None,
     ) -> Answer:
-        """One move by the seat the token holds. Accepted, it paid in its append; refused, its
-        token pays now (its address, when the table does not know the token)."""
+        """One move by the seat the token holds. Accepted, it paid in its append (its token and
+        its address's ceiling); refused, its token pays now (its address, when the table does not
+        know the token)."""
         try:
             return await self.commands.move(
-                game_id, token, command, body, if_match=if_match, idempotency_key=idempotency_key
+                game_id,
+                token,
+                command,
+                body,
+                if_match=if_match,
+                idempotency_key=idempotency_key,
+                ceiling=self.queries.ceiling(client),
             )
         except (Unauthorized, NotFound):
             await self.refused(game_id, None, client)
@@ -117,13 +125,14 @@ class Games:
             raise
 
     async def charge(self, game_id: str, token: str | None, client: str | None) -> None:
-        """Take one request from the token's bucket at the table, or from the client address's
-        read bucket when there is no token, no such table, or the table does not know the token;
-        429 when it is empty."""
+        """Take one request from the token's bucket at the table and from its address's ceiling
+        (one script), or from the client address's read bucket and ceiling when there is no
+        token, no such table, or the table does not know the token; 429 when one is short."""
         if token and GAME_ID.fullmatch(game_id):
-            read = await self.store.read(game_id, 0, hash_token(token), 0)
+            ceiling = self.queries.ceiling(client)
+            read = await self.store.read(game_id, 0, hash_token(token), 0, ceiling=ceiling)
             if read.retry_after_ms:
-                raise rate_limited(read.retry_after_ms)
+                raise rate_limited(read.retry_after_ms, read.by_address)
             if read.role:
                 return
         await self.queries.admit(client)

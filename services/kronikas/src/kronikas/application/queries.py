@@ -3,12 +3,15 @@
 While the change feed vouches for a table, following it reads nothing from the store: the feed
 brings each append, folded once, and each viewer's JSON is made once per process.
 
-What a read costs (docs/api.md, Rate limits): a read with a token of the table takes one from the
-token's bucket, in the read's own script (read.lua); any other read (no token, a token the table
-does not know, a table that is not there) takes one from its client address's read bucket. A
-stream or a long-poll holds one of its token's and one of its address's places while it is open.
-`client` is the address the transport names (api/client.py); None for a caller inside the
-process (the clocks, tests), which has no address to charge.
+What a read costs (docs/api.md, Rate limits): `read_cost` of the events it carries (a view, one).
+A read with a token of the table takes that from the token's bucket, in the read's own script
+(read.lua); any other read (no token, a token the table does not know, a table that is not there)
+takes it from its client address's read bucket (bucket.lua). Either also takes it from the
+address's ceiling (`Queries.ceiling`), which every request from the address draws from, in the
+same script: a charge is one round trip. A stream or a long-poll pays for its first page when it
+opens, and holds one of its token's and one of its address's places while it is open. `client`
+is the address the transport names (api/client.py); None for a caller inside the process (the
+clocks, tests), which has no address to charge.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from kronikas.application.access import Access, hash_token, seat_of_role, seated
 from kronikas.application.errors import NotFound, RateLimited, Unauthorized, rate_limited
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_text
-from kronikas.application.ports import Summary, Waiter
+from kronikas.application.ports import Bucket, Summary, Waiter
 from kronikas.application.tables import Seen, Table, seen_of
 from kronikas.application.wire import EVENT_PAGE, Answer, Delivered, page_json, view_json
 from kronikas.config import Settings
@@ -36,6 +39,19 @@ def view_of(table: Table, seat: int | None) -> bytes:
     """The table's view as `seat` (None: the host, a spectator) sees it, at its version."""
     deadline = deadline_text(table.engine, table.state, table.at)
     return view_json(table.engine.view(table.state, seat, table.game_id, table.version, deadline))
+
+
+READ_COST_EVENTS = 50
+"""A read pays one, and one more for every this many events it carries."""
+
+
+def read_cost(events: int) -> int:
+    """What a read carrying `events` events costs: one, and one more per `READ_COST_EVENTS` (a
+    view or an empty page 1, a full page of 500 events 11: about what it costs to make, in CPU,
+    against a view). Any read of events pays this way,
+    the whole record of a table (a later read) included: by the events it carries, a page's worth
+    a charge. Well below any bucket's burst (a bucket gives at most its burst at once)."""
+    return 1 + max(0, events) // READ_COST_EVENTS
 
 
 HELD_RETRY_AFTER_S = 5
@@ -103,28 +119,47 @@ class Queries:
         self.access = Access(folds)
         self.holds = Holds(settings.streams_per_token, settings.streams_per_address)
 
-    async def admit(self, client: str | None) -> None:
-        """Take one read from `client`'s read bucket (429 when it is empty); None: no address."""
+    def ceiling(self, client: str | None) -> Bucket | None:
+        """The address's ceiling: a bucket every request from `client` also takes from, whatever
+        token it carries (`ADDRESS_LIMIT_PER_S`, `ADDRESS_LIMIT_BURST`); None: no address."""
+        if client is None:
+            return None
+        settings = self.settings
+        return Bucket(f"addr:{client}", settings.address_per_s, settings.address_burst)
+
+    async def admit(self, client: str | None, cost: int = 1) -> None:
+        """Take `cost` from `client`'s read bucket and its ceiling (429 when either is short);
+        None: no address."""
         if client is None:
             return
         settings = self.settings
-        wait = await self.store.take(f"read:{client}", settings.read_per_s, settings.read_burst)
+        wait = await self.store.take(
+            f"read:{client}", settings.read_per_s, settings.read_burst, cost, self.ceiling(client)
+        )
         if wait:
-            raise rate_limited(wait)
+            raise rate_limited(wait, address=True)
 
     async def reader(
-        self, game_id: str, token: str | None, client: str | None
+        self, game_id: str, token: str | None, client: str | None, cost: int = 1
     ) -> tuple[Table, str | None]:
-        """`Access.reader`, with the read paid for: by the token's bucket when the table knows
-        the token (in the same script), else by the client's address."""
+        """`Access.reader`, with the read paid for (`cost`): by the token's bucket and its
+        address's ceiling when the table knows the token (in the same script), else by the
+        client's address."""
         if not token:
-            await self.admit(client)
+            await self.admit(client, cost)
             return await self.access.reader(game_id, None)
         try:
-            return await self.access.reader(game_id, token)
+            return await self.access.reader(game_id, token, cost, self.ceiling(client))
         except (Unauthorized, NotFound):  # no bucket was charged: the address pays
-            await self.admit(client)
+            await self.admit(client, cost)
             raise
+
+    def page_cost(self, game_id: str, after: int) -> int:
+        """What a page of events after `after` costs (`read_cost`), as far as this process knows
+        the table: a full page's when it does not hold it."""
+        table = self.folds.cache.get(game_id)
+        version = after + EVENT_PAGE if table is None else table.version
+        return read_cost(min(EVENT_PAGE, version - after))
 
     async def view(self, game_id: str, token: str | None, client: str | None = None) -> Answer:
         """The table as the token's holder (or a spectator) sees it now."""
@@ -168,7 +203,7 @@ class Queries:
         """Events after `after` that the asker may see, waiting up to `wait` s for the first
         (a long-poll, which holds a place of its token's and its address's while it waits)."""
         deadline = time.monotonic() + wait
-        table, role = await self.reader(game_id, token, client)
+        table, role = await self.reader(game_id, token, client, self.page_cost(game_id, after))
         if table.version <= after and wait > 0:
             release = self.holds.hold(token, client)
             try:
@@ -207,10 +242,10 @@ class Queries:
     async def stream(
         self, game_id: str, token: str | None, after: int, client: str | None = None
     ) -> Following:
-        """Checks access now, and takes a place of the token's and the address's; the returned
-        stream follows the table from `after` on, and gives the place back when it ends (or is
-        closed)."""
-        _, role = await self.reader(game_id, token, client)
+        """Checks access now (paying for the first page), and takes a place of the token's and
+        the address's; the returned stream follows the table from `after` on, and gives the
+        place back when it ends (or is closed)."""
+        _, role = await self.reader(game_id, token, client, self.page_cost(game_id, after))
         return Following(self, game_id, role, after, self.holds.hold(token, client))
 
 
