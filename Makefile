@@ -12,7 +12,7 @@ TS_DIR := sdk/typescript
 NODE := $(shell command -v node 2>/dev/null)
 export PORT ?= 8000
 
-.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk generated golden bench bots clean fuzz
+.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk generated golden bench bench-attacks bots clean fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -98,6 +98,9 @@ clean: ## remove the virtualenv, caches and embedded Redis data
 
 bench: install ## measure the service against its ceiling (prints a table, writes bench-results.json)
 	$(RUN) python -m benchmarks.bench $(ARGS)
+
+bench-attacks: install ## the attacks of docs/security.md, figures (ARGS="--before CHECKOUT --rounds 2")
+	$(RUN) python -m benchmarks.attacks $(ARGS)
 
 bots: install ## play bots against each other on a fresh service (ARGS="--game cheat --games 20")
 	$(RUN) python -m kronikas_bots $(ARGS)

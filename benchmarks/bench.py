@@ -7,6 +7,8 @@ Besides commands alone, it measures tables followed by push (benchmarks/follow.p
 its own SSE stream, moving when its stream shows its turn; how many streams one worker holds while
 its tables play slowly, seats' and spectators' (benchmarks/crowd.py); and what a lobby page costs
 with 100,000 tables (benchmarks/lobby.py). `--only commands|follow|crowd|lobby` runs one alone.
+`--only attacks` runs the attacks of docs/security.md instead (benchmarks/attacks.py, which
+`make bench-attacks` runs with its own options: `--before CHECKOUT` compares two codes).
 """
 
 from __future__ import annotations
@@ -753,9 +755,9 @@ def main() -> int:
     parser.add_argument("--output", default="bench-results.json")
     parser.add_argument(
         "--only",
-        choices=PHASES,
+        choices=(*PHASES, "attacks"),
         help="only the commands (ceiling, commands, reads, flatness, engines), only follow, only "
-        "the crowd (streams one process holds) or only the lobby",
+        "the crowd (streams one process holds) or only the lobby; `attacks`: docs/security.md's",
     )
     parser.add_argument("--crowd-tables", type=int, default=500, help="tables in the crowd")
     parser.add_argument(
@@ -771,6 +773,14 @@ def main() -> int:
         "--lobby-tables", type=int, default=100_000, help="tables behind the lobby's pages"
     )
     args = parser.parse_args()
+    if args.only == "attacks":
+        from benchmarks import attacks
+
+        result = attacks.summary(asyncio.run(attacks.measure(attacks.ATTACKS, None, 1)))
+        print(attacks.table(result))
+        Path(args.output).write_text(json.dumps({"attacks": result}, indent=2) + "\n")
+        print(f"wrote {args.output}")
+        return 0
     seconds = 3.0 if args.quick else args.seconds
     print(f"measuring on {os.cpu_count()} cores, {seconds:.0f} s a phase …", flush=True)
     # The load generator runs on uvloop, as the service does: it spends less of the machine.
