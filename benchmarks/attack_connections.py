@@ -27,59 +27,19 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import resource
 import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-from benchmarks.bench import cpu_seconds
-from kronikas.adapters.embedded_redis import EmbeddedRedis, free_port
+from benchmarks.served import Served
+from kronikas.adapters.embedded_redis import EmbeddedRedis
 
-ROOT = Path(__file__).resolve().parent.parent
 HEALTH = b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
 HALF = b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-
-
-class Service:
-    """A service process of `repo`'s code, its limits at their defaults (its log in a temp file)."""
-
-    def __init__(self, redis_url: str, repo: Path) -> None:
-        self.port = free_port()
-        env = os.environ | {
-            "REDIS_URL": redis_url,
-            "PORT": str(self.port),
-            "LOG_LEVEL": "WARNING",
-            "WORKERS": "1",
-        }
-        if repo != ROOT:  # another checkout's code, ahead of the installed one
-            env["PYTHONPATH"] = str(repo / "services" / "kronikas" / "src")
-        self.log = Path(tempfile.gettempdir()) / f"kronikas-attack-{self.port}.log"
-        with self.log.open("wb") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "kronikas.serve"],
-                env=env,
-                cwd=repo,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError):
-                if health("127.0.0.1", self.port) is not None:
-                    return
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"the service did not start: {self.log.read_text()[-2000:]}")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(20)
 
 
 def connect(source: str, port: int, send: bytes = b"") -> socket.socket:
@@ -145,7 +105,7 @@ def hoarded(port: int, source: str, sockets: int, send: bytes, checks: int) -> d
     }
 
 
-def big_head(service: Service, megabytes: int) -> dict[str, float]:
+def big_head(service: Served, megabytes: int) -> dict[str, float]:
     """A head that never ends, from 127.0.0.4, while 127.0.0.3 checks health."""
     latencies: list[float] = []
     sending = threading.Event()
@@ -160,7 +120,7 @@ def big_head(service: Service, megabytes: int) -> dict[str, float]:
     checker = threading.Thread(target=others)
     total = megabytes * 1024 * 1024
     sent = 0
-    cpu0 = cpu_seconds(service.process.pid)
+    cpu0 = service.cpu_seconds()
     checker.start()
     try:
         with connect("127.0.0.4", service.port, b"GET /v1/health HTTP/1.1\r\nX-Big: ") as sock:
@@ -172,14 +132,14 @@ def big_head(service: Service, megabytes: int) -> dict[str, float]:
                     sent += len(piece)
             # What was sent has reached the service when it has spent it: wait until its CPU
             # stops rising (or the connection is closed).
-            last = cpu_seconds(service.process.pid)
+            last = service.cpu_seconds()
             while True:
                 time.sleep(0.5)
-                now = cpu_seconds(service.process.pid)
+                now = service.cpu_seconds()
                 if now - last < 0.02:
                     break
                 last = now
-            cpu = cpu_seconds(service.process.pid) - cpu0
+            cpu = service.cpu_seconds() - cpu0
     finally:
         sending.clear()
         checker.join(60)
@@ -203,16 +163,16 @@ def measure(
 ) -> dict[str, float]:
     raise_open_files(sockets + 1_000)  # the service inherits it
     results: dict[str, float] = {}
-    with tempfile.TemporaryDirectory() as data, EmbeddedRedis(data) as redis:
-        service = Service(redis.url, (repo or ROOT).resolve())
-        try:
-            for name, value in hoarded(service.port, "127.0.0.2", sockets, b"", checks).items():
-                results[f"idle_{name}"] = value
-            for name, value in hoarded(service.port, "127.0.0.5", sockets, HALF, checks).items():
-                results[f"half_{name}"] = value
-            results |= big_head(service, head_mb)
-        finally:
-            service.stop()
+    with (
+        tempfile.TemporaryDirectory() as data,
+        EmbeddedRedis(data) as redis,
+        Served(redis.url, repo, {"LOG_LEVEL": "WARNING", "WORKERS": "1"}) as service,
+    ):
+        for name, value in hoarded(service.port, "127.0.0.2", sockets, b"", checks).items():
+            results[f"idle_{name}"] = value
+        for name, value in hoarded(service.port, "127.0.0.5", sockets, HALF, checks).items():
+            results[f"half_{name}"] = value
+        results |= big_head(service, head_mb)
     return results
 
 

@@ -21,11 +21,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import secrets
 import string
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -33,9 +30,9 @@ from typing import Any
 
 import httpx
 
-from kronikas.adapters.embedded_redis import EmbeddedRedis, free_port
+from benchmarks.served import ROOT, Served
+from kronikas.adapters.embedded_redis import EmbeddedRedis
 
-ROOT = Path(__file__).resolve().parents[1]
 HEADERS = {"Accept": "application/json, text/event-stream"}
 
 
@@ -44,60 +41,15 @@ def _letters(n: int) -> str:
     return "".join(rng.choices(string.ascii_letters, k=n))
 
 
-class _Service:
-    """The service of the checkout at `repo`, its stderr and stdout in one file."""
-
-    def __init__(self, redis_url: str, repo: Path, log: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log
-        env = os.environ | {
-            "REDIS_URL": redis_url,
-            "PORT": str(self.port),
-            "READ_LIMIT_PER_S": "1000000",
-            "READ_LIMIT_BURST": "1000000",
-        }
-        for name in ("LOG_LEVEL", "LOG_FORMAT", "KRONIKAS_APP"):
-            env.pop(name, None)  # the defaults an operator runs
-        if repo != ROOT:  # the other checkout's code ahead of the installed one
-            env["PYTHONPATH"] = str(repo / "services" / "kronikas" / "src")
-        with log.open("wb") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "kronikas.serve"],
-                env=env,
-                cwd=repo,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-
-    async def ready(self, client: httpx.AsyncClient) -> None:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the service exited: {self.log.read_text()[-2000:]}")
-            try:
-                if (await client.get(f"{self.url}/v1/health")).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            await asyncio.sleep(0.1)
-        raise RuntimeError(f"the service did not start: {self.log.read_text()[-2000:]}")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(20)
-
-
-async def _quiet(service: _Service, client: httpx.AsyncClient) -> int:
+async def _quiet(service: Served, client: httpx.AsyncClient) -> int:
     """The log's size once the service has answered a health check after what came before
     (its lines for earlier requests are written by then)."""
     await client.get(f"{service.url}/v1/health")
     return service.log.stat().st_size
 
 
-async def attack(service: _Service, requests: int) -> dict[str, float]:
+async def attack(service: Served, requests: int) -> dict[str, float]:
     async with httpx.AsyncClient(timeout=60, headers=HEADERS) as client:
-        await service.ready(client)
         url = f"{service.url}/mcp"
         name = _letters(64 * 1024 - 256)
         before = await _quiet(service, client)
@@ -131,11 +83,12 @@ async def run(repo: Path | None = None, **kw: Any) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="attack-mcp-") as tmp:
         data = Path(tmp)
         with EmbeddedRedis(data / "redis") as redis:
-            service = _Service(redis.url, source, data / "service.log")
-            try:
+            # The defaults an operator runs for the log, and read limits that refuse nothing.
+            generous = {"READ_LIMIT_PER_S": "1000000", "READ_LIMIT_BURST": "1000000"}
+            drop = ("LOG_LEVEL", "LOG_FORMAT", "KRONIKAS_APP")
+            log = data / "service.log"
+            with await Served.started(redis.url, source, generous, drop, log) as service:
                 return await attack(service, requests)
-            finally:
-                service.stop()
 
 
 def main() -> int:

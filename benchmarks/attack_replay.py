@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import json
 import math
-import os
 import statistics
 import subprocess
 import sys
@@ -37,8 +36,8 @@ from typing import Any
 import httpx
 from redis.asyncio import Redis
 
-from benchmarks.bench import cpu_seconds
-from kronikas.adapters.embedded_redis import EmbeddedRedis, free_port
+from benchmarks.served import Served
+from kronikas.adapters.embedded_redis import EmbeddedRedis
 from kronikas.adapters.event_store import RedisEventStore
 from kronikas.application.ports import Summary
 from kronikas.application.wire import Record, encode, utc_text
@@ -56,36 +55,6 @@ LIMITS = (
     "MAX_CONNECTIONS",
 )
 READER = "127.0.0.250"
-
-
-@contextlib.contextmanager
-def serving(redis_url: str, repo: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """The service of the checkout `repo`, one worker, with every limit at its default."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in LIMITS}
-    env |= {"REDIS_URL": redis_url, "PORT": str(port), "WORKERS": "1", "LOG_LEVEL": "WARNING"}
-    if repo != ROOT:
-        env["PYTHONPATH"] = str(repo / "services" / "kronikas" / "src")
-    log = Path(tempfile.gettempdir()) / f"kronikas-attack-replay-{port}.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "kronikas.serve"], env=env, cwd=repo, stdout=out, stderr=out
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/v1/health", timeout=1).status_code == 200:
-                    break
-            if process.poll() is not None:
-                raise RuntimeError(f"the service exited: {log.read_text()[-2000:]}")
-            time.sleep(0.1)
-        else:
-            raise RuntimeError(f"the service did not start: {log.read_text()[-2000:]}")
-        yield url, process
-    finally:
-        process.terminate()
-        process.wait(20)
 
 
 async def ok(response: httpx.Response, status: int = 200) -> dict[str, Any]:
@@ -192,10 +161,15 @@ async def run(
         contextlib.ExitStack() as running,
     ):
         redis = Redis.from_url(embedded.url)
-        mover_url, mover = running.enter_context(serving(embedded.url, source))
-        url, process = mover_url, mover
+        # One worker each, every limit at its default.
+        quiet = {"WORKERS": "1", "LOG_LEVEL": "WARNING"}
+        mover = running.enter_context(await Served.started(embedded.url, source, quiet, LIMITS))
+        service = mover
         if elsewhere or cold:
-            url, process = running.enter_context(serving(embedded.url, source))
+            service = running.enter_context(
+                await Served.started(embedded.url, source, quiet, LIMITS)
+            )
+        mover_url, url = mover.url, service.url
         async with httpx.AsyncClient(base_url=mover_url, timeout=60) as client:
             game, token = await long_table(client, redis, events)
             other = await ok(await client.post("/v1/games", json={"kind": "cheat"}), 201)
@@ -222,7 +196,7 @@ async def run(
         latencies = running.enter_context(reading(url, other["game"]["id"]))
         await asyncio.sleep(1)  # the reader's pace before the burst
         await redis.config_resetstat()
-        cpu0, wall0, began = cpu_seconds(process.pid), time.perf_counter(), time.time()
+        cpu0, wall0, began = service.cpu_seconds(), time.perf_counter(), time.time()
 
         async def replay(n: int) -> tuple[int, bool]:
             try:
@@ -238,7 +212,7 @@ async def run(
         finally:
             await asyncio.gather(*(c.aclose() for c in clients))
         wall, ended = time.perf_counter() - wall0, time.time()
-        cpu = cpu_seconds(process.pid) - cpu0
+        cpu = service.cpu_seconds() - cpu0
         stats = await redis.info("commandstats")
         await asyncio.sleep(1)  # and after it
         await redis.aclose()
