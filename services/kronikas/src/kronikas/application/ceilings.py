@@ -23,9 +23,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 CEILINGS_KEPT = 65_536
-"""How many addresses' ceilings a process keeps at most (a few MB). To fill them, that many
-addresses must each have spent within the last `burst / rate` seconds (2 s by default); past it,
-the ceiling touched longest ago is forgotten, and its address starts again from a full one."""
+"""How many addresses' ceilings a process keeps at most (about 13 MB with IPv6 keys). To fill
+them, that many addresses must each have spent within the last `burst / rate` seconds (2 s by
+default); past it, the ceiling touched longest ago is forgotten, and its address starts again
+from a full one."""
 
 
 class Ceilings:
