@@ -34,7 +34,7 @@ from kronikas.adapters.event_store import (
 )
 from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
 from kronikas.adapters.notifier import Notifier
-from kronikas.application.ports import AppendResult, Bucket, ReadResult, Summary
+from kronikas.application.ports import AppendResult, ReadResult, Summary
 
 TTL = 600
 
@@ -510,53 +510,16 @@ async def test_a_bucket_takes_n_at_once_and_at_most_its_burst(store: Store) -> N
     assert await store.take(fresh, SLOW, 10, n=1) > 0
 
 
-async def test_a_bucket_and_its_ceiling_are_taken_from_together_or_not_at_all(
-    store: Store,
-) -> None:
-    ceiling = Bucket(f"test-{new_id()}", SLOW, 4)
-    one, two = f"test-{new_id()}", f"test-{new_id()}"
-    assert await store.take(one, SLOW, 5, n=3, ceiling=ceiling) == 0
-    assert await store.take(two, SLOW, 5, n=3, ceiling=ceiling) > 0, "the ceiling has 1 left"
-    assert await store.take(two, SLOW, 5, n=5) == 0, "the refusal took nothing from `two`"
-    assert await store.take(one, SLOW, 5, n=3, ceiling=Bucket(ceiling.key, SLOW, 4)) > 0
-    assert await store.take(one, SLOW, 5, n=2) == 0, "nor from `one`"
-    assert await store.take(ceiling.key, SLOW, 4, n=1) == 0, "the ceiling kept its last"
-
-
-async def test_a_read_takes_its_cost_from_the_token_and_the_ceiling_both_or_neither(
-    limited: Store,
-) -> None:
+async def test_a_read_takes_its_cost_from_a_known_tokens_bucket_alone(limited: Store) -> None:
     game = new_id()
-    await append(limited, game, 0, events("a"), auth=[("t", "0"), ("u", "1")])
-    ceiling = Bucket(f"test-{new_id()}", SLOW, 3)
-    assert (await limited.read(game, 0, "t", 10, cost=2, ceiling=ceiling)).retry_after_ms == 0
-    refused = await limited.read(game, 0, "u", 10, cost=2, ceiling=ceiling)
-    assert refused.retry_after_ms > 0 and refused.by_address, "the ceiling has 1 left"
-    assert refused.records == []
-    read = await limited.read(game, 0, "u", 10, cost=2)
-    assert (read.retry_after_ms, read.records) == (0, events("a")), "u's bucket was untouched"
-    short = await limited.read(game, 0, "t", 10, cost=1, ceiling=ceiling)
-    assert short.retry_after_ms > 0 and not short.by_address, "t's bucket was short"
-    made_up = await limited.read(game, 0, "made-up", 10, cost=2, ceiling=ceiling)
-    assert made_up.retry_after_ms == 0, "a token the table does not know takes from no bucket"
-    last = await limited.read(game, 0, "u", 10, rate=False, ceiling=ceiling)
-    assert last.retry_after_ms == 0
-    assert await limited.take(ceiling.key, SLOW, 3, n=1) == 0, "the ceiling kept its last"
-
-
-async def test_an_append_takes_one_from_the_token_and_the_ceiling_both_or_neither(
-    backend: Backend, limited: Store
-) -> None:
-    game = new_id()
-    ceiling = Bucket(f"test-{new_id()}", SLOW, 1)
-    await append(limited, game, 0, events("a"))
-    made = await append(limited, game, 1, events("b"), token_hash="t", ceiling=ceiling)
-    assert made.outcome == "ok"
-    refused = await append(limited, game, 2, events("c"), token_hash="u", ceiling=ceiling)
-    assert refused.outcome == "limited" and refused.retry_after_ms > 0
-    assert await backend.log_of(game) == events("a", "b")
-    for expected, name in ((2, "c"), (3, "d")):  # u's bucket (2 at once) was untouched
-        assert (await append(limited, game, expected, events(name), token_hash="u")).outcome == "ok"
+    await append(limited, game, 0, events("a"), auth=[("t", "0")])
+    assert (await limited.read(game, 0, "t", 10, cost=2)).retry_after_ms == 0
+    refused = await limited.read(game, 0, "t", 10, cost=1)
+    assert refused.retry_after_ms > 0 and refused.records == [], "t's 2 at once were spent"
+    made_up = await limited.read(game, 0, "made-up", 10, cost=2)
+    assert (made_up.retry_after_ms, made_up.role) == (0, ""), "an unknown token has no bucket"
+    unpaid = await limited.read(game, 0, "t", 10, rate=False, cost=2)
+    assert (unpaid.retry_after_ms, unpaid.records) == (0, events("a"))
 
 
 # -- the change feed -------------------------------------------------------------------------------

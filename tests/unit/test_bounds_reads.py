@@ -13,7 +13,7 @@ import pytest
 from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
 from kronikas.application import folds
 from kronikas.application.games import Games
-from kronikas.application.ports import Bucket, ReadResult
+from kronikas.application.ports import ReadResult
 from tests.unit.application.clock_helpers import (
     SETTINGS,
     Seated,
@@ -40,10 +40,9 @@ class CountingReads:
         limit: int,
         rate: bool = True,
         cost: int = 1,
-        ceiling: Bucket | None = None,
     ) -> ReadResult:
         self.limits.append(limit)
-        return await self.store.read(game_id, after, token_hash, limit, rate, cost, ceiling)
+        return await self.store.read(game_id, after, token_hash, limit, rate, cost)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)

@@ -15,7 +15,7 @@ from kronikas.application import appends as appends_module
 from kronikas.application.appends import Kept
 from kronikas.application.errors import InvalidRequest, RateLimited
 from kronikas.application.games import Games
-from kronikas.application.ports import Bucket, ReadResult
+from kronikas.application.ports import ReadResult
 from kronikas.application.wire import Answer
 from tests.unit.application.test_use_cases import (
     SETTINGS,
@@ -42,11 +42,10 @@ class Counted(MemoryEventStore):
         limit: int,
         rate: bool = True,
         cost: int = 1,
-        ceiling: Bucket | None = None,
     ) -> ReadResult:
         if limit > 0:
             self.log_reads += 1
-        return await super().read(game_id, after, token_hash, limit, rate, cost, ceiling)
+        return await super().read(game_id, after, token_hash, limit, rate, cost)
 
     async def answer_of(self, game_id: str, key: str) -> bytes | None:
         self.lookups += 1

@@ -20,7 +20,7 @@ from kronikas.adapters.randomness import for_table
 from kronikas.application import folds as folds_module
 from kronikas.application.errors import InvalidRequest, VersionMismatch
 from kronikas.application.games import Delivered, Games
-from kronikas.application.ports import Bucket, ReadResult
+from kronikas.application.ports import ReadResult
 from kronikas.application.wire import Answer
 from kronikas.config import Settings
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
@@ -47,10 +47,9 @@ class CountingStore(MemoryEventStore):
         limit: int,
         rate: bool = True,
         cost: int = 1,
-        ceiling: Bucket | None = None,
     ) -> ReadResult:
         self.reads += 1
-        return await super().read(game_id, after, token_hash, limit, rate, cost, ceiling)
+        return await super().read(game_id, after, token_hash, limit, rate, cost)
 
 
 @pytest.fixture

@@ -162,9 +162,11 @@ class Settings:
     extra: Mapping[str, str] = field(default_factory=dict)
     address_per_s: int = 100
     """What every request from one client address costs, together, a second, whatever token
-    each carries (the address's ceiling, docs/api.md, Rate limits): five tokens' worth..."""
+    each carries (the address's ceiling, docs/api.md, Rate limits): five tokens' worth...
+    Kept in each worker process, without Redis (application/ceilings.py): with `WORKERS=n`, an
+    address may spend n times as much."""
     address_burst: int = 200
-    """...and how much it may spend at once."""
+    """...and how much it may spend at once (per worker)."""
     outbox_bytes: int = 256 * 1024
     """Bytes a seat socket or an event stream may have waiting for a slow reader (beyond its
     small kernel send buffer) before it is closed (4508) or ended."""

@@ -20,7 +20,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from kronikas.adapters.script_line import Early, LineScript, ScriptLine, maybe_run
 from kronikas.application.errors import OutcomeUnknown, Unavailable
-from kronikas.application.ports import AppendResult, Bucket, ReadResult, Summary
+from kronikas.application.ports import AppendResult, ReadResult, Summary
 
 log = logging.getLogger("kronikas.store")
 
@@ -126,11 +126,6 @@ def lobby_indexes(kind: str, status: str) -> list[str]:
     return [lobby_index(kind), lobby_index(None, status), lobby_index(kind, status)]
 
 
-def bucket_key(key: str) -> str:
-    """The Redis key of the rate bucket `take` names `key`."""
-    return f"kr:bucket:{key}"
-
-
 def notify_channel(game_id: str) -> str:
     """The pub/sub channel on which each append publishes the game's new version."""
     return f"{NOTIFY_PREFIX}{game_id}"
@@ -196,38 +191,25 @@ class RedisEventStore:
         limit: int,
         rate: bool = True,
         cost: int = 1,
-        ceiling: Bucket | None = None,
     ) -> ReadResult:
         """The version, the token's role and up to `limit` events after `after` (read.lua: the
-        role is looked up first, and only a known token's bucket, and `ceiling`, are charged).
-
-        On a cluster the ceiling's key is on another slot than the table's: it is taken first,
-        by a call of its own (a made-up token's read then pays it, as its address would)."""
+        role is looked up first, and only a known token's bucket is charged, `cost`)."""
         keys = game_keys(game_id)
         tag = keys["log"].rsplit(":", 1)[0]
-        charged = rate and self.rate_per_s > 0
-        script_keys = [keys["log"], keys["auth"], f"{tag}:rate:{token_hash}"]
-        args: list[Any] = [
-            after,
-            token_hash,
-            _now_ms(),
-            self.rate_per_s if charged else 0,
-            self.burst,
-            limit,
-            cost,
-        ]
-        if charged and ceiling is not None and token_hash:
-            if self._cluster:
-                wait = await self._take([ceiling], cost)
-                if wait:
-                    return ReadResult(0, "", wait, [], by_address=True)
-            else:
-                script_keys.append(bucket_key(ceiling.key))
-                args += [ceiling.rate_per_s, ceiling.burst]
-        reply: list[Any] = await self._run(self._read, keys=script_keys, args=args)
+        reply: list[Any] = await self._run(
+            self._read,
+            keys=[keys["log"], keys["auth"], f"{tag}:rate:{token_hash}"],
+            args=[
+                after,
+                token_hash,
+                _now_ms(),
+                self.rate_per_s if rate else 0,
+                self.burst,
+                limit,
+                cost,
+            ],
+        )
         role = reply[1]
-        if reply[2] and len(reply) > 3:
-            return ReadResult(0, "", int(reply[2]), [], by_address=True)
         return ReadResult(
             version=int(reply[0]),
             role=role.decode() if isinstance(role, bytes) else str(role),
@@ -248,7 +230,6 @@ class RedisEventStore:
         summary: Summary,
         stored: Callable[[], None] | None = None,
         meanwhile: Callable[[], None] | None = None,
-        ceiling: Bucket | None = None,
     ) -> AppendResult:
         keys = game_keys(game_id)
         tag = keys["log"].rsplit(":", 1)[0]
@@ -277,19 +258,6 @@ class RedisEventStore:
             summary.created_ms if list_here else "",
             len(auth),
         ]
-        # The token's address's ceiling, in the same script on one server (a move is one round
-        # trip); on a cluster its key is on another slot: taken first, by a call of its own.
-        charge_ceiling = rate_on and ceiling is not None and not list_here
-        if charge_ceiling and ceiling is not None and self._cluster:
-            wait = await self._take([ceiling], 1)
-            if wait:
-                return AppendResult("limited", retry_after_ms=wait)
-            charge_ceiling = False
-        if charge_ceiling and ceiling is not None:
-            script_keys.append(bucket_key(ceiling.key))
-            args += [ceiling.rate_per_s, ceiling.burst]
-        else:
-            args += [0, 0]
         for token, role in auth:
             args += [token, role]
         args += list(records)
@@ -439,29 +407,15 @@ class RedisEventStore:
         await self._run(self._settle, keys=[DEADLINES], args=args)
 
     @_translated
-    async def take(
-        self, key: str, rate_per_s: float, burst: int, n: int = 1, ceiling: Bucket | None = None
-    ) -> int:
-        """Take `n` from the bucket `key` and from `ceiling`, both or neither, in one script
-        (on a cluster, where their keys are on different slots, one each, the ceiling's first):
-        0 when taken, else ms to wait.
+    async def take(self, key: str, rate_per_s: float, burst: int, n: int = 1) -> int:
+        """Take `n` from the bucket `key` (at most its burst at once): 0 when taken, else ms to
+        wait.
 
         A bucket Redis cannot write for memory allows the request: reads go on while Redis is
         full, and a change is refused by its own write (`unavailable`) all the same."""
-        buckets = [Bucket(key, rate_per_s, burst)]
-        if ceiling is not None:
-            buckets.append(ceiling)
-        if self._cluster and len(buckets) > 1:
-            return await self._take(buckets[1:], n) or await self._take(buckets[:1], n)
-        return await self._take(buckets, n)
-
-    async def _take(self, buckets: list[Bucket], n: int) -> int:
-        args: list[Any] = [_now_ms(), n]
-        for bucket in buckets:
-            args += [bucket.rate_per_s, bucket.burst]
         try:
             wait = await self._run(
-                self._bucket, keys=[bucket_key(b.key) for b in buckets], args=args
+                self._bucket, keys=[f"kr:bucket:{key}"], args=[_now_ms(), rate_per_s, burst, n]
             )
         except ResponseError as exc:
             if not out_of_memory(exc):

@@ -19,10 +19,10 @@ import math
 import time
 from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from kronikas.adapters.waiter import Waiter, WaitersByGame
-from kronikas.application.ports import Appended, AppendResult, Bucket, ReadResult, Summary
+from kronikas.application.ports import Appended, AppendResult, ReadResult, Summary
 
 if TYPE_CHECKING:
     from kronikas.application.ports import ChangeFeed, EventStore
@@ -111,41 +111,26 @@ class _Bucket:
 
 
 def _take(
-    charged: Sequence[tuple[_Keys[Any, _Bucket], Any, float, int]],
-    now: float,
-    n: int = 1,
-    dry: bool = False,
+    buckets: _Keys[K, _Bucket], key: K, now: float, rate: float, burst: int, n: int = 1
 ) -> int:
-    """Take `n` from each bucket of `charged` (its keys, its key, its rate, its burst), from
-    every one or none, each giving at most its burst: 0 when taken, else the ms until every
-    one holds what it gives (adapters/lua/bucket.lua); `dry`: only tell, take nothing.
+    """Take `n` (at most `burst`): 0 when the bucket held them, else the ms until it does
+    (adapters/lua/bucket.lua).
 
     The same arithmetic as the script, in the same order, on the same doubles.
     """
     now_ms = int(now * 1000)
-    wait = 0
-    left: list[float] = []
-    for buckets, key, rate, burst in charged:
-        take = min(n, burst)
-        bucket = buckets.get(key, now)
-        tokens: float = bucket.tokens if bucket is not None else burst
-        at = bucket.at if bucket is not None else now_ms
-        tokens = min(burst, tokens + (now_ms - at) * rate / 1000)
-        if tokens < take:
-            wait = max(wait, math.ceil((take - tokens) * 1000 / rate))
-        left.append(tokens - take)
-    if wait or dry:
-        return wait
-    for (buckets, key, rate, burst), tokens in zip(charged, left, strict=True):
-        # PEXPIRE ceil(burst * 1000 / rate) + 1000 ms: a bucket that has refilled is forgotten.
-        buckets.put(
-            key, _Bucket(tokens, now_ms), (math.ceil(burst * 1000 / rate) + 1000) / 1000, now
-        )
+    take = min(n, burst)
+    bucket = buckets.get(key, now)
+    tokens: float = bucket.tokens if bucket is not None else burst
+    at = bucket.at if bucket is not None else now_ms
+    tokens = min(burst, tokens + (now_ms - at) * rate / 1000)
+    if tokens < take:
+        return math.ceil((take - tokens) * 1000 / rate)
+    # PEXPIRE ceil(burst * 1000 / rate) + 1000 ms: a bucket that has refilled is forgotten.
+    buckets.put(
+        key, _Bucket(tokens - take, now_ms), (math.ceil(burst * 1000 / rate) + 1000) / 1000, now
+    )
     return 0
-
-
-def _ceiling(tables: _Tables, ceiling: Bucket) -> tuple[_Keys[Any, _Bucket], Any, float, int]:
-    return (tables.buckets, ceiling.key, ceiling.rate_per_s, ceiling.burst)
 
 
 class _Tables:
@@ -234,7 +219,6 @@ class MemoryEventStore:
         limit: int,
         rate: bool = True,
         cost: int = 1,
-        ceiling: Bucket | None = None,
     ) -> ReadResult:
         """The version, the token's role and up to `limit` events after `after` (read.lua)."""
         await asyncio.sleep(0)  # a round trip: other tasks run; the read itself is atomic
@@ -246,13 +230,9 @@ class MemoryEventStore:
             role = (tables.auths.get(game_id, now) or {}).get(token_hash, "")
         rate_per_s = self.rate_per_s if rate else 0
         if rate_per_s > 0 and role:  # only a token the table knows has a bucket
-            charged = [(tables.rates, (game_id, token_hash), rate_per_s, self.burst)]
-            if ceiling is not None:
-                charged.append(_ceiling(tables, ceiling))
-            wait = _take(charged, now, cost)
+            wait = _take(tables.rates, (game_id, token_hash), now, rate_per_s, self.burst, cost)
             if wait:
-                short = ceiling is not None and _take(charged[1:], now, cost, dry=True) > 0
-                return ReadResult(0, "", wait, [], by_address=short)
+                return ReadResult(version=0, role="", retry_after_ms=wait, records=[])
             tables.wrote(now)
         records: list[bytes] = []
         if after < version and limit > 0:
@@ -271,7 +251,6 @@ class MemoryEventStore:
         summary: Summary,
         stored: Callable[[], None] | None = None,
         meanwhile: Callable[[], None] | None = None,
-        ceiling: Bucket | None = None,
     ) -> AppendResult:
         """All of `records` or none, only at `expected` (append.lua); then `stored` is called and
         the feeds hear it (as the Redis store's answer comes before its publication), and the
@@ -286,10 +265,7 @@ class MemoryEventStore:
             tail = kept[expected:] if kept is not None and expected < version else []
             return AppendResult("conflict", version=version, records=list(tail))
         if token_hash and self.rate_per_s > 0:
-            charged = [(tables.rates, (game_id, token_hash), self.rate_per_s, self.burst)]
-            if ceiling is not None:
-                charged.append(_ceiling(tables, ceiling))
-            wait = _take(charged, now)
+            wait = _take(tables.rates, (game_id, token_hash), now, self.rate_per_s, self.burst)
             if wait:
                 return AppendResult("limited", retry_after_ms=wait)
             tables.wrote(now)
@@ -383,19 +359,13 @@ class MemoryEventStore:
         top = max((s for s in tables.listed.values() if base <= s < base + _TIE), default=None)
         tables.listed[game_id] = base + (1 if top is None else min(_TIE - 1, top - base + 1))
 
-    async def take(
-        self, key: str, rate_per_s: float, burst: int, n: int = 1, ceiling: Bucket | None = None
-    ) -> int:
-        """Take `n` from the bucket `key` and from `ceiling`, both or neither: 0 when taken,
-        else ms to wait (bucket.lua)."""
-        if rate_per_s <= 0 or (ceiling is not None and ceiling.rate_per_s <= 0):
+    async def take(self, key: str, rate_per_s: float, burst: int, n: int = 1) -> int:
+        """Take `n` from the bucket `key`: 0 when taken, else ms to wait (bucket.lua)."""
+        if rate_per_s <= 0:
             raise ValueError("a bucket needs a rate above 0")  # the Redis script fails too
         await asyncio.sleep(0)
         tables, now = self._tables, self._now()
-        charged = [(tables.buckets, key, rate_per_s, burst)]
-        if ceiling is not None:
-            charged.append(_ceiling(tables, ceiling))
-        wait = _take(charged, now, n)
+        wait = _take(tables.buckets, key, now, rate_per_s, burst, n)
         tables.wrote(now)
         return wait
 

@@ -16,7 +16,6 @@ import msgspec
 
 from kronikas.application.errors import Forbidden, InvalidRequest, Unauthorized
 from kronikas.application.folds import GAME_ID, Folds, no_table
-from kronikas.application.ports import Bucket
 from kronikas.application.tables import Table
 from kronikas.domain.engine import Rules, tag_of
 
@@ -132,19 +131,19 @@ class Access:
         return table, fresh, role
 
     async def reader(
-        self, game_id: str, token: str | None, cost: int = 1, ceiling: Bucket | None = None
+        self, game_id: str, token: str | None, cost: int = 1
     ) -> tuple[Table, str | None]:
         """The table and the reader's role: a player's (`p:<player id>`), or None for the host
         and spectators; 401 when the token is not the table's, or its player left before the
         start. The caller looks the seat up in the table it delivers from (`seated`). A token
-        the table knows pays `cost`, from its bucket and `ceiling`, in the read."""
+        the table knows pays `cost`, from its bucket, in the read."""
         folds = self.folds
         if not token:  # a spectator: no role to learn, no rate to count (as a read without one)
             if not GAME_ID.fullmatch(game_id):
                 raise no_table(game_id)
             return await folds.followed(game_id), None
         token_hash = hash_token(token)
-        table = await folds.load(game_id, token_hash, cost=cost, ceiling=ceiling)
+        table = await folds.load(game_id, token_hash, cost=cost)
         role = table.roles.get(token_hash)
         if role is None:
             raise Unauthorized("This token is not one of this table's.")

@@ -31,10 +31,11 @@ from typing import NamedTuple
 import msgspec
 
 from kronikas.application.access import seat_in
+from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import InvalidRequest, Unavailable, rate_limited
 from kronikas.application.folds import Folds
-from kronikas.application.house import deadline_ms, deadline_text
-from kronikas.application.ports import AppendResult, Bucket, ChangeFeed, Summary
+from kronikas.application.house import deadline_ms, deadline_text, now_ms
+from kronikas.application.ports import AppendResult, ChangeFeed, Summary
 from kronikas.application.tables import KEY_TTL_MS, Accepted, Seen, Table, key_mark, seen_of
 from kronikas.application.wire import Answer, Record, encode, utc_text, version_of
 from kronikas.config import Settings
@@ -81,8 +82,8 @@ class Change(NamedTuple):
     up in the state each try makes: seats move down when a player leaves."""
     token_hash: str = ""
     """The token that pays for the append (its rate bucket), when there is one."""
-    ceiling: Bucket | None = None
-    """The token's client address's ceiling, which the append also takes from."""
+    client: str | None = None
+    """The client address of the token that pays: its ceiling (`Ceilings`) pays too."""
     auth: tuple[tuple[str, str], ...] = ()
     """Token hashes and the roles the append gives them."""
     if_match: int | None = None
@@ -261,7 +262,12 @@ class Appends:
     """Appends `Pending`s at the version decided on, and replays idempotent answers."""
 
     def __init__(
-        self, folds: Folds, settings: Settings, now: Callable[[], int], kept: Kept | None = None
+        self,
+        folds: Folds,
+        settings: Settings,
+        now: Callable[[], int],
+        kept: Kept | None = None,
+        ceilings: Ceilings | None = None,
     ) -> None:
         self.folds = folds
         self.store = folds.store
@@ -270,6 +276,10 @@ class Appends:
         self.now = now
         self.kept = Kept() if kept is None else kept
         """The answers to keyed changes, for their retries."""
+        if ceilings is None:
+            ceilings = Ceilings(settings.address_per_s, settings.address_burst, now_ms)
+        self.ceilings = ceilings
+        """The client addresses' ceilings (shared with the reads: `Games` makes one)."""
         self._making: dict[tuple[str, str], asyncio.Task[Answer]] = {}
         """Answers being looked up or made again, each shared by every retry of its key."""
         # Nonces of appends: random per process, then counted (cheaper than random per append).
@@ -291,7 +301,24 @@ class Appends:
         """Append at the version decided on (`ok`, `conflict` or `limited`). The table's next
         deadline is armed first (a crash after the append must not lose it). A conflict whose
         events begin with ours is our append, applied before a lost reply hid its answer (the
-        first record's nonce is ours alone): `ok`."""
+        first record's nonce is ours alone): `ok`.
+
+        The paying token's address's ceiling is taken first, in the process (429 from this
+        address when short: nothing is sent), and given back unless the append is made: a
+        `limited` took nothing from the token, a `conflict` neither (the change is decided again
+        and its next try takes it again). An append whose outcome the store cannot tell keeps
+        it."""
+        change = pending.change
+        client = change.client if change.token_hash else None
+        wait = self.ceilings.take(client)
+        if wait:
+            raise rate_limited(wait, address=True)
+        result = await self._append(pending)
+        if result.outcome != "ok":
+            self.ceilings.give_back(client)
+        return result
+
+    async def _append(self, pending: Pending) -> AppendResult:
         table, change, records = pending.table, pending.change, pending.records
         if pending.due is not None:
             await self.store.arm(table.game_id, pending.due)
@@ -308,7 +335,6 @@ class Appends:
                 summary=summary,
                 stored=pending.tell,
                 meanwhile=pending.meanwhile,
-                ceiling=change.ceiling,
             )
         finally:
             self.folds.expected(table.game_id, records)
@@ -334,8 +360,8 @@ class Appends:
 
     async def replayed(self, table: Table, change: Change, accepted: Accepted) -> Answer:
         """The first answer to an idempotency key, again; 422 when it was accepted with another
-        body. Paid for as any request is: one from the token's bucket and its address's ceiling
-        (429 when either is empty).
+        body. Paid for as any request is: one from its address's ceiling, then from the token's
+        bucket (429 when either is empty; the ceiling given back when the token's is).
 
         Answered from the answer this process keeps (`Kept`: it made it, or made it again),
         else from the one the store keeps for the key (`keep_answer`), else made again from the
@@ -344,9 +370,13 @@ class Appends:
         if accepted.fingerprint != change.fingerprint:
             raise InvalidRequest("This Idempotency-Key was used with another body.")
         game_id, key = table.game_id, change.idem_key or ""
-        paid = await self.store.read(game_id, 0, change.token_hash, 0, ceiling=change.ceiling)
+        wait = self.ceilings.take(change.client)
+        if wait:
+            raise rate_limited(wait, address=True)
+        paid = await self.store.read(game_id, 0, change.token_hash, 0)
         if paid.retry_after_ms:
-            raise rate_limited(paid.retry_after_ms, paid.by_address)
+            self.ceilings.give_back(change.client)
+            raise rate_limited(paid.retry_after_ms)
         kept = self.kept.get(game_id, key, accepted.version)
         if kept is not None:
             return kept

@@ -19,6 +19,7 @@ import msgspec
 
 from kronikas.application.access import HOST, Access, hash_token, new_token, player_role, seated
 from kronikas.application.appends import Appends, Change, Made
+from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import (
     NotFound,
     Unavailable,
@@ -34,7 +35,7 @@ from kronikas.application.house import (
     house_alone,
     now_ms,
 )
-from kronikas.application.ports import Bucket, RandomSource, Summary
+from kronikas.application.ports import RandomSource, Summary
 from kronikas.application.tables import Table, body_hash, key_hash
 from kronikas.application.wire import (
     Answer,
@@ -79,6 +80,7 @@ class Commands:
         randomness: RandomSource,
         settings: Settings,
         now: Callable[[], int] = now_ms,
+        ceilings: Ceilings | None = None,
     ) -> None:
         self.folds = folds
         self.now = now
@@ -86,7 +88,7 @@ class Commands:
         self.randomness = randomness
         self.settings = settings
         self.access = Access(folds)
-        self.appends = Appends(folds, settings, now)
+        self.appends = Appends(folds, settings, now, ceilings=ceilings)
 
     async def admit(self, client: str) -> None:
         """Hold back one address that creates tables or takes seats too fast (429)."""
@@ -173,10 +175,10 @@ class Commands:
         body: bytes,
         if_match: int | None = None,
         idempotency_key: str | None = None,
-        ceiling: Bucket | None = None,
+        client: str | None = None,
     ) -> Answer:
         """One move by the seat the token holds; answers `CommandResult` as the mover sees it.
-        Its token pays, and its address's `ceiling` (in the append)."""
+        Its token pays (in the append), and its `client` address's ceiling (`Appends.append`)."""
         token_hash = hash_token(token)
         table, fresh, role = await self.access.mover(game_id, token_hash, command)
         idem_key, fingerprint = None, ""
@@ -189,7 +191,7 @@ class Commands:
             _moved,
             mover=role,
             token_hash=token_hash,
-            ceiling=ceiling,
+            client=client,
             if_match=if_match,
             idem_key=idem_key,
             fingerprint=fingerprint,

@@ -12,7 +12,7 @@ import msgspec
 
 from kronikas.application.engines import ENGINES, Registry
 from kronikas.application.errors import NotFound, Unavailable, rate_limited
-from kronikas.application.ports import Bucket, ChangeFeed, EventStore
+from kronikas.application.ports import ChangeFeed, EventStore
 from kronikas.application.tables import Table
 from kronikas.application.wire import Record, ms_of
 
@@ -183,19 +183,18 @@ class Folds:
         token_hash: str = "",
         rate: bool = True,
         cost: int = 1,
-        ceiling: Bucket | None = None,
     ) -> Table:
         """The table at its current version (one round trip when this process holds it nearly
         current; else a page of `READ_PAGE` events a round trip); also learns the token's
-        role. With `rate`, a token the table knows pays `cost` in the first round trip, from its
-        bucket and from `ceiling` (its address's)."""
+        role. With `rate`, a token the table knows pays `cost` from its bucket in the first
+        round trip."""
         if not GAME_ID.fullmatch(game_id):
             raise no_table(game_id)
         table = self.cache.get(game_id)
         after = table.version if table else 0
-        result = await self.store.read(game_id, after, token_hash, READ_PAGE, rate, cost, ceiling)
+        result = await self.store.read(game_id, after, token_hash, READ_PAGE, rate, cost)
         if result.retry_after_ms:
-            raise rate_limited(result.retry_after_ms, result.by_address)
+            raise rate_limited(result.retry_after_ms)
         if result.version == 0:
             self.cache.pop(game_id, None)
             raise no_table(game_id)

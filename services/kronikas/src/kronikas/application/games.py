@@ -1,12 +1,13 @@
 """The use cases of the HTTP API, in one place for the API layer: changes and reads apart.
 
 Here too each request pays for itself, whatever transport brought it (docs/api.md, Rate limits),
-and each also takes from its client address's ceiling (`Queries.ceiling`) in the same script: a
-command takes one from its token's bucket, accepted (in the append's own script) or refused
-(after the refusal: nothing else is spent on the accepted path); a start takes one from the host
-token's; a request whose token the table does not know, or that names no table, takes one from
-its client address's read bucket. `client` is the address the transport names (api/client.py);
-None for a caller inside the process (the clocks, tests), which has no address to charge.
+and each first takes from its client address's ceiling (application/ceilings.py), in the
+process, given back when Redis then refuses: a command takes one from its token's bucket,
+accepted (in the append's own script) or refused (after the refusal: nothing else is spent on
+the accepted path); a start takes one from the host token's; a request whose token the table
+does not know, or that names no table, takes one from its client address's read bucket.
+`client` is the address the transport names (api/client.py); None for a caller inside the
+process (the clocks, tests), which has no address to charge.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Callable
 import msgspec
 
 from kronikas.application.access import hash_token
+from kronikas.application.ceilings import Ceilings
 from kronikas.application.clocks import Clocks
 from kronikas.application.commands import Commands
 from kronikas.application.engines import ENGINES, Registry
@@ -62,8 +64,9 @@ class Games:
         self.settings = settings
         self.engines = engines
         self.folds = Folds(store, changes, engines)
-        self.commands = Commands(self.folds, randomness, settings, now)
-        self.queries = Queries(self.folds, settings)
+        ceilings = Ceilings(settings.address_per_s, settings.address_burst, now)
+        self.commands = Commands(self.folds, randomness, settings, now, ceilings)
+        self.queries = Queries(self.folds, settings, ceilings)
         self.clocks = Clocks(self.commands, store, now)
 
     def run_clocks(self) -> None:
@@ -104,9 +107,9 @@ class Games:
         idempotency_key: str | None = None,
         client: str | None = None,
     ) -> Answer:
-        """One move by the seat the token holds. Accepted, it paid in its append (its token and
-        its address's ceiling); refused, its token pays now (its address, when the table does not
-        know the token)."""
+        """One move by the seat the token holds. Accepted, it paid with its append (its address's
+        ceiling, then its token in the append); refused, its token pays now (its address, when
+        the table does not know the token)."""
         try:
             return await self.commands.move(
                 game_id,
@@ -115,7 +118,7 @@ class Games:
                 body,
                 if_match=if_match,
                 idempotency_key=idempotency_key,
-                ceiling=self.queries.ceiling(client),
+                client=client,
             )
         except (Unauthorized, NotFound):
             await self.refused(game_id, None, client)
@@ -125,16 +128,18 @@ class Games:
             raise
 
     async def charge(self, game_id: str, token: str | None, client: str | None) -> None:
-        """Take one request from the token's bucket at the table and from its address's ceiling
-        (one script), or from the client address's read bucket and ceiling when there is no
-        token, no such table, or the table does not know the token; 429 when one is short."""
+        """Take one request from its address's ceiling and the token's bucket at the table, or
+        from the client address's ceiling and read bucket when there is no token, no such table,
+        or the table does not know the token; 429 when one is short (then neither is taken)."""
         if token and GAME_ID.fullmatch(game_id):
-            ceiling = self.queries.ceiling(client)
-            read = await self.store.read(game_id, 0, hash_token(token), 0, ceiling=ceiling)
-            if read.retry_after_ms:
-                raise rate_limited(read.retry_after_ms, read.by_address)
-            if read.role:
+            queries = self.queries
+            queries.ceiling(client)
+            read = await self.store.read(game_id, 0, hash_token(token), 0)
+            if read.role and not read.retry_after_ms:
                 return
+            queries.ceilings.give_back(client)
+            if read.retry_after_ms:
+                raise rate_limited(read.retry_after_ms)
         await self.queries.admit(client)
 
     async def refused(self, game_id: str, token: str | None, client: str | None) -> None:

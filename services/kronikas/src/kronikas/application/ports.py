@@ -20,17 +20,6 @@ class ReadResult:
     retry_after_ms: int
     records: list[bytes]
     """Encoded events after the requested version, in order."""
-    by_address: bool = False
-    """Refused (`retry_after_ms`) because the client address's ceiling was short."""
-
-
-@dataclass(frozen=True)
-class Bucket:
-    """A rate bucket named by its key: it refills at `rate_per_s` and holds `burst` at most."""
-
-    key: str
-    rate_per_s: float
-    burst: int
 
 
 @dataclass(frozen=True)
@@ -69,12 +58,11 @@ class EventStore(Protocol):
         limit: int,
         rate: bool = True,
         cost: int = 1,
-        ceiling: Bucket | None = None,
     ) -> ReadResult:
         """The version, the token's role and up to `limit` events after `after`. With `rate`, a
-        token the table knows takes `cost` from its bucket and from `ceiling` (its client
-        address's), both or neither (`retry_after_ms` when either is short); an unknown token
-        has no bucket and takes nothing (the caller charges its client's address)."""
+        token the table knows takes `cost` from its bucket (`retry_after_ms` when it is short);
+        an unknown token has no bucket and takes nothing (the caller charges its client's
+        address)."""
         ...
 
     async def append(
@@ -89,15 +77,12 @@ class EventStore(Protocol):
         summary: Summary,
         stored: Callable[[], None] | None = None,
         meanwhile: Callable[[], None] | None = None,
-        ceiling: Bucket | None = None,
     ) -> AppendResult:
-        """Append all of `records` or none, only if the log is at `expected`. The token that
-        pays (`token_hash`) takes one from its bucket and from `ceiling` (its client address's),
-        both or neither. When it is made and the store can tell before its caller resumes (the
-        Redis store on its own line reads the reply), it calls `stored` then, once, so that its
-        followers are told before the caller answers; otherwise the caller calls it. `meanwhile`
-        is called once, while the store works on the append (once it is on its way, where the
-        store can tell)."""
+        """Append all of `records` or none, only if the log is at `expected`. When it is made and
+        the store can tell before its caller resumes (the Redis store on its own line reads the
+        reply), it calls `stored` then, once, so that its followers are told before the caller
+        answers; otherwise the caller calls it. `meanwhile` is called once, while the store works
+        on the append (once it is on its way, where the store can tell)."""
         ...
 
     async def lobby(
@@ -110,12 +95,9 @@ class EventStore(Protocol):
         """List a new table in the lobby."""
         ...
 
-    async def take(
-        self, key: str, rate_per_s: float, burst: int, n: int = 1, ceiling: Bucket | None = None
-    ) -> int:
-        """Take `n` from a rate bucket, and from `ceiling` when given, both or neither (a bucket
-        gives at most its `burst` at once: a request dearer than that waits for a full one): 0
-        when taken, else milliseconds to wait."""
+    async def take(self, key: str, rate_per_s: float, burst: int, n: int = 1) -> int:
+        """Take `n` from a rate bucket (a bucket gives at most its `burst` at once: a request
+        dearer than that waits for a full one): 0 when taken, else milliseconds to wait."""
         ...
 
     async def answer_of(self, game_id: str, key: str) -> bytes | None:

@@ -6,12 +6,13 @@ brings each append, folded once, and each viewer's JSON is made once per process
 What a read costs (docs/api.md, Rate limits): `read_cost` of the events it carries (a view, one).
 A read with a token of the table takes that from the token's bucket, in the read's own script
 (read.lua); any other read (no token, a token the table does not know, a table that is not there)
-takes it from its client address's read bucket (bucket.lua). Either also takes it from the
-address's ceiling (`Queries.ceiling`), which every request from the address draws from, in the
-same script: a charge is one round trip. A stream or a long-poll pays for its first page when it
-opens, and holds one of its token's and one of its address's places while it is open. `client`
-is the address the transport names (api/client.py); None for a caller inside the process (the
-clocks, tests), which has no address to charge.
+takes it from its client address's read bucket (bucket.lua). Either takes it first from the
+address's ceiling (application/ceilings.py), which every request from the address draws from,
+in the process, and gives it back when Redis refuses: a charge is still one round trip. A
+stream or a long-poll pays for its first page when it opens, and holds one of its token's and
+one of its address's places while it is open. `client` is the address the transport names
+(api/client.py); None for a caller inside the process (the clocks, tests), which has no address
+to charge.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ import time
 from collections.abc import AsyncIterator, Callable
 
 from kronikas.application.access import Access, hash_token, seat_of_role, seated
+from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import NotFound, RateLimited, Unauthorized, rate_limited
 from kronikas.application.folds import Folds
-from kronikas.application.house import deadline_text
-from kronikas.application.ports import Bucket, Summary, Waiter
+from kronikas.application.house import deadline_text, now_ms
+from kronikas.application.ports import Summary, Waiter
 from kronikas.application.tables import Seen, Table, seen_of
 from kronikas.application.wire import EVENT_PAGE, Answer, Delivered, page_json, view_json
 from kronikas.config import Settings
@@ -111,46 +113,57 @@ class Holds:
 class Queries:
     """What a seat, the host or a spectator may read; none of it changes a table."""
 
-    def __init__(self, folds: Folds, settings: Settings) -> None:
+    def __init__(self, folds: Folds, settings: Settings, ceilings: Ceilings | None = None) -> None:
         self.folds = folds
         self.store = folds.store
         self.changes = folds.changes
         self.settings = settings
         self.access = Access(folds)
         self.holds = Holds(settings.streams_per_token, settings.streams_per_address)
+        if ceilings is None:
+            ceilings = Ceilings(settings.address_per_s, settings.address_burst, now_ms)
+        self.ceilings = ceilings
+        """Every client address's ceiling in this process (`ADDRESS_LIMIT_PER_S`, `_BURST`)."""
 
-    def ceiling(self, client: str | None) -> Bucket | None:
-        """The address's ceiling: a bucket every request from `client` also takes from, whatever
-        token it carries (`ADDRESS_LIMIT_PER_S`, `ADDRESS_LIMIT_BURST`); None: no address."""
-        if client is None:
-            return None
-        settings = self.settings
-        return Bucket(f"addr:{client}", settings.address_per_s, settings.address_burst)
+    def ceiling(self, client: str | None, cost: int = 1) -> None:
+        """Take `cost` from `client`'s ceiling, which every request from the address takes from
+        first, whatever token it carries (429 when short; None: no address, nothing taken). The
+        caller gives it back (`Ceilings.give_back`) when the store then refuses the request."""
+        wait = self.ceilings.take(client, cost)
+        if wait:
+            raise rate_limited(wait, address=True)
 
     async def admit(self, client: str | None, cost: int = 1) -> None:
-        """Take `cost` from `client`'s read bucket and its ceiling (429 when either is short);
-        None: no address."""
+        """Take `cost` from `client`'s ceiling, then from its read bucket, both or neither (429
+        when either is short); None: no address."""
         if client is None:
             return
+        self.ceiling(client, cost)
         settings = self.settings
         wait = await self.store.take(
-            f"read:{client}", settings.read_per_s, settings.read_burst, cost, self.ceiling(client)
+            f"read:{client}", settings.read_per_s, settings.read_burst, cost
         )
         if wait:
+            self.ceilings.give_back(client, cost)
             raise rate_limited(wait, address=True)
 
     async def reader(
         self, game_id: str, token: str | None, client: str | None, cost: int = 1
     ) -> tuple[Table, str | None]:
-        """`Access.reader`, with the read paid for (`cost`): by the token's bucket and its
-        address's ceiling when the table knows the token (in the same script), else by the
-        client's address."""
+        """`Access.reader`, with the read paid for (`cost`): by its address's ceiling and then
+        the token's bucket (in the read) when the table knows the token, else by the client's
+        address (`admit`)."""
         if not token:
             await self.admit(client, cost)
             return await self.access.reader(game_id, None)
+        self.ceiling(client, cost)
         try:
-            return await self.access.reader(game_id, token, cost, self.ceiling(client))
+            return await self.access.reader(game_id, token, cost)
+        except RateLimited:  # the token's bucket was short: the ceiling is given back
+            self.ceilings.give_back(client, cost)
+            raise
         except (Unauthorized, NotFound):  # no bucket was charged: the address pays
+            self.ceilings.give_back(client, cost)
             await self.admit(client, cost)
             raise
 

@@ -1,8 +1,6 @@
 -- Append a command's events to a game's log: all or none, only at the expected version.
 -- KEYS[1] log (list)   KEYS[2] meta (hash)   KEYS[3] auth (hash: token hash -> role)
 -- KEYS[4] rate bucket (hash)
--- KEYS[5] with a rate for it (ARGV[12]): the client address's ceiling bucket (hash), which a
---         charged append also takes from (never on a first append, which no token pays)
 -- KEYS[5 ..] on a table's first append, to list it in the lobby as it is made (one server only:
 --         the lobby's keys are on a slot of their own): the index of all tables, the set of index
 --         names, and the table's other indexes (lobby_add.lua's KEYS; its scores, made the same way)
@@ -12,9 +10,8 @@
 --         then each appended event, each after a newline (stored events are JSON: no raw newline)
 -- ARGV[8] the table's status after the append (in the summary too)
 -- ARGV[9] the table id to list in the lobby ("": not listed here)   ARGV[10] its creation (ms)
--- ARGV[11] n: auth entries that follow as pairs
--- ARGV[12] the ceiling's rate per second (0: none)   ARGV[13] its burst
--- ARGV[14 .. 13+2n] token hash, role   ARGV[14+2n ..] the events, in order
+-- ARGV[11] n: auth entries that follow as pairs   ARGV[12 .. 11+2n] token hash, role
+-- ARGV[12+2n ..] the events, in order
 -- The version is checked first: a conflict takes no rate token (the caller decides again on the
 -- events it is answered, and a retry whose idempotency key they record is answered from them).
 -- A refused append writes nothing: the rate bucket is the first write, and Redis refuses a
@@ -42,39 +39,24 @@ end
 local now = tonumber(ARGV[4])
 local rate = tonumber(ARGV[5])
 if rate > 0 then
-  local buckets = {{KEYS[4], rate, tonumber(ARGV[6])}}
-  local crate = tonumber(ARGV[12])
-  if crate > 0 then
-    buckets[2] = {KEYS[5], crate, tonumber(ARGV[13])}
+  local burst = tonumber(ARGV[6])
+  local bucket = redis.call('HMGET', KEYS[4], 'tokens', 'at')
+  local tokens = tonumber(bucket[1]) or burst
+  local at = tonumber(bucket[2]) or now
+  tokens = math.min(burst, tokens + (now - at) * rate / 1000)
+  if tokens < 1 then
+    return {'limited', math.ceil((1 - tokens) * 1000 / rate)}
   end
-  local wait = 0
-  for i = 1, #buckets do
-    local b = buckets[i]
-    local bucket = redis.call('HMGET', b[1], 'tokens', 'at')
-    local tokens = tonumber(bucket[1]) or b[3]
-    local at = tonumber(bucket[2]) or now
-    tokens = math.min(b[3], tokens + (now - at) * b[2] / 1000)
-    if tokens < 1 then
-      wait = math.max(wait, math.ceil((1 - tokens) * 1000 / b[2]))
-    end
-    b[4] = tokens - 1
-  end
-  if wait > 0 then
-    return {'limited', wait}
-  end
-  for i = 1, #buckets do
-    local b = buckets[i]
-    redis.call('HSET', b[1], 'tokens', b[4], 'at', now)
-    redis.call('PEXPIRE', b[1], math.ceil(b[3] * 1000 / b[2]) + 1000)
-  end
+  redis.call('HSET', KEYS[4], 'tokens', tokens - 1, 'at', now)
+  redis.call('PEXPIRE', KEYS[4], math.ceil(burst * 1000 / rate) + 1000)
 end
 local n = tonumber(ARGV[11])
-local first = 14 + 2 * n
+local first = 12 + 2 * n
 if first <= #ARGV then
   version = redis.call('RPUSH', KEYS[1], unpack(ARGV, first, #ARGV))
 end
 for i = 0, n - 1 do
-  redis.call('HSET', KEYS[3], ARGV[14 + 2 * i], ARGV[15 + 2 * i])
+  redis.call('HSET', KEYS[3], ARGV[12 + 2 * i], ARGV[13 + 2 * i])
 end
 local ttl = tonumber(ARGV[2])
 local meta = redis.call('HMGET', KEYS[2], 'listed', 'until')
