@@ -308,18 +308,11 @@ class Appends:
         `limited` took nothing from the token, a `conflict` neither (the change is decided again
         and its next try takes it again). An append whose outcome the store cannot tell keeps
         it."""
-        change = pending.change
+        table, change, records = pending.table, pending.change, pending.records
         client = change.client if change.token_hash else None
         wait = self.ceilings.take(client)
         if wait:
             raise rate_limited(wait, address=True)
-        result = await self._append(pending)
-        if result.outcome != "ok":
-            self.ceilings.give_back(client)
-        return result
-
-    async def _append(self, pending: Pending) -> AppendResult:
-        table, change, records = pending.table, pending.change, pending.records
         if pending.due is not None:
             await self.store.arm(table.game_id, pending.due)
         summary = pending.summary()
@@ -341,6 +334,8 @@ class Appends:
         # (The Redis store knows its own append on its second try; this is for any that does not.)
         if result.outcome == "conflict" and _ours(result.records, records):
             return AppendResult("ok", pending.version)
+        if result.outcome != "ok":
+            self.ceilings.give_back(client)
         return result
 
     async def tell(self, pending: Pending) -> None:
