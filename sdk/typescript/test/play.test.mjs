@@ -57,7 +57,12 @@ function seat(baseUrl, gameId, token) {
     for (;;) {
       again = false;
       const view = await unwrap(getGame({ client, path: { game_id: gameId } }));
-      if (view.status !== "playing") return view;
+      // An event that came while the view was read (the deal, after a view of the open table)
+      // asks for another look: returning here would lose it, and a seat on turn would wait forever.
+      if (view.status !== "playing") {
+        if (!again) return view;
+        continue;
+      }
       const move = randomMove(view);
       if (!move) {
         if (!again) return view;
