@@ -25,14 +25,12 @@ import argparse
 import asyncio
 import base64
 import json
-import os
 import random
 import re
 import secrets
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -41,7 +39,8 @@ from typing import Any
 
 import httpx
 
-from kronikas.adapters.embedded_redis import EmbeddedRedis, free_port
+from benchmarks.served import Served
+from kronikas.adapters.embedded_redis import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[1]
 GENEROUS = {
@@ -56,54 +55,6 @@ GENEROUS = {
 }
 LONG = 520
 """Events each table is played to: `events?after=0` is a full page (500)."""
-
-
-class Served:
-    """`python -m kronikas.serve` of a checkout, on a free loopback port."""
-
-    def __init__(self, redis_url: str, repo: Path, env: dict[str, str]) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        environment = os.environ | {
-            "REDIS_URL": redis_url,
-            "PORT": str(self.port),
-            "LOG_LEVEL": "WARNING",
-            "SOCKET_IDLE_S": "600",
-            **env,
-        }
-        if repo != ROOT:  # another checkout's code, ahead of the installed one
-            environment["PYTHONPATH"] = str(repo / "services" / "kronikas" / "src")
-        self.log = Path(tempfile.gettempdir()) / f"kronikas-attack-reads-{self.port}.log"
-        with self.log.open("wb") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "kronikas.serve"], env=environment, cwd=repo,
-                stdout=log, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-
-    async def ready(self) -> None:
-        async with httpx.AsyncClient() as client:
-            for _ in range(300):
-                try:
-                    if (await client.get(f"{self.url}/v1/ready")).status_code == 200:
-                        return
-                except httpx.HTTPError:
-                    pass
-                await asyncio.sleep(0.1)
-        raise RuntimeError(f"the service did not start: {self.log.read_text()[-2000:]}")
-
-    def cpu_seconds(self) -> float:
-        """The CPU time the service has used, user and system."""
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def rss_bytes(self) -> int:
-        status = Path(f"/proc/{self.process.pid}/status").read_text()
-        found = re.search(r"VmRSS:\s+(\d+) kB", status)
-        return int(found[1]) * 1024 if found else 0
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(20)
 
 
 def at(url: str, host: int) -> httpx.AsyncClient:
@@ -294,9 +245,9 @@ async def run(repo: Path | None = None, **kw: Any) -> dict[str, float]:
         tempfile.TemporaryDirectory() as data,
         EmbeddedRedis(data, None, "--appendonly", "no") as redis,
     ):
-        builder = Served(redis.url, repo, GENEROUS)
+        base = {"LOG_LEVEL": "WARNING", "SOCKET_IDLE_S": "600"}
+        builder = await Served.started(redis.url, repo, base | GENEROUS)
         try:
-            await builder.ready()
             async with at(builder.url, 9) as client:
                 options = {"decks": 2, "rounds": 100, "house_pause_seconds": 0}
                 eights = [await made(client, options, 8) for _ in range(2)]
@@ -306,9 +257,8 @@ async def run(repo: Path | None = None, **kw: Any) -> dict[str, float]:
                 await play(client, busy, LONG, 10_000)
         finally:
             builder.stop()
-        service = Served(redis.url, repo, {})  # every default limit
+        service = await Served.started(redis.url, repo, base)  # every default limit
         try:
-            await service.ready()
             async with at(service.url, 7) as looker:
                 sizes = [
                     len((await looker.get(f"/v1/games/{t['id']}/events")).json()["events"])
