@@ -216,3 +216,25 @@ def _internal(request: Request[Any, Any, Any], exc: Exception) -> Response[Probl
     return problem_response(
         request, 500, "internal", "An unexpected failure; it has been logged with the request id."
     )
+
+
+async def send_problem(scope: Any, send: Any, problem: Problem) -> None:
+    """A problem written straight to the server, where no framework answers for us (a request
+    refused before routing, a socket upgrade refused): an HTTP answer, an upgrade's answer
+    through the server's denial-response extension, or, where the server has none, a close 1008
+    with the problem's code."""
+    body = msgspec.json.encode(problem)
+    headers = [
+        (b"content-type", PROBLEM_JSON.encode()),
+        (b"content-length", str(len(body)).encode()),
+        (b"cache-control", b"no-store"),
+    ]
+    if scope["type"] == "http":
+        await send({"type": "http.response.start", "status": problem.status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+    elif "websocket.http.response" in scope.get("extensions", {}):
+        start = {"type": "websocket.http.response.start", "status": problem.status}
+        await send(start | {"headers": headers})
+        await send({"type": "websocket.http.response.body", "body": body, "more_body": False})
+    else:
+        await send({"type": "websocket.close", "code": 1008, "reason": problem.code})

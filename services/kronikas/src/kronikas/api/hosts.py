@@ -30,10 +30,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import msgspec
 from litestar.types import Scope
 
-from kronikas.api.errors import PROBLEM_JSON, Problem
+from kronikas.api.errors import Problem, send_problem
 from kronikas.config import Settings
 
 LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
@@ -132,9 +131,6 @@ class Hosts:
         return seen
 
 
-_encoder = msgspec.json.Encoder()
-
-
 async def misdirected(scope: Any, receive: Any, send: Any) -> None:
     """The answer to a request or upgrade for a name that is not served: 421 problem+json."""
     state = scope.get("state") or {}
@@ -145,17 +141,4 @@ async def misdirected(scope: Any, receive: Any, send: Any) -> None:
         detail=MISDIRECTED,
         request_id=state.get("request_id"),
     )
-    body = _encoder.encode(problem)
-    headers = [
-        (b"content-type", PROBLEM_JSON.encode()),
-        (b"content-length", str(len(body)).encode()),
-        (b"cache-control", b"no-store"),
-    ]
-    if scope["type"] == "http":
-        await send({"type": "http.response.start", "status": 421, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
-    elif "websocket.http.response" in scope.get("extensions", {}):
-        await send({"type": "websocket.http.response.start", "status": 421, "headers": headers})
-        await send({"type": "websocket.http.response.body", "body": body})
-    else:
-        await send({"type": "websocket.close", "code": 1008, "reason": "misdirected_request"})
+    await send_problem(scope, send, problem)

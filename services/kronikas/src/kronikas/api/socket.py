@@ -50,14 +50,12 @@ from litestar.types import (
     Scope,
     Send,
     WebSocketCloseEvent,
-    WebSocketResponseBodyEvent,
-    WebSocketResponseStartEvent,
     WebSocketSendEvent,
 )
 
 from kronikas.api import inputs
 from kronikas.api.client import client_address
-from kronikas.api.errors import handle_exception
+from kronikas.api.errors import handle_exception, send_problem
 from kronikas.api.socket_wire import Command, Hello, Ping, decoder
 from kronikas.api.sse import SERVER_SEND, SLOW_CHECK_S, Held, Outlet, owed_bytes
 from kronikas.application.access import player_of_role, seat_of_role
@@ -198,25 +196,7 @@ async def _refuse_upgrade(socket: WebSocket[Any, Any, Any], exc: ApiError) -> No
         "socket refused",
         extra={"path": scope["path"], "status": response.status_code, "code": exc.code},
     )
-    if "websocket.http.response" not in scope.get("extensions", {}):
-        await socket.close(code=1008, reason=exc.code)
-        return
-    body = _encoder.encode(response.content)
-    start: WebSocketResponseStartEvent = {
-        "type": "websocket.http.response.start",
-        "status": response.status_code or 403,
-        "headers": [
-            (b"content-type", b"application/problem+json"),
-            (b"content-length", str(len(body)).encode()),
-        ],
-    }
-    end: WebSocketResponseBodyEvent = {
-        "type": "websocket.http.response.body",
-        "body": body,
-        "more_body": False,
-    }
-    await socket.send(start)
-    await socket.send(end)
+    await send_problem(scope, socket.send, response.content)
 
 
 def _request_id() -> str:
