@@ -15,10 +15,10 @@ from kronikas.application import appends as appends_module
 from kronikas.application.appends import Kept
 from kronikas.application.errors import InvalidRequest, RateLimited
 from kronikas.application.games import Games
-from kronikas.application.ports import ReadResult
 from kronikas.application.wire import Answer
 from tests.unit.application.test_use_cases import (
     SETTINGS,
+    CountingStore,
     first_play,
     frozen,
     move,
@@ -27,25 +27,10 @@ from tests.unit.application.test_use_cases import (
 )
 
 
-class Counted(MemoryEventStore):
-    """The memory store, counting reads of a log (a read for events, not a bucket's charge)
-    and lookups of kept answers."""
+class Counted(CountingStore):
+    """The counting store, counting lookups of kept answers too."""
 
-    log_reads = 0
     lookups = 0
-
-    async def read(
-        self,
-        game_id: str,
-        after: int,
-        token_hash: str,
-        limit: int,
-        rate: bool = True,
-        cost: int = 1,
-    ) -> ReadResult:
-        if limit > 0:
-            self.log_reads += 1
-        return await super().read(game_id, after, token_hash, limit, rate, cost)
 
     async def answer_of(self, game_id: str, key: str) -> bytes | None:
         self.lookups += 1

@@ -35,9 +35,11 @@ def frozen() -> float:
 
 
 class CountingStore(MemoryEventStore):
-    """The memory store, counting the reads it is asked for."""
+    """The memory store, counting the reads it is asked for (`log_reads`: those asking for
+    events, not a bucket's charge alone)."""
 
     reads = 0
+    log_reads = 0
 
     async def read(
         self,
@@ -49,6 +51,8 @@ class CountingStore(MemoryEventStore):
         cost: int = 1,
     ) -> ReadResult:
         self.reads += 1
+        if limit > 0:
+            self.log_reads += 1
         return await super().read(game_id, after, token_hash, limit, rate, cost)
 
 
