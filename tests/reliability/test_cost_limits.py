@@ -37,6 +37,7 @@ from kronikas.application.queries import read_cost
 from kronikas.config import Settings
 from tests.api.tables import Table, Tables, auth, candidates, game_moves
 from tests.conftest import ServiceProcess, serving
+from tests.reliability.test_fair_limits import REAL_LIMITS
 from tests.socket.wire import WAIT_S
 
 DEFAULTS = Settings()
@@ -230,20 +231,8 @@ async def test_eighteen_tokens_of_one_address_share_its_ceiling_while_others_are
     assert set(served.statuses) == {200}, served.statuses
 
 
-REAL = {
-    name: ""  # "": the setting's default, not the test suite's generous one
-    for name in (
-        "RATE_LIMIT_PER_S",
-        "RATE_LIMIT_BURST",
-        "OPEN_LIMIT_PER_MIN",
-        "READ_LIMIT_PER_S",
-        "READ_LIMIT_BURST",
-        "STREAMS_PER_TOKEN",
-        "STREAMS_PER_ADDRESS",
-        "ADDRESS_LIMIT_PER_S",
-        "ADDRESS_LIMIT_BURST",
-    )
-}
+REAL = REAL_LIMITS | dict.fromkeys(("ADDRESS_LIMIT_PER_S", "ADDRESS_LIMIT_BURST"), "")
+"""Every rate and stream limit at its default, the address's ceiling too."""
 
 
 class Player:
