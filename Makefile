@@ -8,6 +8,8 @@ UV := $(shell command -v uv 2>/dev/null || echo $(CURDIR)/.tools/bin/uv)
 RUN := $(UV) run --frozen
 SDK_DIR := sdk/kronikas-client
 TS_DIR := sdk/typescript
+# The Python SDK's hand-written modules (their one home; `make sdk` keeps them), linted as ours are.
+SDK_OWN := $(SDK_DIR)/kronikas_client/socket.py $(SDK_DIR)/kronikas_client/streaming.py
 # Node is not required: without it the TypeScript client is neither installed, regenerated nor tested.
 NODE := $(shell command -v node 2>/dev/null)
 export PORT ?= 8000
@@ -58,10 +60,14 @@ test-fast: install ## the inner loop (<30 s): domain, application and API tests,
 lint: install ## ruff lint and format check
 	$(RUN) ruff check services tests tools benchmarks bots
 	$(RUN) ruff format --check services tests tools benchmarks bots
+	$(RUN) ruff check --config pyproject.toml $(SDK_OWN)
+	$(RUN) ruff format --check --config pyproject.toml $(SDK_OWN)
 
 format: install ## ruff: fix and format
 	$(RUN) ruff check --fix services tests tools benchmarks bots
 	$(RUN) ruff format services tests tools benchmarks bots
+	$(RUN) ruff check --fix --config pyproject.toml $(SDK_OWN)
+	$(RUN) ruff format --config pyproject.toml $(SDK_OWN)
 
 typecheck: install ## mypy --strict on services/ (and on the example bots)
 	$(RUN) mypy

@@ -1,7 +1,7 @@
 """Follow a table's events as Server-Sent Events, resuming with `Last-Event-ID` after a drop.
 
-Hand-written (tools/sdk_extras/streaming.py in the Krónikás repository), copied into the
-generated package by `make sdk`, so regeneration keeps it. It uses only the SDK's own httpx
+Hand-written, here in the generated package: `make sdk` carries it over each regeneration
+(tools/gen_sdk.py, HAND_WRITTEN). It uses only the SDK's own httpx
 client — no extra dependency:
 
     from kronikas_client import AuthenticatedClient
