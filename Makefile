@@ -17,7 +17,7 @@ SDK_OWN := $(SDK_DIR)/kronikas_client/socket.py $(SDK_DIR)/kronikas_client/strea
 NODE := $(shell command -v node 2>/dev/null)
 export PORT ?= 8000
 
-.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk web-client generated golden bench bench-attacks bots clean fuzz
+.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk web-client generated golden conversations bench bench-attacks bots clean fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -110,6 +110,9 @@ generated: openapi sdk ## regenerate them all, then fail if git sees a differenc
 
 golden: install ## rewrite the golden playthroughs under tests/golden/
 	KRONIKAS_UPDATE_GOLDEN=1 $(RUN) pytest -q -k golden
+
+conversations: install ## record the seat-socket conversations under tests/conversations/ again
+	KRONIKAS_UPDATE_CONVERSATIONS=1 $(RUN) pytest -q tests/conversations/test_recorded.py
 
 clean: ## remove the virtualenv, caches and embedded Redis data
 	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis .data $(TS_DIR)/node_modules $(TS_DIR)/dist
