@@ -46,9 +46,13 @@ async def replayed(lines: list[Line], server: Replay) -> dict[str, Any]:
                 {"id": refused.id, "problem": problem, "retry_after": refused.retry_after}
             )
     await server.wait()
-    last = max([hello["after"], *(e["version"] for e in expected(lines)["events"])])
-    while socket.version < last and not reading.done():
-        await asyncio.sleep(0.01)  # the replay is played: the last frames are on their way
+    # The server has sent every frame; the client may still be reading the last ones.
+    due = expected(lines, True)
+    last = max([hello["after"], *(e["version"] for e in due["events"])])
+    while (
+        socket.version < last or len(report["views"]) < len(due["views"])
+    ) and not reading.done():
+        await asyncio.sleep(0.01)
     await socket.close()
     await reading
     return report

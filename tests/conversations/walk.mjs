@@ -36,9 +36,12 @@ export async function walk(SeatSocket, lines, { baseUrl, gameId, WebSocket, play
     report.ended = await stopped; // a close for good: the client must stop, not come back
     return report;
   }
-  const versions = lines.flatMap((l) => [...(l.receive?.events ?? []), ...(l.receive?.result?.events ?? [])]);
-  const last = Math.max(hello.after, ...versions.map((e) => e.version));
-  while (socket.version < last) await new Promise((resolve) => setTimeout(resolve, 10)); // on their way
+  // The server has sent every frame; the client may still be reading the last ones.
+  const answers = lines.map((line) => line.receive ?? {});
+  const events = answers.flatMap((m) => [...(m.events ?? []), ...(m.result?.events ?? [])]);
+  const last = Math.max(hello.after, ...events.map((e) => e.version));
+  const views = answers.filter((m) => ["welcome", "view"].includes(m.type) && m.game != null).length;
+  while (socket.version < last || report.views.length < views) await new Promise((resolve) => setTimeout(resolve, 10));
   socket.close();
   return report;
 }
