@@ -66,3 +66,60 @@ async def test_the_served_client_speaks_the_recorded_conversation_in_chromium(
     finally:
         walking.cancel()
     assert report == expected(lines)
+
+
+TABLE_SEAT = """async ([lines, gameId]) => {
+  const { seatSocket } = await import("/socket.js");
+  const hello = lines[0].send;
+  const report = { answers: [], events: [], views: [], ended: null };
+  let stoppedWith;
+  const stopped = new Promise((resolve) => (stoppedWith = resolve));
+  const seat = seatSocket(gameId, {
+    token: hello.token,
+    after: hello.after,
+    onEvent: (event) => report.events.push(event),
+    onView: (game) => report.views.push(game),
+    onState: (state, detail) => state === "stopped" && stoppedWith(detail?.status ?? null),
+    onFallback: () => stoppedWith("fell back to the stream"),
+  });
+  for (const line of lines) {
+    const m = line.send;
+    if (m?.type !== "command") continue;
+    try {
+      const answer = await seat.command(m.command, m.if_match ?? null);
+      report.answers.push({ id: m.id, result: answer.body });
+    } catch (err) {
+      const { status, code, title, detail } = err;
+      const problem = { status, code, title, detail };
+      report.answers.push({ id: m.id, problem, retry_after: err.retryAfter });
+    }
+  }
+  report.ended = await stopped;
+  return report;
+}"""
+"""The web table's own seat link (web/socket.js: SeatSocket fitted to the page) driven through a
+conversation the page could have had: it always asks for views, makes its own command ids (the
+replay binds them to the recorded ones), answers as `api.command` does and ends with an ApiError."""
+
+
+async def test_the_web_tables_seat_link_speaks_the_recorded_conversation(
+    replay: Replay, service: Served, page_factory: PageFactory
+) -> None:
+    lines = read("seat_lost")
+    replay.play(lines)
+    page = await page_factory()
+    # A page of the service whose `?api=` is the replay: the web table's modules call it.
+    await page.goto(f"{service.url}/client/errors.js?api={replay.url}")
+    walking: asyncio.Task[Any] = asyncio.create_task(page.evaluate(TABLE_SEAT, [lines, GAME_ID]))
+    try:
+        await replay.wait()
+        report = await asyncio.wait_for(walking, 30)
+    finally:
+        walking.cancel()
+    due = expected(lines)
+    for answer in due["answers"]:
+        if "problem" in answer:  # the page's ApiError keeps these of the problem
+            answer["problem"] = {
+                k: answer["problem"][k] for k in ("status", "code", "title", "detail")
+            }
+    assert report == due | {"ended": {4401: 401}[due["ended"]]}

@@ -121,7 +121,7 @@ async def seat_lost(client: Client) -> Recorder:
         await tables.join(table)
     view = await tables.view(table, table.players[1])
     rec = Recorder(client, table)
-    await rec.connect({"token": table.players[1], "after": view["version"], "views": False})
+    await rec.connect({"token": table.players[1], "after": view["version"], "views": True})
     assert rec.receive()["type"] == "welcome"
     rec.send({"type": "command", "id": "early-1", "command": {"type": "call"}})
     assert rec.receive()["type"] == "problem"
