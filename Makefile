@@ -8,11 +8,16 @@ UV := $(shell command -v uv 2>/dev/null || echo $(CURDIR)/.tools/bin/uv)
 RUN := $(UV) run --frozen
 SDK_DIR := sdk/kronikas-client
 TS_DIR := sdk/typescript
+# The TypeScript client's socket and stream helpers as the web table imports them: plain ES modules,
+# committed, so serving the table (make run, the image) needs no Node.
+WEB_CLIENT := web/client
+# The Python SDK's hand-written modules (their one home; `make sdk` keeps them), linted as ours are.
+SDK_OWN := $(SDK_DIR)/kronikas_client/socket.py $(SDK_DIR)/kronikas_client/streaming.py
 # Node is not required: without it the TypeScript client is neither installed, regenerated nor tested.
 NODE := $(shell command -v node 2>/dev/null)
 export PORT ?= 8000
 
-.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk generated golden bench bench-attacks bots clean fuzz
+.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk web-client generated golden conversations bench bench-attacks bots clean fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -58,10 +63,14 @@ test-fast: install ## the inner loop (<30 s): domain, application and API tests,
 lint: install ## ruff lint and format check
 	$(RUN) ruff check services tests tools benchmarks bots
 	$(RUN) ruff format --check services tests tools benchmarks bots
+	$(RUN) ruff check --config pyproject.toml $(SDK_OWN)
+	$(RUN) ruff format --check --config pyproject.toml $(SDK_OWN)
 
 format: install ## ruff: fix and format
 	$(RUN) ruff check --fix services tests tools benchmarks bots
 	$(RUN) ruff format services tests tools benchmarks bots
+	$(RUN) ruff check --fix --config pyproject.toml $(SDK_OWN)
+	$(RUN) ruff format --config pyproject.toml $(SDK_OWN)
 
 typecheck: install ## mypy --strict on services/ (and on the example bots)
 	$(RUN) mypy
@@ -76,7 +85,7 @@ openapi: install ## export openapi/openapi.json from the code and validate it
 	$(RUN) python -m kronikas.export_openapi openapi/openapi.json
 	$(RUN) openapi-spec-validator openapi/openapi.json
 
-sdk: openapi ## regenerate the Python and TypeScript SDKs under sdk/ from openapi/openapi.json
+sdk: openapi ## regenerate the Python and TypeScript SDKs under sdk/ (and web/client/) from openapi/openapi.json
 	$(RUN) python -m tools.gen_sdk $(SDK_DIR)
 ifeq ($(NODE),)
 	@echo "node not found: the TypeScript client ($(TS_DIR)/src/gen) was not regenerated"
@@ -84,14 +93,26 @@ else
 	@$(MAKE) --no-print-directory node-install
 	cd $(TS_DIR) && ./node_modules/.bin/openapi-ts
 endif
+	@$(MAKE) --no-print-directory web-client
+
+ifeq ($(NODE),)
+web-client: ## compile the TypeScript client's helpers the web table imports into web/client/ (Node)
+	@echo "node not found: $(WEB_CLIENT)/ was not compiled from $(TS_DIR)/src/extras"
+else
+web-client: node-install
+	cd $(TS_DIR) && node build-web.mjs $(CURDIR)/$(WEB_CLIENT)
+endif
 
 generated: openapi sdk ## regenerate them all, then fail if git sees a difference (or a new file)
-	git diff --exit-code -- openapi sdk
-	@untracked="$$(git ls-files --others --exclude-standard -- openapi sdk)"; \
+	git diff --exit-code -- openapi sdk $(WEB_CLIENT)
+	@untracked="$$(git ls-files --others --exclude-standard -- openapi sdk $(WEB_CLIENT))"; \
 	if [ -n "$$untracked" ]; then echo "not committed:"; echo "$$untracked"; exit 1; fi
 
 golden: install ## rewrite the golden playthroughs under tests/golden/
 	KRONIKAS_UPDATE_GOLDEN=1 $(RUN) pytest -q -k golden
+
+conversations: install ## record the seat-socket conversations under tests/conversations/ again
+	KRONIKAS_UPDATE_CONVERSATIONS=1 $(RUN) pytest -q tests/conversations/test_recorded.py
 
 clean: ## remove the virtualenv, caches and embedded Redis data
 	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis .data $(TS_DIR)/node_modules $(TS_DIR)/dist

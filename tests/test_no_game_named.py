@@ -1,12 +1,12 @@
 """No generic layer names a real game (issue 26): a game is its package, plus one line in
 `application/engines.py`.
 
-The code of `application/`, `adapters/`, `api/`, `tools/sdk_extras/` and the shared modules of
-`web/` and `bots/` (every module but a game's own, which is named by its kind: `web/cheat.js`,
-`bots/src/kronikas_bots/thirty_one.py`) may not name a game of the registry: its kind, its title,
-its kind in CamelCase (the prefix of its wire types), nor a tag of a command or event of its own
-(one no other game has: `cheat_called`, `hand_kept`, and as a string `"call"`…). Documentation
-(`*.md`) and the vendored docs pages (`api/static/`) are not scanned.
+The code of `application/`, `adapters/`, `api/`, the Python SDK's hand-written modules and the
+shared modules of `web/` and `bots/` (every module but a game's own, which is named by its kind:
+`web/cheat.js`, `bots/src/kronikas_bots/thirty_one.py`) may not name a game of the registry: its
+kind, its title, its kind in CamelCase (the prefix of its wire types), nor a tag of a command or
+event of its own (one no other game has: `cheat_called`, `hand_kept`, and as a string `"call"`…).
+Documentation (`*.md`) and the vendored docs pages (`api/static/`) are not scanned.
 """
 
 from __future__ import annotations
@@ -17,10 +17,16 @@ from pathlib import Path
 from kronikas.application.engines import ENGINES
 from kronikas.application.wire import camel
 from kronikas.domain.engine import tag_of
+from tools.gen_sdk import GENERATED, HAND_WRITTEN
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "services/kronikas/src/kronikas"
-SCANNED = [f"{PACKAGE}/application", f"{PACKAGE}/adapters", f"{PACKAGE}/api", "tools/sdk_extras"]
+SCANNED = [
+    f"{PACKAGE}/application",
+    f"{PACKAGE}/adapters",
+    f"{PACKAGE}/api",
+    *(f"sdk/{GENERATED}/{name.as_posix()}" for name in HAND_WRITTEN),
+]
 SHARED = ["web", "bots/src/kronikas_bots"]
 """Folders whose modules are shared but for a game's own (named by its kind)."""
 CODE = {".py", ".js", ".lua", ".html"}
@@ -64,7 +70,7 @@ def _files() -> list[Path]:
     found = [
         p
         for folder in SCANNED
-        for p in (ROOT / folder).rglob("*")
+        for p in ((ROOT / folder).rglob("*") if (ROOT / folder).is_dir() else [ROOT / folder])
         if p.suffix in CODE and not p.is_relative_to(ROOT / VENDORED)
     ]
     for folder in SHARED:

@@ -13,14 +13,14 @@ ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "openapi" / "openapi.json"
 CONFIG = ROOT / "tools" / "sdk-config.yaml"
 GENERATED = "kronikas-client"
+COMMITTED = ROOT / "sdk" / GENERATED
 PACKAGE = "kronikas_client"
-# Hand-written parts of the SDK: copied over the generated tree, so regeneration keeps them.
-EXTRAS = ROOT / "tools" / "sdk_extras"
-OVERLAY = {
-    EXTRAS / "streaming.py": Path(PACKAGE) / "streaming.py",
-    EXTRAS / "socket.py": Path(PACKAGE) / "socket.py",
-    EXTRAS / "README.md": Path("README.md"),
-}
+HAND_WRITTEN = (Path(PACKAGE) / "streaming.py", Path(PACKAGE) / "socket.py")
+"""The SDK's hand-written modules. They live in the package itself (sdk/kronikas-client), their
+one home: regeneration carries them over from the tree it replaces, and no generated module may
+take one of their names."""
+README = Path("README.md")
+"""The SDK's own README, hand-written too: it replaces the generator's."""
 # What the hand-written parts need beyond the generator's own dependencies (the seat socket's
 # WebSocket client), added to the generated pyproject.toml.
 EXTRA_DEPENDENCIES = ("websockets>=14.0",)
@@ -29,8 +29,14 @@ BUILD_BACKEND = ("uv_build>=0.12.0,<0.13.0", "uv_build>=0.12.0,<0.14.0")
 image pins) is 0.13, which warns on every install of a project that excludes it."""
 
 
-def generate(target: Path, spec: Path = SPEC) -> None:
-    """Generate the client into `target`, replacing what was there; fail on any warning."""
+def generate(target: Path, spec: Path = SPEC, hand_written: Path = COMMITTED) -> None:
+    """Generate the client into `target`, replacing what was there; fail on any warning.
+
+    The hand-written parts are read from `hand_written` (the committed package) before anything
+    is replaced: each must be there, so a regeneration never drops one.
+    """
+    kept = {name: (hand_written / name).read_bytes() for name in HAND_WRITTEN}
+    readme = (hand_written / README).read_bytes()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / GENERATED
         bin_dir = Path(sys.executable).parent
@@ -47,8 +53,10 @@ def generate(target: Path, spec: Path = SPEC) -> None:
             check=True,
             env={"PATH": f"{bin_dir}:/usr/bin:/bin", "RUFF_NO_CACHE": "true"},
         )  # fmt: skip
-        for source, destination in OVERLAY.items():
-            shutil.copyfile(source, out / destination)
+        for name, body in kept.items():
+            assert not (out / name).exists(), f"the generator now writes {name}: rename ours"
+            (out / name).write_bytes(body)
+        (out / README).write_bytes(readme)
         (out / PACKAGE / "events.py").write_text(events_module(spec))
         add_dependencies(out / "pyproject.toml", EXTRA_DEPENDENCIES)
         widen_build_backend(out / "pyproject.toml", *BUILD_BACKEND)
@@ -126,7 +134,7 @@ def events_module(spec: Path) -> str:
 
 
 def main(argv: list[str]) -> int:
-    target = Path(argv[1] if len(argv) > 1 else ROOT / "sdk" / GENERATED)
+    target = Path(argv[1]) if len(argv) > 1 else COMMITTED
     generate(target)
     print(f"generated {target}")
     return 0

@@ -12,6 +12,9 @@
  * @typedef {{body: T, etag: number | null, status: number}} Answer
  */
 
+import { KronikasError } from "./client/errors.js";
+import { SocketClosedError } from "./client/socket.js";
+
 const params = new URLSearchParams(location.search);
 
 /**
@@ -54,6 +57,23 @@ export class ApiError extends Error {
     this.detail = problem.detail || "";
     this.retryAfter = problem.retryAfter ?? null;
   }
+}
+
+/**
+ * A failure of the client's helpers (client/*.js: a KronikasError, or the socket closed for
+ * good) as an ApiError; anything else as it is.
+ * @param {any} err
+ * @returns {any}
+ */
+export function asApiError(err) {
+  if (err instanceof KronikasError && err.status !== 0)
+    return new ApiError(err.status, { ...err.problem, retryAfter: err.retryAfter });
+  if (err instanceof KronikasError || err instanceof SocketClosedError)
+    return new ApiError(0, {
+      title: "No connection",
+      detail: "The service cannot be reached. Check your connection and try again.",
+    });
+  return err;
 }
 
 /**

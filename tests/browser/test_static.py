@@ -297,3 +297,22 @@ def test_uvicorn_logs_through_the_same_formatter() -> None:
     )
     assert "token" not in formatter.format(record)
     assert "/v1/games/x/stream" in formatter.format(record)
+
+
+def test_the_client_modules_are_served_as_the_pages_own_files(web_service: Served) -> None:
+    """web/client/ (the TypeScript client's helpers, compiled): the headers of app.js, its CSP
+    ('self' only, no other site's scripts) and its revalidation."""
+    with httpx.Client(base_url=web_service.url) as client:
+        page = client.get("/app.js")
+        names = sorted(p.name for p in (WEB_DIR / "client").glob("*.js"))
+        assert names == ["errors.js", "follow.js", "socket.js"]
+        for name in names:
+            r = client.get(f"/client/{name}")
+            assert r.status_code == 200, name
+            for header in ("content-type", "cache-control", "content-security-policy"):
+                assert r.headers[header] == page.headers[header], (name, header)
+            for header in ("referrer-policy", "x-content-type-options"):
+                assert r.headers[header] == page.headers[header], (name, header)
+            assert "script-src 'self';" in r.headers["content-security-policy"]
+            again = client.get(f"/client/{name}", headers={"If-None-Match": r.headers["etag"]})
+            assert again.status_code == 304, name

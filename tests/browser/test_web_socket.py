@@ -260,7 +260,7 @@ def client(redis_url: str) -> Iterator[TestClient[Litestar]]:
 
 
 def test_the_web_tables_policy_lets_it_open_the_socket(client: TestClient[Any]) -> None:
-    for path in ("/", "/app.js", "/socket.js"):
+    for path in ("/", "/app.js", "/socket.js", "/client/socket.js"):
         r = client.get(path, headers={"Host": "cards.example.net:8443"})
         assert r.status_code == 200, path
         csp = dict(

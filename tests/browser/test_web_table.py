@@ -587,7 +587,7 @@ async def test_the_sse_parser_reads_frames_however_they_are_cut(
     await page.goto(f"{web_service.url}/")
     cuts = await page.evaluate(
         """async () => {
-          const { frameParser } = await import("./stream.js");
+          const { frameParser } = await import("./client/follow.js");
           const text = ': keep-alive\\n\\nid: 7\\nevent: cheat.passed\\n'
             + 'data: {"a":\\r\\ndata: 1}\\r\\n\\r\\nid: 8\\rdata:x\\r\\r: done\\n';
           const results = [];

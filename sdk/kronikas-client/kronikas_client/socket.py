@@ -1,7 +1,7 @@
 """Play a seat over one WebSocket: the table's events pushed, commands answered, on one socket.
 
-Hand-written (tools/sdk_extras/socket.py in the Krónikás repository), copied into the generated
-package by `make sdk`, so regeneration keeps it. It is built on the `websockets` library (its
+Hand-written, here in the generated package: `make sdk` carries it over each regeneration
+(tools/gen_sdk.py, HAND_WRITTEN). It is built on the `websockets` library (its
 asyncio client):
 
     from kronikas_client import AuthenticatedClient

@@ -1,7 +1,7 @@
 """Follow a table's events as Server-Sent Events, resuming with `Last-Event-ID` after a drop.
 
-Hand-written (tools/sdk_extras/streaming.py in the Krónikás repository), copied into the
-generated package by `make sdk`, so regeneration keeps it. It uses only the SDK's own httpx
+Hand-written, here in the generated package: `make sdk` carries it over each regeneration
+(tools/gen_sdk.py, HAND_WRITTEN). It uses only the SDK's own httpx
 client — no extra dependency:
 
     from kronikas_client import AuthenticatedClient
@@ -153,6 +153,51 @@ def _event(message: SSEMessage) -> tuple[GameEvent, bool] | None:
     return parse_event(raw), final(raw)
 
 
+@dataclass
+class _Follow:
+    """What following a table keeps from one connection to the next: the last version given
+    out, the pause before the next attempt and the failures in a row."""
+
+    after: int
+    retry_delay: float
+    until_final: bool
+    stop_after: Collection[str]
+    max_reconnects: int | None
+    failures: int = 0
+    delay: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.delay = self.retry_delay
+
+    def refused(self, response: httpx.Response, body: bytes) -> None:
+        """A connection answered otherwise than 200: raises `StreamError` for a refusal, else a
+        transport error to try again after the answer's `Retry-After`."""
+        if response.status_code not in RETRY_STATUSES:
+            raise _refusal(response, body)
+        self.delay = _pause(response, self.retry_delay)
+        raise httpx.TransportError(f"status {response.status_code}")
+
+    def take(self, message: SSEMessage) -> tuple[GameEvent | None, bool]:
+        """The new event a message brings (None if none), and whether to stop after it."""
+        if message.retry is not None:
+            self.retry_delay = self.delay = message.retry / 1000
+        parsed = _event(message)
+        if parsed is None or parsed[0].version <= self.after:
+            return None, False
+        event, ends = parsed
+        self.failures = 0
+        self.after = event.version
+        return event, (ends and self.until_final) or event.type_ in self.stop_after
+
+    def lost(self) -> float:
+        """A connection lost: the pause before the next, or `StreamError` past the limit."""
+        self.failures += 1
+        if self.max_reconnects is not None and self.failures > self.max_reconnects:
+            raise StreamError(0, None, f"gave up after {self.max_reconnects} reconnects")
+        delay, self.delay = self.delay, self.retry_delay
+        return delay
+
+
 def stream_events(
     client: AuthenticatedClient | Client,
     game_id: str,
@@ -177,38 +222,22 @@ def stream_events(
     """
     http = client.get_httpx_client()
     timeout = httpx.Timeout(10.0, read=read_timeout)
-    failures = 0
-    delay = retry_delay
+    follow = _Follow(after, retry_delay, until_final, stop_after, max_reconnects)
     while True:
-        url, params, headers = _request(client, game_id, after, token)
+        url, params, headers = _request(client, game_id, follow.after, token)
         try:
             with http.stream("GET", url, params=params, headers=headers, timeout=timeout) as r:
                 if r.status_code != 200:
-                    body = r.read()
-                    if r.status_code not in RETRY_STATUSES:
-                        raise _refusal(r, body)
-                    delay = _pause(r, retry_delay)
-                    raise httpx.TransportError(f"status {r.status_code}")
-                parser = SSEParser()
-                for message in parser.feed_lines(r.iter_lines()):
-                    if message.retry is not None:
-                        retry_delay = delay = message.retry / 1000
-                    parsed = _event(message)
-                    if parsed is None or parsed[0].version <= after:
-                        continue
-                    event, ends = parsed
-                    failures = 0
-                    after = event.version
-                    yield event
-                    if (ends and until_final) or event.type_ in stop_after:
+                    follow.refused(r, r.read())
+                for message in SSEParser().feed_lines(r.iter_lines()):
+                    event, stop = follow.take(message)
+                    if event is not None:
+                        yield event
+                    if stop:
                         return
         except httpx.TransportError:
             pass
-        failures += 1
-        if max_reconnects is not None and failures > max_reconnects:
-            raise StreamError(0, None, f"gave up after {max_reconnects} reconnects")
-        time.sleep(delay)
-        delay = retry_delay
+        time.sleep(follow.lost())
 
 
 async def astream_events(
@@ -226,40 +255,23 @@ async def astream_events(
     """`stream_events` over the client's `httpx.AsyncClient`: `async for event in …`."""
     http = client.get_async_httpx_client()
     timeout = httpx.Timeout(10.0, read=read_timeout)
-    failures = 0
-    delay = retry_delay
+    follow = _Follow(after, retry_delay, until_final, stop_after, max_reconnects)
     while True:
-        url, params, headers = _request(client, game_id, after, token)
+        url, params, headers = _request(client, game_id, follow.after, token)
         try:
             async with http.stream(
                 "GET", url, params=params, headers=headers, timeout=timeout
             ) as r:
                 if r.status_code != 200:
-                    body = await r.aread()
-                    if r.status_code not in RETRY_STATUSES:
-                        raise _refusal(r, body)
-                    delay = _pause(r, retry_delay)
-                    raise httpx.TransportError(f"status {r.status_code}")
+                    follow.refused(r, await r.aread())
                 parser = SSEParser()
                 async for line in r.aiter_lines():
                     message = parser.feed(line)
-                    if message is None:
-                        continue
-                    if message.retry is not None:
-                        retry_delay = delay = message.retry / 1000
-                    parsed = _event(message)
-                    if parsed is None or parsed[0].version <= after:
-                        continue
-                    event, ends = parsed
-                    failures = 0
-                    after = event.version
-                    yield event
-                    if (ends and until_final) or event.type_ in stop_after:
+                    event, stop = follow.take(message) if message is not None else (None, False)
+                    if event is not None:
+                        yield event
+                    if stop:
                         return
         except httpx.TransportError:
             pass
-        failures += 1
-        if max_reconnects is not None and failures > max_reconnects:
-            raise StreamError(0, None, f"gave up after {max_reconnects} reconnects")
-        await asyncio.sleep(delay)
-        delay = retry_delay
+        await asyncio.sleep(follow.lost())

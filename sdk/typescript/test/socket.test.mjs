@@ -259,6 +259,46 @@ for (const [code, reason] of [
   });
 }
 
+test("1009 refuses the commands waiting as too large, and the socket goes on", async () => {
+  const { server, socket, states } = connect();
+  server.accept();
+  server.push(welcome(1));
+  const answer = socket.send({ type: "call" }, { id: "big" });
+  server.serverClose(1009, "too_big");
+  await assert.rejects(answer, (err) => err instanceof KronikasError && err.status === 413 && err.code === "payload_too_large");
+  assert.equal(states.at(-1)[0], "waiting");
+});
+
+test("maxFailedOpens: that many closes before a first welcome stop it, so a caller can fall back", async () => {
+  const { server, socket, states } = connect({ maxFailedOpens: 2 });
+  const answer = socket.send({ type: "call" }, { id: "early" });
+  server.serverClose(1006);
+  assert.equal(states.at(-1)[0], "waiting");
+  while (FakeSocket.made.length < 2) await new Promise((resolve) => setTimeout(resolve, 20)); // the backoff
+  const second = FakeSocket.made.at(-1);
+  second.serverClose(1006);
+  await assert.rejects(answer, (err) => err instanceof SocketClosedError && err.code === 1006);
+  assert.deepEqual(states.at(-1), ["stopped", { code: 1006, reason: "" }]);
+  assert.equal(second.sent.length, 0); // never welcomed: the command was never sent
+});
+
+test("maxFailedOpens counts only before the first welcome", async () => {
+  const { server, states } = connect({ maxFailedOpens: 1 });
+  server.accept();
+  server.push(welcome(1));
+  server.serverClose(1006);
+  assert.equal(states.at(-1)[0], "waiting");
+});
+
+test("answerTimeoutMs: a command with no answer by then is rejected as a lost request", async () => {
+  const { server, socket } = connect({ answerTimeoutMs: 10 });
+  server.accept();
+  server.push(welcome(1));
+  const answer = socket.send({ type: "call" }, { id: "slow" });
+  await assert.rejects(answer, (err) => err instanceof KronikasError && err.status === 0);
+  server.push({ type: "result", id: "slow", result: { version: 2, events: [], game: {} } }); // too late: ignored
+});
+
 test("close() ends it with 1000 and rejects what waits", async () => {
   const { server, socket } = connect();
   server.accept();

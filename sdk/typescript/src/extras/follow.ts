@@ -6,6 +6,7 @@
 // body (React Native), the same events come by long-poll: `GET …/events?after=V&wait=25`.
 // After a drop it resumes after the last version seen (`Last-Event-ID` and `after`), waiting
 // 1 s, 2 s, 4 s … up to 30 s (or what `Retry-After` says), so it neither misses nor repeats.
+// The web table imports this module too (compiled to web/client/ by `make sdk`).
 
 import type { EventPage, GameEvent, Problem } from "../gen/types.gen.js";
 import { KronikasError, problemOf, retryAfterOf } from "./errors.js";
@@ -59,6 +60,8 @@ export function follow(options: FollowOptions): Follower {
   let stopped = false;
   let controller: AbortController | null = null;
   let wake: (() => void) | null = null;
+  const online = () => wake?.(); // a browser back online: the next attempt at once
+  globalThis.addEventListener?.("online", online);
   const base = `${baseUrl.replace(/\/+$/, "")}/v1/games/${encodeURIComponent(gameId)}`;
   let finish!: () => void;
   let fail!: (err: KronikasError) => void;
@@ -182,6 +185,7 @@ export function follow(options: FollowOptions): Follower {
         if (err instanceof KronikasError) {
           if (FATAL.has(err.status)) {
             stopped = true;
+            globalThis.removeEventListener?.("online", online);
             onState("stopped", { error: err });
             fail(err);
             return;
@@ -205,6 +209,7 @@ export function follow(options: FollowOptions): Follower {
       backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
     }
     stopped = true;
+    globalThis.removeEventListener?.("online", online);
     onState("stopped");
     finish();
   })();

@@ -6,10 +6,10 @@
 // has none (pass `ws`'s). It resumes after a drop with `after` = the last version it handed on,
 // and sends again the commands still waiting for their answer, under the same `id`: the id is the
 // command's Idempotency-Key, so the service applies each one once and answers a repeat with the
-// first answer.
+// first answer. The web table imports this module too (compiled to web/client/ by `make sdk`).
 
 import type { Command, CommandResult, GameEvent, GameView, Problem } from "../gen/types.gen.js";
-import { KronikasError } from "./errors.js";
+import { KronikasError, problemOf } from "./errors.js";
 
 // ---- the protocol's messages ----
 
@@ -117,7 +117,7 @@ export const CloseCode = {
   slowReader: 4508, // reconnect with `after`
 } as const;
 
-const RECONNECT = new Set<number>([1001, 1005, 1006, 1011, 1012, 1013, 4408, 4429, 4503, 4508]);
+const RECONNECT = new Set<number>([1001, 1005, 1006, 1009, 1011, 1012, 1013, 4408, 4429, 4503, 4508]);
 
 // ---- what the helper needs of a WebSocket (the browser's, React Native's, or `ws`'s) ----
 
@@ -156,6 +156,12 @@ export interface SeatSocketOptions {
   onState?: (state: SocketState, detail?: { delayMs?: number; code?: number; reason?: string }) => void;
   /** Reconnect after a drop (default true). */
   reconnect?: boolean;
+  /** Stop after this many closes running before a first `welcome` (the socket cannot be used
+   * here: a caller may fall back to the stream and HTTP). Default: never. */
+  maxFailedOpens?: number;
+  /** Reject a command with no answer after this many ms (status 0, as a lost request); default:
+   * it waits as long as the socket lives. */
+  answerTimeoutMs?: number;
 }
 
 interface Pending {
@@ -166,6 +172,8 @@ interface Pending {
   sent: number;
   /** Its next sending after a 429 (a command sent again waits the limit out). */
   again?: ReturnType<typeof setTimeout>;
+  /** When it is given up unanswered (`answerTimeoutMs`). */
+  timeout?: ReturnType<typeof setTimeout>;
 }
 
 /** The socket closed for good (a close code that says not to come back, or `close()`). */
@@ -211,9 +219,18 @@ export class SeatSocket {
   private readonly pending = new Map<string, Pending>();
   private lastVersion: number;
   private welcomed = false;
+  private everWelcomed = false;
+  private failedOpens = 0;
   private stopped = false;
   private backoff = 1000;
   private timers: { ping?: ReturnType<typeof setInterval>; quiet?: ReturnType<typeof setTimeout>; retry?: ReturnType<typeof setTimeout> } = {};
+  /** Retry now, not after the wait (a browser that comes back online). */
+  private readonly online = () => {
+    if (this.timers.retry === undefined || this.stopped) return;
+    clearTimeout(this.timers.retry);
+    this.timers.retry = undefined;
+    this.open();
+  };
   private lastSent = 0;
   private welcomeMessage: WelcomeMessage | null = null;
   private closedWith: SocketClosedError | null = null;
@@ -227,6 +244,7 @@ export class SeatSocket {
     this.Ctor = Ctor;
     this.lastVersion = options.after ?? 0;
     this.closedPromise = new Promise((resolve) => (this.resolveClosed = resolve));
+    globalThis.addEventListener?.("online", this.online);
     this.open();
   }
 
@@ -259,6 +277,12 @@ export class SeatSocket {
     return new Promise<CommandResult>((resolve, reject) => {
       const pending: Pending = { message, resolve, reject, sent: 0 };
       this.pending.set(message.id, pending);
+      const { answerTimeoutMs } = this.options;
+      if (answerTimeoutMs != null) {
+        pending.timeout = setTimeout(() => {
+          if (this.settle(message.id)) reject(new KronikasError(problemOf(0, null)));
+        }, answerTimeoutMs);
+      }
       if (this.welcomed) this.sendCommand(pending);
     });
   }
@@ -312,7 +336,8 @@ export class SeatSocket {
   private receive(message: ServerMessage): void {
     switch (message.type) {
       case "welcome":
-        this.welcomed = true;
+        this.welcomed = this.everWelcomed = true;
+        this.failedOpens = 0;
         this.welcomeMessage = message;
         this.backoff = 1000;
         this.keepAlive(message);
@@ -329,10 +354,7 @@ export class SeatSocket {
         return;
       case "result": {
         this.deliver(message.result.events);
-        const waiting = this.pending.get(message.id);
-        this.pending.delete(message.id);
-        if (waiting) clearTimeout(waiting.again);
-        waiting?.resolve(message.result);
+        this.settle(message.id)?.resolve(message.result);
         return;
       }
       case "problem": {
@@ -341,8 +363,7 @@ export class SeatSocket {
         if (waiting && waiting.sent > 1 && message.problem.status === 429) {
           this.sendAgain(waiting, message.retry_after);
         } else if (waiting && message.id != null) {
-          this.pending.delete(message.id);
-          waiting.reject(error);
+          this.settle(message.id)?.reject(error);
         } else {
           this.options.onProblem?.(error);
         }
@@ -365,6 +386,16 @@ export class SeatSocket {
       this.lastVersion = event.version;
       this.options.onEvent?.(event);
     }
+  }
+
+  /** The command waiting under `id`, no longer waiting (its timers stopped); undefined if none. */
+  private settle(id: string): Pending | undefined {
+    const waiting = this.pending.get(id);
+    if (!waiting) return undefined;
+    this.pending.delete(id);
+    clearTimeout(waiting.again);
+    clearTimeout(waiting.timeout);
+    return waiting;
   }
 
   private sendCommand(pending: Pending): void {
@@ -413,17 +444,29 @@ export class SeatSocket {
     this.socket = null;
     this.welcomed = false;
     if (this.stopped) return;
-    const again = (this.options.reconnect ?? true) && (RECONNECT.has(code) || code === 4000);
+    const wait = retryAfterOfReason(reason);
+    const failed = !this.everWelcomed && !wait && ++this.failedOpens >= (this.options.maxFailedOpens ?? Infinity);
+    const again = (this.options.reconnect ?? true) && (RECONNECT.has(code) || code === 4000) && !failed;
     if (!again) {
       this.finish(new SocketClosedError(code, reason));
       return;
     }
-    const wait = retryAfterOfReason(reason);
+    if (code === 1009) {
+      // A command too large for the service: the ones waiting are refused, the socket goes on.
+      const tooLarge = new KronikasError({
+        status: 413,
+        code: "payload_too_large",
+        title: "Too large",
+        detail: "That command is too large to send.",
+      });
+      for (const id of [...this.pending.keys()]) this.settle(id)?.reject(tooLarge);
+    }
     if (wait) this.backoff = Math.max(this.backoff, wait * 1000);
     const delayMs = code === 1001 ? 0 : this.backoff * (0.75 + Math.random() / 2);
     this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
     this.options.onState?.("waiting", { delayMs, code, reason });
     this.timers.retry = setTimeout(() => {
+      this.timers.retry = undefined;
       if (!this.stopped) this.open();
     }, delayMs);
   }
@@ -435,11 +478,8 @@ export class SeatSocket {
     clearInterval(this.timers.ping);
     clearTimeout(this.timers.quiet);
     clearTimeout(this.timers.retry);
-    for (const waiting of this.pending.values()) {
-      clearTimeout(waiting.again);
-      waiting.reject(error);
-    }
-    this.pending.clear();
+    globalThis.removeEventListener?.("online", this.online);
+    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(error);
     this.options.onState?.("stopped", { code: error.code ?? undefined, reason: error.reason });
     this.resolveClosed();
   }

@@ -1,0 +1,243 @@
+// Compiled from sdk/typescript/src/extras/follow.ts by `make sdk`: edit that file, not this one.
+// @ts-nocheck: its types are checked in TypeScript (tsc -p sdk/typescript/tsconfig.json).
+// Following a table: Server-Sent Events read with fetch, else long-polls (docs/api.md).
+//
+// Not EventSource: it cannot send an Authorization header, and a token in a URL ends up in
+// histories and proxies' logs. fetch can; the frames are parsed here (the WHATWG rules: `id`,
+// `event`, `data` lines, `:` comments, a blank line ends a message). Where fetch cannot stream a
+// body (React Native), the same events come by long-poll: `GET …/events?after=V&wait=25`.
+// After a drop it resumes after the last version seen (`Last-Event-ID` and `after`), waiting
+// 1 s, 2 s, 4 s … up to 30 s (or what `Retry-After` says), so it neither misses nor repeats.
+// The web table imports this module too (compiled to web/client/ by `make sdk`).
+import { KronikasError, problemOf, retryAfterOf } from "./errors.js";
+const QUIET_MS = 45_000; // the stream sends a keep-alive every 15 s: three missed, reconnect
+const MAX_BACKOFF_MS = 30_000;
+const FATAL = new Set([401, 403, 404, 405, 422]);
+/** Follow `gameId` from the event after `after`; see FollowOptions. */
+export function follow(options) {
+    const { baseUrl, gameId, token, onEvent, onState = () => { }, untilFinal = true } = options;
+    const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    const pollWait = Math.max(0, Math.min(30, options.pollWaitS ?? 25));
+    let mode = options.mode === "poll" ? "poll" : "stream";
+    let lastVersion = options.after ?? 0;
+    let stopped = false;
+    let controller = null;
+    let wake = null;
+    const online = () => wake?.(); // a browser back online: the next attempt at once
+    globalThis.addEventListener?.("online", online);
+    const base = `${baseUrl.replace(/\/+$/, "")}/v1/games/${encodeURIComponent(gameId)}`;
+    let finish;
+    let fail;
+    const done = new Promise((resolve, reject) => {
+        finish = resolve;
+        fail = reject;
+    });
+    done.catch(() => { }); // a caller that never awaits `done` gets no unhandled rejection
+    function headers(accept) {
+        const out = { Accept: accept };
+        if (token)
+            out.Authorization = `Bearer ${token}`;
+        return out;
+    }
+    /** Hand an event on when it is the next one; true when it ends the match. */
+    function deliver(event) {
+        if (stopped || event.version <= lastVersion)
+            return false;
+        lastVersion = event.version;
+        onEvent(event);
+        return untilFinal && "final" in event && event.final === true;
+    }
+    async function refused(response) {
+        let body = null;
+        try {
+            body = await response.json();
+        }
+        catch {
+            body = null;
+        }
+        return new KronikasError(problemOf(response.status, body), retryAfterOf(response.headers));
+    }
+    /** One stream connection, until it ends; true when the match ended. */
+    async function streamOnce(signal, touch) {
+        const hdrs = headers("text/event-stream");
+        if (lastVersion > 0)
+            hdrs["Last-Event-ID"] = String(lastVersion);
+        const response = await doFetch(`${base}/stream?after=${lastVersion}`, {
+            headers: hdrs,
+            cache: "no-store",
+            signal,
+        });
+        if (!response.ok)
+            throw await refused(response);
+        const body = response.body;
+        if (!body || typeof body.getReader !== "function") {
+            // This fetch cannot stream (React Native): the long-poll from here on.
+            mode = "poll";
+            controller?.abort();
+            return false;
+        }
+        onState("live");
+        backoff = 1000;
+        const reader = body.getReader();
+        const decoder = new TextDecoder();
+        let ended = false;
+        const parse = frameParser((frame) => {
+            if (ended || frame.data == null)
+                return;
+            let event;
+            try {
+                event = JSON.parse(frame.data);
+            }
+            catch {
+                return; // not JSON: nothing a client could do with it
+            }
+            ended = deliver(event);
+        });
+        for (;;) {
+            const { value, done: over } = await reader.read();
+            if (over)
+                break;
+            touch();
+            parse(decoder.decode(value, { stream: true }));
+            if (ended || stopped) {
+                controller?.abort();
+                return ended;
+            }
+        }
+        return false;
+    }
+    /** Long-polls until the connection fails or the match ends; true when it ended. */
+    async function pollOnce(signal, touch) {
+        let first = true;
+        for (;;) {
+            touch();
+            const response = await doFetch(`${base}/events?after=${lastVersion}&wait=${pollWait}`, {
+                headers: headers("application/json"),
+                cache: "no-store",
+                signal,
+            });
+            if (!response.ok)
+                throw await refused(response);
+            if (first) {
+                onState("live");
+                backoff = 1000;
+                first = false;
+            }
+            const page = (await response.json());
+            for (const event of page.events)
+                if (deliver(event))
+                    return true;
+            if (stopped)
+                return false;
+        }
+    }
+    let backoff = 1000;
+    (async () => {
+        while (!stopped) {
+            controller = new AbortController();
+            const signal = controller.signal;
+            let quiet;
+            const limit = mode === "poll" ? (pollWait + 20) * 1000 : QUIET_MS;
+            const touch = () => {
+                clearTimeout(quiet);
+                quiet = setTimeout(() => controller?.abort(), limit);
+            };
+            onState("connecting");
+            const before = mode;
+            try {
+                touch();
+                const ended = await (mode === "stream" ? streamOnce(signal, touch) : pollOnce(signal, touch));
+                if (ended)
+                    break;
+                if (mode !== before)
+                    continue; // switched to the long-poll: no wait
+            }
+            catch (err) {
+                if (stopped)
+                    break;
+                if (err instanceof KronikasError) {
+                    if (FATAL.has(err.status)) {
+                        stopped = true;
+                        globalThis.removeEventListener?.("online", online);
+                        onState("stopped", { error: err });
+                        fail(err);
+                        return;
+                    }
+                    if (err.retryAfter)
+                        backoff = Math.max(backoff, err.retryAfter * 1000);
+                }
+            }
+            finally {
+                clearTimeout(quiet);
+            }
+            if (stopped)
+                break;
+            const delayMs = backoff * (0.75 + Math.random() / 2);
+            onState("waiting", { delayMs });
+            await new Promise((resolve) => {
+                const timer = setTimeout(resolve, delayMs);
+                wake = () => {
+                    clearTimeout(timer);
+                    resolve();
+                };
+            });
+            wake = null;
+            backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+        }
+        stopped = true;
+        globalThis.removeEventListener?.("online", online);
+        onState("stopped");
+        finish();
+    })();
+    return {
+        stop() {
+            if (stopped)
+                return;
+            stopped = true;
+            controller?.abort();
+            wake?.();
+        },
+        get lastVersion() {
+            return lastVersion;
+        },
+        get mode() {
+            return mode;
+        },
+        done,
+    };
+}
+/** An SSE parser: feed it text as it arrives; it calls `onFrame` once per message. */
+export function frameParser(onFrame) {
+    let buffer = "";
+    let afterCR = false; // a chunk ended between the \r and the \n of one line end
+    let frame = { id: null, event: null, data: null };
+    return (chunk) => {
+        if (afterCR && chunk.startsWith("\n"))
+            chunk = chunk.slice(1);
+        afterCR = chunk.endsWith("\r");
+        buffer += chunk;
+        const lines = buffer.split(/\r\n|\r|\n/);
+        buffer = lines.pop() ?? ""; // a chunk may end inside a line: keep the unfinished part
+        for (const line of lines) {
+            if (line === "") {
+                if (frame.data != null || frame.id != null)
+                    onFrame(frame);
+                frame = { id: null, event: null, data: null };
+                continue;
+            }
+            if (line.startsWith(":"))
+                continue; // a comment: the keep-alive
+            const colon = line.indexOf(":");
+            const field = colon < 0 ? line : line.slice(0, colon);
+            let value = colon < 0 ? "" : line.slice(colon + 1);
+            if (value.startsWith(" "))
+                value = value.slice(1);
+            if (field === "data")
+                frame.data = frame.data == null ? value : `${frame.data}\n${value}`;
+            else if (field === "id")
+                frame.id = value;
+            else if (field === "event")
+                frame.event = value;
+        }
+    };
+}
