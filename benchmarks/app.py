@@ -10,6 +10,7 @@ from typing import Any
 from litestar import Litestar, Request, Response, post
 
 from kronikas.api.app import create_app
+from kronikas.application.engines import service_games
 from kronikas.application.games import Games
 from kronikas.application.ports import Summary
 
@@ -36,4 +37,4 @@ async def bench_append(request: Request[Any, Any, Any]) -> Response[bytes]:
 
 def create_bench_app() -> Litestar:
     """The production app with the ceiling route added."""
-    return create_app(extra_routes=[bench_append])
+    return create_app(extra_routes=[bench_append], games=service_games())

@@ -29,6 +29,7 @@ from kronikas.adapters.embedded_redis import EmbeddedRedis
 from kronikas.adapters.event_store import DEADLINES, RedisEventStore
 from kronikas.adapters.memory import MemoryChangeFeed
 from kronikas.adapters.randomness import for_table
+from kronikas.application.engines import service_games
 from kronikas.application.games import Games
 from kronikas.application.house import now_ms
 from kronikas.config import Settings
@@ -69,6 +70,7 @@ async def run(url: str, tables: int, echo: Any = print) -> dict[str, float]:
         MemoryChangeFeed(),
         for_table,
         settings,
+        service_games(),
         lambda: now_ms() if frozen is None else frozen,
     )
     options = CheatOptions(turn_seconds=TURN_SECONDS)

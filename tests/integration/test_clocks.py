@@ -32,6 +32,7 @@ from kronikas.application.games import Games
 from kronikas.config import Settings
 from kronikas.domain.cheat import CheatOptions
 from tests.api.tables import Table, Tables, auth
+from tests.apps import ENGINES
 from tests.conftest import ServiceProcess
 
 TURN_S = 5
@@ -464,9 +465,9 @@ async def test_a_clock_that_looks_between_a_starts_arm_and_its_append_loses_no_d
         feed.start()
     try:
         store = LookBeforeAppend(redis, 100_000, 100_000)
-        starter = Games(store, feeds[0], for_table, settings)
+        starter = Games(store, feeds[0], for_table, settings, ENGINES)
         store.other = Games(
-            RedisEventStore(redis, 100_000, 100_000), feeds[1], for_table, settings
+            RedisEventStore(redis, 100_000, 100_000), feeds[1], for_table, settings, ENGINES
         ).clocks
         # Twenty rounds of two house seats take more than one request's 100 house moves (32
         # cards a round, at most 4 a play): the start leaves the rest to the clocks, at once.

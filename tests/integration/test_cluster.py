@@ -22,7 +22,7 @@ from kronikas.adapters.notifier import Notifier
 from kronikas.api.app import create_app
 from kronikas.application.ports import Summary
 from kronikas.config import Settings
-from tests.apps import TEST_HOST
+from tests.apps import ENGINES, TEST_HOST
 from tests.integration.cluster import LocalCluster
 
 Client = AsyncTestClient[Litestar]
@@ -216,14 +216,14 @@ def cluster_settings(cluster: LocalCluster) -> Settings:
 
 
 async def test_the_app_starts_on_a_cluster_from_its_settings(cluster: LocalCluster) -> None:
-    async with AsyncTestClient(create_app(cluster_settings(cluster))) as client:
+    async with AsyncTestClient(create_app(cluster_settings(cluster), games=ENGINES)) as client:
         assert (await client.get("/v1/ready")).status_code == 200
 
 
 @pytest.fixture
 async def client(cluster: LocalCluster) -> AsyncIterator[Client]:
     """The app on the cluster, as `REDIS_CLUSTER=true` configures it."""
-    async with AsyncTestClient(create_app(cluster_settings(cluster))) as test_client:
+    async with AsyncTestClient(create_app(cluster_settings(cluster), games=ENGINES)) as test_client:
         yield test_client
 
 

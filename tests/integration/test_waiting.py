@@ -19,6 +19,7 @@ from kronikas.application.games import Delivered, Games
 from kronikas.application.ports import ReadResult
 from kronikas.config import Settings
 from kronikas.domain.cheat import Accept, CheatOptions, Play
+from tests.apps import ENGINES
 
 
 @dataclass
@@ -33,7 +34,9 @@ async def instance(redis: Redis) -> AsyncIterator[Games]:
     notifier = Notifier(redis)
     notifier.start()
     try:
-        yield Games(RedisEventStore(redis, 100_000, 100_000), notifier, for_table, settings)
+        yield Games(
+            RedisEventStore(redis, 100_000, 100_000), notifier, for_table, settings, ENGINES
+        )
     finally:
         await notifier.stop()
 
@@ -179,7 +182,7 @@ async def test_a_followed_table_is_not_read_again_for_each_move(redis: Redis) ->
         notifier.start()
     try:
         watcher, mover = (
-            Games(store, notifier, for_table, settings)
+            Games(store, notifier, for_table, settings, ENGINES)
             for store, notifier in zip(stores, notifiers, strict=True)
         )
         table = await started(mover)

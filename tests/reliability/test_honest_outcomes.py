@@ -30,7 +30,7 @@ from kronikas.api.app import create_app
 from kronikas.application.errors import OutcomeUnknown, Unavailable
 from kronikas.application.ports import Summary
 from tests.api.tables import Tables, auth, candidates, game_moves
-from tests.apps import settings
+from tests.apps import ENGINES, settings
 
 _IDS = iter(range(1 << 30))
 _SESSION = secrets.token_hex(4)
@@ -208,7 +208,7 @@ async def test_a_move_that_timed_out_answers_outcome_unknown_and_its_retry_the_m
     own_redis: EmbeddedRedis,
 ) -> None:
     admin = Redis.from_url(own_redis.url)
-    app = create_app(settings(own_redis.url, redis_timeout_s=0.5))
+    app = create_app(settings(own_redis.url, redis_timeout_s=0.5), games=ENGINES)
     try:
         async with AsyncTestClient(app) as http:
             tables = Tables(http)

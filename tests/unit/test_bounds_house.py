@@ -16,6 +16,7 @@ from kronikas.application.games import Games
 from kronikas.application.house import HOUSE_MOVES
 from kronikas.config import Settings
 from kronikas.domain.common import Leave
+from tests.apps import ENGINES
 from tests.unit.application.clock_helpers import (
     FakeClock,
     Seated,
@@ -38,7 +39,7 @@ def slow_world() -> tuple[Games, MemoryEventStore, FakeClock]:
     feed = MemoryChangeFeed()
     store = MemoryEventStore(clock=lambda: clock() / 1000, feeds=[feed])
     settings = Settings(rate_per_s=RATE, rate_burst=BURST, sse_keepalive_s=5.0)
-    return Games(store, feed, for_table, settings, now=clock), store, clock
+    return Games(store, feed, for_table, settings, ENGINES, now=clock), store, clock
 
 
 def later(clock: FakeClock, seconds: float) -> None:
@@ -130,7 +131,7 @@ async def test_without_a_rate_limit_the_house_alone_is_not_held_back() -> None:
     feed = MemoryChangeFeed()
     store = MemoryEventStore(clock=lambda: clock() / 1000, feeds=[feed])
     settings = Settings(rate_per_s=0, rate_burst=BURST, sse_keepalive_s=5.0)
-    games = Games(store, feed, for_table, settings, now=clock)
+    games = Games(store, feed, for_table, settings, ENGINES, now=clock)
     s = await started(games, "thirty_one", "hhh", seed=3, lives=10)
     assert await games.clocks.tick() == 1
     assert await house_moves(store, s) == HOUSE_MOVES, "a request's worth of moves at once"

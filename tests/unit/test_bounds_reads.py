@@ -14,6 +14,7 @@ from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
 from kronikas.application import folds
 from kronikas.application.games import Games
 from kronikas.application.ports import ReadResult
+from tests.apps import ENGINES
 from tests.unit.application.clock_helpers import (
     SETTINGS,
     Seated,
@@ -72,7 +73,7 @@ async def test_a_table_read_cold_is_read_in_pages_and_folds_as_it_was_played(
     assert warm.version > 300, "a table of many pages"
     monkeypatch.setattr(folds, "READ_PAGE", page)
     counting = CountingReads(w.store.sharing())
-    cold = Games(counting, w.feed, w.randomness, SETTINGS, now=w.clock)  # type: ignore[arg-type]
+    cold = Games(counting, w.feed, w.randomness, SETTINGS, ENGINES, now=w.clock)  # type: ignore[arg-type]
     seen = await view(cold, s)
     assert seen == await view(w.games, s)
     assert seen["status"] == "finished" and seen["version"] == warm.version
@@ -90,7 +91,7 @@ async def test_a_process_far_behind_catches_up_in_pages(monkeypatch: pytest.Monk
     w = world()
     counting = CountingReads(w.store.sharing())
     deaf = MemoryChangeFeed()  # hears nothing: the store tells the first process's feed alone
-    behind = Games(counting, deaf, w.randomness, SETTINGS, now=w.clock)  # type: ignore[arg-type]
+    behind = Games(counting, deaf, w.randomness, SETTINGS, ENGINES, now=w.clock)  # type: ignore[arg-type]
     s = await started(w.games, "thirty_one", "hhhh", seed=3, lives=10)
     assert (await view(behind, s))["version"] == (await view(w.games, s))["version"]
     for _ in range(3):

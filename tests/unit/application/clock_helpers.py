@@ -19,12 +19,13 @@ import msgspec
 
 from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
 from kronikas.adapters.randomness import for_table
-from kronikas.application.engines import ENGINES, Registry
+from kronikas.application.engines import Registry
 from kronikas.application.games import Games
 from kronikas.application.ports import RandomSource
 from kronikas.config import Settings
 from kronikas.domain.cheat import Accept, CheatOptions, Play
 from kronikas.domain.thirty_one import Keep, Pass, Show, Swap, ThirtyOneOptions
+from tests.apps import ENGINES
 
 SETTINGS = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=5.0)
 STORE_NOW = 1_800_000_000.0

@@ -19,6 +19,7 @@ from kronikas.application.errors import RateLimited
 from kronikas.application.games import Games
 from kronikas.config import Settings
 from kronikas.domain.cheat import Accept, Play
+from tests.apps import ENGINES
 from tests.unit.application.test_use_cases import SETTINGS, Seated, frozen, started, view_of
 
 CLIENT = "192.0.2.1"
@@ -128,14 +129,14 @@ def store(feed: MemoryChangeFeed) -> MemoryEventStore:
 @pytest.fixture
 async def table(store: MemoryEventStore, feed: MemoryChangeFeed) -> Seated:
     """A started Cheat table of two players, set up on a store without limits."""
-    return await started(Games(store, feed, for_table, SETTINGS))
+    return await started(Games(store, feed, for_table, SETTINGS, ENGINES))
 
 
 def limited(store: MemoryEventStore, feed: MemoryChangeFeed, address_burst: int) -> Games:
     """A process on the same data whose tokens (and addresses' read buckets) hold 2, and whose
     addresses' ceilings hold `address_burst`; none of them refills while the test runs."""
     settings = Settings(address_per_s=1, address_burst=address_burst, read_per_s=1, read_burst=2)
-    return Games(store.sharing(SLOW, 2), feed, for_table, settings, now=Clock())
+    return Games(store.sharing(SLOW, 2), feed, for_table, settings, ENGINES, now=Clock())
 
 
 def left(games: Games, n: int) -> bool:
@@ -187,7 +188,7 @@ async def test_a_move_takes_one_from_the_ceiling_and_gives_it_back_when_its_toke
     store: MemoryEventStore, feed: MemoryChangeFeed, table: Seated
 ) -> None:
     games = limited(store, feed, address_burst=6)
-    setup = Games(store, feed, for_table, SETTINGS)
+    setup = Games(store, feed, for_table, SETTINGS, ENGINES)
     seat = (await view_of(setup, table))["turn"]
     mine = await view_of(setup, table, seat)
     command = Accept() if "accept" in mine["legal"] else Play(cards=mine["me"]["hand"][:1])
@@ -205,7 +206,7 @@ async def test_an_accepted_move_and_a_replay_of_it_each_take_one_from_the_ceilin
     store: MemoryEventStore, feed: MemoryChangeFeed, table: Seated
 ) -> None:
     games = limited(store, feed, address_burst=3)
-    setup = Games(store, feed, for_table, SETTINGS)
+    setup = Games(store, feed, for_table, SETTINGS, ENGINES)
     seat = (await view_of(setup, table))["turn"]
     hand = (await view_of(setup, table, seat))["me"]["hand"]
     body = json.dumps({"type": "play", "cards": hand[:1]}).encode()

@@ -16,6 +16,7 @@ from kronikas.application.appends import Kept
 from kronikas.application.errors import InvalidRequest, RateLimited
 from kronikas.application.games import Games
 from kronikas.application.wire import Answer
+from tests.apps import ENGINES
 from tests.unit.application.test_use_cases import (
     SETTINGS,
     CountingStore,
@@ -49,7 +50,7 @@ def store(feed: MemoryChangeFeed) -> Counted:
 
 def process(store: MemoryEventStore, feed: MemoryChangeFeed) -> Games:
     """One service process on the store (its own folds and kept answers)."""
-    return Games(store, feed, for_table, SETTINGS)
+    return Games(store, feed, for_table, SETTINGS, ENGINES)
 
 
 async def test_the_accepting_process_answers_a_retry_from_memory(

@@ -25,6 +25,7 @@ from kronikas.application.wire import Answer
 from kronikas.config import Settings
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
 from kronikas.domain.common import DomainError, Leave
+from tests.apps import ENGINES
 
 SETTINGS = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=5.0)
 NOW = 1_800_000_000.0
@@ -68,13 +69,13 @@ def store(feed: MemoryChangeFeed) -> CountingStore:
 
 @pytest.fixture
 def games(store: MemoryEventStore, feed: MemoryChangeFeed) -> Games:
-    return Games(store, feed, for_table, SETTINGS)
+    return Games(store, feed, for_table, SETTINGS, ENGINES)
 
 
 @pytest.fixture
 def other(store: MemoryEventStore, feed: MemoryChangeFeed) -> Games:
     """A second process on the same store and feed: its moves are news to `games`."""
-    return Games(store.sharing(), feed, for_table, SETTINGS)
+    return Games(store.sharing(), feed, for_table, SETTINGS, ENGINES)
 
 
 @dataclass
@@ -403,8 +404,8 @@ async def test_a_move_heard_while_a_command_arms_its_deadline_makes_it_decide_ag
     v (and lose the race, and decide again): appending at v + 1 would store events numbered
     from v + 1 a second time, and the log would no longer match its own versions."""
     gated = GatedStore(clock=frozen, feeds=[feed])
-    mine = Games(gated, feed, for_table, SETTINGS)
-    theirs = Games(gated.sharing(), feed, for_table, SETTINGS)
+    mine = Games(gated, feed, for_table, SETTINGS, ENGINES)
+    theirs = Games(gated.sharing(), feed, for_table, SETTINGS, ENGINES)
     table = await started(theirs, turn_seconds=60)
     seat = (await view_of(mine, table))["turn"]
     hand = (await view_of(mine, table, seat))["me"]["hand"]
@@ -429,7 +430,7 @@ async def test_processes_with_a_feed_each_follow_one_another(store: MemoryEventS
     feeds = [MemoryChangeFeed(), MemoryChangeFeed()]
     for feed in feeds:
         store.attach(feed)
-    games, other = (Games(store, feed, for_table, SETTINGS) for feed in feeds)
+    games, other = (Games(store, feed, for_table, SETTINGS, ENGINES) for feed in feeds)
     table = await started(other)
     seen: list[Delivered] = []
     reader = asyncio.create_task(follow(games, table, None, seen))
@@ -477,7 +478,7 @@ async def test_a_key_is_answered_again_for_a_day_then_decided_again(
     store: MemoryEventStore, feed: MemoryChangeFeed
 ) -> None:
     clock = [int(NOW * 1000)]
-    games = Games(store, feed, for_table, SETTINGS, now=lambda: clock[0])
+    games = Games(store, feed, for_table, SETTINGS, ENGINES, now=lambda: clock[0])
     play = await first_play(games, await started(games))
     first = await play.send(games, "k")
     clock[0] += 24 * 3600 * 1000 - 1

@@ -17,7 +17,7 @@ import msgspec.inspect as mi
 from litestar import Litestar, Request
 from litestar.openapi.plugins import JsonRenderPlugin
 
-from kronikas.application.engines import ENGINES, Registry
+from kronikas.application.engines import Registry
 from kronikas.application.wire import envelope
 
 _TAG_FIELDS = ("type", "kind")
@@ -27,7 +27,9 @@ def export(app: Litestar) -> bytes:
     """The document the app serves, as stable, sorted, indented JSON bytes."""
     config = app.openapi_config
     plugins = config.render_plugins if config is not None else ()
-    mend = next((p for p in plugins if isinstance(p, MendedJson)), MendedJson())
+    mend = next((p for p in plugins if isinstance(p, MendedJson)), None)
+    if mend is None:
+        raise ValueError("the app serves no mended document (`MendedJson`): not create_app's")
     doc = mended(app.openapi_schema.to_schema(), mend.inputs, mend.engines)
     return msgspec.json.format(msgspec.json.encode(doc, order="sorted"), indent=2)
 
@@ -36,7 +38,7 @@ class MendedJson(JsonRenderPlugin):
     """Serves `/schema/openapi.json` (which the docs pages read) mended, made once, for the app
     of the games of `engines`."""
 
-    def __init__(self, inputs: Sequence[InputDocs] = (), engines: Registry = ENGINES) -> None:
+    def __init__(self, inputs: Sequence[InputDocs], engines: Registry) -> None:
         super().__init__()
         self.inputs = list(inputs)
         self.engines = engines
@@ -78,7 +80,7 @@ def parameter(
 
 
 def mended(
-    document: dict[str, Any], inputs: Sequence[InputDocs] = (), engines: Registry = ENGINES
+    document: dict[str, Any], inputs: Sequence[InputDocs], engines: Registry
 ) -> dict[str, Any]:
     """A mended copy of the document Litestar generates, for the export and the served one, of
     an app that runs the games of `engines`.

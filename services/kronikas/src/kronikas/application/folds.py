@@ -10,7 +10,7 @@ from typing import Union
 
 import msgspec
 
-from kronikas.application.engines import ENGINES, Registry
+from kronikas.application.engines import Registry
 from kronikas.application.errors import NotFound, Unavailable, rate_limited
 from kronikas.application.ports import ChangeFeed, EventStore
 from kronikas.application.tables import Table
@@ -39,7 +39,7 @@ to its engine's `event_cap` events)."""
 class Codec:
     """Per-game decoders of stored records, one for each game of `engines`."""
 
-    def __init__(self, engines: Registry = ENGINES) -> None:
+    def __init__(self, engines: Registry) -> None:
         self._decoders: dict[str, msgspec.json.Decoder[Record[msgspec.Struct]]] = {
             kind: msgspec.json.Decoder(Record[Union[game.events]])  # type: ignore[name-defined]  # noqa: UP007
             for kind, game in engines.items()
@@ -58,7 +58,7 @@ class Folds:
     """Tables by id, folded up to the version this process last saw (a bounded cache), of the
     games of `engines` (a table of a game not among them is unreadable here)."""
 
-    def __init__(self, store: EventStore, changes: ChangeFeed, engines: Registry = ENGINES) -> None:
+    def __init__(self, store: EventStore, changes: ChangeFeed, engines: Registry) -> None:
         self.store = store
         self.changes = changes
         self.engines = engines

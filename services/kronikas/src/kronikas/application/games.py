@@ -20,7 +20,7 @@ from kronikas.application.access import hash_token
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.clocks import Clocks
 from kronikas.application.commands import Commands
-from kronikas.application.engines import ENGINES, Registry
+from kronikas.application.engines import Registry
 from kronikas.application.errors import (
     ApiError,
     Forbidden,
@@ -57,8 +57,8 @@ class Games:
         changes: ChangeFeed,
         randomness: RandomSource,
         settings: Settings,
+        engines: Registry,
         now: Callable[[], int] = now_ms,
-        engines: Registry = ENGINES,
     ) -> None:
         self.store = store
         self.settings = settings
