@@ -63,7 +63,7 @@ def clock(client: Client) -> FakeClock:
 
     async def with_the_clock() -> None:
         await state.games.stop_clocks()
-        games = Games(state.store, state.notifier, for_table, state.settings, ENGINES, now=moved)
+        games = Games(state.stores, state.notifier, for_table, state.settings, ENGINES, now=moved)
         state.games = games
         if isinstance(app, Kronikas):
             app.games = games

@@ -11,7 +11,7 @@ from litestar.testing import AsyncTestClient
 from redis.asyncio import Redis
 
 from kronikas.adapters.embedded_redis import EmbeddedRedis
-from kronikas.adapters.event_store import game_keys
+from kronikas.adapters.scripts import game_keys
 from kronikas.api.app import create_app
 from kronikas.config import Settings
 from tests.api.conftest import settings

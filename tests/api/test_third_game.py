@@ -189,7 +189,7 @@ async def test_a_third_game_clock_runs_out_and_the_house_plays_the_seat(
 
     async def with_the_clock() -> None:
         await state.games.stop_clocks()
-        games = Games(state.store, state.notifier, for_table, state.settings, GAMES, clock)
+        games = Games(state.stores, state.notifier, for_table, state.settings, GAMES, clock)
         state.games = games
         if isinstance(app, Kronikas):
             app.games = games

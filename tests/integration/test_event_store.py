@@ -1,7 +1,7 @@
 """The event store's contract: one test per promise it keeps, kept by both stores.
 
 The contract suite runs each test on the Redis store (the session's real Redis, and the Redis
-notifier as the change feed) and on the memory store (`MemoryEventStore` on a fake clock, and
+notifier as the change feed) and on the memory store (`MemoryStores` on a fake clock, and
 `MemoryChangeFeed`). The tests after it are about Redis itself: the keys and their TTLs, the
 payload an append publishes, the notifier's subscriptions and the lobby's indexes; the last ones
 are about the memory store's clock, which stands in for Redis's TTLs.
@@ -15,7 +15,7 @@ import dataclasses
 import itertools
 import secrets
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -23,22 +23,16 @@ import pytest
 from redis.asyncio import Redis
 from redis.crc import key_slot
 
-from kronikas.adapters.event_store import (
-    LOBBY_INDEXES,
-    LOBBY_KEY,
-    OLD_LOBBY_KEY,
-    RedisEventStore,
-    game_keys,
-    lobby_index,
-    notify_channel,
-)
-from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
+from kronikas.adapters.event_store import RedisStores, notify_channel
+from kronikas.adapters.lobby import LOBBY_INDEXES, LOBBY_KEY, OLD_LOBBY_KEY, lobby_index
+from kronikas.adapters.memory import MemoryChangeFeed, MemoryStores
 from kronikas.adapters.notifier import Notifier
-from kronikas.application.ports import AppendResult, ReadResult, Summary
+from kronikas.adapters.scripts import game_keys
+from kronikas.application.ports import AppendRequest, AppendResult, ReadResult, Summary
 
 TTL = 600
 
-Store = RedisEventStore | MemoryEventStore
+Store = RedisStores | MemoryStores
 Feed = Notifier | MemoryChangeFeed
 
 _SESSION = secrets.token_hex(4)
@@ -67,7 +61,22 @@ async def append(
 ) -> AppendResult:
     kwargs.setdefault("ttl_s", TTL)
     kwargs.setdefault("summary", summary(game_id))
-    return await store.append(game_id, expected, records, **kwargs)
+    return await store.log.append(AppendRequest(game_id, expected, records, **kwargs))
+
+
+class Progress:
+    """An append's progress (`AppendProgress`) that calls back."""
+
+    def __init__(
+        self, on_stored: Callable[[], None], on_meanwhile: Callable[[], None] = lambda: None
+    ) -> None:
+        self.on_stored, self.on_meanwhile = on_stored, on_meanwhile
+
+    def stored(self) -> None:
+        self.on_stored()
+
+    def meanwhile(self) -> None:
+        self.on_meanwhile()
 
 
 class FakeClock:
@@ -137,16 +146,16 @@ class RedisBackend(Backend):
         super().__init__()
         self.redis = redis
         self.redis_url = redis_url
-        self.store = RedisEventStore(redis)
+        self.store = RedisStores(redis)
         self._clients: list[Redis] = []
 
-    def limited(self) -> RedisEventStore:
-        return RedisEventStore(self.redis, rate_per_s=2, burst=2)
+    def limited(self) -> RedisStores:
+        return RedisStores(self.redis, rate_per_s=2, burst=2)
 
-    async def another(self) -> RedisEventStore:
+    async def another(self) -> RedisStores:
         client = Redis.from_url(self.redis_url)  # a connection of its own
         self._clients.append(client)
-        return RedisEventStore(client)
+        return RedisStores(client)
 
     async def elapse(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -184,19 +193,19 @@ class MemoryBackend(Backend):
     def __init__(self) -> None:
         super().__init__()
         self.clock = FakeClock()
-        self.store: MemoryEventStore = MemoryEventStore(clock=self.clock)
+        self.store: MemoryStores = MemoryStores(clock=self.clock)
 
-    def limited(self) -> MemoryEventStore:
+    def limited(self) -> MemoryStores:
         return self.store.sharing(rate_per_s=2, burst=2)
 
-    async def another(self) -> MemoryEventStore:
+    async def another(self) -> MemoryStores:
         return self.store.sharing()
 
     async def elapse(self, seconds: float) -> None:
         self.clock.advance(seconds)
 
     async def log_of(self, game_id: str) -> list[bytes]:
-        return (await self.store.read(game_id, 0, "", 1 << 30, rate=False)).records
+        return (await self.store.log.read(game_id, 0, "", 1 << 30, rate=False)).records
 
     async def holds(self, game_id: str) -> set[str]:
         return self.store.holds(game_id)
@@ -279,7 +288,7 @@ async def test_append_at_the_expected_version_numbers_events_from_one(store: Sto
     assert (second.outcome, second.version) == ("ok", 2)
     third = await append(store, game, 2, events("c", "d"))
     assert (third.outcome, third.version) == ("ok", 4)
-    read = await store.read(game, 0, "", 100)
+    read = await store.log.read(game, 0, "", 100)
     assert read.version == 4
     assert read.records == events("a", "b", "c", "d")
 
@@ -297,7 +306,7 @@ async def test_records_are_kept_byte_for_byte(store: Store) -> None:
     game = new_id()
     odd = [b"\x00\xff\n\r", "Krónikás ♥".encode(), b"", b"x" * 10_000]
     assert (await append(store, game, 0, odd)).version == 4
-    assert (await store.read(game, 0, "", 10)).records == odd
+    assert (await store.log.read(game, 0, "", 10)).records == odd
 
 
 async def test_stale_version_is_a_conflict_with_the_events_after_it(
@@ -311,7 +320,7 @@ async def test_stale_version_is_a_conflict_with_the_events_after_it(
     assert conflict.records == events("b", "c")
     assert await backend.log_of(game) == events("a", "b", "c")
     assert "auth" not in await backend.holds(game)
-    assert (await store.read(game, 0, "t", 1)).role == ""
+    assert (await store.log.read(game, 0, "t", 1)).role == ""
     assert (await append(store, game, 0, events("y"))).records == events("a", "b", "c")
 
 
@@ -336,20 +345,20 @@ async def test_expected_beyond_the_log_is_a_conflict_without_events(
 async def test_read_returns_the_events_after_a_version_up_to_a_limit(store: Store) -> None:
     game = new_id()
     await append(store, game, 0, events("1", "2", "3", "4", "5"))
-    after_two = await store.read(game, 2, "", 100)
+    after_two = await store.log.read(game, 2, "", 100)
     assert (after_two.version, after_two.records) == (5, events("3", "4", "5"))
     assert (after_two.role, after_two.retry_after_ms) == ("", 0)
-    assert (await store.read(game, 1, "", 2)).records == events("2", "3")
-    assert (await store.read(game, 4, "", 2)).records == events("5")
-    at_end = await store.read(game, 5, "", 100)
+    assert (await store.log.read(game, 1, "", 2)).records == events("2", "3")
+    assert (await store.log.read(game, 4, "", 2)).records == events("5")
+    at_end = await store.log.read(game, 5, "", 100)
     assert (at_end.version, at_end.records) == (5, [])
-    beyond = await store.read(game, 9, "", 100)
+    beyond = await store.log.read(game, 9, "", 100)
     assert (beyond.version, beyond.records) == (5, [])
-    assert (await store.read(game, 0, "", 0)).records == []
+    assert (await store.log.read(game, 0, "", 0)).records == []
 
 
 async def test_reading_an_unknown_game_finds_version_zero(store: Store) -> None:
-    read = await store.read(new_id(), 0, "some-token-hash", 100)
+    read = await store.log.read(new_id(), 0, "some-token-hash", 100)
     assert (read.version, read.role, read.retry_after_ms, read.records) == (0, "", 0, [])
 
 
@@ -360,11 +369,11 @@ async def test_auth_entries_are_written_with_the_append_and_read_back_as_roles(
     await append(store, game, 0, events("created"), auth=[("host-hash", "host")])
     await append(store, game, 1, events("joined"), auth=[("seat0-hash", "0")])
     await append(store, game, 2, events("joined", "joined"), auth=[("s1", "1"), ("s2", "2")])
-    assert (await store.read(game, 0, "host-hash", 1)).role == "host"
-    assert (await store.read(game, 0, "seat0-hash", 1)).role == "0"
-    assert (await store.read(game, 0, "s2", 1)).role == "2"
-    assert (await store.read(game, 0, "unknown-hash", 1)).role == ""
-    assert (await store.read(game, 0, "", 1)).role == ""
+    assert (await store.log.read(game, 0, "host-hash", 1)).role == "host"
+    assert (await store.log.read(game, 0, "seat0-hash", 1)).role == "0"
+    assert (await store.log.read(game, 0, "s2", 1)).role == "2"
+    assert (await store.log.read(game, 0, "unknown-hash", 1)).role == ""
+    assert (await store.log.read(game, 0, "", 1)).role == ""
 
 
 async def test_a_tables_first_append_lists_it_in_the_lobby(backend: Backend, store: Store) -> None:
@@ -374,7 +383,7 @@ async def test_a_tables_first_append_lists_it_in_the_lobby(backend: Backend, sto
     assert (await append(store, game, 0, events("created"), summary=made)).outcome == "ok"
     backend.listed.append(game)
     assert await page_of(store, kind, None) == ([game], False)
-    await store.register(game, made.created_ms)  # an older caller registers: listed once
+    await store.lobby.register(game, made.created_ms)  # an older caller registers: listed once
     assert await page_of(store, kind, "open") == ([game], False)
 
 
@@ -402,15 +411,15 @@ async def test_reads_beyond_the_burst_are_limited_until_tokens_refill(
 ) -> None:
     game = new_id()
     await append(limited, game, 0, events("a"), auth=[("t", "0")])
-    assert (await limited.read(game, 0, "t", 10)).retry_after_ms == 0
-    assert (await limited.read(game, 0, "t", 10)).retry_after_ms == 0
-    refused = await limited.read(game, 0, "t", 10)
+    assert (await limited.log.read(game, 0, "t", 10)).retry_after_ms == 0
+    assert (await limited.log.read(game, 0, "t", 10)).retry_after_ms == 0
+    refused = await limited.log.read(game, 0, "t", 10)
     assert 0 < refused.retry_after_ms <= 500
     assert refused.records == []
-    unlimited = await limited.read(game, 0, "t", 10, rate=False)
+    unlimited = await limited.log.read(game, 0, "t", 10, rate=False)
     assert (unlimited.retry_after_ms, unlimited.records) == (0, events("a"))
     await backend.elapse(refused.retry_after_ms / 1000 + 0.05)
-    again = await limited.read(game, 0, "t", 10)
+    again = await limited.log.read(game, 0, "t", 10)
     assert (again.retry_after_ms, again.records) == (0, events("a"))
 
 
@@ -418,9 +427,9 @@ async def test_reads_and_appends_share_a_tokens_bucket(limited: Store) -> None:
     game = new_id()
     first = await append(limited, game, 0, events("a"), token_hash="t", auth=[("t", "0")])
     assert first.outcome == "ok"
-    assert (await limited.read(game, 0, "t", 10)).retry_after_ms == 0
+    assert (await limited.log.read(game, 0, "t", 10)).retry_after_ms == 0
     assert (await append(limited, game, 1, events("b"), token_hash="t")).outcome == "limited"
-    assert (await limited.read(game, 0, "t", 10)).retry_after_ms > 0
+    assert (await limited.log.read(game, 0, "t", 10)).retry_after_ms > 0
 
 
 async def test_a_tokens_bucket_is_its_own_at_each_table(limited: Store) -> None:
@@ -428,9 +437,9 @@ async def test_a_tokens_bucket_is_its_own_at_each_table(limited: Store) -> None:
     await append(limited, game, 0, events("a"), auth=[("t", "0")])
     await append(limited, other, 0, events("a"), auth=[("t", "1")])
     for _ in range(2):
-        assert (await limited.read(game, 0, "t", 10)).retry_after_ms == 0
-    assert (await limited.read(game, 0, "t", 10)).retry_after_ms > 0
-    assert (await limited.read(other, 0, "t", 10)).retry_after_ms == 0
+        assert (await limited.log.read(game, 0, "t", 10)).retry_after_ms == 0
+    assert (await limited.log.read(game, 0, "t", 10)).retry_after_ms > 0
+    assert (await limited.log.read(other, 0, "t", 10)).retry_after_ms == 0
 
 
 async def test_a_token_the_table_does_not_know_takes_from_no_bucket(limited: Store) -> None:
@@ -439,21 +448,21 @@ async def test_a_token_the_table_does_not_know_takes_from_no_bucket(limited: Sto
     game = new_id()
     await append(limited, game, 0, events("a"), auth=[("t", "0")])
     for _ in range(5):
-        read = await limited.read(game, 0, "made-up", 10)
+        read = await limited.log.read(game, 0, "made-up", 10)
         assert (read.role, read.retry_after_ms, read.records) == ("", 0, events("a"))
-    assert (await limited.read(game, 0, "t", 10)).role == "0"
+    assert (await limited.log.read(game, 0, "t", 10)).role == "0"
 
 
 async def test_a_kept_answer_is_read_back_for_its_game_and_key_until_it_expires(
     store: Store,
 ) -> None:
     game, other = new_id(), new_id()
-    await store.keep_answer(game, "k", b'{"version": 2}', 60)
-    assert await store.answer_of(game, "k") == b'{"version": 2}'
-    assert await store.answer_of(game, "j") is None
-    assert await store.answer_of(other, "k") is None
-    await store.keep_answer(game, "short", b"x", 0)  # at least a second, never for ever
-    assert await store.answer_of(game, "short") == b"x"
+    await store.answers.keep_answer(game, "k", b'{"version": 2}', 60)
+    assert await store.answers.answer_of(game, "k") == b'{"version": 2}'
+    assert await store.answers.answer_of(game, "j") is None
+    assert await store.answers.answer_of(other, "k") is None
+    await store.answers.keep_answer(game, "short", b"x", 0)  # at least a second, never for ever
+    assert await store.answers.answer_of(game, "short") == b"x"
 
 
 async def test_a_conflict_takes_no_token_and_is_answered_before_any_rate_check(
@@ -478,20 +487,20 @@ async def test_without_a_token_there_is_no_limit(limited: Store) -> None:
     game = new_id()
     for version in range(6):
         assert (await append(limited, game, version, events("e"))).outcome == "ok"
-        assert (await limited.read(game, 0, "", 1)).retry_after_ms == 0
+        assert (await limited.log.read(game, 0, "", 1)).retry_after_ms == 0
 
 
 async def test_a_bucket_allows_its_burst_then_says_how_long_until_it_refills(
     backend: Backend, store: Store
 ) -> None:
     key = f"test-{new_id()}"
-    assert [await store.take(key, 2, 3) for _ in range(3)] == [0, 0, 0]
-    wait = await store.take(key, 2, 3)
+    assert [await store.buckets.take(key, 2, 3) for _ in range(3)] == [0, 0, 0]
+    wait = await store.buckets.take(key, 2, 3)
     assert 0 < wait <= 500
-    assert await store.take(f"{key}-other", 2, 3) == 0, "a bucket per key"
+    assert await store.buckets.take(f"{key}-other", 2, 3) == 0, "a bucket per key"
     await backend.elapse(wait / 1000 + 0.05)
-    assert await store.take(key, 2, 3) == 0
-    assert await store.take(key, 2, 3) > 0
+    assert await store.buckets.take(key, 2, 3) == 0
+    assert await store.buckets.take(key, 2, 3) > 0
 
 
 SLOW = 0.001
@@ -500,25 +509,25 @@ SLOW = 0.001
 
 async def test_a_bucket_takes_n_at_once_and_at_most_its_burst(store: Store) -> None:
     key = f"test-{new_id()}"
-    assert await store.take(key, SLOW, 10, n=4) == 0
-    assert await store.take(key, SLOW, 10, n=4) == 0
-    assert await store.take(key, SLOW, 10, n=4) > 0, "2 left: 4 is refused, and none taken"
-    assert await store.take(key, SLOW, 10, n=2) == 0
-    assert await store.take(key, SLOW, 10, n=1) > 0
+    assert await store.buckets.take(key, SLOW, 10, n=4) == 0
+    assert await store.buckets.take(key, SLOW, 10, n=4) == 0
+    assert await store.buckets.take(key, SLOW, 10, n=4) > 0, "2 left: 4 is refused, and none taken"
+    assert await store.buckets.take(key, SLOW, 10, n=2) == 0
+    assert await store.buckets.take(key, SLOW, 10, n=1) > 0
     fresh = f"test-{new_id()}"
-    assert await store.take(fresh, SLOW, 10, n=50) == 0, "a full bucket gives its burst"
-    assert await store.take(fresh, SLOW, 10, n=1) > 0
+    assert await store.buckets.take(fresh, SLOW, 10, n=50) == 0, "a full bucket gives its burst"
+    assert await store.buckets.take(fresh, SLOW, 10, n=1) > 0
 
 
 async def test_a_read_takes_its_cost_from_a_known_tokens_bucket_alone(limited: Store) -> None:
     game = new_id()
     await append(limited, game, 0, events("a"), auth=[("t", "0")])
-    assert (await limited.read(game, 0, "t", 10, cost=2)).retry_after_ms == 0
-    refused = await limited.read(game, 0, "t", 10, cost=1)
+    assert (await limited.log.read(game, 0, "t", 10, cost=2)).retry_after_ms == 0
+    refused = await limited.log.read(game, 0, "t", 10, cost=1)
     assert refused.retry_after_ms > 0 and refused.records == [], "t's 2 at once were spent"
-    made_up = await limited.read(game, 0, "made-up", 10, cost=2)
+    made_up = await limited.log.read(game, 0, "made-up", 10, cost=2)
     assert (made_up.retry_after_ms, made_up.role) == (0, ""), "an unknown token has no bucket"
-    unpaid = await limited.read(game, 0, "t", 10, rate=False, cost=2)
+    unpaid = await limited.log.read(game, 0, "t", 10, rate=False, cost=2)
     assert (unpaid.retry_after_ms, unpaid.records) == (0, events("a"))
 
 
@@ -616,8 +625,7 @@ async def test_an_append_made_calls_stored_once_before_it_returns_and_meanwhile_
             game,
             expected,
             events(*names),
-            stored=lambda: calls.append("stored"),
-            meanwhile=lambda: calls.append("meanwhile"),
+            progress=Progress(lambda: calls.append("stored"), lambda: calls.append("meanwhile")),
             **kwargs,
         )
 
@@ -650,7 +658,7 @@ async def test_an_append_told_by_its_process_wakes_its_waiters_once_the_movers_l
             feed.wake(game, 1, last=1)
             woken.extend(w.viewer for w in (mover, other, spectator) if w.changed)
 
-        await append(store, game, 0, events("a"), stored=told)
+        await append(store, game, 0, events("a"), progress=Progress(told))
         assert sorted(woken, key=str) == [0, 1, None]
         for waiter in (mover, other, spectator):
             assert await waiter.wait(0)
@@ -677,7 +685,7 @@ async def make_listed(
         game = new_id()
         summary_ = Summary(game, kind, status, i, base + i, 0)
         await append(store, game, 0, events(*["e"] * (i + 1)), summary=summary_)
-        await store.register(game, base + i)
+        await store.lobby.register(game, base + i)
         backend.listed.append(game)
         backend.latest[game] = summary_
         ids.append(game)
@@ -687,7 +695,7 @@ async def make_listed(
 async def advance(backend: Backend, game: str, status: str, by: Store | None = None) -> None:
     """Append one event to a table that changes its status (or not) to `status`."""
     store = by or backend.store
-    version = (await store.read(game, 0, "", 0, rate=False)).version
+    version = (await store.log.read(game, 0, "", 0, rate=False)).version
     later = dataclasses.replace(backend.latest[game], status=status)
     result = await append(store, game, version, events("e"), summary=later)
     assert result.outcome == "ok"
@@ -697,7 +705,7 @@ async def advance(backend: Backend, game: str, status: str, by: Store | None = N
 async def page_of(
     store: Store, kind: str | None, status: str | None, offset: int = 0, limit: int = 100
 ) -> tuple[list[str], bool]:
-    page, more = await store.lobby(kind, status, offset, limit)
+    page, more = await store.lobby.page(kind, status, offset, limit)
     return [s.game_id for s in page], more
 
 
@@ -707,15 +715,15 @@ async def test_the_lobby_lists_newest_first_a_page_at_a_time(
     kind = f"test-{new_id()}"
     ids = await make_listed(backend, kind, ["open"] * 5)
     newest = ids[::-1]
-    page, more = await store.lobby(kind, None, 0, 2)
+    page, more = await store.lobby.page(kind, None, 0, 2)
     assert [s.game_id for s in page] == newest[:2] and more
-    page, more = await store.lobby(kind, None, 2, 2)
+    page, more = await store.lobby.page(kind, None, 2, 2)
     assert [s.game_id for s in page] == newest[2:4] and more
-    page, more = await store.lobby(kind, None, 4, 2)
+    page, more = await store.lobby.page(kind, None, 4, 2)
     assert [s.game_id for s in page] == newest[4:] and not more
-    page, more = await store.lobby(kind, None, 0, 5)
+    page, more = await store.lobby.page(kind, None, 0, 5)
     assert [s.game_id for s in page] == newest and not more
-    assert await store.lobby(kind, None, 5, 2) == ([], False)
+    assert await store.lobby.page(kind, None, 5, 2) == ([], False)
     first = page[-1]
     assert (first.kind, first.status, first.players, first.version) == (kind, "open", 0, 1)
     assert page[0].version == 5 and page[0].players == 4
@@ -726,14 +734,14 @@ async def test_the_lobby_filters_by_kind_and_status(backend: Backend, store: Sto
     kind, other_kind = f"test-{new_id()}", f"test-{new_id()}"
     ids = await make_listed(backend, kind, ["open", "playing", "finished", "playing"])
     others = await make_listed(backend, other_kind, ["playing"])
-    playing, more = await store.lobby(kind, "playing", 0, 10)
+    playing, more = await store.lobby.page(kind, "playing", 0, 10)
     assert [s.game_id for s in playing] == [ids[3], ids[1]] and not more
     assert all(s.status == "playing" for s in playing)
-    page, more = await store.lobby(kind, "playing", 0, 1)
+    page, more = await store.lobby.page(kind, "playing", 0, 1)
     assert [s.game_id for s in page] == [ids[3]] and more
-    assert [s.game_id for s in (await store.lobby(kind, "finished", 0, 10))[0]] == [ids[2]]
-    assert [s.game_id for s in (await store.lobby(other_kind, None, 0, 10))[0]] == others
-    every, _ = await store.lobby(None, None, 0, 100_000)
+    assert [s.game_id for s in (await store.lobby.page(kind, "finished", 0, 10))[0]] == [ids[2]]
+    assert [s.game_id for s in (await store.lobby.page(other_kind, None, 0, 10))[0]] == others
+    every, _ = await store.lobby.page(None, None, 0, 100_000)
     assert set(ids + others) <= {s.game_id for s in every}
 
 
@@ -744,7 +752,7 @@ async def test_the_lobby_shows_the_summary_of_the_latest_append(
     [game] = await make_listed(backend, kind, ["open"])
     later = Summary(game, kind, "playing", 3, 0, 0)
     await append(store, game, 1, events("joined", "started"), summary=later)
-    [entry], _ = await store.lobby(kind, None, 0, 10)
+    [entry], _ = await store.lobby.page(kind, None, 0, 10)
     assert (entry.status, entry.players, entry.version) == ("playing", 3, 3)
 
 
@@ -754,10 +762,10 @@ async def test_the_lobby_keeps_whether_a_table_is_seeded(backend: Backend, store
     for game, flag in ((seeded, True), (plain, False)):
         made = Summary(game, kind, "open", 0, int(time.time() * 1000), 0, seeded=flag)
         assert (await append(store, game, 0, events("created"), summary=made)).outcome == "ok"
-        await store.register(game, made.created_ms)
+        await store.lobby.register(game, made.created_ms)
     later = Summary(seeded, kind, "playing", 2, 0, 0, seeded=True)
     await append(store, seeded, 1, events("started"), summary=later)
-    found, _ = await store.lobby(kind, None, 0, 10)
+    found, _ = await store.lobby.page(kind, None, 0, 10)
     assert {s.game_id: s.seeded for s in found} == {seeded: True, plain: False}
 
 
@@ -765,7 +773,7 @@ async def test_the_lobby_leaves_out_tables_that_expired(backend: Backend, store:
     kind = f"test-{new_id()}"
     ids = await make_listed(backend, kind, ["open"] * 3)
     await backend.lapse(ids[1])
-    page, more = await store.lobby(kind, None, 0, 10)
+    page, more = await store.lobby.page(kind, None, 0, 10)
     assert [s.game_id for s in page] == [ids[2], ids[0]] and not more
     assert await page_of(store, kind, "open", 1, 1) == ([ids[0]], False)
 
@@ -778,7 +786,7 @@ async def test_a_table_that_expired_before_it_was_registered_is_not_listed(
     await append(store, game, 0, events("e"), summary=Summary(game, kind, "open", 0, 1, 0))
     backend.listed.append(game)
     await backend.lapse(game)
-    await store.register(game, 1)
+    await store.lobby.register(game, 1)
     assert await page_of(store, kind, None) == ([], False)
 
 
@@ -795,13 +803,13 @@ async def list_in_one_millisecond(backend: Backend, kind: str) -> tuple[list[str
         by = stores[i % 2]
         summary_ = Summary(game, kind, "open", 0, created_ms, 0)
         await append(by, game, 0, events("created"), summary=summary_)
-        await by.register(game, created_ms)
+        await by.lobby.register(game, created_ms)
         backend.listed.append(game)
         ids.append(game)
     earlier = next(fresh)  # made a millisecond before them, listed after them
     summary_ = Summary(earlier, kind, "open", 0, created_ms - 1, 0)
     await append(stores[1], earlier, 0, events("created"), summary=summary_)
-    await stores[1].register(earlier, created_ms - 1)
+    await stores[1].lobby.register(earlier, created_ms - 1)
     backend.listed.append(earlier)
     together = [next(fresh) for _ in range(20)]  # listed at once, by both processes
     for i, game in enumerate(together):
@@ -809,7 +817,7 @@ async def list_in_one_millisecond(backend: Backend, kind: str) -> tuple[list[str
         await append(stores[i % 2], game, 0, events("created"), summary=summary_)
     backend.listed.extend(together)
     await asyncio.gather(
-        *(stores[i % 2].register(game, created_ms + 1) for i, game in enumerate(together))
+        *(stores[i % 2].lobby.register(game, created_ms + 1) for i, game in enumerate(together))
     )
     return ids, earlier, together
 
@@ -850,7 +858,7 @@ async def test_a_table_moves_between_the_pages_of_its_status_as_it_changes(
     assert await page_of(store, kind, "playing") == ([ids[1]], False)
     assert await page_of(store, kind, "finished", 0, 1) == ([ids[4]], True)
     assert await page_of(store, kind, "finished", 1, 1) == ([ids[2]], False)
-    everyone, _ = await store.lobby(kind, None, 0, 10)
+    everyone, _ = await store.lobby.page(kind, None, 0, 10)
     assert [(s.game_id, s.status) for s in everyone] == [
         (ids[5], "open"),
         (ids[4], "finished"),
@@ -886,7 +894,7 @@ async def test_a_kept_answer_lives_the_time_it_is_given(
     on_redis: RedisBackend, redis: Redis
 ) -> None:
     game = new_id()
-    await on_redis.store.keep_answer(game, "k", b"answer", 3600)
+    await on_redis.store.answers.keep_answer(game, "k", b"answer", 3600)
     assert 3595 <= await redis.ttl(f"kr:{{{game}}}:replay:k") <= 3600
 
 
@@ -921,8 +929,8 @@ async def test_every_key_of_a_game_carries_its_hash_tag(
         token_hash="t",
         auth=[("h", "host")],
     )
-    await limited.keep_answer(game, "k", b"answer", 60)
-    await limited.read(game, 0, "reader", 10)
+    await limited.answers.keep_answer(game, "k", b"answer", 60)
+    await limited.log.read(game, 0, "reader", 10)
     found = [key.decode() async for key in redis.scan_iter(match=f"*{game}*", count=1000)]
     tag = f"kr:{{{game}}}"
     # log, meta, auth, the rate buckets, a replayed answer (a key's record is in the log)
@@ -1043,7 +1051,7 @@ async def test_a_read_drops_the_tables_whose_meta_expired_from_every_index(
     kind = f"test-{new_id()}"
     ids = await make_listed(on_redis, kind, ["open"] * 3)
     await redis.delete(game_keys(ids[1])["meta"])
-    page, more = await store.lobby(kind, None, 0, 10)
+    page, more = await store.lobby.page(kind, None, 0, 10)
     assert [s.game_id for s in page] == [ids[2], ids[0]] and not more
     for index in indexes_of(kind, "open"):
         assert await redis.zscore(index, ids[1]) is None, index
@@ -1087,7 +1095,7 @@ async def test_a_move_lost_after_the_append_is_made_by_a_read_of_the_old_status(
     async def died(*_: object) -> None:
         """The process died between the append and the move."""
 
-    monkeypatch.setattr(store, "_relist", died)
+    monkeypatch.setattr(store.lobby, "relist", died)
     await advance(on_redis, ids[1], "playing")
     await advance(on_redis, ids[2], "playing")
     monkeypatch.undo()
@@ -1111,7 +1119,7 @@ async def test_a_move_lost_after_the_append_is_made_by_the_next_append(
     async def died(*_: object) -> None:
         pass
 
-    monkeypatch.setattr(store, "_relist", died)
+    monkeypatch.setattr(store.lobby, "relist", died)
     await advance(on_redis, game, "playing")
     monkeypatch.undo()
     assert await redis.zscore(lobby_index(kind, "playing"), game) is None
@@ -1132,11 +1140,11 @@ async def test_a_lost_last_move_is_made_by_a_read_of_every_status(
     async def died(*_: object) -> None:
         pass
 
-    monkeypatch.setattr(store, "_relist", died)
+    monkeypatch.setattr(store.lobby, "relist", died)
     await advance(on_redis, ids[0], "finished")  # no append follows the last one
     monkeypatch.undo()
     assert await page_of(store, kind, "finished") == ([], False)  # not found yet, never wrong
-    everyone, _ = await store.lobby(kind, None, 0, 10)
+    everyone, _ = await store.lobby.page(kind, None, 0, 10)
     assert [(s.game_id, s.status) for s in everyone] == [(ids[1], "open"), (ids[0], "finished")]
     assert await page_of(store, kind, "finished") == ([ids[0]], False)
     assert await page_of(store, kind, "playing") == ([], False)
@@ -1163,14 +1171,14 @@ async def test_registering_drops_expired_tables_that_no_read_reaches(
     on_redis: RedisBackend, redis: Redis
 ) -> None:
     kind = f"test-{new_id()}"
-    store = RedisEventStore(redis)
+    store = RedisStores(redis)
     ancient = new_id()  # the oldest entry of all: a new store checks it first
     await append(store, ancient, 0, events("e"), summary=Summary(ancient, kind, "open", 0, 1, 0))
-    await store.register(ancient, 1)
+    await store.lobby.register(ancient, 1)
     on_redis.listed.append(ancient)
     await redis.delete(game_keys(ancient)["meta"])
     assert await redis.zrank(LOBBY_KEY, ancient) == 0
-    await make_listed(on_redis, kind, ["open"], by=RedisEventStore(redis))
+    await make_listed(on_redis, kind, ["open"], by=RedisStores(redis))
     for index in indexes_of(kind, "open"):
         assert await redis.zscore(index, ancient) is None, index
 
@@ -1192,7 +1200,7 @@ async def test_the_lobby_adopts_the_tables_an_older_version_listed(
     expired = new_id()
     await redis.zadd(OLD_LOBBY_KEY, {expired: base + 3})
     on_redis.listed.extend([*ids, expired])
-    upgraded = RedisEventStore(redis)
+    upgraded = RedisStores(redis)
     assert await page_of(upgraded, kind, None) == (ids[::-1], False)
     assert await page_of(upgraded, kind, "open", 1, 1) == ([ids[1]], True)
     for game in [*ids, expired]:
@@ -1214,15 +1222,15 @@ def clock() -> FakeClock:
 async def test_the_memory_store_ends_a_game_its_ttl_after_the_last_append(
     clock: FakeClock,
 ) -> None:
-    store = MemoryEventStore(clock=clock)
+    store = MemoryStores(clock=clock)
     game = new_id()
     await append(store, game, 0, events("a"), ttl_s=300, auth=[("h", "host")])
-    await store.register(game, 1)
+    await store.lobby.register(game, 1)
     clock.advance(300)
-    assert await store.read(game, 0, "h", 10) == ReadResult(1, "host", 0, events("a"))
+    assert await store.log.read(game, 0, "h", 10) == ReadResult(1, "host", 0, events("a"))
     assert await page_of(store, None, None) == ([game], False)
     clock.advance(0.001)
-    assert await store.read(game, 0, "h", 10) == ReadResult(0, "", 0, [])
+    assert await store.log.read(game, 0, "h", 10) == ReadResult(0, "", 0, [])
     assert await page_of(store, None, None) == ([], False)
     assert store.holds(game) == set()
     assert (await append(store, game, 0, events("again"))).version == 1
@@ -1231,7 +1239,7 @@ async def test_the_memory_store_ends_a_game_its_ttl_after_the_last_append(
 async def test_the_memory_store_moves_a_games_end_only_by_more_than_a_minute_or_with_auth(
     clock: FakeClock,
 ) -> None:
-    store = MemoryEventStore(clock=clock)
+    store = MemoryStores(clock=clock)
     kept, moved, authed = new_id(), new_id(), new_id()
     for game in (kept, moved, authed):
         await append(store, game, 0, events("a"), ttl_s=600)
@@ -1247,23 +1255,23 @@ async def test_the_memory_store_moves_a_games_end_only_by_more_than_a_minute_or_
     assert store.holds(kept) == set()
     clock.advance(30)
     assert store.holds(authed) == set()
-    assert (await store.read(moved, 0, "", 10)).version == 2
+    assert (await store.log.read(moved, 0, "", 10)).version == 2
     clock.advance(31)
     assert store.holds(moved) == set()
 
 
 async def test_the_memory_stores_buckets_refill_by_its_clock(clock: FakeClock) -> None:
-    store = MemoryEventStore(rate_per_s=2, burst=2, clock=clock)
+    store = MemoryStores(rate_per_s=2, burst=2, clock=clock)
     game = new_id()
     await append(store, game, 0, events("a"), auth=[("t", "0")])
-    assert [(await store.read(game, 0, "t", 1)).retry_after_ms for _ in range(3)] == [0, 0, 500]
+    assert [(await store.log.read(game, 0, "t", 1)).retry_after_ms for _ in range(3)] == [0, 0, 500]
     clock.advance(0.25)  # half a token
-    assert (await store.read(game, 0, "t", 1)).retry_after_ms == 250
+    assert (await store.log.read(game, 0, "t", 1)).retry_after_ms == 250
     clock.advance(0.25)
-    assert (await store.read(game, 0, "t", 1)).retry_after_ms == 0
-    assert (await store.read(game, 0, "t", 1)).retry_after_ms == 500
-    assert await store.take("k", 0.5, 1) == 0
-    assert await store.take("k", 0.5, 1) == 2000
+    assert (await store.log.read(game, 0, "t", 1)).retry_after_ms == 0
+    assert (await store.log.read(game, 0, "t", 1)).retry_after_ms == 500
+    assert await store.buckets.take("k", 0.5, 1) == 0
+    assert await store.buckets.take("k", 0.5, 1) == 2000
 
 
 async def test_a_cut_memory_feed_begins_a_new_generation_and_wakes_its_waiters() -> None:
@@ -1282,7 +1290,7 @@ async def test_a_listener_that_fails_ends_the_games_memory_feed_and_the_others_s
     clock: FakeClock,
 ) -> None:
     feed = MemoryChangeFeed()
-    store = MemoryEventStore(clock=clock, feeds=[feed])
+    store = MemoryStores(clock=clock, feeds=[feed])
     game = new_id()
     heard: list[int] = []
 
@@ -1306,22 +1314,22 @@ async def test_a_listener_that_fails_ends_the_games_memory_feed_and_the_others_s
 
 
 async def _drain(store: Store, now_ms: int, games: set[str]) -> None:
-    lease, taken = await store.due(now_ms, 1, 1000)
+    lease, taken = await store.deadlines.due(now_ms, 1, 1000)
     for game in taken:
-        await store.settle(game, lease, None)
-    assert not games & set((await store.due(now_ms + 10, 1, 1000))[1])
+        await store.deadlines.settle(game, lease, None)
+    assert not games & set((await store.deadlines.due(now_ms + 10, 1, 1000))[1])
 
 
 async def test_a_table_is_due_at_its_earliest_armed_deadline(store: Store) -> None:
     game = new_id()
-    await store.arm(game, 5_000)
-    await store.arm(game, 3_000)
-    await store.arm(game, 4_000)  # later than the one armed: the earlier stays
-    assert game not in (await store.due(2_999, 10_000, 100))[1]
-    lease, taken = await store.due(3_000, 10_000, 100)
+    await store.deadlines.arm(game, 5_000)
+    await store.deadlines.arm(game, 3_000)
+    await store.deadlines.arm(game, 4_000)  # later than the one armed: the earlier stays
+    assert game not in (await store.deadlines.due(2_999, 10_000, 100))[1]
+    lease, taken = await store.deadlines.due(3_000, 10_000, 100)
     assert game in taken
     assert lease == 13_000
-    await store.settle(game, lease, None)
+    await store.deadlines.settle(game, lease, None)
 
 
 async def test_a_due_table_is_leased_to_one_taker_until_the_lease_ends(
@@ -1329,46 +1337,52 @@ async def test_a_due_table_is_leased_to_one_taker_until_the_lease_ends(
 ) -> None:
     game = new_id()
     other = await backend.another()
-    await store.arm(game, 1_000)
-    lease, taken = await store.due(2_000, 5_000, 100)
+    await store.deadlines.arm(game, 1_000)
+    lease, taken = await store.deadlines.due(2_000, 5_000, 100)
     assert game in taken
-    assert game not in (await other.due(6_999, 5_000, 100))[1]  # still leased
-    _, taken2 = await other.due(7_000, 5_000, 100)  # the first taker died: taken again
+    assert game not in (await other.deadlines.due(6_999, 5_000, 100))[1]  # still leased
+    _, taken2 = await other.deadlines.due(7_000, 5_000, 100)  # the first taker died: taken again
     assert game in taken2
-    await store.settle(game, lease, 9_000)  # the first taker's settle no longer counts…
-    assert game in (await other.due(12_000, 5_000, 100))[1]  # …but put it no later than 9 s
+    await store.deadlines.settle(game, lease, 9_000)  # the first taker's settle no longer counts…
+    assert (
+        game in (await other.deadlines.due(12_000, 5_000, 100))[1]
+    )  # …but put it no later than 9 s
     await _drain(store, 20_000, {game})
 
 
 async def test_settling_gives_the_next_deadline_or_forgets_the_table(store: Store) -> None:
     game, done = new_id(), new_id()
-    await store.arm(game, 1_000)
-    await store.arm(done, 1_000)
-    lease, taken = await store.due(1_500, 60_000, 100)
+    await store.deadlines.arm(game, 1_000)
+    await store.deadlines.arm(done, 1_000)
+    lease, taken = await store.deadlines.due(1_500, 60_000, 100)
     assert {game, done} <= set(taken)
-    await store.settle(game, lease, 4_000)
-    await store.settle(done, lease, None)
-    assert set((await store.due(3_999, 60_000, 100))[1]).isdisjoint({game, done})
-    lease, taken = await store.due(4_000, 60_000, 100)
+    await store.deadlines.settle(game, lease, 4_000)
+    await store.deadlines.settle(done, lease, None)
+    assert set((await store.deadlines.due(3_999, 60_000, 100))[1]).isdisjoint({game, done})
+    lease, taken = await store.deadlines.due(4_000, 60_000, 100)
     assert game in taken and done not in taken
     await _drain(store, 100_000, {game, done})
 
 
 async def test_a_deadline_armed_while_leased_is_not_lost_by_settling(store: Store) -> None:
     game = new_id()
-    await store.arm(game, 1_000)
-    lease, _ = await store.due(1_000, 60_000, 100)
-    await store.arm(game, 2_000)  # a move made while the taker acted: its deadline is earlier
-    await store.settle(game, lease, 30_000)  # the taker's view of the next deadline, later
-    assert game in (await store.due(2_000, 60_000, 100))[1]
+    await store.deadlines.arm(game, 1_000)
+    lease, _ = await store.deadlines.due(1_000, 60_000, 100)
+    await store.deadlines.arm(
+        game, 2_000
+    )  # a move made while the taker acted: its deadline is earlier
+    await store.deadlines.settle(
+        game, lease, 30_000
+    )  # the taker's view of the next deadline, later
+    assert game in (await store.deadlines.due(2_000, 60_000, 100))[1]
     await _drain(store, 100_000, {game})
 
 
 async def test_due_takes_at_most_the_limit_earliest_first(store: Store) -> None:
     games = [new_id() for _ in range(5)]
     for offset, game in enumerate(games):
-        await store.arm(game, 1_000 + offset)
-    _, taken = await store.due(2_000, 60_000, 3)
+        await store.deadlines.arm(game, 1_000 + offset)
+    _, taken = await store.deadlines.due(2_000, 60_000, 3)
     assert [g for g in taken if g in games] == games[:3]
-    assert [g for g in (await store.due(2_000, 60_000, 3))[1] if g in games] == games[3:]
+    assert [g for g in (await store.deadlines.due(2_000, 60_000, 3))[1] if g in games] == games[3:]
     await _drain(store, 100_000, set(games))

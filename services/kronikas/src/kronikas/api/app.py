@@ -16,7 +16,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.types import ControllerRouterHandler
 
 from kronikas import __version__
-from kronikas.adapters.event_store import RedisEventStore
+from kronikas.adapters.event_store import RedisStores
 from kronikas.adapters.notifier import Notifier
 from kronikas.adapters.randomness import for_table
 from kronikas.adapters.redis_client import connect
@@ -127,12 +127,12 @@ def create_app(
     async def on_startup(app: Litestar) -> None:
         if app.state.redis is None:
             app.state.redis = connect(settings)
-        store = RedisEventStore(app.state.redis, settings.rate_per_s, settings.rate_burst)
-        app.state.store = store
+        stores = RedisStores(app.state.redis, settings.rate_per_s, settings.rate_burst)
+        app.state.stores = stores
         notifier = Notifier(app.state.redis)
         notifier.start()
         app.state.notifier = notifier
-        app.state.games = Games(store, notifier, for_table, settings, engines=games)
+        app.state.games = Games(stores, notifier, for_table, settings, games)
         app.state.games.run_clocks()
         if isinstance(app, Kronikas):
             app.games = app.state.games
@@ -150,8 +150,8 @@ def create_app(
             await games.stop_clocks()
         if notifier := app.state.get("notifier"):
             await notifier.stop()
-        if store := app.state.get("store"):
-            await store.aclose()
+        if stores := app.state.get("stores"):
+            await stores.aclose()
         if redis is None and app.state.redis is not None:
             await app.state.redis.aclose()
 
