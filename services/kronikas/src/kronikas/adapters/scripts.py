@@ -105,17 +105,8 @@ class Scripts:
         self._line_scripts[line_script.sha] = line_script
         return self.redis.register_script(source)
 
-    async def run(
-        self,
-        script: AsyncScript,
-        keys: list[str],
-        args: list[Any],
-        early: Early | None = None,
-        meanwhile: Callable[[], None] | None = None,
-    ) -> Any:
-        """Run a script; after a lost connection, try once more on a new one. On the store's
-        own line, `early` sees the reply as soon as it is read, and `meanwhile` is called once
-        the call is on its way (adapters/script_line.py); through redis-py, before it is sent.
+    async def run(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
+        """Run a script; after a lost connection, try once more on a new one.
 
         For reads and the lobby's scripts, which are safe to run twice: a connection that
         outlived a Redis restart fails on its next use. An append makes its own second try
@@ -123,10 +114,10 @@ class Scripts:
         after all.
         """
         try:
-            return await self.call(script, keys, args, early, meanwhile)
+            return await self.call(script, keys, args)
         except RedisConnectionError as exc:
             await self.reconnect(exc)
-            return await self.call(script, keys, args, early)
+            return await self.call(script, keys, args)
 
     async def call(
         self,
@@ -136,7 +127,9 @@ class Scripts:
         early: Early | None = None,
         meanwhile: Callable[[], None] | None = None,
     ) -> Any:
-        """Run a script once (`run` says how)."""
+        """Run a script once: on the stores' own line, `early` sees the reply as soon as it is
+        read, and `meanwhile` is called once the call is on its way (adapters/script_line.py);
+        through redis-py, `meanwhile` is called before it is sent."""
         if self._line is not None:
             known = self._line_scripts[script.sha]
             return await self._line.evalsha(known, keys, args, early, meanwhile)
