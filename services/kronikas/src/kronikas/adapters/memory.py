@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Iterable
 from kronikas.adapters.memory_data import Clock, MemoryRedis, take_from
 from kronikas.adapters.memory_log import MemoryLobby, MemoryLog
 from kronikas.adapters.waiter import Waiter, WaitersByGame
-from kronikas.application.ports import Appended, Stores
+from kronikas.application.ports import Appended, ChangeFeed, Stores
 
 log = logging.getLogger("kronikas.memory")
 
@@ -158,7 +158,7 @@ class MemoryStores(Stores):
         return {name for name, value in kept.items() if value is not None}
 
 
-class MemoryChangeFeed:
+class MemoryChangeFeed(ChangeFeed):
     """`ChangeFeed` in memory: hears every append of the stores it is attached to, as it is made.
 
     Nothing is lost in memory, so a game's feed is unbroken from the first wait on it on (its
