@@ -10,8 +10,9 @@ from typing import Any
 from litestar import Litestar, Request, Response, post
 
 from kronikas.api.app import create_app
+from kronikas.application.engines import service_games
 from kronikas.application.games import Games
-from kronikas.application.ports import Summary
+from kronikas.application.ports import AppendRequest, Summary
 
 _RECORD = b'{"v":0,"at":"2026-01-01T00:00:00.000Z","e":{"type":"bench"}}'
 
@@ -24,16 +25,11 @@ async def bench_append(request: Request[Any, Any, Any]) -> Response[bytes]:
     """
     games: Games = request.app.state.games
     game_id, v = request.path_params["game_id"], int(request.query_params["v"])
-    result = await games.store.append(
-        game_id,
-        v,
-        [_RECORD],
-        ttl_s=600,
-        summary=Summary(game_id, "bench", "playing", 0, 0, 0),
-    )
+    summary = Summary(game_id, "bench", "playing", 0, 0, 0)
+    result = await games.stores.log.append(AppendRequest(game_id, v, [_RECORD], summary, 600))
     return Response(f'{{"version":{result.version}}}'.encode(), media_type="application/json")
 
 
 def create_bench_app() -> Litestar:
     """The production app with the ceiling route added."""
-    return create_app(extra_routes=[bench_append])
+    return create_app(extra_routes=[bench_append], games=service_games())

@@ -38,8 +38,8 @@ from redis.asyncio import Redis
 
 from benchmarks.served import Served
 from kronikas.adapters.embedded_redis import EmbeddedRedis
-from kronikas.adapters.event_store import RedisEventStore
-from kronikas.application.ports import Summary
+from kronikas.adapters.event_store import RedisStores
+from kronikas.application.ports import AppendRequest, Summary
 from kronikas.application.wire import Record, encode, utc_text
 from kronikas.domain.common import SeatAway, SeatBack
 
@@ -88,7 +88,7 @@ async def long_table(client: httpx.AsyncClient, redis: Redis, events: int) -> tu
         await asyncio.sleep(0.05)
     else:
         raise RuntimeError("the house did not reach the person's turn")
-    store = RedisEventStore(redis)
+    store = RedisStores(redis)
     version = int(await redis.llen(f"kr:{{{game}}}:log"))
     created_ms = int(time.time() * 1000)
     seat = joined["seat"]
@@ -99,7 +99,7 @@ async def long_table(client: httpx.AsyncClient, redis: Redis, events: int) -> tu
             for i in range(min(500, events - version + (events - version) % 2))
         ]
         summary = Summary(game, "cheat", "playing", 8, created_ms, version + len(records))
-        result = await store.append(game, version, records, ttl_s=3600, summary=summary)
+        result = await store.log.append(AppendRequest(game, version, records, summary, 3600))
         if result.outcome != "ok":
             raise RuntimeError(f"could not grow the table: {result}")
         version = result.version

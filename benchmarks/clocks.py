@@ -26,9 +26,10 @@ from redis.asyncio import Redis
 
 from benchmarks.follow import script_commands
 from kronikas.adapters.embedded_redis import EmbeddedRedis
-from kronikas.adapters.event_store import DEADLINES, RedisEventStore
+from kronikas.adapters.event_store import DEADLINES, RedisStores
 from kronikas.adapters.memory import MemoryChangeFeed
 from kronikas.adapters.randomness import for_table
+from kronikas.application.engines import service_games
 from kronikas.application.games import Games
 from kronikas.application.house import now_ms
 from kronikas.config import Settings
@@ -65,10 +66,11 @@ async def run(url: str, tables: int, echo: Any = print) -> dict[str, float]:
     frozen: int | None = None
     settings = Settings(redis_url=url, log_level="CRITICAL", rate_per_s=0, open_per_min=10**6)
     games = Games(
-        RedisEventStore(redis),
+        RedisStores(redis),
         MemoryChangeFeed(),
         for_table,
         settings,
+        service_games(),
         lambda: now_ms() if frozen is None else frozen,
     )
     options = CheatOptions(turn_seconds=TURN_SECONDS)

@@ -30,7 +30,7 @@ from kronikas_client.models import CheatGameView as SdkCheatView
 from kronikas_client.models import ThirtyOneGameView as SdkThirtyOneView
 
 from kronikas.adapters.randomness import SeededRandomness
-from kronikas.application.engines import ENGINES
+from kronikas.application.engines import service_games
 from kronikas.domain import cheat, thirty_one
 from kronikas.domain.cheat import house as cheat_house
 from kronikas.domain.common import Join, Start
@@ -90,12 +90,13 @@ class BotSeat:
     def __init__(self, engine: ModuleType, game: str, seat: int, bot: Bot) -> None:
         self.engine, self.game, self.seat, self.bot = engine, game, seat, bot
         self.command_type: Any = engine.Command
+        self.end_event = service_games()[game].end_event
 
     def observe(self, event: Any, version: int) -> None:
         """Feed the bot the event as the SDK parses it from the wire."""
         data = msgspec.to_builtins(self.engine.redact(event, self.seat))
         wire = {"type": f"{self.game}.{data['type']}", "version": version, "at": "", "data": data}
-        if isinstance(event, ENGINES[self.game].end_event):
+        if isinstance(event, self.end_event):
             wire["final"] = True  # as the service marks the match's end (docs/api.md, Events)
         self.bot.observe(parse_event(wire))
 

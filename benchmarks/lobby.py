@@ -1,7 +1,7 @@
 """A figure, not a test: what a lobby page costs with 100,000 tables (issue 14, item 4).
 
 Fills a bundled Redis with tables of both kinds in every status (their meta and the lobby's
-indexes, written in bulk), then times pages of `RedisEventStore.lobby` and counts the commands
+indexes, written in bulk), then times pages of `RedisLobby.page` and counts the commands
 Redis ran for each (`INFO commandstats`, which counts the commands inside scripts too). Beside
 each figure, the same page by the lobby of earlier versions: one sorted set of every table,
 scanned newest first 200 at a time, each table's meta read to filter it in Python.
@@ -24,14 +24,10 @@ import msgspec
 from redis.asyncio import Redis
 
 from kronikas.adapters.embedded_redis import EmbeddedRedis
-from kronikas.adapters.event_store import (
-    LOBBY_INDEXES,
-    RedisEventStore,
-    SummaryRecord,
-    game_keys,
-    list_in,
-)
-from kronikas.application.ports import Summary
+from kronikas.adapters.event_store import RedisStores
+from kronikas.adapters.lobby import LOBBY_INDEXES, SummaryRecord, list_in
+from kronikas.adapters.scripts import game_keys
+from kronikas.application.ports import AppendRequest, Summary
 
 OLD_KEY = "bench:old-lobby"
 """The earlier versions' one sorted set (id -> created_ms), under a name the store won't adopt."""
@@ -158,13 +154,13 @@ async def run(
         old_mb = (await redis.memory_usage(OLD_KEY, samples=0) or 0) / 2**20
         echo(f"lobby memory: {len(names)} indexes {now_mb:.1f} MB; before, one set {old_mb:.1f} MB")
         found |= {"lobby_indexes_mib": now_mb, "lobby_old_index_mib": old_mb}
-        store = RedisEventStore(redis)
+        store = RedisStores(redis)
         old = old_lobby(redis)
         echo(f"a page of {LIMIT}, median of {repeat}; Redis commands a page (INFO commandstats)")
         echo(f"{'page':<32}{'now ms':>9}{'cmds':>7}{'before ms':>11}{'cmds':>8}{'tables':>8}")
         for title, kind, status, offset in PAGES:
             new_ms, new_cmds, shown = await measure(
-                redis, store.lobby, kind, status, offset, repeat
+                redis, store.lobby.page, kind, status, offset, repeat
             )
             old_ms, old_cmds, old_shown = await measure(
                 redis, old, kind, status, offset, max(3, repeat // 5)
@@ -189,7 +185,7 @@ async def run(
 
 
 async def writes(
-    redis: Redis, store: RedisEventStore, tables: int, echo: Callable[[str], object] = print
+    redis: Redis, store: RedisStores, tables: int, echo: Callable[[str], object] = print
 ) -> dict[str, float]:
     """What the indexes cost the writes: creating a table, and appends that keep or move it."""
     ids = [f"new-{i}" for i in range(tables)]
@@ -197,13 +193,13 @@ async def writes(
     async def create(game: str) -> None:
         now = int(time.time() * 1000)
         summary = Summary(game, "cheat", "open", 0, now, 0)
-        await store.append(game, 0, [b"{}"], ttl_s=3600, summary=summary)
-        await store.register(game, now)
+        await store.log.append(AppendRequest(game, 0, [b"{}"], summary, 3600))
+        await store.lobby.register(game, now)
 
     def append(version: int, status: str) -> Callable[[str], Awaitable[Any]]:
         def one(game: str) -> Awaitable[Any]:
             summary = Summary(game, "cheat", status, 2, 0, 0)
-            return store.append(game, version, [b"{}"], ttl_s=3600, summary=summary)
+            return store.log.append(AppendRequest(game, version, [b"{}"], summary, 3600))
 
         return one
 

@@ -18,6 +18,7 @@ from litestar.testing import AsyncTestClient
 
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 from kronikas.api.app import create_app
+from kronikas.application.engines import service_games
 from kronikas.config import Settings
 
 
@@ -32,7 +33,7 @@ async def measure(redis_url: str, rounds: int) -> tuple[float, float, int]:
     settings = Settings(redis_url=redis_url, log_level="CRITICAL", rate_per_s=100_000,
                         rate_burst=100_000, open_per_min=1_000_000,
                         allowed_hosts=("testserver.local",))  # fmt: skip
-    async with AsyncTestClient(create_app(settings)) as client:
+    async with AsyncTestClient(create_app(settings, games=service_games())) as client:
         created = (await client.post("/v1/games", json={"kind": "cheat"})).json()
         table = created["game"]["id"]
         token = (await client.post(f"/v1/games/{table}/players", json={"name": "A"})).json()

@@ -1,4 +1,4 @@
-"""The app under test: its settings, and one app a whole session shares."""
+"""The app under test: its settings, its games, and one app a whole session shares."""
 
 from __future__ import annotations
 
@@ -7,9 +7,14 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
+from kronikas.application.engines import Registry, service_games
 from kronikas.config import Settings
 
 Client = AsyncTestClient[Litestar]
+
+ENGINES: Registry = service_games()
+"""The service's games, as its composition root builds them: what the tests hand to
+`create_app(games=...)` and to the use cases (a test of its own games brings its own)."""
 
 TEST_HOST = "testserver.local"
 """The name Litestar's test clients send as `Host`."""

@@ -12,7 +12,7 @@ import pytest
 from redis.asyncio import Redis
 
 from kronikas.adapters.embedded_redis import EmbeddedRedis
-from tests.apps import Client, on_same_app, settings
+from tests.apps import ENGINES, Client, on_same_app, settings
 
 if TYPE_CHECKING:
     import httpx
@@ -153,7 +153,7 @@ async def running_app(redis_url: str) -> AsyncIterator[Client]:
 
     from kronikas.api.app import create_app
 
-    async with AsyncTestClient(create_app(settings(redis_url))) as running:
+    async with AsyncTestClient(create_app(settings(redis_url), games=ENGINES)) as running:
         yield running
 
 

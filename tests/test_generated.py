@@ -12,7 +12,7 @@ from litestar.testing import TestClient
 from kronikas.api.app import create_app
 from kronikas.api.openapi import export
 from kronikas.config import Settings
-from tests.apps import TEST_HOST
+from tests.apps import ENGINES, TEST_HOST
 from tools.gen_sdk import GENERATED, generate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +25,7 @@ def _app() -> Litestar:
     settings = Settings(
         redis_url="redis://unused:6379/0", log_level="CRITICAL", allowed_hosts=(TEST_HOST,)
     )
-    return create_app(settings)
+    return create_app(settings, games=ENGINES)
 
 
 def test_committed_openapi_document_is_what_the_code_exports() -> None:

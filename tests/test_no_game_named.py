@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kronikas.application.engines import ENGINES
 from kronikas.application.wire import camel
 from kronikas.domain.engine import tag_of
+from tests.apps import ENGINES
 from tools.gen_sdk import GENERATED, HAND_WRITTEN
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,12 +18,11 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from kronikas.api.app import create_app
-from kronikas.application.engines import ENGINES
 from kronikas.domain.engine import rules
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.api.tables import Tables
 from tests.api.test_tables import assert_problem
-from tests.apps import settings
+from tests.apps import ENGINES, settings
 
 Client = AsyncTestClient[Litestar]
 CAP = 20

@@ -20,7 +20,7 @@ from redis.asyncio import Redis
 from kronikas.api.app import create_app
 from tests.api.tables import Tables, auth
 from tests.api.test_tables import assert_problem
-from tests.apps import settings
+from tests.apps import ENGINES, settings
 
 Client = AsyncTestClient[Litestar]
 
@@ -29,7 +29,7 @@ async def small(redis_url: str, **limits: Any) -> AsyncIterator[Client]:
     """A client on an app with `limits`, its address's buckets empty of earlier tests' use."""
     async with Redis.from_url(redis_url) as redis:
         await redis.delete("kr:bucket:read:testclient", "kr:bucket:open:testclient")
-    async with AsyncTestClient(create_app(settings(redis_url, **limits))) as client:
+    async with AsyncTestClient(create_app(settings(redis_url, **limits), games=ENGINES)) as client:
         yield client
 
 

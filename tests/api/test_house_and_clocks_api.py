@@ -26,7 +26,7 @@ from kronikas.api.lane import Kronikas
 from kronikas.application.games import Games
 from tests.api.tables import Table, Tables, auth
 from tests.api.test_tables import assert_problem
-from tests.apps import settings
+from tests.apps import ENGINES, settings
 from tests.unit.application.clock_helpers import FakeClock
 
 Client = AsyncTestClient[Litestar]
@@ -51,7 +51,7 @@ MOVES = {
 async def client(redis_url: str) -> AsyncIterator[Client]:
     """An app of the test's own: `clock` changes the app's use cases, which the session's
     shared app must keep."""
-    async with AsyncTestClient(create_app(settings(redis_url))) as c:
+    async with AsyncTestClient(create_app(settings(redis_url), games=ENGINES)) as c:
         yield c
 
 
@@ -63,7 +63,7 @@ def clock(client: Client) -> FakeClock:
 
     async def with_the_clock() -> None:
         await state.games.stop_clocks()
-        games = Games(state.store, state.notifier, for_table, state.settings, now=moved)
+        games = Games(state.stores, state.notifier, for_table, state.settings, ENGINES, now=moved)
         state.games = games
         if isinstance(app, Kronikas):
             app.games = games

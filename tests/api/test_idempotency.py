@@ -23,7 +23,7 @@ from kronikas.application import tables as table_module
 from kronikas.application.tables import key_hash
 from tests.api.tables import Table, Tables, auth, move
 from tests.api.test_tables import assert_problem
-from tests.apps import settings
+from tests.apps import ENGINES, settings
 
 Client = AsyncTestClient[Litestar]
 
@@ -57,7 +57,7 @@ class KeyedTables(Tables):
 @pytest.fixture
 async def elsewhere(redis_url: str) -> AsyncIterator[Client]:
     """A second process on the same Redis: it holds no fold of the tables the test makes."""
-    async with AsyncTestClient(create_app(settings(redis_url))) as client:
+    async with AsyncTestClient(create_app(settings(redis_url), games=ENGINES)) as client:
         yield client
 
 
@@ -195,7 +195,9 @@ async def test_no_event_view_or_answer_carries_a_keys_record(client: Client, red
 async def test_a_retry_of_a_recorded_key_is_paid_for_and_429_once_the_bucket_is_spent(
     redis_url: str,
 ) -> None:
-    async with AsyncTestClient(create_app(settings(redis_url, rate_per_s=1, rate_burst=3))) as c:
+    async with AsyncTestClient(
+        create_app(settings(redis_url, rate_per_s=1, rate_burst=3), games=ENGINES)
+    ) as c:
         tables = Tables(c)
         table = await tables.ready("cheat", 2, seed=5)
         turn = (await tables.view(table))["turn"]

@@ -15,6 +15,7 @@ from kronikas.api.app import create_app
 from kronikas.api.lane import takes
 from tests.api.conftest import settings
 from tests.api.tables import Table, Tables, auth, candidates, game_moves
+from tests.apps import ENGINES
 
 ORIGIN = "https://table.example"
 CORS = ("access-control-", "vary")
@@ -51,7 +52,9 @@ def same_answer(lane: httpx.Response, framework: httpx.Response) -> None:
 
 
 async def test_the_lane_and_the_framework_answer_every_command_alike(redis_url: str) -> None:
-    app = create_app(settings(redis_url, cors_origins=(ORIGIN,), max_body_bytes=2048))
+    app = create_app(
+        settings(redis_url, cors_origins=(ORIGIN,), max_body_bytes=2048), games=ENGINES
+    )
     async with AsyncTestClient(app) as client:
         tables = Tables(client)
         twins = [await tables.ready("cheat", 2, seed=11) for _ in range(2)]

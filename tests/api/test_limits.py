@@ -11,17 +11,18 @@ from litestar.testing import AsyncTestClient
 from redis.asyncio import Redis
 
 from kronikas.adapters.embedded_redis import EmbeddedRedis
-from kronikas.adapters.event_store import game_keys
+from kronikas.adapters.scripts import game_keys
 from kronikas.api.app import create_app
 from kronikas.config import Settings
 from tests.api.conftest import settings
 from tests.api.tables import Tables, auth
 from tests.api.test_tables import assert_problem
+from tests.apps import ENGINES
 
 
 @pytest.fixture
 async def slow_client(redis_url: str) -> AsyncIterator[AsyncTestClient[Litestar]]:
-    app = create_app(settings(redis_url, rate_per_s=1, rate_burst=3))
+    app = create_app(settings(redis_url, rate_per_s=1, rate_burst=3), games=ENGINES)
     async with AsyncTestClient(app) as client:
         yield client
 
@@ -46,7 +47,7 @@ async def test_a_token_over_its_rate_gets_429_with_retry_after(
 
 async def test_cors_lets_a_configured_origin_play(redis_url: str) -> None:
     origin = "https://table.example"
-    app = create_app(settings(redis_url, cors_origins=(origin,)))
+    app = create_app(settings(redis_url, cors_origins=(origin,)), games=ENGINES)
     async with AsyncTestClient(app) as client:
         r = await client.options(
             "/v1/games/x/commands",
@@ -74,14 +75,14 @@ async def test_a_cors_origin_written_with_a_slash_is_the_origin_browsers_send(
 ) -> None:
     configured = Settings.from_env({"CORS_ORIGINS": " https://table.example/ ,http://b.example:81"})
     assert configured.cors_origins == ("https://table.example", "http://b.example:81")
-    app = create_app(settings(redis_url, cors_origins=configured.cors_origins))
+    app = create_app(settings(redis_url, cors_origins=configured.cors_origins), games=ENGINES)
     async with AsyncTestClient(app) as client:
         r = await client.get("/v1/kinds", headers={"Origin": "https://table.example"})
         assert r.headers["access-control-allow-origin"] == "https://table.example"
 
 
 async def test_open_tables_and_games_expire(redis_url: str) -> None:
-    app = create_app(settings(redis_url, open_ttl_s=600, finished_ttl_s=3600))
+    app = create_app(settings(redis_url, open_ttl_s=600, finished_ttl_s=3600), games=ENGINES)
     async with AsyncTestClient(app) as client:
         tables = Tables(client)
         table = await tables.create("thirty_one")
@@ -115,7 +116,7 @@ async def test_a_command_costs_one_round_trip_when_the_fold_is_cached(
     own_redis: EmbeddedRedis,
 ) -> None:
     redis = Redis.from_url(own_redis.url)
-    async with AsyncTestClient(create_app(settings(own_redis.url))) as client:
+    async with AsyncTestClient(create_app(settings(own_redis.url), games=ENGINES)) as client:
         tables = Tables(client)
         table = await tables.ready("cheat", 2, seed=4)
         view = await tables.view(table, table.players[(await tables.view(table))["turn"]])
@@ -128,7 +129,7 @@ async def test_a_command_costs_one_round_trip_when_the_fold_is_cached(
             redis, tables.send(table, other, {"type": "play", "cards": other_hand[:1]})
         )
         assert warm == 1
-    async with AsyncTestClient(create_app(settings(own_redis.url))) as fresh:
+    async with AsyncTestClient(create_app(settings(own_redis.url), games=ENGINES)) as fresh:
         tables = Tables(fresh)
         await fresh.get("/v1/kinds")
         cold = await round_trips(
@@ -139,7 +140,9 @@ async def test_a_command_costs_one_round_trip_when_the_fold_is_cached(
 
 
 async def test_requests_answer_503_quickly_while_redis_is_down(own_redis: EmbeddedRedis) -> None:
-    async with AsyncTestClient(create_app(settings(own_redis.url, redis_timeout_s=0.5))) as client:
+    async with AsyncTestClient(
+        create_app(settings(own_redis.url, redis_timeout_s=0.5), games=ENGINES)
+    ) as client:
         tables = Tables(client)
         table = await tables.ready("cheat", 2, seed=4)
         own_redis.stop()
@@ -155,7 +158,7 @@ async def test_requests_answer_503_quickly_while_redis_is_down(own_redis: Embedd
 
 
 async def test_one_address_creating_tables_too_fast_gets_429(redis_url: str) -> None:
-    app = create_app(settings(redis_url, open_per_min=6))
+    app = create_app(settings(redis_url, open_per_min=6), games=ENGINES)
     async with AsyncTestClient(app) as client:
         answers = [await client.post("/v1/games", json={"kind": "cheat"}) for _ in range(3)]
         assert [r.status_code for r in answers] == [201, 201, 429]

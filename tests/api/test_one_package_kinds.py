@@ -6,7 +6,7 @@ from __future__ import annotations
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from kronikas.application.engines import ENGINES
+from tests.apps import ENGINES
 
 Client = AsyncTestClient[Litestar]
 

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from redis.asyncio import Redis
 
-from kronikas.adapters.event_store import game_keys
+from kronikas.adapters.scripts import game_keys
 from tests.api.tables import auth
 from tests.conftest import ServiceProcess
 from tests.mcp.agent import call, connected

@@ -10,13 +10,14 @@ from typing import Any
 
 from litestar import Request
 
-from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
+from kronikas.adapters.memory import MemoryChangeFeed, MemoryStores
 from kronikas.adapters.randomness import for_table
 from kronikas.api.sse import KEEP_ALIVE, SERVER_SEND, EventStream
 from kronikas.application.games import Games
 from kronikas.config import Settings
 from kronikas.domain.cheat import CheatOptions
 from kronikas.domain.common import Leave
+from tests.apps import ENGINES
 
 
 class Client:
@@ -64,7 +65,7 @@ class Client:
 def playing(keepalive_s: float = 30.0) -> Games:
     feed = MemoryChangeFeed()
     settings = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=keepalive_s)
-    return Games(MemoryEventStore(feeds=[feed]), feed, for_table, settings)
+    return Games(MemoryStores(feeds=[feed]), feed, for_table, settings, ENGINES)
 
 
 async def created(games: Games) -> str:

@@ -14,7 +14,7 @@ from msgspec import Struct
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 from kronikas.api.app import create_app
 from kronikas.config import Settings
-from tests.apps import TEST_HOST
+from tests.apps import ENGINES, TEST_HOST
 
 PROBLEM = "application/problem+json"
 
@@ -40,7 +40,7 @@ def make_app(redis_url: str) -> Litestar:
         redis_timeout_s=0.5,
         allowed_hosts=(TEST_HOST,),
     )
-    return create_app(settings, extra_routes=[echo, boom])
+    return create_app(settings, extra_routes=[echo, boom], games=ENGINES)
 
 
 @pytest.fixture

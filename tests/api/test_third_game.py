@@ -21,7 +21,7 @@ from kronikas.api.lane import Kronikas
 from kronikas.api.openapi import export
 from kronikas.application.games import Games
 from tests.api.tables import Table, Tables, auth
-from tests.apps import settings
+from tests.apps import ENGINES, settings
 from tests.third_game import GAMES, KIND
 from tests.unit.application.clock_helpers import FakeClock
 
@@ -139,7 +139,7 @@ async def test_the_kinds_and_the_document_list_the_third_game(client: Client) ->
 async def test_two_apps_with_different_registries_live_in_one_process(
     client: Client, redis_url: str
 ) -> None:
-    async with AsyncTestClient(create_app(settings(redis_url))) as default:
+    async with AsyncTestClient(create_app(settings(redis_url), games=ENGINES)) as default:
         r = await default.post("/v1/games", json={"kind": KIND})
         assert r.status_code == 422, "the default registry has no third game"
         kinds = [k["kind"] for k in (await default.get("/v1/kinds")).json()["kinds"]]
@@ -189,7 +189,7 @@ async def test_a_third_game_clock_runs_out_and_the_house_plays_the_seat(
 
     async def with_the_clock() -> None:
         await state.games.stop_clocks()
-        games = Games(state.store, state.notifier, for_table, state.settings, clock, GAMES)
+        games = Games(state.stores, state.notifier, for_table, state.settings, GAMES, clock)
         state.games = games
         if isinstance(app, Kronikas):
             app.games = games

@@ -22,7 +22,7 @@ from playwright.async_api import expect
 from kronikas.api import docs_pages
 from kronikas.api.app import create_app
 from kronikas.config import Settings
-from tests.apps import TEST_HOST
+from tests.apps import ENGINES, TEST_HOST
 from tests.browser.conftest import WEB_DIR, PageFactory, Served, requests_of
 
 ALLOWED = ("http://127.0.0.1:5173", "https://cards.example.org")
@@ -81,7 +81,7 @@ def client(redis_url: str) -> Iterator[TestClient[Litestar]]:
         cors_origins=(*ALLOWED, *NOT_ORIGINS),
         allowed_hosts=(TEST_HOST,),
     )
-    with TestClient(create_app(settings)) as c:
+    with TestClient(create_app(settings, games=ENGINES)) as c:
         yield c
 
 
@@ -125,7 +125,7 @@ def test_an_inline_script_is_allowed_by_its_hash_alone(redis_url: str, tmp_path:
         web_dir=str(tmp_path),
         allowed_hosts=(TEST_HOST,),
     )
-    with TestClient(create_app(settings)) as c:
+    with TestClient(create_app(settings, games=ENGINES)) as c:
         csp = policy(c.get("/").headers["content-security-policy"])
     assert csp["script-src"] == [
         "'self'",

@@ -20,7 +20,7 @@ from litestar.testing import TestClient
 from kronikas.api.app import WithoutQueryStrings, create_app
 from kronikas.api.openapi import export
 from kronikas.config import Settings, source_web_dir
-from tests.apps import TEST_HOST
+from tests.apps import ENGINES, TEST_HOST
 from tests.browser.conftest import WEB_DIR, Served
 from tests.conftest import serving
 
@@ -73,7 +73,7 @@ def web_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(redis_url: str, web_dir: Path) -> Iterator[TestClient[Litestar]]:
-    with TestClient(create_app(_settings(redis_url, str(web_dir)))) as c:
+    with TestClient(create_app(_settings(redis_url, str(web_dir)), games=ENGINES)) as c:
         yield c
 
 
@@ -129,7 +129,7 @@ def _problem(r: httpx.Response) -> tuple[int, str, dict[str, Any]]:
 def test_every_other_path_answers_the_api_404_as_without_the_web_table(
     client: TestClient[Any], redis_url: str
 ) -> None:
-    with TestClient(create_app(_settings(redis_url, None))) as without:
+    with TestClient(create_app(_settings(redis_url, None), games=ENGINES)) as without:
         for method, path in NOT_SERVED:
             r = client.request(method, path)
             assert r.status_code == 404, (method, path, r.status_code)
@@ -192,8 +192,8 @@ def test_the_real_service_serves_the_web_folder(web_service: Served) -> None:
 
 
 def test_the_web_routes_are_not_in_the_document(redis_url: str, web_dir: Path) -> None:
-    with_web = create_app(_settings(redis_url, str(web_dir)))
-    without = create_app(_settings(redis_url, None))
+    with_web = create_app(_settings(redis_url, str(web_dir)), games=ENGINES)
+    without = create_app(_settings(redis_url, None), games=ENGINES)
     assert export(with_web) == export(without)
     paths = json.loads(export(with_web))["paths"]
     assert all(p.startswith("/v1/") for p in paths), sorted(paths)

@@ -23,7 +23,7 @@ from kronikas.adapters import embedded_redis
 from kronikas.api.app import create_app
 from kronikas.api.web import socket_sources
 from kronikas.config import Settings
-from tests.apps import TEST_HOST
+from tests.apps import ENGINES, TEST_HOST
 from tests.browser.conftest import WEB_DIR, PageFactory, Served
 from tests.browser.test_web_table import (
     act,
@@ -255,7 +255,7 @@ def client(redis_url: str) -> Iterator[TestClient[Litestar]]:
         cors_origins=ALLOWED,
         allowed_hosts=(TEST_HOST, "cards.example.net"),
     )
-    with TestClient(create_app(settings)) as c:
+    with TestClient(create_app(settings, games=ENGINES)) as c:
         yield c
 
 

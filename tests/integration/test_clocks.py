@@ -24,14 +24,21 @@ import pytest
 from redis.asyncio import Redis
 
 from kronikas.adapters.embedded_redis import EmbeddedRedis
-from kronikas.adapters.event_store import DEADLINES, RedisEventStore
+from kronikas.adapters.event_store import (
+    DEADLINES,
+    RedisDeadlines,
+    RedisEventLog,
+    RedisStores,
+)
 from kronikas.adapters.notifier import Notifier
 from kronikas.adapters.randomness import for_table
 from kronikas.application.clocks import LEASE_MS, Clocks
 from kronikas.application.games import Games
+from kronikas.application.ports import AppendRequest, AppendResult
 from kronikas.config import Settings
 from kronikas.domain.cheat import CheatOptions
 from tests.api.tables import Table, Tables, auth
+from tests.apps import ENGINES
 from tests.conftest import ServiceProcess
 
 TURN_S = 5
@@ -435,23 +442,32 @@ async def test_a_table_of_house_players_plays_to_its_end_by_itself(
         await cb.aclose()
 
 
-class LookBeforeAppend(RedisEventStore):
-    """A store whose first append after a deadline is armed lets another process's clocks look
-    for due tables first: what happens when a tick lands between a request's arm and its append
-    (it does, now and then, with every process looking four times a second)."""
+class Armed(RedisDeadlines):
+    """The deadlines on Redis, noting that one was armed."""
 
-    other: Clocks | None = None
     armed = False
 
     async def arm(self, game_id: str, due_ms: int) -> None:
         await super().arm(game_id, due_ms)
         self.armed = True
 
-    async def append(self, *args: Any, **kwargs: Any) -> Any:
-        if self.armed and self.other is not None:
-            self.armed = False
+
+class LookBeforeAppend(RedisEventLog):
+    """An event log whose first append after a deadline is armed lets another process's clocks
+    look for due tables first: what happens when a tick lands between a request's arm and its
+    append (it does, now and then, with every process looking four times a second)."""
+
+    other: Clocks | None = None
+
+    def __init__(self, stores: RedisStores, deadlines: Armed) -> None:
+        super().__init__(stores.scripts, stores.lobby, 100_000, 100_000)
+        self.deadlines = deadlines
+
+    async def append(self, request: AppendRequest) -> AppendResult:
+        if self.deadlines.armed and self.other is not None:
+            self.deadlines.armed = False
             await self.other.tick()
-        return await super().append(*args, **kwargs)
+        return await super().append(request)
 
 
 async def test_a_clock_that_looks_between_a_starts_arm_and_its_append_loses_no_deadline(
@@ -463,10 +479,12 @@ async def test_a_clock_that_looks_between_a_starts_arm_and_its_append_loses_no_d
     for feed in feeds:
         feed.start()
     try:
-        store = LookBeforeAppend(redis, 100_000, 100_000)
-        starter = Games(store, feeds[0], for_table, settings)
-        store.other = Games(
-            RedisEventStore(redis, 100_000, 100_000), feeds[1], for_table, settings
+        stores = RedisStores(redis, 100_000, 100_000)
+        armed = stores.deadlines = Armed(stores.scripts)
+        looking = stores.log = LookBeforeAppend(stores, armed)
+        starter = Games(stores, feeds[0], for_table, settings, ENGINES)
+        looking.other = Games(
+            RedisStores(redis, 100_000, 100_000), feeds[1], for_table, settings, ENGINES
         ).clocks
         # Twenty rounds of two house seats take more than one request's 100 house moves (32
         # cards a round, at most 4 a play): the start leaves the rest to the clocks, at once.
@@ -474,7 +492,7 @@ async def test_a_clock_that_looks_between_a_starts_arm_and_its_append_loses_no_d
         game_id, host = created["game"]["id"], created["host_token"]
         for name in ("H0", "H1"):
             await starter.seat_house(game_id, host, name)
-        store.armed = False  # the seats armed nothing; only the start's deadline matters
+        armed.armed = False  # the seats armed nothing; only the start's deadline matters
         await starter.start(game_id, host)
         view = json.loads((await starter.view(game_id, None)).body)
         assert view["status"] == "playing" and view["deadline"] is not None

@@ -17,12 +17,14 @@ from litestar.testing import AsyncTestClient
 from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
 
-from kronikas.adapters.event_store import DEADLINES, LOBBY_KEY, RedisEventStore, game_keys
+from kronikas.adapters.event_store import DEADLINES, RedisStores
+from kronikas.adapters.lobby import LOBBY_KEY
 from kronikas.adapters.notifier import Notifier
+from kronikas.adapters.scripts import game_keys
 from kronikas.api.app import create_app
-from kronikas.application.ports import Summary
+from kronikas.application.ports import AppendRequest, Summary
 from kronikas.config import Settings
-from tests.apps import TEST_HOST
+from tests.apps import ENGINES, TEST_HOST
 from tests.integration.cluster import LocalCluster
 
 Client = AsyncTestClient[Litestar]
@@ -60,8 +62,8 @@ async def redis(cluster: LocalCluster) -> AsyncIterator[RedisCluster]:
 
 
 @pytest.fixture
-def store(redis: RedisCluster) -> RedisEventStore:
-    return RedisEventStore(redis)
+def store(redis: RedisCluster) -> RedisStores:
+    return RedisStores(redis)
 
 
 @pytest.fixture
@@ -96,59 +98,69 @@ def where(cluster: LocalCluster, game_id: str) -> dict[int, list[bytes]]:
 
 
 async def test_append_conflict_and_read_work_on_every_node(
-    store: RedisEventStore, games_by_node: dict[int, str]
+    store: RedisStores, games_by_node: dict[int, str]
 ) -> None:
     for game in games_by_node.values():
-        ok = await store.append(game, 0, [b"a", b"b"], ttl_s=60, summary=summary(game))
+        ok = await store.log.append(
+            AppendRequest(game, 0, [b"a", b"b"], ttl_s=60, summary=summary(game))
+        )
         assert (ok.outcome, ok.version) == ("ok", 2)
-        ok = await store.append(game, 2, [b"c"], ttl_s=60, summary=summary(game))
+        ok = await store.log.append(AppendRequest(game, 2, [b"c"], ttl_s=60, summary=summary(game)))
         assert (ok.outcome, ok.version) == ("ok", 3)
-        stale = await store.append(game, 1, [b"x"], ttl_s=60, summary=summary(game))
+        stale = await store.log.append(
+            AppendRequest(game, 1, [b"x"], ttl_s=60, summary=summary(game))
+        )
         assert (stale.outcome, stale.version, stale.records) == ("conflict", 3, [b"b", b"c"])
-        ahead = await store.append(game, 7, [b"x"], ttl_s=60, summary=summary(game))
+        ahead = await store.log.append(
+            AppendRequest(game, 7, [b"x"], ttl_s=60, summary=summary(game))
+        )
         assert (ahead.outcome, ahead.version, ahead.records) == ("conflict", 3, [])
-        read = await store.read(game, 1, "", 1)
+        read = await store.log.read(game, 1, "", 1)
         assert (read.version, read.records) == (3, [b"b"])
-        assert (await store.read(game, 0, "", 10)).records == [b"a", b"b", b"c"]
+        assert (await store.log.read(game, 0, "", 10)).records == [b"a", b"b", b"c"]
 
 
 async def test_auth_and_rate_limits_work_on_a_cluster(
     redis: RedisCluster, games_by_node: dict[int, str]
 ) -> None:
-    store = RedisEventStore(redis, rate_per_s=2, burst=2)
+    store = RedisStores(redis, rate_per_s=2, burst=2)
     for game in games_by_node.values():
-        first = await store.append(
-            game,
-            0,
-            [b"a"],
-            ttl_s=60,
-            summary=summary(game),
-            auth=[("h", "0"), ("t", "1")],  # a token the table knows: only those have a bucket
+        first = await store.log.append(
+            AppendRequest(
+                game,
+                0,
+                [b"a"],
+                ttl_s=60,
+                summary=summary(game),
+                auth=[("h", "0"), ("t", "1")],  # a token the table knows: only those have a bucket
+            )
         )
         assert first.outcome == "ok"
-        assert (await store.read(game, 0, "h", 10, rate=False)).role == "0"
-        assert (await store.read(game, 0, "t", 10)).retry_after_ms == 0
-        assert (await store.read(game, 0, "t", 10)).retry_after_ms == 0
-        limited = await store.append(
-            game, 1, [b"b"], ttl_s=60, summary=summary(game), token_hash="t"
+        assert (await store.log.read(game, 0, "h", 10, rate=False)).role == "0"
+        assert (await store.log.read(game, 0, "t", 10)).retry_after_ms == 0
+        assert (await store.log.read(game, 0, "t", 10)).retry_after_ms == 0
+        limited = await store.log.append(
+            AppendRequest(game, 1, [b"b"], ttl_s=60, summary=summary(game), token_hash="t")
         )
         assert limited.outcome == "limited" and limited.retry_after_ms > 0
-        assert (await store.read(game, 0, "", 10)).version == 1
+        assert (await store.log.read(game, 0, "", 10)).version == 1
 
 
 async def test_a_games_keys_share_one_slot_and_games_spread_over_the_nodes(
     cluster: LocalCluster, redis: RedisCluster, games_by_node: dict[int, str]
 ) -> None:
-    store = RedisEventStore(redis, rate_per_s=100, burst=100)
+    store = RedisStores(redis, rate_per_s=100, burst=100)
     for game in games_by_node.values():
-        await store.append(
-            game,
-            0,
-            [b"a"],
-            ttl_s=60,
-            summary=summary(game),
-            token_hash="t",
-            auth=[("h", "host")],
+        await store.log.append(
+            AppendRequest(
+                game,
+                0,
+                [b"a"],
+                ttl_s=60,
+                summary=summary(game),
+                token_hash="t",
+                auth=[("h", "host")],
+            )
         )
     for port, game in games_by_node.items():
         held = where(cluster, game)
@@ -159,7 +171,7 @@ async def test_a_games_keys_share_one_slot_and_games_spread_over_the_nodes(
 
 
 async def test_the_lobby_reads_summaries_from_every_node(
-    store: RedisEventStore, redis: RedisCluster, games_by_node: dict[int, str]
+    store: RedisStores, redis: RedisCluster, games_by_node: dict[int, str]
 ) -> None:
     kind = f"test-{secrets.token_hex(4)}"
     base = int(time.time() * 1000)
@@ -167,18 +179,24 @@ async def test_the_lobby_reads_summaries_from_every_node(
     try:
         for i, game in enumerate(ids):
             status = "playing" if i == 1 else "open"
-            await store.append(
-                game, 0, [b"a"] * (i + 1), ttl_s=60, summary=summary(game, kind, status, base + i)
+            await store.log.append(
+                AppendRequest(
+                    game,
+                    0,
+                    [b"a"] * (i + 1),
+                    ttl_s=60,
+                    summary=summary(game, kind, status, base + i),
+                )
             )
-            await store.register(game, base + i)
-        page, more = await store.lobby(kind, None, 0, 2)
+            await store.lobby.register(game, base + i)
+        page, more = await store.lobby.page(kind, None, 0, 2)
         assert [s.game_id for s in page] == [ids[2], ids[1]] and more
         assert [s.version for s in page] == [3, 2]
-        page, more = await store.lobby(kind, None, 2, 2)
+        page, more = await store.lobby.page(kind, None, 2, 2)
         assert [s.game_id for s in page] == [ids[0]] and not more
-        assert [s.game_id for s in (await store.lobby(kind, "playing", 0, 9))[0]] == [ids[1]]
+        assert [s.game_id for s in (await store.lobby.page(kind, "playing", 0, 9))[0]] == [ids[1]]
         await redis.delete(game_keys(ids[2])["meta"])
-        page, _ = await store.lobby(kind, None, 0, 9)
+        page, _ = await store.lobby.page(kind, None, 0, 9)
         assert [s.game_id for s in page] == [ids[1], ids[0]]
         assert await redis.zscore(LOBBY_KEY, ids[2]) is None
     finally:
@@ -186,14 +204,16 @@ async def test_the_lobby_reads_summaries_from_every_node(
 
 
 async def test_the_notifier_hears_appends_on_every_node(
-    store: RedisEventStore, redis: RedisCluster, games_by_node: dict[int, str]
+    store: RedisStores, redis: RedisCluster, games_by_node: dict[int, str]
 ) -> None:
     notifier = Notifier(redis)
     notifier.start()
     try:
         for game in games_by_node.values():
             async with notifier.waiting(game) as waiter, notifier.waiting("other") as bystander:
-                await store.append(game, 0, [b"a"], ttl_s=60, summary=summary(game))
+                await store.log.append(
+                    AppendRequest(game, 0, [b"a"], ttl_s=60, summary=summary(game))
+                )
                 assert await waiter.wait(1.0), f"no notification for a game on {game}"
                 assert not bystander.changed
     finally:
@@ -216,14 +236,14 @@ def cluster_settings(cluster: LocalCluster) -> Settings:
 
 
 async def test_the_app_starts_on_a_cluster_from_its_settings(cluster: LocalCluster) -> None:
-    async with AsyncTestClient(create_app(cluster_settings(cluster))) as client:
+    async with AsyncTestClient(create_app(cluster_settings(cluster), games=ENGINES)) as client:
         assert (await client.get("/v1/ready")).status_code == 200
 
 
 @pytest.fixture
 async def client(cluster: LocalCluster) -> AsyncIterator[Client]:
     """The app on the cluster, as `REDIS_CLUSTER=true` configures it."""
-    async with AsyncTestClient(create_app(cluster_settings(cluster))) as test_client:
+    async with AsyncTestClient(create_app(cluster_settings(cluster), games=ENGINES)) as test_client:
         yield test_client
 
 

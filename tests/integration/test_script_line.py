@@ -16,7 +16,7 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from kronikas.adapters.embedded_redis import EmbeddedRedis
-from kronikas.adapters.event_store import RedisEventStore
+from kronikas.adapters.event_store import RedisStores
 from kronikas.adapters.redis_client import connect
 from kronikas.adapters.script_line import LineScript, ReplyLate, ScriptLine, maybe_run
 from kronikas.config import Settings
@@ -142,8 +142,8 @@ async def test_password_and_database_come_from_the_client(own_redis: EmbeddedRed
 
 async def test_the_store_uses_the_line_only_on_plain_tcp(redis_url: str) -> None:
     settings = Settings(redis_url=redis_url)
-    store = RedisEventStore(connect(settings))
-    assert store._line is not None
+    store = RedisStores(connect(settings))
+    assert store.scripts.on_line
     await store.aclose()
     assert ScriptLine.of(Redis.from_url("rediss://127.0.0.1:1/0")) is None
     assert ScriptLine.of(Redis.from_url("unix:///tmp/none.sock")) is None

@@ -19,7 +19,7 @@ from redis.exceptions import AuthenticationError, OutOfMemoryError
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 from kronikas.api.app import create_app
 from tests.api.tables import Tables, auth, candidates, game_moves
-from tests.apps import settings
+from tests.apps import ENGINES, settings
 
 MAXMEMORY = "4mb"
 """Small enough to fill in a moment, above what an empty Redis 6/7 uses (about 1 MB)."""
@@ -86,8 +86,10 @@ async def test_a_redis_out_of_memory_refuses_changes_with_503_and_reads_go_on(
     with pytest.raises(AuthenticationError):  # the password is required
         await Redis.from_url(server.url).ping()
     admin = Redis.from_url(url)
-    app = create_app(settings(url))
-    cold = create_app(settings(url))  # another process: nothing of the table in its cache
+    app = create_app(settings(url), games=ENGINES)
+    cold = create_app(
+        settings(url), games=ENGINES
+    )  # another process: nothing of the table in its cache
     try:
         async with AsyncTestClient(app) as http, AsyncTestClient(cold) as other:
             tables = Tables(http)

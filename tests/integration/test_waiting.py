@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
-from kronikas.adapters.event_store import RedisEventStore, notify_channel
+from kronikas.adapters.event_store import RedisEventLog, RedisStores, notify_channel
 from kronikas.adapters.notifier import Notifier
 from kronikas.adapters.randomness import for_table
 from kronikas.application.games import Delivered, Games
 from kronikas.application.ports import ReadResult
 from kronikas.config import Settings
 from kronikas.domain.cheat import Accept, CheatOptions, Play
+from tests.apps import ENGINES
 
 
 @dataclass
@@ -33,7 +34,7 @@ async def instance(redis: Redis) -> AsyncIterator[Games]:
     notifier = Notifier(redis)
     notifier.start()
     try:
-        yield Games(RedisEventStore(redis, 100_000, 100_000), notifier, for_table, settings)
+        yield Games(RedisStores(redis, 100_000, 100_000), notifier, for_table, settings, ENGINES)
     finally:
         await notifier.stop()
 
@@ -98,14 +99,21 @@ async def test_a_long_poll_wakes_on_a_move_made_as_it_starts(games: Games, other
         version = page["version"]
 
 
-class CountingStore(RedisEventStore):
-    """The Redis store, counting the reads it is asked for."""
+class CountingLog(RedisEventLog):
+    """The Redis event log, counting the reads it is asked for."""
 
     reads = 0
 
     async def read(self, *args: Any, **kwargs: Any) -> ReadResult:
         self.reads += 1
         return await super().read(*args, **kwargs)
+
+
+def counting(redis: Redis) -> RedisStores:
+    """The Redis stores, their log counting its reads (`CountingLog`)."""
+    stores = RedisStores(redis, 100_000, 100_000)
+    stores.log = CountingLog(stores.scripts, stores.lobby, 100_000, 100_000)
+    return stores
 
 
 async def follow(games: Games, table: Seated, token: str | None, into: list[Delivered]) -> None:
@@ -174,12 +182,12 @@ async def test_streams_on_two_processes_miss_and_repeat_nothing_while_pubsub_is_
 async def test_a_followed_table_is_not_read_again_for_each_move(redis: Redis) -> None:
     settings = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=5.0)
     notifiers = [Notifier(redis), Notifier(redis)]
-    stores = [CountingStore(redis, 100_000, 100_000) for _ in notifiers]
+    stores = [counting(redis) for _ in notifiers]
     for notifier in notifiers:
         notifier.start()
     try:
         watcher, mover = (
-            Games(store, notifier, for_table, settings)
+            Games(store, notifier, for_table, settings, ENGINES)
             for store, notifier in zip(stores, notifiers, strict=True)
         )
         table = await started(mover)
@@ -190,11 +198,11 @@ async def test_a_followed_table_is_not_read_again_for_each_move(redis: Redis) ->
         ]
         version = await play_on([mover], table, 2)
         await caught_up(streams, version)
-        reads = stores[0].reads
+        reads = stores[0].log.reads
         version = await play_on([mover], table, 20)
         await caught_up(streams, version)
         # Three streams of another process followed 20 moves without reading the table.
-        assert stores[0].reads == reads
+        assert stores[0].log.reads == reads
         for reader in readers:
             reader.cancel()
         await asyncio.gather(*readers, return_exceptions=True)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from kronikas.api.mcp import RULES
-from kronikas.application.engines import ENGINES
+from tests.apps import ENGINES
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 SHARED_BEFORE = ("The deck", "Seats, dealers and shuffling")

@@ -14,7 +14,7 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from kronikas.api.app import create_app
-from tests.apps import settings
+from tests.apps import ENGINES, settings
 
 Client = AsyncTestClient[Litestar]
 
@@ -34,7 +34,9 @@ HEADERS = {"Accept": "application/json, text/event-stream"}
 @pytest.fixture
 async def public(redis_url: str) -> AsyncIterator[Client]:
     """The service as it listens beyond loopback (the Docker image's HOST=0.0.0.0)."""
-    app = create_app(settings(redis_url, host="0.0.0.0", cors_origins=("https://cards.example",)))
+    app = create_app(
+        settings(redis_url, host="0.0.0.0", cors_origins=("https://cards.example",)), games=ENGINES
+    )
     async with AsyncTestClient(app) as client:
         yield client
 
@@ -42,7 +44,9 @@ async def public(redis_url: str) -> AsyncIterator[Client]:
 @pytest.fixture
 async def loopback(redis_url: str) -> AsyncIterator[Client]:
     """The service as `make run` starts it: on 127.0.0.1."""
-    async with AsyncTestClient(create_app(settings(redis_url, host="127.0.0.1"))) as client:
+    async with AsyncTestClient(
+        create_app(settings(redis_url, host="127.0.0.1"), games=ENGINES)
+    ) as client:
         yield client
 
 
@@ -80,7 +84,7 @@ async def test_on_loopback_only_loopback_origins_and_hosts_are_served(loopback: 
 
 
 async def test_the_endpoint_can_be_turned_off(redis_url: str) -> None:
-    app = create_app(settings(redis_url, mcp_enabled=False))
+    app = create_app(settings(redis_url, mcp_enabled=False), games=ENGINES)
     async with AsyncTestClient(app) as client:
         r = await initialize(client, host="127.0.0.1:8000")
         assert r.status_code == 404 and r.json()["code"] == "not_found"
@@ -97,7 +101,7 @@ async def test_a_get_opens_no_stream_that_no_cap_would_count(public: Client) -> 
 
 async def test_a_body_over_the_limit_is_the_services_413_problem(redis_url: str) -> None:
     # (Sent in chunks, without a Content-Length: tests/mcp/test_mcp_games.py, on a real server.)
-    app = create_app(settings(redis_url, host="0.0.0.0", max_body_bytes=1024))
+    app = create_app(settings(redis_url, host="0.0.0.0", max_body_bytes=1024), games=ENGINES)
     big = INITIALIZE | {"params": INITIALIZE["params"] | {"padding": "x" * 2048}}  # type: ignore[operator]
     async with AsyncTestClient(app) as client:
         sized = await initialize(client)

@@ -4,7 +4,7 @@ rules of docs/rules.md, word for word: a change to the docs that is not shipped 
 from __future__ import annotations
 
 from kronikas.api.mcp import RULES, rules_text
-from kronikas.application.engines import ENGINES
+from tests.apps import ENGINES
 from tests.mcp.rules_texts import DOCS, packaged, sections
 
 FIX = "run `python -m tests.mcp.rules_texts` to ship docs/rules.md again"

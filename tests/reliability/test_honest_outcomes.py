@@ -25,12 +25,14 @@ from litestar.testing import AsyncTestClient
 from redis.asyncio import Redis
 
 from kronikas.adapters.embedded_redis import EmbeddedRedis
-from kronikas.adapters.event_store import LOBBY_KEY, RedisEventStore, game_keys
+from kronikas.adapters.event_store import RedisStores
+from kronikas.adapters.lobby import LOBBY_KEY
+from kronikas.adapters.scripts import game_keys
 from kronikas.api.app import create_app
 from kronikas.application.errors import OutcomeUnknown, Unavailable
-from kronikas.application.ports import Summary
+from kronikas.application.ports import AppendRequest, Summary
 from tests.api.tables import Tables, auth, candidates, game_moves
-from tests.apps import settings
+from tests.apps import ENGINES, settings
 
 _IDS = iter(range(1 << 30))
 _SESSION = secrets.token_hex(4)
@@ -106,14 +108,14 @@ async def direct(redis_url: str) -> AsyncIterator[Redis]:
 
 
 @contextlib.asynccontextmanager
-async def through(proxy: Proxy, direct: Redis) -> AsyncIterator[RedisEventStore]:
+async def through(proxy: Proxy, direct: Redis) -> AsyncIterator[RedisStores]:
     """A store whose connection goes through `proxy`, connected, and Redis knowing its append
     script (the reply lost must be the append's, not a `NOSCRIPT`)."""
     append_lua = resources.files("kronikas.adapters").joinpath("lua", "append.lua").read_text()
     await direct.script_load(append_lua)
     client = Redis(host="127.0.0.1", port=proxy.port, socket_timeout=5)
-    store = RedisEventStore(client)
-    await store.read(new_id(), 0, "", 0)
+    store = RedisStores(client)
+    await store.log.read(new_id(), 0, "", 0)
     try:
         yield store
     finally:
@@ -129,20 +131,24 @@ async def test_a_call_that_times_out_fails_alone_an_append_as_outcome_unknown(
 ) -> None:
     client = Redis.from_url(own_redis.url, socket_timeout=1.0)
     admin = Redis.from_url(own_redis.url)
-    store = RedisEventStore(client)
+    store = RedisStores(client)
     slow, quick = new_id(), new_id()
     try:
         for game in (slow, quick):
-            await store.append(game, 0, [record("created")], ttl_s=600, summary=summary(game))
+            await store.log.append(
+                AppendRequest(game, 0, [record("created")], ttl_s=600, summary=summary(game))
+            )
         await admin.execute_command("CLIENT", "PAUSE", 1400, "ALL")
         late = asyncio.create_task(
-            store.append(slow, 1, [record("late")], ttl_s=600, summary=summary(slow))
+            store.log.append(
+                AppendRequest(slow, 1, [record("late")], ttl_s=600, summary=summary(slow))
+            )
         )
-        late_read = asyncio.create_task(store.read(quick, 0, "", 10))
+        late_read = asyncio.create_task(store.log.read(quick, 0, "", 10))
         await asyncio.sleep(0.9)
         # In flight when the first two time out (at 1 s); answered when the pause ends (1.4 s).
-        in_time = await store.append(
-            quick, 1, [record("in time")], ttl_s=600, summary=summary(quick)
+        in_time = await store.log.append(
+            AppendRequest(quick, 1, [record("in time")], ttl_s=600, summary=summary(quick))
         )
         assert (in_time.outcome, in_time.version) == ("ok", 2)
         with pytest.raises(OutcomeUnknown) as unknown:
@@ -152,7 +158,7 @@ async def test_a_call_that_times_out_fails_alone_an_append_as_outcome_unknown(
             await late_read
         assert read_failed.value.code == "unavailable", "a read changes nothing"
         # And the outcome was indeed unknown: Redis ran the late append once it could.
-        assert (await store.read(slow, 0, "", 10, rate=False)).version == 2
+        assert (await store.log.read(slow, 0, "", 10, rate=False)).version == 2
     finally:
         await store.aclose()
         await client.aclose()
@@ -162,20 +168,26 @@ async def test_a_call_that_times_out_fails_alone_an_append_as_outcome_unknown(
 async def test_an_append_whose_reply_was_lost_is_known_by_its_records_whatever_came_after(
     redis_url: str, direct: Redis
 ) -> None:
-    other = RedisEventStore(direct)
+    other = RedisStores(direct)
     game = new_id()
-    await other.append(game, 0, [record("created")], ttl_s=600, summary=summary(game))
+    await other.log.append(
+        AppendRequest(game, 0, [record("created")], ttl_s=600, summary=summary(game))
+    )
     after = record("another's move")
 
     async def another_move() -> None:
-        made = await other.append(game, 3, [after], ttl_s=600, summary=summary(game))
+        made = await other.log.append(
+            AppendRequest(game, 3, [after], ttl_s=600, summary=summary(game))
+        )
         assert made.outcome == "ok"
 
     port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
     async with Proxy(port) as proxy, through(proxy, direct) as store:
         mine = [record("my move"), record("its second event")]
         proxy.lose_next_reply(another_move)
-        result = await store.append(game, 1, mine, ttl_s=600, summary=summary(game))
+        result = await store.log.append(
+            AppendRequest(game, 1, mine, ttl_s=600, summary=summary(game))
+        )
         assert proxy.lost == 1
         assert (result.outcome, result.version) == ("ok", 3)
     log = await direct.lrange(game_keys(game)["log"], 0, -1)
@@ -193,7 +205,9 @@ async def test_a_create_whose_reply_was_lost_returns_ok_and_the_table_is_listed_
 
     async with Proxy(port) as proxy, through(proxy, direct) as store:
         proxy.lose_next_reply(nothing)
-        made = await store.append(game, 0, [record("created")], ttl_s=600, summary=summary(game))
+        made = await store.log.append(
+            AppendRequest(game, 0, [record("created")], ttl_s=600, summary=summary(game))
+        )
         assert (made.outcome, made.version, proxy.lost) == ("ok", 1, 1)
     try:
         assert await direct.zscore(LOBBY_KEY, game) is not None, "listed with its first append"
@@ -208,7 +222,7 @@ async def test_a_move_that_timed_out_answers_outcome_unknown_and_its_retry_the_m
     own_redis: EmbeddedRedis,
 ) -> None:
     admin = Redis.from_url(own_redis.url)
-    app = create_app(settings(own_redis.url, redis_timeout_s=0.5))
+    app = create_app(settings(own_redis.url, redis_timeout_s=0.5), games=ENGINES)
     try:
         async with AsyncTestClient(app) as http:
             tables = Tables(http)

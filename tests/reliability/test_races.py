@@ -19,6 +19,7 @@ import httpx
 
 from kronikas.application.games import Answer
 from tests.api.tables import Table, Tables, auth, candidates, game_moves
+from tests.apps import ENGINES
 from tests.conftest import two_processes
 
 STALE_FOLD = "after"
@@ -150,8 +151,8 @@ async def test_concurrent_reads_of_a_stale_cached_table_do_not_503(redis_url: st
     from tests.api.conftest import settings
 
     async with (
-        AsyncTestClient(create_app(settings(redis_url))) as one,
-        AsyncTestClient(create_app(settings(redis_url))) as other,
+        AsyncTestClient(create_app(settings(redis_url), games=ENGINES)) as one,
+        AsyncTestClient(create_app(settings(redis_url), games=ENGINES)) as other,
     ):
         table = await Tables(one).ready("cheat", 2, seed=3)
         view = (await one.get(f"/v1/games/{table.id}", headers=auth(table.players[0]))).json()

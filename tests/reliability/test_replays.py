@@ -15,9 +15,9 @@ import pytest
 from redis.asyncio import Redis
 
 from kronikas.adapters.embedded_redis import EmbeddedRedis
-from kronikas.adapters.event_store import RedisEventStore
+from kronikas.adapters.event_store import RedisStores
 from kronikas.application.folds import READ_PAGE
-from kronikas.application.ports import Summary
+from kronikas.application.ports import AppendRequest, Summary
 from kronikas.application.wire import Record, encode, utc_text
 from kronikas.domain.common import SeatAway, SeatBack
 from tests.api.tables import auth
@@ -41,7 +41,7 @@ def service(own_redis: EmbeddedRedis, tmp_path: Path) -> Iterator[ServiceProcess
 async def grown(redis: Redis, game: str, seat: int, events: int) -> int:
     """The table's log grown past `events` through the store: the seat away and back, again
     and again (the state each pair leaves is the one before it); its version after."""
-    store = RedisEventStore(redis)
+    store = RedisStores(redis)
     version = await redis.llen(f"kr:{{{game}}}:log")
     created_ms = int(time.time() * 1000)
     while version < events:
@@ -53,7 +53,9 @@ async def grown(redis: Redis, game: str, seat: int, events: int) -> int:
             for i in range(200)
         ]
         summary = Summary(game, "cheat", "playing", 2, created_ms, version + len(records))
-        result = await store.append(game, version, records, ttl_s=3600, summary=summary)
+        result = await store.log.append(
+            AppendRequest(game, version, records, ttl_s=3600, summary=summary)
+        )
         assert result.outcome == "ok", result
         version = result.version
     await store.aclose()

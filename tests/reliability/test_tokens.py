@@ -10,7 +10,7 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from redis.asyncio import Redis
 
-from kronikas.adapters.event_store import game_keys
+from kronikas.adapters.scripts import game_keys
 from tests.api.tables import Table, Tables, auth
 from tests.api.test_tables import assert_problem
 

@@ -26,7 +26,7 @@ from kronikas.api.socket import close_all
 from kronikas.api.ws_protocol import SeatSocketProtocol, protocol
 from kronikas.config import Settings
 from tests.api.tables import Tables, move
-from tests.apps import Client, settings
+from tests.apps import ENGINES, Client, settings
 
 BACKLOG = 3
 
@@ -59,7 +59,9 @@ class Stalling(WebSocketTestSession):
 async def app_client(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Client]:
     monkeypatch.setattr(test_transport, "WebSocketTestSession", Stalling)
     Stalling.stalled.clear()
-    app = create_app(settings(redis_url, socket_backlog=BACKLOG, socket_heartbeat_s=60))
+    app = create_app(
+        settings(redis_url, socket_backlog=BACKLOG, socket_heartbeat_s=60), games=ENGINES
+    )
     async with AsyncTestClient(app) as client:
         yield client
 
@@ -110,7 +112,7 @@ async def test_a_server_that_cannot_answer_an_upgrade_closes_a_foreign_page_1008
     """Litestar's test client, like a server without the ASGI denial-response extension,
     cannot carry a 403 answer to an upgrade: a foreign page's socket is accepted by no one and
     closed 1008 `forbidden` (the server's plain refusal), while the service's own page opens."""
-    app = create_app(settings(redis_url, cors_origins=("https://frontend.example",)))
+    app = create_app(settings(redis_url, cors_origins=("https://frontend.example",)), games=ENGINES)
     async with AsyncTestClient(app) as client:
         table = await Tables(client).ready("thirty_one", 2)
         path = f"/v1/games/{table.id}/socket"
@@ -132,7 +134,9 @@ async def test_a_plain_request_to_the_socket_is_405(client: Client) -> None:
 
 
 def test_every_message_is_in_the_document(redis_url: str) -> None:
-    schemas = json.loads(export(create_app(settings(redis_url))))["components"]["schemas"]
+    schemas = json.loads(export(create_app(settings(redis_url), games=ENGINES)))["components"][
+        "schemas"
+    ]
     unions = {
         "SocketClientMessage": {"hello", "command", "ping"},
         "SocketServerMessage": {

@@ -143,7 +143,7 @@ UVICORN = """
 import sys, uvicorn
 from kronikas.api.ws_protocol import protocol
 uvicorn.run(
-    "kronikas.api.app:create_app", factory=True, host="127.0.0.1", port=int(sys.argv[1]),
+    "kronikas.serve:app", factory=True, host="127.0.0.1", port=int(sys.argv[1]),
     ws=protocol(sys.argv[2]), log_level="warning",
 )
 """

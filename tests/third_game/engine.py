@@ -8,7 +8,7 @@ from typing import Literal, get_args
 
 from msgspec import UNSET, Struct
 
-from kronikas.application.engines import ENGINES
+from kronikas.application.engines import service_games
 from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
@@ -223,7 +223,7 @@ ENGINE: Engine[HighCardOptions, State, Command, Event, HighCardGameView] = Engin
     house_command=house,
 )
 
-GAMES = registry(*ENGINES.values(), rules(ENGINE))
+GAMES = registry(*service_games().values(), rules(ENGINE))
 """The service's games and High Card: what the tests hand to `create_app(games=...)`."""
 
 _ = (Leave, Back)  # the shared seating commands, listed in COMMANDS

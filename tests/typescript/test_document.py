@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from kronikas.application.engines import ENGINES
+from tests.apps import ENGINES
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = json.loads((ROOT / "openapi" / "openapi.json").read_text())

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 
-from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
+from kronikas.adapters.memory import MemoryChangeFeed, MemoryStores
 from kronikas.adapters.randomness import for_table
 from kronikas.application.games import Games
 from kronikas.application.house import HOUSE_MOVES
 from kronikas.config import Settings
 from kronikas.domain.common import Leave
+from tests.apps import ENGINES
 from tests.unit.application.clock_helpers import (
     FakeClock,
     Seated,
@@ -31,21 +32,21 @@ RATE, BURST = 2, 5
 """The test's rate settings: the host's bucket holds 5 moves and refills 2 a second."""
 
 
-def slow_world() -> tuple[Games, MemoryEventStore, FakeClock]:
+def slow_world() -> tuple[Games, MemoryStores, FakeClock]:
     """A store and a process on one fake clock that stands still until the test moves it."""
     clock = FakeClock()
     clock.freeze(1_800_000_000_000)
     feed = MemoryChangeFeed()
-    store = MemoryEventStore(clock=lambda: clock() / 1000, feeds=[feed])
+    store = MemoryStores(clock=lambda: clock() / 1000, feeds=[feed])
     settings = Settings(rate_per_s=RATE, rate_burst=BURST, sse_keepalive_s=5.0)
-    return Games(store, feed, for_table, settings, now=clock), store, clock
+    return Games(store, feed, for_table, settings, ENGINES, now=clock), store, clock
 
 
 def later(clock: FakeClock, seconds: float) -> None:
     clock.freeze(clock() + round(seconds * 1000))
 
 
-async def house_moves(store: MemoryEventStore, s: Seated) -> int:
+async def house_moves(store: MemoryStores, s: Seated) -> int:
     """The Thirty-One moves made at the table: each is one command (a swap in the last circuit
     shows the hand at once, in a second event of that one move)."""
     made, previous = 0, None
@@ -120,7 +121,7 @@ async def test_a_person_at_the_table_is_answered_by_the_house_whatever_the_bucke
     assert answered > BURST, "the house answers a person at once, however often"
 
 
-async def house_moves_cheat(store: MemoryEventStore, s: Seated) -> int:
+async def house_moves_cheat(store: MemoryStores, s: Seated) -> int:
     return moves_in("cheat", await stored(store, s.game_id))
 
 
@@ -128,9 +129,9 @@ async def test_without_a_rate_limit_the_house_alone_is_not_held_back() -> None:
     clock = FakeClock()
     clock.freeze(1_800_000_000_000)
     feed = MemoryChangeFeed()
-    store = MemoryEventStore(clock=lambda: clock() / 1000, feeds=[feed])
+    store = MemoryStores(clock=lambda: clock() / 1000, feeds=[feed])
     settings = Settings(rate_per_s=0, rate_burst=BURST, sse_keepalive_s=5.0)
-    games = Games(store, feed, for_table, settings, now=clock)
+    games = Games(store, feed, for_table, settings, ENGINES, now=clock)
     s = await started(games, "thirty_one", "hhh", seed=3, lives=10)
     assert await games.clocks.tick() == 1
     assert await house_moves(store, s) == HOUSE_MOVES, "a request's worth of moves at once"

@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 
-from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
+from kronikas.adapters.memory import MemoryChangeFeed, MemoryStores
+from kronikas.adapters.memory_log import MemoryLog
 from kronikas.application import folds
 from kronikas.application.games import Games
 from kronikas.application.ports import ReadResult
+from tests.apps import ENGINES
 from tests.unit.application.clock_helpers import (
     SETTINGS,
     Seated,
@@ -25,11 +27,11 @@ from tests.unit.application.clock_helpers import (
 )
 
 
-class CountingReads:
-    """A store that passes every call on, and keeps the `limit` of each read."""
+class CountingReads(MemoryLog):
+    """The memory event log, keeping the `limit` of each read."""
 
-    def __init__(self, store: MemoryEventStore) -> None:
-        self.store = store
+    def __init__(self, stores: MemoryStores) -> None:
+        super().__init__(stores.data, stores.log.rate_per_s, stores.log.burst)
         self.limits: list[int] = []
 
     async def read(
@@ -42,10 +44,13 @@ class CountingReads:
         cost: int = 1,
     ) -> ReadResult:
         self.limits.append(limit)
-        return await self.store.read(game_id, after, token_hash, limit, rate, cost)
+        return await super().read(game_id, after, token_hash, limit, rate, cost)
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.store, name)
+
+def reads_counted(stores: MemoryStores) -> tuple[MemoryStores, CountingReads]:
+    """Stores on the same data, their log keeping the `limit` of each read."""
+    stores.log = log = CountingReads(stores)
+    return stores, log
 
 
 async def house_match() -> tuple[Any, Seated]:
@@ -71,8 +76,8 @@ async def test_a_table_read_cold_is_read_in_pages_and_folds_as_it_was_played(
     warm = w.games.folds.cache[s.game_id]
     assert warm.version > 300, "a table of many pages"
     monkeypatch.setattr(folds, "READ_PAGE", page)
-    counting = CountingReads(w.store.sharing())
-    cold = Games(counting, w.feed, w.randomness, SETTINGS, now=w.clock)  # type: ignore[arg-type]
+    stores, counting = reads_counted(w.store.sharing())
+    cold = Games(stores, w.feed, w.randomness, SETTINGS, ENGINES, now=w.clock)
     seen = await view(cold, s)
     assert seen == await view(w.games, s)
     assert seen["status"] == "finished" and seen["version"] == warm.version
@@ -88,9 +93,9 @@ async def test_a_table_read_cold_is_read_in_pages_and_folds_as_it_was_played(
 async def test_a_process_far_behind_catches_up_in_pages(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(folds, "READ_PAGE", 10)
     w = world()
-    counting = CountingReads(w.store.sharing())
+    stores, counting = reads_counted(w.store.sharing())
     deaf = MemoryChangeFeed()  # hears nothing: the store tells the first process's feed alone
-    behind = Games(counting, deaf, w.randomness, SETTINGS, now=w.clock)  # type: ignore[arg-type]
+    behind = Games(stores, deaf, w.randomness, SETTINGS, ENGINES, now=w.clock)
     s = await started(w.games, "thirty_one", "hhhh", seed=3, lives=10)
     assert (await view(behind, s))["version"] == (await view(w.games, s))["version"]
     for _ in range(3):

@@ -15,7 +15,7 @@ import msgspec
 import pytest
 
 from kronikas.adapters.randomness import SeededRandomness
-from kronikas.application.engines import ENGINES, Registry
+from kronikas.application.engines import Registry
 from kronikas.domain import cheat, thirty_one
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
 from kronikas.domain.common import (
@@ -29,6 +29,7 @@ from kronikas.domain.common import (
 )
 from kronikas.domain.engine import rules
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
+from tests.apps import ENGINES
 from tests.unit.application.clock_helpers import (
     person_move,
     started,

@@ -17,14 +17,14 @@ import msgspec.inspect as mi
 import pytest
 
 from kronikas.adapters.randomness import SeededRandomness
-from kronikas.api.kinds import _describe, _option
+from kronikas.api.kinds import _option, describe
 from kronikas.application import house
-from kronikas.application.engines import ENGINES
 from kronikas.domain import cheat, thirty_one
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
 from kronikas.domain.common import CapReached, InvalidOptions, Join, Start
 from kronikas.domain.engine import Seats, rules, tag_of
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
+from tests.apps import ENGINES
 
 
 def _names_in(path: Path) -> set[str]:
@@ -88,7 +88,7 @@ def test_the_declared_seats_are_those_the_options_allow(kind: str) -> None:
 def test_the_seats_declared_are_the_seats_listed() -> None:
     assert (CHEAT.seats, THIRTY_ONE.seats) == (Seats(2, 8), Seats(2, 9))
     narrower = rules(dataclasses.replace(THIRTY_ONE, seats=Seats(3, 5)))
-    info = _describe(narrower)
+    info = describe(narrower)
     assert (info.min_players, info.max_players) == (3, 5)
 
 

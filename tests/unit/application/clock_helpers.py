@@ -17,14 +17,15 @@ from typing import Any
 
 import msgspec
 
-from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
+from kronikas.adapters.memory import MemoryChangeFeed, MemoryStores
 from kronikas.adapters.randomness import for_table
-from kronikas.application.engines import ENGINES, Registry
+from kronikas.application.engines import Registry
 from kronikas.application.games import Games
 from kronikas.application.ports import RandomSource
 from kronikas.config import Settings
 from kronikas.domain.cheat import Accept, CheatOptions, Play
 from kronikas.domain.thirty_one import Keep, Pass, Show, Swap, ThirtyOneOptions
+from tests.apps import ENGINES
 
 SETTINGS = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=5.0)
 STORE_NOW = 1_800_000_000.0
@@ -77,7 +78,7 @@ class FakeClock:
 class World:
     """One store (one Redis) and its feed, the fake clock, and the first process on them."""
 
-    store: MemoryEventStore
+    store: MemoryStores
     feed: MemoryChangeFeed
     clock: FakeClock
     games: Games
@@ -100,7 +101,7 @@ def world(randomness: RandomSource = for_table, engines: Registry = ENGINES) -> 
     """A store, its feed, a fake clock and a first process on them, running the games of
     `engines` (the service's by default)."""
     feed = MemoryChangeFeed()
-    store = MemoryEventStore(clock=lambda: STORE_NOW, feeds=[feed])
+    store = MemoryStores(clock=lambda: STORE_NOW, feeds=[feed])
     clock = FakeClock()
     games = Games(store, feed, randomness, SETTINGS, now=clock, engines=engines)
     return World(store, feed, clock, games, randomness, engines)
@@ -167,13 +168,13 @@ async def events(games: Games, seated: Seated, after: int = 0) -> list[dict[str,
         after = found[-1]["version"]
 
 
-async def stored(store: MemoryEventStore, game_id: str) -> list[dict[str, Any]]:
+async def stored(store: MemoryStores, game_id: str) -> list[dict[str, Any]]:
     """The table's stored records as they are kept (nothing redacted)."""
-    result = await store.read(game_id, 0, "", 1 << 30, rate=False)
+    result = await store.log.read(game_id, 0, "", 1 << 30, rate=False)
     return [json.loads(raw) for raw in result.records]
 
 
-async def appends(store: MemoryEventStore, game_id: str) -> list[list[dict[str, Any]]]:
+async def appends(store: MemoryStores, game_id: str) -> list[list[dict[str, Any]]]:
     """The table's stored records, by the append that made them: each append's first record
     carries its nonce `n` (the records of the table's creation carry none)."""
     grouped: list[list[dict[str, Any]]] = []

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
+from kronikas.adapters.memory import MemoryChangeFeed, MemoryStores
 from kronikas.adapters.randomness import for_table
 from kronikas.application.errors import Forbidden, InvalidRequest, Unauthorized
 from kronikas.application.games import Games
@@ -17,6 +17,7 @@ from kronikas.config import Settings
 from kronikas.domain.cheat import CheatOptions, Play
 from kronikas.domain.common import Leave
 from kronikas.domain.thirty_one import Pass
+from tests.apps import ENGINES
 
 SETTINGS = Settings(rate_per_s=100_000, rate_burst=100_000)
 
@@ -24,7 +25,7 @@ SETTINGS = Settings(rate_per_s=100_000, rate_burst=100_000)
 @pytest.fixture
 def games() -> Games:
     feed = MemoryChangeFeed()
-    return Games(MemoryEventStore(feeds=[feed]), feed, for_table, SETTINGS)
+    return Games(MemoryStores(feeds=[feed]), feed, for_table, SETTINGS, ENGINES)
 
 
 async def open_table(games: Games, players: int) -> tuple[str, str, list[str]]:

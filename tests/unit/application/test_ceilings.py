@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
+from kronikas.adapters.memory import MemoryChangeFeed, MemoryStores
 from kronikas.adapters.randomness import for_table
 from kronikas.application.access import hash_token
 from kronikas.application.ceilings import Ceilings
@@ -19,6 +19,7 @@ from kronikas.application.errors import RateLimited
 from kronikas.application.games import Games
 from kronikas.config import Settings
 from kronikas.domain.cheat import Accept, Play
+from tests.apps import ENGINES
 from tests.unit.application.test_use_cases import SETTINGS, Seated, frozen, started, view_of
 
 CLIENT = "192.0.2.1"
@@ -121,21 +122,21 @@ def feed() -> MemoryChangeFeed:
 
 
 @pytest.fixture
-def store(feed: MemoryChangeFeed) -> MemoryEventStore:
-    return MemoryEventStore(clock=frozen, feeds=[feed])
+def store(feed: MemoryChangeFeed) -> MemoryStores:
+    return MemoryStores(clock=frozen, feeds=[feed])
 
 
 @pytest.fixture
-async def table(store: MemoryEventStore, feed: MemoryChangeFeed) -> Seated:
+async def table(store: MemoryStores, feed: MemoryChangeFeed) -> Seated:
     """A started Cheat table of two players, set up on a store without limits."""
-    return await started(Games(store, feed, for_table, SETTINGS))
+    return await started(Games(store, feed, for_table, SETTINGS, ENGINES))
 
 
-def limited(store: MemoryEventStore, feed: MemoryChangeFeed, address_burst: int) -> Games:
+def limited(store: MemoryStores, feed: MemoryChangeFeed, address_burst: int) -> Games:
     """A process on the same data whose tokens (and addresses' read buckets) hold 2, and whose
     addresses' ceilings hold `address_burst`; none of them refills while the test runs."""
     settings = Settings(address_per_s=1, address_burst=address_burst, read_per_s=1, read_burst=2)
-    return Games(store.sharing(SLOW, 2), feed, for_table, settings, now=Clock())
+    return Games(store.sharing(SLOW, 2), feed, for_table, settings, ENGINES, now=Clock())
 
 
 def left(games: Games, n: int) -> bool:
@@ -145,7 +146,7 @@ def left(games: Games, n: int) -> bool:
 
 
 async def test_a_read_the_tokens_bucket_refuses_gives_the_ceiling_back(
-    store: MemoryEventStore, feed: MemoryChangeFeed, table: Seated
+    store: MemoryStores, feed: MemoryChangeFeed, table: Seated
 ) -> None:
     games = limited(store, feed, address_burst=5)
     token = table.tokens[0]
@@ -158,7 +159,7 @@ async def test_a_read_the_tokens_bucket_refuses_gives_the_ceiling_back(
 
 
 async def test_a_read_the_ceiling_refuses_takes_nothing_from_the_tokens_bucket(
-    store: MemoryEventStore, feed: MemoryChangeFeed, table: Seated
+    store: MemoryStores, feed: MemoryChangeFeed, table: Seated
 ) -> None:
     games = limited(store, feed, address_burst=1)
     token = table.tokens[0]
@@ -167,13 +168,13 @@ async def test_a_read_the_ceiling_refuses_takes_nothing_from_the_tokens_bucket(
         await games.view(table.game_id, token, CLIENT)
     assert "from this address" in refused.value.detail
     assert "Retry-After" in refused.value.headers
-    paid = await games.store.read(table.game_id, 0, hash_token(token), 0)
+    paid = await games.stores.log.read(table.game_id, 0, hash_token(token), 0)
     assert paid.retry_after_ms == 0, "the token's bucket kept its second"
-    assert (await games.store.read(table.game_id, 0, hash_token(token), 0)).retry_after_ms > 0
+    assert (await games.stores.log.read(table.game_id, 0, hash_token(token), 0)).retry_after_ms > 0
 
 
 async def test_a_read_without_a_token_takes_the_ceiling_and_the_read_bucket_both_or_neither(
-    store: MemoryEventStore, feed: MemoryChangeFeed
+    store: MemoryStores, feed: MemoryChangeFeed
 ) -> None:
     games = limited(store, feed, address_burst=5)
     for _ in range(2):
@@ -184,10 +185,10 @@ async def test_a_read_without_a_token_takes_the_ceiling_and_the_read_bucket_both
 
 
 async def test_a_move_takes_one_from_the_ceiling_and_gives_it_back_when_its_token_cannot_pay(
-    store: MemoryEventStore, feed: MemoryChangeFeed, table: Seated
+    store: MemoryStores, feed: MemoryChangeFeed, table: Seated
 ) -> None:
     games = limited(store, feed, address_burst=6)
-    setup = Games(store, feed, for_table, SETTINGS)
+    setup = Games(store, feed, for_table, SETTINGS, ENGINES)
     seat = (await view_of(setup, table))["turn"]
     mine = await view_of(setup, table, seat)
     command = Accept() if "accept" in mine["legal"] else Play(cards=mine["me"]["hand"][:1])
@@ -202,10 +203,10 @@ async def test_a_move_takes_one_from_the_ceiling_and_gives_it_back_when_its_toke
 
 
 async def test_an_accepted_move_and_a_replay_of_it_each_take_one_from_the_ceiling(
-    store: MemoryEventStore, feed: MemoryChangeFeed, table: Seated
+    store: MemoryStores, feed: MemoryChangeFeed, table: Seated
 ) -> None:
     games = limited(store, feed, address_burst=3)
-    setup = Games(store, feed, for_table, SETTINGS)
+    setup = Games(store, feed, for_table, SETTINGS, ENGINES)
     seat = (await view_of(setup, table))["turn"]
     hand = (await view_of(setup, table, seat))["me"]["hand"]
     body = json.dumps({"type": "play", "cards": hand[:1]}).encode()

@@ -105,7 +105,7 @@ async def move(w: World, seated: Seated, seat: int) -> dict[str, Any]:
 async def armed(w: World) -> list[str]:
     """The tables with a deadline at all, however far off (taking them all: the test is over
     with them)."""
-    return (await w.store.due(w.clock() + 10**12, LEASE_MS, BATCH))[1]
+    return (await w.store.deadlines.due(w.clock() + 10**12, LEASE_MS, BATCH))[1]
 
 
 async def until_house_is_next(w: World, seated: Seated, house: int, limit: int = 12) -> None:
@@ -290,7 +290,9 @@ async def test_a_process_that_took_a_due_table_and_died_leaves_it_to_another_aft
     version = (await view(w.games, s))["version"]
     w.clock.advance(MINUTE)
     try:
-        _, taken = await w.store.due(w.clock(), LEASE_MS, BATCH)  # taken, then the process died
+        _, taken = await w.store.deadlines.due(
+            w.clock(), LEASE_MS, BATCH
+        )  # taken, then the process died
         assert taken == [s.game_id]
         assert await other.clocks.tick() == 0, "leased to the first process"
         w.clock.advance(LEASE_MS / 1000)

@@ -6,16 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import pytest
 
-from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
+from kronikas.adapters.memory import MemoryAnswers, MemoryChangeFeed, MemoryStores
 from kronikas.adapters.randomness import for_table
 from kronikas.application import appends as appends_module
 from kronikas.application.appends import Kept
 from kronikas.application.errors import InvalidRequest, RateLimited
 from kronikas.application.games import Games
 from kronikas.application.wire import Answer
+from tests.apps import ENGINES
 from tests.unit.application.test_use_cases import (
     SETTINGS,
     CountingStore,
@@ -27,14 +29,28 @@ from tests.unit.application.test_use_cases import (
 )
 
 
-class Counted(CountingStore):
-    """The counting store, counting lookups of kept answers too."""
+class CountedAnswers(MemoryAnswers):
+    """The memory stored answers, counting their lookups."""
 
     lookups = 0
 
     async def answer_of(self, game_id: str, key: str) -> bytes | None:
         self.lookups += 1
         return await super().answer_of(game_id, key)
+
+
+class Counted(CountingStore):
+    """The counting stores, counting lookups of kept answers too."""
+
+    answers: CountedAnswers
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.answers = CountedAnswers(self.data)
+
+    @property
+    def lookups(self) -> int:
+        return self.answers.lookups
 
 
 @pytest.fixture
@@ -47,9 +63,9 @@ def store(feed: MemoryChangeFeed) -> Counted:
     return Counted(clock=frozen, feeds=[feed])
 
 
-def process(store: MemoryEventStore, feed: MemoryChangeFeed) -> Games:
+def process(store: MemoryStores, feed: MemoryChangeFeed) -> Games:
     """One service process on the store (its own folds and kept answers)."""
-    return Games(store, feed, for_table, SETTINGS)
+    return Games(store, feed, for_table, SETTINGS, ENGINES)
 
 
 async def test_the_accepting_process_answers_a_retry_from_memory(
@@ -104,7 +120,7 @@ async def test_a_retry_with_another_body_is_refused_before_any_lookup(
 
 
 async def test_retries_are_paid_from_the_tokens_bucket(feed: MemoryChangeFeed) -> None:
-    store = MemoryEventStore(rate_per_s=1, burst=4, clock=frozen, feeds=[feed])
+    store = MemoryStores(rate_per_s=1, burst=4, clock=frozen, feeds=[feed])
     games = process(store, feed)
     play = await first_play(games, await started(games))
     first = await play.send(games, "k")  # the store's clock stands still: no token comes back

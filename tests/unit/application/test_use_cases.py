@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
+from kronikas.adapters.memory import MemoryChangeFeed, MemoryDeadlines, MemoryStores
+from kronikas.adapters.memory_log import MemoryLog
 from kronikas.adapters.randomness import for_table
 from kronikas.application import folds as folds_module
 from kronikas.application.errors import InvalidRequest, VersionMismatch
@@ -25,6 +26,7 @@ from kronikas.application.wire import Answer
 from kronikas.config import Settings
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
 from kronikas.domain.common import DomainError, Leave
+from tests.apps import ENGINES
 
 SETTINGS = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=5.0)
 NOW = 1_800_000_000.0
@@ -34,8 +36,8 @@ def frozen() -> float:
     return NOW
 
 
-class CountingStore(MemoryEventStore):
-    """The memory store, counting the reads it is asked for (`log_reads`: those asking for
+class CountingLog(MemoryLog):
+    """The memory event log, counting the reads it is asked for (`log_reads`: those asking for
     events, not a bucket's charge alone)."""
 
     reads = 0
@@ -56,6 +58,24 @@ class CountingStore(MemoryEventStore):
         return await super().read(game_id, after, token_hash, limit, rate, cost)
 
 
+class CountingStore(MemoryStores):
+    """The memory stores, their log counting its reads (`CountingLog`)."""
+
+    log: CountingLog
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.log = CountingLog(self.data, self.log.rate_per_s, self.log.burst)
+
+    @property
+    def reads(self) -> int:
+        return self.log.reads
+
+    @property
+    def log_reads(self) -> int:
+        return self.log.log_reads
+
+
 @pytest.fixture
 def feed() -> MemoryChangeFeed:
     return MemoryChangeFeed()
@@ -67,14 +87,14 @@ def store(feed: MemoryChangeFeed) -> CountingStore:
 
 
 @pytest.fixture
-def games(store: MemoryEventStore, feed: MemoryChangeFeed) -> Games:
-    return Games(store, feed, for_table, SETTINGS)
+def games(store: MemoryStores, feed: MemoryChangeFeed) -> Games:
+    return Games(store, feed, for_table, SETTINGS, ENGINES)
 
 
 @pytest.fixture
-def other(store: MemoryEventStore, feed: MemoryChangeFeed) -> Games:
+def other(store: MemoryStores, feed: MemoryChangeFeed) -> Games:
     """A second process on the same store and feed: its moves are news to `games`."""
-    return Games(store.sharing(), feed, for_table, SETTINGS)
+    return Games(store.sharing(), feed, for_table, SETTINGS, ENGINES)
 
 
 @dataclass
@@ -145,7 +165,7 @@ async def caught_up(streams: list[list[Delivered]], version: int) -> None:
 
 
 async def test_create_join_start_and_a_command_answer_as_the_api_describes(
-    games: Games, store: MemoryEventStore
+    games: Games, store: MemoryStores
 ) -> None:
     created = json.loads(await games.create("cheat", CheatOptions(), seed=7))
     assert set(created) == {"game", "host_token"}
@@ -159,7 +179,7 @@ async def test_create_join_start_and_a_command_answer_as_the_api_describes(
         1,
         [],
     )
-    [listed], more = await store.lobby("cheat", "open", 0, 10)
+    [listed], more = await store.lobby.page("cheat", "open", 0, 10)
     assert (listed.game_id, listed.version, listed.players, more) == (game_id, 1, 0, False)
 
     joined = [json.loads(await games.join(game_id, name)) for name in ("A", "B")]
@@ -174,7 +194,7 @@ async def test_create_join_start_and_a_command_answer_as_the_api_describes(
     view = json.loads(started_.body)
     assert view["status"] == "playing" and view["version"] == started_.version > 3
     assert view["me"] is None, "the host sees the table as a spectator"
-    [entry], _ = await store.lobby("cheat", "playing", 0, 10)
+    [entry], _ = await store.lobby.page("cheat", "playing", 0, 10)
     assert (entry.game_id, entry.players, entry.version) == (game_id, 2, started_.version)
 
     seat = view["turn"]
@@ -383,9 +403,9 @@ async def test_moves_followed_by_streams_leave_no_garbage_for_the_collector(
         await asyncio.gather(*readers, return_exceptions=True)
 
 
-class GatedStore(CountingStore):
-    """The memory store, whose `arm` waits at a gate: what another process does while a command
-    arms its deadline, before its append."""
+class GatedDeadlines(MemoryDeadlines):
+    """The memory deadlines, whose `arm` waits at a gate: what another process does while a
+    command arms its deadline, before its append."""
 
     gate: asyncio.Event | None = None
 
@@ -402,22 +422,23 @@ async def test_a_move_heard_while_a_command_arms_its_deadline_makes_it_decide_ag
     move, heard by the feed, moves this process's table to v + 1. The append must still expect
     v (and lose the race, and decide again): appending at v + 1 would store events numbered
     from v + 1 a second time, and the log would no longer match its own versions."""
-    gated = GatedStore(clock=frozen, feeds=[feed])
-    mine = Games(gated, feed, for_table, SETTINGS)
-    theirs = Games(gated.sharing(), feed, for_table, SETTINGS)
+    gated = CountingStore(clock=frozen, feeds=[feed])
+    gated.deadlines = deadlines = GatedDeadlines(gated.data)
+    mine = Games(gated, feed, for_table, SETTINGS, ENGINES)
+    theirs = Games(gated.sharing(), feed, for_table, SETTINGS, ENGINES)
     table = await started(theirs, turn_seconds=60)
     seat = (await view_of(mine, table))["turn"]
     hand = (await view_of(mine, table, seat))["me"]["hand"]
     async with feed.waiting(table.game_id):  # this process follows the table: it hears moves
         await view_of(mine, table)
-        gated.gate = asyncio.Event()
+        deadlines.gate = asyncio.Event()
         playing = asyncio.create_task(
             mine.command(table.game_id, table.tokens[seat], Play(cards=hand[:1]), b"")
         )
         for _ in range(20):
             await asyncio.sleep(0)  # the play is decided and waits at the arm
         await theirs.command(table.game_id, table.tokens[1 - seat], Leave(), b"")
-        gated.gate.set()
+        deadlines.gate.set()
         await playing
     page = json.loads(await mine.events(table.game_id, None, 0, 0))
     assert [e["version"] for e in page["events"]] == list(range(1, page["version"] + 1))
@@ -425,11 +446,11 @@ async def test_a_move_heard_while_a_command_arms_its_deadline_makes_it_decide_ag
     assert kinds.count("cheat.cards_played") >= 1 and "cheat.player_left" in kinds
 
 
-async def test_processes_with_a_feed_each_follow_one_another(store: MemoryEventStore) -> None:
+async def test_processes_with_a_feed_each_follow_one_another(store: MemoryStores) -> None:
     feeds = [MemoryChangeFeed(), MemoryChangeFeed()]
     for feed in feeds:
         store.attach(feed)
-    games, other = (Games(store, feed, for_table, SETTINGS) for feed in feeds)
+    games, other = (Games(store, feed, for_table, SETTINGS, ENGINES) for feed in feeds)
     table = await started(other)
     seen: list[Delivered] = []
     reader = asyncio.create_task(follow(games, table, None, seen))
@@ -474,10 +495,10 @@ async def test_a_long_history_comes_in_pages_of_500_that_say_when_more_follow(
 
 
 async def test_a_key_is_answered_again_for_a_day_then_decided_again(
-    store: MemoryEventStore, feed: MemoryChangeFeed
+    store: MemoryStores, feed: MemoryChangeFeed
 ) -> None:
     clock = [int(NOW * 1000)]
-    games = Games(store, feed, for_table, SETTINGS, now=lambda: clock[0])
+    games = Games(store, feed, for_table, SETTINGS, ENGINES, now=lambda: clock[0])
     play = await first_play(games, await started(games))
     first = await play.send(games, "k")
     clock[0] += 24 * 3600 * 1000 - 1

@@ -23,6 +23,7 @@ from kronikas.application.errors import Unauthorized
 from kronikas.application.games import Delivered, Games
 from kronikas.domain.cheat import Play
 from kronikas.domain.common import Leave
+from tests.apps import ENGINES
 from tests.unit.application.clock_helpers import SETTINGS, Seated, World, table, view, world
 
 WAIT_S = 5.0
@@ -72,7 +73,7 @@ class Stream:
 def deaf(w: World) -> Games:
     """A process on the same store whose change feed hears nothing: its folds fall behind
     until a request reads the table again."""
-    return Games(w.store.sharing(), MemoryChangeFeed(), for_table, SETTINGS, now=w.clock)
+    return Games(w.store.sharing(), MemoryChangeFeed(), for_table, SETTINGS, ENGINES, now=w.clock)
 
 
 async def leave(games: Games, seated: Seated, token: str) -> int:

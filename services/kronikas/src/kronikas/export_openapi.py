@@ -1,5 +1,5 @@
 """Write the OpenAPI document to a file (`python -m kronikas.export_openapi [path]`): the
-document of the app of the default registry of games; `write` exports any app's."""
+document of the app of the service's games; `write` exports any app's."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from litestar import Litestar
 
 from kronikas.api.app import create_app
 from kronikas.api.openapi import export
+from kronikas.application.engines import service_games
 from kronikas.config import Settings
 
 
@@ -21,7 +22,8 @@ def write(app: Litestar, target: Path) -> None:
 
 def main(argv: list[str]) -> int:
     target = Path(argv[1] if len(argv) > 1 else "openapi/openapi.json")
-    write(create_app(Settings(redis_url="redis://unused:6379/0")), target)
+    app = create_app(Settings(redis_url="redis://unused:6379/0"), games=service_games())
+    write(app, target)
     print(f"wrote {target}")
     return 0
 

@@ -16,9 +16,11 @@ from typing import Any, cast
 
 import uvicorn
 import uvicorn.config
+from litestar import Litestar
 
-from kronikas.api.app import WithoutQueryStrings, log_without_query_strings
+from kronikas.api.app import WithoutQueryStrings, create_app, log_without_query_strings
 from kronikas.api.logs import configure_logging, formatter
+from kronikas.application.engines import service_games
 from kronikas.config import Settings
 from kronikas.connections import Guard
 
@@ -197,6 +199,12 @@ def _supervise(app: str, host: str, port: int, workers: int) -> int:
     return status
 
 
+def app() -> Litestar:
+    """The service's app, as each worker's uvicorn makes it (its factory): the composition root,
+    where the registry of games is built and handed to the app factory."""
+    return create_app(Settings.from_env(), games=service_games())
+
+
 def _exit_quietly(signum: int, frame: object) -> None:
     # uvicorn re-raises the signal that stopped it; end with status 0 and run the cleanup.
     raise SystemExit(0)
@@ -240,7 +248,7 @@ def main() -> int:
     else:  # every line of the output is a JSON log line
         log.info("Krónikás is serving", extra={"url": url, "docs": f"{url}/schema"})
     # The benchmark serves an app with its ceiling route added; nothing else sets this.
-    app = os.environ.get("KRONIKAS_APP", "kronikas.api.app:create_app")
+    app = os.environ.get("KRONIKAS_APP", "kronikas.serve:app")
     status = 0
     try:
         if settings.workers > 1 and hasattr(socket, "SO_REUSEPORT") and sys.platform == "linux":

@@ -16,7 +16,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.types import ControllerRouterHandler
 
 from kronikas import __version__
-from kronikas.adapters.event_store import RedisEventStore
+from kronikas.adapters.event_store import RedisStores
 from kronikas.adapters.notifier import Notifier
 from kronikas.adapters.randomness import for_table
 from kronikas.adapters.redis_client import connect
@@ -32,7 +32,7 @@ from kronikas.api.socket import close_all, seat_socket
 from kronikas.api.system import SystemController
 from kronikas.api.web import web_router
 from kronikas.api.wire import ApiWire
-from kronikas.application.engines import ENGINES, Registry
+from kronikas.application.engines import Registry
 from kronikas.application.games import Games
 from kronikas.config import Settings
 
@@ -76,10 +76,9 @@ whoever asks: a seat sees its own cards, never another hidden card. Errors are
 """
 
 
-def openapi_config(wire: ApiWire | None = None) -> OpenAPIConfig:
+def openapi_config(wire: ApiWire) -> OpenAPIConfig:
     """The OpenAPI document's settings (served under `/schema`, the docs pages' assets too), for
-    the games of `wire` (the default registry's when None)."""
-    wire = wire or ApiWire(ENGINES)
+    the games of `wire`."""
     mend = MendedJson([send_command_inputs(wire.Command)], wire.engines)
     return OpenAPIConfig(
         title="Krónikás",
@@ -107,15 +106,16 @@ def create_app(
     settings: Settings | None = None,
     redis: Any = None,
     extra_routes: Sequence[ControllerRouterHandler] = (),
-    games: Registry = ENGINES,
+    *,
+    games: Registry,
 ) -> Litestar:
     """Build the application.
 
     `redis` may be given (tests); otherwise it is made from settings. `extra_routes` are for
     tests and the benchmark only, never production. `games`: the games it runs, by kind (the
-    registry of `application/engines.py` unless a test brings its own); every per-game list of
+    composition root's `service_games()`, or a test's own registry); every per-game list of
     the app — the wire's unions and decoders, the OpenAPI document, `/v1/kinds`, the use cases
-    — is made from it here, once.
+    — is made from it here, once, and nothing below has a registry of its own.
     """
     settings = settings or Settings.from_env()
     configure_logging(settings.log_level, settings.log_format)
@@ -127,12 +127,12 @@ def create_app(
     async def on_startup(app: Litestar) -> None:
         if app.state.redis is None:
             app.state.redis = connect(settings)
-        store = RedisEventStore(app.state.redis, settings.rate_per_s, settings.rate_burst)
-        app.state.store = store
+        stores = RedisStores(app.state.redis, settings.rate_per_s, settings.rate_burst)
+        app.state.stores = stores
         notifier = Notifier(app.state.redis)
         notifier.start()
         app.state.notifier = notifier
-        app.state.games = Games(store, notifier, for_table, settings, engines=games)
+        app.state.games = Games(stores, notifier, for_table, settings, games)
         app.state.games.run_clocks()
         if isinstance(app, Kronikas):
             app.games = app.state.games
@@ -150,8 +150,8 @@ def create_app(
             await games.stop_clocks()
         if notifier := app.state.get("notifier"):
             await notifier.stop()
-        if store := app.state.get("store"):
-            await store.aclose()
+        if stores := app.state.get("stores"):
+            await stores.aclose()
         if redis is None and app.state.redis is not None:
             await app.state.redis.aclose()
 

@@ -19,7 +19,13 @@ from kronikas.api.sse import EventStream
 from kronikas.api.wire import (
     ApiWire,
     Command,
+    CommandResult,
+    Created,
     CreateGame,
+    EventPage,
+    GameView,
+    HouseSeated,
+    Joined,
     JoinRequest,
     Kind,
     Kinds,
@@ -28,15 +34,7 @@ from kronikas.api.wire import (
 from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
 from kronikas.application.folds import GAME_ID_MAX, no_table
 from kronikas.application.games import Answer, Games
-from kronikas.application.wire import (
-    CommandResult,
-    Created,
-    EventPage,
-    GameView,
-    HouseSeated,
-    Joined,
-    utc_text,
-)
+from kronikas.application.wire import utc_text
 
 JSON = "application/json"
 GAME_ID_DOC = "The table's id."

@@ -1,16 +1,39 @@
-"""`GET /v1/kinds`, derived from the engines' option types so it cannot drift from them; the
-players each game declares (`Engine.seats`)."""
+"""What `GET /v1/kinds` says of a game, derived from its option types so it cannot drift from
+them, and the players it declares (`Engine.seats`). The answer itself is the app's wire's
+(`ApiWire.kinds`), made from its registry."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 import msgspec
 import msgspec.inspect as mi
 
-from kronikas.api.wire import KindInfo, Kinds, OptionInfo
-from kronikas.application.engines import ENGINES
 from kronikas.domain.engine import Rules, tag_of
+
+
+class OptionInfo(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One table option: its type, default and limits."""
+
+    name: str
+    type: Literal["integer", "boolean", "integer_list"]
+    default: Any
+    nullable: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+    description: str | None = None
+
+
+class KindFacts(NamedTuple):
+    """A game kind's entry of `GET /v1/kinds`, field by field (`KindInfo` on the wire)."""
+
+    kind: str
+    min_players: int
+    max_players: int
+    options: list[OptionInfo]
+    commands: list[str]
 
 
 def _unwrap(kind: Any) -> tuple[Any, str | None]:
@@ -55,16 +78,12 @@ def _option(field: mi.Field) -> OptionInfo:
     raise TypeError(f"option {field.name} has a type /v1/kinds cannot describe: {kind}")
 
 
-def _describe(game: Rules) -> KindInfo:
+def describe(game: Rules) -> KindFacts:
+    """A game kind: how many may play, its options, its commands' tags."""
     info = mi.type_info(game.options)
     if not isinstance(info, mi.StructType):
         raise TypeError(f"{game.title}'s options are not a struct")
     options = [_option(f) for f in info.fields]
     commands = sorted(tag_of(c) for c in game.commands)
     least, most = game.seats
-    return KindInfo(game.kind, least, most, options, commands)
-
-
-def kinds() -> Kinds:
-    """Every game kind with its players and options."""
-    return Kinds([_describe(game) for game in ENGINES.values()])
+    return KindFacts(game.kind, least, most, options, commands)

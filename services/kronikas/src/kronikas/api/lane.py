@@ -28,7 +28,7 @@ from kronikas.api.games import JSON, PRIVATE, run_command
 from kronikas.api.hosts import Hosts, misdirected
 from kronikas.api.logs import RequestLogMiddleware
 from kronikas.api.sse import SERVER_SEND
-from kronikas.api.wire import DEFAULT, ApiWire
+from kronikas.api.wire import ApiWire
 from kronikas.application.games import Games
 
 _ROUTE = re.compile(r"/v1/games/([^/]+)/commands")
@@ -53,7 +53,7 @@ class Kronikas(Litestar):
     """The application, with the command lane in front of the framework."""
 
     def __init__(
-        self, *args: Any, wire: ApiWire = DEFAULT, hosts: Hosts | None = None, **kwargs: Any
+        self, *args: Any, wire: ApiWire, hosts: Hosts | None = None, **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
         self.wire = wire

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 import msgspec
-import msgspec.inspect as mi
 from litestar import Litestar, Request
 from litestar.openapi.plugins import JsonRenderPlugin
 
-from kronikas.application.engines import ENGINES, Registry
+from kronikas.api.openapi_schemas import answers_in_full, restore_constraints, structs_of
+from kronikas.api.socket_wire import socket_messages
+from kronikas.api.wire import ApiWire
+from kronikas.application.engines import Registry
 from kronikas.application.wire import envelope
 
 _TAG_FIELDS = ("type", "kind")
@@ -27,7 +29,9 @@ def export(app: Litestar) -> bytes:
     """The document the app serves, as stable, sorted, indented JSON bytes."""
     config = app.openapi_config
     plugins = config.render_plugins if config is not None else ()
-    mend = next((p for p in plugins if isinstance(p, MendedJson)), MendedJson())
+    mend = next((p for p in plugins if isinstance(p, MendedJson)), None)
+    if mend is None:
+        raise ValueError("the app serves no mended document (`MendedJson`): not create_app's")
     doc = mended(app.openapi_schema.to_schema(), mend.inputs, mend.engines)
     return msgspec.json.format(msgspec.json.encode(doc, order="sorted"), indent=2)
 
@@ -36,7 +40,7 @@ class MendedJson(JsonRenderPlugin):
     """Serves `/schema/openapi.json` (which the docs pages read) mended, made once, for the app
     of the games of `engines`."""
 
-    def __init__(self, inputs: Sequence[InputDocs] = (), engines: Registry = ENGINES) -> None:
+    def __init__(self, inputs: Sequence[InputDocs], engines: Registry) -> None:
         super().__init__()
         self.inputs = list(inputs)
         self.engines = engines
@@ -78,7 +82,7 @@ def parameter(
 
 
 def mended(
-    document: dict[str, Any], inputs: Sequence[InputDocs] = (), engines: Registry = ENGINES
+    document: dict[str, Any], inputs: Sequence[InputDocs], engines: Registry
 ) -> dict[str, Any]:
     """A mended copy of the document Litestar generates, for the export and the served one, of
     an app that runs the games of `engines`.
@@ -92,7 +96,7 @@ def mended(
     - An optional parameter's schema does not admit null: it is left out instead.
     - What Litestar drops from msgspec's own schema comes back: `additionalProperties: false`
       for structs that forbid unknown fields, a `minimum` of 0, constraints on list items.
-    - What the service answers always holds every field (`_answers_in_full`), so the SDK never
+    - What the service answers always holds every field (`answers_in_full`), so the SDK never
       marks a field of a view or an event as possibly unset.
     - The seat socket's messages are components (`_document_socket`): it is no route of the
       document, but generated clients get its types.
@@ -111,11 +115,11 @@ def mended(
             prop = schema.get("properties", {}).get(name)
             if isinstance(prop, dict) and "const" in prop:
                 prop["default"] = prop["const"]
-    structs = _structs(engines, inputs)
+    structs = structs_of(engines, [documented.body for documented in inputs])
     _walk(doc, schemas)
     _name_unions(doc, schemas, engines)
-    _restore_constraints(schemas, structs)
-    _answers_in_full(doc, schemas, structs, engines)
+    restore_constraints(schemas, structs)
+    answers_in_full(doc, schemas, structs, engines)
     for path_item in doc.get("paths", {}).values():
         for operation in path_item.values():
             if isinstance(operation, dict):
@@ -201,145 +205,6 @@ _HEADER_FORMS = {
     "Last-Event-ID": "^[0-9]{1,12}$",
     "token": "^[A-Za-z0-9_-]{1,256}$",
 }
-_CONSTRAINTS = ("minimum", "maximum", "pattern", "minLength", "maxLength", "minItems", "maxItems")
-
-
-def _structs(engines: Registry, inputs: Sequence[InputDocs]) -> dict[str, type[msgspec.Struct]]:
-    """The structs the document names, by name: the service's own, and every struct the games
-    of `engines` and the documented inputs reach (a game may live outside the package, and a
-    wire type made for one registry has a namesake made for another: this app's wins)."""
-    found: dict[str, type[msgspec.Struct]] = {}
-    todo: list[type[msgspec.Struct]] = [msgspec.Struct]
-    while todo:
-        for sub in todo.pop().__subclasses__():
-            if sub.__module__.startswith("kronikas."):
-                found[sub.__name__] = sub
-            todo.append(sub)
-    roots: list[Any] = [i.body for i in inputs]
-    for game in engines.values():
-        roots.extend((game.options, game.view_type, *game.commands, *game.events))
-    for info in mi.multi_type_info(roots):
-        _collect(info, found, set())
-    return found
-
-
-def _collect(info: mi.Type, found: dict[str, type[msgspec.Struct]], seen: set[int]) -> None:
-    if id(info) in seen:
-        return
-    seen.add(id(info))
-    if isinstance(info, mi.StructType):
-        found[info.cls.__name__] = info.cls
-        for field in info.fields:
-            _collect(field.type, found, seen)
-    elif isinstance(info, mi.UnionType):
-        for member in info.types:
-            _collect(member, found, seen)
-    elif isinstance(info, mi.Metadata):
-        _collect(info.type, found, seen)
-    elif isinstance(info, mi.ListType | mi.VarTupleType | mi.SetType | mi.FrozenSetType):
-        _collect(info.item_type, found, seen)
-    elif isinstance(info, mi.TupleType):
-        for item in info.item_types:
-            _collect(item, found, seen)
-    elif isinstance(info, mi.DictType):
-        _collect(info.value_type, found, seen)
-
-
-def _not_null(schema: dict[str, Any]) -> dict[str, Any]:
-    for key in ("anyOf", "oneOf"):
-        members = [m for m in schema.get(key, []) if m != {"type": "null"}]
-        if len(members) == 1 and isinstance(members[0], dict):
-            return members[0]
-    return schema
-
-
-def _merge(ours: dict[str, Any], theirs: dict[str, Any]) -> None:
-    ours, theirs = _not_null(ours), _not_null(theirs)
-    for key in _CONSTRAINTS:
-        if key in theirs and key not in ours:
-            ours[key] = theirs[key]
-    if isinstance(ours.get("items"), dict) and isinstance(theirs.get("items"), dict):
-        _merge(ours["items"], theirs["items"])
-
-
-def _restore_constraints(schemas: dict[str, Any], structs: dict[str, type[msgspec.Struct]]) -> None:
-    for name, cls in structs.items():
-        ours = schemas.get(name)
-        if ours is None or "oneOf" in ours:  # a named union (`Command`), not this struct
-            continue
-        if cls.__struct_config__.forbid_unknown_fields:
-            ours["additionalProperties"] = False
-        (ref,), components = msgspec.json.schema_components([cls])
-        theirs = components.get(ref["$ref"].rsplit("/", 1)[-1], {})
-        for field, schema in ours.get("properties", {}).items():
-            if field in theirs.get("properties", {}):
-                _merge(schema, theirs["properties"][field])
-
-
-def _refs(node: Any) -> set[str]:
-    if isinstance(node, dict):
-        found = {node["$ref"].rsplit("/", 1)[-1]} if isinstance(node.get("$ref"), str) else set()
-        for value in node.values():
-            found |= _refs(value)
-        return found
-    if isinstance(node, list):
-        return set().union(*(_refs(v) for v in node)) if node else set()
-    return set()
-
-
-def _reachable(names: set[str], schemas: dict[str, Any]) -> set[str]:
-    seen: set[str] = set()
-    todo = list(names)
-    while todo:
-        name = todo.pop()
-        if name not in seen and name in schemas:
-            seen.add(name)
-            todo.extend(_refs(schemas[name]))
-    return seen
-
-
-def _table_options(engines: Registry) -> dict[str, str]:
-    """Each game's request options type → the type its views show them with (every field)."""
-    found: dict[str, str] = {}
-    for game in engines.values():
-        view = mi.type_info(game.view_type)
-        if isinstance(view, mi.StructType):
-            for field in view.fields:
-                if field.name == "options" and isinstance(field.type, mi.StructType):
-                    found[game.options.__name__] = field.type.cls.__name__
-    return found
-
-
-def _answers_in_full(
-    doc: dict[str, Any],
-    schemas: dict[str, Any],
-    structs: dict[str, type[msgspec.Struct]],
-    engines: Registry,
-) -> None:
-    # msgspec writes every field of what the service answers (no struct of an answer omits its
-    # defaults, but OptionInfo), yet a field with a default is not `required` in the schema, so
-    # the SDK would type it `X | Unset`. Schemas that no request uses are marked as they are
-    # sent. A stored event keeps the request's options type (logs written before an option was
-    # added still load); on the wire it carries every option, as the views' options type says.
-    requests: set[str] = set()
-    for path_item in doc.get("paths", {}).values():
-        for operation in path_item.values():
-            if isinstance(operation, dict):
-                requests |= _refs(operation.get("requestBody", {}))
-                requests |= _refs(operation.get("parameters", []))
-    requests = _reachable(requests, schemas)
-    forms = _table_options(engines)
-    for name, schema in schemas.items():
-        cls = structs.get(name)
-        if name in requests or cls is None or cls.__struct_config__.omit_defaults:
-            continue
-        properties = schema.get("properties", {})
-        for prop in properties.values():
-            ref = prop.get("$ref", "")
-            if ref.rsplit("/", 1)[-1] in forms:
-                prop["$ref"] = f"#/components/schemas/{forms[ref.rsplit('/', 1)[-1]]}"
-        if properties:
-            schema["required"] = sorted(properties)
 
 
 def _drop_null(parameter: dict[str, Any]) -> None:
@@ -466,9 +331,6 @@ def _document_socket(schemas: dict[str, Any], engines: Registry) -> None:
     # `SocketServerMessage`) that generated clients can switch over. Written as Litestar
     # writes structs (unions as `oneOf`), before the mends that give tags their defaults and
     # unions their discriminators and names.
-    from kronikas.api.socket_wire import socket_messages
-    from kronikas.api.wire import ApiWire
-
     wire = ApiWire(engines)
     for name, union in zip(_SOCKET_UNIONS, socket_messages(wire, wire.Command), strict=True):
         members = get_args(get_args(union)[0])

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, Union
+from typing import Annotated, Any, Literal, Protocol, TypeAlias, Union
 
 import msgspec
 
-from kronikas.application.engines import ENGINES, Registry
+from kronikas.api.kinds import OptionInfo, describe
+from kronikas.application.engines import Registry
 from kronikas.application.wire import Wire, camel, list_of, struct_of
 
 Seed = Annotated[
@@ -76,20 +77,6 @@ class JoinRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: Name
 
 
-class OptionInfo(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One table option: its type, default and limits."""
-
-    name: str
-    type: Literal["integer", "boolean", "integer_list"]
-    default: Any
-    nullable: bool = False
-    minimum: int | None = None
-    maximum: int | None = None
-    min_items: int | None = None
-    max_items: int | None = None
-    description: str | None = None
-
-
 class ApiWire(Wire):
     """Every wire type that names the games of one registry, made once for each app: the create
     requests and the command union (with their decoders), the kinds, the lobby's entries, and
@@ -148,10 +135,7 @@ class ApiWire(Wire):
     @functools.cached_property
     def kinds(self) -> Any:
         """`GET /v1/kinds` for these games, made once (the app factory asks at its start)."""
-        # api/kinds.py describes one game; its `kinds()` lists the default registry's alone.
-        from kronikas.api.kinds import _describe
-
-        return self.Kinds([_describe(game) for game in self.engines.values()])
+        return self.Kinds([self.KindInfo(*describe(game)) for game in self.engines.values()])
 
     @functools.cached_property
     def _most(self) -> dict[str, int]:
@@ -178,43 +162,17 @@ class ApiWire(Wire):
         }
 
 
-DEFAULT = ApiWire(ENGINES)
-"""The wire of the default registry (`application.engines.ENGINES`)."""
-
-if TYPE_CHECKING:
-    CreateGame = CreateRequest
-    Command = msgspec.Struct
-    Kind = str
-
-    class LobbyEntry(msgspec.Struct, frozen=True):
-        id: str
-        kind: Kind
-        status: Literal["open", "playing", "finished"]
-        players: int
-        max_players: int
-        created_at: str
-        seeded: bool
-
-    class Lobby(msgspec.Struct, frozen=True):
-        games: list[LobbyEntry]
-        offset: int
-        limit: int
-        more: bool
-
-    class KindInfo(msgspec.Struct, frozen=True):
-        kind: Kind
-        min_players: int
-        max_players: int
-        options: list[OptionInfo]
-        commands: list[str]
-
-    class Kinds(msgspec.Struct, frozen=True):
-        kinds: list[KindInfo]
-else:
-    CreateGame = DEFAULT.CreateGame
-    Command = DEFAULT.Command
-    Kind = DEFAULT.Kind
-    LobbyEntry = DEFAULT.LobbyEntry
-    Lobby = DEFAULT.Lobby
-    KindInfo = DEFAULT.KindInfo
-    Kinds = DEFAULT.Kinds
+# The routes' signatures name the wire types each app makes from its registry: Litestar reads
+# them with the app's `signature_namespace` (`ApiWire.namespace`), which these names stand for.
+# To a type checker, and to anything else that reads them, they are what every such type is.
+CreateGame: TypeAlias = CreateRequest
+Command: TypeAlias = msgspec.Struct
+Kind: TypeAlias = str
+Kinds: TypeAlias = msgspec.Struct
+Lobby: TypeAlias = msgspec.Struct
+GameView: TypeAlias = msgspec.Struct
+CommandResult: TypeAlias = msgspec.Struct
+EventPage: TypeAlias = msgspec.Struct
+Created: TypeAlias = msgspec.Struct
+Joined: TypeAlias = msgspec.Struct
+HouseSeated: TypeAlias = msgspec.Struct

@@ -35,7 +35,7 @@ from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import InvalidRequest, Unavailable, rate_limited
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_ms, deadline_text, now_ms
-from kronikas.application.ports import AppendResult, ChangeFeed, Summary
+from kronikas.application.ports import AppendRequest, AppendResult, ChangeFeed, Stores, Summary
 from kronikas.application.tables import KEY_TTL_MS, Accepted, Seen, Table, key_mark, seen_of
 from kronikas.application.wire import Answer, Record, encode, utc_text, version_of
 from kronikas.config import Settings
@@ -210,6 +210,9 @@ class Pending:
         self.table.roles.update(self.change.auth)
         self.changes.wake(self.table.game_id, self.version, last=self.seat)
 
+    stored = tell
+    """The append's progress (`AppendProgress`): the store tells it the append is stored."""
+
 
 class Kept:
     """The answers to keyed changes this process made (or made again), for their retries: the
@@ -264,13 +267,14 @@ class Appends:
     def __init__(
         self,
         folds: Folds,
+        stores: Stores,
         settings: Settings,
         now: Callable[[], int],
         kept: Kept | None = None,
         ceilings: Ceilings | None = None,
     ) -> None:
         self.folds = folds
-        self.store = folds.store
+        self.log, self.deadlines, self.answers = stores.log, stores.deadlines, stores.answers
         self.changes = folds.changes
         self.settings = settings
         self.now = now
@@ -314,20 +318,21 @@ class Appends:
         if wait:
             raise rate_limited(wait, address=True)
         if pending.due is not None:
-            await self.store.arm(table.game_id, pending.due)
+            await self.deadlines.arm(table.game_id, pending.due)
         summary = pending.summary()
         self.folds.expect(table, records, pending.fold)
         try:
-            result = await self.store.append(
-                table.game_id,
-                pending.before,
-                records,
-                ttl_s=self.ttl(summary.status),
-                token_hash=change.token_hash,
-                auth=change.auth,
-                summary=summary,
-                stored=pending.tell,
-                meanwhile=pending.meanwhile,
+            result = await self.log.append(
+                AppendRequest(
+                    table.game_id,
+                    pending.before,
+                    records,
+                    summary,
+                    self.ttl(summary.status),
+                    change.token_hash,
+                    change.auth,
+                    pending,
+                )
             )
         finally:
             self.folds.expected(table.game_id, records)
@@ -368,7 +373,7 @@ class Appends:
         wait = self.ceilings.take(change.client)
         if wait:
             raise rate_limited(wait, address=True)
-        paid = await self.store.read(game_id, 0, change.token_hash, 0)
+        paid = await self.log.read(game_id, 0, change.token_hash, 0)
         if paid.retry_after_ms:
             self.ceilings.give_back(change.client)
             raise rate_limited(paid.retry_after_ms)
@@ -391,7 +396,7 @@ class Appends:
     async def _again(self, game_id: str, key: str, change: Change, accepted: Accepted) -> Answer:
         """The answer the store keeps for the key, else made again from the log and kept there
         for the rest of the key's day; kept here either way."""
-        kept = await self.store.answer_of(game_id, key)
+        kept = await self.answers.answer_of(game_id, key)
         if kept is not None:
             answer = Answer(kept, version_of(kept))
             self.kept.put(game_id, key, accepted.version, answer)
@@ -407,6 +412,6 @@ class Appends:
         made = _made(before, state, folded, deadline, seat, seen_of(before, folded))
         answer = Answer(change.answer(made), made.version)
         rest_ms = accepted.at_ms + KEY_TTL_MS - self.now()
-        await self.store.keep_answer(game_id, key, answer.body, rest_ms // 1000)
+        await self.answers.keep_answer(game_id, key, answer.body, rest_ms // 1000)
         self.kept.put(game_id, key, accepted.version, answer)
         return answer

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from kronikas.application.commands import Commands
 from kronikas.application.errors import OutcomeUnknown, Unavailable
-from kronikas.application.ports import EventStore
+from kronikas.application.ports import Deadlines
 
 log = logging.getLogger("kronikas.clocks")
 
@@ -30,9 +30,9 @@ RECHECK_MS = 2_000
 class Clocks:
     """Looks for due deadlines every `POLL_S` and acts on each, as long as it runs."""
 
-    def __init__(self, commands: Commands, store: EventStore, now: Callable[[], int]) -> None:
+    def __init__(self, commands: Commands, deadlines: Deadlines, now: Callable[[], int]) -> None:
         self.commands = commands
-        self.store = store
+        self.deadlines = deadlines
         self.now = now
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -41,7 +41,7 @@ class Clocks:
 
     async def tick(self) -> int:
         """Act on the tables due now; answers how many were taken."""
-        lease, due = await self.store.due(self.now(), LEASE_MS, BATCH)
+        lease, due = await self.deadlines.due(self.now(), LEASE_MS, BATCH)
         if due:
             await asyncio.gather(*(self._act(game_id, lease) for game_id in due))
         return len(due)
@@ -65,7 +65,7 @@ class Clocks:
             self._quiet[game_id] = acted.version
             recheck = self.now() + RECHECK_MS
             following = recheck if following is None else min(following, recheck)
-        await self.store.settle(game_id, lease, following)
+        await self.deadlines.settle(game_id, lease, following)
 
     async def run(self) -> None:
         """Act on due deadlines until stopped."""

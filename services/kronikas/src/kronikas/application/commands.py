@@ -35,7 +35,7 @@ from kronikas.application.house import (
     house_alone,
     now_ms,
 )
-from kronikas.application.ports import RandomSource, Summary
+from kronikas.application.ports import AppendRequest, RandomSource, Stores, Summary
 from kronikas.application.tables import Table, body_hash, key_hash
 from kronikas.application.wire import (
     Answer,
@@ -77,6 +77,7 @@ class Commands:
     def __init__(
         self,
         folds: Folds,
+        stores: Stores,
         randomness: RandomSource,
         settings: Settings,
         now: Callable[[], int] = now_ms,
@@ -84,16 +85,16 @@ class Commands:
     ) -> None:
         self.folds = folds
         self.now = now
-        self.store = folds.store
+        self.log, self.lobby, self.buckets = stores.log, stores.lobby, stores.buckets
         self.randomness = randomness
         self.settings = settings
         self.access = Access(folds)
-        self.appends = Appends(folds, settings, now, ceilings=ceilings)
+        self.appends = Appends(folds, stores, settings, now, ceilings=ceilings)
 
     async def admit(self, client: str) -> None:
         """Hold back one address that creates tables or takes seats too fast (429)."""
         per_min = self.settings.open_per_min
-        wait = await self.store.take(f"open:{client}", per_min / 60, max(1, per_min // 3))
+        wait = await self.buckets.take(f"open:{client}", per_min / 60, max(1, per_min // 3))
         if wait:
             raise rate_limited(wait)
 
@@ -116,19 +117,20 @@ class Commands:
         ]
         created_ms = ms_of(at)
         view = engine.view(state, None, game_id, len(events))
-        result = await self.store.append(
-            game_id,
-            0,
-            records,
-            ttl_s=self.appends.ttl(view.status),
-            auth=[(hash_token(host_token), HOST)],
-            summary=Summary(
-                game_id, kind, view.status, 0, created_ms, len(events), seed is not None
-            ),
+        summary = Summary(game_id, kind, view.status, 0, created_ms, len(events), seed is not None)
+        result = await self.log.append(
+            AppendRequest(
+                game_id,
+                0,
+                records,
+                summary,
+                self.appends.ttl(view.status),
+                auth=[(hash_token(host_token), HOST)],
+            )
         )
         if result.outcome != "ok":  # pragma: no cover - 64 random bits do not collide
             raise Unavailable("could not create the table; try again")
-        await self.store.register(game_id, created_ms)
+        await self.lobby.register(game_id, created_ms)
         table = Table(game_id, kind, engine, seed, len(events), state, created_ms, at=at)
         table.round.extend(events)
         table.roles[hash_token(host_token)] = HOST
@@ -295,7 +297,7 @@ class Commands:
             return HOUSE_MOVES, 0
         taken = 0
         while taken < HOUSE_MOVES:
-            wait = await self.store.take(host_bucket(game_id), rate, burst)
+            wait = await self.buckets.take(host_bucket(game_id), rate, burst)
             if wait:
                 return taken, wait
             taken += 1

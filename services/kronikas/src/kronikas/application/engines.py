@@ -12,6 +12,10 @@ from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 Registry: TypeAlias = Mapping[str, Rules]
 """Games by kind, as `registry` makes them: what the app factory and the use cases are given."""
 
-ENGINES: Registry = registry(rules(CHEAT), rules(THIRTY_ONE))
-"""The games this service runs, by kind, in the order the kinds listing shows them: the app
-factory's default (`create_app(games=...)`); nothing else reads it."""
+
+def service_games() -> Registry:
+    """The games this service runs, by kind, in the order the kinds listing shows them. Built
+    by the composition root (`kronikas.serve.app`, `export_openapi`) and handed to
+    `create_app(games=...)`, which hands it down: nothing below the app factory has a registry
+    of its own."""
+    return registry(rules(CHEAT), rules(THIRTY_ONE))

@@ -10,9 +10,9 @@ from typing import Union
 
 import msgspec
 
-from kronikas.application.engines import ENGINES, Registry
+from kronikas.application.engines import Registry
 from kronikas.application.errors import NotFound, Unavailable, rate_limited
-from kronikas.application.ports import ChangeFeed, EventStore
+from kronikas.application.ports import ChangeFeed, EventLog
 from kronikas.application.tables import Table
 from kronikas.application.wire import Record, ms_of
 
@@ -39,7 +39,7 @@ to its engine's `event_cap` events)."""
 class Codec:
     """Per-game decoders of stored records, one for each game of `engines`."""
 
-    def __init__(self, engines: Registry = ENGINES) -> None:
+    def __init__(self, engines: Registry) -> None:
         self._decoders: dict[str, msgspec.json.Decoder[Record[msgspec.Struct]]] = {
             kind: msgspec.json.Decoder(Record[Union[game.events]])  # type: ignore[name-defined]  # noqa: UP007
             for kind, game in engines.items()
@@ -58,8 +58,8 @@ class Folds:
     """Tables by id, folded up to the version this process last saw (a bounded cache), of the
     games of `engines` (a table of a game not among them is unreadable here)."""
 
-    def __init__(self, store: EventStore, changes: ChangeFeed, engines: Registry = ENGINES) -> None:
-        self.store = store
+    def __init__(self, log: EventLog, changes: ChangeFeed, engines: Registry) -> None:
+        self.log = log
         self.changes = changes
         self.engines = engines
         self.codec = Codec(engines)
@@ -192,7 +192,7 @@ class Folds:
             raise no_table(game_id)
         table = self.cache.get(game_id)
         after = table.version if table else 0
-        result = await self.store.read(game_id, after, token_hash, READ_PAGE, rate, cost)
+        result = await self.log.read(game_id, after, token_hash, READ_PAGE, rate, cost)
         if result.retry_after_ms:
             raise rate_limited(result.retry_after_ms)
         if result.version == 0:
@@ -202,7 +202,7 @@ class Folds:
         while True:
             if table is None or result.version < table.version:
                 if table is not None:  # the log was replaced (expired and made again): over
-                    result = await self.store.read(game_id, 0, "", READ_PAGE, False)
+                    result = await self.log.read(game_id, 0, "", READ_PAGE, False)
                     if result.version == 0:
                         self.cache.pop(game_id, None)
                         raise no_table(game_id)
@@ -213,7 +213,7 @@ class Folds:
             if table.version >= result.version or not result.records:
                 break
             # the next page, from what is folded: the log may have grown meanwhile
-            result = await self.store.read(game_id, table.version, "", READ_PAGE, False)
+            result = await self.log.read(game_id, table.version, "", READ_PAGE, False)
         if role:
             table.roles[token_hash] = role
         self.remember(table)
@@ -223,7 +223,7 @@ class Folds:
         """The table read from the store as it was before the append whose first event is at
         `first` (a table of its own, not kept), and that append's records: up to the next
         append's first (each carries its nonce). For answering a replay."""
-        read = await self.store.read(game_id, 0, "", READ_PAGE, False)
+        read = await self.log.read(game_id, 0, "", READ_PAGE, False)
         if not read.records:
             raise no_table(game_id)
         table = self._new_table(game_id, read.records[0])
@@ -240,9 +240,7 @@ class Folds:
                 appended.append(record)
             if table.version + len(appended) >= read.version:
                 break
-            read = await self.store.read(
-                game_id, table.version + len(appended), "", READ_PAGE, False
-            )
+            read = await self.log.read(game_id, table.version + len(appended), "", READ_PAGE, False)
             raws = read.records
         return table, appended
 

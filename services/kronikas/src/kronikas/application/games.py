@@ -20,7 +20,7 @@ from kronikas.application.access import hash_token
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.clocks import Clocks
 from kronikas.application.commands import Commands
-from kronikas.application.engines import ENGINES, Registry
+from kronikas.application.engines import Registry
 from kronikas.application.errors import (
     ApiError,
     Forbidden,
@@ -33,7 +33,7 @@ from kronikas.application.errors import (
 )
 from kronikas.application.folds import GAME_ID, Folds
 from kronikas.application.house import now_ms
-from kronikas.application.ports import ChangeFeed, EventStore, RandomSource, Summary
+from kronikas.application.ports import ChangeFeed, RandomSource, Stores, Summary
 from kronikas.application.queries import Following, Queries
 from kronikas.application.tables import Table
 from kronikas.application.wire import Answer, Delivered
@@ -53,21 +53,21 @@ class Games:
 
     def __init__(
         self,
-        store: EventStore,
+        stores: Stores,
         changes: ChangeFeed,
         randomness: RandomSource,
         settings: Settings,
+        engines: Registry,
         now: Callable[[], int] = now_ms,
-        engines: Registry = ENGINES,
     ) -> None:
-        self.store = store
+        self.stores = stores
         self.settings = settings
         self.engines = engines
-        self.folds = Folds(store, changes, engines)
+        self.folds = Folds(stores.log, changes, engines)
         ceilings = Ceilings(settings.address_per_s, settings.address_burst, now)
-        self.commands = Commands(self.folds, randomness, settings, now, ceilings)
-        self.queries = Queries(self.folds, settings, ceilings)
-        self.clocks = Clocks(self.commands, store, now)
+        self.commands = Commands(self.folds, stores, randomness, settings, now, ceilings)
+        self.queries = Queries(self.folds, stores.lobby, stores.buckets, settings, ceilings)
+        self.clocks = Clocks(self.commands, stores.deadlines, now)
 
     def run_clocks(self) -> None:
         """Start acting on due deadlines (the turn clocks) in this process."""
@@ -134,7 +134,7 @@ class Games:
         if token and GAME_ID.fullmatch(game_id):
             queries = self.queries
             queries.ceiling(client)
-            read = await self.store.read(game_id, 0, hash_token(token), 0)
+            read = await self.stores.log.read(game_id, 0, hash_token(token), 0)
             if read.role and not read.retry_after_ms:
                 return
             queries.ceilings.give_back(client)

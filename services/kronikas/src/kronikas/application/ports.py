@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from kronikas.domain.common import Randomness
 
@@ -47,8 +47,41 @@ class Summary:
     """Whether the table deals from a seed its creator gave (its view's `seeded`)."""
 
 
-class EventStore(Protocol):
-    """A game's events, appended atomically at an expected version."""
+class AppendProgress(Protocol):
+    """Told how an append goes, where the store can tell before its caller resumes."""
+
+    def meanwhile(self) -> None:
+        """Called once while the store works on the append (once it is on its way, where the
+        store can tell): what can be made meanwhile."""
+        ...
+
+    def stored(self) -> None:
+        """Called once when the append is made and the store can tell before its caller
+        resumes (the Redis log on its own line reads the reply), so that its followers are told
+        before the caller answers; otherwise the caller tells them."""
+        ...
+
+
+class AppendRequest(NamedTuple):
+    """An append: all of `records` or none, only if the log is at `expected`."""
+
+    game_id: str
+    expected: int
+    records: Sequence[bytes]
+    summary: Summary
+    """The table's lobby entry after the append (a first append lists the table)."""
+    ttl_s: int
+    """How long the table's keys live after it."""
+    token_hash: str = ""
+    """The token that pays for it from its bucket at the table ("": none pays)."""
+    auth: Sequence[tuple[str, str]] = ()
+    """Token hashes and the roles the append gives them."""
+    progress: AppendProgress | None = None
+
+
+class EventLog(Protocol):
+    """A game's events, appended atomically at an expected version; each token's reads and
+    appends at a table paid for from its bucket there, in the same step."""
 
     async def read(
         self,
@@ -65,40 +98,36 @@ class EventStore(Protocol):
         address)."""
         ...
 
-    async def append(
-        self,
-        game_id: str,
-        expected: int,
-        records: Sequence[bytes],
-        *,
-        ttl_s: int,
-        token_hash: str = "",
-        auth: Sequence[tuple[str, str]] = (),
-        summary: Summary,
-        stored: Callable[[], None] | None = None,
-        meanwhile: Callable[[], None] | None = None,
-    ) -> AppendResult:
-        """Append all of `records` or none, only if the log is at `expected`. When it is made and
-        the store can tell before its caller resumes (the Redis store on its own line reads the
-        reply), it calls `stored` then, once, so that its followers are told before the caller
-        answers; otherwise the caller calls it. `meanwhile` is called once, while the store works
-        on the append (once it is on its way, where the store can tell)."""
+    async def append(self, request: AppendRequest) -> AppendResult:
+        """Append the request's records or none (`AppendRequest`), telling its `progress`."""
         ...
 
-    async def lobby(
+
+class Lobby(Protocol):
+    """The tables listed, newest first (a table's first append lists it)."""
+
+    async def page(
         self, kind: str | None, status: str | None, offset: int, limit: int
     ) -> tuple[list[Summary], bool]:
         """Tables, newest first, filtered; and whether more follow."""
         ...
 
     async def register(self, game_id: str, created_ms: int) -> None:
-        """List a new table in the lobby."""
+        """List a new table its first append did not list."""
         ...
+
+
+class RateBuckets(Protocol):
+    """Token buckets by key, for what no table's token pays: addresses, a table's host."""
 
     async def take(self, key: str, rate_per_s: float, burst: int, n: int = 1) -> int:
         """Take `n` from a rate bucket (a bucket gives at most its `burst` at once: a request
         dearer than that waits for a full one): 0 when taken, else milliseconds to wait."""
         ...
+
+
+class StoredAnswers(Protocol):
+    """Answers made again for replayed idempotency keys, kept for the retries after them."""
 
     async def answer_of(self, game_id: str, key: str) -> bytes | None:
         """The answer kept for a replayed idempotency key (`keep_answer`), if any."""
@@ -109,9 +138,11 @@ class EventStore(Protocol):
         its day), so that further retries cost one read, not a read of the whole log."""
         ...
 
-    # The tables' deadlines: one index of every table's earliest deadline (epoch ms), kept at or
-    # before the true one, so a deadline may wake its table early (it is then put off) but never
-    # late. Each process takes the due ones, on lease, and settles each with the next.
+
+class Deadlines(Protocol):
+    """The tables' deadlines: one index of every table's earliest deadline (epoch ms), kept at
+    or before the true one, so a deadline may wake its table early (it is then put off) but
+    never late. Each process takes the due ones, on lease, and settles each with the next."""
 
     async def arm(self, game_id: str, due_ms: int) -> None:
         """Wake the table at `due_ms` at the latest (an earlier deadline stays)."""
@@ -126,6 +157,18 @@ class EventStore(Protocol):
         """After acting on a leased table: its next deadline (None when it has none). Should a
         deadline have been armed meanwhile, the earlier of the two stays."""
         ...
+
+
+@dataclass
+class Stores:
+    """The store's ports, as the app factory hands them to the use cases (one object may
+    implement several): each use case takes those it uses."""
+
+    log: EventLog
+    lobby: Lobby
+    buckets: RateBuckets
+    answers: StoredAnswers
+    deadlines: Deadlines
 
 
 class Waiter(Protocol):

@@ -26,7 +26,7 @@ from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import NotFound, RateLimited, Unauthorized, rate_limited
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_text, now_ms
-from kronikas.application.ports import Summary, Waiter
+from kronikas.application.ports import Lobby, RateBuckets, Summary, Waiter
 from kronikas.application.tables import Seen, Table, seen_of
 from kronikas.application.wire import EVENT_PAGE, Answer, Delivered, page_json, view_json
 from kronikas.config import Settings
@@ -113,9 +113,17 @@ class Holds:
 class Queries:
     """What a seat, the host or a spectator may read; none of it changes a table."""
 
-    def __init__(self, folds: Folds, settings: Settings, ceilings: Ceilings | None = None) -> None:
+    def __init__(
+        self,
+        folds: Folds,
+        lobby: Lobby,
+        buckets: RateBuckets,
+        settings: Settings,
+        ceilings: Ceilings | None = None,
+    ) -> None:
         self.folds = folds
-        self.store = folds.store
+        self.listing, self.buckets = lobby, buckets
+        """The lobby (the port), which `lobby` pages through."""
         self.changes = folds.changes
         self.settings = settings
         self.access = Access(folds)
@@ -140,7 +148,7 @@ class Queries:
             return
         self.ceiling(client, cost)
         settings = self.settings
-        wait = await self.store.take(
+        wait = await self.buckets.take(
             f"read:{client}", settings.read_per_s, settings.read_burst, cost
         )
         if wait:
@@ -208,7 +216,7 @@ class Queries:
     ) -> tuple[list[Summary], bool]:
         """Tables newest first, filtered by kind and status, a page; and whether more follow."""
         await self.admit(client)
-        return await self.store.lobby(kind, status, offset, limit)
+        return await self.listing.page(kind, status, offset, limit)
 
     async def events(
         self, game_id: str, token: str | None, after: int, wait: float, client: str | None = None
@@ -248,7 +256,7 @@ class Queries:
         if at_hand is not None:
             return delivered(at_hand[:EVENT_PAGE], seat), table.version
         limit = min(EVENT_PAGE, table.version - after)
-        result = await self.store.read(table.game_id, after, "", limit, rate=False)
+        result = await self.folds.log.read(table.game_id, after, "", limit, rate=False)
         records = [self.folds.codec.decode(table.kind, raw) for raw in result.records]
         return delivered(seen_of(table, records), seat), result.version
 

@@ -4,9 +4,9 @@ of games, `Wire`), and the bytes of every answer.
 
 The application makes the answers' bytes itself because the atomic append records the first
 answer, so an idempotent retry gets it again byte for byte; the API sends the bytes as they are.
-Each shape that names games is made once for each app; the module's own names are those of the
-default registry, for the encoders, which never check a struct's field types (they encode any
-game's view and event alike).
+Each shape that names games is made once for each app (`Wire`), for the document and the
+decoders; the answers' bytes are written here without them, field by field in the same order
+(an encoder never checks a type: any game's view and event encode alike).
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import time
 import types
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Generic, NamedTuple, TypeVar, Union, cast
+from typing import Annotated, Any, Generic, NamedTuple, TypeVar, Union
 
 import msgspec
 
-from kronikas.application.engines import ENGINES, Registry
+from kronikas.application.engines import Registry
 from kronikas.domain.engine import Rules, View, tag_of
 
 _encoder = msgspec.json.Encoder()
@@ -150,7 +150,7 @@ EVENT_PAGE = 500
 class Wire:
     """The answers that carry views and events, for the games of one registry: their unions
     (`GameView`, `GameEvent`) and the structs that hold them, as the OpenAPI document names
-    them. Made once for each app; `application.wire` itself holds the default registry's."""
+    them. Made once for each app, from the registry the app factory is given."""
 
     def __init__(self, engines: Registry) -> None:
         self.engines = engines
@@ -247,46 +247,6 @@ def struct_of(name: str, doc: str, fields: list[tuple[str, Any]]) -> Any:
     return made
 
 
-_DEFAULT = Wire(ENGINES)
-
-if TYPE_CHECKING:
-    GameView = View
-    GameEvent = msgspec.Struct
-
-    class CommandResult(msgspec.Struct, frozen=True):
-        version: int
-        events: list[GameEvent]
-        game: GameView
-
-    class EventPage(msgspec.Struct, frozen=True):
-        events: list[GameEvent]
-        version: int
-        more: bool
-
-    class Created(msgspec.Struct, frozen=True):
-        game: GameView
-        host_token: str
-
-    class Joined(msgspec.Struct, frozen=True):
-        player_id: str
-        seat: int
-        token: str
-        game: GameView
-
-    class HouseSeated(msgspec.Struct, frozen=True):
-        player_id: str
-        seat: int
-        game: GameView
-else:
-    GameView = _DEFAULT.GameView
-    GameEvent = _DEFAULT.GameEvent
-    CommandResult = _DEFAULT.CommandResult
-    EventPage = _DEFAULT.EventPage
-    Created = _DEFAULT.Created
-    Joined = _DEFAULT.Joined
-    HouseSeated = _DEFAULT.HouseSeated
-
-
 # --- The bytes of every answer ------------------------------------------------------------
 
 
@@ -331,30 +291,31 @@ def view_json(view: View) -> bytes:
 
 
 def created_json(view: View, host_token: str) -> bytes:
-    """A new table's answer, with its host token."""
-    return _encoder.encode(Created(game=view, host_token=host_token))
+    """A new table's answer (`Created`), with its host token."""
+    return _encoder.encode({"game": view, "host_token": host_token})
 
 
 def joined_json(player_id: str, seat: int, token: str, view: View) -> bytes:
-    """A taken seat's answer, with its token."""
-    return _encoder.encode(Joined(player_id=player_id, seat=seat, token=token, game=view))
+    """A taken seat's answer (`Joined`), with its token."""
+    return _encoder.encode({"player_id": player_id, "seat": seat, "token": token, "game": view})
 
 
 def house_seated_json(player_id: str, seat: int, view: View) -> bytes:
-    """A house player's seat: no token (nobody plays it but the house)."""
-    return _encoder.encode(HouseSeated(player_id=player_id, seat=seat, game=view))
+    """A house player's seat (`HouseSeated`): no token (nobody plays it but the house)."""
+    return _encoder.encode({"player_id": player_id, "seat": seat, "game": view})
 
 
-def _raw(events: Sequence[bytes]) -> list[GameEvent]:
+def _raw(events: Sequence[bytes]) -> list[msgspec.Raw]:
     # Events already made as JSON go into the answer as they are.
-    return cast(list[GameEvent], [msgspec.Raw(e) for e in events])
+    return [msgspec.Raw(e) for e in events]
 
 
 def result_json(version: int, events: Sequence[bytes], view: View) -> bytes:
-    """A command's answer: the new version, the events as the mover sees them, the view."""
-    return _encoder.encode(CommandResult(version=version, events=_raw(events), game=view))
+    """A command's answer (`CommandResult`): the new version, the events as the mover sees
+    them, the view."""
+    return _encoder.encode({"version": version, "events": _raw(events), "game": view})
 
 
 def page_json(events: Sequence[bytes], version: int, more: bool) -> bytes:
-    """A page of events, each already as the asker sees it."""
-    return _encoder.encode(EventPage(events=_raw(events), version=version, more=more))
+    """A page of events (`EventPage`), each already as the asker sees it."""
+    return _encoder.encode({"events": _raw(events), "version": version, "more": more})

@@ -1,0 +1,166 @@
+"""The Redis stores' scripts and their one runner: on the store's own pipelined line, else
+through redis-py; and the errors of a store call as the application's."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from importlib import resources
+from typing import Any, ParamSpec, TypeVar
+
+from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
+from redis.commands.core import AsyncScript
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import OutOfMemoryError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from kronikas.adapters.script_line import Early, LineScript, ScriptLine, maybe_run
+from kronikas.application.errors import OutcomeUnknown, Unavailable
+
+log = logging.getLogger("kronikas.store")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def translated(
+    method: Callable[P, Coroutine[Any, Any, R]],
+) -> Callable[P, Coroutine[Any, Any, R]]:
+    """A store method whose lost connection or time-out is the application's `Unavailable`, as
+    is a write Redis refuses for memory (it refuses a script's first write, so nothing was
+    changed). An append says `OutcomeUnknown` itself when it may have been applied."""
+
+    @functools.wraps(method)
+    async def translated(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await method(*args, **kwargs)
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            log.warning("store unavailable: %s", type(exc).__name__)
+            raise Unavailable("The store does not answer; nothing was changed.") from exc
+        except ResponseError as exc:
+            if not out_of_memory(exc):
+                raise
+            log.warning("store out of memory: a write was refused")
+            raise Unavailable("The store is full; nothing was changed.") from exc
+
+    return translated
+
+
+def out_of_memory(error: BaseException) -> bool:
+    """Whether Redis refused a write for memory (`maxmemory` reached, `noeviction`): as a command's
+    error (`OOM …`, redis-py's `OutOfMemoryError`) or as a script's (Redis 6 wraps it: `ERR Error
+    running script … OOM command not allowed when used memory …`)."""
+    return isinstance(error, OutOfMemoryError) or (
+        isinstance(error, ResponseError) and "command not allowed when used memory" in str(error)
+    )
+
+
+def unknown(exc: BaseException) -> OutcomeUnknown:
+    log.warning("an append's outcome is unknown: %s", type(exc).__name__)
+    return OutcomeUnknown(
+        "The store did not answer in time; the command may or may not have been applied. "
+        "Retry with the same Idempotency-Key, or read the table."
+    )
+
+
+def game_keys(game_id: str) -> dict[str, str]:
+    """Every key of a game shares the Redis Cluster hash tag `{<game id>}`."""
+    tag = f"kr:{{{game_id}}}"
+    return {
+        "log": f"{tag}:log",
+        "meta": f"{tag}:meta",
+        "auth": f"{tag}:auth",
+    }
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class Scripts:
+    """The scripts of `lua/` on one Redis server or cluster, and how they are run: on the
+    stores' own pipelined connection (adapters/script_line.py), one a process, shared by every
+    store on it; on a cluster, TLS or a Unix socket, through redis-py."""
+
+    def __init__(self, redis: Redis | RedisCluster) -> None:
+        self.redis = redis
+        self.cluster = isinstance(redis, RedisCluster)
+        """On a cluster the lobby's keys and a table's are on different slots: no one script."""
+        self._line = ScriptLine.of(redis)
+        """The scripts' own line; None where they go through redis-py."""
+        self._line_scripts: dict[str, LineScript] = {}
+        """Each script as the line runs it, by its SHA1."""
+
+    def script(self, name: str) -> AsyncScript:
+        """A script of `lua/`, for redis-py and for the line alike."""
+        source = resources.files("kronikas.adapters").joinpath("lua", name).read_text()
+        line_script = LineScript(source)
+        self._line_scripts[line_script.sha] = line_script
+        return self.redis.register_script(source)
+
+    async def run(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
+        """Run a script; after a lost connection, try once more on a new one.
+
+        For reads and the lobby's scripts, which are safe to run twice: a connection that
+        outlived a Redis restart fails on its next use. An append makes its own second try
+        (`RedisEventLog.append`), which knows its own events should the first have been applied
+        after all.
+        """
+        try:
+            return await self.call(script, keys, args)
+        except RedisConnectionError as exc:
+            await self.reconnect(exc)
+            return await self.call(script, keys, args)
+
+    async def call(
+        self,
+        script: AsyncScript,
+        keys: list[str],
+        args: list[Any],
+        early: Early | None = None,
+        meanwhile: Callable[[], None] | None = None,
+    ) -> Any:
+        """Run a script once: on the stores' own line, `early` sees the reply as soon as it is
+        read, and `meanwhile` is called once the call is on its way (adapters/script_line.py);
+        through redis-py, `meanwhile` is called before it is sent."""
+        if self._line is not None:
+            known = self._line_scripts[script.sha]
+            return await self._line.evalsha(known, keys, args, early, meanwhile)
+        if meanwhile is not None:
+            meanwhile()
+        return await script(keys=keys, args=args)
+
+    def maybe_run(self, error: BaseException) -> bool:
+        """Whether a failed script call may have been run all the same: the line tells (a reply
+        lost or late); redis-py does not, and only a failure to connect is known to be before."""
+        if self._line is not None:
+            return maybe_run(error)
+        if isinstance(error, ResponseError):
+            return False
+        message = str(error)
+        return "connecting" not in message and "No connection available" not in message
+
+    async def reconnect(self, error: BaseException) -> None:
+        """Before a second try through redis-py: its pool's connections may have outlived a
+        restart (the line connects again by itself)."""
+        if self._line is None and isinstance(error, RedisConnectionError):
+            pool = getattr(self.redis, "connection_pool", None)
+            if pool is not None:
+                await pool.disconnect()
+
+    @property
+    def on_line(self) -> bool:
+        """Whether the scripts run on the stores' own line."""
+        return self._line is not None
+
+    async def aclose(self) -> None:
+        """Close the scripts' own connection (the redis-py client is its owner's to close)."""
+        if self._line is not None:
+            await self._line.aclose()
