@@ -24,7 +24,7 @@ from litestar.testing import transport as test_transport
 
 from kronikas.api.app import create_app
 from tests.api.tables import Table, Tables, candidates, game_moves
-from tests.apps import Client, settings
+from tests.apps import ENGINES, Client, settings
 from tests.socket.test_in_process import Stalling
 
 HERE = Path(__file__).resolve().parent
@@ -193,7 +193,7 @@ left out: `socket_heartbeat_s` is a minute, longer than any conversation)."""
 
 @asynccontextmanager
 async def service(redis_url: str, **overrides: Any) -> AsyncIterator[Client]:
-    app = create_app(settings(redis_url, socket_heartbeat_s=60, **overrides))
+    app = create_app(settings(redis_url, socket_heartbeat_s=60, **overrides), games=ENGINES)
     async with AsyncTestClient(app) as client:
         yield client
 
