@@ -41,7 +41,7 @@ from kronikas.adapters.embedded_redis import EmbeddedRedis
 from kronikas.adapters.event_store import RedisEventStore
 from kronikas.application.ports import Summary
 from kronikas.application.wire import Record, encode, utc_text
-from kronikas.domain.common import SeatAway, SeatBack
+from kronikas.domain.seating import SeatAway, SeatBack
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITS = (

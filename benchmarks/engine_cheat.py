@@ -12,7 +12,8 @@ import time
 
 from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import cheat
-from kronikas.domain.common import Join, Start
+from kronikas.domain.common import Start
+from kronikas.domain.seating import Join
 
 
 def _command(state: cheat.InRound, rnd: random.Random) -> tuple[int, cheat.Command]:

@@ -33,7 +33,8 @@ from kronikas.adapters.randomness import SeededRandomness
 from kronikas.application.engines import ENGINES
 from kronikas.domain import cheat, thirty_one
 from kronikas.domain.cheat import house as cheat_house
-from kronikas.domain.common import Join, Start
+from kronikas.domain.common import Start
+from kronikas.domain.seating import Join
 from kronikas.domain.thirty_one import house as thirty_one_house
 
 GAMES: dict[str, ModuleType] = {"cheat": cheat, "thirty_one": thirty_one}

@@ -13,17 +13,16 @@ from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
     AwaySeat,
-    Back,
     Deadline,
     EndReasonOnWire,
     HouseSeat,
-    Leave,
     LeftSeat,
     MyHand,
     check_options,
     wire_reason,
 )
 from kronikas.domain.engine import Engine, Seats, Standing, Timing, registry, rules
+from kronikas.domain.seating import Back, Leave
 from tests.third_game.game import (
     COMMANDS,
     EVENT_CAP,

@@ -11,25 +11,27 @@ from kronikas.domain import seating
 from kronikas.domain.cards import RANKS, STANDARD, SUITS, Card
 from kronikas.domain.common import (
     EVENT_CAP_REASON,
-    Back,
     CapReached,
     DeckRevealed,
     EndReasonOnWire,
     EventOutOfPlace,
     GameNotOpen,
     GameOver,
-    Join,
-    Leave,
     NotYourTurn,
-    PlayerJoined,
-    PlayerLeft,
     Randomness,
-    SeatAway,
-    SeatBack,
     Start,
-    TimeOut,
     TurnSeconds,
     wire_reason,
+)
+from kronikas.domain.seating import (
+    Back,
+    Join,
+    Leave,
+    PlayerJoined,
+    PlayerLeft,
+    SeatAway,
+    SeatBack,
+    TimeOut,
 )
 
 KIND: Final = "high_card"

@@ -18,16 +18,9 @@ from kronikas.adapters.randomness import SeededRandomness
 from kronikas.application.engines import ENGINES, Registry
 from kronikas.domain import cheat, thirty_one
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import (
-    CapReached,
-    DeckRevealed,
-    GameNotOpen,
-    GameOver,
-    Join,
-    Leave,
-    Start,
-)
+from kronikas.domain.common import CapReached, DeckRevealed, GameNotOpen, GameOver, Start
 from kronikas.domain.engine import rules
+from kronikas.domain.seating import Join, Leave
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.unit.application.clock_helpers import (
     person_move,

@@ -22,8 +22,9 @@ from kronikas.application import house
 from kronikas.application.engines import ENGINES
 from kronikas.domain import cheat, thirty_one
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import CapReached, InvalidOptions, Join, Start
+from kronikas.domain.common import CapReached, InvalidOptions, Start
 from kronikas.domain.engine import Seats, rules, tag_of
+from kronikas.domain.seating import Join
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 
 

@@ -17,7 +17,6 @@ from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import seating
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
 from kronikas.domain.common import (
-    Back,
     CapReached,
     DomainError,
     EventOutOfPlace,
@@ -25,19 +24,24 @@ from kronikas.domain.common import (
     GameNotOpen,
     GameOver,
     IllegalMove,
-    Join,
-    Leave,
     NameTaken,
     NotYourTurn,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
     Start,
-    TimeOut,
 )
 from kronikas.domain.engine import Engine
-from kronikas.domain.seating import Seat, Seating, Stage
+from kronikas.domain.seating import (
+    Back,
+    Join,
+    Leave,
+    PlayerJoined,
+    PlayerLeft,
+    Seat,
+    SeatAway,
+    SeatBack,
+    Seating,
+    Stage,
+    TimeOut,
+)
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.third_game.engine import ENGINE as HIGH_CARD
 

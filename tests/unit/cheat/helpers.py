@@ -12,7 +12,8 @@ from kronikas.domain.cards import Card
 from kronikas.domain.cheat import CheatOptions, CheatRoundDealt, Command, Event
 from kronikas.domain.cheat.engine import ENGINE
 from kronikas.domain.cheat.view import CheatGameView
-from kronikas.domain.common import PlayerJoined, Randomness, Shuffle, commitment
+from kronikas.domain.common import Randomness, Shuffle, commitment
+from kronikas.domain.seating import PlayerJoined
 from tests.unit.decider import Given
 
 OPTIONS = CheatOptions()

@@ -22,11 +22,9 @@ from kronikas.domain.cheat import (
     Play,
 )
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import (
+from kronikas.domain.common import DeckRevealed, IllegalMove, InvalidOptions
+from kronikas.domain.seating import (
     Back,
-    DeckRevealed,
-    IllegalMove,
-    InvalidOptions,
     Leave,
     PlayerJoined,
     PlayerLeft,

@@ -21,12 +21,11 @@ from kronikas.domain.common import (
     GameFull,
     GameNotOpen,
     IllegalMove,
-    Join,
     NotYourTurn,
-    PlayerJoined,
     Start,
     commitment,
 )
+from kronikas.domain.seating import Join, PlayerJoined
 
 from .helpers import StackedRandomness, fold, given, lobby, run, table
 

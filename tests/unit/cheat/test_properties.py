@@ -19,17 +19,8 @@ from kronikas.domain import cheat
 from kronikas.domain.cards import ALL_CODES
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Event, Play
 from kronikas.domain.cheat.engine import standing as standing_of
-from kronikas.domain.common import (
-    Back,
-    DeckRevealed,
-    DomainError,
-    IllegalMove,
-    Join,
-    Leave,
-    NotYourTurn,
-    Start,
-    TimeOut,
-)
+from kronikas.domain.common import DeckRevealed, DomainError, IllegalMove, NotYourTurn, Start
+from kronikas.domain.seating import Back, Join, Leave, TimeOut
 from tests.conftest import examples
 
 from .helpers import random_command

@@ -27,7 +27,8 @@ from kronikas.domain.cheat import (
     Command,
     Play,
 )
-from kronikas.domain.common import DomainError, IllegalMove, Join, NotYourTurn, Start
+from kronikas.domain.common import DomainError, IllegalMove, NotYourTurn, Start
+from kronikas.domain.seating import Join
 from tests.conftest import examples
 
 from .helpers import fold, run, table

@@ -17,14 +17,8 @@ from kronikas.domain.cheat import (
     Event,
     Play,
 )
-from kronikas.domain.common import (
-    DeckRevealed,
-    GameNotOpen,
-    GameOver,
-    Join,
-    Start,
-    commitment,
-)
+from kronikas.domain.common import DeckRevealed, GameNotOpen, GameOver, Start, commitment
+from kronikas.domain.seating import Join
 
 from .helpers import StackedRandomness, dealt, fold, given, run, table
 

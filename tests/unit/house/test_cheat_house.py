@@ -12,7 +12,7 @@ from benchmarks.house_strength import play_match
 from kronikas.domain import cheat
 from kronikas.domain.cheat import CheatOptions, house
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import Back, Leave
+from kronikas.domain.seating import Back, Leave
 from tests.conftest import examples
 from tests.unit.house.tables import Decks, Table, drive, twin
 

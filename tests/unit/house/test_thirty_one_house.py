@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks.house_strength import play_match
 from kronikas.domain import thirty_one
-from kronikas.domain.common import Back, Leave
+from kronikas.domain.seating import Back, Leave
 from kronikas.domain.thirty_one import ThirtyOneOptions, house
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.conftest import examples

@@ -16,7 +16,8 @@ from typing import Generic, NamedTuple, Protocol, TypeAlias, TypeVar, cast
 
 import msgspec
 
-from kronikas.domain.common import CapReached, Join, Randomness, Start, TimeOut
+from kronikas.domain.common import CapReached, Randomness, Start
+from kronikas.domain.seating import Join, TimeOut
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
 StateT = TypeVar("StateT")

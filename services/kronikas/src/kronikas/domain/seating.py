@@ -22,22 +22,73 @@ from typing import Literal, TypeAlias, assert_never
 import msgspec
 
 from kronikas.domain.common import (
-    Back,
     EventOutOfPlace,
     GameFull,
     GameNotOpen,
     GameOver,
     IllegalMove,
-    Join,
-    Leave,
     NotYourTurn,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-    TimeOut,
     check_name_free,
 )
+
+# --- its commands and events (`join`, `leave`, `back`, the application's `time_out`) -----------
+
+
+class Join(msgspec.Struct, frozen=True, tag_field="type", tag="join"):
+    """Take the next free seat (the join endpoint; not a wire command). `house`: the host seats
+    a house player, whom the house plays for the whole match."""
+
+    player_id: str
+    name: str
+    house: bool = False
+
+
+class Leave(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="leave"):
+    """Leave the table. Before the start your seat is freed and the seats after it move down one;
+    after the start the house plays your seat to the end of the match, and its results count."""
+
+
+class Back(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="back"):
+    """Take your seat back from the house, which has played it since your clock ran out; allowed
+    at any time until the match is over."""
+
+
+class TimeOut(msgspec.Struct, frozen=True, tag_field="type", tag="time_out"):
+    """The clock of `seat` ran out (sent by the application, not a wire command): the house plays
+    that seat until its player is back."""
+
+    seat: int
+
+
+class PlayerJoined(msgspec.Struct, frozen=True, tag_field="type", tag="player_joined"):
+    """A player took a seat; `house`: a house player, whom the house plays for the whole match."""
+
+    player_id: str
+    name: str
+    seat: int
+    house: bool = False
+
+
+class PlayerLeft(msgspec.Struct, frozen=True, tag_field="type", tag="player_left"):
+    """The player of `seat` left. Before the start (`started` false) the seat is freed and the
+    seats after it move down one; after it the seat stays, and the house plays it to the end."""
+
+    seat: int
+    player_id: str
+    started: bool
+
+
+class SeatAway(msgspec.Struct, frozen=True, tag_field="type", tag="seat_away"):
+    """The clock of `seat` ran out: the house plays the seat until its player is back."""
+
+    seat: int
+
+
+class SeatBack(msgspec.Struct, frozen=True, tag_field="type", tag="seat_back"):
+    """The player of `seat`, away since their clock ran out, took the seat back."""
+
+    seat: int
+
 
 Stage: TypeAlias = Literal["lobby", "playing", "over"]
 """Where the match is, as the game's phase says: taking players, started, or over."""

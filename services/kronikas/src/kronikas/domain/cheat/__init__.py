@@ -91,15 +91,8 @@ from kronikas.domain.cheat.view import (
     redact,
     view,
 )
-from kronikas.domain.common import (
-    Back,
-    EventOutOfPlace,
-    Leave,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-    TimeOut,
-)
+from kronikas.domain.common import EventOutOfPlace
+from kronikas.domain.seating import Back, Leave, PlayerLeft, SeatAway, SeatBack, TimeOut
 
 __all__ = [
     "COMMANDS",

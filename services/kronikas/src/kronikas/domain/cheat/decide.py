@@ -36,21 +36,18 @@ from kronikas.domain.cheat.states import (
 )
 from kronikas.domain.common import (
     EVENT_CAP_REASON,
-    Back,
     CapReached,
     DeckRevealed,
     DomainError,
     GameNotOpen,
     GameOver,
     IllegalMove,
-    Join,
-    Leave,
     NotYourTurn,
     Randomness,
     Start,
-    TimeOut,
 )
 from kronikas.domain.engine import tag_of
+from kronikas.domain.seating import Back, Join, Leave, TimeOut
 
 FIRST_RANK: Final = RANKS[0]
 _NEXT_RANK: Final[dict[str, str]] = {rank: next_rank(rank) for rank in RANKS}

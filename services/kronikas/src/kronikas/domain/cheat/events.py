@@ -8,14 +8,8 @@ import msgspec
 
 from kronikas.domain.cards import Card
 from kronikas.domain.cheat.options import CheatOptions
-from kronikas.domain.common import (
-    DeckRevealed,
-    EndReasonOnWire,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-)
+from kronikas.domain.common import DeckRevealed, EndReasonOnWire
+from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 
 
 class CheatGameCreated(msgspec.Struct, frozen=True, tag_field="type", tag="game_created"):

@@ -37,15 +37,8 @@ from kronikas.domain.cheat.states import (
     Window,
     sort_cards,
 )
-from kronikas.domain.common import (
-    DeckRevealed,
-    EventOutOfPlace,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-    state_reason,
-)
+from kronikas.domain.common import DeckRevealed, EventOutOfPlace, state_reason
+from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 
 
 def _lobby(state: State, event: Event) -> Lobby:

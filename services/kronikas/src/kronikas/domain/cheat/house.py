@@ -34,7 +34,8 @@ from kronikas.domain.cheat import events as ev
 from kronikas.domain.cheat.commands import Accept, Call, Command, Play
 from kronikas.domain.cheat.events import Event
 from kronikas.domain.cheat.view import CheatGameView
-from kronikas.domain.common import DeckRevealed, PlayerJoined, PlayerLeft, SeatAway, SeatBack
+from kronikas.domain.common import DeckRevealed
+from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 
 _BLUFF_COUNTS: Final = {1: 0.85, 2: 0.1, 3: 0.03, 4: 0.02}
 """How many cards a truthful player bluffs with when it holds no true card."""

@@ -42,13 +42,9 @@ from kronikas.domain.common import (
     HouseSeat,
     LeftSeat,
     MyHand,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
     wire_reason,
 )
-from kronikas.domain.seating import Seating
+from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack, Seating
 
 
 class CheatPlayerView(msgspec.Struct, frozen=True):

@@ -34,15 +34,8 @@ Decisions taken here where the rules leave a detail open (docs/rules.md lists th
   out may still leave.
 """
 
-from kronikas.domain.common import (
-    Back,
-    EventOutOfPlace,
-    Leave,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-    TimeOut,
-)
+from kronikas.domain.common import EventOutOfPlace
+from kronikas.domain.seating import Back, Leave, PlayerLeft, SeatAway, SeatBack, TimeOut
 from kronikas.domain.thirty_one.commands import (
     COMMANDS,
     Command,

@@ -8,19 +8,16 @@ from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
     EVENT_CAP_REASON,
-    Back,
     CapReached,
     DeckRevealed,
     GameNotOpen,
     GameOver,
     IllegalMove,
-    Join,
-    Leave,
     NotYourTurn,
     Randomness,
     Start,
-    TimeOut,
 )
+from kronikas.domain.seating import Back, Join, Leave, TimeOut
 from kronikas.domain.thirty_one.commands import (
     Command,
     Exchange,

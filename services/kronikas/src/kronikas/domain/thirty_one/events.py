@@ -8,14 +8,8 @@ from typing import TypeAlias
 from msgspec import UNSET, Struct
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import (
-    DeckRevealed,
-    EndReasonOnWire,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-)
+from kronikas.domain.common import DeckRevealed, EndReasonOnWire
+from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.options import ThirtyOneOptions
 
 

@@ -9,15 +9,8 @@ from msgspec.structs import replace
 
 from kronikas.domain import seating
 from kronikas.domain.cards import Card
-from kronikas.domain.common import (
-    DeckRevealed,
-    EventOutOfPlace,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-    state_reason,
-)
+from kronikas.domain.common import DeckRevealed, EventOutOfPlace, state_reason
+from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.events import (
     Event,
     ThirtyOneCardSwapped,

@@ -23,7 +23,8 @@ from functools import lru_cache
 from typing import Final, TypeAlias, assert_never
 
 from kronikas.domain.cards import COLOURED, STANDARD, VALUES, Card
-from kronikas.domain.common import DeckRevealed, PlayerJoined, PlayerLeft, SeatAway, SeatBack
+from kronikas.domain.common import DeckRevealed
+from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.commands import Command, Exchange, Keep, Pass, Show, Swap, SwapAll
 from kronikas.domain.thirty_one.events import (
     Event,

@@ -8,15 +8,8 @@ from typing import Literal, assert_never
 from msgspec.structs import replace
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import (
-    DeckRevealed,
-    MyHand,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-    wire_reason,
-)
+from kronikas.domain.common import DeckRevealed, MyHand, wire_reason
+from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.events import (
     Event,
     ThirtyOneCardSwapped,
