@@ -23,7 +23,7 @@ from kronikas.application.engines import ENGINES
 from kronikas.domain import cheat, thirty_one
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
 from kronikas.domain.common import CapReached, InvalidOptions, Start
-from kronikas.domain.engine import Seats, rules, tag_of
+from kronikas.domain.engine import Rules, Seats, rules, tag_of
 from kronikas.domain.seating import Join
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 
@@ -108,10 +108,15 @@ def test_the_end_event_is_the_one_that_ends_the_match(kind: str) -> None:
 
 
 @pytest.mark.parametrize("engine", [CHEAT, THIRTY_ONE], ids=lambda e: e.kind)
-def test_an_engine_names_its_games_own_functions_not_adapters(engine: object) -> None:
-    for name in ("decide", "legal", "legal_moves", "view"):
+def test_an_engine_names_its_games_own_functions_not_adapters(engine: Rules) -> None:
+    """Each function is the game's own, or the builder's one composition around it (seating,
+    legal moves, the viewer): never an adapter of an adapter."""
+    package = f"kronikas.domain.{engine.kind}."
+    for name in ("decide", "evolve", "legal", "legal_moves", "view", "redact", "waiting_for"):
         function = getattr(engine, name)
         assert function.__name__ == name, f"{name} is wrapped in {function.__name__}"
+        home = function.__module__
+        assert home == "kronikas.domain.builder" or home.startswith(package), (name, home)
 
 
 @pytest.mark.parametrize("kind", ["cheat", "thirty_one"])

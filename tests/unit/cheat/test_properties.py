@@ -18,12 +18,14 @@ from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import cheat
 from kronikas.domain.cards import ALL_CODES
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Event, Play
-from kronikas.domain.cheat.engine import standing as standing_of
+from kronikas.domain.cheat.engine import ENGINE
 from kronikas.domain.common import DeckRevealed, DomainError, IllegalMove, NotYourTurn, Start
 from kronikas.domain.seating import Back, Join, Leave, TimeOut
 from tests.conftest import examples
 
 from .helpers import random_command
+
+standing_of = ENGINE.standing
 
 TIRED = 400
 """Commands into a round after which the random players stop calling (except on a last card):

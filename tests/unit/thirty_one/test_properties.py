@@ -25,8 +25,9 @@ from kronikas.domain.common import (
 )
 from kronikas.domain.seating import Back, Join, Leave, TimeOut
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
-from kronikas.domain.thirty_one.engine import standing as standing_of
 from tests.conftest import examples
+
+standing_of = THIRTY_ONE.standing
 
 COMMAND_TYPES = ("keep", "exchange", "swap", "swap_all", "pass", "show")
 PRESENCE_TYPES = ("leave", "back")

@@ -42,7 +42,8 @@ and listed in docs/rules.md):
 from __future__ import annotations
 
 from kronikas.domain.cheat.commands import COMMANDS, Accept, Call, Command, Play
-from kronikas.domain.cheat.decide import FIRST_RANK, created, decide, places_of, points_of
+from kronikas.domain.cheat.decide import FIRST_RANK, created, places_of, points_of
+from kronikas.domain.cheat.engine import ENGINE
 from kronikas.domain.cheat.events import (
     CheatCalled,
     CheatCardsPlayed,
@@ -55,8 +56,6 @@ from kronikas.domain.cheat.events import (
     CheatRoundEnded,
     Event,
 )
-from kronikas.domain.cheat.evolve import evolve
-from kronikas.domain.cheat.legal import legal, legal_moves
 from kronikas.domain.cheat.options import (
     KIND,
     MIN_PLAYERS,
@@ -64,7 +63,7 @@ from kronikas.domain.cheat.options import (
     CheatTableOptions,
     max_players,
 )
-from kronikas.domain.cheat.seats import house_seats, may_call, seat_of, waiting_for
+from kronikas.domain.cheat.seats import may_call, waiting_for
 from kronikas.domain.cheat.states import (
     CheatCallResult,
     CheatPenalty,
@@ -79,7 +78,6 @@ from kronikas.domain.cheat.states import (
     Turn,
     Window,
     initial_state,
-    is_terminal,
     sort_cards,
 )
 from kronikas.domain.cheat.view import (
@@ -87,15 +85,24 @@ from kronikas.domain.cheat.view import (
     CheatLastPlay,
     CheatPlayerView,
     CheatTableView,
-    Status,
     redact,
-    view,
 )
 from kronikas.domain.common import EventOutOfPlace
+from kronikas.domain.engine import Status
 from kronikas.domain.seating import Back, Leave, PlayerLeft, SeatAway, SeatBack, TimeOut
+
+decide = ENGINE.decide
+evolve = ENGINE.evolve
+legal = ENGINE.legal
+legal_moves = ENGINE.legal_moves
+is_terminal = ENGINE.is_terminal
+house_seats = ENGINE.house_seats
+seat_of = ENGINE.seat_of
+view = ENGINE.view
 
 __all__ = [
     "COMMANDS",
+    "ENGINE",
     "FIRST_RANK",
     "KIND",
     "MIN_PLAYERS",

@@ -7,7 +7,7 @@ from typing import Final, assert_never
 
 from kronikas.domain import seating
 from kronikas.domain.cards import COLOURED, PALE, RANKS, Card, make_deck, next_rank
-from kronikas.domain.cheat.commands import Accept, Call, Command, Move, Play
+from kronikas.domain.cheat.commands import Accept, Call, Move, Play
 from kronikas.domain.cheat.events import (
     CheatCalled,
     CheatCardsPlayed,
@@ -22,7 +22,6 @@ from kronikas.domain.cheat.events import (
 )
 from kronikas.domain.cheat.legal import allowed
 from kronikas.domain.cheat.options import MIN_PLAYERS, CheatOptions, max_players
-from kronikas.domain.cheat.seats import seats_of, stage_of
 from kronikas.domain.cheat.states import (
     Finished,
     InRound,
@@ -47,7 +46,6 @@ from kronikas.domain.common import (
     Start,
 )
 from kronikas.domain.engine import tag_of
-from kronikas.domain.seating import Back, Join, Leave, TimeOut
 
 FIRST_RANK: Final = RANKS[0]
 _NEXT_RANK: Final[dict[str, str]] = {rank: next_rank(rank) for rank in RANKS}
@@ -61,21 +59,17 @@ def created(options: CheatOptions, seeded: bool) -> list[Event]:
 
 def decide(
     state: State,
-    command: Command | Join | Start | TimeOut | CapReached,
+    command: Move | Start | CapReached,
     seat: int | None,
     rng: Randomness,
     by_house: bool = False,
 ) -> list[Event]:
-    """The events a command causes, or a `DomainError` when the rules refuse it. `by_house`: the
-    house chose `command` for `seat`, one it plays (see `seating`)."""
+    """The events of one of the game's moves, of the start or of the cap of events, or a
+    `DomainError` when the rules refuse it (seating's commands are the builder's). `by_house`:
+    the house chose `command` for `seat`, one it plays (see `seating`)."""
     match command:  # the cases run in order: the most frequent first
         case Play() | Call() | Accept():
             return _move(state, command, seat, rng, by_house)
-        case Join() | Leave() | Back() | TimeOut():
-            # Only the lobby takes a join: `most` matters nowhere else.
-            most = max_players(state.options) if isinstance(state, Lobby) else 0
-            stage = stage_of(state)
-            return [*seating.decide(seats_of(state), command, seat, stage, most, by_house)]
         case Start():
             return _start(state, rng)
         case CapReached():

@@ -127,3 +127,17 @@ Event: TypeAlias = (
     | SeatAway
     | SeatBack
 )
+
+OwnEvent: TypeAlias = (
+    CheatGameCreated
+    | CheatRoundDealt
+    | CheatCardsPlayed
+    | CheatCalled
+    | CheatPileTaken
+    | CheatPenaltyTaken
+    | CheatPlayAccepted
+    | CheatRoundEnded
+    | DeckRevealed
+    | CheatMatchEnded
+)
+"""The game's own events: every event but seating's."""

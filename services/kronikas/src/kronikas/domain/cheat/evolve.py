@@ -19,9 +19,9 @@ from kronikas.domain.cheat.events import (
     CheatRoundDealt,
     CheatRoundEnded,
     Event,
+    OwnEvent,
 )
 from kronikas.domain.cheat.options import CheatOptions
-from kronikas.domain.cheat.seats import seats_of, stage_of
 from kronikas.domain.cheat.states import (
     CheatCallResult,
     CheatPenalty,
@@ -38,7 +38,6 @@ from kronikas.domain.cheat.states import (
     sort_cards,
 )
 from kronikas.domain.common import DeckRevealed, EventOutOfPlace, state_reason
-from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 
 
 def _lobby(state: State, event: Event) -> Lobby:
@@ -157,24 +156,9 @@ def _last_play(state: InRound) -> PileTop | None:
     return state.top if isinstance(state, Window) else None
 
 
-def _seated(state: State, event: seating.SeatingEvent) -> State:
-    """The state with its seating after a seating event (`seating.evolve`)."""
-    seats = seating.evolve(seats_of(state), event, stage_of(state), state)
-    match state:
-        case Lobby():
-            return msgspec.structs.replace(state, seats=seats)
-        case Turn() | Window() | RoundOver():
-            return msgspec.structs.replace(
-                state, table=msgspec.structs.replace(state.table, seats=seats)
-            )
-        case Finished():  # `seating.evolve` takes no event once the match is over
-            raise EventOutOfPlace.of(state, event)
-        case _:
-            assert_never(state)
-
-
-def evolve(state: State, event: Event) -> State:
-    """The state after an event: assigns what the event says."""
+def evolve(state: State, event: OwnEvent) -> State:
+    """The state after one of the game's own events (seating's are the builder's): assigns
+    what the event says."""
     match event:
         case CheatCardsPlayed():
             return _played(_in_round(state, event).table, event)
@@ -242,8 +226,6 @@ def evolve(state: State, event: Event) -> State:
                 reason=reason,
                 last_play=over.last_play,
             )
-        case PlayerJoined() | PlayerLeft() | SeatAway() | SeatBack():
-            return _seated(state, event)
         case CheatGameCreated():
             return msgspec.structs.replace(
                 _lobby(state, event), options=event.options, seeded=event.seeded

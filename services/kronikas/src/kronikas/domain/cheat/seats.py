@@ -1,11 +1,16 @@
-"""Who sits where and who plays each seat at a Cheat table: what the application's clocks and
-the house need (docs/rules.md, "Clocks, leaving and the house")."""
+"""Where a Cheat table keeps its seats, its stage and its options (what seating is composed from,
+`builder.Place`), and whose clock runs and who may call: what the application's clocks and the
+house need (docs/rules.md, "Clocks, leaving and the house")."""
 
 from __future__ import annotations
 
 from typing import assert_never
 
+import msgspec
+
 from kronikas.domain import seating
+from kronikas.domain.builder import Place
+from kronikas.domain.cheat.options import CheatOptions
 from kronikas.domain.cheat.states import Finished, Lobby, RoundOver, State, Turn, Window
 
 
@@ -33,6 +38,29 @@ def stage_of(state: State) -> seating.Stage:
             assert_never(state)
 
 
+def reseat(state: State, seats: seating.Seating) -> State:
+    """The state with this seating (seating takes no event once the match is over)."""
+    match state:
+        case Lobby():
+            return msgspec.structs.replace(state, seats=seats)
+        case Turn() | Window() | RoundOver():
+            return msgspec.structs.replace(
+                state, table=msgspec.structs.replace(state.table, seats=seats)
+            )
+        case Finished():
+            raise AssertionError("seating takes no event once the match is over")
+        case _:
+            assert_never(state)
+
+
+def options_of(state: State) -> CheatOptions:
+    """The table's options, in every phase."""
+    return state.options if isinstance(state, Lobby) else state.table.options
+
+
+PLACE = Place(seats_of, stage_of, reseat, options_of)
+
+
 def waiting_for(state: State) -> int | None:
     """The seat whose clock runs: the player on turn (during the challenge window the next
     player, who plays or accepts); None in the lobby, between rounds and once the match is
@@ -44,18 +72,6 @@ def waiting_for(state: State) -> int | None:
             return None
         case _:
             assert_never(state)
-
-
-def house_seats(state: State) -> frozenset[int]:
-    """The seats the house plays now: house players', those whose players left after the start,
-    and those away."""
-    return seating.house_seats(seats_of(state))
-
-
-def seat_of(state: State, player_id: str) -> int | None:
-    """The seat of a player now (seats move down when a player leaves the lobby); None when no
-    seat has that id."""
-    return seating.seat_of(seats_of(state), player_id)
 
 
 def may_call(state: State) -> frozenset[int]:

@@ -3,7 +3,7 @@ them."""
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias, assert_never
+from typing import assert_never
 
 import msgspec
 
@@ -20,7 +20,6 @@ from kronikas.domain.cheat.events import (
     CheatRoundEnded,
     Event,
 )
-from kronikas.domain.cheat.legal import legal
 from kronikas.domain.cheat.options import CheatTableOptions
 from kronikas.domain.cheat.states import (
     CheatCallResult,
@@ -44,6 +43,7 @@ from kronikas.domain.common import (
     MyHand,
     wire_reason,
 )
+from kronikas.domain.engine import Status, Viewer
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack, Seating
 
 
@@ -81,9 +81,6 @@ class CheatTableView(msgspec.Struct, frozen=True):
     commitment: str | None = None
     last_penalty: CheatPenalty | None = None
     """Everyone learns that an uncalled play held XP (docs/rules.md); shown until the next deal."""
-
-
-Status: TypeAlias = Literal["open", "playing", "finished"]
 
 
 class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat", omit_defaults=True):
@@ -162,19 +159,18 @@ def _players(
 
 def _lobby_view(
     state: Lobby,
-    viewer: int | None,
+    viewer: Viewer,
     game_id: str,
     version: int,
     deadline: str | None,
-    by_house: bool,
-    ended: Finished | None = None,
+    reason: str | None,
 ) -> CheatGameView:
-    """The lobby's view; or, when the table's cap of events `ended` the match before the start,
-    the lobby as it was then (finished: nobody may do anything)."""
-    seated = viewer is not None and 0 <= viewer < len(state.seats)
+    """The lobby's view; or, when the table's cap of events ended the match before the start
+    (`reason`), the lobby as it was then (finished: nobody may do anything)."""
+    seat = viewer.seat
     return CheatGameView(
         id=game_id,
-        status="open" if ended is None else "finished",
+        status=viewer.status,
         version=version,
         options=CheatTableOptions.of(state.options),
         seeded=state.seeded,
@@ -183,39 +179,27 @@ def _lobby_view(
         turn=None,
         winners=[],
         players=_players(state.seats, None, None),
-        me=MyHand(id=state.seats[viewer].id, seat=viewer, hand=[])
-        if seated and viewer is not None
-        else None,
-        legal=(legal(state, viewer, by_house=by_house) if ended is None else [])
-        if seated and viewer is not None
-        else None,
+        me=None if seat is None else MyHand(id=state.seats[seat].id, seat=seat, hand=[]),
+        legal=viewer.legal,
         cheat=None,
         last_round=None,
         deadline=deadline,
-        end_reason=wire_reason(None if ended is None else ended.reason),
+        end_reason=wire_reason(reason),
     )
 
 
 def view(
-    state: State,
-    viewer: int | None,
-    game_id: str,
-    version: int,
-    deadline: str | None = None,
-    by_house: bool = False,
+    state: State, viewer: Viewer, game_id: str, version: int, deadline: str | None
 ) -> CheatGameView:
-    """The table as `viewer` (a seat, or `None` for a spectator) may see it. `deadline` is when
-    the clock of the seat the table waits for runs out (the application keeps the clocks).
-    `by_house`: the seat's view as the house plays it, `legal` being what the house may choose
-    for it (`legal(..., by_house=True)`)."""
-    status: Status = "playing"
+    """The table as `viewer` (a seat, or a spectator) may see it. `deadline` is when the clock
+    of the seat the table waits for runs out (the application keeps the clocks)."""
     winners: list[int] = []
     end_reason: str | None = None
     playing = True
     top: PileTop | None = None
     match state:
         case Lobby():
-            return _lobby_view(state, viewer, game_id, version, deadline, by_house)
+            return _lobby_view(state, viewer, game_id, version, deadline, None)
         case Turn():
             table = state.table
         case Window():
@@ -226,16 +210,15 @@ def view(
             table, top, playing = state.table, state.last_play, False
         case Finished():
             if isinstance(state.table, Lobby):
-                return _lobby_view(state.table, viewer, game_id, version, deadline, by_house, state)
+                return _lobby_view(state.table, viewer, game_id, version, deadline, state.reason)
             table, top, playing = state.table, state.last_play, False
-            status, winners = "finished", list(state.winners)
-            end_reason = state.reason
+            winners, end_reason = list(state.winners), state.reason
         case _:
             assert_never(state)
-    seated = viewer is not None and 0 <= viewer < len(table.seats)
+    seat = viewer.seat
     return CheatGameView(
         id=game_id,
-        status=status,
+        status=viewer.status,
         version=version,
         options=CheatTableOptions.of(table.options),
         seeded=table.seeded,
@@ -244,10 +227,10 @@ def view(
         turn=table.turn if playing else None,
         winners=winners,
         players=_players(table.seats, table.hands, table.points),
-        me=MyHand(id=table.seats[viewer].id, seat=viewer, hand=list(table.hands[viewer]))
-        if seated and viewer is not None
-        else None,
-        legal=legal(state, viewer, by_house=by_house) if seated and viewer is not None else None,
+        me=None
+        if seat is None
+        else MyHand(id=table.seats[seat].id, seat=seat, hand=list(table.hands[seat])),
+        legal=viewer.legal,
         cheat=CheatTableView(
             rank=table.rank,
             pile_size=len(table.pile),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final, assert_never
+from typing import Final, assert_never, cast
 
 from kronikas.domain import seating
 from kronikas.domain.cards import Card
@@ -17,9 +17,7 @@ from kronikas.domain.common import (
     Randomness,
     Start,
 )
-from kronikas.domain.seating import Back, Join, Leave, TimeOut
 from kronikas.domain.thirty_one.commands import (
-    Command,
     Exchange,
     Keep,
     Move,
@@ -30,6 +28,7 @@ from kronikas.domain.thirty_one.commands import (
 )
 from kronikas.domain.thirty_one.events import (
     Event,
+    OwnEvent,
     ThirtyOneCardSwapped,
     ThirtyOneGameCreated,
     ThirtyOneHandExchanged,
@@ -50,14 +49,12 @@ from kronikas.domain.thirty_one.legal import (
 )
 from kronikas.domain.thirty_one.options import (
     HAND_SIZE,
-    MAX_PLAYERS,
     MIN_PLAYERS,
     TABLE_SIZE,
     ThirtyOneOptions,
     deck_of,
 )
 from kronikas.domain.thirty_one.scoring import THREE_ACES, score, score_text, swapped, wire_score
-from kronikas.domain.thirty_one.seats import stage_of
 from kronikas.domain.thirty_one.states import (
     DealerChoice,
     Finished,
@@ -91,25 +88,23 @@ def _after(state: State, events: list[Event]) -> State:
     """The state these events of the decision being made lead to: what a later rule of the same
     decision reads (who is still in, the hands a round ends with)."""
     for event in events:
-        state = evolve(state, event)
+        state = evolve(state, cast(OwnEvent, event))  # a game's decision seats nobody
     return state
 
 
 def decide(
     state: State,
-    command: Command | Join | Start | TimeOut | CapReached,
+    command: Move | Start | CapReached,
     seat: int | None,
     rng: Randomness,
     by_house: bool = False,
 ) -> list[Event]:
-    """The events a command causes, or a DomainError saying why it is refused. `by_house`: the
-    house chose `command` for `seat`, one it plays (see `seating`)."""
+    """The events of one of the game's moves, of the start or of the cap of events, or a
+    DomainError saying why it is refused (seating's commands are the builder's). `by_house`:
+    the house chose `command` for `seat`, one it plays (see `seating`)."""
     match command:  # the cases run in order: the most frequent first
         case Swap() | Pass() | Show() | SwapAll() | Keep() | Exchange():
             return _move(state, command, seat, rng, by_house)
-        case Join() | Leave() | Back() | TimeOut():
-            seats, stage = state.match.seats, stage_of(state)
-            return [*seating.decide(seats, command, seat, stage, MAX_PLAYERS, by_house)]
         case Start():
             return _start(state, rng)
         case CapReached():

@@ -130,3 +130,18 @@ Event: TypeAlias = (
     | SeatAway
     | SeatBack
 )
+
+OwnEvent: TypeAlias = (
+    ThirtyOneGameCreated
+    | ThirtyOneRoundDealt
+    | ThirtyOneHandKept
+    | ThirtyOneHandExchanged
+    | ThirtyOneCardSwapped
+    | ThirtyOneHandsSwapped
+    | ThirtyOnePassed
+    | ThirtyOneHandShown
+    | ThirtyOneRoundEnded
+    | DeckRevealed
+    | ThirtyOneMatchEnded
+)
+"""The game's own events: every event but seating's."""

@@ -7,12 +7,11 @@ from typing import TypeVar, assert_never
 
 from msgspec.structs import replace
 
-from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.common import DeckRevealed, EventOutOfPlace, state_reason
-from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.events import (
     Event,
+    OwnEvent,
     ThirtyOneCardSwapped,
     ThirtyOneGameCreated,
     ThirtyOneHandExchanged,
@@ -25,7 +24,6 @@ from kronikas.domain.thirty_one.events import (
     ThirtyOneRoundEnded,
 )
 from kronikas.domain.thirty_one.scoring import swapped
-from kronikas.domain.thirty_one.seats import stage_of
 from kronikas.domain.thirty_one.states import (
     Deal,
     DealerChoice,
@@ -50,8 +48,9 @@ def _expect(state: State, phase: type[P], event: Event) -> P:
     raise EventOutOfPlace.of(state, event)
 
 
-def evolve(state: State, event: Event) -> State:
-    """The state after an event: only what the event says is assigned."""
+def evolve(state: State, event: OwnEvent) -> State:
+    """The state after one of the game's own events (seating's are the builder's): only what
+    the event says is assigned."""
     match event:
         case ThirtyOneCardSwapped():
             return _swap(state, event)
@@ -79,8 +78,6 @@ def evolve(state: State, event: Event) -> State:
             return _revealed(state, event)
         case ThirtyOneMatchEnded():
             return _ended(state, event)
-        case PlayerJoined() | PlayerLeft() | SeatAway() | SeatBack():
-            return _seated(state, event)
         case ThirtyOneGameCreated():
             _expect(state, Lobby, event)
             return initial_state(event.options, event.seeded)
@@ -116,17 +113,6 @@ def _ended(state: State, event: ThirtyOneMatchEnded) -> State:
             assert_never(state)
     reason = state_reason(event.reason)
     return Finished(match=state.match, winners=tuple(event.winners), reason=reason)
-
-
-def _seated(state: State, event: seating.SeatingEvent) -> State:
-    """The state with its seating after a seating event (`seating.evolve`); in the lobby every
-    seat has the table's lives and none is out."""
-    game = state.match
-    seats = seating.evolve(game.seats, event, stage_of(state), state)
-    if isinstance(state, Lobby):
-        n = len(seats)
-        return Lobby(replace(game, seats=seats, lives=(game.options.lives,) * n, out=(False,) * n))
-    return replace(state, match=replace(game, seats=seats))
 
 
 def _turns(choice: DealerChoice, deal: Deal, turn: int | None) -> Turns:

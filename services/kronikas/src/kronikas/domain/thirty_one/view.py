@@ -3,12 +3,13 @@ one viewer may see it."""
 
 from __future__ import annotations
 
-from typing import Literal, assert_never
+from typing import assert_never
 
 from msgspec.structs import replace
 
 from kronikas.domain.cards import Card
 from kronikas.domain.common import DeckRevealed, MyHand, wire_reason
+from kronikas.domain.engine import Viewer
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.events import (
     Event,
@@ -23,7 +24,6 @@ from kronikas.domain.thirty_one.events import (
     ThirtyOneRoundDealt,
     ThirtyOneRoundEnded,
 )
-from kronikas.domain.thirty_one.legal import legal
 from kronikas.domain.thirty_one.options import ThirtyOneTableOptions
 from kronikas.domain.thirty_one.states import (
     DealerChoice,
@@ -41,24 +41,15 @@ from kronikas.domain.thirty_one.view_types import (
     ThirtyOneTableView,
 )
 
-Status = Literal["open", "playing", "finished"]
-
 
 def view(
-    state: State,
-    viewer: int | None,
-    game_id: str,
-    version: int,
-    deadline: str | None = None,
-    by_house: bool = False,
+    state: State, viewer: Viewer, game_id: str, version: int, deadline: str | None
 ) -> ThirtyOneGameView:
-    """The docs/api.md view of the table for a seat, or for a spectator (`viewer` None).
-    `deadline` is when the clock of the seat the table waits for runs out (the application keeps
-    the clocks). `by_house`: the seat's view as the house plays it, `legal` being what the house
-    may choose for it (`legal(..., by_house=True)`)."""
+    """The docs/api.md view of the table for a seat, or for a spectator. `deadline` is when the
+    clock of the seat the table waits for runs out (the application keeps the clocks)."""
     game = state.match
     n = len(game.seats)
-    seat = viewer if viewer is not None and 0 <= viewer < n else None
+    seat = viewer.seat
     deal = deal_of(state)
     hands: tuple[tuple[Card, ...], ...] = deal.hands if deal is not None else ((),) * n
     players = [
@@ -81,7 +72,6 @@ def view(
     turn: int | None = None
     winners: list[int] = []
     end_reason: str | None = None
-    status: Status = "playing"
     match state:  # the cases run in order: the most frequent first
         case Turns():
             turn = state.turn
@@ -113,19 +103,16 @@ def view(
                 circuit=None,
                 passed=[],
             )
-        case Lobby():
-            status = "open"
-        case RoundOver():
+        case Lobby() | RoundOver():
             pass
         case Finished():
-            status = "finished"
             winners = list(state.winners)
             end_reason = state.reason
         case _:
             assert_never(state)
     return ThirtyOneGameView(
         id=game_id,
-        status=status,
+        status=viewer.status,
         version=version,
         options=ThirtyOneTableOptions.of(game.options),
         seeded=game.seeded,
@@ -135,7 +122,7 @@ def view(
         winners=winners,
         players=players,
         me=None if seat is None else MyHand(id=players[seat].id, seat=seat, hand=list(hands[seat])),
-        legal=None if seat is None else legal(state, seat, by_house=by_house),
+        legal=viewer.legal,
         thirty_one=table,
         last_round=game.last_round,
         deadline=deadline,
