@@ -42,7 +42,7 @@ and listed in docs/rules.md):
 from __future__ import annotations
 
 from kronikas.domain.cheat.commands import COMMANDS, Accept, Call, Command, Play
-from kronikas.domain.cheat.decide import FIRST_RANK, created, places_of, points_of
+from kronikas.domain.cheat.decide import created, places_of, points_of
 from kronikas.domain.cheat.engine import ENGINE
 from kronikas.domain.cheat.events import (
     CheatCalled,
@@ -65,6 +65,7 @@ from kronikas.domain.cheat.options import (
 )
 from kronikas.domain.cheat.seats import may_call, waiting_for
 from kronikas.domain.cheat.states import (
+    FIRST_RANK,
     CheatCallResult,
     CheatPenalty,
     CheatRoundResult,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Final, assert_never
 
 from kronikas.domain import seating
-from kronikas.domain.cards import COLOURED, PALE, RANKS, Card, make_deck, next_rank
+from kronikas.domain.cards import COLOURED, PALE, Card, make_deck
 from kronikas.domain.cheat.commands import Accept, Call, Move, Play
 from kronikas.domain.cheat.events import (
     CheatCalled,
@@ -23,6 +23,8 @@ from kronikas.domain.cheat.events import (
 from kronikas.domain.cheat.legal import allowed
 from kronikas.domain.cheat.options import MIN_PLAYERS, CheatOptions, max_players
 from kronikas.domain.cheat.states import (
+    ANNOUNCED,
+    FIRST_RANK,
     Finished,
     InRound,
     Lobby,
@@ -31,6 +33,7 @@ from kronikas.domain.cheat.states import (
     Table,
     Turn,
     Window,
+    next_rank,
     sort_cards,
 )
 from kronikas.domain.common import (
@@ -47,8 +50,7 @@ from kronikas.domain.common import (
 )
 from kronikas.domain.engine import tag_of
 
-FIRST_RANK: Final = RANKS[0]
-_NEXT_RANK: Final[dict[str, str]] = {rank: next_rank(rank) for rank in RANKS}
+_NEXT_RANK: Final[dict[str, str]] = {rank: next_rank(rank) for rank in ANNOUNCED}
 
 
 def created(options: CheatOptions, seeded: bool) -> list[Event]:

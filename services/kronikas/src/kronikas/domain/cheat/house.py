@@ -29,10 +29,11 @@ from typing import Final, NamedTuple, assert_never
 
 import msgspec
 
-from kronikas.domain.cards import COLOURED, PALE, RANKS, Card, make_deck
+from kronikas.domain.cards import COLOURED, PALE, Card, make_deck
 from kronikas.domain.cheat import events as ev
 from kronikas.domain.cheat.commands import Accept, Call, Command, Play
 from kronikas.domain.cheat.events import Event
+from kronikas.domain.cheat.states import ANNOUNCED, FIRST_RANK, next_rank
 from kronikas.domain.cheat.view import CheatGameView
 from kronikas.domain.common import DeckRevealed
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
@@ -101,7 +102,7 @@ class _Seen:
         self.n, self.me, self.max_play = table.n, table.me, table.max_play
         deck = Counter(make_deck(table.decks, (COLOURED, PALE) if table.chroniclers else ()))
         self.deck_size = deck.total()
-        self.deck_true = {rank: _true_count(deck, rank) for rank in RANKS}
+        self.deck_true = {rank: _true_count(deck, rank) for rank in ANNOUNCED}
         self.truthful = [0.0] * self.n
         """Log-odds, by seat, that it plays truthfully rather than at random."""
         self.called_me = self.caught_me = 0
@@ -316,14 +317,14 @@ class _Plan:
     def __init__(self, view: CheatGameView, seen: _Seen) -> None:
         table = view.cheat
         self.seen, self.n, self.me = seen, seen.n, seen.me
-        self.rank = table.rank if table is not None else RANKS[0]
+        self.rank = table.rank if table is not None else FIRST_RANK
         self.turn = view.turn if view.turn is not None else seen.me
         self.pile = table.pile_size if table is not None else 0
         self.plays, self.on_pile = list(seen.pile_plays), Counter(seen.on_pile)
         self._turns: dict[tuple[int, ...], float] = {}
         self.soon = [self._soonest(seat) for seat in range(self.n)]
         """By seat: in how many of its turns from now it announces each rank (calls aside)."""
-        self.cycle = [self._due(self.me, j) for j in range(1, 1 + len(RANKS))]
+        self.cycle = [self._due(self.me, j) for j in range(1, 1 + len(ANNOUNCED))]
         """The ranks of our turns after this one."""
         self.ours = sorted(set(self.cycle), key=self.cycle.index)
         self._index = {rank: i for i, rank in enumerate(self.ours)}
@@ -334,12 +335,12 @@ class _Plan:
     def _due(self, seat: int, j: int) -> str:
         """The rank `seat` announces on its j-th turn from now (0: its next), calls aside."""
         offset = (seat - self.turn) % self.n + self.n * j
-        return RANKS[(RANKS.index(self.rank) + offset) % len(RANKS)]
+        return next_rank(self.rank, offset)
 
     def _soonest(self, seat: int) -> dict[str, int]:
         """In how many of its turns from now `seat` announces each rank."""
         soon: dict[str, int] = {}
-        for j in range(len(RANKS)):
+        for j in range(len(ANNOUNCED)):
             soon.setdefault(self._due(seat, j), j)
         return soon
 
@@ -376,7 +377,7 @@ class _Plan:
         counting caller cannot tell), keeping one of that rank while any are left; then plays
         the rest truly. A turn with none of the rank due stalls: its sure lie brings the pile."""
         total = 0.0
-        for j in range(4 * len(RANKS)):
+        for j in range(4 * len(ANNOUNCED)):
             if dead + sum(live.values()) == 0:
                 return total
             rank = self.cycle[j % len(self.cycle)]

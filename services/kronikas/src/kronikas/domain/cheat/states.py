@@ -12,6 +12,17 @@ from kronikas.domain.cheat.options import CheatOptions
 from kronikas.domain.common import EndReason
 from kronikas.domain.seating import Seating
 
+ANNOUNCED: Final = RANKS
+"""The ranks in the order Cheat's players announce them, from a round's first; after `A` comes
+`7` again."""
+FIRST_RANK: Final = ANNOUNCED[0]
+
+
+def next_rank(rank: str, steps: int = 1) -> str:
+    """The rank announced `steps` plays after `rank` (A is followed by 7)."""
+    return ANNOUNCED[(ANNOUNCED.index(rank) + steps) % len(ANNOUNCED)]
+
+
 _ORDER: Final[dict[Card, int]] = {
     code: i
     for i, code in enumerate(

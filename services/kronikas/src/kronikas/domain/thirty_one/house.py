@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final, TypeAlias, assert_never
 
-from kronikas.domain.cards import COLOURED, STANDARD, VALUES, Card
+from kronikas.domain.cards import COLOURED, STANDARD, Card
 from kronikas.domain.common import DeckRevealed
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.commands import Command, Exchange, Keep, Pass, Show, Swap, SwapAll
@@ -39,7 +39,7 @@ from kronikas.domain.thirty_one.events import (
     ThirtyOneRoundDealt,
     ThirtyOneRoundEnded,
 )
-from kronikas.domain.thirty_one.scoring import MIN_SCORE, THREE_ACES, score, swapped
+from kronikas.domain.thirty_one.scoring import MIN_SCORE, THREE_ACES, VALUES, score, swapped
 from kronikas.domain.thirty_one.view_types import ThirtyOneGameView
 
 _SAMPLES: Final = 32
