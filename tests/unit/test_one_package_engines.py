@@ -148,8 +148,8 @@ def test_cheats_round_is_in_phases_a_turn_then_the_window_after_a_play() -> None
     for command in (Join("a", "A"), Join("b", "B"), Start()):
         for event in cheat.decide(state, command, None, rng):
             state = cheat.evolve(state, event)
-    assert isinstance(state, cheat.Turn) and cheat.may_call(state) == frozenset()
-    turn = state.table.turn
+    assert isinstance(state, cheat.ToPlay) and cheat.may_call(state) == frozenset()
+    turn = state.deal.turn
     first = cheat.legal_moves(state, turn)[0]
     for event in cheat.decide(state, first, turn, rng):
         state = cheat.evolve(state, event)

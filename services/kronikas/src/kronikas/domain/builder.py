@@ -114,39 +114,43 @@ class Statement(Generic[StateT, CommandT]):
         self.choices = choices
         self.plain = {tag_of(c): c for c in commands if not c.__struct_fields__}
 
-    def sitting(self, state: StateT, seat: int, by_house: bool) -> seating.Seat | None:
-        """The seat, if commands may come for it now (from its player, or from the house)."""
+    def player(self, state: StateT, seat: int, by_house: bool) -> seating.Player | None:
+        """The player of the seat, if commands may come for it now (from them, or the house)."""
         seats = self.place.seats_of(state)
-        if not 0 <= seat < len(seats) or self.place.stage_of(state) == "over":
+        if not 0 <= seat < len(seats):
             return None
-        sitting = seats[seat]
-        return sitting if seating.may_act(sitting, by_house) else None
+        player = seats[seat]
+        return player if seating.may_act(player, by_house) else None
 
     def legal(self, state: StateT, seat: int, by_house: bool = False) -> list[str]:
         """The command types this seat may send now: the game's, then `leave` (any seat whose
         player has not left, until the match is over) and `back` (a seat away). `by_house`:
         what the house may choose for a seat it plays (the game's alone)."""
-        sitting = self.sitting(state, seat, by_house)
-        if sitting is None:
+        stage = self.place.stage_of(state)
+        player = None if stage == "over" else self.player(state, seat, by_house)
+        if player is None:
             return []
-        own = self.allowed(state, seat) if self.place.stage_of(state) == "playing" else []
-        return own + seating.kinds(sitting, by_house)
+        if stage == "playing":
+            return self.allowed(state, seat) + seating.kinds(player, by_house)
+        return seating.kinds(player, by_house)
 
     def legal_moves(self, state: StateT, seat: int, by_house: bool = False) -> list[CommandT]:
         """Every command this seat may send now (OpenSpiel's `legal_actions`), in `legal`'s
         order of types, so the first legal move is a move of the game."""
-        sitting = self.sitting(state, seat, by_house)
-        if sitting is None:
+        stage = self.place.stage_of(state)
+        player = None if stage == "over" else self.player(state, seat, by_house)
+        if player is None:
             return []
         moves: list[CommandT] = []
-        if self.place.stage_of(state) == "playing":
+        if stage == "playing":
             for kind in self.allowed(state, seat):
                 plain = self.plain.get(kind)
                 if plain is not None:
                     moves.append(plain())
                 elif self.choices is not None:
                     moves += self.choices(state, seat, kind)
-        return moves + cast(list[CommandT], seating.moves(sitting, by_house))
+        moves += seating.moves(player, by_house)  # type: ignore[arg-type]  # every game lists them
+        return moves
 
 
 def _rules_text(package: str) -> str | None:

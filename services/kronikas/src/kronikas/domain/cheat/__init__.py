@@ -10,7 +10,7 @@ table:
    log folds to the same state from any `initial_state`.
 2. `common.Join` → `PlayerJoined`; `common.Start` (the application checks the host) → a deal.
 3. The wire commands `Play`, `Call` and `Accept`, until the last round ends with `CheatMatchEnded`.
-   A round is in phases, as Thirty-One's: `Turn` (the player on turn plays) and `Window` (a play
+   A round is in phases, as Thirty-One's: `ToPlay` (the player on turn plays) and `Window` (a play
    lies open: any other seat may call it, the next player plays on or accepts); `RoundOver`
    between rounds, inside one decision, and `Finished` at the end.
 4. At any time until the match is over: `Leave` and `Back` (wire commands of both games) and the
@@ -69,14 +69,15 @@ from kronikas.domain.cheat.states import (
     CheatCallResult,
     CheatPenalty,
     CheatRoundResult,
+    Deal,
     Finished,
     InRound,
     Lobby,
+    Match,
     PileTop,
     RoundOver,
     State,
-    Table,
-    Turn,
+    ToPlay,
     Window,
     initial_state,
     sort_cards,
@@ -129,12 +130,14 @@ __all__ = [
     "CheatTableOptions",
     "CheatTableView",
     "Command",
+    "Deal",
     "Event",
     "EventOutOfPlace",
     "Finished",
     "InRound",
     "Leave",
     "Lobby",
+    "Match",
     "PileTop",
     "Play",
     "PlayerLeft",
@@ -143,9 +146,8 @@ __all__ = [
     "SeatBack",
     "State",
     "Status",
-    "Table",
     "TimeOut",
-    "Turn",
+    "ToPlay",
     "Window",
     "created",
     "decide",

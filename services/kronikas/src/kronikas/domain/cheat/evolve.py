@@ -6,7 +6,6 @@ from typing import assert_never
 
 import msgspec
 
-from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.cheat.events import (
     CheatCalled,
@@ -21,19 +20,19 @@ from kronikas.domain.cheat.events import (
     Event,
     OwnEvent,
 )
-from kronikas.domain.cheat.options import CheatOptions
 from kronikas.domain.cheat.states import (
     CheatCallResult,
     CheatPenalty,
     CheatRoundResult,
+    Deal,
     Finished,
     InRound,
     Lobby,
+    Match,
     PileTop,
     RoundOver,
     State,
-    Table,
-    Turn,
+    ToPlay,
     Window,
     sort_cards,
 )
@@ -44,7 +43,7 @@ def _lobby(state: State, event: Event) -> Lobby:
     match state:
         case Lobby():
             return state
-        case Turn() | Window() | RoundOver() | Finished():
+        case ToPlay() | Window() | RoundOver() | Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
@@ -52,7 +51,7 @@ def _lobby(state: State, event: Event) -> Lobby:
 
 def _in_round(state: State, event: Event) -> InRound:
     match state:
-        case Turn() | Window():
+        case ToPlay() | Window():
             return state
         case Lobby() | RoundOver() | Finished():
             raise EventOutOfPlace.of(state, event)
@@ -64,7 +63,7 @@ def _window(state: State, event: Event) -> Window:
     match state:
         case Window():
             return state
-        case Lobby() | Turn() | RoundOver() | Finished():
+        case Lobby() | ToPlay() | RoundOver() | Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
@@ -74,7 +73,7 @@ def _over(state: State, event: Event) -> RoundOver:
     match state:
         case RoundOver():
             return state
-        case Lobby() | Turn() | Window() | Finished():
+        case Lobby() | ToPlay() | Window() | Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
@@ -92,23 +91,12 @@ def _unredacted(cards: list[Card] | None) -> list[Card]:
     return cards
 
 
-def _dealt(
-    options: CheatOptions,
-    seeded: bool,
-    seats: seating.Seating,
-    points: tuple[int, ...] | None,
-    last_round: CheatRoundResult | None,
-    event: CheatRoundDealt,
-) -> Turn:
-    return Turn(
-        Table(
-            options=options,
-            seeded=seeded,
-            seats=seats,
-            points=(0,) * len(seats) if points is None else points,
-            last_round=last_round,
-            round=event.round,
-            dealer=event.dealer,
+def _dealt(match: Match, event: CheatRoundDealt) -> ToPlay:
+    """A round dealt: the first round's points start at 0 for every seat."""
+    points = match.points or (0,) * len(match.seats)
+    return ToPlay(
+        msgspec.structs.replace(match, points=points, round=event.round, dealer=event.dealer),
+        Deal(
             deck=tuple(_unredacted(event.deck)),
             salt=event.salt or "",
             commitment=event.commitment,
@@ -117,38 +105,40 @@ def _dealt(
             pile=(),
             rank=event.rank,
             turn=event.turn,
-        )
+        ),
     )
 
 
-def _played(table: Table, event: CheatCardsPlayed) -> Window:
+def _played(state: InRound, event: CheatCardsPlayed) -> Window:
+    deal = state.deal
     cards = _unredacted(event.cards)
-    hand = list(table.hands[event.seat])
+    hand = list(deal.hands[event.seat])
     for card in cards:
         hand.remove(card)
-    table = msgspec.structs.replace(
-        table,
-        hands=_at(table.hands, event.seat, tuple(hand)),
-        pile=table.pile + tuple(cards),
+    deal = msgspec.structs.replace(
+        deal,
+        hands=_at(deal.hands, event.seat, tuple(hand)),
+        pile=deal.pile + tuple(cards),
         rank=event.next_rank,
         turn=event.turn,
     )
-    return Window(table, top=PileTop(seat=event.seat, cards=tuple(cards), rank=event.rank))
+    top = PileTop(seat=event.seat, cards=tuple(cards), rank=event.rank)
+    return Window(state.match, deal, top)
 
 
 def _taken(
-    table: Table, event: CheatPileTaken | CheatPenaltyTaken, penalty: CheatPenalty | None
-) -> Turn:
+    state: InRound, event: CheatPileTaken | CheatPenaltyTaken, penalty: CheatPenalty | None
+) -> ToPlay:
+    deal = state.deal
     taken = _unredacted(event.cards)
-    return Turn(
-        msgspec.structs.replace(
-            table,
-            hands=_at(table.hands, event.seat, sort_cards((*table.hands[event.seat], *taken))),
-            pile=(),
-            turn=table.turn if event.turn is None else event.turn,
-            last_penalty=penalty,
-        )
+    deal = msgspec.structs.replace(
+        deal,
+        hands=_at(deal.hands, event.seat, sort_cards((*deal.hands[event.seat], *taken))),
+        pile=(),
+        turn=deal.turn if event.turn is None else event.turn,
+        last_penalty=penalty,
     )
+    return ToPlay(state.match, deal)
 
 
 def _last_play(state: InRound) -> PileTop | None:
@@ -161,27 +151,24 @@ def evolve(state: State, event: OwnEvent) -> State:
     what the event says."""
     match event:
         case CheatCardsPlayed():
-            return _played(_in_round(state, event).table, event)
+            return _played(_in_round(state, event), event)
         case CheatCalled():
-            return Turn(
-                msgspec.structs.replace(
-                    _window(state, event).table,
-                    last_call=CheatCallResult(
-                        caller=event.caller,
-                        seat=event.seat,
-                        rank=event.rank,
-                        cards=event.cards,
-                        honest=event.honest,
-                        taker=event.taker,
-                    ),
-                )
+            window = _window(state, event)
+            call = CheatCallResult(
+                caller=event.caller,
+                seat=event.seat,
+                rank=event.rank,
+                cards=event.cards,
+                honest=event.honest,
+                taker=event.taker,
             )
+            return ToPlay(window.match, msgspec.structs.replace(window.deal, last_call=call))
         case CheatPileTaken():
-            table = _in_round(state, event).table
-            return _taken(table, event, table.last_penalty)
+            playing = _in_round(state, event)
+            return _taken(playing, event, playing.deal.last_penalty)
         case CheatPenaltyTaken():
             penalty = CheatPenalty(seat=event.seat, count=event.count)
-            return _taken(_in_round(state, event).table, event, penalty)
+            return _taken(_in_round(state, event), event, penalty)
         case CheatPlayAccepted():
             return _window(state, event)
         case CheatRoundEnded():
@@ -193,42 +180,34 @@ def evolve(state: State, event: OwnEvent) -> State:
                 points=event.points,
                 hand_sizes=event.hand_sizes,
             )
-            return RoundOver(
-                table=msgspec.structs.replace(
-                    playing.table, points=tuple(event.totals), last_round=result
-                ),
-                # A round ended by `accept` leaves its last play on the pile.
-                last_play=_last_play(playing),
+            match = msgspec.structs.replace(
+                playing.match, points=tuple(event.totals), last_round=result
             )
+            # A round ended by `accept` leaves its last play on the pile.
+            return RoundOver(match, playing.deal, last_play=_last_play(playing))
         case DeckRevealed():
-            if isinstance(state, Turn | Window):  # a round the table's cap of events cut short
-                return RoundOver(table=state.table, last_play=_last_play(state))
+            if isinstance(state, ToPlay | Window):  # a round the table's cap of events cut short
+                return RoundOver(state.match, state.deal, last_play=_last_play(state))
             return _over(state, event)
         case CheatRoundDealt():
             match state:
-                case Lobby():
-                    return _dealt(state.options, state.seeded, state.seats, None, None, event)
-                case RoundOver():
-                    t = state.table
-                    return _dealt(t.options, t.seeded, t.seats, t.points, t.last_round, event)
-                case Turn() | Window() | Finished():
+                case Lobby() | RoundOver():
+                    return _dealt(state.match, event)
+                case ToPlay() | Window() | Finished():
                     raise EventOutOfPlace.of(state, event)
                 case _:
                     assert_never(state)
         case CheatMatchEnded():
             reason = state_reason(event.reason)
+            winners = tuple(event.winners)
             if isinstance(state, Lobby) and reason is not None:
-                return Finished(table=state, winners=tuple(event.winners), reason=reason)
+                return Finished(state.match, winners, reason)
             over = _over(state, event)
-            return Finished(
-                table=msgspec.structs.replace(over.table, points=tuple(event.points)),
-                winners=tuple(event.winners),
-                reason=reason,
-                last_play=over.last_play,
-            )
+            match = msgspec.structs.replace(over.match, points=tuple(event.points))
+            return Finished(match, winners, reason, over.deal, over.last_play)
         case CheatGameCreated():
-            return msgspec.structs.replace(
-                _lobby(state, event), options=event.options, seeded=event.seeded
-            )
+            lobby = _lobby(state, event)
+            match = msgspec.structs.replace(lobby.match, options=event.options, seeded=event.seeded)
+            return Lobby(match)
         case _:
             assert_never(event)

@@ -16,7 +16,7 @@ from kronikas.domain.cheat.states import (
     Lobby,
     RoundOver,
     State,
-    Turn,
+    ToPlay,
     Window,
     card_order,
 )
@@ -27,14 +27,14 @@ def allowed(state: State, seat: int) -> list[str]:
     the player on turn plays (or, after a play that emptied its player's hand, accepts), and
     any seat but the last play's may call it."""
     match state:
-        case Turn():
-            return ["play"] if seat == state.table.turn else []
+        case ToPlay():
+            return ["play"] if seat == state.deal.turn else []
         case Window():
             top = state.top.seat
             if seat == top:
                 return []
-            if seat == state.table.turn:
-                return ["play", "call"] if state.table.hands[top] else ["accept", "call"]
+            if seat == state.deal.turn:
+                return ["play", "call"] if state.deal.hands[top] else ["accept", "call"]
             return ["call"]
         case Lobby() | RoundOver() | Finished():
             return []
@@ -45,9 +45,9 @@ def allowed(state: State, seat: int) -> list[str]:
 def choices(state: State, seat: int, kind: str) -> list[Command]:
     """The plays a seat may make (the one command of `allowed` with fields): each distinct play
     of 1 to `max_play` cards from the hand."""
-    if kind != "play" or isinstance(state, Lobby | Finished):
+    if kind != "play" or not isinstance(state, ToPlay | Window):
         return []
-    return [*plays(state.table.hands[seat], state.table.options.max_play)]
+    return [*plays(state.deal.hands[seat], state.match.options.max_play)]
 
 
 def plays(hand: Sequence[Card], most: int) -> list[Play]:

@@ -10,19 +10,7 @@ import msgspec
 
 from kronikas.domain import seating
 from kronikas.domain.builder import Place
-from kronikas.domain.cheat.options import CheatOptions
-from kronikas.domain.cheat.states import Finished, Lobby, RoundOver, State, Turn, Window
-
-
-def seats_of(state: State) -> seating.Seating:
-    """The seating, in every phase."""
-    match state:
-        case Lobby():
-            return state.seats
-        case Turn() | Window() | RoundOver() | Finished():
-            return state.table.seats
-        case _:
-            assert_never(state)
+from kronikas.domain.cheat.states import Finished, Lobby, RoundOver, State, ToPlay, Window
 
 
 def stage_of(state: State) -> seating.Stage:
@@ -30,7 +18,7 @@ def stage_of(state: State) -> seating.Stage:
     match state:
         case Lobby():
             return "lobby"
-        case Turn() | Window() | RoundOver():
+        case ToPlay() | Window() | RoundOver():
             return "playing"
         case Finished():
             return "over"
@@ -39,26 +27,11 @@ def stage_of(state: State) -> seating.Stage:
 
 
 def reseat(state: State, seats: seating.Seating) -> State:
-    """The state with this seating (seating takes no event once the match is over)."""
-    match state:
-        case Lobby():
-            return msgspec.structs.replace(state, seats=seats)
-        case Turn() | Window() | RoundOver():
-            return msgspec.structs.replace(
-                state, table=msgspec.structs.replace(state.table, seats=seats)
-            )
-        case Finished():
-            raise AssertionError("seating takes no event once the match is over")
-        case _:
-            assert_never(state)
+    """The state with this seating, kept in the match."""
+    return msgspec.structs.replace(state, match=msgspec.structs.replace(state.match, seats=seats))
 
 
-def options_of(state: State) -> CheatOptions:
-    """The table's options, in every phase."""
-    return state.options if isinstance(state, Lobby) else state.table.options
-
-
-PLACE = Place(seats_of, stage_of, reseat, options_of)
+PLACE = Place(lambda state: state.match.seats, stage_of, reseat, lambda state: state.match.options)
 
 
 def waiting_for(state: State) -> int | None:
@@ -66,8 +39,8 @@ def waiting_for(state: State) -> int | None:
     player, who plays or accepts); None in the lobby, between rounds and once the match is
     over."""
     match state:
-        case Turn() | Window():
-            return state.table.turn
+        case ToPlay() | Window():
+            return state.deal.turn
         case Lobby() | RoundOver() | Finished():
             return None
         case _:
@@ -80,8 +53,8 @@ def may_call(state: State) -> frozenset[int]:
     match state:
         case Window():
             top = state.top.seat
-            return frozenset(s for s in range(len(state.table.seats)) if s != top)
-        case Lobby() | Turn() | RoundOver() | Finished():
+            return frozenset(s for s in range(len(state.match.seats)) if s != top)
+        case Lobby() | ToPlay() | RoundOver() | Finished():
             return frozenset()
         case _:
             assert_never(state)

@@ -27,10 +27,11 @@ from kronikas.domain.cheat.states import (
     CheatRoundResult,
     Finished,
     Lobby,
+    Match,
     PileTop,
     RoundOver,
     State,
-    Turn,
+    ToPlay,
     Window,
 )
 from kronikas.domain.common import (
@@ -158,7 +159,7 @@ def _players(
 
 
 def _lobby_view(
-    state: Lobby,
+    match: Match,
     viewer: Viewer,
     game_id: str,
     version: int,
@@ -172,14 +173,14 @@ def _lobby_view(
         id=game_id,
         status=viewer.status,
         version=version,
-        options=CheatTableOptions.of(state.options),
-        seeded=state.seeded,
+        options=CheatTableOptions.of(match.options),
+        seeded=match.seeded,
         round=0,
         dealer=None,
         turn=None,
         winners=[],
-        players=_players(state.seats, None, None),
-        me=None if seat is None else MyHand(id=state.seats[seat].id, seat=seat, hand=[]),
+        players=_players(match.seats, None, None),
+        me=None if seat is None else MyHand(id=match.seats[seat].id, seat=seat, hand=[]),
         legal=viewer.legal,
         cheat=None,
         last_round=None,
@@ -198,52 +199,52 @@ def view(
     playing = True
     top: PileTop | None = None
     match state:
-        case Lobby():
-            return _lobby_view(state, viewer, game_id, version, deadline, None)
-        case Turn():
-            table = state.table
+        case ToPlay():
+            deal = state.deal
         case Window():
-            table, top = state.table, state.top
+            deal, top = state.deal, state.top
         case RoundOver():
             # docs/api.md: `last_play` lasts while its cards lie on the pile, after the round
             # too; the window is open only while the round is played.
-            table, top, playing = state.table, state.last_play, False
+            deal, top, playing = state.deal, state.last_play, False
+        case Lobby():
+            return _lobby_view(state.match, viewer, game_id, version, deadline, None)
         case Finished():
-            if isinstance(state.table, Lobby):
-                return _lobby_view(state.table, viewer, game_id, version, deadline, state.reason)
-            table, top, playing = state.table, state.last_play, False
+            if state.deal is None:
+                return _lobby_view(state.match, viewer, game_id, version, deadline, state.reason)
+            deal, top, playing = state.deal, state.last_play, False
             winners, end_reason = list(state.winners), state.reason
         case _:
             assert_never(state)
-    seat = viewer.seat
+    game, seat = state.match, viewer.seat
     return CheatGameView(
         id=game_id,
         status=viewer.status,
         version=version,
-        options=CheatTableOptions.of(table.options),
-        seeded=table.seeded,
-        round=table.round,
-        dealer=table.dealer,
-        turn=table.turn if playing else None,
+        options=CheatTableOptions.of(game.options),
+        seeded=game.seeded,
+        round=game.round,
+        dealer=game.dealer,
+        turn=deal.turn if playing else None,
         winners=winners,
-        players=_players(table.seats, table.hands, table.points),
+        players=_players(game.seats, deal.hands, game.points),
         me=None
         if seat is None
-        else MyHand(id=table.seats[seat].id, seat=seat, hand=list(table.hands[seat])),
+        else MyHand(id=game.seats[seat].id, seat=seat, hand=list(deal.hands[seat])),
         legal=viewer.legal,
         cheat=CheatTableView(
-            rank=table.rank,
-            pile_size=len(table.pile),
-            set_aside=len(table.set_aside),
+            rank=deal.rank,
+            pile_size=len(deal.pile),
+            set_aside=len(deal.set_aside),
             window_open=isinstance(state, Window),
             last_play=CheatLastPlay(seat=top.seat, count=len(top.cards), rank=top.rank)
             if top is not None
             else None,
-            last_call=table.last_call,
-            last_penalty=table.last_penalty,
-            commitment=table.commitment,
+            last_call=deal.last_call,
+            last_penalty=deal.last_penalty,
+            commitment=deal.commitment,
         ),
-        last_round=table.last_round,
+        last_round=game.last_round,
         deadline=deadline,
         end_reason=wire_reason(end_reason),
     )

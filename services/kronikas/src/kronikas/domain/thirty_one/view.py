@@ -54,17 +54,17 @@ def view(
     hands: tuple[tuple[Card, ...], ...] = deal.hands if deal is not None else ((),) * n
     players = [
         ThirtyOnePlayerView(
-            id=sitting.id,
-            name=sitting.name,
+            id=player.id,
+            name=player.name,
             seat=s,
             hand_size=len(hand),
             lives=lives,
             out=out,
-            house=sitting.house or sitting.left,
-            away=sitting.away,
-            left=sitting.left,
+            house=player.house or player.left,
+            away=player.away,
+            left=player.left,
         )
-        for s, (sitting, hand, lives, out) in enumerate(
+        for s, (player, hand, lives, out) in enumerate(
             zip(game.seats, hands, game.lives, game.out, strict=True)
         )
     ]
