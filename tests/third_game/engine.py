@@ -11,11 +11,11 @@ from tests.third_game.commands import COMMANDS, Command
 from tests.third_game.decide import created, decide
 from tests.third_game.events import Event, HighCardMatchEnded, HighCardRoundDealt
 from tests.third_game.evolve import evolve
-from tests.third_game.house import house
 from tests.third_game.legal import allowed
 from tests.third_game.options import EVENT_CAP, KIND, PLAYERS, HighCardOptions, max_players
 from tests.third_game.seats import PLACE, waiting_for
 from tests.third_game.states import State, initial_state
+from tests.third_game.strategy import house
 from tests.third_game.view import HighCardGameView, redact, view
 
 ENGINE: Engine[HighCardOptions, State, Command, Event, HighCardGameView] = build(

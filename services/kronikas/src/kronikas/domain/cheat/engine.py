@@ -9,7 +9,6 @@ from kronikas.domain.cheat.commands import COMMANDS, Call, Command
 from kronikas.domain.cheat.decide import created, decide
 from kronikas.domain.cheat.events import CheatMatchEnded, CheatRoundDealt, Event
 from kronikas.domain.cheat.evolve import evolve
-from kronikas.domain.cheat.house import house_command
 from kronikas.domain.cheat.legal import allowed, choices
 from kronikas.domain.cheat.options import (
     EVENT_CAP,
@@ -21,6 +20,7 @@ from kronikas.domain.cheat.options import (
 )
 from kronikas.domain.cheat.seats import PLACE, may_call, waiting_for
 from kronikas.domain.cheat.states import State, initial_state
+from kronikas.domain.cheat.strategy import house_command
 from kronikas.domain.cheat.view import CheatGameView, redact, view
 from kronikas.domain.engine import Engine, Seats, Timing
 

@@ -10,7 +10,6 @@ from kronikas.domain.thirty_one.commands import COMMANDS, Command
 from kronikas.domain.thirty_one.decide import created, decide
 from kronikas.domain.thirty_one.events import Event, ThirtyOneMatchEnded, ThirtyOneRoundDealt
 from kronikas.domain.thirty_one.evolve import evolve
-from kronikas.domain.thirty_one.house import house_command
 from kronikas.domain.thirty_one.legal import allowed, choices
 from kronikas.domain.thirty_one.options import (
     EVENT_CAP,
@@ -22,6 +21,7 @@ from kronikas.domain.thirty_one.options import (
 )
 from kronikas.domain.thirty_one.seats import PLACE, waiting_for
 from kronikas.domain.thirty_one.states import State, initial_state
+from kronikas.domain.thirty_one.strategy import house_command
 from kronikas.domain.thirty_one.view import redact, view
 from kronikas.domain.thirty_one.view_types import ThirtyOneGameView
 
