@@ -153,6 +153,91 @@ class Statement(Generic[StateT, CommandT]):
         return moves
 
 
+class Composed(Generic[StateT, OptionsT, CommandT, EventT, ViewT, MoveT, OwnEventT]):
+    """Seating composed with a game's own decider, and what is read of the seating: the engine's
+    functions that the builder makes."""
+
+    def __init__(
+        self,
+        place: Place[StateT, OptionsT],
+        statement: Statement[StateT, CommandT],
+        max_players: Callable[[OptionsT], int],
+        own_decide: Rules[StateT, MoveT, EventT],
+        own_evolve: Callable[[StateT, OwnEventT], StateT],
+        show: Showing[StateT, ViewT],
+        timing: Callable[[OptionsT], Timing],
+    ) -> None:
+        self.place, self.statement, self.max_players = place, statement, max_players
+        self.own_decide, self.own_evolve, self.show, self.timing_of = (
+            own_decide,
+            own_evolve,
+            show,
+            timing,
+        )
+
+    def decide(
+        self,
+        state: StateT,
+        command: CommandT | Join | Start | TimeOut | CapReached,
+        seat: int | None,
+        rng: Randomness,
+        by_house: bool = False,
+    ) -> list[EventT]:
+        """Seating's commands to seating, the rest to the game's own `decide`."""
+        if isinstance(command, SEATING_COMMANDS):
+            place = self.place
+            stage = place.stage_of(state)
+            # Only the lobby takes a join: `most` matters nowhere else.
+            most = self.max_players(place.options_of(state)) if stage == "lobby" else 0
+            made = seating.decide(place.seats_of(state), command, seat, stage, most, by_house)
+            return cast(list[EventT], made)
+        return self.own_decide(state, cast(MoveT, command), seat, rng, by_house)
+
+    def evolve(self, state: StateT, event: EventT) -> StateT:
+        """Seating's events to seating (the state reseated), the rest to the game's `evolve`."""
+        if isinstance(event, SEATING_EVENTS):
+            place = self.place
+            seats = seating.evolve(place.seats_of(state), event, place.stage_of(state), state)
+            return place.reseat(state, seats)
+        return self.own_evolve(state, cast(OwnEventT, event))
+
+    def view(
+        self,
+        state: StateT,
+        viewer: int | None,
+        game_id: str,
+        version: int,
+        deadline: str | None = None,
+        by_house: bool = False,
+    ) -> ViewT:
+        """The game's view for this viewer: its seat, what it may do now, the status."""
+        status = STATUS_OF[self.place.stage_of(state)]
+        if viewer is None or not 0 <= viewer < len(self.place.seats_of(state)):
+            return self.show(state, Viewer(None, None, status), game_id, version, deadline)
+        legal = self.statement.legal(state, viewer, by_house)
+        return self.show(state, Viewer(viewer, legal, status), game_id, version, deadline)
+
+    def is_terminal(self, state: StateT) -> bool:
+        """Whether the match is over."""
+        return self.place.stage_of(state) == "over"
+
+    def standing(self, state: StateT) -> Standing:
+        """The status and the number of players, as the views give them."""
+        return Standing(STATUS_OF[self.place.stage_of(state)], len(self.place.seats_of(state)))
+
+    def house_seats(self, state: StateT) -> frozenset[int]:
+        """The seats the house plays now."""
+        return seating.house_seats(self.place.seats_of(state))
+
+    def seat_of(self, state: StateT, player_id: str) -> int | None:
+        """A player's seat now; None when no seat has that id."""
+        return seating.seat_of(self.place.seats_of(state), player_id)
+
+    def timing(self, state: StateT) -> Timing:
+        """The table's clocks, from its options."""
+        return self.timing_of(self.place.options_of(state))
+
+
 def _rules_text(package: str) -> str | None:
     """The `rules.md` a game's package ships, None when it ships none."""
     path = resources.files(package).joinpath("rules.md")
@@ -192,46 +277,7 @@ def build(
     """A game's `Engine`: its own rules, with seating, legal moves, status and rules text
     composed once (`package` is the game's, where its `rules.md` lies)."""
     statement = Statement(cast(Place[StateT, msgspec.Struct], place), commands, allowed, choices)
-    seats_of, stage_of = place.seats_of, place.stage_of
-
-    def decide(
-        state: StateT,
-        command: CommandT | Join | Start | TimeOut | CapReached,
-        seat: int | None,
-        rng: Randomness,
-        by_house: bool = False,
-    ) -> list[EventT]:
-        if isinstance(command, SEATING_COMMANDS):
-            stage = stage_of(state)
-            # Only the lobby takes a join: `most` matters nowhere else.
-            most = max_players(place.options_of(state)) if stage == "lobby" else 0
-            made = seating.decide(seats_of(state), command, seat, stage, most, by_house)
-            return cast(list[EventT], made)
-        return own_decide(state, cast(MoveT, command), seat, rng, by_house)
-
-    def evolve(state: StateT, event: EventT) -> StateT:
-        if isinstance(event, SEATING_EVENTS):
-            seated = seating.evolve(seats_of(state), event, stage_of(state), state)
-            return place.reseat(state, seated)
-        return own_evolve(state, cast(OwnEventT, event))
-
-    def standing(state: StateT) -> Standing:
-        return Standing(STATUS_OF[stage_of(state)], len(seats_of(state)))
-
-    def view(
-        state: StateT,
-        viewer: int | None,
-        game_id: str,
-        version: int,
-        deadline: str | None = None,
-        by_house: bool = False,
-    ) -> ViewT:
-        status = STATUS_OF[stage_of(state)]
-        if viewer is None or not 0 <= viewer < len(seats_of(state)):
-            return show(state, Viewer(None, None, status), game_id, version, deadline)
-        legal = statement.legal(state, viewer, by_house)
-        return show(state, Viewer(viewer, legal, status), game_id, version, deadline)
-
+    composed = Composed(place, statement, max_players, own_decide, own_evolve, show, timing)
     return Engine(
         kind=kind,
         title=title,
@@ -248,18 +294,18 @@ def build(
         validate_options=check_options,
         created=created,
         initial_state=initial_state,
-        decide=decide,
-        evolve=evolve,
+        decide=composed.decide,
+        evolve=composed.evolve,
         legal=statement.legal,
         legal_moves=statement.legal_moves,
-        view=view,
+        view=composed.view,
         redact=redact,
-        is_terminal=lambda state: stage_of(state) == "over",
+        is_terminal=composed.is_terminal,
         waiting_for=waiting_for,
-        house_seats=lambda state: seating.house_seats(seats_of(state)),
-        seat_of=lambda state, player_id: seating.seat_of(seats_of(state), player_id),
-        timing=lambda state: timing(place.options_of(state)),
-        standing=standing,
+        house_seats=composed.house_seats,
+        seat_of=composed.seat_of,
+        timing=composed.timing,
+        standing=composed.standing,
         house_command=house_command,
         answers=answers,
         may_answer=may_answer,
