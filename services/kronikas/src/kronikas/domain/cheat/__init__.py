@@ -8,17 +8,17 @@ table:
    application appends it itself when the table is created. `initial_state(options, seeded)` is the
    empty lobby before it; evolving `CheatGameCreated` assigns its options and `seeded`, so a stored
    log folds to the same state from any `initial_state`.
-2. `common.Join` → `PlayerJoined`; `common.Start` (the application checks the host) → a deal.
+2. `seating.Join` → `PlayerJoined`; `common.Start` (the application checks the host) → a deal.
 3. The wire commands `Play`, `Call` and `Accept`, until the last round ends with `CheatMatchEnded`.
    A round is in phases, as Thirty-One's: `ToPlay` (the player on turn plays) and `Window` (a play
    lies open: any other seat may call it, the next player plays on or accepts); `RoundOver`
    between rounds, inside one decision, and `Finished` at the end.
 4. At any time until the match is over: `Leave` and `Back` (wire commands of both games) and the
-   application's `common.TimeOut` → `PlayerLeft`, `SeatBack`, `SeatAway`; these and the join are
-   the seating decider's, which both games compose (`domain/seating.py`). The house plays a house
-   player's seat, a left one and an away one through the same `decide` (`by_house=True`);
-   `waiting_for`, `house_seats`, `seat_of` and `may_call` tell the application whose clock runs
-   and which seats the house plays.
+   application's `seating.TimeOut` → `PlayerLeft`, `SeatBack`, `SeatAway`; these and the join are
+   the seating decider's, which the builder composes into every game (`domain/seating.py`). The
+   house plays a house player's seat, a left one and an away one through the same `decide`
+   (`by_house=True`); `waiting_for`, `house_seats`, `seat_of` and `may_call` tell the application
+   whose clock runs and which seats the house plays.
 
 Decisions this package makes where the rules leave a detail open (each also noted where it acts,
 and listed in docs/rules.md):

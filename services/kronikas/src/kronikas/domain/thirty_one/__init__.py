@@ -27,12 +27,12 @@ Decisions taken here where the rules leave a detail open (docs/rules.md lists th
 - A wire command from a seat that does not exist, a spectator, a player who is out, or anyone
   but the player on turn is `not_your_turn`; a `join` or `start` after the match has ended is
   `game_not_open`, a wire command then is `game_over`.
-- `Join`, `Leave` and `Back` (both games' wire commands) and the application's `common.TimeOut`
-  give `PlayerJoined`, `PlayerLeft`, `SeatBack` and `SeatAway`: the seating decider both games
-  compose (`domain/seating.py`) decides and folds them. The house plays a house player's seat, a
-  left one and an away one through the same `decide` (`by_house=True`); the clock runs for the
-  dealer during the dealer's choice, else for the player on turn (`waiting_for`). A player who is
-  out may still leave.
+- `Join`, `Leave` and `Back` (both games' wire commands) and the application's `seating.TimeOut`
+  give `PlayerJoined`, `PlayerLeft`, `SeatBack` and `SeatAway`: the seating decider the builder
+  composes into every game (`domain/seating.py`) decides and folds them. The house plays a house
+  player's seat, a left one and an away one through the same `decide` (`by_house=True`); the
+  clock runs for the dealer during the dealer's choice, else for the player on turn
+  (`waiting_for`). A player who is out may still leave.
 """
 
 from kronikas.domain.common import EventOutOfPlace
