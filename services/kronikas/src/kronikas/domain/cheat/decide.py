@@ -7,19 +7,8 @@ from typing import Final, assert_never
 
 from kronikas.domain import seating
 from kronikas.domain.cards import COLOURED, PALE, Card, make_deck
+from kronikas.domain.cheat import events as ev
 from kronikas.domain.cheat.commands import Accept, Call, Move, Play
-from kronikas.domain.cheat.events import (
-    CheatCalled,
-    CheatCardsPlayed,
-    CheatGameCreated,
-    CheatMatchEnded,
-    CheatPenaltyTaken,
-    CheatPileTaken,
-    CheatPlayAccepted,
-    CheatRoundDealt,
-    CheatRoundEnded,
-    Event,
-)
 from kronikas.domain.cheat.legal import allowed
 from kronikas.domain.cheat.options import MIN_PLAYERS, CheatOptions, max_players
 from kronikas.domain.cheat.states import (
@@ -54,10 +43,10 @@ from kronikas.domain.engine import tag_of
 _NEXT_RANK: Final[dict[str, str]] = {rank: next_rank(rank) for rank in ANNOUNCED}
 
 
-def created(options: CheatOptions, seeded: bool) -> list[Event]:
+def created(options: CheatOptions, seeded: bool) -> list[ev.Event]:
     """The first event of every table, appended by the application (which has checked the
     options with the engine's `validate_options`)."""
-    return [CheatGameCreated(options=options, seeded=seeded)]
+    return [ev.CheatGameCreated(options=options, seeded=seeded)]
 
 
 def decide(
@@ -66,7 +55,7 @@ def decide(
     seat: int | None,
     rng: Randomness,
     by_house: bool = False,
-) -> list[Event]:
+) -> list[ev.Event]:
     """The events of one of the game's moves, of the start or of the cap of events, or a
     `DomainError` when the rules refuse it (seating's commands are the builder's). `by_house`:
     the house chose `command` for `seat`, one it plays (see `seating`)."""
@@ -81,7 +70,7 @@ def decide(
             assert_never(command)
 
 
-def _end_at_cap(state: State) -> list[Event]:
+def _end_at_cap(state: State) -> list[ev.Event]:
     """The table's log reached its cap of events: the match ends where it stands. A round in
     play is not scored (nobody finished it), but its deck is revealed as at every round's end;
     the players with the most points win, and among them those holding the fewest cards. Before
@@ -91,10 +80,10 @@ def _end_at_cap(state: State) -> list[Event]:
             return []
         case Lobby():
             points = [0] * len(state.match.seats)
-            return [CheatMatchEnded(winners=[], points=points, reason=EVENT_CAP_REASON)]
+            return [ev.CheatMatchEnded(winners=[], points=points, reason=EVENT_CAP_REASON)]
         case ToPlay() | Window():
             match, deal = state.match, state.deal
-            events: list[Event] = [
+            events: list[ev.Event] = [
                 DeckRevealed(round=match.round, salt=deal.salt, deck=list(deal.deck))
             ]
         case RoundOver():
@@ -106,14 +95,14 @@ def _end_at_cap(state: State) -> list[Event]:
     leaders = [s for s, p in enumerate(points) if p == best]
     fewest = min(len(deal.hands[s]) for s in leaders)
     winners = [s for s in leaders if len(deal.hands[s]) == fewest]
-    events.append(CheatMatchEnded(winners=winners, points=points, reason=EVENT_CAP_REASON))
+    events.append(ev.CheatMatchEnded(winners=winners, points=points, reason=EVENT_CAP_REASON))
     return events
 
 
 # --- the lobby and the deal ---------------------------------------------------------------------
 
 
-def _start(state: State, rng: Randomness) -> list[Event]:
+def _start(state: State, rng: Randomness) -> list[ev.Event]:
     if not isinstance(state, Lobby):
         raise GameNotOpen("The game has already started.")
     n = len(state.match.seats)
@@ -125,7 +114,7 @@ def _start(state: State, rng: Randomness) -> list[Event]:
     return [_deal(state.match.options, n, 1, rng.pick(n), rng)]
 
 
-def _deal(options: CheatOptions, n: int, round: int, dealer: int, rng: Randomness) -> Event:
+def _deal(options: CheatOptions, n: int, round: int, dealer: int, rng: Randomness) -> ev.Event:
     """Shuffle and deal: card i goes to seat (dealer + 1 + i) mod n, the rest is set aside."""
     shuffle = rng.shuffle(
         make_deck(options.decks, (COLOURED, PALE) if options.chroniclers else ()), round
@@ -135,7 +124,7 @@ def _deal(options: CheatOptions, n: int, round: int, dealer: int, rng: Randomnes
     hands: list[list[Card] | None] = [None] * n
     for r in range(n):
         hands[(dealer + 1 + r) % n] = list(sort_cards(deck[r:dealt:n]))
-    return CheatRoundDealt(
+    return ev.CheatRoundDealt(
         round=round,
         dealer=dealer,
         turn=(dealer + 1) % n,
@@ -154,7 +143,7 @@ def _deal(options: CheatOptions, n: int, round: int, dealer: int, rng: Randomnes
 
 def _move(
     state: State, command: Move, seat: int | None, rng: Randomness, by_house: bool
-) -> list[Event]:
+) -> list[ev.Event]:
     match state:
         case ToPlay() | Window():
             mover = _seated(state, seat, by_house)
@@ -217,7 +206,7 @@ def _is_honest(cards: tuple[Card, ...] | list[Card], rank: str) -> bool:
     return all(card[0] == "X" or card[:-1] == rank for card in cards)
 
 
-def _play(state: InRound, seat: int, cards: list[Card]) -> list[Event]:
+def _play(state: InRound, seat: int, cards: list[Card]) -> list[ev.Event]:
     match, deal = state.match, state.deal
     if not cards:
         raise IllegalMove("Put down at least one card.")
@@ -232,15 +221,15 @@ def _play(state: InRound, seat: int, cards: list[Card]) -> list[Event]:
                 f"You do not hold {card}"
                 + (" as many times as you put it down." if card in deal.hands[seat] else ".")
             ) from None
-    events: list[Event] = []
+    events: list[ev.Event] = []
     if isinstance(state, Window) and PALE in state.top.cards:
         # The window closes uncalled on an XP play: its player takes the pile before these land.
         top = state.top
         events.append(
-            CheatPenaltyTaken(seat=top.seat, count=len(deal.pile), turn=seat, cards=[*deal.pile])
+            ev.CheatPenaltyTaken(seat=top.seat, count=len(deal.pile), turn=seat, cards=[*deal.pile])
         )
     events.append(
-        CheatCardsPlayed(
+        ev.CheatCardsPlayed(
             seat=seat,
             count=len(cards),
             rank=deal.rank,
@@ -252,7 +241,7 @@ def _play(state: InRound, seat: int, cards: list[Card]) -> list[Event]:
     return events
 
 
-def _call(state: Window, caller: int, rng: Randomness) -> list[Event]:
+def _call(state: Window, caller: int, rng: Randomness) -> list[ev.Event]:
     match, deal, top = state.match, state.deal, state.top
     honest = _is_honest(top.cards, top.rank)
     taker = caller if honest else top.seat
@@ -262,8 +251,8 @@ def _call(state: Window, caller: int, rng: Randomness) -> list[Event]:
     else:
         # A caught liar's caller plays next, skipping the seats between; else play goes on in order.
         turn = (top.seat + 1) % len(match.seats) if honest else caller
-    events: list[Event] = [
-        CheatCalled(
+    events: list[ev.Event] = [
+        ev.CheatCalled(
             caller=caller,
             seat=top.seat,
             rank=top.rank,
@@ -271,7 +260,7 @@ def _call(state: Window, caller: int, rng: Randomness) -> list[Event]:
             honest=honest,
             taker=taker,
         ),
-        CheatPileTaken(seat=taker, count=len(deal.pile), turn=turn, cards=[*deal.pile]),
+        ev.CheatPileTaken(seat=taker, count=len(deal.pile), turn=turn, cards=[*deal.pile]),
     ]
     if finished:
         sizes = [len(hand) for hand in deal.hands]
@@ -280,12 +269,12 @@ def _call(state: Window, caller: int, rng: Randomness) -> list[Event]:
     return events
 
 
-def _accept(state: Window, seat: int, rng: Randomness) -> list[Event]:
+def _accept(state: Window, seat: int, rng: Randomness) -> list[ev.Event]:
     match, deal, top = state.match, state.deal, state.top
-    events: list[Event] = [CheatPlayAccepted(seat=seat, player=top.seat)]
+    events: list[ev.Event] = [ev.CheatPlayAccepted(seat=seat, player=top.seat)]
     if PALE in top.cards:
         events.append(
-            CheatPenaltyTaken(seat=top.seat, count=len(deal.pile), turn=seat, cards=[*deal.pile])
+            ev.CheatPenaltyTaken(seat=top.seat, count=len(deal.pile), turn=seat, cards=[*deal.pile])
         )
         return events
     events += _end_round(match, deal, top.seat, [len(hand) for hand in deal.hands], rng)
@@ -307,12 +296,12 @@ def points_of(places: list[int], place_points: tuple[int, ...]) -> list[int]:
 
 def _end_round(
     match: Match, deal: Deal, winner: int, sizes: list[int], rng: Randomness
-) -> list[Event]:
+) -> list[ev.Event]:
     places = places_of(sizes)
     points = points_of(places, match.options.place_points)
     totals = [a + b for a, b in zip(match.points, points, strict=True)]
-    events: list[Event] = [
-        CheatRoundEnded(
+    events: list[ev.Event] = [
+        ev.CheatRoundEnded(
             round=match.round,
             winner=winner,
             hand_sizes=sizes,
@@ -328,6 +317,8 @@ def _end_round(
     else:
         best = max(totals)
         events.append(
-            CheatMatchEnded(winners=[s for s, t in enumerate(totals) if t == best], points=totals)
+            ev.CheatMatchEnded(
+                winners=[s for s, t in enumerate(totals) if t == best], points=totals
+            )
         )
     return events

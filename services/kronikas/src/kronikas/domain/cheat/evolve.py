@@ -7,19 +7,7 @@ from typing import assert_never
 import msgspec
 
 from kronikas.domain.cards import Card
-from kronikas.domain.cheat.events import (
-    CheatCalled,
-    CheatCardsPlayed,
-    CheatGameCreated,
-    CheatMatchEnded,
-    CheatPenaltyTaken,
-    CheatPileTaken,
-    CheatPlayAccepted,
-    CheatRoundDealt,
-    CheatRoundEnded,
-    Event,
-    OwnEvent,
-)
+from kronikas.domain.cheat import events as ev
 from kronikas.domain.cheat.states import (
     CheatCallResult,
     CheatPenalty,
@@ -39,7 +27,7 @@ from kronikas.domain.cheat.states import (
 from kronikas.domain.common import DeckRevealed, EventOutOfPlace, state_reason
 
 
-def _lobby(state: State, event: Event) -> Lobby:
+def _lobby(state: State, event: ev.Event) -> Lobby:
     match state:
         case Lobby():
             return state
@@ -49,7 +37,7 @@ def _lobby(state: State, event: Event) -> Lobby:
             assert_never(state)
 
 
-def _in_round(state: State, event: Event) -> InRound:
+def _in_round(state: State, event: ev.Event) -> InRound:
     match state:
         case ToPlay() | Window():
             return state
@@ -59,7 +47,7 @@ def _in_round(state: State, event: Event) -> InRound:
             assert_never(state)
 
 
-def _window(state: State, event: Event) -> Window:
+def _window(state: State, event: ev.Event) -> Window:
     match state:
         case Window():
             return state
@@ -69,7 +57,7 @@ def _window(state: State, event: Event) -> Window:
             assert_never(state)
 
 
-def _over(state: State, event: Event) -> RoundOver:
+def _over(state: State, event: ev.Event) -> RoundOver:
     match state:
         case RoundOver():
             return state
@@ -91,7 +79,7 @@ def _unredacted(cards: list[Card] | None) -> list[Card]:
     return cards
 
 
-def _dealt(match: Match, event: CheatRoundDealt) -> ToPlay:
+def _dealt(match: Match, event: ev.CheatRoundDealt) -> ToPlay:
     """A round dealt: the first round's points start at 0 for every seat."""
     points = match.points or (0,) * len(match.seats)
     return ToPlay(
@@ -109,7 +97,7 @@ def _dealt(match: Match, event: CheatRoundDealt) -> ToPlay:
     )
 
 
-def _played(state: InRound, event: CheatCardsPlayed) -> Window:
+def _played(state: InRound, event: ev.CheatCardsPlayed) -> Window:
     deal = state.deal
     cards = _unredacted(event.cards)
     hand = list(deal.hands[event.seat])
@@ -127,7 +115,7 @@ def _played(state: InRound, event: CheatCardsPlayed) -> Window:
 
 
 def _taken(
-    state: InRound, event: CheatPileTaken | CheatPenaltyTaken, penalty: CheatPenalty | None
+    state: InRound, event: ev.CheatPileTaken | ev.CheatPenaltyTaken, penalty: CheatPenalty | None
 ) -> ToPlay:
     deal = state.deal
     taken = _unredacted(event.cards)
@@ -146,13 +134,13 @@ def _last_play(state: InRound) -> PileTop | None:
     return state.top if isinstance(state, Window) else None
 
 
-def evolve(state: State, event: OwnEvent) -> State:
+def evolve(state: State, event: ev.OwnEvent) -> State:
     """The state after one of the game's own events (seating's are the builder's): assigns
     what the event says."""
     match event:
-        case CheatCardsPlayed():
+        case ev.CheatCardsPlayed():
             return _played(_in_round(state, event), event)
-        case CheatCalled():
+        case ev.CheatCalled():
             window = _window(state, event)
             call = CheatCallResult(
                 caller=event.caller,
@@ -163,15 +151,15 @@ def evolve(state: State, event: OwnEvent) -> State:
                 taker=event.taker,
             )
             return ToPlay(window.match, msgspec.structs.replace(window.deal, last_call=call))
-        case CheatPileTaken():
+        case ev.CheatPileTaken():
             playing = _in_round(state, event)
             return _taken(playing, event, playing.deal.last_penalty)
-        case CheatPenaltyTaken():
+        case ev.CheatPenaltyTaken():
             penalty = CheatPenalty(seat=event.seat, count=event.count)
             return _taken(_in_round(state, event), event, penalty)
-        case CheatPlayAccepted():
+        case ev.CheatPlayAccepted():
             return _window(state, event)
-        case CheatRoundEnded():
+        case ev.CheatRoundEnded():
             playing = _in_round(state, event)
             result = CheatRoundResult(
                 round=event.round,
@@ -189,7 +177,7 @@ def evolve(state: State, event: OwnEvent) -> State:
             if isinstance(state, ToPlay | Window):  # a round the table's cap of events cut short
                 return RoundOver(state.match, state.deal, last_play=_last_play(state))
             return _over(state, event)
-        case CheatRoundDealt():
+        case ev.CheatRoundDealt():
             match state:
                 case Lobby() | RoundOver():
                     return _dealt(state.match, event)
@@ -197,7 +185,7 @@ def evolve(state: State, event: OwnEvent) -> State:
                     raise EventOutOfPlace.of(state, event)
                 case _:
                     assert_never(state)
-        case CheatMatchEnded():
+        case ev.CheatMatchEnded():
             reason = state_reason(event.reason)
             winners = tuple(event.winners)
             if isinstance(state, Lobby) and reason is not None:
@@ -205,7 +193,7 @@ def evolve(state: State, event: OwnEvent) -> State:
             over = _over(state, event)
             match = msgspec.structs.replace(over.match, points=tuple(event.points))
             return Finished(match, winners, reason, over.deal, over.last_play)
-        case CheatGameCreated():
+        case ev.CheatGameCreated():
             lobby = _lobby(state, event)
             match = msgspec.structs.replace(lobby.match, options=event.options, seeded=event.seeded)
             return Lobby(match)

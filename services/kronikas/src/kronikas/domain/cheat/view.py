@@ -8,18 +8,7 @@ from typing import assert_never
 import msgspec
 
 from kronikas.domain.cards import Card
-from kronikas.domain.cheat.events import (
-    CheatCalled,
-    CheatCardsPlayed,
-    CheatGameCreated,
-    CheatMatchEnded,
-    CheatPenaltyTaken,
-    CheatPileTaken,
-    CheatPlayAccepted,
-    CheatRoundDealt,
-    CheatRoundEnded,
-    Event,
-)
+from kronikas.domain.cheat import events as ev
 from kronikas.domain.cheat.options import CheatTableOptions
 from kronikas.domain.cheat.states import (
     CheatCallResult,
@@ -106,14 +95,14 @@ class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat", 
     end_reason: EndReasonOnWire = msgspec.UNSET
 
 
-def redact(event: Event, viewer: int | None) -> Event:
+def redact(event: ev.Event, viewer: int | None) -> ev.Event:
     """The event as `viewer` may see it: hidden cards become `None`."""
     match event:
-        case CheatCardsPlayed() | CheatPileTaken() | CheatPenaltyTaken():
+        case ev.CheatCardsPlayed() | ev.CheatPileTaken() | ev.CheatPenaltyTaken():
             if event.seat == viewer or event.cards is None:
                 return event
             return msgspec.structs.replace(event, cards=None)
-        case CheatRoundDealt():
+        case ev.CheatRoundDealt():
             return msgspec.structs.replace(
                 event,
                 hands=[hand if seat == viewer else None for seat, hand in enumerate(event.hands)],
@@ -122,13 +111,13 @@ def redact(event: Event, viewer: int | None) -> Event:
                 salt=None,
             )
         case (
-            CheatGameCreated()
+            ev.CheatGameCreated()
             | PlayerJoined()
-            | CheatCalled()
-            | CheatPlayAccepted()
-            | CheatRoundEnded()
+            | ev.CheatCalled()
+            | ev.CheatPlayAccepted()
+            | ev.CheatRoundEnded()
             | DeckRevealed()
-            | CheatMatchEnded()
+            | ev.CheatMatchEnded()
             | PlayerLeft()
             | SeatAway()
             | SeatBack()

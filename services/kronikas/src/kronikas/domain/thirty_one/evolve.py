@@ -9,20 +9,7 @@ from msgspec.structs import replace
 
 from kronikas.domain.cards import Card
 from kronikas.domain.common import DeckRevealed, EventOutOfPlace, state_reason
-from kronikas.domain.thirty_one.events import (
-    Event,
-    OwnEvent,
-    ThirtyOneCardSwapped,
-    ThirtyOneGameCreated,
-    ThirtyOneHandExchanged,
-    ThirtyOneHandKept,
-    ThirtyOneHandShown,
-    ThirtyOneHandsSwapped,
-    ThirtyOneMatchEnded,
-    ThirtyOnePassed,
-    ThirtyOneRoundDealt,
-    ThirtyOneRoundEnded,
-)
+from kronikas.domain.thirty_one import events as ev
 from kronikas.domain.thirty_one.scoring import swapped
 from kronikas.domain.thirty_one.states import (
     Deal,
@@ -41,44 +28,44 @@ from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
 P = TypeVar("P", Lobby, DealerChoice, Turns, LastCircuit, RoundOver, Finished)
 
 
-def _expect(state: State, phase: type[P], event: Event) -> P:
+def _expect(state: State, phase: type[P], event: ev.Event) -> P:
     """The state, which must be in `phase` for this event to follow it."""
     if isinstance(state, phase):
         return state
     raise EventOutOfPlace.of(state, event)
 
 
-def evolve(state: State, event: OwnEvent) -> State:
+def evolve(state: State, event: ev.OwnEvent) -> State:
     """The state after one of the game's own events (seating's are the builder's): only what
     the event says is assigned."""
     match event:
-        case ThirtyOneCardSwapped():
+        case ev.ThirtyOneCardSwapped():
             return _swap(state, event)
-        case ThirtyOnePassed():
+        case ev.ThirtyOnePassed():
             return _passed(state, event)
-        case ThirtyOneHandsSwapped():
+        case ev.ThirtyOneHandsSwapped():
             return _swap_all(state, event)
-        case ThirtyOneHandShown():
+        case ev.ThirtyOneHandShown():
             return _shown(state, event)
-        case ThirtyOneHandKept():
+        case ev.ThirtyOneHandKept():
             choice = _expect(state, DealerChoice, event)
             return _turns(choice, choice.deal, event.turn)
-        case ThirtyOneHandExchanged():
+        case ev.ThirtyOneHandExchanged():
             choice = _expect(state, DealerChoice, event)
             deal = choice.deal
             deal = replace(
                 deal, hands=put(deal.hands, event.seat, deal.table), table=tuple(event.table)
             )
             return _turns(choice, deal, event.turn)
-        case ThirtyOneRoundDealt():
+        case ev.ThirtyOneRoundDealt():
             return _dealt(state, event)
-        case ThirtyOneRoundEnded():
+        case ev.ThirtyOneRoundEnded():
             return _round_ended(state, event)
         case DeckRevealed():
             return _revealed(state, event)
-        case ThirtyOneMatchEnded():
+        case ev.ThirtyOneMatchEnded():
             return _ended(state, event)
-        case ThirtyOneGameCreated():
+        case ev.ThirtyOneGameCreated():
             _expect(state, Lobby, event)
             return initial_state(event.options, event.seeded)
         case _:
@@ -99,7 +86,7 @@ def _revealed(state: State, event: DeckRevealed) -> State:
             assert_never(state)
 
 
-def _ended(state: State, event: ThirtyOneMatchEnded) -> State:
+def _ended(state: State, event: ev.ThirtyOneMatchEnded) -> State:
     """After the last round; or, when the table's cap of events ends the match, after a round
     cut short or in the lobby."""
     match state:
@@ -121,7 +108,7 @@ def _turns(choice: DealerChoice, deal: Deal, turn: int | None) -> Turns:
     return Turns(match=choice.match, deal=deal, turn=turn, passed=passed)
 
 
-def _passed(state: State, event: ThirtyOnePassed) -> State:
+def _passed(state: State, event: ev.ThirtyOnePassed) -> State:
     match state:
         case Turns():
             return replace(
@@ -138,7 +125,7 @@ def _passed(state: State, event: ThirtyOnePassed) -> State:
             assert_never(state)
 
 
-def _swap(state: State, event: ThirtyOneCardSwapped) -> State:
+def _swap(state: State, event: ev.ThirtyOneCardSwapped) -> State:
     match state:
         case Turns() | LastCircuit():
             deal = state.deal
@@ -155,7 +142,7 @@ def _swap(state: State, event: ThirtyOneCardSwapped) -> State:
             assert_never(state)
 
 
-def _swap_all(state: State, event: ThirtyOneHandsSwapped) -> State:
+def _swap_all(state: State, event: ev.ThirtyOneHandsSwapped) -> State:
     match state:
         case Turns() | LastCircuit():
             deal = state.deal
@@ -187,7 +174,7 @@ def _swapped_in(state: Turns | LastCircuit, deal: Deal, seat: int, turn: int | N
             assert_never(state)
 
 
-def _shown(state: State, event: ThirtyOneHandShown) -> State:
+def _shown(state: State, event: ev.ThirtyOneHandShown) -> State:
     hand = tuple(event.hand)
     match state:
         case Turns():
@@ -208,7 +195,7 @@ def _shown(state: State, event: ThirtyOneHandShown) -> State:
             assert_never(state)
 
 
-def _dealt(state: State, event: ThirtyOneRoundDealt) -> State:
+def _dealt(state: State, event: ev.ThirtyOneRoundDealt) -> State:
     match state:
         case RoundOver() | Lobby():
             n = len(state.match.seats)
@@ -233,7 +220,7 @@ def _dealt(state: State, event: ThirtyOneRoundDealt) -> State:
             assert_never(state)
 
 
-def _round_ended(state: State, event: ThirtyOneRoundEnded) -> State:
+def _round_ended(state: State, event: ev.ThirtyOneRoundEnded) -> State:
     match state:
         case LastCircuit() | Turns() | DealerChoice():
             game = state.match

@@ -11,19 +11,7 @@ from kronikas.domain.cards import Card
 from kronikas.domain.common import DeckRevealed, MyHand, wire_reason
 from kronikas.domain.engine import Viewer
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
-from kronikas.domain.thirty_one.events import (
-    Event,
-    ThirtyOneCardSwapped,
-    ThirtyOneGameCreated,
-    ThirtyOneHandExchanged,
-    ThirtyOneHandKept,
-    ThirtyOneHandShown,
-    ThirtyOneHandsSwapped,
-    ThirtyOneMatchEnded,
-    ThirtyOnePassed,
-    ThirtyOneRoundDealt,
-    ThirtyOneRoundEnded,
-)
+from kronikas.domain.thirty_one import events as ev
 from kronikas.domain.thirty_one.options import ThirtyOneTableOptions
 from kronikas.domain.thirty_one.states import (
     DealerChoice,
@@ -130,12 +118,12 @@ def view(
     )
 
 
-def redact(event: Event, viewer: int | None) -> Event:
+def redact(event: ev.Event, viewer: int | None) -> ev.Event:
     """The event as a viewer may see it: a deal shows only the viewer's own hand and never the
     deck or its salt; every other Thirty-One event is public (a show or a round's end carries
     only the hands it opens; `deck_revealed` comes once the round is over)."""
     match event:
-        case ThirtyOneRoundDealt():
+        case ev.ThirtyOneRoundDealt():
             return replace(
                 event,
                 hands=[hand if s == viewer else None for s, hand in enumerate(event.hands)],
@@ -143,17 +131,17 @@ def redact(event: Event, viewer: int | None) -> Event:
                 salt=None,
             )
         case (  # public; the most frequent first, as the cases run in order
-            ThirtyOneCardSwapped()
-            | ThirtyOnePassed()
-            | ThirtyOneHandShown()
-            | ThirtyOneHandsSwapped()
-            | ThirtyOneHandKept()
-            | ThirtyOneHandExchanged()
-            | ThirtyOneRoundEnded()
+            ev.ThirtyOneCardSwapped()
+            | ev.ThirtyOnePassed()
+            | ev.ThirtyOneHandShown()
+            | ev.ThirtyOneHandsSwapped()
+            | ev.ThirtyOneHandKept()
+            | ev.ThirtyOneHandExchanged()
+            | ev.ThirtyOneRoundEnded()
             | DeckRevealed()
-            | ThirtyOneMatchEnded()
+            | ev.ThirtyOneMatchEnded()
             | PlayerJoined()
-            | ThirtyOneGameCreated()
+            | ev.ThirtyOneGameCreated()
             | PlayerLeft()
             | SeatAway()
             | SeatBack()
