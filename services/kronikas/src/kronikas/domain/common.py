@@ -8,7 +8,7 @@ import functools
 import hashlib
 import unicodedata
 from collections.abc import Iterable, Sequence
-from typing import Annotated, ClassVar, Final, Literal, Protocol
+from typing import Annotated, ClassVar, Final, Literal, Protocol, TypeVar
 
 import msgspec
 import msgspec.inspect
@@ -23,6 +23,16 @@ class EventOutOfPlace(ValueError):
     @classmethod
     def of(cls, state: object, event: object) -> EventOutOfPlace:
         return cls(f"{type(event).__name__} cannot follow {type(state).__name__}.")
+
+
+PhaseT = TypeVar("PhaseT")
+
+
+def expect(state: object, phase: type[PhaseT], event: object) -> PhaseT:
+    """The state, which must be in `phase` for `event` to follow it (`EventOutOfPlace` if not)."""
+    if isinstance(state, phase):
+        return state
+    raise EventOutOfPlace.of(state, event)
 
 
 class DomainError(Exception):

@@ -24,17 +24,7 @@ from kronikas.domain.cheat.states import (
     Window,
     sort_cards,
 )
-from kronikas.domain.common import DeckRevealed, EventOutOfPlace, state_reason
-
-
-def _lobby(state: State, event: ev.Event) -> Lobby:
-    match state:
-        case Lobby():
-            return state
-        case ToPlay() | Window() | RoundOver() | Finished():
-            raise EventOutOfPlace.of(state, event)
-        case _:
-            assert_never(state)
+from kronikas.domain.common import DeckRevealed, EventOutOfPlace, expect, state_reason
 
 
 def _in_round(state: State, event: ev.Event) -> InRound:
@@ -42,26 +32,6 @@ def _in_round(state: State, event: ev.Event) -> InRound:
         case ToPlay() | Window():
             return state
         case Lobby() | RoundOver() | Finished():
-            raise EventOutOfPlace.of(state, event)
-        case _:
-            assert_never(state)
-
-
-def _window(state: State, event: ev.Event) -> Window:
-    match state:
-        case Window():
-            return state
-        case Lobby() | ToPlay() | RoundOver() | Finished():
-            raise EventOutOfPlace.of(state, event)
-        case _:
-            assert_never(state)
-
-
-def _over(state: State, event: ev.Event) -> RoundOver:
-    match state:
-        case RoundOver():
-            return state
-        case Lobby() | ToPlay() | Window() | Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
@@ -141,7 +111,7 @@ def evolve(state: State, event: ev.OwnEvent) -> State:
         case ev.CheatCardsPlayed():
             return _played(_in_round(state, event), event)
         case ev.CheatCalled():
-            window = _window(state, event)
+            window = expect(state, Window, event)
             call = CheatCallResult(
                 caller=event.caller,
                 seat=event.seat,
@@ -158,7 +128,7 @@ def evolve(state: State, event: ev.OwnEvent) -> State:
             penalty = CheatPenalty(seat=event.seat, count=event.count)
             return _taken(_in_round(state, event), event, penalty)
         case ev.CheatPlayAccepted():
-            return _window(state, event)
+            return expect(state, Window, event)
         case ev.CheatRoundEnded():
             playing = _in_round(state, event)
             result = CheatRoundResult(
@@ -176,7 +146,7 @@ def evolve(state: State, event: ev.OwnEvent) -> State:
         case DeckRevealed():
             if isinstance(state, ToPlay | Window):  # a round the table's cap of events cut short
                 return RoundOver(state.match, state.deal, last_play=_last_play(state))
-            return _over(state, event)
+            return expect(state, RoundOver, event)
         case ev.CheatRoundDealt():
             match state:
                 case Lobby() | RoundOver():
@@ -190,11 +160,11 @@ def evolve(state: State, event: ev.OwnEvent) -> State:
             winners = tuple(event.winners)
             if isinstance(state, Lobby) and reason is not None:
                 return Finished(state.match, winners, reason)
-            over = _over(state, event)
+            over = expect(state, RoundOver, event)
             match = msgspec.structs.replace(over.match, points=tuple(event.points))
             return Finished(match, winners, reason, over.deal, over.last_play)
         case ev.CheatGameCreated():
-            lobby = _lobby(state, event)
+            lobby = expect(state, Lobby, event)
             match = msgspec.structs.replace(lobby.match, options=event.options, seeded=event.seeded)
             return Lobby(match)
         case _:

@@ -3,12 +3,12 @@ follow the state raises EventOutOfPlace."""
 
 from __future__ import annotations
 
-from typing import TypeVar, assert_never
+from typing import assert_never
 
 from msgspec.structs import replace
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, EventOutOfPlace, state_reason
+from kronikas.domain.common import DeckRevealed, EventOutOfPlace, expect, state_reason
 from kronikas.domain.thirty_one import events as ev
 from kronikas.domain.thirty_one.scoring import swapped
 from kronikas.domain.thirty_one.states import (
@@ -25,15 +25,6 @@ from kronikas.domain.thirty_one.states import (
 )
 from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
 
-P = TypeVar("P", Lobby, DealerChoice, Turns, LastCircuit, RoundOver, Finished)
-
-
-def _expect(state: State, phase: type[P], event: ev.Event) -> P:
-    """The state, which must be in `phase` for this event to follow it."""
-    if isinstance(state, phase):
-        return state
-    raise EventOutOfPlace.of(state, event)
-
 
 def evolve(state: State, event: ev.OwnEvent) -> State:
     """The state after one of the game's own events (seating's are the builder's): only what
@@ -48,10 +39,10 @@ def evolve(state: State, event: ev.OwnEvent) -> State:
         case ev.ThirtyOneHandShown():
             return _shown(state, event)
         case ev.ThirtyOneHandKept():
-            choice = _expect(state, DealerChoice, event)
+            choice = expect(state, DealerChoice, event)
             return _turns(choice, choice.deal, event.turn)
         case ev.ThirtyOneHandExchanged():
-            choice = _expect(state, DealerChoice, event)
+            choice = expect(state, DealerChoice, event)
             deal = choice.deal
             deal = replace(
                 deal, hands=put(deal.hands, event.seat, deal.table), table=tuple(event.table)
@@ -66,7 +57,7 @@ def evolve(state: State, event: ev.OwnEvent) -> State:
         case ev.ThirtyOneMatchEnded():
             return _ended(state, event)
         case ev.ThirtyOneGameCreated():
-            _expect(state, Lobby, event)
+            expect(state, Lobby, event)
             return initial_state(event.options, event.seeded)
         case _:
             assert_never(event)
