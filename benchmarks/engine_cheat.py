@@ -12,7 +12,8 @@ import time
 
 from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import cheat
-from kronikas.domain.common import Join, Start
+from kronikas.domain.common import Start
+from kronikas.domain.seating import Join
 
 
 def _command(state: cheat.InRound, rnd: random.Random) -> tuple[int, cheat.Command]:
@@ -21,7 +22,7 @@ def _command(state: cheat.InRound, rnd: random.Random) -> tuple[int, cheat.Comma
     Who may call, accept or play is the engine's `legal`; the cards are this player's choice, not
     one of `legal_moves` (enumerating a big hand's plays every move would cost more than the move).
     """
-    table = state.table
+    table = state.deal
     callers = [s for s in range(len(table.hands)) if "call" in cheat.legal(state, s)]
     if callers and (rnd.random() < 0.15 or "play" not in cheat.legal(state, table.turn)):
         caller = rnd.choice(callers)
@@ -32,7 +33,7 @@ def _command(state: cheat.InRound, rnd: random.Random) -> tuple[int, cheat.Comma
     hand = table.hands[seat]
     honest = [c for c in hand if c[:-1] == table.rank or c == "XC"]
     pool = honest if honest and rnd.random() < 0.7 else list(hand)
-    count = rnd.randint(1, min(table.options.max_play, len(pool)))
+    count = rnd.randint(1, min(state.match.options.max_play, len(pool)))
     return seat, cheat.Play(cards=rnd.sample(pool, count))
 
 
@@ -61,7 +62,7 @@ def measure(seconds: float = 3.0) -> float:
                 state = cheat.evolve(state, event)
         for event in cheat.decide(state, Start(), None, rng):
             state = cheat.evolve(state, event)
-        while isinstance(state, cheat.Turn | cheat.Window):
+        while isinstance(state, cheat.ToPlay | cheat.Window):
             seat, command = _command(state, rnd)
             start = clock()
             events = cheat.decide(state, command, seat, rng)

@@ -15,7 +15,8 @@ import time
 
 from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import thirty_one as t
-from kronikas.domain.common import Join, Start
+from kronikas.domain.common import Start
+from kronikas.domain.seating import Join
 
 
 def _match(seed: int) -> tuple[t.State, SeededRandomness, random.Random]:

@@ -16,7 +16,7 @@ from kronikas.api.sse import KEEP_ALIVE, SERVER_SEND, EventStream
 from kronikas.application.games import Games
 from kronikas.config import Settings
 from kronikas.domain.cheat import CheatOptions
-from kronikas.domain.common import Leave
+from kronikas.domain.seating import Leave
 from tests.apps import ENGINES
 
 

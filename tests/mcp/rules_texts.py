@@ -1,4 +1,4 @@
-"""The rules the MCP endpoint ships for each game (`kronikas/api/mcp/rules/<kind>.md`), made
+"""The rules each game ships as package data (`rules.md` in its package), which `/mcp` serves, made
 from docs/rules.md: the parts every game shares (the deck; seats, dealers and shuffling; clocks,
 leaving and the house) around the game's own section, named by its title. The Docker image has
 no docs/, so the package carries them; test_rules_texts.py keeps them equal to the docs.
@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-from kronikas.api.mcp import RULES
+import kronikas.domain
 from tests.apps import ENGINES
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
@@ -42,11 +42,15 @@ def packaged(kind: str, markdown: str | None = None) -> str:
     )
 
 
+def shipped(kind: str) -> Path:
+    """Where the game `kind` ships its rules: `rules.md` in its package."""
+    return Path(kronikas.domain.__file__).resolve().parent / kind / "rules.md"
+
+
 def main() -> None:
-    RULES.mkdir(exist_ok=True)
     for kind in ENGINES:
-        (RULES / f"{kind}.md").write_text(packaged(kind), encoding="utf-8")
-        print(f"wrote {RULES / f'{kind}.md'}", file=sys.stderr)
+        shipped(kind).write_text(packaged(kind), encoding="utf-8")
+        print(f"wrote {shipped(kind)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from kronikas.api.mcp import rules_text
+from tests.apps import ENGINES
 from tests.conftest import ServiceProcess, serving
 from tests.mcp.agent import Seat, ToolFailed, call, connected, third_game_service
+from tests.third_game import ENGINE as HIGH_CARD
 from tests.third_game import KIND as THIRD
 
 FIGURES: dict[str, Any] = {}
@@ -110,8 +111,10 @@ async def test_a_third_game_plays_through_the_tools_unchanged(
         async with connected(service.url) as client:
             games = await call(client, "list_games", {})
             assert THIRD in [k["kind"] for k in games["kinds"]]
-            resources = {str(r.uri) for r in (await client.list_resources()).resources}
-            assert f"kronikas://rules/{THIRD}" not in resources  # none shipped: none listed
+            # Its rules are its package's `rules.md`, served through the registry like any game's.
+            read = await client.read_resource(f"kronikas://rules/{THIRD}")
+            assert read.contents[0].text == HIGH_CARD.rules_text
+            assert "## " not in read.contents[0].text and "# High Card" in read.contents[0].text
     assert seats[0].moves > 0 and final["view"]["kind"] == THIRD
 
 
@@ -290,7 +293,7 @@ async def test_rules_resources_and_the_prompt(two: list[ServiceProcess]) -> None
             uri = f"kronikas://rules/{kind}"
             assert listed[uri].mime_type == "text/markdown"
             read = await client.read_resource(uri)
-            assert read.contents[0].text == rules_text(kind)
+            assert read.contents[0].text == ENGINES[kind].rules_text
         prompt = await client.get_prompt("play_a_table", {"kind": "thirty_one"})
         text = prompt.messages[0].content.text
         assert "kronikas://rules/thirty_one" in text and "make_move" in text and "wait" in text

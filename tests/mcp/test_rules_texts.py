@@ -3,22 +3,21 @@ rules of docs/rules.md, word for word: a change to the docs that is not shipped 
 
 from __future__ import annotations
 
-from kronikas.api.mcp import RULES, rules_text
 from tests.apps import ENGINES
-from tests.mcp.rules_texts import DOCS, packaged, sections
+from tests.mcp.rules_texts import DOCS, packaged, sections, shipped
 
 FIX = "run `python -m tests.mcp.rules_texts` to ship docs/rules.md again"
 
 
 def test_each_game_ships_its_rules_as_docs_rules_md_has_them() -> None:
-    for kind in ENGINES:
-        assert rules_text(kind) == packaged(kind), f"{kind}: {FIX}"
-    assert sorted(p.stem for p in RULES.glob("*.md")) == sorted(ENGINES), FIX
+    for kind, game in ENGINES.items():
+        assert game.rules_text == packaged(kind), f"{kind}: {FIX}"
+        assert shipped(kind).read_text(encoding="utf-8") == game.rules_text, FIX
 
 
 def test_a_shipped_text_holds_its_game_and_the_shared_parts_alone() -> None:
-    for kind, game in ENGINES.items():
-        text = rules_text(kind)
+    for game in ENGINES.values():
+        text = game.rules_text
         assert text is not None
         headings = [line for line in text.splitlines() if line.startswith("## ")]
         assert f"## {game.title}" in headings
@@ -31,4 +30,4 @@ def test_an_edit_of_the_docs_changes_what_would_be_shipped() -> None:
     kind, game = next(iter(ENGINES.items()))
     edited = docs.replace(f"## {game.title}\n", f"## {game.title}\n\nA new rule.\n", 1)
     assert "A new rule." in sections(edited)[game.title]
-    assert packaged(kind, edited) != rules_text(kind)
+    assert packaged(kind, edited) != game.rules_text

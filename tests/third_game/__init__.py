@@ -9,6 +9,7 @@ seat that folds loses it, both folding: nobody wins); most rounds won wins the m
 
 from __future__ import annotations
 
-from tests.third_game.engine import ENGINE, GAMES, KIND
+from tests.third_game.engine import ENGINE, GAMES
+from tests.third_game.options import KIND
 
 __all__ = ["ENGINE", "GAMES", "KIND"]

@@ -9,8 +9,9 @@ import msgspec
 import pytest
 
 from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain.common import CapReached, DomainError, Join, Randomness, Start, TimeOut
+from kronikas.domain.common import CapReached, DomainError, Randomness, Start
 from kronikas.domain.engine import Engine, View
+from kronikas.domain.seating import Join, TimeOut
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
 StateT = TypeVar("StateT")

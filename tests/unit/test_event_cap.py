@@ -18,16 +18,9 @@ from kronikas.adapters.randomness import SeededRandomness
 from kronikas.application.engines import Registry
 from kronikas.domain import cheat, thirty_one
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import (
-    CapReached,
-    DeckRevealed,
-    GameNotOpen,
-    GameOver,
-    Join,
-    Leave,
-    Start,
-)
+from kronikas.domain.common import CapReached, DeckRevealed, GameNotOpen, GameOver, Start
 from kronikas.domain.engine import rules
+from kronikas.domain.seating import Join, Leave
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.apps import ENGINES
 from tests.unit.application.clock_helpers import (
@@ -116,7 +109,7 @@ def test_a_match_that_its_rules_end_says_no_reason_on_the_wire() -> None:
     assert json.loads(ended) == {"type": "match_ended", "winners": [0], "points": [4, 3]}
 
 
-def cheat_in_round(points: tuple[int, ...]) -> cheat.Turn:
+def cheat_in_round(points: tuple[int, ...]) -> cheat.ToPlay:
     rng = SeededRandomness(3)
     options = cheat.CheatOptions(rounds=3)
     state: cheat.State = cheat.initial_state(options, True)
@@ -127,10 +120,11 @@ def cheat_in_round(points: tuple[int, ...]) -> cheat.Turn:
             state = cheat.evolve(state, event)
     for event in cheat.decide(state, Start(), None, rng):
         state = cheat.evolve(state, event)
-    assert isinstance(state, cheat.Turn)
-    t = state.table
-    hands = (t.hands[0][:5], t.hands[1][:2], t.hands[2][:2])
-    return cheat.Turn(msgspec.structs.replace(t, points=points, hands=hands))
+    assert isinstance(state, cheat.ToPlay)
+    deal = state.deal
+    hands = (deal.hands[0][:5], deal.hands[1][:2], deal.hands[2][:2])
+    match = msgspec.structs.replace(state.match, points=points)
+    return cheat.ToPlay(match, msgspec.structs.replace(deal, hands=hands))
 
 
 @pytest.mark.parametrize(
@@ -145,10 +139,10 @@ def test_cheat_at_the_cap_reveals_the_deck_the_most_points_then_fewest_cards_win
     points: tuple[int, ...], winners: list[int]
 ) -> None:
     state: cheat.State = cheat_in_round(points)
-    assert isinstance(state, cheat.Turn)
+    assert isinstance(state, cheat.ToPlay)
     events = cheat.decide(state, CapReached(), None, SeededRandomness(0))
     assert events == [
-        DeckRevealed(round=1, salt=state.table.salt, deck=list(state.table.deck)),
+        DeckRevealed(round=1, salt=state.deal.salt, deck=list(state.deal.deck)),
         cheat.CheatMatchEnded(winners=winners, points=list(points), reason="event_cap"),
     ]
     for event in events:

@@ -21,8 +21,9 @@ from kronikas.api.kinds import _option, describe
 from kronikas.application import house
 from kronikas.domain import cheat, thirty_one
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import CapReached, InvalidOptions, Join, Start
-from kronikas.domain.engine import Seats, rules, tag_of
+from kronikas.domain.common import CapReached, InvalidOptions, Start
+from kronikas.domain.engine import Rules, Seats, rules, tag_of
+from kronikas.domain.seating import Join
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.apps import ENGINES
 
@@ -107,10 +108,15 @@ def test_the_end_event_is_the_one_that_ends_the_match(kind: str) -> None:
 
 
 @pytest.mark.parametrize("engine", [CHEAT, THIRTY_ONE], ids=lambda e: e.kind)
-def test_an_engine_names_its_games_own_functions_not_adapters(engine: object) -> None:
-    for name in ("decide", "legal", "legal_moves", "view"):
+def test_an_engine_names_its_games_own_functions_not_adapters(engine: Rules) -> None:
+    """Each function is the game's own, or the builder's one composition around it (seating,
+    legal moves, the viewer): never an adapter of an adapter."""
+    package = f"kronikas.domain.{engine.kind}."
+    for name in ("decide", "evolve", "legal", "legal_moves", "view", "redact", "waiting_for"):
         function = getattr(engine, name)
         assert function.__name__ == name, f"{name} is wrapped in {function.__name__}"
+        home = function.__module__
+        assert home == "kronikas.domain.builder" or home.startswith(package), (name, home)
 
 
 @pytest.mark.parametrize("kind", ["cheat", "thirty_one"])
@@ -142,8 +148,8 @@ def test_cheats_round_is_in_phases_a_turn_then_the_window_after_a_play() -> None
     for command in (Join("a", "A"), Join("b", "B"), Start()):
         for event in cheat.decide(state, command, None, rng):
             state = cheat.evolve(state, event)
-    assert isinstance(state, cheat.Turn) and cheat.may_call(state) == frozenset()
-    turn = state.table.turn
+    assert isinstance(state, cheat.ToPlay) and cheat.may_call(state) == frozenset()
+    turn = state.deal.turn
     first = cheat.legal_moves(state, turn)[0]
     for event in cheat.decide(state, first, turn, rng):
         state = cheat.evolve(state, event)

@@ -17,7 +17,6 @@ from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import seating
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
 from kronikas.domain.common import (
-    Back,
     CapReached,
     DomainError,
     EventOutOfPlace,
@@ -25,19 +24,24 @@ from kronikas.domain.common import (
     GameNotOpen,
     GameOver,
     IllegalMove,
-    Join,
-    Leave,
     NameTaken,
     NotYourTurn,
+    Start,
+)
+from kronikas.domain.engine import Engine
+from kronikas.domain.seating import (
+    Back,
+    Join,
+    Leave,
+    Player,
     PlayerJoined,
     PlayerLeft,
     SeatAway,
     SeatBack,
-    Start,
+    Seating,
+    Stage,
     TimeOut,
 )
-from kronikas.domain.engine import Engine
-from kronikas.domain.seating import Seat, Seating, Stage
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.third_game.engine import ENGINE as HIGH_CARD
 
@@ -46,7 +50,7 @@ from tests.third_game.engine import ENGINE as HIGH_CARD
 
 def seated(*ids: str, **flags: bool) -> Seating:
     """Seats for these player ids, named after them, each with `flags`."""
-    return tuple(Seat(id=i, name=i.upper(), **flags) for i in ids)
+    return tuple(Player(id=i, name=i.upper(), **flags) for i in ids)
 
 
 def decide(
@@ -64,7 +68,7 @@ def fold(seats: Seating, events: Sequence[seating.SeatingEvent], stage: Stage) -
 def test_a_join_takes_the_next_seat_until_the_table_is_full() -> None:
     events = decide(seated("a"), Join(player_id="b", name="Béla", house=True), None, "lobby")
     assert events == [PlayerJoined(player_id="b", name="Béla", seat=1, house=True)]
-    assert fold(seated("a"), events, "lobby")[1] == Seat(id="b", name="Béla", house=True)
+    assert fold(seated("a"), events, "lobby")[1] == Player(id="b", name="Béla", house=True)
     with pytest.raises(GameFull, match="All 4 seats"):
         decide(seated("a", "b", "c", "d"), Join(player_id="e", name="E"), None, "lobby")
 
@@ -150,7 +154,7 @@ def test_leave_and_back_are_refused_where_the_rules_say(
 
 
 def test_a_seat_may_send_leave_until_it_left_and_back_while_away_and_the_house_neither() -> None:
-    plain, away, gone = Seat("a", "A"), Seat("a", "A", away=True), Seat("a", "A", left=True)
+    plain, away, gone = Player("a", "A"), Player("a", "A", away=True), Player("a", "A", left=True)
     assert [seating.kinds(s, False) for s in (plain, away, gone)] == [
         ["leave"],
         ["leave", "back"],
@@ -164,10 +168,10 @@ def test_a_seat_may_send_leave_until_it_left_and_back_while_away_and_the_house_n
 
 def test_a_game_command_from_a_seat_that_left_is_refused_unless_the_house_chose_it() -> None:
     with pytest.raises(IllegalMove, match="You have left"):
-        seating.check_sender(Seat("a", "A", left=True), 0, False)
-    seating.check_sender(Seat("a", "A", left=True), 0, True)
+        seating.check_sender(Player("a", "A", left=True), 0, False)
+    seating.check_sender(Player("a", "A", left=True), 0, True)
     with pytest.raises(IllegalMove, match="does not play seat 0"):
-        seating.check_sender(Seat("a", "A"), 0, True)
+        seating.check_sender(Player("a", "A"), 0, True)
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from kronikas.application.errors import Forbidden, InvalidRequest, Unauthorized
 from kronikas.application.games import Games
 from kronikas.config import Settings
 from kronikas.domain.cheat import CheatOptions, Play
-from kronikas.domain.common import Leave
+from kronikas.domain.seating import Leave
 from kronikas.domain.thirty_one import Pass
 from tests.apps import ENGINES
 

@@ -24,16 +24,8 @@ from kronikas.application.errors import Forbidden, Unauthorized
 from kronikas.application.house import HOUSE_MOVES
 from kronikas.domain.cards import Card, make_deck
 from kronikas.domain.cheat import Call, Play
-from kronikas.domain.common import (
-    Back,
-    GameFull,
-    GameNotOpen,
-    GameOver,
-    IllegalMove,
-    Leave,
-    Shuffle,
-    commitment,
-)
+from kronikas.domain.common import GameFull, GameNotOpen, GameOver, IllegalMove, Shuffle, commitment
+from kronikas.domain.seating import Back, Leave
 from tests.unit.application.clock_helpers import (
     Seated,
     World,

@@ -22,7 +22,7 @@ from kronikas.adapters.randomness import for_table
 from kronikas.application.errors import Unauthorized
 from kronikas.application.games import Delivered, Games
 from kronikas.domain.cheat import Play
-from kronikas.domain.common import Leave
+from kronikas.domain.seating import Leave
 from tests.apps import ENGINES
 from tests.unit.application.clock_helpers import SETTINGS, Seated, World, table, view, world
 

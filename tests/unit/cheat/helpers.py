@@ -12,7 +12,8 @@ from kronikas.domain.cards import Card
 from kronikas.domain.cheat import CheatOptions, CheatRoundDealt, Command, Event
 from kronikas.domain.cheat.engine import ENGINE
 from kronikas.domain.cheat.view import CheatGameView
-from kronikas.domain.common import PlayerJoined, Randomness, Shuffle, commitment
+from kronikas.domain.common import Randomness, Shuffle, commitment
+from kronikas.domain.seating import PlayerJoined
 from tests.unit.decider import Given
 
 OPTIONS = CheatOptions()
@@ -117,21 +118,21 @@ def random_command(
     Who may call, accept or play is the engine's `legal` (for the seats the house plays, what it
     may choose for them); which cards to play is this player's choice (a uniform pick among
     `legal_moves` would nearly always put down `max_play` cards). Never `leave` or `back`."""
-    seats = range(len(state.table.seats))
+    seats = range(len(state.match.seats))
     house = cheat.house_seats(state)
 
     def legal(seat: int) -> list[str]:
         return cheat.legal(state, seat, by_house=seat in house)
 
     callers = [s for s in seats if "call" in legal(s)]
-    if callers and (rnd.random() < call_rate or "play" not in legal(state.table.turn)):
+    if callers and (rnd.random() < call_rate or "play" not in legal(state.deal.turn)):
         caller = rnd.choice(callers)
         if "accept" in legal(caller) and rnd.random() < 0.5:
             return caller, cheat.Accept()
         return caller, cheat.Call()
-    seat = state.table.turn
-    hand = state.table.hands[seat]
-    honest = [c for c in hand if c[:-1] == state.table.rank or c[0] == "X"]
+    seat = state.deal.turn
+    hand = state.deal.hands[seat]
+    honest = [c for c in hand if c[:-1] == state.deal.rank or c[0] == "X"]
     pool = honest if honest and rnd.random() < 0.7 else list(hand)
-    count = rnd.randint(1, min(state.table.options.max_play, len(pool)))
+    count = rnd.randint(1, min(state.match.options.max_play, len(pool)))
     return seat, cheat.Play(cards=rnd.sample(pool, count))

@@ -22,11 +22,9 @@ from kronikas.domain.cheat import (
     Play,
 )
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import (
+from kronikas.domain.common import DeckRevealed, IllegalMove, InvalidOptions
+from kronikas.domain.seating import (
     Back,
-    DeckRevealed,
-    IllegalMove,
-    InvalidOptions,
     Leave,
     PlayerJoined,
     PlayerLeft,
@@ -58,8 +56,8 @@ def left(history: list[Any], seat: int) -> list[Any]:
 
 def test_leaving_after_the_start_keeps_the_seat_for_the_house_and_its_cards() -> None:
     state = given(THREE).when(Leave(), 1).then([PlayerLeft(seat=1, player_id="p1", started=True)])
-    assert isinstance(state, cheat.Turn)
-    assert state.table.seats[1].left and state.table.hands[1] == ("7B", "8B", "9B")
+    assert isinstance(state, cheat.ToPlay)
+    assert state.match.seats[1].left and state.deal.hands[1] == ("7B", "8B", "9B")
     assert cheat.house_seats(state) == {1}
     assert cheat.seat_of(state, "p1") == 1
     player = cheat.view(state, None, "g", 6).players[1]
@@ -228,7 +226,7 @@ def test_a_log_written_before_the_clocks_still_loads() -> None:
     events = [decoder.decode(line) for line in old]
     assert events[1] == PlayerJoined(player_id="p0", name="Anna", seat=0, house=False)
     state = fold(events)
-    assert isinstance(state, cheat.Lobby) and state.options == CheatOptions()
+    assert isinstance(state, cheat.Lobby) and state.match.options == CheatOptions()
     assert cheat.house_seats(state) == frozenset()
 
 

@@ -13,7 +13,8 @@ import msgspec
 from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import cheat
 from kronikas.domain.cheat import CheatOptions
-from kronikas.domain.common import Join, Start
+from kronikas.domain.common import Start
+from kronikas.domain.seating import Join
 
 from .helpers import random_command
 

@@ -7,7 +7,7 @@ from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import cheat
 from kronikas.domain.cards import STANDARD
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
-from kronikas.domain.common import Leave
+from kronikas.domain.seating import Leave
 
 from .helpers import fold, lobby, run, table
 

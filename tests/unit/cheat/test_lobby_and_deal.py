@@ -21,12 +21,11 @@ from kronikas.domain.common import (
     GameFull,
     GameNotOpen,
     IllegalMove,
-    Join,
     NotYourTurn,
-    PlayerJoined,
     Start,
     commitment,
 )
+from kronikas.domain.seating import Join, PlayerJoined
 
 from .helpers import StackedRandomness, fold, given, lobby, run, table
 
@@ -39,7 +38,7 @@ def test_created_is_the_first_event_and_carries_options_and_seeded() -> None:
 def test_initial_state_is_an_empty_lobby_and_the_created_event_sets_its_options() -> None:
     options = CheatOptions(decks=2, chroniclers=True)
     empty = cheat.initial_state(CheatOptions(), False)
-    assert empty == cheat.Lobby(options=CheatOptions(), seeded=False, seats=())
+    assert empty == cheat.Lobby(cheat.Match(options=CheatOptions(), seeded=False))
     state = cheat.evolve(empty, cheat.created(options, True)[0])
     assert state == cheat.initial_state(options, True)
 
@@ -186,5 +185,5 @@ def test_a_deal_shows_each_player_only_their_own_hand_and_set_aside_cards_to_nob
 
 def test_hands_are_dealt_in_a_stable_sorted_order() -> None:
     state = fold(run(lobby(2), (0, Start())))
-    order = [cheat.sort_cards(list(hand)) for hand in state.table.hands]
-    assert list(state.table.hands) == order
+    order = [cheat.sort_cards(list(hand)) for hand in state.deal.hands]
+    assert list(state.deal.hands) == order

@@ -10,7 +10,8 @@ import pytest
 from kronikas.domain import cheat
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import Back, InvalidOptions, Leave
+from kronikas.domain.common import InvalidOptions
+from kronikas.domain.seating import Back, Leave
 
 
 def test_defaults_are_those_of_the_rules() -> None:

@@ -18,21 +18,14 @@ from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import cheat
 from kronikas.domain.cards import ALL_CODES
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Event, Play
-from kronikas.domain.cheat.engine import standing as standing_of
-from kronikas.domain.common import (
-    Back,
-    DeckRevealed,
-    DomainError,
-    IllegalMove,
-    Join,
-    Leave,
-    NotYourTurn,
-    Start,
-    TimeOut,
-)
+from kronikas.domain.cheat.engine import ENGINE
+from kronikas.domain.common import DeckRevealed, DomainError, IllegalMove, NotYourTurn, Start
+from kronikas.domain.seating import Back, Join, Leave, TimeOut
 from tests.conftest import examples
 
 from .helpers import random_command
+
+standing_of = ENGINE.standing
 
 TIRED = 400
 """Commands into a round after which the random players stop calling (except on a last card):
@@ -69,14 +62,14 @@ Step = tuple[Any, int | None, Any, list[Event], Any]
 def _churn(state: cheat.InRound, rnd: random.Random) -> tuple[int | None, Any] | None:
     """A player leaving, the clock of the player on turn running out, or an away player coming
     back; None when none of these may happen now."""
-    players = state.table.seats
+    players = state.match.seats
     choices: list[tuple[int | None, Any]] = [
         (s, Leave()) for s, p in enumerate(players) if not p.left
     ]
     choices += [(s, Back()) for s, p in enumerate(players) if p.away]
-    turn = players[state.table.turn]
+    turn = players[state.deal.turn]
     if not (turn.house or turn.left or turn.away):
-        choices.append((None, TimeOut(seat=state.table.turn)))
+        choices.append((None, TimeOut(seat=state.deal.turn)))
     return rnd.choice(choices) if choices else None
 
 
@@ -105,10 +98,10 @@ def match(
             seat, command = commands.pop(0)
         elif isinstance(state, cheat.InRound):
             house = cheat.house_seats(state)
-            on_turn = cheat.legal(state, state.table.turn, by_house=state.table.turn in house)
+            on_turn = cheat.legal(state, state.deal.turn, by_house=state.deal.turn in house)
             assert on_turn, "the player on turn can do nothing"
-            assert cheat.waiting_for(state) == state.table.turn
-            now = state.table.round
+            assert cheat.waiting_for(state) == state.deal.turn
+            now = state.match.round
             in_round, round_no = (in_round + 1, round_no) if now == round_no else (0, now)
             odd = _churn(state, rnd) if churn and rnd.random() < CHURN else None
             if odd is not None:
@@ -127,13 +120,13 @@ def match(
 
 
 def _cards_in_play(state: Any) -> Counter[str]:
-    table = state.table  # every phase after the lobby keeps the round's table
-    held = Counter(c for hand in table.hands for c in hand)
-    return held + Counter(table.pile) + Counter(table.set_aside)
+    deal = state.deal  # every phase after the lobby keeps the round's cards
+    held = Counter(c for hand in deal.hands for c in hand)
+    return held + Counter(deal.pile) + Counter(deal.set_aside)
 
 
 def _expected_code(error: DomainError, state: Any, seat: int, kind: str) -> str:
-    if state.table.seats[seat].left:  # whatever its player sends
+    if state.match.seats[seat].left:  # whatever its player sends
         return "illegal_move"
     allowed = [k for k in cheat.legal(state, seat) if k not in ("leave", "back")]
     own_call = kind == "call" and isinstance(state, cheat.Window) and state.top.seat == seat
@@ -163,7 +156,7 @@ def test_cards_are_conserved_events_refold_and_every_match_ends(
         for event in events:
             probe = cheat.evolve(probe, event)
             if not isinstance(probe, cheat.Lobby):
-                deck = probe.table.deck
+                deck = probe.deal.deck
                 assert _cards_in_play(probe) == Counter(deck)
             if isinstance(event, cheat.CheatRoundDealt):
                 dealers.append(event.dealer)
@@ -178,7 +171,7 @@ def test_cards_are_conserved_events_refold_and_every_match_ends(
     assert len(dealers) == options.rounds
     assert dealers == [(dealers[0] + r) % n for r in range(options.rounds)]
     ended = [e for e in log if isinstance(e, cheat.CheatMatchEnded)]
-    assert len(ended) == 1 and ended[0].points == list(probe.table.points)
+    assert len(ended) == 1 and ended[0].points == list(probe.match.points)
     assert ended[0].winners == [
         s for s, p in enumerate(ended[0].points) if p == max(ended[0].points)
     ]
@@ -195,8 +188,8 @@ BIG_HANDS = 3
 def _tries(state: cheat.InRound, seat: int, rnd: random.Random) -> list[Any]:
     """Commands of every type to send: call, accept, plays drawn from the hand in any order, and
     plays that break a rule (none, a card not held, a copy more than held, too many cards)."""
-    hand = list(state.table.hands[seat])
-    most = state.table.options.max_play
+    hand = list(state.deal.hands[seat])
+    most = state.match.options.max_play
     missing = [c for c in sorted(ALL_CODES) if c not in hand]
     # A card not held, or (a hand of two decks may hold every code) one more copy than held.
     unheld = [missing[0]] if missing else [hand[0]] * (hand.count(hand[0]) + 1)
@@ -216,7 +209,7 @@ def _check_the_house(state: cheat.InRound, n: int, rng: SeededRandomness) -> Non
     back, and nothing for the others."""
     house = cheat.house_seats(state)
     for seat in range(n):
-        flags = state.table.seats[seat]
+        flags = state.match.seats[seat]
         assert (seat in house) == (flags.house or flags.left or flags.away)
         kinds = cheat.legal(state, seat, by_house=True)
         moves = cheat.legal_moves(state, seat, by_house=True)
@@ -251,14 +244,14 @@ def test_legal_moves_are_exactly_what_decide_accepts(
     big = 0
     for before, *_ in match(options, n, seed, rnd, churn):
         if not isinstance(before, cheat.InRound):  # the lobby: a player may only leave
-            seated = len(before.seats) if isinstance(before, cheat.Lobby) else 0
+            seated = len(before.match.seats) if isinstance(before, cheat.Lobby) else 0
             for seat in range(n + 1):
                 may_leave = seat < seated
                 assert cheat.legal(before, seat) == (["leave"] if may_leave else [])
                 assert cheat.legal_moves(before, seat) == ([Leave()] if may_leave else [])
             continue
         _check_the_house(before, n, rng)
-        if len(before.table.hands[before.table.turn]) > SMALL_HAND:
+        if len(before.deal.hands[before.deal.turn]) > SMALL_HAND:
             if big == BIG_HANDS or probe.random() > 0.05:
                 for seat in range(n):
                     assert cheat.view(before, seat, "g", 0).legal == cheat.legal(before, seat)
@@ -275,7 +268,7 @@ def test_legal_moves_are_exactly_what_decide_accepts(
             listed = {tuple(play.cards) for play in plays}
             assert len(listed) == len(plays)
             sample = probe.sample(plays, min(len(plays), 8))
-            hand = before.table.hands[seat] if plays else ()
+            hand = before.deal.hands[seat] if plays else ()
             if plays and len(hand) <= SMALL_HAND:  # every play listed, each once, in hand order
                 assert listed == _all_plays(hand, options.max_play)
             for play in sample:
@@ -342,7 +335,7 @@ def test_no_view_or_event_shows_a_card_its_viewer_cannot_know(
                 turned_up |= set(event.cards)
             if isinstance(state, cheat.InRound):
                 for v in range(n):
-                    known[v] |= set(state.table.hands[v])
+                    known[v] |= set(state.deal.hands[v])
             for viewer in viewers:
                 seen = cheat.redact(event, viewer)
                 assert type(seen) is type(event)
@@ -358,7 +351,7 @@ def test_no_view_or_event_shows_a_card_its_viewer_cannot_know(
             if viewer is None:
                 assert seen_view.me is None and seen_view.legal is None
             elif isinstance(after, cheat.InRound):
-                hand = list(after.table.hands[viewer])
+                hand = list(after.deal.hands[viewer])
                 assert seen_view.me is not None and seen_view.me.hand == hand
 
 

@@ -27,7 +27,8 @@ from kronikas.domain.cheat import (
     Command,
     Play,
 )
-from kronikas.domain.common import DomainError, IllegalMove, Join, NotYourTurn, Start
+from kronikas.domain.common import DomainError, IllegalMove, NotYourTurn, Start
+from kronikas.domain.seating import Join
 from tests.conftest import examples
 
 from .helpers import fold, run, table
@@ -93,7 +94,7 @@ def test_after_a_penalty_the_last_play_is_the_play_that_closed_the_window() -> N
     seen = _table_view(history)
     assert seen.last_play == CheatLastPlay(seat=1, count=1, rank="8")
     assert seen.pile_size == 1 and seen.window_open
-    assert fold(history).table.hands[0] == ("7H", "XP")
+    assert fold(history).deal.hands[0] == ("7H", "XP")
 
 
 def test_every_viewer_learns_that_an_uncalled_play_held_the_pale_chronicler() -> None:
@@ -184,7 +185,7 @@ def test_a_caller_before_the_liar_plays_next_and_the_seats_between_are_skipped()
             ]
         )
     )
-    assert (state.table.turn, state.table.rank) == (0, "10")
+    assert (state.deal.turn, state.deal.rank) == (0, "10")
     assert cheat.legal(state, 3) == ["leave"]
 
 
@@ -200,7 +201,7 @@ def test_a_false_call_from_further_round_the_table_continues_after_the_player_wh
             ]
         )
     )
-    assert (state.table.turn, state.table.rank) == (1, "8")
+    assert (state.deal.turn, state.deal.rank) == (1, "8")
 
 
 def test_the_sequence_wraps_to_sevens_after_a_called_ace_play() -> None:
@@ -209,7 +210,7 @@ def test_the_sequence_wraps_to_sevens_after_a_called_ace_play() -> None:
     history = run(table(hands), *moves)
     assert fold(history).top.rank == "A"  # type: ignore[union-attr]
     state = fold(run(history, (0, Call())))  # seat 1's AH was honest: seat 0 takes the pile
-    assert (state.table.turn, state.table.rank) == (0, "7")
+    assert (state.deal.turn, state.deal.rank) == (0, "7")
     given_events(run(history, (0, Call()))).when(Play(cards=["7H"]), 0).then(
         [CheatCardsPlayed(seat=0, count=1, rank="7", turn=1, next_rank="8", cards=["7H"])]
     )
@@ -364,17 +365,17 @@ def test_every_move_and_refusal_agrees_with_an_independent_reading_of_the_rules(
         for event in cheat.decide(state, command, None, rng):
             state = cheat.evolve(state, event)
     assert isinstance(state, cheat.InRound)
-    reading = Reading(n, options.max_play, [list(h) for h in state.table.hands], state.table.turn)
+    reading = Reading(n, options.max_play, [list(h) for h in state.deal.hands], state.deal.turn)
     for _ in range(2_000):
         assert isinstance(state, cheat.InRound)
-        assert [Counter(h) for h in state.table.hands] == [Counter(h) for h in reading.hands]
-        assert Counter(state.table.pile) == Counter(reading.pile)
-        assert (state.table.turn, state.table.rank) == (reading.turn, reading.rank)
+        assert [Counter(h) for h in state.deal.hands] == [Counter(h) for h in reading.hands]
+        assert Counter(state.deal.pile) == Counter(reading.pile)
+        assert (state.deal.turn, state.deal.rank) == (reading.turn, reading.rank)
         for seat in range(n):
             seen = cheat.view(state, seat, "g", 0)
             assert seen.turn == reading.turn
             assert set(seen.legal or []) == reading.may(seat) | {"leave"}
-            hand = list(state.table.hands[seat])
+            hand = list(state.deal.hands[seat])
             probes = [("call", []), ("accept", []), ("play", hand[:1]), ("play", [PALE, PALE])]
             probes.append(("play", hand[: options.max_play + 1]))
             for kind, cards in probes:
@@ -388,8 +389,8 @@ def test_every_move_and_refusal_agrees_with_an_independent_reading_of_the_rules(
         seat, kind = rnd.choices(moves, [0.2 if k == "call" else 1.0 for _, k in moves])[0]
         cards: list[str] = []
         if kind == "play":
-            hand = list(state.table.hands[seat])
-            true = [c for c in hand if c[:-1] == state.table.rank or c[0] == "X"]
+            hand = list(state.deal.hands[seat])
+            true = [c for c in hand if c[:-1] == state.deal.rank or c[0] == "X"]
             pool = true if true and rnd.random() < 0.6 else hand
             cards = rnd.sample(pool, rnd.randint(1, min(len(pool), options.max_play)))
         events = cheat.decide(state, _command(kind, cards), seat, rng)

@@ -17,14 +17,8 @@ from kronikas.domain.cheat import (
     Event,
     Play,
 )
-from kronikas.domain.common import (
-    DeckRevealed,
-    GameNotOpen,
-    GameOver,
-    Join,
-    Start,
-    commitment,
-)
+from kronikas.domain.common import DeckRevealed, GameNotOpen, GameOver, Start, commitment
+from kronikas.domain.seating import Join
 
 from .helpers import StackedRandomness, dealt, fold, given, run, table
 
@@ -95,13 +89,13 @@ def test_the_deal_passes_to_the_next_seat_and_each_round_starts_again_at_sevens(
         (2, Play(cards=["9L"])),
         (0, Play(cards=["8H"])),
     )
-    assert fold(history).table.rank == "U"
+    assert fold(history).deal.rank == "U"
     state = fold(run(history, (1, Accept())))
-    assert isinstance(state, cheat.Turn)  # a new round, no play open to a call
-    now = state.table
-    assert (now.round, now.dealer, now.turn, now.rank) == (2, 0, 1, "7")
-    assert now.points == (4, 3, 3) and now.pile == ()
-    assert now.last_round == cheat.CheatRoundResult(
+    assert isinstance(state, cheat.ToPlay)  # a new round, no play open to a call
+    match, deal = state.match, state.deal
+    assert (match.round, match.dealer, deal.turn, deal.rank) == (2, 0, 1, "7")
+    assert match.points == (4, 3, 3) and deal.pile == ()
+    assert match.last_round == cheat.CheatRoundResult(
         round=1, winner=0, places=[1, 2, 2], points=[4, 3, 3], hand_sizes=[0, 1, 1]
     )
 

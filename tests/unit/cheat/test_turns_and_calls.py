@@ -54,7 +54,7 @@ def test_only_the_player_on_turn_may_play() -> None:
 def test_each_next_player_announces_the_next_rank() -> None:
     history = run(THREE, (0, Play(cards=["7H"])), (1, Play(cards=["7B"])))
     given(history).when(Play(cards=["9L"]), 2).then([played(2, ["9L"], "9", 0, "10")])
-    assert fold(history).table.rank == "9"
+    assert fold(history).deal.rank == "9"
 
 
 def test_rank_sequence_wraps_from_ace_to_seven() -> None:
@@ -98,7 +98,7 @@ def test_with_two_decks_the_same_code_can_be_played_twice() -> None:
         .when(Play(cards=["7H", "7H"]), 0)
         .then([played(0, ["7H", "7H"], "7", 1, "8")])
     )
-    assert state.table.hands[0] == ("8H",)
+    assert state.deal.hands[0] == ("8H",)
 
 
 def test_the_service_announces_count_and_rank() -> None:
@@ -132,9 +132,9 @@ def test_caller_takes_pile_when_play_was_honest() -> None:
             ]
         )
     )
-    assert state.table.hands[1] == ("7H", "7B", "8B", "9B")
-    assert state.table.pile == ()
-    assert state.table.turn == 1
+    assert state.deal.hands[1] == ("7H", "7B", "8B", "9B")
+    assert state.deal.pile == ()
+    assert state.deal.turn == 1
 
 
 def test_liar_takes_pile_and_caller_plays_next() -> None:
@@ -149,8 +149,8 @@ def test_liar_takes_pile_and_caller_plays_next() -> None:
             ]
         )
     )
-    assert state.table.hands[0] == ("7H", "8H", "9H")
-    assert state.table.turn == 1
+    assert state.deal.hands[0] == ("7H", "8H", "9H")
+    assert state.deal.turn == 1
 
 
 def test_a_non_next_caller_who_catches_a_lie_plays_next_and_the_seats_between_are_skipped() -> None:
@@ -165,7 +165,7 @@ def test_a_non_next_caller_who_catches_a_lie_plays_next_and_the_seats_between_ar
             ]
         )
     )
-    assert state.table.turn == 2
+    assert state.deal.turn == 2
     assert cheat.legal(state, 1) == ["leave"]
     assert cheat.legal(state, 2) == ["play", "leave"]
 
@@ -182,8 +182,8 @@ def test_false_call_by_a_non_next_player_continues_after_the_player_who_played()
             ]
         )
     )
-    assert state.table.turn == 1
-    assert state.table.hands[2] == ("7H", "7L", "8L", "9L")
+    assert state.deal.turn == 1
+    assert state.deal.hands[2] == ("7H", "7L", "8L", "9L")
 
 
 def test_the_taker_gets_the_whole_pile() -> None:
@@ -198,7 +198,7 @@ def test_the_taker_gets_the_whole_pile() -> None:
             ]
         )
     )
-    assert state.table.hands[2] == ("7H", "7L", "8B", "8L", "9L")
+    assert state.deal.hands[2] == ("7H", "7L", "8B", "8L", "9L")
 
 
 def test_only_the_most_recent_play_can_be_called() -> None:
@@ -258,7 +258,7 @@ def test_called_cards_are_turned_up_for_everyone_and_the_rest_of_the_pile_goes_u
 def test_announced_rank_continues_the_sequence_after_a_call() -> None:
     lie = fold(run(THREE, (0, Play(cards=["8H"])), (2, Call())))
     honest = fold(run(THREE, (0, Play(cards=["7H"])), (1, Call())))
-    assert lie.table.rank == honest.table.rank == "8"
+    assert lie.deal.rank == honest.deal.rank == "8"
     history = run(THREE, (0, Play(cards=["8H"])), (2, Call()))
     given(history).when(Play(cards=["8L"]), 2).then([played(2, ["8L"], "8", 0, "9")])
 
@@ -332,7 +332,7 @@ def test_called_pale_chronicler_makes_the_caller_take_the_pile_and_gives_no_extr
             ]
         )
     )
-    assert state.table.turn == 1  # the seat after the XP player, not the XP player again
+    assert state.deal.turn == 1  # the seat after the XP player, not the XP player again
 
 
 def test_uncalled_pale_chronicler_gives_its_player_the_pile_before_the_next_cards_land() -> None:
@@ -353,8 +353,8 @@ def test_uncalled_pale_chronicler_gives_its_player_the_pile_before_the_next_card
             ]
         )
     )
-    assert state.table.pile == ("10B",)
-    assert state.table.hands[0] == ("7H", "8H", "8B", "9L", "10H", "XC", "XP")
+    assert state.deal.pile == ("10B",)
+    assert state.deal.hands[0] == ("7H", "8H", "8B", "9L", "10H", "XC", "XP")
 
 
 @pytest.mark.parametrize("cards", [["XP"], ["XP", "7H"], ["XP", "XC"], ["XP", "8H"]])
@@ -392,8 +392,8 @@ def test_pale_chronicler_as_last_card_accepted_gives_its_player_the_pile_and_acc
             ]
         )
     )
-    assert state.table.hands[0] == ("XP",)
-    assert state.table.turn == 1 and state.table.rank == "8"
+    assert state.deal.hands[0] == ("XP",)
+    assert state.deal.turn == 1 and state.deal.rank == "8"
     assert cheat.legal(state, 1) == ["play", "leave"]
 
 
@@ -431,7 +431,7 @@ def test_pale_chronicler_with_a_wrong_last_card_called_is_a_lie_and_its_player_p
             ]
         )
     )
-    assert state.table.hands[0] == ("8H", "XP")
+    assert state.deal.hands[0] == ("8H", "XP")
 
 
 # --- going out -------------------------------------------------------------------------------
@@ -443,7 +443,7 @@ OUT = table([["7H"], ["8B", "9B"], ["8L", "9L", "10L"]])
 def test_putting_down_the_last_card_opens_the_window_as_any_play() -> None:
     state = given(OUT).when(Play(cards=["7H"]), 0).then([played(0, ["7H"], "7", 1, "8")])
     assert isinstance(state, cheat.Window)
-    assert state.table.hands[0] == ()
+    assert state.deal.hands[0] == ()
 
 
 def test_next_player_cannot_play_while_the_last_player_has_no_cards() -> None:
@@ -515,8 +515,8 @@ def test_last_card_lie_called_makes_its_player_take_the_pile_and_play_on(caller:
             ]
         )
     )
-    assert isinstance(state, cheat.Turn)
-    assert state.table.hands[0] == ("8H",) and state.table.turn == caller
+    assert isinstance(state, cheat.ToPlay)
+    assert state.deal.hands[0] == ("8H",) and state.deal.turn == caller
 
 
 def test_last_card_honest_play_called_finishes_the_round_after_the_caller_takes_the_pile() -> None:

@@ -74,7 +74,7 @@ def test_a_player_sees_their_own_hand_and_legal_moves_and_a_spectator_neither() 
         window_open=False,
         last_play=None,
         last_call=None,
-        commitment=state.table.commitment,
+        commitment=state.deal.commitment,
     )
 
 

@@ -12,8 +12,9 @@ import msgspec
 
 from kronikas.domain.cards import ALL_CODES, Card
 from kronikas.domain.cheat.commands import Call
-from kronikas.domain.common import Back, Join, Leave, Shuffle, Start
+from kronikas.domain.common import Shuffle, Start
 from kronikas.domain.engine import Engine, View
+from kronikas.domain.seating import Back, Join, Leave
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
 StateT = TypeVar("StateT")

@@ -10,9 +10,9 @@ import pytest
 
 from benchmarks.house_strength import play_match
 from kronikas.domain import cheat
-from kronikas.domain.cheat import CheatOptions, house
+from kronikas.domain.cheat import CheatOptions, counting, strategy
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import Back, Leave
+from kronikas.domain.seating import Back, Leave
 from tests.conftest import examples
 from tests.unit.house.tables import Decks, Table, drive, twin
 
@@ -58,9 +58,9 @@ def test_the_same_inputs_give_the_same_command() -> None:
 
     def asked(seat: int, command: Any) -> None:
         view, history = table.view(seat), table.history(seat)
-        again = house.house_command(view, history, random.Random(3))
-        house._reading.cache_clear()
-        afresh = house.house_command(view, list(history), random.Random(3))
+        again = strategy.house_command(view, history, random.Random(3))
+        counting._reading.cache_clear()
+        afresh = strategy.house_command(view, list(history), random.Random(3))
         answers.append((command, again, afresh))
 
     drive(table, 7, 150, asked)
@@ -120,8 +120,8 @@ def test_a_history_cut_short_still_gives_legal_moves(seed: int) -> None:
     def asked(seat: int, command: Any) -> None:
         history = table.history(seat)
         for part in (history[cut.randrange(len(history) + 1) :], []):
-            house._reading.cache_clear()
-            other = house.house_command(table.view(seat), part, random.Random(seed))
+            counting._reading.cache_clear()
+            other = strategy.house_command(table.view(seat), part, random.Random(seed))
             if other is not None:
                 cheat.decide(table.state, other, seat, table.deals, by_house=True)
 

@@ -10,8 +10,8 @@ import pytest
 
 from benchmarks.house_strength import play_match
 from kronikas.domain import thirty_one
-from kronikas.domain.common import Back, Leave
-from kronikas.domain.thirty_one import ThirtyOneOptions, house
+from kronikas.domain.seating import Back, Leave
+from kronikas.domain.thirty_one import ThirtyOneOptions, strategy
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.conftest import examples
 from tests.unit.house.tables import Decks, Table, drive, twin
@@ -54,8 +54,8 @@ def test_the_same_inputs_give_the_same_command() -> None:
 
     def asked(seat: int, command: Any) -> None:
         view, history = table.view(seat), table.history(seat)
-        first = house.house_command(view, history, random.Random(11))
-        again = house.house_command(view, list(history), random.Random(11))
+        first = strategy.house_command(view, history, random.Random(11))
+        again = strategy.house_command(view, list(history), random.Random(11))
         answers.append((first, again))
 
     drive(table, 5, 200, asked)
@@ -110,7 +110,7 @@ def test_a_history_cut_short_still_gives_legal_moves(seed: int) -> None:
     def asked(seat: int, command: Any) -> None:
         history = table.history(seat)
         for part in (history[cut.randrange(len(history) + 1) :], []):
-            other = house.house_command(table.view(seat), part, random.Random(seed))
+            other = strategy.house_command(table.view(seat), part, random.Random(seed))
             assert other is not None
             thirty_one.decide(table.state, other, seat, table.deals, by_house=True)
 

@@ -8,7 +8,8 @@ from typing import Any
 from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import thirty_one as t
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, PlayerJoined, Randomness, Shuffle, commitment
+from kronikas.domain.common import DeckRevealed, Randomness, Shuffle, commitment
+from kronikas.domain.seating import PlayerJoined
 from kronikas.domain.thirty_one.engine import ENGINE
 from tests.unit.decider import Given
 

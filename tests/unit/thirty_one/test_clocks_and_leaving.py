@@ -12,11 +12,9 @@ import pytest
 
 from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import thirty_one as t
-from kronikas.domain.common import (
+from kronikas.domain.common import DeckRevealed, IllegalMove, InvalidOptions
+from kronikas.domain.seating import (
     Back,
-    DeckRevealed,
-    IllegalMove,
-    InvalidOptions,
     Leave,
     PlayerJoined,
     PlayerLeft,

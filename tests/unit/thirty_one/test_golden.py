@@ -15,7 +15,8 @@ import msgspec
 
 from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import thirty_one as t
-from kronikas.domain.common import Join, Start
+from kronikas.domain.common import Start
+from kronikas.domain.seating import Join
 
 GOLDEN = Path(__file__).parents[2] / "golden" / "thirty_one.json"
 SEED = 5

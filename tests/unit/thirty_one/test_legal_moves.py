@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kronikas.domain import thirty_one as t
-from kronikas.domain.common import Leave, PlayerJoined
+from kronikas.domain.seating import Leave, PlayerJoined
 from tests.unit.thirty_one.helpers import dealt, given, h, lobby
 
 HANDS = {0: h("7H 8B 9L"), 1: h("AH KH 7L"), 2: h("10B UB 9B")}

@@ -12,11 +12,11 @@ from kronikas.domain.common import (
     DeckRevealed,
     GameNotOpen,
     GameOver,
-    Join,
     NotYourTurn,
     Start,
     commitment,
 )
+from kronikas.domain.seating import Join
 from tests.unit.thirty_one.helpers import Stacked, arrange, dealt, h, lobby, order_of, run
 
 LOSER, WORST, MIDDLE, BEST = h("7H 8B 9L"), h("7L 8H 9B"), h("AA KA 7A"), h("AB KB OB")

@@ -8,12 +8,11 @@ from kronikas.domain.common import (
     GameFull,
     GameNotOpen,
     IllegalMove,
-    Join,
     NotYourTurn,
-    PlayerJoined,
     Start,
     commitment,
 )
+from kronikas.domain.seating import Join, PlayerJoined
 from tests.unit.thirty_one.helpers import Stacked, arrange, dealt, given, h, lobby
 
 

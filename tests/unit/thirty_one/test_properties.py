@@ -16,20 +16,18 @@ from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import thirty_one as t
 from kronikas.domain.cards import ALL_CODES
 from kronikas.domain.common import (
-    Back,
     DeckRevealed,
     DomainError,
     GameOver,
     IllegalMove,
-    Join,
-    Leave,
     NotYourTurn,
     Start,
-    TimeOut,
 )
+from kronikas.domain.seating import Back, Join, Leave, TimeOut
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
-from kronikas.domain.thirty_one.engine import standing as standing_of
 from tests.conftest import examples
+
+standing_of = THIRTY_ONE.standing
 
 COMMAND_TYPES = ("keep", "exchange", "swap", "swap_all", "pass", "show")
 PRESENCE_TYPES = ("leave", "back")

@@ -7,7 +7,8 @@ import typing
 import msgspec
 
 from kronikas.domain import thirty_one as t
-from kronikas.domain.common import DeckRevealed, PlayerJoined
+from kronikas.domain.common import DeckRevealed
+from kronikas.domain.seating import PlayerJoined
 from tests.unit.thirty_one.helpers import dealt, given, h, lobby
 
 HANDS = {0: h("7H 8B 9L"), 1: h("AH KH 7L"), 2: h("10B UB 9B")}

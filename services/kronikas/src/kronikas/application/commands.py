@@ -50,7 +50,8 @@ from kronikas.application.wire import (
     view_json,
 )
 from kronikas.config import Settings
-from kronikas.domain.common import DomainError, Join, PlayerJoined, Start, TimeOut
+from kronikas.domain.common import DomainError, Start
+from kronikas.domain.seating import Join, PlayerJoined, TimeOut
 
 log = logging.getLogger("kronikas.games")
 

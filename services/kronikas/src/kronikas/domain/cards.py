@@ -1,4 +1,5 @@
-"""The 32-card Hungarian deck and its wire codes, shared by both games."""
+"""The 32-card Hungarian deck and its wire codes, shared by every game; what a card is worth or
+when it may be played is each game's own rule."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ Card = str
 """A card's wire code: rank then suit (`7H`, `10L`, `UB`, `AA`), or a Chronicler (`XC`, `XP`)."""
 
 RANKS: Final = ("7", "8", "9", "10", "U", "O", "K", "A")
-"""Ranks in Cheat's announcing order; after `A` comes `7` again."""
+"""The ranks, from the lowest: 7, 8, 9, 10, Under, Over, King, Ace."""
 SUITS: Final = ("H", "B", "L", "A")
 """Hearts / Piros, Bells / Tök, Leaves / Zöld, Acorns / Makk."""
 
 COLOURED: Final = "XC"
-"""The Coloured Chronicler: always true in Cheat, wild in Thirty-One."""
+"""The Coloured Chronicler."""
 PALE: Final = "XP"
-"""The Pale Chronicler: Cheat only, never of the announced rank."""
+"""The Pale Chronicler."""
 
 STANDARD: Final[tuple[Card, ...]] = tuple(rank + suit for suit in SUITS for rank in RANKS)
 """The 32 ordinary cards, suit by suit, each suit from 7 to A."""
@@ -26,16 +27,6 @@ ALL_CODES: Final[frozenset[Card]] = frozenset((*STANDARD, COLOURED, PALE))
 
 CARD_PATTERN: Final = r"^(7|8|9|10|U|O|K|A)(H|B|L|A)$|^X(C|P)$"
 """A regular expression that matches exactly the valid wire codes."""
-
-VALUES: Final[dict[str, int]] = {
-    "7": 7, "8": 8, "9": 9, "10": 10, "U": 10, "O": 10, "K": 10, "A": 11,
-}  # fmt: skip
-"""Thirty-One values by rank."""
-
-
-def next_rank(rank: str) -> str:
-    """The rank announced after `rank` in Cheat (A is followed by 7)."""
-    return RANKS[(RANKS.index(rank) + 1) % len(RANKS)]
 
 
 def make_deck(decks: int = 1, chroniclers: tuple[Card, ...] = ()) -> tuple[Card, ...]:

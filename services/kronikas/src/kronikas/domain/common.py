@@ -1,6 +1,6 @@
-"""What both games share: domain errors, the random input, the lobby's commands and events, and
-the seats' comings and goings (leaving, the clock running out, coming back: docs/rules.md,
-"Clocks, leaving and the house")."""
+"""What every game shares besides seating (`seating.py`): domain errors, the random input, the
+start and the cap of events, the end reason, the deck's reveal, and the options and view fields
+of clocks and the house (docs/rules.md, "Clocks, leaving and the house")."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import functools
 import hashlib
 import unicodedata
 from collections.abc import Iterable, Sequence
-from typing import Annotated, ClassVar, Final, Literal, Protocol
+from typing import Annotated, ClassVar, Final, Literal, Protocol, TypeVar
 
 import msgspec
 import msgspec.inspect
@@ -23,6 +23,16 @@ class EventOutOfPlace(ValueError):
     @classmethod
     def of(cls, state: object, event: object) -> EventOutOfPlace:
         return cls(f"{type(event).__name__} cannot follow {type(state).__name__}.")
+
+
+PhaseT = TypeVar("PhaseT")
+
+
+def expect(state: object, phase: type[PhaseT], event: object) -> PhaseT:
+    """The state, which must be in `phase` for `event` to follow it (`EventOutOfPlace` if not)."""
+    if isinstance(state, phase):
+        return state
+    raise EventOutOfPlace.of(state, event)
 
 
 class DomainError(Exception):
@@ -159,24 +169,8 @@ class Randomness(Protocol):
         ...
 
 
-class Join(msgspec.Struct, frozen=True, tag_field="type", tag="join"):
-    """Take the next free seat (the join endpoint; not a wire command). `house`: the host seats
-    a house player, whom the house plays for the whole match."""
-
-    player_id: str
-    name: str
-    house: bool = False
-
-
 class Start(msgspec.Struct, frozen=True, tag_field="type", tag="start"):
     """Deal the first round (the start endpoint, host only; not a wire command)."""
-
-
-class TimeOut(msgspec.Struct, frozen=True, tag_field="type", tag="time_out"):
-    """The clock of `seat` ran out (sent by the application, not a wire command): the house plays
-    that seat until its player is back."""
-
-    seat: int
 
 
 class CapReached(msgspec.Struct, frozen=True, tag_field="type", tag="cap_reached"):
@@ -210,16 +204,6 @@ def state_reason(reason: EndReasonOnWire) -> Literal["event_cap"] | None:
     return None if isinstance(reason, msgspec.UnsetType) else reason
 
 
-class Leave(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="leave"):
-    """Leave the table. Before the start your seat is freed and the seats after it move down one;
-    after the start the house plays your seat to the end of the match, and its results count."""
-
-
-class Back(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="back"):
-    """Take your seat back from the house, which has played it since your clock ran out; allowed
-    at any time until the match is over."""
-
-
 def commitment(deck: Sequence[Card], salt: str) -> str:
     """The published hash of a deal: lowercase hex SHA-256 of `"<salt>:<code>,<code>,…"`."""
     return hashlib.sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest()
@@ -231,36 +215,6 @@ class MyHand(msgspec.Struct, frozen=True):
     id: str
     seat: int
     hand: list[Card]
-
-
-class PlayerJoined(msgspec.Struct, frozen=True, tag_field="type", tag="player_joined"):
-    """A player took a seat; `house`: a house player, whom the house plays for the whole match."""
-
-    player_id: str
-    name: str
-    seat: int
-    house: bool = False
-
-
-class PlayerLeft(msgspec.Struct, frozen=True, tag_field="type", tag="player_left"):
-    """The player of `seat` left. Before the start (`started` false) the seat is freed and the
-    seats after it move down one; after it the seat stays, and the house plays it to the end."""
-
-    seat: int
-    player_id: str
-    started: bool
-
-
-class SeatAway(msgspec.Struct, frozen=True, tag_field="type", tag="seat_away"):
-    """The clock of `seat` ran out: the house plays the seat until its player is back."""
-
-    seat: int
-
-
-class SeatBack(msgspec.Struct, frozen=True, tag_field="type", tag="seat_back"):
-    """The player of `seat`, away since their clock ran out, took the seat back."""
-
-    seat: int
 
 
 class DeckRevealed(msgspec.Struct, frozen=True, tag_field="type", tag="deck_revealed"):

@@ -12,11 +12,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, NamedTuple, Protocol, TypeAlias, TypeVar, cast
+from typing import Final, Generic, Literal, NamedTuple, Protocol, TypeAlias, TypeVar, cast
 
 import msgspec
 
-from kronikas.domain.common import CapReached, Join, Randomness, Start, TimeOut
+from kronikas.domain import seating
+from kronikas.domain.common import CapReached, Randomness, Start
+from kronikas.domain.seating import Join, TimeOut
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
 StateT = TypeVar("StateT")
@@ -54,12 +56,32 @@ class Seats(NamedTuple):
     most: int
 
 
+Status: TypeAlias = Literal["open", "playing", "finished"]
+"""A table's status, as every game's view and the lobby give it: taking players, started, over."""
+
+STATUS_OF: Final[dict[seating.Stage, Status]] = {
+    "lobby": "open",
+    "playing": "playing",
+    "over": "finished",
+}
+
+
 class Standing(NamedTuple):
     """What the lobby lists of a table, read from its state without making a view: its
     `status` and how many `players` sit at it (both as its views say)."""
 
-    status: str
+    status: Status
     players: int
+
+
+class Viewer(NamedTuple):
+    """Whom a game's view is made for, as the builder hands it over: the `seat` (None: a
+    spectator), what that seat may do now (`legal`, None for a spectator) and the table's
+    `status`."""
+
+    seat: int | None
+    legal: list[str] | None
+    status: Status
 
 
 StateIn = TypeVar("StateIn", contravariant=True)
@@ -166,6 +188,9 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     """The seats that may answer the last play now, out of turn (`answers`): while a person
     among them may, the house, next to move, waits `Timing.pause_seconds` before its move
     buries that play. None by default: the house never waits."""
+    rules_text: str | None = None
+    """The game's rules as people and agents read them (`rules.md` in its package: what `/mcp`
+    serves); None when the package has none."""
 
     def accepts(self, command: msgspec.Struct) -> bool:
         """Whether a command is one of this game's (the wire's union carries every game's)."""

@@ -22,30 +22,82 @@ from typing import Literal, TypeAlias, assert_never
 import msgspec
 
 from kronikas.domain.common import (
-    Back,
     EventOutOfPlace,
     GameFull,
     GameNotOpen,
     GameOver,
     IllegalMove,
-    Join,
-    Leave,
     NotYourTurn,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-    TimeOut,
     check_name_free,
 )
+
+# --- its commands and events (`join`, `leave`, `back`, the application's `time_out`) -----------
+
+
+class Join(msgspec.Struct, frozen=True, tag_field="type", tag="join"):
+    """Take the next free seat (the join endpoint; not a wire command). `house`: the host seats
+    a house player, whom the house plays for the whole match."""
+
+    player_id: str
+    name: str
+    house: bool = False
+
+
+class Leave(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="leave"):
+    """Leave the table. Before the start your seat is freed and the seats after it move down one;
+    after the start the house plays your seat to the end of the match, and its results count."""
+
+
+class Back(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="back"):
+    """Take your seat back from the house, which has played it since your clock ran out; allowed
+    at any time until the match is over."""
+
+
+class TimeOut(msgspec.Struct, frozen=True, tag_field="type", tag="time_out"):
+    """The clock of `seat` ran out (sent by the application, not a wire command): the house plays
+    that seat until its player is back."""
+
+    seat: int
+
+
+class PlayerJoined(msgspec.Struct, frozen=True, tag_field="type", tag="player_joined"):
+    """A player took a seat; `house`: a house player, whom the house plays for the whole match."""
+
+    player_id: str
+    name: str
+    seat: int
+    house: bool = False
+
+
+class PlayerLeft(msgspec.Struct, frozen=True, tag_field="type", tag="player_left"):
+    """The player of `seat` left. Before the start (`started` false) the seat is freed and the
+    seats after it move down one; after it the seat stays, and the house plays it to the end."""
+
+    seat: int
+    player_id: str
+    started: bool
+
+
+class SeatAway(msgspec.Struct, frozen=True, tag_field="type", tag="seat_away"):
+    """The clock of `seat` ran out: the house plays the seat until its player is back."""
+
+    seat: int
+
+
+class SeatBack(msgspec.Struct, frozen=True, tag_field="type", tag="seat_back"):
+    """The player of `seat`, away since their clock ran out, took the seat back."""
+
+    seat: int
+
 
 Stage: TypeAlias = Literal["lobby", "playing", "over"]
 """Where the match is, as the game's phase says: taking players, started, or over."""
 
 
-class Seat(msgspec.Struct, frozen=True, gc=False):
-    """Who sits at a seat, and who plays it besides them: `house` a house player, `left` its
-    player left after the start, `away` its player's clock ran out."""
+class Player(msgspec.Struct, frozen=True, gc=False):
+    """The player who holds a seat (a seat is a place at the table, `seat` its index; its
+    holder is always its player), and who plays it besides them: `house` a house player,
+    `left` its player left after the start, `away` its player's clock ran out."""
 
     id: str
     name: str
@@ -54,7 +106,7 @@ class Seat(msgspec.Struct, frozen=True, gc=False):
     away: bool = False
 
 
-Seating: TypeAlias = tuple[Seat, ...]
+Seating: TypeAlias = tuple[Player, ...]
 """The seating state: the seats in order, seat `i` at index `i`."""
 
 SeatingCommand: TypeAlias = Join | Leave | Back | TimeOut
@@ -95,7 +147,7 @@ def evolve(seats: Seating, event: SeatingEvent, stage: Stage, phase: object) -> 
         case PlayerJoined():
             if stage != "lobby":
                 raise EventOutOfPlace.of(phase, event)
-            return (*seats, Seat(id=event.player_id, name=event.name, house=event.house))
+            return (*seats, Player(id=event.player_id, name=event.name, house=event.house))
         case PlayerLeft():
             s = event.seat
             if not 0 <= s < len(seats) or seats[s].id != event.player_id:
@@ -132,51 +184,51 @@ def _flagged(
 def seat_of(seats: Seating, player_id: str) -> int | None:
     """The seat of a player now, None when no seat has that id (never joined, or left the
     lobby)."""
-    for s, sitting in enumerate(seats):
-        if sitting.id == player_id:
+    for s, player in enumerate(seats):
+        if player.id == player_id:
             return s
     return None
 
 
-def house_plays(seat: Seat) -> bool:
+def house_plays(player: Player) -> bool:
     """The house plays this seat now: a house player's, one whose player left, or one away."""
-    return seat.house or seat.left or seat.away
+    return player.house or player.left or player.away
 
 
 def house_seats(seats: Seating) -> frozenset[int]:
     """The seats the house plays now."""
-    return frozenset(s for s, sitting in enumerate(seats) if house_plays(sitting))
+    return frozenset(s for s, player in enumerate(seats) if house_plays(player))
 
 
-def may_act(seat: Seat, by_house: bool) -> bool:
+def may_act(player: Player, by_house: bool) -> bool:
     """Whether commands may come for this seat at all: from its player unless they left, from the
     house only for a seat it plays."""
-    return house_plays(seat) if by_house else not seat.left
+    return house_plays(player) if by_house else not player.left
 
 
-def check_sender(seat: Seat, index: int, by_house: bool) -> None:
+def check_sender(player: Player, seat: int, by_house: bool) -> None:
     """Refuse a game command for a seat whose player left (unless the house chose it), or one the
     house chose for a seat it does not play."""
     if by_house:
-        if not house_plays(seat):
-            raise IllegalMove(f"The house does not play seat {index}.")
-    elif seat.left:
+        if not house_plays(player):
+            raise IllegalMove(f"The house does not play seat {seat}.")
+    elif player.left:
         raise IllegalMove("You have left this table; the house plays your seat.")
 
 
-def kinds(seat: Seat, by_house: bool) -> list[str]:
+def kinds(player: Player, by_house: bool) -> list[str]:
     """The seating command types a seat may send, after its game's own: `leave` while its player
     has not left, `back` while it is away; none for the house."""
-    if by_house or seat.left:
+    if by_house or player.left:
         return []
-    return ["leave", "back"] if seat.away else ["leave"]
+    return ["leave", "back"] if player.away else ["leave"]
 
 
-def moves(seat: Seat, by_house: bool) -> list[Leave | Back]:
+def moves(player: Player, by_house: bool) -> list[Leave | Back]:
     """The seating commands of `kinds`, in its order."""
-    if by_house or seat.left:
+    if by_house or player.left:
         return []
-    return [Leave(), Back()] if seat.away else [Leave()]
+    return [Leave(), Back()] if player.away else [Leave()]
 
 
 # --- the decisions ---------------------------------------------------------------------------
@@ -211,11 +263,11 @@ def _time_out(seats: Seating, seat: int, stage: Stage) -> SeatAway:
         raise IllegalMove("No clock runs before the start or after the end of the match.")
     if not 0 <= seat < len(seats):
         raise IllegalMove(f"There is no seat {seat}.")
-    sitting = seats[seat]
-    if sitting.house:
+    player = seats[seat]
+    if player.house:
         raise IllegalMove(f"Seat {seat} is a house player's: it has no clock.")
-    if sitting.left:
+    if player.left:
         raise IllegalMove(f"The player of seat {seat} has left: the house plays it already.")
-    if sitting.away:
+    if player.away:
         raise IllegalMove(f"Seat {seat} is already away.")
     return SeatAway(seat=seat)

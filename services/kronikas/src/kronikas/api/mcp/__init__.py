@@ -11,8 +11,8 @@ and the endpoint's own layer (api/mcp/transport.py: no answer cached, a bound on
 limit on the calls that need no token, every error bounded against its request). The SDK's log
 lines go to the service's log (api/mcp/sdk_logs.py).
 
-Besides the tools: each game's rules as a resource (the texts shipped in `rules/`, one per kind,
-made from docs/rules.md: a test keeps them equal), and a prompt that says how to play a table
+Besides the tools: each game's rules as a resource (the `rules_text` its engine ships, made from
+docs/rules.md: a test keeps them equal), and a prompt that says how to play a table
 through the tools.
 """
 
@@ -22,7 +22,6 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 from typing import Any, cast
 
 from litestar import Litestar
@@ -47,21 +46,10 @@ from kronikas.application.errors import ApiError
 from kronikas.application.games import Games
 from kronikas.config import Settings
 
-__all__ = ["PATH", "McpEndpoint", "rules_text"]
+__all__ = ["PATH", "McpEndpoint"]
 
 PATH = "/mcp"
 INVALID_PARAMS = -32602
-RULES = Path(__file__).resolve().parent / "rules"
-"""Each game's rules, `<kind>.md`: the game's part of docs/rules.md with the parts every game
-shares (the deck, seats and shuffling, clocks, leaving and the house)."""
-
-
-def rules_text(kind: str) -> str | None:
-    """The rules of the game `kind` as shipped in the package; None when none are."""
-    path = RULES / f"{kind}.md"
-    return path.read_text(encoding="utf-8") if path.is_file() else None
-
-
 INSTRUCTIONS = """\
 Krónikás deals card games of the 32-card Hungarian deck. Each table is played through these
 tools; every answer shows only what your seat may know. Read a game's rules at
@@ -135,7 +123,7 @@ class McpEndpoint:
 
     def _resources(self, wire: ApiWire) -> None:
         for kind, game in wire.engines.items():
-            text = rules_text(kind)
+            text = game.rules_text
             if text is None:
                 continue
             self.server.add_resource(

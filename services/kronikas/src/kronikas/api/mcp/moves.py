@@ -17,8 +17,8 @@ from typing import Any
 import msgspec
 from pydantic import BaseModel, Field
 
-from kronikas.domain.common import Back, Leave
 from kronikas.domain.engine import tag_of
+from kronikas.domain.seating import Back, Leave
 
 SEATING = frozenset({tag_of(Leave), tag_of(Back)})
 """The seating commands every game shares: legal for a seat, but not moves of the game."""

@@ -31,8 +31,9 @@ from kronikas.application.games import Games
 from kronikas.application.house import deadline_text
 from kronikas.application.tables import Table
 from kronikas.application.wire import view_json
-from kronikas.domain.common import DomainError, InvalidOptions, Leave
+from kronikas.domain.common import DomainError, InvalidOptions
 from kronikas.domain.engine import tag_of
+from kronikas.domain.seating import Leave
 
 log = logging.getLogger("kronikas.mcp")
 

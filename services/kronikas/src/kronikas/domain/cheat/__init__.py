@@ -8,17 +8,17 @@ table:
    application appends it itself when the table is created. `initial_state(options, seeded)` is the
    empty lobby before it; evolving `CheatGameCreated` assigns its options and `seeded`, so a stored
    log folds to the same state from any `initial_state`.
-2. `common.Join` → `PlayerJoined`; `common.Start` (the application checks the host) → a deal.
+2. `seating.Join` → `PlayerJoined`; `common.Start` (the application checks the host) → a deal.
 3. The wire commands `Play`, `Call` and `Accept`, until the last round ends with `CheatMatchEnded`.
-   A round is in phases, as Thirty-One's: `Turn` (the player on turn plays) and `Window` (a play
+   A round is in phases, as Thirty-One's: `ToPlay` (the player on turn plays) and `Window` (a play
    lies open: any other seat may call it, the next player plays on or accepts); `RoundOver`
    between rounds, inside one decision, and `Finished` at the end.
 4. At any time until the match is over: `Leave` and `Back` (wire commands of both games) and the
-   application's `common.TimeOut` → `PlayerLeft`, `SeatBack`, `SeatAway`; these and the join are
-   the seating decider's, which both games compose (`domain/seating.py`). The house plays a house
-   player's seat, a left one and an away one through the same `decide` (`by_house=True`);
-   `waiting_for`, `house_seats`, `seat_of` and `may_call` tell the application whose clock runs
-   and which seats the house plays.
+   application's `seating.TimeOut` → `PlayerLeft`, `SeatBack`, `SeatAway`; these and the join are
+   the seating decider's, which the builder composes into every game (`domain/seating.py`). The
+   house plays a house player's seat, a left one and an away one through the same `decide`
+   (`by_house=True`); `waiting_for`, `house_seats`, `seat_of` and `may_call` tell the application
+   whose clock runs and which seats the house plays.
 
 Decisions this package makes where the rules leave a detail open (each also noted where it acts,
 and listed in docs/rules.md):
@@ -42,7 +42,8 @@ and listed in docs/rules.md):
 from __future__ import annotations
 
 from kronikas.domain.cheat.commands import COMMANDS, Accept, Call, Command, Play
-from kronikas.domain.cheat.decide import FIRST_RANK, created, decide, places_of, points_of
+from kronikas.domain.cheat.decide import created, places_of, points_of
+from kronikas.domain.cheat.engine import ENGINE
 from kronikas.domain.cheat.events import (
     CheatCalled,
     CheatCardsPlayed,
@@ -55,8 +56,6 @@ from kronikas.domain.cheat.events import (
     CheatRoundEnded,
     Event,
 )
-from kronikas.domain.cheat.evolve import evolve
-from kronikas.domain.cheat.legal import legal, legal_moves
 from kronikas.domain.cheat.options import (
     KIND,
     MIN_PLAYERS,
@@ -64,22 +63,23 @@ from kronikas.domain.cheat.options import (
     CheatTableOptions,
     max_players,
 )
-from kronikas.domain.cheat.seats import house_seats, may_call, seat_of, waiting_for
+from kronikas.domain.cheat.seats import may_call, waiting_for
 from kronikas.domain.cheat.states import (
+    FIRST_RANK,
     CheatCallResult,
     CheatPenalty,
     CheatRoundResult,
+    Deal,
     Finished,
     InRound,
     Lobby,
+    Match,
     PileTop,
     RoundOver,
     State,
-    Table,
-    Turn,
+    ToPlay,
     Window,
     initial_state,
-    is_terminal,
     sort_cards,
 )
 from kronikas.domain.cheat.view import (
@@ -87,22 +87,24 @@ from kronikas.domain.cheat.view import (
     CheatLastPlay,
     CheatPlayerView,
     CheatTableView,
-    Status,
     redact,
-    view,
 )
-from kronikas.domain.common import (
-    Back,
-    EventOutOfPlace,
-    Leave,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-    TimeOut,
-)
+from kronikas.domain.common import EventOutOfPlace
+from kronikas.domain.engine import Status
+from kronikas.domain.seating import Back, Leave, PlayerLeft, SeatAway, SeatBack, TimeOut
+
+decide = ENGINE.decide
+evolve = ENGINE.evolve
+legal = ENGINE.legal
+legal_moves = ENGINE.legal_moves
+is_terminal = ENGINE.is_terminal
+house_seats = ENGINE.house_seats
+seat_of = ENGINE.seat_of
+view = ENGINE.view
 
 __all__ = [
     "COMMANDS",
+    "ENGINE",
     "FIRST_RANK",
     "KIND",
     "MIN_PLAYERS",
@@ -128,12 +130,14 @@ __all__ = [
     "CheatTableOptions",
     "CheatTableView",
     "Command",
+    "Deal",
     "Event",
     "EventOutOfPlace",
     "Finished",
     "InRound",
     "Leave",
     "Lobby",
+    "Match",
     "PileTop",
     "Play",
     "PlayerLeft",
@@ -142,9 +146,8 @@ __all__ = [
     "SeatBack",
     "State",
     "Status",
-    "Table",
     "TimeOut",
-    "Turn",
+    "ToPlay",
     "Window",
     "created",
     "decide",

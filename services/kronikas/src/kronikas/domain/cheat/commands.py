@@ -8,7 +8,7 @@ from typing import Annotated, Final, TypeAlias
 import msgspec
 
 from kronikas.domain.cards import CardCode
-from kronikas.domain.common import Back, Leave
+from kronikas.domain.seating import Back, Leave
 
 
 class _CheatCommand(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):

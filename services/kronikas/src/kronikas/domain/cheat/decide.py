@@ -5,80 +5,63 @@ from __future__ import annotations
 
 from typing import Final, assert_never
 
+import kronikas.domain.cheat.events as ev
 from kronikas.domain import seating
-from kronikas.domain.cards import COLOURED, PALE, RANKS, Card, make_deck, next_rank
-from kronikas.domain.cheat.commands import Accept, Call, Command, Move, Play
-from kronikas.domain.cheat.events import (
-    CheatCalled,
-    CheatCardsPlayed,
-    CheatGameCreated,
-    CheatMatchEnded,
-    CheatPenaltyTaken,
-    CheatPileTaken,
-    CheatPlayAccepted,
-    CheatRoundDealt,
-    CheatRoundEnded,
-    Event,
-)
+from kronikas.domain.cards import COLOURED, PALE, Card, make_deck
+from kronikas.domain.cheat.commands import Accept, Call, Move, Play
 from kronikas.domain.cheat.legal import allowed
 from kronikas.domain.cheat.options import MIN_PLAYERS, CheatOptions, max_players
-from kronikas.domain.cheat.seats import seats_of, stage_of
 from kronikas.domain.cheat.states import (
+    ANNOUNCED,
+    FIRST_RANK,
+    Deal,
     Finished,
     InRound,
     Lobby,
+    Match,
     RoundOver,
     State,
-    Table,
-    Turn,
+    ToPlay,
     Window,
+    next_rank,
     sort_cards,
 )
 from kronikas.domain.common import (
     EVENT_CAP_REASON,
-    Back,
     CapReached,
     DeckRevealed,
     DomainError,
     GameNotOpen,
     GameOver,
     IllegalMove,
-    Join,
-    Leave,
     NotYourTurn,
     Randomness,
     Start,
-    TimeOut,
 )
 from kronikas.domain.engine import tag_of
 
-FIRST_RANK: Final = RANKS[0]
-_NEXT_RANK: Final[dict[str, str]] = {rank: next_rank(rank) for rank in RANKS}
+_NEXT_RANK: Final[dict[str, str]] = {rank: next_rank(rank) for rank in ANNOUNCED}
 
 
-def created(options: CheatOptions, seeded: bool) -> list[Event]:
+def created(options: CheatOptions, seeded: bool) -> list[ev.Event]:
     """The first event of every table, appended by the application (which has checked the
     options with the engine's `validate_options`)."""
-    return [CheatGameCreated(options=options, seeded=seeded)]
+    return [ev.CheatGameCreated(options=options, seeded=seeded)]
 
 
 def decide(
     state: State,
-    command: Command | Join | Start | TimeOut | CapReached,
+    command: Move | Start | CapReached,
     seat: int | None,
     rng: Randomness,
     by_house: bool = False,
-) -> list[Event]:
-    """The events a command causes, or a `DomainError` when the rules refuse it. `by_house`: the
-    house chose `command` for `seat`, one it plays (see `seating`)."""
+) -> list[ev.Event]:
+    """The events of one of the game's moves, of the start or of the cap of events, or a
+    `DomainError` when the rules refuse it (seating's commands are the builder's). `by_house`:
+    the house chose `command` for `seat`, one it plays (see `seating`)."""
     match command:  # the cases run in order: the most frequent first
         case Play() | Call() | Accept():
             return _move(state, command, seat, rng, by_house)
-        case Join() | Leave() | Back() | TimeOut():
-            # Only the lobby takes a join: `most` matters nowhere else.
-            most = max_players(state.options) if isinstance(state, Lobby) else 0
-            stage = stage_of(state)
-            return [*seating.decide(seats_of(state), command, seat, stage, most, by_house)]
         case Start():
             return _start(state, rng)
         case CapReached():
@@ -87,7 +70,7 @@ def decide(
             assert_never(command)
 
 
-def _end_at_cap(state: State) -> list[Event]:
+def _end_at_cap(state: State) -> list[ev.Event]:
     """The table's log reached its cap of events: the match ends where it stands. A round in
     play is not scored (nobody finished it), but its deck is revealed as at every round's end;
     the players with the most points win, and among them those holding the fewest cards. Before
@@ -96,42 +79,42 @@ def _end_at_cap(state: State) -> list[Event]:
         case Finished():
             return []
         case Lobby():
-            points = [0] * len(state.seats)
-            return [CheatMatchEnded(winners=[], points=points, reason=EVENT_CAP_REASON)]
-        case Turn() | Window():
-            table = state.table
-            events: list[Event] = [
-                DeckRevealed(round=table.round, salt=table.salt, deck=list(table.deck))
+            points = [0] * len(state.match.seats)
+            return [ev.CheatMatchEnded(winners=[], points=points, reason=EVENT_CAP_REASON)]
+        case ToPlay() | Window():
+            match, deal = state.match, state.deal
+            events: list[ev.Event] = [
+                DeckRevealed(round=match.round, salt=deal.salt, deck=list(deal.deck))
             ]
         case RoundOver():
-            table, events = state.table, []
+            match, deal, events = state.match, state.deal, []
         case _:
             assert_never(state)
-    points = list(table.points)
+    points = list(match.points)
     best = max(points)
     leaders = [s for s, p in enumerate(points) if p == best]
-    fewest = min(len(table.hands[s]) for s in leaders)
-    winners = [s for s in leaders if len(table.hands[s]) == fewest]
-    events.append(CheatMatchEnded(winners=winners, points=points, reason=EVENT_CAP_REASON))
+    fewest = min(len(deal.hands[s]) for s in leaders)
+    winners = [s for s in leaders if len(deal.hands[s]) == fewest]
+    events.append(ev.CheatMatchEnded(winners=winners, points=points, reason=EVENT_CAP_REASON))
     return events
 
 
 # --- the lobby and the deal ---------------------------------------------------------------------
 
 
-def _start(state: State, rng: Randomness) -> list[Event]:
+def _start(state: State, rng: Randomness) -> list[ev.Event]:
     if not isinstance(state, Lobby):
         raise GameNotOpen("The game has already started.")
-    n = len(state.seats)
+    n = len(state.match.seats)
     if n < MIN_PLAYERS:
         raise IllegalMove(f"At least {MIN_PLAYERS} players are needed to start; {n} joined.")
-    if n > max_players(state.options):
+    if n > max_players(state.match.options):
         # Unreachable through joins (they stop at max_players); kept for logs written otherwise.
         raise IllegalMove(f"{n} players need two decks; this table has one.")
-    return [_deal(state.options, n, 1, rng.pick(n), rng)]
+    return [_deal(state.match.options, n, 1, rng.pick(n), rng)]
 
 
-def _deal(options: CheatOptions, n: int, round: int, dealer: int, rng: Randomness) -> Event:
+def _deal(options: CheatOptions, n: int, round: int, dealer: int, rng: Randomness) -> ev.Event:
     """Shuffle and deal: card i goes to seat (dealer + 1 + i) mod n, the rest is set aside."""
     shuffle = rng.shuffle(
         make_deck(options.decks, (COLOURED, PALE) if options.chroniclers else ()), round
@@ -141,7 +124,7 @@ def _deal(options: CheatOptions, n: int, round: int, dealer: int, rng: Randomnes
     hands: list[list[Card] | None] = [None] * n
     for r in range(n):
         hands[(dealer + 1 + r) % n] = list(sort_cards(deck[r:dealt:n]))
-    return CheatRoundDealt(
+    return ev.CheatRoundDealt(
         round=round,
         dealer=dealer,
         turn=(dealer + 1) % n,
@@ -160,9 +143,9 @@ def _deal(options: CheatOptions, n: int, round: int, dealer: int, rng: Randomnes
 
 def _move(
     state: State, command: Move, seat: int | None, rng: Randomness, by_house: bool
-) -> list[Event]:
+) -> list[ev.Event]:
     match state:
-        case Turn() | Window():
+        case ToPlay() | Window():
             mover = _seated(state, seat, by_house)
             kinds = allowed(state, mover)
             match command:  # `call` and `accept` are allowed only in a window
@@ -186,16 +169,16 @@ def _move(
 def _seated(state: InRound, seat: int | None, by_house: bool) -> int:
     """The seat, if it is one at the table; NotYourTurn otherwise (IllegalMove for a seat whose
     player left, unless the house chose the command)."""
-    if seat is None or not 0 <= seat < len(state.table.seats):
+    if seat is None or not 0 <= seat < len(state.match.seats):
         raise NotYourTurn("Only a player seated at this table may send commands.")
-    seating.check_sender(state.table.seats[seat], seat, by_house)
+    seating.check_sender(state.match.seats[seat], seat, by_house)
     return seat
 
 
 def _refusal(state: InRound, seat: int, kind: str, kinds: list[str]) -> DomainError:
     """Why `kind` is refused: `not_your_turn` when the seat may do nothing now, else illegal."""
     top = state.top if isinstance(state, Window) else None
-    turn = state.table.turn
+    turn = state.deal.turn
     if top is not None and top.seat == seat:
         if kind == "call":
             # docs/api.md names this an illegal move, though the player may do nothing else now.
@@ -213,7 +196,7 @@ def _refusal(state: InRound, seat: int, kind: str, kinds: list[str]) -> DomainEr
         return IllegalMove(f"It is seat {turn}'s turn to play; you may only call.")
     if kind == "call":
         return IllegalMove("There is no play to call: put down cards.")
-    if top is not None and not state.table.hands[top.seat]:
+    if top is not None and not state.deal.hands[top.seat]:
         return IllegalMove(f"Only the next player, seat {turn}, may accept; you may call.")
     return IllegalMove("You may accept only a play that emptied its player's hand.")
 
@@ -223,53 +206,53 @@ def _is_honest(cards: tuple[Card, ...] | list[Card], rank: str) -> bool:
     return all(card[0] == "X" or card[:-1] == rank for card in cards)
 
 
-def _play(state: InRound, seat: int, cards: list[Card]) -> list[Event]:
-    table = state.table
+def _play(state: InRound, seat: int, cards: list[Card]) -> list[ev.Event]:
+    match, deal = state.match, state.deal
     if not cards:
         raise IllegalMove("Put down at least one card.")
-    if len(cards) > table.options.max_play:
-        raise IllegalMove(f"You may put down at most {table.options.max_play} cards at once.")
-    hand = list(table.hands[seat])
+    if len(cards) > match.options.max_play:
+        raise IllegalMove(f"You may put down at most {match.options.max_play} cards at once.")
+    hand = list(deal.hands[seat])
     for card in cards:
         try:
             hand.remove(card)
         except ValueError:
             raise IllegalMove(
                 f"You do not hold {card}"
-                + (" as many times as you put it down." if card in table.hands[seat] else ".")
+                + (" as many times as you put it down." if card in deal.hands[seat] else ".")
             ) from None
-    events: list[Event] = []
+    events: list[ev.Event] = []
     if isinstance(state, Window) and PALE in state.top.cards:
         # The window closes uncalled on an XP play: its player takes the pile before these land.
         top = state.top
         events.append(
-            CheatPenaltyTaken(seat=top.seat, count=len(table.pile), turn=seat, cards=[*table.pile])
+            ev.CheatPenaltyTaken(seat=top.seat, count=len(deal.pile), turn=seat, cards=[*deal.pile])
         )
     events.append(
-        CheatCardsPlayed(
+        ev.CheatCardsPlayed(
             seat=seat,
             count=len(cards),
-            rank=table.rank,
-            turn=(seat + 1) % len(table.seats),
-            next_rank=_NEXT_RANK[table.rank],
+            rank=deal.rank,
+            turn=(seat + 1) % len(match.seats),
+            next_rank=_NEXT_RANK[deal.rank],
             cards=list(cards),
         )
     )
     return events
 
 
-def _call(state: Window, caller: int, rng: Randomness) -> list[Event]:
-    table, top = state.table, state.top
+def _call(state: Window, caller: int, rng: Randomness) -> list[ev.Event]:
+    match, deal, top = state.match, state.deal, state.top
     honest = _is_honest(top.cards, top.rank)
     taker = caller if honest else top.seat
-    finished = honest and not table.hands[top.seat]
+    finished = honest and not deal.hands[top.seat]
     if finished:
         turn: int | None = None
     else:
         # A caught liar's caller plays next, skipping the seats between; else play goes on in order.
-        turn = (top.seat + 1) % len(table.seats) if honest else caller
-    events: list[Event] = [
-        CheatCalled(
+        turn = (top.seat + 1) % len(match.seats) if honest else caller
+    events: list[ev.Event] = [
+        ev.CheatCalled(
             caller=caller,
             seat=top.seat,
             rank=top.rank,
@@ -277,24 +260,24 @@ def _call(state: Window, caller: int, rng: Randomness) -> list[Event]:
             honest=honest,
             taker=taker,
         ),
-        CheatPileTaken(seat=taker, count=len(table.pile), turn=turn, cards=[*table.pile]),
+        ev.CheatPileTaken(seat=taker, count=len(deal.pile), turn=turn, cards=[*deal.pile]),
     ]
     if finished:
-        sizes = [len(hand) for hand in table.hands]
-        sizes[taker] += len(table.pile)
-        events += _end_round(table, top.seat, sizes, rng)
+        sizes = [len(hand) for hand in deal.hands]
+        sizes[taker] += len(deal.pile)
+        events += _end_round(match, deal, top.seat, sizes, rng)
     return events
 
 
-def _accept(state: Window, seat: int, rng: Randomness) -> list[Event]:
-    table, top = state.table, state.top
-    events: list[Event] = [CheatPlayAccepted(seat=seat, player=top.seat)]
+def _accept(state: Window, seat: int, rng: Randomness) -> list[ev.Event]:
+    match, deal, top = state.match, state.deal, state.top
+    events: list[ev.Event] = [ev.CheatPlayAccepted(seat=seat, player=top.seat)]
     if PALE in top.cards:
         events.append(
-            CheatPenaltyTaken(seat=top.seat, count=len(table.pile), turn=seat, cards=[*table.pile])
+            ev.CheatPenaltyTaken(seat=top.seat, count=len(deal.pile), turn=seat, cards=[*deal.pile])
         )
         return events
-    events += _end_round(table, top.seat, [len(hand) for hand in table.hands], rng)
+    events += _end_round(match, deal, top.seat, [len(hand) for hand in deal.hands], rng)
     return events
 
 
@@ -311,27 +294,31 @@ def points_of(places: list[int], place_points: tuple[int, ...]) -> list[int]:
     return [place_points[p - 1] if p <= len(place_points) else 0 for p in places]
 
 
-def _end_round(table: Table, winner: int, sizes: list[int], rng: Randomness) -> list[Event]:
+def _end_round(
+    match: Match, deal: Deal, winner: int, sizes: list[int], rng: Randomness
+) -> list[ev.Event]:
     places = places_of(sizes)
-    points = points_of(places, table.options.place_points)
-    totals = [a + b for a, b in zip(table.points, points, strict=True)]
-    events: list[Event] = [
-        CheatRoundEnded(
-            round=table.round,
+    points = points_of(places, match.options.place_points)
+    totals = [a + b for a, b in zip(match.points, points, strict=True)]
+    events: list[ev.Event] = [
+        ev.CheatRoundEnded(
+            round=match.round,
             winner=winner,
             hand_sizes=sizes,
             places=places,
             points=points,
             totals=totals,
         ),
-        DeckRevealed(round=table.round, salt=table.salt, deck=list(table.deck)),
+        DeckRevealed(round=match.round, salt=deal.salt, deck=list(deal.deck)),
     ]
-    n = len(table.seats)
-    if table.round < table.options.rounds:
-        events.append(_deal(table.options, n, table.round + 1, (table.dealer + 1) % n, rng))
+    n = len(match.seats)
+    if match.round < match.options.rounds:
+        events.append(_deal(match.options, n, match.round + 1, (match.dealer + 1) % n, rng))
     else:
         best = max(totals)
         events.append(
-            CheatMatchEnded(winners=[s for s, t in enumerate(totals) if t == best], points=totals)
+            ev.CheatMatchEnded(
+                winners=[s for s, t in enumerate(totals) if t == best], points=totals
+            )
         )
     return events

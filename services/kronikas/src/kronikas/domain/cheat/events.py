@@ -8,14 +8,8 @@ import msgspec
 
 from kronikas.domain.cards import Card
 from kronikas.domain.cheat.options import CheatOptions
-from kronikas.domain.common import (
-    DeckRevealed,
-    EndReasonOnWire,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-)
+from kronikas.domain.common import DeckRevealed, EndReasonOnWire
+from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 
 
 class CheatGameCreated(msgspec.Struct, frozen=True, tag_field="type", tag="game_created"):
@@ -133,3 +127,17 @@ Event: TypeAlias = (
     | SeatAway
     | SeatBack
 )
+
+OwnEvent: TypeAlias = (
+    CheatGameCreated
+    | CheatRoundDealt
+    | CheatCardsPlayed
+    | CheatCalled
+    | CheatPileTaken
+    | CheatPenaltyTaken
+    | CheatPlayAccepted
+    | CheatRoundEnded
+    | DeckRevealed
+    | CheatMatchEnded
+)
+"""The game's own events: every event but seating's."""

@@ -6,83 +6,32 @@ from typing import assert_never
 
 import msgspec
 
-from kronikas.domain import seating
+import kronikas.domain.cheat.events as ev
 from kronikas.domain.cards import Card
-from kronikas.domain.cheat.events import (
-    CheatCalled,
-    CheatCardsPlayed,
-    CheatGameCreated,
-    CheatMatchEnded,
-    CheatPenaltyTaken,
-    CheatPileTaken,
-    CheatPlayAccepted,
-    CheatRoundDealt,
-    CheatRoundEnded,
-    Event,
-)
-from kronikas.domain.cheat.options import CheatOptions
-from kronikas.domain.cheat.seats import seats_of, stage_of
 from kronikas.domain.cheat.states import (
     CheatCallResult,
     CheatPenalty,
     CheatRoundResult,
+    Deal,
     Finished,
     InRound,
     Lobby,
+    Match,
     PileTop,
     RoundOver,
     State,
-    Table,
-    Turn,
+    ToPlay,
     Window,
     sort_cards,
 )
-from kronikas.domain.common import (
-    DeckRevealed,
-    EventOutOfPlace,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-    state_reason,
-)
+from kronikas.domain.common import DeckRevealed, EventOutOfPlace, expect, state_reason
 
 
-def _lobby(state: State, event: Event) -> Lobby:
+def _in_round(state: State, event: ev.Event) -> InRound:
     match state:
-        case Lobby():
-            return state
-        case Turn() | Window() | RoundOver() | Finished():
-            raise EventOutOfPlace.of(state, event)
-        case _:
-            assert_never(state)
-
-
-def _in_round(state: State, event: Event) -> InRound:
-    match state:
-        case Turn() | Window():
+        case ToPlay() | Window():
             return state
         case Lobby() | RoundOver() | Finished():
-            raise EventOutOfPlace.of(state, event)
-        case _:
-            assert_never(state)
-
-
-def _window(state: State, event: Event) -> Window:
-    match state:
-        case Window():
-            return state
-        case Lobby() | Turn() | RoundOver() | Finished():
-            raise EventOutOfPlace.of(state, event)
-        case _:
-            assert_never(state)
-
-
-def _over(state: State, event: Event) -> RoundOver:
-    match state:
-        case RoundOver():
-            return state
-        case Lobby() | Turn() | Window() | Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
@@ -100,23 +49,12 @@ def _unredacted(cards: list[Card] | None) -> list[Card]:
     return cards
 
 
-def _dealt(
-    options: CheatOptions,
-    seeded: bool,
-    seats: seating.Seating,
-    points: tuple[int, ...] | None,
-    last_round: CheatRoundResult | None,
-    event: CheatRoundDealt,
-) -> Turn:
-    return Turn(
-        Table(
-            options=options,
-            seeded=seeded,
-            seats=seats,
-            points=(0,) * len(seats) if points is None else points,
-            last_round=last_round,
-            round=event.round,
-            dealer=event.dealer,
+def _dealt(match: Match, event: ev.CheatRoundDealt) -> ToPlay:
+    """A round dealt: the first round's points start at 0 for every seat."""
+    points = match.points or (0,) * len(match.seats)
+    return ToPlay(
+        msgspec.structs.replace(match, points=points, round=event.round, dealer=event.dealer),
+        Deal(
             deck=tuple(_unredacted(event.deck)),
             salt=event.salt or "",
             commitment=event.commitment,
@@ -125,38 +63,40 @@ def _dealt(
             pile=(),
             rank=event.rank,
             turn=event.turn,
-        )
+        ),
     )
 
 
-def _played(table: Table, event: CheatCardsPlayed) -> Window:
+def _played(state: InRound, event: ev.CheatCardsPlayed) -> Window:
+    deal = state.deal
     cards = _unredacted(event.cards)
-    hand = list(table.hands[event.seat])
+    hand = list(deal.hands[event.seat])
     for card in cards:
         hand.remove(card)
-    table = msgspec.structs.replace(
-        table,
-        hands=_at(table.hands, event.seat, tuple(hand)),
-        pile=table.pile + tuple(cards),
+    deal = msgspec.structs.replace(
+        deal,
+        hands=_at(deal.hands, event.seat, tuple(hand)),
+        pile=deal.pile + tuple(cards),
         rank=event.next_rank,
         turn=event.turn,
     )
-    return Window(table, top=PileTop(seat=event.seat, cards=tuple(cards), rank=event.rank))
+    top = PileTop(seat=event.seat, cards=tuple(cards), rank=event.rank)
+    return Window(state.match, deal, top)
 
 
 def _taken(
-    table: Table, event: CheatPileTaken | CheatPenaltyTaken, penalty: CheatPenalty | None
-) -> Turn:
+    state: InRound, event: ev.CheatPileTaken | ev.CheatPenaltyTaken, penalty: CheatPenalty | None
+) -> ToPlay:
+    deal = state.deal
     taken = _unredacted(event.cards)
-    return Turn(
-        msgspec.structs.replace(
-            table,
-            hands=_at(table.hands, event.seat, sort_cards((*table.hands[event.seat], *taken))),
-            pile=(),
-            turn=table.turn if event.turn is None else event.turn,
-            last_penalty=penalty,
-        )
+    deal = msgspec.structs.replace(
+        deal,
+        hands=_at(deal.hands, event.seat, sort_cards((*deal.hands[event.seat], *taken))),
+        pile=(),
+        turn=deal.turn if event.turn is None else event.turn,
+        last_penalty=penalty,
     )
+    return ToPlay(state.match, deal)
 
 
 def _last_play(state: InRound) -> PileTop | None:
@@ -164,50 +104,32 @@ def _last_play(state: InRound) -> PileTop | None:
     return state.top if isinstance(state, Window) else None
 
 
-def _seated(state: State, event: seating.SeatingEvent) -> State:
-    """The state with its seating after a seating event (`seating.evolve`)."""
-    seats = seating.evolve(seats_of(state), event, stage_of(state), state)
-    match state:
-        case Lobby():
-            return msgspec.structs.replace(state, seats=seats)
-        case Turn() | Window() | RoundOver():
-            return msgspec.structs.replace(
-                state, table=msgspec.structs.replace(state.table, seats=seats)
-            )
-        case Finished():  # `seating.evolve` takes no event once the match is over
-            raise EventOutOfPlace.of(state, event)
-        case _:
-            assert_never(state)
-
-
-def evolve(state: State, event: Event) -> State:
-    """The state after an event: assigns what the event says."""
+def evolve(state: State, event: ev.OwnEvent) -> State:
+    """The state after one of the game's own events (seating's are the builder's): assigns
+    what the event says."""
     match event:
-        case CheatCardsPlayed():
-            return _played(_in_round(state, event).table, event)
-        case CheatCalled():
-            return Turn(
-                msgspec.structs.replace(
-                    _window(state, event).table,
-                    last_call=CheatCallResult(
-                        caller=event.caller,
-                        seat=event.seat,
-                        rank=event.rank,
-                        cards=event.cards,
-                        honest=event.honest,
-                        taker=event.taker,
-                    ),
-                )
+        case ev.CheatCardsPlayed():
+            return _played(_in_round(state, event), event)
+        case ev.CheatCalled():
+            window = expect(state, Window, event)
+            call = CheatCallResult(
+                caller=event.caller,
+                seat=event.seat,
+                rank=event.rank,
+                cards=event.cards,
+                honest=event.honest,
+                taker=event.taker,
             )
-        case CheatPileTaken():
-            table = _in_round(state, event).table
-            return _taken(table, event, table.last_penalty)
-        case CheatPenaltyTaken():
+            return ToPlay(window.match, msgspec.structs.replace(window.deal, last_call=call))
+        case ev.CheatPileTaken():
+            playing = _in_round(state, event)
+            return _taken(playing, event, playing.deal.last_penalty)
+        case ev.CheatPenaltyTaken():
             penalty = CheatPenalty(seat=event.seat, count=event.count)
-            return _taken(_in_round(state, event).table, event, penalty)
-        case CheatPlayAccepted():
-            return _window(state, event)
-        case CheatRoundEnded():
+            return _taken(_in_round(state, event), event, penalty)
+        case ev.CheatPlayAccepted():
+            return expect(state, Window, event)
+        case ev.CheatRoundEnded():
             playing = _in_round(state, event)
             result = CheatRoundResult(
                 round=event.round,
@@ -216,44 +138,34 @@ def evolve(state: State, event: Event) -> State:
                 points=event.points,
                 hand_sizes=event.hand_sizes,
             )
-            return RoundOver(
-                table=msgspec.structs.replace(
-                    playing.table, points=tuple(event.totals), last_round=result
-                ),
-                # A round ended by `accept` leaves its last play on the pile.
-                last_play=_last_play(playing),
+            match = msgspec.structs.replace(
+                playing.match, points=tuple(event.totals), last_round=result
             )
+            # A round ended by `accept` leaves its last play on the pile.
+            return RoundOver(match, playing.deal, last_play=_last_play(playing))
         case DeckRevealed():
-            if isinstance(state, Turn | Window):  # a round the table's cap of events cut short
-                return RoundOver(table=state.table, last_play=_last_play(state))
-            return _over(state, event)
-        case CheatRoundDealt():
+            if isinstance(state, ToPlay | Window):  # a round the table's cap of events cut short
+                return RoundOver(state.match, state.deal, last_play=_last_play(state))
+            return expect(state, RoundOver, event)
+        case ev.CheatRoundDealt():
             match state:
-                case Lobby():
-                    return _dealt(state.options, state.seeded, state.seats, None, None, event)
-                case RoundOver():
-                    t = state.table
-                    return _dealt(t.options, t.seeded, t.seats, t.points, t.last_round, event)
-                case Turn() | Window() | Finished():
+                case Lobby() | RoundOver():
+                    return _dealt(state.match, event)
+                case ToPlay() | Window() | Finished():
                     raise EventOutOfPlace.of(state, event)
                 case _:
                     assert_never(state)
-        case CheatMatchEnded():
+        case ev.CheatMatchEnded():
             reason = state_reason(event.reason)
+            winners = tuple(event.winners)
             if isinstance(state, Lobby) and reason is not None:
-                return Finished(table=state, winners=tuple(event.winners), reason=reason)
-            over = _over(state, event)
-            return Finished(
-                table=msgspec.structs.replace(over.table, points=tuple(event.points)),
-                winners=tuple(event.winners),
-                reason=reason,
-                last_play=over.last_play,
-            )
-        case PlayerJoined() | PlayerLeft() | SeatAway() | SeatBack():
-            return _seated(state, event)
-        case CheatGameCreated():
-            return msgspec.structs.replace(
-                _lobby(state, event), options=event.options, seeded=event.seeded
-            )
+                return Finished(state.match, winners, reason)
+            over = expect(state, RoundOver, event)
+            match = msgspec.structs.replace(over.match, points=tuple(event.points))
+            return Finished(match, winners, reason, over.deal, over.last_play)
+        case ev.CheatGameCreated():
+            lobby = expect(state, Lobby, event)
+            match = msgspec.structs.replace(lobby.match, options=event.options, seeded=event.seeded)
+            return Lobby(match)
         case _:
             assert_never(event)

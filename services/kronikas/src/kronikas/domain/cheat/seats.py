@@ -1,23 +1,16 @@
-"""Who sits where and who plays each seat at a Cheat table: what the application's clocks and
-the house need (docs/rules.md, "Clocks, leaving and the house")."""
+"""Where a Cheat table keeps its seats, its stage and its options (what seating is composed from,
+`builder.Place`), and whose clock runs and who may call: what the application's clocks and the
+house need (docs/rules.md, "Clocks, leaving and the house")."""
 
 from __future__ import annotations
 
 from typing import assert_never
 
+import msgspec
+
 from kronikas.domain import seating
-from kronikas.domain.cheat.states import Finished, Lobby, RoundOver, State, Turn, Window
-
-
-def seats_of(state: State) -> seating.Seating:
-    """The seating, in every phase."""
-    match state:
-        case Lobby():
-            return state.seats
-        case Turn() | Window() | RoundOver() | Finished():
-            return state.table.seats
-        case _:
-            assert_never(state)
+from kronikas.domain.builder import Place
+from kronikas.domain.cheat.states import Finished, Lobby, RoundOver, State, ToPlay, Window
 
 
 def stage_of(state: State) -> seating.Stage:
@@ -25,7 +18,7 @@ def stage_of(state: State) -> seating.Stage:
     match state:
         case Lobby():
             return "lobby"
-        case Turn() | Window() | RoundOver():
+        case ToPlay() | Window() | RoundOver():
             return "playing"
         case Finished():
             return "over"
@@ -33,29 +26,25 @@ def stage_of(state: State) -> seating.Stage:
             assert_never(state)
 
 
+def reseat(state: State, seats: seating.Seating) -> State:
+    """The state with this seating, kept in the match."""
+    return msgspec.structs.replace(state, match=msgspec.structs.replace(state.match, seats=seats))
+
+
+PLACE = Place(lambda state: state.match.seats, stage_of, reseat, lambda state: state.match.options)
+
+
 def waiting_for(state: State) -> int | None:
     """The seat whose clock runs: the player on turn (during the challenge window the next
     player, who plays or accepts); None in the lobby, between rounds and once the match is
     over."""
     match state:
-        case Turn() | Window():
-            return state.table.turn
+        case ToPlay() | Window():
+            return state.deal.turn
         case Lobby() | RoundOver() | Finished():
             return None
         case _:
             assert_never(state)
-
-
-def house_seats(state: State) -> frozenset[int]:
-    """The seats the house plays now: house players', those whose players left after the start,
-    and those away."""
-    return seating.house_seats(seats_of(state))
-
-
-def seat_of(state: State, player_id: str) -> int | None:
-    """The seat of a player now (seats move down when a player leaves the lobby); None when no
-    seat has that id."""
-    return seating.seat_of(seats_of(state), player_id)
 
 
 def may_call(state: State) -> frozenset[int]:
@@ -64,8 +53,8 @@ def may_call(state: State) -> frozenset[int]:
     match state:
         case Window():
             top = state.top.seat
-            return frozenset(s for s in range(len(state.table.seats)) if s != top)
-        case Lobby() | Turn() | RoundOver() | Finished():
+            return frozenset(s for s in range(len(state.match.seats)) if s != top)
+        case Lobby() | ToPlay() | RoundOver() | Finished():
             return frozenset()
         case _:
             assert_never(state)

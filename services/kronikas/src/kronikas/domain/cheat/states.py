@@ -1,5 +1,7 @@
-"""Cheat's states: one Struct per phase of the match (the lobby, a turn, the challenge window, a
-round's end, the end), each holding only what it needs; and the hand order."""
+"""Cheat's states: one Struct per phase of the match (the lobby, a play due, the challenge window,
+a round's end, the end), each holding only what it needs, over what lasts the whole `Match` and
+what lasts one round (`Deal`), as Thirty-One's; the order ranks are announced in, and the hand
+order."""
 
 from __future__ import annotations
 
@@ -11,6 +13,17 @@ from kronikas.domain.cards import COLOURED, PALE, RANKS, SUITS, Card
 from kronikas.domain.cheat.options import CheatOptions
 from kronikas.domain.common import EndReason
 from kronikas.domain.seating import Seating
+
+ANNOUNCED: Final = RANKS
+"""The ranks in the order Cheat's players announce them, from a round's first; after `A` comes
+`7` again."""
+FIRST_RANK: Final = ANNOUNCED[0]
+
+
+def next_rank(rank: str, steps: int = 1) -> str:
+    """The rank announced `steps` plays after `rank` (A is followed by 7)."""
+    return ANNOUNCED[(ANNOUNCED.index(rank) + steps) % len(ANNOUNCED)]
+
 
 _ORDER: Final[dict[Card, int]] = {
     code: i
@@ -74,26 +87,25 @@ class PileTop(msgspec.Struct, frozen=True, gc=False):
     rank: str
 
 
-class Lobby(msgspec.Struct, frozen=True):
-    """The table takes players; `seats` is the seating (`seating`), kept in every phase."""
+class Match(msgspec.Struct, frozen=True, gc=False):
+    """What lasts the whole match: the options, the seating (`seating`: who sits where, and who
+    plays each seat), the points, the round and its dealer, and the last round's result."""
 
     options: CheatOptions
     seeded: bool
     seats: Seating = ()
+    points: tuple[int, ...] = ()
+    round: int = 0
+    dealer: int = 0
+    """The round's dealer (0 before the first deal: the views show none in the lobby)."""
+    last_round: CheatRoundResult | None = None
 
 
-class Table(msgspec.Struct, frozen=True, gc=False):
-    """A round's table, whichever its phase: the seating, the points, the round's cards, the
-    rank due and who is on turn, and what the view keeps showing of the last call and
-    penalty."""
+class Deal(msgspec.Struct, frozen=True, gc=False):
+    """One round's cards, whichever its phase: the deck behind its commitment, the hands, the
+    cards set aside and the pile, the rank due and who is on turn, and what the view keeps
+    showing of the round's last call and penalty."""
 
-    options: CheatOptions
-    seeded: bool
-    seats: Seating
-    points: tuple[int, ...]
-    last_round: CheatRoundResult | None
-    round: int
-    dealer: int
     deck: tuple[Card, ...]
     salt: str
     commitment: str
@@ -106,17 +118,25 @@ class Table(msgspec.Struct, frozen=True, gc=False):
     last_penalty: CheatPenalty | None = None
 
 
-class Turn(msgspec.Struct, frozen=True, gc=False):
-    """The player on turn (`table.turn`) is to play; no play lies open to a call."""
+class Lobby(msgspec.Struct, frozen=True):
+    """The table takes players."""
 
-    table: Table
+    match: Match
+
+
+class ToPlay(msgspec.Struct, frozen=True, gc=False):
+    """The player on turn (`deal.turn`) is to play; no play lies open to a call."""
+
+    match: Match
+    deal: Deal
 
 
 class Window(msgspec.Struct, frozen=True, gc=False):
     """The challenge window after a play: any seat but its player's may call `top`, and the
-    player on turn (`table.turn`) plays on, or accepts a play that emptied its player's hand."""
+    player on turn (`deal.turn`) plays on, or accepts a play that emptied its player's hand."""
 
-    table: Table
+    match: Match
+    deal: Deal
     top: PileTop
 
 
@@ -125,31 +145,28 @@ class RoundOver(msgspec.Struct, frozen=True):
     `last_play` is the round's last play when it was accepted: its cards still lie on the
     pile."""
 
-    table: Table
+    match: Match
+    deal: Deal
     last_play: PileTop | None = None
 
 
 class Finished(msgspec.Struct, frozen=True):
-    """The match is over; `table` is the last round as it ended (`last_play` as in
-    `RoundOver`), or the lobby when the table's cap of events ended it before the start.
-    `reason` is why when the rules did not end it (`event_cap`)."""
+    """The match is over; `deal` is the last round as it ended (`last_play` as in `RoundOver`),
+    None when the table's cap of events ended the match before the start. `reason` is why
+    when the rules did not end it (`event_cap`)."""
 
-    table: Table | Lobby
+    match: Match
     winners: tuple[int, ...]
     reason: EndReason | None = None
+    deal: Deal | None = None
     last_play: PileTop | None = None
 
 
-State: TypeAlias = Lobby | Turn | Window | RoundOver | Finished
-InRound: TypeAlias = Turn | Window
+State: TypeAlias = Lobby | ToPlay | Window | RoundOver | Finished
+InRound: TypeAlias = ToPlay | Window
 """The phases of a round in play."""
 
 
 def initial_state(options: CheatOptions, seeded: bool) -> State:
     """The empty lobby before the game's first event (`created`)."""
-    return Lobby(options=options, seeded=seeded)
-
-
-def is_terminal(state: State) -> bool:
-    """Whether the match is over."""
-    return isinstance(state, Finished)
+    return Lobby(Match(options=options, seeded=seeded))

@@ -3,24 +3,12 @@ them."""
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias, assert_never
+from typing import assert_never
 
 import msgspec
 
+import kronikas.domain.cheat.events as ev
 from kronikas.domain.cards import Card
-from kronikas.domain.cheat.events import (
-    CheatCalled,
-    CheatCardsPlayed,
-    CheatGameCreated,
-    CheatMatchEnded,
-    CheatPenaltyTaken,
-    CheatPileTaken,
-    CheatPlayAccepted,
-    CheatRoundDealt,
-    CheatRoundEnded,
-    Event,
-)
-from kronikas.domain.cheat.legal import legal
 from kronikas.domain.cheat.options import CheatTableOptions
 from kronikas.domain.cheat.states import (
     CheatCallResult,
@@ -28,10 +16,11 @@ from kronikas.domain.cheat.states import (
     CheatRoundResult,
     Finished,
     Lobby,
+    Match,
     PileTop,
     RoundOver,
     State,
-    Turn,
+    ToPlay,
     Window,
 )
 from kronikas.domain.common import (
@@ -42,13 +31,10 @@ from kronikas.domain.common import (
     HouseSeat,
     LeftSeat,
     MyHand,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
     wire_reason,
 )
-from kronikas.domain.seating import Seating
+from kronikas.domain.engine import Status, Viewer
+from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack, Seating
 
 
 class CheatPlayerView(msgspec.Struct, frozen=True):
@@ -87,9 +73,6 @@ class CheatTableView(msgspec.Struct, frozen=True):
     """Everyone learns that an uncalled play held XP (docs/rules.md); shown until the next deal."""
 
 
-Status: TypeAlias = Literal["open", "playing", "finished"]
-
-
 class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat", omit_defaults=True):
     """A Cheat table as one viewer may see it; a spectator's `me` and `legal` are null.
     `end_reason` is there only when the table's cap of events ended the match."""
@@ -112,14 +95,14 @@ class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat", 
     end_reason: EndReasonOnWire = msgspec.UNSET
 
 
-def redact(event: Event, viewer: int | None) -> Event:
+def redact(event: ev.Event, viewer: int | None) -> ev.Event:
     """The event as `viewer` may see it: hidden cards become `None`."""
     match event:
-        case CheatCardsPlayed() | CheatPileTaken() | CheatPenaltyTaken():
+        case ev.CheatCardsPlayed() | ev.CheatPileTaken() | ev.CheatPenaltyTaken():
             if event.seat == viewer or event.cards is None:
                 return event
             return msgspec.structs.replace(event, cards=None)
-        case CheatRoundDealt():
+        case ev.CheatRoundDealt():
             return msgspec.structs.replace(
                 event,
                 hands=[hand if seat == viewer else None for seat, hand in enumerate(event.hands)],
@@ -128,13 +111,13 @@ def redact(event: Event, viewer: int | None) -> Event:
                 salt=None,
             )
         case (
-            CheatGameCreated()
+            ev.CheatGameCreated()
             | PlayerJoined()
-            | CheatCalled()
-            | CheatPlayAccepted()
-            | CheatRoundEnded()
+            | ev.CheatCalled()
+            | ev.CheatPlayAccepted()
+            | ev.CheatRoundEnded()
             | DeckRevealed()
-            | CheatMatchEnded()
+            | ev.CheatMatchEnded()
             | PlayerLeft()
             | SeatAway()
             | SeatBack()
@@ -165,106 +148,92 @@ def _players(
 
 
 def _lobby_view(
-    state: Lobby,
-    viewer: int | None,
+    match: Match,
+    viewer: Viewer,
     game_id: str,
     version: int,
     deadline: str | None,
-    by_house: bool,
-    ended: Finished | None = None,
+    reason: str | None,
 ) -> CheatGameView:
-    """The lobby's view; or, when the table's cap of events `ended` the match before the start,
-    the lobby as it was then (finished: nobody may do anything)."""
-    seated = viewer is not None and 0 <= viewer < len(state.seats)
+    """The lobby's view; or, when the table's cap of events ended the match before the start
+    (`reason`), the lobby as it was then (finished: nobody may do anything)."""
+    seat = viewer.seat
     return CheatGameView(
         id=game_id,
-        status="open" if ended is None else "finished",
+        status=viewer.status,
         version=version,
-        options=CheatTableOptions.of(state.options),
-        seeded=state.seeded,
+        options=CheatTableOptions.of(match.options),
+        seeded=match.seeded,
         round=0,
         dealer=None,
         turn=None,
         winners=[],
-        players=_players(state.seats, None, None),
-        me=MyHand(id=state.seats[viewer].id, seat=viewer, hand=[])
-        if seated and viewer is not None
-        else None,
-        legal=(legal(state, viewer, by_house=by_house) if ended is None else [])
-        if seated and viewer is not None
-        else None,
+        players=_players(match.seats, None, None),
+        me=None if seat is None else MyHand(id=match.seats[seat].id, seat=seat, hand=[]),
+        legal=viewer.legal,
         cheat=None,
         last_round=None,
         deadline=deadline,
-        end_reason=wire_reason(None if ended is None else ended.reason),
+        end_reason=wire_reason(reason),
     )
 
 
 def view(
-    state: State,
-    viewer: int | None,
-    game_id: str,
-    version: int,
-    deadline: str | None = None,
-    by_house: bool = False,
+    state: State, viewer: Viewer, game_id: str, version: int, deadline: str | None
 ) -> CheatGameView:
-    """The table as `viewer` (a seat, or `None` for a spectator) may see it. `deadline` is when
-    the clock of the seat the table waits for runs out (the application keeps the clocks).
-    `by_house`: the seat's view as the house plays it, `legal` being what the house may choose
-    for it (`legal(..., by_house=True)`)."""
-    status: Status = "playing"
+    """The table as `viewer` (a seat, or a spectator) may see it. `deadline` is when the clock
+    of the seat the table waits for runs out (the application keeps the clocks)."""
     winners: list[int] = []
     end_reason: str | None = None
     playing = True
     top: PileTop | None = None
     match state:
-        case Lobby():
-            return _lobby_view(state, viewer, game_id, version, deadline, by_house)
-        case Turn():
-            table = state.table
+        case ToPlay():
+            deal = state.deal
         case Window():
-            table, top = state.table, state.top
+            deal, top = state.deal, state.top
         case RoundOver():
             # docs/api.md: `last_play` lasts while its cards lie on the pile, after the round
             # too; the window is open only while the round is played.
-            table, top, playing = state.table, state.last_play, False
+            deal, top, playing = state.deal, state.last_play, False
+        case Lobby():
+            return _lobby_view(state.match, viewer, game_id, version, deadline, None)
         case Finished():
-            if isinstance(state.table, Lobby):
-                return _lobby_view(state.table, viewer, game_id, version, deadline, by_house, state)
-            table, top, playing = state.table, state.last_play, False
-            status, winners = "finished", list(state.winners)
-            end_reason = state.reason
+            if state.deal is None:
+                return _lobby_view(state.match, viewer, game_id, version, deadline, state.reason)
+            deal, top, playing = state.deal, state.last_play, False
+            winners, end_reason = list(state.winners), state.reason
         case _:
             assert_never(state)
-    seated = viewer is not None and 0 <= viewer < len(table.seats)
+    game, seat = state.match, viewer.seat
     return CheatGameView(
         id=game_id,
-        status=status,
+        status=viewer.status,
         version=version,
-        options=CheatTableOptions.of(table.options),
-        seeded=table.seeded,
-        round=table.round,
-        dealer=table.dealer,
-        turn=table.turn if playing else None,
+        options=CheatTableOptions.of(game.options),
+        seeded=game.seeded,
+        round=game.round,
+        dealer=game.dealer,
+        turn=deal.turn if playing else None,
         winners=winners,
-        players=_players(table.seats, table.hands, table.points),
-        me=MyHand(id=table.seats[viewer].id, seat=viewer, hand=list(table.hands[viewer]))
-        if seated and viewer is not None
-        else None,
-        legal=legal(state, viewer, by_house=by_house) if seated and viewer is not None else None,
+        players=_players(game.seats, deal.hands, game.points),
+        me=None
+        if seat is None
+        else MyHand(id=game.seats[seat].id, seat=seat, hand=list(deal.hands[seat])),
+        legal=viewer.legal,
         cheat=CheatTableView(
-            rank=table.rank,
-            pile_size=len(table.pile),
-            set_aside=len(table.set_aside),
+            rank=deal.rank,
+            pile_size=len(deal.pile),
+            set_aside=len(deal.set_aside),
             window_open=isinstance(state, Window),
             last_play=CheatLastPlay(seat=top.seat, count=len(top.cards), rank=top.rank)
             if top is not None
             else None,
-            last_call=table.last_call,
-            last_penalty=table.last_penalty,
-            commitment=table.commitment,
+            last_call=deal.last_call,
+            last_penalty=deal.last_penalty,
+            commitment=deal.commitment,
         ),
-        last_round=table.last_round,
+        last_round=game.last_round,
         deadline=deadline,
         end_reason=wire_reason(end_reason),
     )

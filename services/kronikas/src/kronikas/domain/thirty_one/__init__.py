@@ -3,7 +3,8 @@
 The package is the engine contract of docs/engines.md: every name the application, the API, the
 tests and the bench use is re-exported here. The modules, in the order they build on each other:
 `options`, `scoring`, `commands`, `events`, `view_types`, `states`, `legal` (the predicates
-`decide` checks, `legal` and `legal_moves`), `evolve`, `decide`, `view` (`view` and `redact`).
+`decide` checks: what a seat may do, stated once), `evolve`, `decide`, `view` (`view`,
+`redact`), `seats` (where seating is kept), `house` and `engine` (the game built in one value).
 
 Decisions taken here where the rules leave a detail open (docs/rules.md lists them too):
 
@@ -26,23 +27,16 @@ Decisions taken here where the rules leave a detail open (docs/rules.md lists th
 - A wire command from a seat that does not exist, a spectator, a player who is out, or anyone
   but the player on turn is `not_your_turn`; a `join` or `start` after the match has ended is
   `game_not_open`, a wire command then is `game_over`.
-- `Join`, `Leave` and `Back` (both games' wire commands) and the application's `common.TimeOut`
-  give `PlayerJoined`, `PlayerLeft`, `SeatBack` and `SeatAway`: the seating decider both games
-  compose (`domain/seating.py`) decides and folds them. The house plays a house player's seat, a
-  left one and an away one through the same `decide` (`by_house=True`); the clock runs for the
-  dealer during the dealer's choice, else for the player on turn (`waiting_for`). A player who is
-  out may still leave.
+- `Join`, `Leave` and `Back` (both games' wire commands) and the application's `seating.TimeOut`
+  give `PlayerJoined`, `PlayerLeft`, `SeatBack` and `SeatAway`: the seating decider the builder
+  composes into every game (`domain/seating.py`) decides and folds them. The house plays a house
+  player's seat, a left one and an away one through the same `decide` (`by_house=True`); the
+  clock runs for the dealer during the dealer's choice, else for the player on turn
+  (`waiting_for`). A player who is out may still leave.
 """
 
-from kronikas.domain.common import (
-    Back,
-    EventOutOfPlace,
-    Leave,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-    TimeOut,
-)
+from kronikas.domain.common import EventOutOfPlace
+from kronikas.domain.seating import Back, Leave, PlayerLeft, SeatAway, SeatBack, TimeOut
 from kronikas.domain.thirty_one.commands import (
     COMMANDS,
     Command,
@@ -55,7 +49,8 @@ from kronikas.domain.thirty_one.commands import (
     Swap,
     SwapAll,
 )
-from kronikas.domain.thirty_one.decide import ImpossibleState, created, decide
+from kronikas.domain.thirty_one.decide import ImpossibleState, created
+from kronikas.domain.thirty_one.engine import ENGINE
 from kronikas.domain.thirty_one.events import (
     Event,
     ThirtyOneCardSwapped,
@@ -69,8 +64,6 @@ from kronikas.domain.thirty_one.events import (
     ThirtyOneRoundDealt,
     ThirtyOneRoundEnded,
 )
-from kronikas.domain.thirty_one.evolve import evolve
-from kronikas.domain.thirty_one.legal import legal, legal_moves
 from kronikas.domain.thirty_one.options import (
     HAND_SIZE,
     KIND,
@@ -83,7 +76,7 @@ from kronikas.domain.thirty_one.options import (
     max_players,
 )
 from kronikas.domain.thirty_one.scoring import MIN_SCORE, THREE_ACES, score, wire_score
-from kronikas.domain.thirty_one.seats import house_seats, seat_of, waiting_for
+from kronikas.domain.thirty_one.seats import waiting_for
 from kronikas.domain.thirty_one.states import (
     Deal,
     DealerChoice,
@@ -97,9 +90,8 @@ from kronikas.domain.thirty_one.states import (
     Turns,
     deal_of,
     initial_state,
-    is_terminal,
 )
-from kronikas.domain.thirty_one.view import redact, view
+from kronikas.domain.thirty_one.view import redact
 from kronikas.domain.thirty_one.view_types import (
     ThirtyOneGameView,
     ThirtyOnePlayerView,
@@ -107,8 +99,18 @@ from kronikas.domain.thirty_one.view_types import (
     ThirtyOneTableView,
 )
 
+decide = ENGINE.decide
+evolve = ENGINE.evolve
+legal = ENGINE.legal
+legal_moves = ENGINE.legal_moves
+is_terminal = ENGINE.is_terminal
+house_seats = ENGINE.house_seats
+seat_of = ENGINE.seat_of
+view = ENGINE.view
+
 __all__ = [
     "COMMANDS",
+    "ENGINE",
     "HAND_SIZE",
     "KIND",
     "MAX_PLAYERS",

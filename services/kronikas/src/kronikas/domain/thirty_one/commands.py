@@ -8,7 +8,7 @@ from typing import Final, Literal, TypeAlias
 from msgspec import Struct
 
 from kronikas.domain.cards import CardCode
-from kronikas.domain.common import Back, Leave
+from kronikas.domain.seating import Back, Leave
 
 
 class _ThirtyOneCommand(Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):

@@ -2,27 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Final, assert_never
+from typing import Final, assert_never, cast
 
+import kronikas.domain.thirty_one.events as ev
 from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
     EVENT_CAP_REASON,
-    Back,
     CapReached,
     DeckRevealed,
     GameNotOpen,
     GameOver,
     IllegalMove,
-    Join,
-    Leave,
     NotYourTurn,
     Randomness,
     Start,
-    TimeOut,
 )
 from kronikas.domain.thirty_one.commands import (
-    Command,
     Exchange,
     Keep,
     Move,
@@ -30,19 +26,6 @@ from kronikas.domain.thirty_one.commands import (
     Show,
     Swap,
     SwapAll,
-)
-from kronikas.domain.thirty_one.events import (
-    Event,
-    ThirtyOneCardSwapped,
-    ThirtyOneGameCreated,
-    ThirtyOneHandExchanged,
-    ThirtyOneHandKept,
-    ThirtyOneHandShown,
-    ThirtyOneHandsSwapped,
-    ThirtyOneMatchEnded,
-    ThirtyOnePassed,
-    ThirtyOneRoundDealt,
-    ThirtyOneRoundEnded,
 )
 from kronikas.domain.thirty_one.evolve import evolve
 from kronikas.domain.thirty_one.legal import (
@@ -53,14 +36,12 @@ from kronikas.domain.thirty_one.legal import (
 )
 from kronikas.domain.thirty_one.options import (
     HAND_SIZE,
-    MAX_PLAYERS,
     MIN_PLAYERS,
     TABLE_SIZE,
     ThirtyOneOptions,
     deck_of,
 )
 from kronikas.domain.thirty_one.scoring import THREE_ACES, score, score_text, swapped, wire_score
-from kronikas.domain.thirty_one.seats import stage_of
 from kronikas.domain.thirty_one.states import (
     DealerChoice,
     Finished,
@@ -84,35 +65,33 @@ _NOT_THE_DEALERS_CHOICE: Final = (
 )
 
 
-def created(options: ThirtyOneOptions, seeded: bool) -> list[Event]:
+def created(options: ThirtyOneOptions, seeded: bool) -> list[ev.Event]:
     """The first event of every table, appended by the application (which has checked the
     options with the engine's `validate_options`)."""
-    return [ThirtyOneGameCreated(options=options, seeded=seeded)]
+    return [ev.ThirtyOneGameCreated(options=options, seeded=seeded)]
 
 
-def _after(state: State, events: list[Event]) -> State:
+def _after(state: State, events: list[ev.Event]) -> State:
     """The state these events of the decision being made lead to: what a later rule of the same
     decision reads (who is still in, the hands a round ends with)."""
     for event in events:
-        state = evolve(state, event)
+        state = evolve(state, cast(ev.OwnEvent, event))  # a game's decision seats nobody
     return state
 
 
 def decide(
     state: State,
-    command: Command | Join | Start | TimeOut | CapReached,
+    command: Move | Start | CapReached,
     seat: int | None,
     rng: Randomness,
     by_house: bool = False,
-) -> list[Event]:
-    """The events a command causes, or a DomainError saying why it is refused. `by_house`: the
-    house chose `command` for `seat`, one it plays (see `seating`)."""
+) -> list[ev.Event]:
+    """The events of one of the game's moves, of the start or of the cap of events, or a
+    DomainError saying why it is refused (seating's commands are the builder's). `by_house`:
+    the house chose `command` for `seat`, one it plays (see `seating`)."""
     match command:  # the cases run in order: the most frequent first
         case Swap() | Pass() | Show() | SwapAll() | Keep() | Exchange():
             return _move(state, command, seat, rng, by_house)
-        case Join() | Leave() | Back() | TimeOut():
-            seats, stage = state.match.seats, stage_of(state)
-            return [*seating.decide(seats, command, seat, stage, MAX_PLAYERS, by_house)]
         case Start():
             return _start(state, rng)
         case CapReached():
@@ -121,16 +100,16 @@ def decide(
             assert_never(command)
 
 
-def _end_at_cap(state: State) -> list[Event]:
+def _end_at_cap(state: State) -> list[ev.Event]:
     """The table's log reached its cap of events: the match ends where it stands. A round in
     play is not scored (nobody showed), but its deck is revealed as at every round's end; the
     players still in with the most lives win. Before the start nobody wins."""
-    events: list[Event] = []
+    events: list[ev.Event] = []
     match state:
         case Finished():
             return []
         case Lobby():
-            return [ThirtyOneMatchEnded(winners=[], reason=EVENT_CAP_REASON)]
+            return [ev.ThirtyOneMatchEnded(winners=[], reason=EVENT_CAP_REASON)]
         case DealerChoice() | Turns() | LastCircuit():
             deal = state.deal
             revealed = DeckRevealed(round=state.match.round, salt=deal.salt, deck=list(deal.deck))
@@ -143,11 +122,11 @@ def _end_at_cap(state: State) -> list[Event]:
     still_in = [s for s in range(len(match.seats)) if not match.out[s]]
     most = max(match.lives[s] for s in still_in)
     winners = [s for s in still_in if match.lives[s] == most]
-    events.append(ThirtyOneMatchEnded(winners=winners, reason=EVENT_CAP_REASON))
+    events.append(ev.ThirtyOneMatchEnded(winners=winners, reason=EVENT_CAP_REASON))
     return events
 
 
-def _start(state: State, rng: Randomness) -> list[Event]:
+def _start(state: State, rng: Randomness) -> list[ev.Event]:
     if not isinstance(state, Lobby):
         raise GameNotOpen("The game has already started.")
     n = len(state.match.seats)
@@ -157,7 +136,7 @@ def _start(state: State, rng: Randomness) -> list[Event]:
     return _deal(state, rng, 1, rng.pick(n))
 
 
-def _deal(state: Lobby | RoundOver, rng: Randomness, round: int, dealer: int) -> list[Event]:
+def _deal(state: Lobby | RoundOver, rng: Randomness, round: int, dealer: int) -> list[ev.Event]:
     """Deal a round (docs/engines.md's mapping); three Aces in a hand win it at once."""
     match = state.match
     n = len(match.seats)
@@ -168,8 +147,8 @@ def _deal(state: Lobby | RoundOver, rng: Randomness, round: int, dealer: int) ->
     hands: list[list[Card] | None] = [None] * n
     for j, s in enumerate(order):
         hands[s] = [deck[j], deck[j + m], deck[j + 2 * m]]
-    dealt: list[Event] = [
-        ThirtyOneRoundDealt(
+    dealt: list[ev.Event] = [
+        ev.ThirtyOneRoundDealt(
             round=round,
             dealer=dealer,
             seats=order,
@@ -199,7 +178,7 @@ def _seated(match: Match, seat: int | None, by_house: bool) -> int:
 
 def _move(
     state: State, command: Move, seat: int | None, rng: Randomness, by_house: bool
-) -> list[Event]:
+) -> list[ev.Event]:
     match state:
         case Turns():
             mover = _seated(state.match, seat, by_house)
@@ -233,16 +212,18 @@ def _move(
             assert_never(state)
 
 
-def _dealer_choice(state: DealerChoice, command: Move, seat: int, rng: Randomness) -> list[Event]:
+def _dealer_choice(
+    state: DealerChoice, command: Move, seat: int, rng: Randomness
+) -> list[ev.Event]:
     deal = state.deal
     first = deal.order[0]
     match command:
         case Keep():
-            return [ThirtyOneHandKept(seat=seat, turn=first)]
+            return [ev.ThirtyOneHandKept(seat=seat, turn=first)]
         case Exchange():
             wins = score(deal.table) == THREE_ACES
-            events: list[Event] = [
-                ThirtyOneHandExchanged(
+            events: list[ev.Event] = [
+                ev.ThirtyOneHandExchanged(
                     seat=seat, table=list(deal.hands[seat]), turn=None if wins else first
                 )
             ]
@@ -253,7 +234,7 @@ def _dealer_choice(state: DealerChoice, command: Move, seat: int, rng: Randomnes
             assert_never(command)
 
 
-def _turn(state: Turns, command: Move, seat: int, rng: Randomness) -> list[Event]:
+def _turn(state: Turns, command: Move, seat: int, rng: Randomness) -> list[ev.Event]:
     deal = state.deal
     nxt = deal.after[seat]
     hand = deal.hands[seat]
@@ -262,8 +243,8 @@ def _turn(state: Turns, command: Move, seat: int, rng: Randomness) -> list[Event
             check_not_forced(state)
             check_swap(hand, deal.table, command)
             wins = score(swapped(hand, command.give, command.take)) == THREE_ACES
-            events: list[Event] = [
-                ThirtyOneCardSwapped(
+            events: list[ev.Event] = [
+                ev.ThirtyOneCardSwapped(
                     seat=seat, give=command.give, take=command.take, turn=None if wins else nxt
                 )
             ]
@@ -272,15 +253,15 @@ def _turn(state: Turns, command: Move, seat: int, rng: Randomness) -> list[Event
             check_not_forced(state)
             if state.passed[seat]:
                 raise IllegalMove("You passed on your previous turn; swap or show now.")
-            return [ThirtyOnePassed(seat=seat, turn=nxt)]
+            return [ev.ThirtyOnePassed(seat=seat, turn=nxt)]
         case Show():
-            return [ThirtyOneHandShown(seat=seat, hand=list(hand), turn=nxt)]
+            return [ev.ThirtyOneHandShown(seat=seat, hand=list(hand), turn=nxt)]
         case SwapAll():
             check_not_forced(state)
             check_swap_all(deal.table)
             wins = score(deal.table) == THREE_ACES
             turn = None if wins else nxt
-            events = [ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=turn)]
+            events = [ev.ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=turn)]
             return _won(state, events, rng, seat) if wins else events
         case Keep() | Exchange():
             raise IllegalMove(_NOT_THE_DEALERS_CHOICE)
@@ -288,7 +269,7 @@ def _turn(state: Turns, command: Move, seat: int, rng: Randomness) -> list[Event
             assert_never(command)
 
 
-def _last_turn(state: LastCircuit, command: Move, seat: int, rng: Randomness) -> list[Event]:
+def _last_turn(state: LastCircuit, command: Move, seat: int, rng: Randomness) -> list[ev.Event]:
     deal = state.deal
     # The last circuit ends with the player before the shower.
     nxt = deal.after[seat]
@@ -296,7 +277,7 @@ def _last_turn(state: LastCircuit, command: Move, seat: int, rng: Randomness) ->
     hand = deal.hands[seat]
     match command:
         case Pass():
-            events: list[Event] = [ThirtyOnePassed(seat=seat, turn=following)]
+            events: list[ev.Event] = [ev.ThirtyOnePassed(seat=seat, turn=following)]
             return _won(state, events, rng, None) if following is None else events
         case Swap():
             check_swap(hand, deal.table, command)
@@ -306,11 +287,13 @@ def _last_turn(state: LastCircuit, command: Move, seat: int, rng: Randomness) ->
                     "In the last circuit a swap must leave your hand at 21 or more; "
                     f"this one would score {score_text(score(new_hand))}."
                 )
-            swap = ThirtyOneCardSwapped(seat=seat, give=command.give, take=command.take, turn=seat)
+            swap = ev.ThirtyOneCardSwapped(
+                seat=seat, give=command.give, take=command.take, turn=seat
+            )
             return _show_at_once(state, swap, rng, seat, new_hand, following)
         case SwapAll():
             check_swap_all(deal.table)
-            swap_all = ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=seat)
+            swap_all = ev.ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=seat)
             return _show_at_once(state, swap_all, rng, seat, deal.table, following)
         case Show():
             raise IllegalMove("Show is not a move of the last circuit; swap, swap_all or pass.")
@@ -322,17 +305,17 @@ def _last_turn(state: LastCircuit, command: Move, seat: int, rng: Randomness) ->
 
 def _show_at_once(
     state: LastCircuit,
-    swap: Event,
+    swap: ev.Event,
     rng: Randomness,
     seat: int,
     hand: tuple[Card, ...],
     following: int | None,
-) -> list[Event]:
+) -> list[ev.Event]:
     """Whoever swaps in the last circuit shows at once; three Aces or the last turn end the
     round."""
     wins = score(hand) == THREE_ACES
-    shown = ThirtyOneHandShown(seat=seat, hand=list(hand), turn=None if wins else following)
-    events: list[Event] = [swap, shown]
+    shown = ev.ThirtyOneHandShown(seat=seat, hand=list(hand), turn=None if wins else following)
+    events: list[ev.Event] = [swap, shown]
     if wins:
         return _won(state, events, rng, seat)
     if following is None:
@@ -340,12 +323,14 @@ def _show_at_once(
     return events
 
 
-def _won(state: State, events: list[Event], rng: Randomness, three_aces: int | None) -> list[Event]:
+def _won(
+    state: State, events: list[ev.Event], rng: Randomness, three_aces: int | None
+) -> list[ev.Event]:
     """These events, then the end of the round they end (`three_aces`: who won it at once)."""
     return events + _end_round(_after(state, events), rng, three_aces)
 
 
-def _end_round(state: State, rng: Randomness, three_aces: int | None) -> list[Event]:
+def _end_round(state: State, rng: Randomness, three_aces: int | None) -> list[ev.Event]:
     """Score the round, take lives, put players out, reveal the deck, deal on or end the match."""
     match, deal = state.match, deal_of(state)
     if deal is None or match.dealer is None:
@@ -373,7 +358,7 @@ def _end_round(state: State, rng: Randomness, three_aces: int | None) -> list[Ev
             lives[s] -= 1
     # If everyone left would drown, nobody does: the match must keep a winner.
     out = [] if len(drowning) == len(deal.order) else drowning
-    ended = ThirtyOneRoundEnded(
+    ended = ev.ThirtyOneRoundEnded(
         round=match.round,
         hands=hands,
         scores=scores,
@@ -382,13 +367,13 @@ def _end_round(state: State, rng: Randomness, three_aces: int | None) -> list[Ev
         three_aces=three_aces,
         lives=lives,
     )
-    events: list[Event] = [
+    events: list[ev.Event] = [
         ended,
         DeckRevealed(round=match.round, salt=deal.salt, deck=list(deal.deck)),
     ]
     left = [s for s in deal.order if s not in out]
     if len(left) == 1:
-        return [*events, ThirtyOneMatchEnded(winners=left)]
+        return [*events, ev.ThirtyOneMatchEnded(winners=left)]
     still_in = set(left)
     dealer = next(s % n for s in range(match.dealer + 1, match.dealer + n + 1) if s % n in still_in)
     over = _after(state, events)

@@ -8,14 +8,8 @@ from typing import TypeAlias
 from msgspec import UNSET, Struct
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import (
-    DeckRevealed,
-    EndReasonOnWire,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-)
+from kronikas.domain.common import DeckRevealed, EndReasonOnWire
+from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.options import ThirtyOneOptions
 
 
@@ -136,3 +130,18 @@ Event: TypeAlias = (
     | SeatAway
     | SeatBack
 )
+
+OwnEvent: TypeAlias = (
+    ThirtyOneGameCreated
+    | ThirtyOneRoundDealt
+    | ThirtyOneHandKept
+    | ThirtyOneHandExchanged
+    | ThirtyOneCardSwapped
+    | ThirtyOneHandsSwapped
+    | ThirtyOnePassed
+    | ThirtyOneHandShown
+    | ThirtyOneRoundEnded
+    | DeckRevealed
+    | ThirtyOneMatchEnded
+)
+"""The game's own events: every event but seating's."""

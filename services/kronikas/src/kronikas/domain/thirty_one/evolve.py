@@ -3,36 +3,14 @@ follow the state raises EventOutOfPlace."""
 
 from __future__ import annotations
 
-from typing import TypeVar, assert_never
+from typing import assert_never
 
 from msgspec.structs import replace
 
-from kronikas.domain import seating
+import kronikas.domain.thirty_one.events as ev
 from kronikas.domain.cards import Card
-from kronikas.domain.common import (
-    DeckRevealed,
-    EventOutOfPlace,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-    state_reason,
-)
-from kronikas.domain.thirty_one.events import (
-    Event,
-    ThirtyOneCardSwapped,
-    ThirtyOneGameCreated,
-    ThirtyOneHandExchanged,
-    ThirtyOneHandKept,
-    ThirtyOneHandShown,
-    ThirtyOneHandsSwapped,
-    ThirtyOneMatchEnded,
-    ThirtyOnePassed,
-    ThirtyOneRoundDealt,
-    ThirtyOneRoundEnded,
-)
+from kronikas.domain.common import DeckRevealed, EventOutOfPlace, expect, state_reason
 from kronikas.domain.thirty_one.scoring import swapped
-from kronikas.domain.thirty_one.seats import stage_of
 from kronikas.domain.thirty_one.states import (
     Deal,
     DealerChoice,
@@ -47,49 +25,39 @@ from kronikas.domain.thirty_one.states import (
 )
 from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
 
-P = TypeVar("P", Lobby, DealerChoice, Turns, LastCircuit, RoundOver, Finished)
 
-
-def _expect(state: State, phase: type[P], event: Event) -> P:
-    """The state, which must be in `phase` for this event to follow it."""
-    if isinstance(state, phase):
-        return state
-    raise EventOutOfPlace.of(state, event)
-
-
-def evolve(state: State, event: Event) -> State:
-    """The state after an event: only what the event says is assigned."""
+def evolve(state: State, event: ev.OwnEvent) -> State:
+    """The state after one of the game's own events (seating's are the builder's): only what
+    the event says is assigned."""
     match event:
-        case ThirtyOneCardSwapped():
+        case ev.ThirtyOneCardSwapped():
             return _swap(state, event)
-        case ThirtyOnePassed():
+        case ev.ThirtyOnePassed():
             return _passed(state, event)
-        case ThirtyOneHandsSwapped():
+        case ev.ThirtyOneHandsSwapped():
             return _swap_all(state, event)
-        case ThirtyOneHandShown():
+        case ev.ThirtyOneHandShown():
             return _shown(state, event)
-        case ThirtyOneHandKept():
-            choice = _expect(state, DealerChoice, event)
+        case ev.ThirtyOneHandKept():
+            choice = expect(state, DealerChoice, event)
             return _turns(choice, choice.deal, event.turn)
-        case ThirtyOneHandExchanged():
-            choice = _expect(state, DealerChoice, event)
+        case ev.ThirtyOneHandExchanged():
+            choice = expect(state, DealerChoice, event)
             deal = choice.deal
             deal = replace(
                 deal, hands=put(deal.hands, event.seat, deal.table), table=tuple(event.table)
             )
             return _turns(choice, deal, event.turn)
-        case ThirtyOneRoundDealt():
+        case ev.ThirtyOneRoundDealt():
             return _dealt(state, event)
-        case ThirtyOneRoundEnded():
+        case ev.ThirtyOneRoundEnded():
             return _round_ended(state, event)
         case DeckRevealed():
             return _revealed(state, event)
-        case ThirtyOneMatchEnded():
+        case ev.ThirtyOneMatchEnded():
             return _ended(state, event)
-        case PlayerJoined() | PlayerLeft() | SeatAway() | SeatBack():
-            return _seated(state, event)
-        case ThirtyOneGameCreated():
-            _expect(state, Lobby, event)
+        case ev.ThirtyOneGameCreated():
+            expect(state, Lobby, event)
             return initial_state(event.options, event.seeded)
         case _:
             assert_never(event)
@@ -109,7 +77,7 @@ def _revealed(state: State, event: DeckRevealed) -> State:
             assert_never(state)
 
 
-def _ended(state: State, event: ThirtyOneMatchEnded) -> State:
+def _ended(state: State, event: ev.ThirtyOneMatchEnded) -> State:
     """After the last round; or, when the table's cap of events ends the match, after a round
     cut short or in the lobby."""
     match state:
@@ -125,24 +93,13 @@ def _ended(state: State, event: ThirtyOneMatchEnded) -> State:
     return Finished(match=state.match, winners=tuple(event.winners), reason=reason)
 
 
-def _seated(state: State, event: seating.SeatingEvent) -> State:
-    """The state with its seating after a seating event (`seating.evolve`); in the lobby every
-    seat has the table's lives and none is out."""
-    game = state.match
-    seats = seating.evolve(game.seats, event, stage_of(state), state)
-    if isinstance(state, Lobby):
-        n = len(seats)
-        return Lobby(replace(game, seats=seats, lives=(game.options.lives,) * n, out=(False,) * n))
-    return replace(state, match=replace(game, seats=seats))
-
-
 def _turns(choice: DealerChoice, deal: Deal, turn: int | None) -> Turns:
     """The turns after the dealer's choice."""
     passed = (False,) * len(choice.match.seats)
     return Turns(match=choice.match, deal=deal, turn=turn, passed=passed)
 
 
-def _passed(state: State, event: ThirtyOnePassed) -> State:
+def _passed(state: State, event: ev.ThirtyOnePassed) -> State:
     match state:
         case Turns():
             return replace(
@@ -159,7 +116,7 @@ def _passed(state: State, event: ThirtyOnePassed) -> State:
             assert_never(state)
 
 
-def _swap(state: State, event: ThirtyOneCardSwapped) -> State:
+def _swap(state: State, event: ev.ThirtyOneCardSwapped) -> State:
     match state:
         case Turns() | LastCircuit():
             deal = state.deal
@@ -176,7 +133,7 @@ def _swap(state: State, event: ThirtyOneCardSwapped) -> State:
             assert_never(state)
 
 
-def _swap_all(state: State, event: ThirtyOneHandsSwapped) -> State:
+def _swap_all(state: State, event: ev.ThirtyOneHandsSwapped) -> State:
     match state:
         case Turns() | LastCircuit():
             deal = state.deal
@@ -208,7 +165,7 @@ def _swapped_in(state: Turns | LastCircuit, deal: Deal, seat: int, turn: int | N
             assert_never(state)
 
 
-def _shown(state: State, event: ThirtyOneHandShown) -> State:
+def _shown(state: State, event: ev.ThirtyOneHandShown) -> State:
     hand = tuple(event.hand)
     match state:
         case Turns():
@@ -229,7 +186,7 @@ def _shown(state: State, event: ThirtyOneHandShown) -> State:
             assert_never(state)
 
 
-def _dealt(state: State, event: ThirtyOneRoundDealt) -> State:
+def _dealt(state: State, event: ev.ThirtyOneRoundDealt) -> State:
     match state:
         case RoundOver() | Lobby():
             n = len(state.match.seats)
@@ -254,7 +211,7 @@ def _dealt(state: State, event: ThirtyOneRoundDealt) -> State:
             assert_never(state)
 
 
-def _round_ended(state: State, event: ThirtyOneRoundEnded) -> State:
+def _round_ended(state: State, event: ev.ThirtyOneRoundEnded) -> State:
     match state:
         case LastCircuit() | Turns() | DealerChoice():
             game = state.match

@@ -1,16 +1,15 @@
-"""What a seat may do now: the predicates `decide` checks, and the legal commands built from them
-(`legal`, the command types a view lists; `legal_moves`, every concrete command, as OpenSpiel's
-`legal_actions`)."""
+"""What a seat may do now, stated once (`builder.Statement`): the predicates `decide` checks, the
+command types a seat may send (`allowed`) and the swaps it may make (`choices`); the builder
+derives `legal` and `legal_moves`, with leave and back, from them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import assert_never
 
-from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.common import IllegalMove
-from kronikas.domain.thirty_one.commands import Command, Exchange, Keep, Pass, Show, Swap, SwapAll
+from kronikas.domain.thirty_one.commands import Command, Swap
 from kronikas.domain.thirty_one.scoring import MIN_SCORE, score, score_text, swapped
 from kronikas.domain.thirty_one.states import (
     DealerChoice,
@@ -20,7 +19,7 @@ from kronikas.domain.thirty_one.states import (
     RoundOver,
     State,
     Turns,
-    is_terminal,
+    deal_of,
 )
 
 
@@ -72,23 +71,9 @@ def _any_good_swap(hand: tuple[Card, ...], table: tuple[Card, ...]) -> bool:
     return any(reaches_21(swapped(hand, give, take)) for give in hand for take in table)
 
 
-def legal(state: State, seat: int, by_house: bool = False) -> list[str]:
-    """The command types this seat may send now: the game's, then `leave` (any seat whose player
-    has not left, until the match is over) and `back` (a seat away).
-
-    `by_house`: what the house may choose for the seat, one it plays (`house_seats`): the game's
-    commands only, also for a seat whose player left; `[]` for a seat the house does not play."""
-    seats = state.match.seats
-    if not 0 <= seat < len(seats) or is_terminal(state):
-        return []
-    flags = seats[seat]
-    if not seating.may_act(flags, by_house):
-        return []
-    return _game_kinds(state, seat) + seating.kinds(flags, by_house)
-
-
-def _game_kinds(state: State, seat: int) -> list[str]:
-    """The game's command types this seat may send now."""
+def allowed(state: State, seat: int) -> list[str]:
+    """The game's command types this seat may send now (the dealer's choice; on turn: swap,
+    swap_all, pass and show as the phase and `max_circuits` allow them)."""
     match state:
         case Turns():
             if seat != state.turn:
@@ -119,55 +104,17 @@ def _game_kinds(state: State, seat: int) -> list[str]:
             assert_never(state)
 
 
-def legal_moves(state: State, seat: int, by_house: bool = False) -> list[Command]:
-    """Every concrete command this seat may send now, each one `decide` accepts (`[]` when none).
-
-    In the order of `legal`: keep, exchange; the swaps, by the hand's cards then the table's;
-    swap_all, pass, show; last leave and back, so that the first legal move is a move of the
-    game. The command types, without repeats, are `legal(state, seat)`; `by_house` as there.
-    """
-    seats = state.match.seats
-    if not 0 <= seat < len(seats) or is_terminal(state):
+def choices(state: State, seat: int, kind: str) -> list[Command]:
+    """The swaps a seat may make (the one command of `allowed` with fields), by the hand's cards
+    then the table's: any in the turns, in the last circuit those that leave 21 or more."""
+    deal = deal_of(state)
+    if kind != "swap" or deal is None:
         return []
-    flags = seats[seat]
-    if not seating.may_act(flags, by_house):
-        return []
-    return _game_moves(state, seat) + seating.moves(flags, by_house)
-
-
-def _game_moves(state: State, seat: int) -> list[Command]:
-    """The game's commands this seat may send now."""
-    match state:
-        case Turns():
-            if seat != state.turn:
-                return []
-            if forced_show(state):
-                return [Show()]
-            hand, table = state.deal.hands[seat], state.deal.table
-            moves: list[Command] = [Swap(give=give, take=take) for give in hand for take in table]
-            if can_swap_all(table):
-                moves.append(SwapAll())
-            if not state.passed[seat]:
-                moves.append(Pass())
-            moves.append(Show())
-            return moves
-        case LastCircuit():
-            if seat != state.turn:
-                return []
-            hand, table = state.deal.hands[seat], state.deal.table
-            moves = [
-                Swap(give=give, take=take)
-                for give in hand
-                for take in table
-                if reaches_21(swapped(hand, give, take))
-            ]
-            if can_swap_all(table):
-                moves.append(SwapAll())
-            moves.append(Pass())
-            return moves
-        case DealerChoice():
-            return [Keep(), Exchange()] if seat == state.match.dealer else []
-        case Lobby() | RoundOver() | Finished():
-            return []
-        case _:
-            assert_never(state)
+    hand, table = deal.hands[seat], deal.table
+    last = isinstance(state, LastCircuit)
+    return [
+        Swap(give=give, take=take)
+        for give in hand
+        for take in table
+        if not last or reaches_21(swapped(hand, give, take))
+    ]

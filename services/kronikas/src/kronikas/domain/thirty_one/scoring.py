@@ -6,13 +6,18 @@ import functools
 from collections.abc import Sequence
 from typing import Final
 
-from kronikas.domain.cards import COLOURED, STANDARD, VALUES, Card
+from kronikas.domain.cards import COLOURED, STANDARD, Card
 from kronikas.domain.thirty_one.options import HAND_SIZE
 
 MIN_SCORE: Final = 42
 """21, doubled: the lowest score a hand can have that is not 0."""
 THREE_ACES: Final = 66
 """33, doubled: three Aces, an immediate win."""
+
+VALUES: Final[dict[str, int]] = {
+    "7": 7, "8": 8, "9": 9, "10": 10, "U": 10, "O": 10, "K": 10, "A": 11,
+}  # fmt: skip
+"""What a card of each rank counts in Thirty-One."""
 
 _RANK: Final = {card: card[:-1] for card in STANDARD}
 _SUIT: Final = {card: card[-1] for card in STANDARD}

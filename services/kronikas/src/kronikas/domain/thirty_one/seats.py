@@ -1,11 +1,16 @@
-"""Who sits where and who plays each seat at a Thirty-One table: what the application's clocks
-and the house need (docs/rules.md, "Clocks, leaving and the house")."""
+"""Where a Thirty-One table keeps its seats, its stage and its options (what seating is
+composed from, `builder.Place`), and whose clock runs: what the application's clocks and the
+house need (docs/rules.md, "Clocks, leaving and the house")."""
 
 from __future__ import annotations
 
 from typing import assert_never
 
+from msgspec.structs import replace
+
 from kronikas.domain import seating
+from kronikas.domain.builder import Place
+from kronikas.domain.thirty_one.options import ThirtyOneOptions
 from kronikas.domain.thirty_one.states import (
     DealerChoice,
     Finished,
@@ -30,6 +35,29 @@ def stage_of(state: State) -> seating.Stage:
             assert_never(state)
 
 
+def seats_of(state: State) -> seating.Seating:
+    """The seating, kept in the match in every phase."""
+    return state.match.seats
+
+
+def reseat(state: State, seats: seating.Seating) -> State:
+    """The state with this seating; in the lobby every seat has the table's lives and none is
+    out."""
+    game = state.match
+    if isinstance(state, Lobby):
+        n = len(seats)
+        return Lobby(replace(game, seats=seats, lives=(game.options.lives,) * n, out=(False,) * n))
+    return replace(state, match=replace(game, seats=seats))
+
+
+def options_of(state: State) -> ThirtyOneOptions:
+    """The table's options, kept in the match."""
+    return state.match.options
+
+
+PLACE = Place(seats_of, stage_of, reseat, options_of)
+
+
 def waiting_for(state: State) -> int | None:
     """The seat whose clock runs: the dealer during the dealer's choice, else the player on turn
     (in the last circuit too); None in the lobby, between rounds and once the match is over."""
@@ -42,15 +70,3 @@ def waiting_for(state: State) -> int | None:
             return None
         case _:
             assert_never(state)
-
-
-def house_seats(state: State) -> frozenset[int]:
-    """The seats the house plays now: house players', those whose players left after the start,
-    and those away."""
-    return seating.house_seats(state.match.seats)
-
-
-def seat_of(state: State, player_id: str) -> int | None:
-    """The seat of a player now (seats move down when a player leaves the lobby); None when no
-    seat has that id."""
-    return seating.seat_of(state.match.seats, player_id)

@@ -3,34 +3,15 @@ one viewer may see it."""
 
 from __future__ import annotations
 
-from typing import Literal, assert_never
+from typing import assert_never
 
 from msgspec.structs import replace
 
+import kronikas.domain.thirty_one.events as ev
 from kronikas.domain.cards import Card
-from kronikas.domain.common import (
-    DeckRevealed,
-    MyHand,
-    PlayerJoined,
-    PlayerLeft,
-    SeatAway,
-    SeatBack,
-    wire_reason,
-)
-from kronikas.domain.thirty_one.events import (
-    Event,
-    ThirtyOneCardSwapped,
-    ThirtyOneGameCreated,
-    ThirtyOneHandExchanged,
-    ThirtyOneHandKept,
-    ThirtyOneHandShown,
-    ThirtyOneHandsSwapped,
-    ThirtyOneMatchEnded,
-    ThirtyOnePassed,
-    ThirtyOneRoundDealt,
-    ThirtyOneRoundEnded,
-)
-from kronikas.domain.thirty_one.legal import legal
+from kronikas.domain.common import DeckRevealed, MyHand, wire_reason
+from kronikas.domain.engine import Viewer
+from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.options import ThirtyOneTableOptions
 from kronikas.domain.thirty_one.states import (
     DealerChoice,
@@ -48,39 +29,30 @@ from kronikas.domain.thirty_one.view_types import (
     ThirtyOneTableView,
 )
 
-Status = Literal["open", "playing", "finished"]
-
 
 def view(
-    state: State,
-    viewer: int | None,
-    game_id: str,
-    version: int,
-    deadline: str | None = None,
-    by_house: bool = False,
+    state: State, viewer: Viewer, game_id: str, version: int, deadline: str | None
 ) -> ThirtyOneGameView:
-    """The docs/api.md view of the table for a seat, or for a spectator (`viewer` None).
-    `deadline` is when the clock of the seat the table waits for runs out (the application keeps
-    the clocks). `by_house`: the seat's view as the house plays it, `legal` being what the house
-    may choose for it (`legal(..., by_house=True)`)."""
+    """The docs/api.md view of the table for a seat, or for a spectator. `deadline` is when the
+    clock of the seat the table waits for runs out (the application keeps the clocks)."""
     game = state.match
     n = len(game.seats)
-    seat = viewer if viewer is not None and 0 <= viewer < n else None
+    seat = viewer.seat
     deal = deal_of(state)
     hands: tuple[tuple[Card, ...], ...] = deal.hands if deal is not None else ((),) * n
     players = [
         ThirtyOnePlayerView(
-            id=sitting.id,
-            name=sitting.name,
+            id=player.id,
+            name=player.name,
             seat=s,
             hand_size=len(hand),
             lives=lives,
             out=out,
-            house=sitting.house or sitting.left,
-            away=sitting.away,
-            left=sitting.left,
+            house=player.house or player.left,
+            away=player.away,
+            left=player.left,
         )
-        for s, (sitting, hand, lives, out) in enumerate(
+        for s, (player, hand, lives, out) in enumerate(
             zip(game.seats, hands, game.lives, game.out, strict=True)
         )
     ]
@@ -88,7 +60,6 @@ def view(
     turn: int | None = None
     winners: list[int] = []
     end_reason: str | None = None
-    status: Status = "playing"
     match state:  # the cases run in order: the most frequent first
         case Turns():
             turn = state.turn
@@ -120,19 +91,16 @@ def view(
                 circuit=None,
                 passed=[],
             )
-        case Lobby():
-            status = "open"
-        case RoundOver():
+        case Lobby() | RoundOver():
             pass
         case Finished():
-            status = "finished"
             winners = list(state.winners)
             end_reason = state.reason
         case _:
             assert_never(state)
     return ThirtyOneGameView(
         id=game_id,
-        status=status,
+        status=viewer.status,
         version=version,
         options=ThirtyOneTableOptions.of(game.options),
         seeded=game.seeded,
@@ -142,7 +110,7 @@ def view(
         winners=winners,
         players=players,
         me=None if seat is None else MyHand(id=players[seat].id, seat=seat, hand=list(hands[seat])),
-        legal=None if seat is None else legal(state, seat, by_house=by_house),
+        legal=viewer.legal,
         thirty_one=table,
         last_round=game.last_round,
         deadline=deadline,
@@ -150,12 +118,12 @@ def view(
     )
 
 
-def redact(event: Event, viewer: int | None) -> Event:
+def redact(event: ev.Event, viewer: int | None) -> ev.Event:
     """The event as a viewer may see it: a deal shows only the viewer's own hand and never the
     deck or its salt; every other Thirty-One event is public (a show or a round's end carries
     only the hands it opens; `deck_revealed` comes once the round is over)."""
     match event:
-        case ThirtyOneRoundDealt():
+        case ev.ThirtyOneRoundDealt():
             return replace(
                 event,
                 hands=[hand if s == viewer else None for s, hand in enumerate(event.hands)],
@@ -163,17 +131,17 @@ def redact(event: Event, viewer: int | None) -> Event:
                 salt=None,
             )
         case (  # public; the most frequent first, as the cases run in order
-            ThirtyOneCardSwapped()
-            | ThirtyOnePassed()
-            | ThirtyOneHandShown()
-            | ThirtyOneHandsSwapped()
-            | ThirtyOneHandKept()
-            | ThirtyOneHandExchanged()
-            | ThirtyOneRoundEnded()
+            ev.ThirtyOneCardSwapped()
+            | ev.ThirtyOnePassed()
+            | ev.ThirtyOneHandShown()
+            | ev.ThirtyOneHandsSwapped()
+            | ev.ThirtyOneHandKept()
+            | ev.ThirtyOneHandExchanged()
+            | ev.ThirtyOneRoundEnded()
             | DeckRevealed()
-            | ThirtyOneMatchEnded()
+            | ev.ThirtyOneMatchEnded()
             | PlayerJoined()
-            | ThirtyOneGameCreated()
+            | ev.ThirtyOneGameCreated()
             | PlayerLeft()
             | SeatAway()
             | SeatBack()

@@ -15,6 +15,7 @@ from kronikas.domain.common import (
     LeftSeat,
     MyHand,
 )
+from kronikas.domain.engine import Status
 from kronikas.domain.thirty_one.options import ThirtyOneTableOptions
 
 
@@ -65,7 +66,7 @@ class ThirtyOneGameView(
     spectator; `end_reason` is there only when the table's cap of events ended the match)."""
 
     id: str
-    status: Literal["open", "playing", "finished"]
+    status: Status
     version: int
     options: ThirtyOneTableOptions
     seeded: bool

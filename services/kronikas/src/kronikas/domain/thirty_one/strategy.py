@@ -22,23 +22,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final, TypeAlias, assert_never
 
-from kronikas.domain.cards import COLOURED, STANDARD, VALUES, Card
-from kronikas.domain.common import DeckRevealed, PlayerJoined, PlayerLeft, SeatAway, SeatBack
+import kronikas.domain.thirty_one.events as ev
+from kronikas.domain.cards import COLOURED, STANDARD, Card
+from kronikas.domain.common import DeckRevealed
+from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.commands import Command, Exchange, Keep, Pass, Show, Swap, SwapAll
-from kronikas.domain.thirty_one.events import (
-    Event,
-    ThirtyOneCardSwapped,
-    ThirtyOneGameCreated,
-    ThirtyOneHandExchanged,
-    ThirtyOneHandKept,
-    ThirtyOneHandShown,
-    ThirtyOneHandsSwapped,
-    ThirtyOneMatchEnded,
-    ThirtyOnePassed,
-    ThirtyOneRoundDealt,
-    ThirtyOneRoundEnded,
-)
-from kronikas.domain.thirty_one.scoring import MIN_SCORE, THREE_ACES, score, swapped
+from kronikas.domain.thirty_one.scoring import MIN_SCORE, THREE_ACES, VALUES, score, swapped
 from kronikas.domain.thirty_one.view_types import ThirtyOneGameView
 
 _SAMPLES: Final = 32
@@ -136,7 +125,7 @@ class _Hand:
 class _Round:
     """A round as the seat knows it: its hand, the table, what it saw of the others."""
 
-    def __init__(self, view: ThirtyOneGameView, history: Sequence[Event], me: int) -> None:
+    def __init__(self, view: ThirtyOneGameView, history: Sequence[ev.Event], me: int) -> None:
         table = view.thirty_one
         self.me = me
         n = len(view.players)
@@ -162,47 +151,47 @@ class _Round:
         self.after = self.order[start + 1 :] + self.order[:start]
         """The others, in the order they play after us."""
 
-    def _follow(self, history: Sequence[Event]) -> None:
+    def _follow(self, history: Sequence[ev.Event]) -> None:
         """What the round's events tell of the other hands and how they were played."""
         table: Cards = ()
         shown = False  # the last circuit has begun
         for event in history:
             match event:
-                case ThirtyOneRoundDealt():
+                case ev.ThirtyOneRoundDealt():
                     self.order = list(event.seats) or self.order
                     self.others = {s: _Hand() for s in self.order if s != self.me}
                     table, shown = tuple(event.table), False
-                case ThirtyOneHandKept(seat=seat):
+                case ev.ThirtyOneHandKept(seat=seat):
                     if seat in self.others:
                         self.others[seat].choose("keep", table)
-                case ThirtyOnePassed(seat=seat):
+                case ev.ThirtyOnePassed(seat=seat):
                     if seat in self.others and not shown:
                         self.others[seat].choose("pass", table)
-                case ThirtyOneCardSwapped(seat=seat, give=give, take=take):
+                case ev.ThirtyOneCardSwapped(seat=seat, give=give, take=take):
                     if seat in self.others and take in table:
                         self.others[seat].choose("last" if shown else "swap", table, (give, take))
                         self.others[seat].swap(give, take)
                     table = swapped(table, take, give) if take in table else table
-                case ThirtyOneHandExchanged(seat=seat) | ThirtyOneHandsSwapped(seat=seat):
+                case ev.ThirtyOneHandExchanged(seat=seat) | ev.ThirtyOneHandsSwapped(seat=seat):
                     other = self.others.get(seat)
                     if other is not None and len(table) == len(event.table):
-                        kind = "exchange" if isinstance(event, ThirtyOneHandExchanged) else "all"
+                        kind = "exchange" if isinstance(event, ev.ThirtyOneHandExchanged) else "all"
                         other.choose("last" if shown else kind, table)
                         other.reveal(event.table)
                         other.slots = list(table)
                     table = tuple(event.table)
-                case ThirtyOneHandShown(seat=seat, hand=hand):
+                case ev.ThirtyOneHandShown(seat=seat, hand=hand):
                     if seat in self.others:
                         if not shown:
                             self.others[seat].choose("show", table)
                         self.others[seat].reveal(hand)
                     shown = True
                 case (
-                    ThirtyOneGameCreated()
+                    ev.ThirtyOneGameCreated()
                     | PlayerJoined()
-                    | ThirtyOneRoundEnded()
+                    | ev.ThirtyOneRoundEnded()
                     | DeckRevealed()
-                    | ThirtyOneMatchEnded()
+                    | ev.ThirtyOneMatchEnded()
                     | PlayerLeft()
                     | SeatAway()
                     | SeatBack()
@@ -385,7 +374,7 @@ def _play(hand: Cards, table: Cards, move: Move) -> tuple[Cards, Cards]:
 
 
 def house_command(
-    view: ThirtyOneGameView, history: Sequence[Event], rng: random.Random
+    view: ThirtyOneGameView, history: Sequence[ev.Event], rng: random.Random
 ) -> Command | None:
     """The house's move for the seat whose `view` and redacted `history` these are, or None when
     it has none to make."""
