@@ -25,16 +25,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks import follow, socket_follow
-from benchmarks.bench import (
-    Commands,
-    Service,
-    commands,
-    cores_busy,
-    cpu_seconds,
-    drive,
-    tables_worker,
-)
+from benchmarks import commands, follow, socket_follow
+from benchmarks.served import Service, cores_busy, cpu_seconds
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 
 
@@ -51,7 +43,7 @@ class Side:
     moves_per_s: list[float] = field(default_factory=list)
     delays: list[float] = field(default_factory=list)
 
-    def add_commands(self, phase: Commands, seconds: float) -> None:
+    def add_commands(self, phase: commands.Measured, seconds: float) -> None:
         """A phase of commands alone: the CPU each party spent a command, their latencies."""
         if not phase.load.latencies:
             raise SystemExit(
@@ -103,13 +95,13 @@ async def alternate(
         try:
             for service in services.values():
                 await service.ready()
-                await drive(service.port, 1.0, tables_worker(lambda: "cheat"), 8)  # warm up
+                await commands.warm_up(service.port)
             stats = await follow.RedisStats(redis.port).open()
             for turn in range(rounds):
                 for name in ("A", "B") if turn % 2 == 0 else ("B", "A"):
                     service = services[name]
                     if workload == "commands":
-                        done = await commands(service, redis.process.pid, seconds)
+                        done = await commands.phase(service, redis.process.pid, seconds)
                         sides[name].add_commands(done, seconds)
                         continue
                     phase = await follow.follow(

@@ -23,7 +23,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
-from benchmarks.bench import Connection, cut_answer
+from benchmarks.connection import Connection, cut_answer
 
 TABLES = 16
 T = TypeVar("T")
