@@ -29,21 +29,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import functools
 import math
 import re
 import shutil
 import signal
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks import commands, follow, socket_follow
-from benchmarks.served import Service, cores_busy, cpu_seconds
-from kronikas.adapters.embedded_redis import EmbeddedRedis
+from benchmarks import follow
+from benchmarks.alternate import play, side_by_side, turns
 
 _LINE = re.compile(r":\d+\)$")
 
@@ -137,51 +134,24 @@ async def profile(
     keep: Path | None,
 ) -> tuple[dict[str, Profile], list[dict[str, Profile]]]:
     """Each side's samples over all rounds, and each round's (for the rounds' agreement)."""
-    kind = socket_follow.SocketPhase if workload == "socket" else follow.Phase
     sides = {"A": Profile(), "B": Profile()}
     each: list[dict[str, Profile]] = []
-    with (
-        tempfile.TemporaryDirectory() as data,
-        EmbeddedRedis(data, None, "--appendonly", "no") as redis,
-    ):
-        redis_cpu = functools.partial(cpu_seconds, redis.process.pid if redis.process else 0)
-        trees = {"A": a, "B": b}
-        services = {name: Service(redis.url, 1, tree.resolve()) for name, tree in trees.items()}
-        try:
-            for service in services.values():
-                await service.ready()
-                await commands.warm_up(service.port)
-            stats = await follow.RedisStats(redis.port).open()
-            for turn in range(rounds):
-                one: dict[str, Profile] = {"A": Profile(), "B": Profile()}
-                for name in ("A", "B") if turn % 2 == 0 else ("B", "A"):
-                    service = services[name]
-                    pid = service.process.pid
-                    output = Path(data) / f"{name}-{turn}.txt"
-                    phase = await follow.follow(
-                        service.port,
-                        tables,
-                        seconds,
-                        functools.partial(cpu_seconds, pid),
-                        redis_cpu,
-                        cores_busy,
-                        stats,
-                        kind,
-                        sampled(pid, rate, output),
-                    )
-                    if phase.refused or phase.lost:
-                        print(f"  {name}, round {turn + 1}: {(phase.refused + phase.lost)[:3]}")
-                    raw = output.read_text()
-                    for profiled in (sides[name], one[name]):
-                        profiled.add(raw, phase.service_cpu_s, phase.moves)
-                    if keep is not None:
-                        keep.mkdir(parents=True, exist_ok=True)
-                        shutil.copy(output, keep / f"{name}-round{turn + 1}.txt")
-                each.append(one)
-            stats.close()
-        finally:
-            for service in services.values():
-                service.stop()
+    async with side_by_side(a, b) as (redis, services, stats, data):
+        for turn, name in turns(rounds):
+            if turn == len(each):
+                each.append({"A": Profile(), "B": Profile()})
+            service = services[name]
+            output = data / f"{name}-{turn}.txt"
+            sampler = sampled(service.process.pid, rate, output)
+            phase = await play(service, redis, stats, tables, seconds, workload, sampler)
+            if phase.refused or phase.lost:
+                print(f"  {name}, round {turn + 1}: {(phase.refused + phase.lost)[:3]}")
+            raw = output.read_text()
+            for profiled in (sides[name], each[turn][name]):
+                profiled.add(raw, phase.service_cpu_s, phase.moves)
+            if keep is not None:
+                keep.mkdir(parents=True, exist_ok=True)
+                shutil.copy(output, keep / f"{name}-round{turn + 1}.txt")
     return sides, each
 
 
