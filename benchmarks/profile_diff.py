@@ -16,12 +16,18 @@ code differ for the whole run (where each runs, what it waits for): run it once 
 checkout on both sides (`--a . --b .`) to see that floor before reading a difference. A row only
 one side has (code added or removed) stands clear of it.
 
-    uv run python -m benchmarks.profile_diff --a ../before --b . [--workload follow|socket]
-        [--tables 16] [--rounds 4] [--seconds 8] [--rate 500] [--top 20] [--keep DIR]
+`--sampler perf` samples with Linux `perf` instead: CPU time only (py-spy also counts the time
+a worker waits for a core, where it was stopped), by the interpreter's C functions and the
+kernel's, flat (no callees): where py-spy says a write got dearer, perf says whether the kernel
+did.
 
-py-spy must be allowed to read the worker's memory (as root, or with `ptrace` allowed to the
-user); `--keep DIR` keeps each phase's samples (py-spy's raw format: one stack a line, which
-flamegraph tools read).
+    uv run python -m benchmarks.profile_diff --a ../before --b . [--workload follow|socket]
+        [--tables 16] [--rounds 4] [--seconds 8] [--rate 500] [--sampler py-spy|perf]
+        [--top 20] [--keep DIR]
+
+Either sampler must be allowed to read the worker (as root, or with `ptrace` and perf events
+allowed to the user); `--keep DIR` keeps each phase's samples (py-spy's raw format: one stack a
+line, which flamegraph tools read).
 """
 
 from __future__ import annotations
@@ -90,37 +96,66 @@ def _file(frame: str) -> str:
     return frame.rsplit(" (", 1)[-1].rstrip(")")
 
 
-def _py_spy() -> str:
-    found = Path(sys.executable).with_name("py-spy")
+def _tool(name: str) -> str:
+    """`name`'s executable: beside this Python (py-spy, installed by `make install`), or on PATH."""
+    found = Path(sys.executable).with_name(name)
     if found.exists():
         return str(found)
-    which = shutil.which("py-spy")
+    which = shutil.which(name)
     if which is None:
-        raise SystemExit("py-spy is not installed (`make install` puts it beside python)")
+        raise SystemExit(f"{name} is not installed")
     return which
 
 
+_PERF_ROW = re.compile(r"^\s+[\d.]+%\s+(\d+)\s+(\S+)\s+\[.\]\s+(.+?)\s*$")
+
+
+def perf_samples(report: str) -> str:
+    """`perf report --sort dso,sym -n` as py-spy's raw format: one frame a line, `symbol
+    (object) count` (perf sees the interpreter's C functions and the kernel's, not Python's)."""
+    rows = (_PERF_ROW.match(line) for line in report.splitlines())
+    return "".join(f"{row[3]} ({row[2]}) {row[1]}\n" for row in rows if row)
+
+
 @contextlib.asynccontextmanager
-async def sampled(pid: int, rate: int, output: Path) -> AsyncIterator[None]:
-    """py-spy attached to process `pid` while inside (its samples written to `output`)."""
-    process = await asyncio.create_subprocess_exec(
-        _py_spy(), "record", "--pid", str(pid), "--rate", str(rate), "--format", "raw",
-        "--function", "--output", str(output),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-    )  # fmt: skip
-    assert process.stdout is not None
-    said = await process.stdout.readline()  # "py-spy> Sampling process …" once attached
-    if b"Sampling" not in said:
-        rest = await process.stdout.read()
-        await process.wait()
-        raise RuntimeError(f"py-spy did not attach: {(said + rest).decode()[-2000:]}")
+async def sampled(pid: int, rate: int, output: Path, sampler: str) -> AsyncIterator[None]:
+    """A sampler attached to process `pid` while inside; its samples written to `output` in
+    py-spy's raw format. py-spy sees Python's functions, and counts a sample wherever the worker
+    is stopped (waiting for a core too); `perf` counts CPU time only, by C function and kernel
+    function."""
+    if sampler == "perf":
+        recorded = output.with_suffix(".perf")
+        command = ["record", "-e", "cpu-clock", "-F", str(rate), "-p", str(pid)]
+        process = await asyncio.create_subprocess_exec(
+            _tool("perf"), *command, "-o", str(recorded),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        )  # fmt: skip
+    else:
+        command = ["record", "--pid", str(pid), "--rate", str(rate), "--format", "raw"]
+        process = await asyncio.create_subprocess_exec(
+            _tool("py-spy"), *command, "--function", "--output", str(output),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        )  # fmt: skip
+        assert process.stdout is not None
+        said = await process.stdout.readline()  # "py-spy> Sampling process …" once attached
+        if b"Sampling" not in said:
+            rest = await process.stdout.read()
+            await process.wait()
+            raise RuntimeError(f"py-spy did not attach: {(said + rest).decode()[-2000:]}")
     try:
         yield
     finally:
         process.send_signal(signal.SIGINT)  # it writes what it sampled, and exits
         said, _ = await process.communicate()
+        if sampler == "perf":
+            report = await asyncio.create_subprocess_exec(
+                _tool("perf"), "report", "-i", str(recorded), "--stdio", "--sort", "dso,sym", "-n",
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+            )  # fmt: skip
+            text, _ = await report.communicate()
+            output.write_text(perf_samples(text.decode(errors="replace")))
         if not output.exists():
-            raise RuntimeError(f"py-spy wrote nothing: {said.decode()[-2000:]}")
+            raise RuntimeError(f"{sampler} wrote nothing: {said.decode()[-2000:]}")
 
 
 async def profile(
@@ -132,6 +167,7 @@ async def profile(
     rate: int,
     workload: str,
     keep: Path | None,
+    sampler: str = "py-spy",
 ) -> tuple[dict[str, Profile], list[dict[str, Profile]]]:
     """Each side's samples over all rounds, and each round's (for the rounds' agreement)."""
     sides = {"A": Profile(), "B": Profile()}
@@ -142,8 +178,8 @@ async def profile(
                 each.append({"A": Profile(), "B": Profile()})
             service = services[name]
             output = data / f"{name}-{turn}.txt"
-            sampler = sampled(service.process.pid, rate, output)
-            phase = await play(service, redis, stats, tables, seconds, workload, sampler)
+            attached = sampled(service.process.pid, rate, output, sampler)
+            phase = await play(service, redis, stats, tables, seconds, workload, attached)
             if phase.refused or phase.lost:
                 print(f"  {name}, round {turn + 1}: {(phase.refused + phase.lost)[:3]}")
             raw = output.read_text()
@@ -191,6 +227,7 @@ def report(
     each: list[dict[str, Profile]],
     top: int,
     rate: int,
+    callees: bool = True,
 ) -> str:
     cpu = {name: p.cpu_s / max(p.moves, 1) * 1e6 for name, p in sides.items()}
     pairs = sorted(
@@ -209,12 +246,13 @@ def report(
         f"B / A service CPU a move: pooled {cpu['B'] / cpu['A'] if cpu['A'] else 0:.3f}, "
         f"pairs {', '.join(f'{x:.3f}' for x in pairs)}",
         *(
-            f"{name}: py-spy saw the worker busy {p.samples / rate / max(p.moves, 1) * 1e6:.0f} µs "
-            f"a move, against {cpu[name]:.0f} µs of CPU"
+            f"{name}: the sampler saw the worker busy "
+            f"{p.samples / rate / max(p.moves, 1) * 1e6:.0f} µs a move, against {cpu[name]:.0f} µs "
+            "of CPU"
             for name, p in sides.items()
         ),
-        "(busy beyond the CPU is time spent waiting for a core, counted where the worker was "
-        "stopped, mostly in its writes: on a busy machine, the write rows are that unsure)",
+        "(py-spy's busy beyond the CPU is time spent waiting for a core, counted where the worker "
+        "was stopped, mostly in its writes: on a busy machine, the write rows are that unsure)",
         "",
         "own time by file:",
         head + "file",
@@ -223,11 +261,10 @@ def report(
         "own time by function:",
         head + "function",
         *_rows("own", top, sides, each),
-        "",
-        "with callees, by function:",
-        head + "function",
-        *_rows("total", top, sides, each),
     ]
+    if callees:  # perf's samples here are flat: a function's own time only
+        lines += ["", "with callees, by function:", head + "function"]
+        lines += _rows("total", top, sides, each)
     return "\n".join(lines)
 
 
@@ -239,7 +276,13 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=follow.TABLES)
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=8.0)
-    parser.add_argument("--rate", type=int, default=500, help="py-spy's samples a second")
+    parser.add_argument("--rate", type=int, default=500, help="samples a second")
+    parser.add_argument(
+        "--sampler",
+        choices=["py-spy", "perf"],
+        default="py-spy",
+        help="py-spy: Python's functions; perf: CPU time only, by C and kernel function",
+    )
     parser.add_argument("--top", type=int, default=20, help="rows in each table")
     parser.add_argument("--keep", type=Path, help="a folder for each phase's raw samples")
     args = parser.parse_args()
@@ -253,9 +296,10 @@ def main() -> None:
             args.rate,
             args.workload,
             args.keep,
+            args.sampler,
         )
     )
-    print(report(args.a, args.b, sides, each, args.top, args.rate))
+    print(report(args.a, args.b, sides, each, args.top, args.rate, args.sampler == "py-spy"))
 
 
 if __name__ == "__main__":

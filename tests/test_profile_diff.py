@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.profile_diff import Profile, report
+from benchmarks.profile_diff import Profile, perf_samples, report
 
 ROOT = "main (kronikas/serve.py:1);loop (asyncio/runners.py:86)"
 BEFORE = f"{ROOT};move (kronikas/a.py:10) 60\n{ROOT} 40\n"
@@ -38,3 +38,25 @@ def test_the_report_lists_what_changed_and_marks_code_only_one_side_has() -> Non
     assert guard.split()[:3] == ["0.00", "20.00", "+20.00"]
     # A frame under every sample (the loop, `main`) is no row of its own.
     assert not any(line.endswith("main (kronikas/serve.py)") for line in lines)
+
+
+PERF_REPORT = """\
+# Samples: 1K of event 'cpu-clock'
+#
+# Overhead       Samples  Shared Object         Symbol
+# ........  ............  ....................  ..............................
+#
+    25.93%           487  libpython3.11.so.1.0  [.] _PyEval_EvalFrameDefault
+     4.37%            82  [kernel.kallsyms]     [k] finish_task_switch.isra.0
+"""
+
+
+def test_perf_s_report_is_read_as_flat_frames_by_object() -> None:
+    raw = perf_samples(PERF_REPORT)
+    assert raw == (
+        "_PyEval_EvalFrameDefault (libpython3.11.so.1.0) 487\n"
+        "finish_task_switch.isra.0 ([kernel.kallsyms]) 82\n"
+    )
+    profile = Profile()
+    profile.add(raw, cpu_s=0.0569, moves=1000)
+    assert profile.files == {"libpython3.11.so.1.0": 487, "[kernel.kallsyms]": 82}
