@@ -19,22 +19,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import statistics
 import tempfile
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks import follow, socket_follow
-from benchmarks.bench import (
-    Commands,
-    Service,
-    commands,
-    cores_busy,
-    cpu_seconds,
-    drive,
-    tables_worker,
-)
+from benchmarks import commands, follow, socket_follow
+from benchmarks.served import Service, cores_busy, cpu_seconds
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 
 
@@ -51,7 +46,7 @@ class Side:
     moves_per_s: list[float] = field(default_factory=list)
     delays: list[float] = field(default_factory=list)
 
-    def add_commands(self, phase: Commands, seconds: float) -> None:
+    def add_commands(self, phase: commands.Measured, seconds: float) -> None:
         """A phase of commands alone: the CPU each party spent a command, their latencies."""
         if not phase.load.latencies:
             raise SystemExit(
@@ -89,43 +84,78 @@ def ratio(b: list[float], a: list[float]) -> float:
     return statistics.median(y / x for x, y in zip(a, b, strict=True) if x)
 
 
-async def alternate(
-    a: Path, b: Path, rounds: int, seconds: float, tables: int, workload: str = "follow"
-) -> str:
+@contextlib.asynccontextmanager
+async def side_by_side(
+    a: Path, b: Path
+) -> AsyncIterator[tuple[EmbeddedRedis, dict[str, Service], follow.RedisStats, Path]]:
+    """Checkouts `a` and `b` served side by side (as "A" and "B"), one worker each, warmed up,
+    on one bundled Redis that keeps no append-only file; a connection for Redis's counts; and a
+    scratch folder."""
     with (
         tempfile.TemporaryDirectory() as data,
         EmbeddedRedis(data, None, "--appendonly", "no") as redis,
     ):
         trees = {"A": a, "B": b}
         services = {name: Service(redis.url, 1, tree.resolve()) for name, tree in trees.items()}
-        latency = "command latency" if workload == "commands" else "push delay"
-        sides = {name: Side(name, latency) for name in services}
         try:
             for service in services.values():
                 await service.ready()
-                await drive(service.port, 1.0, tables_worker(lambda: "cheat"), 8)  # warm up
+                await commands.warm_up(service.port)
             stats = await follow.RedisStats(redis.port).open()
-            for turn in range(rounds):
-                for name in ("A", "B") if turn % 2 == 0 else ("B", "A"):
-                    service = services[name]
-                    if workload == "commands":
-                        done = await commands(service, redis.process.pid, seconds)
-                        sides[name].add_commands(done, seconds)
-                        continue
-                    phase = await follow.follow(
-                        service.port,
-                        tables,
-                        seconds,
-                        functools.partial(cpu_seconds, service.process.pid),
-                        functools.partial(cpu_seconds, redis.process.pid),
-                        cores_busy,
-                        stats,
-                        socket_follow.SocketPhase if workload == "socket" else follow.Phase,
-                    )
-                    sides[name].add(phase)
+            try:
+                yield redis, services, stats, Path(data)
+            finally:
+                stats.close()
         finally:
             for service in services.values():
                 service.stop()
+
+
+def turns(rounds: int) -> Iterator[tuple[int, str]]:
+    """Each round's sides in turn: A then B, then B then A (the machine drifts)."""
+    for turn in range(rounds):
+        for name in ("A", "B") if turn % 2 == 0 else ("B", "A"):
+            yield turn, name
+
+
+async def play(
+    service: Service,
+    redis: EmbeddedRedis,
+    stats: follow.RedisStats,
+    tables: int,
+    seconds: float,
+    workload: str,
+    around: AbstractAsyncContextManager[object] | None = None,
+) -> follow.Followed:
+    """One phase of the follow workload on `service` (`workload` "socket": over the seat
+    socket), with `around` entered around its counted play (`follow.follow`)."""
+    return await follow.follow(
+        service.port,
+        tables,
+        seconds,
+        functools.partial(cpu_seconds, service.process.pid),
+        functools.partial(cpu_seconds, redis.process.pid if redis.process else 0),
+        cores_busy,
+        stats,
+        socket_follow.SocketPhase if workload == "socket" else follow.Phase,
+        around,
+    )
+
+
+async def alternate(
+    a: Path, b: Path, rounds: int, seconds: float, tables: int, workload: str = "follow"
+) -> str:
+    latency = "command latency" if workload == "commands" else "push delay"
+    sides = {name: Side(name, latency) for name in ("A", "B")}
+    async with side_by_side(a, b) as (redis, services, stats, _):
+        redis_pid = redis.process.pid if redis.process else 0
+        for _, name in turns(rounds):
+            service = services[name]
+            if workload == "commands":
+                done = await commands.phase(service, redis_pid, seconds)
+                sides[name].add_commands(done, seconds)
+            else:
+                sides[name].add(await play(service, redis, stats, tables, seconds, workload))
     one, two = sides["A"], sides["B"]
     faster = sum(y < x for x, y in zip(one.p50_ms, two.p50_ms, strict=True))
     return "\n".join(

@@ -35,7 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import follow
-from benchmarks.bench import Connection
+from benchmarks.commands import warm_up
+from benchmarks.connection import Connection
+from benchmarks.served import Service, cpu_seconds
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 
 TABLES = 500
@@ -281,8 +283,6 @@ async def play(
 ) -> dict[str, Any]:
     """Open the crowd on the service at `port` (process `pid`), play it for `seconds`, and take
     every count around the play; the keys of `bench-results.json`."""
-    from benchmarks.bench import cpu_seconds
-
     redis_pid = redis.process.pid if redis.process else 0
     streams = tables * (2 + spectators)
     # Each stream, each seat's command connection and each table's setup connection is a file
@@ -364,14 +364,12 @@ async def measure(
 ) -> dict[str, Any]:
     """The crowd on a fresh one-worker service of its own (so that its memory before the streams
     is not what earlier phases left), warmed up first with a few tables and streams."""
-    from benchmarks.bench import Service, drive, tables_worker
-
     raise_fd_limit()  # before the service starts: it inherits the limit
     service = Service(redis.url, 1)
     try:
         await service.ready()
         pid = service.process.pid
-        await drive(service.port, 1.0, tables_worker(lambda: "cheat"), 8)
+        await warm_up(service.port)
         await play(service.port, pid, redis, 2, 2, 1.0, think_s=0.05)
         await asyncio.sleep(1.0)
         return await play(service.port, pid, redis, tables, spectators, seconds, think_s)

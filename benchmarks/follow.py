@@ -13,17 +13,19 @@ request: the generator shares two cores with the service and Redis, and must sta
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import time
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
-from benchmarks.bench import Connection, cut_answer
+from benchmarks.connection import Connection, cut_answer
 
 TABLES = 16
 T = TypeVar("T")
@@ -592,23 +594,27 @@ async def follow(
     cores: Callable[[], tuple[float, float]],
     stats: RedisStats,
     kind: Callable[[int, int], Phase] = Phase,
+    around: AbstractAsyncContextManager[object] | None = None,
 ) -> Followed:
     """Set up `tables` tables, play them for `seconds`, and take every count around the play
-    (`kind`: the seats over SSE and HTTP, or `socket_follow.SocketPhase` over a seat socket)."""
+    (`kind`: the seats over SSE and HTTP, or `socket_follow.SocketPhase` over a seat socket;
+    `around`, entered once the tables are set up and left once the counts are taken: a profiler
+    attached to the service, in benchmarks/profile_diff.py)."""
     phase = kind(port, tables)
     try:
         await phase.open()
-        redis0 = await stats.calls()
-        service0, store0, busy0 = service_cpu(), redis_cpu(), cores()
-        generator0, wall0 = time.process_time(), time.perf_counter()
-        phase.go()
-        await asyncio.sleep(seconds)
-        phase.stop()
-        async with asyncio.timeout(30):
-            await phase.done
-        wall, generator = time.perf_counter() - wall0, time.process_time() - generator0
-        service, store, busy1 = service_cpu() - service0, redis_cpu() - store0, cores()
-        redis1 = await stats.calls()
+        async with around or contextlib.nullcontext():
+            redis0 = await stats.calls()
+            service0, store0, busy0 = service_cpu(), redis_cpu(), cores()
+            generator0, wall0 = time.process_time(), time.perf_counter()
+            phase.go()
+            await asyncio.sleep(seconds)
+            phase.stop()
+            async with asyncio.timeout(30):
+                await phase.done
+            wall, generator = time.perf_counter() - wall0, time.process_time() - generator0
+            service, store, busy1 = service_cpu() - service0, redis_cpu() - store0, cores()
+            redis1 = await stats.calls()
     finally:
         await phase.close()
     await asyncio.sleep(0.2)  # the closed streams' goodbyes fall outside the next phase

@@ -1,5 +1,9 @@
-"""One service process for an attack script: this checkout's code, or another's (`--repo`), so
-that the same attack can be run before and after a change (benchmarks/attacks.py)."""
+"""The service processes the benchmarks measure, and the CPU they spend.
+
+`Service` is a workload's (benchmarks/bench.py, alternate.py): every limit lifted, the bench's
+ceiling route mounted (benchmarks/app.py). `Served` is an attack script's (benchmarks/attacks.py):
+the limits as configured. Either runs this checkout's code or another's, so that the same
+figure can be taken before and after a change."""
 
 from __future__ import annotations
 
@@ -17,9 +21,92 @@ from types import TracebackType
 
 import httpx
 
+from benchmarks.connection import Connection
 from kronikas.adapters.embedded_redis import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time a process and its live children have used so far (Linux /proc; 0 where there
+    is none). With `WORKERS=2` the service's process is the supervisor and the workers its
+    children."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(cpu_seconds(int(child)) for child in children)
+
+
+def cores_busy() -> tuple[float, float]:
+    """Busy and total CPU time of the whole machine so far, in clock ticks (Linux /proc/stat)."""
+    try:
+        ticks = [int(t) for t in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except OSError:
+        return 0.0, 0.0
+    idle = ticks[3] + ticks[4]  # idle and iowait
+    return float(sum(ticks) - idle), float(sum(ticks))
+
+
+class Service:
+    """`python -m kronikas.serve` with `workers` workers for a workload: every limit lifted, the
+    bench app's ceiling route mounted. Started when built; `ready()` waits until it answers."""
+
+    def __init__(
+        self, redis_url: str, workers: int, source: Path = ROOT, ws: str | None = None
+    ) -> None:
+        """The service of the checkout at `source` (this one unless told); `ws`, its
+        WebSocket implementation (`SOCKET_IMPLEMENTATION`), when not the default."""
+        self.port = free_port()
+        env = os.environ | {
+            "REDIS_URL": redis_url,
+            "PORT": str(self.port),
+            "WORKERS": str(workers),
+            "LOG_LEVEL": "WARNING",
+            "RATE_LIMIT_PER_S": "100000",
+            "RATE_LIMIT_BURST": "100000",
+            "OPEN_LIMIT_PER_MIN": "1000000",
+            # The crowd opens 6,000 streams from this one address, on one worker.
+            "READ_LIMIT_PER_S": "1000000",
+            "READ_LIMIT_BURST": "1000000",
+            "ADDRESS_LIMIT_PER_S": "1000000",
+            "ADDRESS_LIMIT_BURST": "1000000",
+            "STREAMS_PER_TOKEN": "1000000",
+            "STREAMS_PER_ADDRESS": "1000000",
+            "MAX_CONNECTIONS": "1000000",
+            "CONNECTIONS_PER_ADDRESS": "1000000",
+            "KRONIKAS_APP": "benchmarks.app:create_bench_app",
+        }
+        if ws is not None:
+            env["SOCKET_IMPLEMENTATION"] = ws
+        if source != ROOT:  # another checkout's code and bench app, ahead of the installed one
+            paths = [source / "services" / "kronikas" / "src", source]
+            env["PYTHONPATH"] = os.pathsep.join(str(path) for path in paths)
+        self.log = Path(tempfile.gettempdir()) / f"kronikas-bench-{self.port}.log"
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "kronikas.serve"], env=env, cwd=source,
+                stdout=log, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+
+    async def ready(self) -> None:
+        for _ in range(300):
+            try:
+                conn = await Connection(self.port).open()
+                status, _ = await conn.request("GET", "/v1/ready")
+                conn.close()
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            await asyncio.sleep(0.1)
+        raise RuntimeError(f"the service did not start: {self.log.read_text()[-2000:]}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(20)
 
 
 class Served:
@@ -84,8 +171,7 @@ class Served:
 
     def cpu_seconds(self) -> float:
         """The CPU time the service has used, user and system."""
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds(self.process.pid)
 
     def rss_bytes(self) -> int:
         """The service's resident memory."""

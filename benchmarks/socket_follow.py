@@ -41,6 +41,10 @@ from websockets.http11 import Response
 from websockets.uri import parse_uri
 
 from benchmarks import follow
+from benchmarks.commands import warm_up
+from benchmarks.connection import Connection
+from benchmarks.served import Service, cores_busy, cpu_seconds
+from kronikas.adapters.embedded_redis import EmbeddedRedis
 
 # -- the messages a seat reads (msgspec skips every other field unparsed) -------------------------
 
@@ -225,7 +229,7 @@ class SocketSlot(follow.Slot):
     carries the moves)."""
 
     async def open(self) -> SocketSlot:
-        self.setup = await follow.Connection(self.phase.port).open()
+        self.setup = await Connection(self.phase.port).open()
         return self
 
     async def deal(self) -> follow.Table:
@@ -260,8 +264,6 @@ every socket command records), and over the seat socket."""
 async def _phase(
     service: Any, redis: Any, stats: follow.RedisStats, kind: Any, tables: int, seconds: float
 ) -> dict[str, Any]:
-    from benchmarks.bench import cores_busy, cpu_seconds
-
     phase = await follow.follow(
         service.port,
         tables,
@@ -281,9 +283,6 @@ async def _run(
     """`rounds` rounds of a phase of each transport, in turns (reversed every other round), on
     one fresh one-worker service and Redis; with one transport and one round, the worker's pid
     is printed first, for `py-spy record --pid`."""
-    from benchmarks.bench import Service, drive, tables_worker
-    from kronikas.adapters.embedded_redis import EmbeddedRedis
-
     got: dict[str, list[dict[str, Any]]] = {name: [] for name in transports}
     with (
         tempfile.TemporaryDirectory() as data,
@@ -292,7 +291,7 @@ async def _run(
         service = Service(redis.url, 1, ws=ws)
         try:
             await service.ready()
-            await drive(service.port, 1.0, tables_worker(lambda: "cheat"), 8)  # warm up
+            await warm_up(service.port)
             print(f"service pid {service.process.pid}", flush=True)
             stats = await follow.RedisStats(redis.port).open()
             for turn in range(rounds):
