@@ -26,8 +26,8 @@ from kronikas.api.wire import (
     Lobby,
 )
 from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
-from kronikas.application.folds import GAME_ID_MAX, no_table
 from kronikas.application.games import Answer, Games
+from kronikas.application.ids import GAME_ID_MAX, no_table
 from kronikas.application.wire import (
     CommandResult,
     Created,

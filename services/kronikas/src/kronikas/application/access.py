@@ -15,7 +15,8 @@ import secrets
 import msgspec
 
 from kronikas.application.errors import Forbidden, InvalidRequest, Unauthorized
-from kronikas.application.folds import GAME_ID, Folds, no_table
+from kronikas.application.folds import Folds
+from kronikas.application.ids import table_id
 from kronikas.application.tables import Table
 from kronikas.domain.engine import Rules, tag_of
 
@@ -139,9 +140,7 @@ class Access:
         the table knows pays `cost`, from its bucket, in the read."""
         folds = self.folds
         if not token:  # a spectator: no role to learn, no rate to count (as a read without one)
-            if not GAME_ID.fullmatch(game_id):
-                raise no_table(game_id)
-            return await folds.followed(game_id), None
+            return await folds.followed(table_id(game_id)), None
         token_hash = hash_token(token)
         table = await folds.load(game_id, token_hash, cost=cost)
         role = table.roles.get(token_hash)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Union
@@ -11,24 +10,12 @@ from typing import Union
 import msgspec
 
 from kronikas.application.engines import ENGINES, Registry
-from kronikas.application.errors import NotFound, Unavailable, rate_limited
+from kronikas.application.errors import Unavailable, rate_limited
+from kronikas.application.ids import is_table_id, no_table
 from kronikas.application.ports import ChangeFeed, EventStore
 from kronikas.application.tables import Table
 from kronikas.application.wire import Record, ms_of
 
-GAME_ID = re.compile(r"[0-9a-f]{16}")
-GAME_ID_MAX = 64
-"""The longest id a path may carry that is quoted back in a refusal (and the document's bound)."""
-
-
-def no_table(game_id: str) -> NotFound:
-    """404 for a table id that names no table; one longer than `GAME_ID_MAX` is not quoted."""
-    if len(game_id) > GAME_ID_MAX:
-        return NotFound("There is no table with an id that long.")
-    return NotFound(f"There is no table {game_id!r}.")
-
-
-"""What `create` makes; anything else names no table (and could break a cluster's hash tag)."""
 _CACHE_SIZE = 4096
 READ_PAGE = 1_000
 """The most events one read of a log asks for: a table not held here is read in pages of this
@@ -188,7 +175,7 @@ class Folds:
         current; else a page of `READ_PAGE` events a round trip); also learns the token's
         role. With `rate`, a token the table knows pays `cost` from its bucket in the first
         round trip."""
-        if not GAME_ID.fullmatch(game_id):
+        if not is_table_id(game_id):
             raise no_table(game_id)
         table = self.cache.get(game_id)
         after = table.version if table else 0

@@ -31,8 +31,9 @@ from kronikas.application.errors import (
     VersionMismatch,
     rate_limited,
 )
-from kronikas.application.folds import GAME_ID, Folds
+from kronikas.application.folds import Folds
 from kronikas.application.house import now_ms
+from kronikas.application.ids import is_table_id
 from kronikas.application.ports import ChangeFeed, EventStore, RandomSource, Summary
 from kronikas.application.queries import Following, Queries
 from kronikas.application.tables import Table
@@ -131,7 +132,7 @@ class Games:
         """Take one request from its address's ceiling and the token's bucket at the table, or
         from the client address's ceiling and read bucket when there is no token, no such table,
         or the table does not know the token; 429 when one is short (then neither is taken)."""
-        if token and GAME_ID.fullmatch(game_id):
+        if token and is_table_id(game_id):
             queries = self.queries
             queries.ceiling(client)
             read = await self.store.read(game_id, 0, hash_token(token), 0)
