@@ -448,8 +448,9 @@ class GamesController(Controller):
         if last_event_id is not None:
             after = inputs.last_event_id(last_event_id)
         seat = bearer(request) if token is None else inputs.token(token)
-        events = await _games(state).stream(game_id, seat, after, _address(request))
-        return EventStream(events, _SSE_HEADERS)
+        games = _games(state)
+        session = await games.stream(game_id, seat, after, _address(request))
+        return EventStream(session, _SSE_HEADERS, games.settings.outbox_bytes)
 
 
 def send_command_inputs(command: Any = Command) -> InputDocs:

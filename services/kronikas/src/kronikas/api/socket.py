@@ -5,7 +5,7 @@ message (`hello`) opens what `GET …/stream` opens (`Games.stream`: its access 
 its place among the token's and the address's streams), and each `command` is what `POST
 …/commands` is (`Games.command`, with the command's `id` as its `Idempotency-Key`), answered
 with the very bytes HTTP answers, or the problem HTTP would answer (`handle_exception`). Events
-are the stream's (`Following`), redacted as the stream's are.
+are the stream's (`Session`), redacted as the stream's are.
 
 A Litestar WebSocket route: the framework routes the connection once; every message after that
 goes between the server's `receive`/`send` (api/lane.py hands the raw `send` over) and this
@@ -57,8 +57,7 @@ from kronikas.api import inputs
 from kronikas.api.client import client_address
 from kronikas.api.errors import handle_exception, send_problem
 from kronikas.api.socket_wire import Command, Hello, Ping, decoder
-from kronikas.api.sse import SERVER_SEND, SLOW_CHECK_S, Held, Outlet, owed_bytes
-from kronikas.application.access import player_of_role, seat_of_role
+from kronikas.api.sse import SERVER_SEND, SLOW_CHECK_S, Held, Outlet
 from kronikas.application.errors import (
     ApiError,
     Forbidden,
@@ -70,7 +69,7 @@ from kronikas.application.errors import (
     Unavailable,
 )
 from kronikas.application.games import Games
-from kronikas.application.queries import Following, view_of
+from kronikas.application.session import Session
 from kronikas.application.wire import Answer, Delivered
 
 log = logging.getLogger("kronikas.socket")
@@ -245,7 +244,7 @@ class Socket:
         self.task = asyncio.current_task()
         self.token: str | None = None
         self.views = False
-        self.following: Following | None = None
+        self.following: Session | None = None
         self.pusher: asyncio.Task[None] | None = None
         self.outbox: deque[str] = deque()
         self.draining: asyncio.Task[None] | None = None
@@ -356,26 +355,20 @@ class Socket:
             raise _Closing(TOO_BIG, "too_big")
         return data
 
-    async def _welcome(self, following: Following, hello: Hello) -> None:
+    async def _welcome(self, following: Session, hello: Hello) -> None:
         """`welcome`, from the table as it is now (the wait is on: nothing after it is missed)."""
-        assert following.waiter is not None
-        table = await self.games.folds.followed(self.game_id)
+        seen = await following.view(push=self._push)
         role = following.role
-        seat = seat_of_role(table, role)
-        if seat is None and role is not None:
-            raise Unauthorized("This token's player left the table before it started.")
-        following.waiter.viewer = seat
-        following.waiter.push = self._push
         welcome = {
             "type": "welcome",
-            "version": table.version,
-            "seat": seat,
-            "player_id": player_of_role(role),
+            "version": seen.version,
+            "seat": seen.seat,
+            "player_id": following.player_id,
             "role": "player" if role is not None else "host" if hello.token else "spectator",
             "heartbeat_s": int(self.heartbeat_s),
             "idle_s": int(self.idle_s),
             "max_bytes": self.max_bytes,
-            "game": msgspec.Raw(view_of(table, seat)) if hello.views else None,
+            "game": msgspec.Raw(seen.body) if hello.views else None,
         }
         self._put(_encoder.encode(welcome))
 
@@ -456,29 +449,22 @@ class Socket:
 
     async def _command(self, message: Command) -> None:
         """A move, as `POST …/commands` makes it: the same use case, answer and refusals."""
-        games, token = self.games, self.token
+        session = self.following
+        assert session is not None
         self.commanding = True
         try:
             raw = bytes(message.command)
             try:  # a command refused before it reaches the table is paid for too
-                if token is None:
+                if self.token is None:
                     raise Unauthorized("This needs a token: send it in `hello`.")
                 try:
                     command = self.commands.decode(raw)
                 except (msgspec.ValidationError, msgspec.DecodeError) as exc:
                     raise InvalidRequest(str(exc)) from None
             except ApiError:
-                await games.refused(self.game_id, token, self.client)
+                await session.refused()
                 raise
-            answer = await games.command(
-                self.game_id,
-                token,
-                command,
-                raw,
-                if_match=message.if_match,
-                idempotency_key=message.id,
-                client=self.client,
-            )
+            answer = await session.command(command, raw, message.id, message.if_match)
             await self._result(message.id, answer)
         except Exception as exc:
             self._problem(message.id, exc)
@@ -513,8 +499,8 @@ class Socket:
             resumed.set_result(None)
         if self.owed:
             self.owed = False
-            if not self._push():  # not at hand: the task reads (rare: a gap, a page)
-                self.games.folds.changes.wake(self.game_id)
+            if not self._push() and self.following is not None:  # the task reads (a gap, a page)
+                self.following.wake()
 
     def _problem(self, id: str | None, exc: BaseException) -> None:
         """A `problem`: what HTTP would answer, made by the same exception handler."""
@@ -558,7 +544,7 @@ class Socket:
             return False
         return True
 
-    async def _pushing(self, following: Following) -> None:
+    async def _pushing(self, following: Session) -> None:
         """The pushing task: what the push could not serve (a gap, a page, a read), until the
         socket closes; its viewer's player gone closes it (4401)."""
         wait = _RETRY_S[0]
@@ -590,14 +576,14 @@ class Socket:
             if events:
                 self._events(events)
 
-    async def _drained(self, draining: asyncio.Task[None], following: Following) -> None:
+    async def _drained(self, draining: asyncio.Task[None], following: Session) -> None:
         """Wait for a send that waits for the client; meanwhile, every `SLOW_CHECK_S`, close the
         socket (4508) once what waits and what it is owed come to more than `OUTBOX_BYTES`."""
         while not draining.done():
             await asyncio.wait((draining,), timeout=SLOW_CHECK_S)
             if draining.done() or self.closing is not None:
                 return
-            owed = owed_bytes(following)
+            owed = following.owed_bytes()
             if owed is None or self.queued + self.outlet.waiting() + owed > self.bound:
                 self.close(SLOW_READER, "slow_reader")
                 return
@@ -618,9 +604,8 @@ class Socket:
             % (b",".join([e.json for e in events]), last)
         )
         if self.views:
-            table = self.games.folds.cache.get(self.game_id)
-            if table is not None and table.version == last:
-                view = view_of(table, seat_of_role(table, following.role))
+            view = following.view_at(last)
+            if view is not None:
                 self._put(b'{"type":"view","game":%b,"version":%d}' % (view, last))
 
     # -- sending ----------------------------------------------------------------------------------
