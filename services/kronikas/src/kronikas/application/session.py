@@ -60,6 +60,11 @@ class Sight:
         """A move of the game is legal for the seat now (not only leave or come back)."""
         return any(kind not in SEATING for kind in self.legal)
 
+    @property
+    def seating(self) -> list[str]:
+        """The seating commands the seat may send now (`leave`, `back`)."""
+        return [kind for kind in self.legal if kind in SEATING]
+
     def moves(self) -> list[msgspec.Struct]:
         """Every move of the game the seat may send now (no seating command), as the engine
         lists them; none for the host and spectators."""

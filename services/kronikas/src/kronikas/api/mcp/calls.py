@@ -262,7 +262,7 @@ def register(server: MCPServer, tools: Tools) -> None:
 
 
 def _described(call: Callable[..., Any], name: str, description: str) -> Callable[..., Any]:
-    """`call` with its argument `name` described by `description`: the games a service runs
+    """The tool with its argument `name` described by `description`: the games a service runs
     are known when its tools are registered."""
     signature = inspect.signature(call, eval_str=True)
     parameters = [

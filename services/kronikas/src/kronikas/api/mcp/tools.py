@@ -18,7 +18,7 @@ from mcp.server.mcpserver import Context
 from kronikas.api import inputs
 from kronikas.api.client import client_address
 from kronikas.api.errors import short
-from kronikas.api.mcp.moves import SEATING, written_out
+from kronikas.api.mcp.moves import written_out
 from kronikas.api.mcp.results import (
     EVENTS_MAX,
     Events,
@@ -110,7 +110,7 @@ class Tools:
             deadline=sight.deadline,
             moves=moves,
             choices=[c.model_copy(update={"about": c.about + block}) for c in choices],
-            seating=[kind for kind in sight.legal if kind in SEATING],
+            seating=sight.seating,
             view=view,
         )
 
