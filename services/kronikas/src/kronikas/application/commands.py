@@ -17,7 +17,14 @@ from typing import NamedTuple
 
 import msgspec
 
-from kronikas.application.access import HOST, Access, hash_token, new_token, player_role, seated
+from kronikas.application.access import (
+    HOST,
+    as_host,
+    hash_token,
+    may_send,
+    new_token,
+    player_role,
+)
 from kronikas.application.appends import Appends, Change, Made
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import (
@@ -87,7 +94,6 @@ class Commands:
         self.store = folds.store
         self.randomness = randomness
         self.settings = settings
-        self.access = Access(folds)
         self.appends = Appends(folds, settings, now, ceilings=ceilings)
 
     async def admit(self, client: str) -> None:
@@ -141,7 +147,7 @@ class Commands:
         player_id = secrets.token_hex(6)
         token = new_token("seat")
         command = Join(player_id, name)
-        cached = self.folds.cache.get(game_id)
+        cached = self.folds.held(game_id)
         table = cached or await self.folds.load(game_id)
         change = Change(
             lambda t: self._decide(t, command, None),
@@ -152,7 +158,7 @@ class Commands:
 
     async def seat_house(self, game_id: str, token: str, name: str) -> bytes:
         """The host seats a house player; answers `HouseSeated` (no token: nobody plays it)."""
-        table, fresh = await self.access.host(game_id, token, "seat a house player")
+        table, fresh = await self._host(game_id, token, "seat a house player")
         player_id = secrets.token_hex(6)
         command = Join(player_id, name, house=True)
         change = Change(
@@ -162,10 +168,17 @@ class Commands:
 
     async def start(self, game_id: str, token: str) -> Answer:
         """The host deals the first round; answers the table as the host (a spectator) sees it."""
-        table, fresh = await self.access.host(game_id, token, "start the table")
+        table, fresh = await self._host(game_id, token, "start the table")
         return await self.change(
             table, fresh, Change(lambda t: self._decide(t, Start(), None), _started)
         )
+
+    async def _host(self, game_id: str, token: str, may: str) -> tuple[Table, bool]:
+        """The table of a host token, and whether it was just read; 403 for any other token of
+        the table (`may`: what only the host may do, for the refusal)."""
+        table, role, fresh = await self.folds.for_token(game_id, hash_token(token))
+        as_host(role, may)
+        return table, fresh
 
     async def move(
         self,
@@ -180,14 +193,19 @@ class Commands:
         """One move by the seat the token holds; answers `CommandResult` as the mover sees it.
         Its token pays (in the append), and its `client` address's ceiling (`Appends.append`)."""
         token_hash = hash_token(token)
-        table, fresh, role = await self.access.mover(game_id, token_hash, command)
+        folds = self.folds
+        table, role, fresh = await folds.for_token(game_id, token_hash)
+        may_send(table, role, command)
+        if folds.seat(table, role) is None:  # left, or a seat this fold does not know yet
+            table, fresh = await folds.load(game_id, rate=False), True
+            folds.seated(table, role)
         idem_key, fingerprint = None, ""
         if idempotency_key is not None:
             idem_key = key_hash(token_hash, idempotency_key)
             fingerprint = body_hash(body)
         change = Change(
             # the mover's seat in the state decided on, every try: it may have moved meanwhile
-            lambda t: self._decide(t, command, seated(t, role)),
+            lambda t: self._decide(t, command, folds.seated(t, role)),
             _moved,
             mover=role,
             token_hash=token_hash,
@@ -281,7 +299,7 @@ class Commands:
         before = table.version
         change = Change(decide, _nobody, house_calls=False, house_owes=True)
         answer = await self.change(table, True, change)
-        current = self.folds.cache.get(game_id) or table
+        current = self.folds.held(game_id) or table
         following = deadline_ms(current.engine, current.state, current.at)
         return Acted(answer.version > before, following, current.version)
 

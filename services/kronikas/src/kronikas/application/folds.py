@@ -9,6 +9,7 @@ from typing import Union
 
 import msgspec
 
+from kronikas.application.access import role_of, seat_in, seated
 from kronikas.application.engines import ENGINES, Registry
 from kronikas.application.errors import Unavailable, rate_limited
 from kronikas.application.ids import is_table_id, no_table
@@ -42,15 +43,21 @@ class Codec:
 
 
 class Folds:
-    """Tables by id, folded up to the version this process last saw (a bounded cache), of the
-    games of `engines` (a table of a game not among them is unreadable here)."""
+    """The tables this process holds: one repository in front of a bounded cache of folds,
+    each up to the version this process last saw, of the games of `engines` (a table of a game
+    not among them is unreadable here).
+
+    Its verbs: the table and the caller's role for a token (`for_token`), the table as the
+    change feed vouches for it (`followed`) or as the store has it (`load`), after a lost race
+    (`after_conflict`); an append in flight from here (`expect`, `expected`). Only it touches
+    a table's memos (`seat`)."""
 
     def __init__(self, store: EventStore, changes: ChangeFeed, engines: Registry = ENGINES) -> None:
         self.store = store
         self.changes = changes
         self.engines = engines
         self.codec = Codec(engines)
-        self.cache: OrderedDict[str, Table] = OrderedDict()
+        self._cache: OrderedDict[str, Table] = OrderedDict()
         self._gaps = 0
         """Appends heard that could not be folded in (counted, so a read can tell it missed one)."""
         self._reading: dict[str, asyncio.Task[Table]] = {}
@@ -72,11 +79,44 @@ class Folds:
         if own is not None and own[1] is records:
             del self._own[game_id]
 
+    def held(self, game_id: str) -> Table | None:
+        """The fold held here, as it is (it may be behind the store)."""
+        return self._cache.get(game_id)
+
+    def seat(self, table: Table, role: str | None) -> int | None:
+        """The seat `role` holds in the table as this process holds it now (`seat_in`), looked
+        up once a state: each stream of the table asks for every frame."""
+        if role is None:
+            return None
+        if table.seats_in is not table.state:
+            table.seats.clear()
+            table.seats_in = table.state
+        try:
+            return table.seats[role]
+        except KeyError:
+            seat = table.seats[role] = seat_in(table.engine, table.state, role)
+            return seat
+
+    def seated(self, table: Table, role: str | None) -> int | None:
+        """The seat a reader's role holds now (None: the host, a spectator); 401 when its player
+        left the table before the start (`access.seated`)."""
+        return seated(self.seat(table, role), role)
+
+    async def for_token(self, game_id: str, token_hash: str) -> tuple[Table, str, bool]:
+        """The table, the role of a token it knows, and whether the table was just read: the
+        fold held here when it knows the token (a token is not asked about again), else read;
+        401 when the token is not the table's."""
+        table = self._cache.get(game_id)
+        if table is not None and token_hash in table.roles:
+            return table, table.roles[token_hash], False
+        table = await self.load(game_id, token_hash, rate=False)
+        return table, role_of(table, token_hash), True
+
     def remember(self, table: Table) -> None:
-        self.cache[table.game_id] = table
-        self.cache.move_to_end(table.game_id)
-        while len(self.cache) > _CACHE_SIZE:
-            self.cache.popitem(last=False)
+        self._cache[table.game_id] = table
+        self._cache.move_to_end(table.game_id)
+        while len(self._cache) > _CACHE_SIZE:
+            self._cache.popitem(last=False)
 
     def _new_table(self, game_id: str, first: bytes) -> Table:
         head = self.codec.first(first)
@@ -106,7 +146,7 @@ class Folds:
 
     def _heard(self, game_id: str, version: int, records: list[bytes]) -> None:
         """An append heard on the change feed: fold it into the cached table, if it follows on."""
-        table = self.cache.get(game_id)
+        table = self._cache.get(game_id)
         if table is None or version <= table.version:
             return  # not held here, or our own append (already folded)
         own = self._own.get(game_id)
@@ -128,7 +168,7 @@ class Folds:
 
     def vouched(self, game_id: str) -> Table | None:
         """The table held here when the change feed vouches that it is current, else None."""
-        table = self.cache.get(game_id)
+        table = self._cache.get(game_id)
         generation = self.changes.generation(game_id)
         if table is not None and generation is not None and table.live == generation:
             return table
@@ -177,13 +217,13 @@ class Folds:
         round trip."""
         if not is_table_id(game_id):
             raise no_table(game_id)
-        table = self.cache.get(game_id)
+        table = self._cache.get(game_id)
         after = table.version if table else 0
         result = await self.store.read(game_id, after, token_hash, READ_PAGE, rate, cost)
         if result.retry_after_ms:
             raise rate_limited(result.retry_after_ms)
         if result.version == 0:
-            self.cache.pop(game_id, None)
+            self._cache.pop(game_id, None)
             raise no_table(game_id)
         role = result.role
         while True:
@@ -191,7 +231,7 @@ class Folds:
                 if table is not None:  # the log was replaced (expired and made again): over
                     result = await self.store.read(game_id, 0, "", READ_PAGE, False)
                     if result.version == 0:
-                        self.cache.pop(game_id, None)
+                        self._cache.pop(game_id, None)
                         raise no_table(game_id)
                 table = self._new_table(game_id, result.records[0])
                 self.apply(table, result.records[1:])

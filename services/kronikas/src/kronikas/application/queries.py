@@ -20,11 +20,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from kronikas.application.access import Access, hash_token, seated
+from kronikas.application.access import HOST, hash_token, role_of
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import NotFound, RateLimited, Unauthorized, rate_limited
 from kronikas.application.folds import Folds
 from kronikas.application.house import now_ms
+from kronikas.application.ids import table_id
 from kronikas.application.ports import Summary
 from kronikas.application.session import Mover, Session, Sight, page_after, seat_view
 from kronikas.application.tables import Table
@@ -106,7 +107,6 @@ class Queries:
         self.store = folds.store
         self.changes = folds.changes
         self.settings = settings
-        self.access = Access(folds)
         self.holds = Holds(settings.streams_per_token, settings.streams_per_address)
         if ceilings is None:
             ceilings = Ceilings(settings.address_per_s, settings.address_burst, now_ms)
@@ -138,15 +138,24 @@ class Queries:
     async def reader(
         self, game_id: str, token: str | None, client: str | None, cost: int = 1
     ) -> tuple[Table, str | None]:
-        """`Access.reader`, with the read paid for (`cost`): by its address's ceiling and then
-        the token's bucket (in the read) when the table knows the token, else by the client's
-        address (`admit`)."""
-        if not token:
+        """The table and the reader's role: a player's (`p:<player id>`), or None for the host
+        and spectators; 401 when the token is not the table's, or its player left before the
+        start. The caller looks the seat up in the table it delivers from. The read is paid for
+        (`cost`): by its address's ceiling and then the token's bucket (in the read) when the
+        table knows the token, else by the client's address (`admit`)."""
+        folds = self.folds
+        if not token:  # a spectator: no role to learn, no bucket of its own
             await self.admit(client, cost)
-            return await self.access.reader(game_id, None)
+            return await folds.followed(table_id(game_id)), None
         self.ceiling(client, cost)
+        token_hash = hash_token(token)
         try:
-            return await self.access.reader(game_id, token, cost)
+            table = await folds.load(game_id, token_hash, cost=cost)
+            role = role_of(table, token_hash)
+            if role == HOST:
+                return table, None
+            folds.seated(table, role)
+            return table, role
         except RateLimited:  # the token's bucket was short: the ceiling is given back
             self.ceilings.give_back(client, cost)
             raise
@@ -158,14 +167,14 @@ class Queries:
     def page_cost(self, game_id: str, after: int) -> int:
         """What a page of events after `after` costs (`read_cost`), as far as this process knows
         the table: a full page's when it does not hold it."""
-        table = self.folds.cache.get(game_id)
+        table = self.folds.held(game_id)
         version = after + EVENT_PAGE if table is None else table.version
         return read_cost(min(EVENT_PAGE, version - after))
 
     async def look(self, game_id: str, token: str | None, client: str | None = None) -> Sight:
         """The table as the token's holder (or a spectator) sees it now: a read, paid."""
         table, role = await self.reader(game_id, token, client)
-        return seat_view(table, seated(table, role))
+        return seat_view(table, self.folds.seated(table, role))
 
     async def seen(self, game_id: str, token: str | None, at_least: int = 0) -> Sight:
         """The table as the token's holder (None: a spectator) sees it after a call that paid
@@ -179,10 +188,7 @@ class Queries:
         token_hash = hash_token(token)
         if table.version < at_least or token_hash not in table.roles:
             table = await folds.load(game_id, token_hash, rate=False)
-        role = table.roles.get(token_hash)
-        if role is None:
-            raise Unauthorized("This token is not one of this table's.")
-        return seat_view(table, seated(table, role))
+        return seat_view(table, folds.seated(table, role_of(table, token_hash)))
 
     async def lobby(
         self,
@@ -202,22 +208,23 @@ class Queries:
         """Events after `after` that the asker may see, waiting up to `wait` s for the first
         (a long-poll, which holds a place of its token's and its address's while it waits)."""
         deadline = time.monotonic() + wait
+        folds = self.folds
         table, role = await self.reader(game_id, token, client, self.page_cost(game_id, after))
         if table.version <= after and wait > 0:
             release = self.holds.hold(token, client)
             try:
-                async with self.changes.waiting(game_id, seated(table, role)) as waiter:
-                    table = await self.folds.followed(game_id)
+                async with self.changes.waiting(game_id, folds.seated(table, role)) as waiter:
+                    table = await folds.followed(game_id)
                     while table.version <= after:
                         remaining = deadline - time.monotonic()
                         if remaining <= 0 or not await waiter.wait(remaining):
                             break
                         waiter.clear()
-                        table = await self.folds.followed(game_id)
+                        table = await folds.followed(game_id)
             finally:
                 release()
         # Redacted for whoever the token is now: the seat may have moved, or been given up.
-        delivered, version = await page_after(self.folds, table, after, seated(table, role))
+        delivered, version = await page_after(folds, table, after, folds.seated(table, role))
         more = bool(delivered) and delivered[-1].version < version
         return page_json([d.json for d in delivered], version, more)
 

@@ -21,7 +21,7 @@ from typing import Protocol
 
 import msgspec
 
-from kronikas.application.access import player_of_role, seat_of_role, seated
+from kronikas.application.access import player_of_role
 from kronikas.application.errors import Unauthorized
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_text
@@ -189,8 +189,8 @@ class Session:
             release()
 
     async def __aenter__(self) -> Session:
-        table = self.folds.cache.get(self.game_id)
-        seat = None if table is None else seat_of_role(table, self.role)
+        table = self.folds.held(self.game_id)
+        seat = None if table is None else self.folds.seat(table, self.role)
         self._waiting = self.folds.changes.waiting(self.game_id, seat)
         self.waiter = await self._waiting.__aenter__()
         return self
@@ -210,17 +210,17 @@ class Session:
         waiter = self.waiter
         assert waiter is not None, "inside `async with`"
         table = await self.folds.followed(self.game_id)
-        seat = waiter.viewer = seated(table, self.role)
+        seat = waiter.viewer = self.folds.seated(table, self.role)
         waiter.push = push
         return seat_view(table, seat)
 
     def view_at(self, version: int) -> bytes | None:
         """The view's bytes at `version`, when the table this process holds is at it (else
         None: a later push brings the view)."""
-        table = self.folds.cache.get(self.game_id)
+        table = self.folds.held(self.game_id)
         if table is None or table.version != version:
             return None
-        return seat_view(table, seat_of_role(table, self.role)).body
+        return seat_view(table, self.folds.seat(table, self.role)).body
 
     # -- the changes --------------------------------------------------------------------------
 
@@ -231,7 +231,7 @@ class Session:
         waiter = self.waiter
         assert waiter is not None, "inside `async with`"
         table = await self.folds.followed(self.game_id)
-        seat = waiter.viewer = seated(table, self.role)
+        seat = waiter.viewer = self.folds.seated(table, self.role)
         if table.version > self.after:
             delivered, _ = await page_after(self.folds, table, self.after, seat)
             if delivered:
@@ -245,7 +245,9 @@ class Session:
         sees them now: what a transport sends before an answer that carries the events after
         `last`. `Unauthorized` once its player left."""
         table = await self.folds.followed(self.game_id)
-        delivered, _ = await page_after(self.folds, table, self.after, seated(table, self.role))
+        delivered, _ = await page_after(
+            self.folds, table, self.after, self.folds.seated(table, self.role)
+        )
         return [d for d in delivered if d.version <= last]
 
     def at_hand(self) -> list[Delivered] | None:
@@ -260,7 +262,7 @@ class Session:
         seen = table.recent.after(self.after, table.version)
         if seen is None or len(seen) > EVENT_PAGE:
             return None
-        seat = seat_of_role(table, self.role)
+        seat = self.folds.seat(table, self.role)
         if seat is None and self.role is not None:
             return None  # its player left: `next` ends the session
         return delivered(seen, seat)
@@ -271,7 +273,7 @@ class Session:
         events = self.at_hand()
         if events is not None:
             return sum(len(event.json) for event in events)
-        table = self.folds.cache.get(self.game_id)
+        table = self.folds.held(self.game_id)
         if table is not None and table.version - self.after > EVENT_PAGE:
             return None
         return 0
