@@ -196,16 +196,16 @@ class Commands:
         folds = self.folds
         table, role, fresh = await folds.for_token(game_id, token_hash)
         may_send(table, role, command)
-        if folds.seat(table, role) is None:  # left, or a seat this fold does not know yet
+        if folds.seat_held(table, role) is None:  # left, or a seat this fold does not know yet
             table, fresh = await folds.load(game_id, rate=False), True
-            folds.seated(table, role)
+            folds.seated_now(table, role)
         idem_key, fingerprint = None, ""
         if idempotency_key is not None:
             idem_key = key_hash(token_hash, idempotency_key)
             fingerprint = body_hash(body)
         change = Change(
             # the mover's seat in the state decided on, every try: it may have moved meanwhile
-            lambda t: self._decide(t, command, folds.seated(t, role)),
+            lambda t: self._decide(t, command, folds.seated_now(t, role)),
             _moved,
             mover=role,
             token_hash=token_hash,

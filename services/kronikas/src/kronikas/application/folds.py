@@ -12,7 +12,7 @@ import msgspec
 from kronikas.application.access import role_of, seat_in, seated
 from kronikas.application.engines import ENGINES, Registry
 from kronikas.application.errors import Unavailable, rate_limited
-from kronikas.application.ids import is_table_id, no_table
+from kronikas.application.ids import no_table, table_id
 from kronikas.application.ports import ChangeFeed, EventStore
 from kronikas.application.tables import Table
 from kronikas.application.wire import Record, ms_of
@@ -50,7 +50,7 @@ class Folds:
     Its verbs: the table and the caller's role for a token (`for_token`), the table as the
     change feed vouches for it (`followed`) or as the store has it (`load`), after a lost race
     (`after_conflict`); an append in flight from here (`expect`, `expected`). Only it touches
-    a table's memos (`seat`)."""
+    a table's memos (`seat_held`)."""
 
     def __init__(self, store: EventStore, changes: ChangeFeed, engines: Registry = ENGINES) -> None:
         self.store = store
@@ -83,7 +83,7 @@ class Folds:
         """The fold held here, as it is (it may be behind the store)."""
         return self._cache.get(game_id)
 
-    def seat(self, table: Table, role: str | None) -> int | None:
+    def seat_held(self, table: Table, role: str | None) -> int | None:
         """The seat `role` holds in the table as this process holds it now (`seat_in`), looked
         up once a state: each stream of the table asks for every frame."""
         if role is None:
@@ -97,10 +97,10 @@ class Folds:
             seat = table.seats[role] = seat_in(table.engine, table.state, role)
             return seat
 
-    def seated(self, table: Table, role: str | None) -> int | None:
+    def seated_now(self, table: Table, role: str | None) -> int | None:
         """The seat a reader's role holds now (None: the host, a spectator); 401 when its player
         left the table before the start (`access.seated`)."""
-        return seated(self.seat(table, role), role)
+        return seated(self.seat_held(table, role), role)
 
     async def for_token(self, game_id: str, token_hash: str) -> tuple[Table, str, bool]:
         """The table, the role of a token it knows, and whether the table was just read: the
@@ -215,24 +215,21 @@ class Folds:
         current; else a page of `READ_PAGE` events a round trip); also learns the token's
         role. With `rate`, a token the table knows pays `cost` from its bucket in the first
         round trip."""
-        if not is_table_id(game_id):
-            raise no_table(game_id)
-        table = self._cache.get(game_id)
+        table = self._cache.get(table_id(game_id))
         after = table.version if table else 0
         result = await self.store.read(game_id, after, token_hash, READ_PAGE, rate, cost)
         if result.retry_after_ms:
             raise rate_limited(result.retry_after_ms)
-        if result.version == 0:
-            self._cache.pop(game_id, None)
-            raise no_table(game_id)
         role = result.role
         while True:
-            if table is None or result.version < table.version:
-                if table is not None:  # the log was replaced (expired and made again): over
-                    result = await self.store.read(game_id, 0, "", READ_PAGE, False)
-                    if result.version == 0:
-                        self._cache.pop(game_id, None)
-                        raise no_table(game_id)
+            if table is not None and 0 < result.version < table.version:
+                # the log was replaced (expired and made again): read over
+                result = await self.store.read(game_id, 0, "", READ_PAGE, False)
+                table = None
+            if result.version == 0:
+                self._cache.pop(game_id, None)
+                raise no_table(game_id)
+            if table is None:
                 table = self._new_table(game_id, result.records[0])
                 self.apply(table, result.records[1:])
             else:

@@ -154,7 +154,7 @@ class Queries:
             role = role_of(table, token_hash)
             if role == HOST:
                 return table, None
-            folds.seated(table, role)
+            folds.seated_now(table, role)
             return table, role
         except RateLimited:  # the token's bucket was short: the ceiling is given back
             self.ceilings.give_back(client, cost)
@@ -174,7 +174,7 @@ class Queries:
     async def look(self, game_id: str, token: str | None, client: str | None = None) -> Sight:
         """The table as the token's holder (or a spectator) sees it now: a read, paid."""
         table, role = await self.reader(game_id, token, client)
-        return seat_view(table, self.folds.seated(table, role))
+        return seat_view(table, self.folds.seated_now(table, role))
 
     async def seen(self, game_id: str, token: str | None, at_least: int = 0) -> Sight:
         """The table as the token's holder (None: a spectator) sees it after a call that paid
@@ -188,7 +188,7 @@ class Queries:
         token_hash = hash_token(token)
         if table.version < at_least or token_hash not in table.roles:
             table = await folds.load(game_id, token_hash, rate=False)
-        return seat_view(table, folds.seated(table, role_of(table, token_hash)))
+        return seat_view(table, folds.seated_now(table, role_of(table, token_hash)))
 
     async def lobby(
         self,
@@ -213,7 +213,7 @@ class Queries:
         if table.version <= after and wait > 0:
             release = self.holds.hold(token, client)
             try:
-                async with self.changes.waiting(game_id, folds.seated(table, role)) as waiter:
+                async with self.changes.waiting(game_id, folds.seated_now(table, role)) as waiter:
                     table = await folds.followed(game_id)
                     while table.version <= after:
                         remaining = deadline - time.monotonic()
@@ -224,7 +224,7 @@ class Queries:
             finally:
                 release()
         # Redacted for whoever the token is now: the seat may have moved, or been given up.
-        delivered, version = await page_after(folds, table, after, folds.seated(table, role))
+        delivered, version = await page_after(folds, table, after, folds.seated_now(table, role))
         more = bool(delivered) and delivered[-1].version < version
         return page_json([d.json for d in delivered], version, more)
 

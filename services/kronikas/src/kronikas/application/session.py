@@ -190,7 +190,7 @@ class Session:
 
     async def __aenter__(self) -> Session:
         table = self.folds.held(self.game_id)
-        seat = None if table is None else self.folds.seat(table, self.role)
+        seat = None if table is None else self.folds.seat_held(table, self.role)
         self._waiting = self.folds.changes.waiting(self.game_id, seat)
         self.waiter = await self._waiting.__aenter__()
         return self
@@ -210,7 +210,7 @@ class Session:
         waiter = self.waiter
         assert waiter is not None, "inside `async with`"
         table = await self.folds.followed(self.game_id)
-        seat = waiter.viewer = self.folds.seated(table, self.role)
+        seat = waiter.viewer = self.folds.seated_now(table, self.role)
         waiter.push = push
         return seat_view(table, seat)
 
@@ -220,7 +220,7 @@ class Session:
         table = self.folds.held(self.game_id)
         if table is None or table.version != version:
             return None
-        return seat_view(table, self.folds.seat(table, self.role)).body
+        return seat_view(table, self.folds.seat_held(table, self.role)).body
 
     # -- the changes --------------------------------------------------------------------------
 
@@ -231,7 +231,7 @@ class Session:
         waiter = self.waiter
         assert waiter is not None, "inside `async with`"
         table = await self.folds.followed(self.game_id)
-        seat = waiter.viewer = self.folds.seated(table, self.role)
+        seat = waiter.viewer = self.folds.seated_now(table, self.role)
         if table.version > self.after:
             delivered, _ = await page_after(self.folds, table, self.after, seat)
             if delivered:
@@ -246,7 +246,7 @@ class Session:
         `last`. `Unauthorized` once its player left."""
         table = await self.folds.followed(self.game_id)
         delivered, _ = await page_after(
-            self.folds, table, self.after, self.folds.seated(table, self.role)
+            self.folds, table, self.after, self.folds.seated_now(table, self.role)
         )
         return [d for d in delivered if d.version <= last]
 
@@ -262,7 +262,7 @@ class Session:
         seen = table.recent.after(self.after, table.version)
         if seen is None or len(seen) > EVENT_PAGE:
             return None
-        seat = self.folds.seat(table, self.role)
+        seat = self.folds.seat_held(table, self.role)
         if seat is None and self.role is not None:
             return None  # its player left: `next` ends the session
         return delivered(seen, seat)
