@@ -2,7 +2,7 @@
 under `api/` imports from `application/` only the façade (`Games`), the seat session, the
 errors, the registry's type, table ids and the public wire types, by the names below.
 
-Not the held table (`application/tables.Table`), the fold cache (`application/folds`), the
+Not the held table (`application/tables.Fold`), the fold cache (`application/folds`), the
 access checks (`application/access`), the house's helpers (`deadline_text`) nor the wire's
 private helpers (`view_json`): a feature for seats is written once, in the application, and
 every transport frames it.
@@ -105,7 +105,7 @@ def test_what_is_looked_for_is_what_reaches_in(tmp_path: Path) -> None:
     api = tmp_path / API
     api.mkdir(parents=True)
     (api / "reaches.py").write_text(
-        "from kronikas.application.tables import Table\n"
+        "from kronikas.application.tables import Fold\n"
         "from kronikas.application import folds\n"
         "import kronikas.application.access\n"
         "from kronikas.application.wire import view_json, GameView\n"
@@ -114,7 +114,7 @@ def test_what_is_looked_for_is_what_reaches_in(tmp_path: Path) -> None:
     )
     found = reaching(tmp_path)[f"{API}/reaches.py"]
     assert [line.split(": ")[1] for line in found] == [
-        "kronikas.application.tables.Table",
+        "kronikas.application.tables.Fold",
         "kronikas.application.folds.*",
         "kronikas.application.access.*",
         "kronikas.application.wire.view_json",

@@ -14,7 +14,7 @@ from kronikas.adapters.memory import MemoryChangeFeed, MemoryEventStore
 from kronikas.application import folds
 from kronikas.application.games import Games
 from kronikas.application.ports import ReadResult
-from kronikas.application.tables import Table
+from kronikas.application.tables import Fold
 from tests.unit.application.clock_helpers import (
     SETTINGS,
     Seated,
@@ -64,7 +64,7 @@ def test_a_page_is_a_thousand_events() -> None:
     assert folds.READ_PAGE == 1_000
 
 
-def _held(games: Games, game_id: str) -> Table:
+def _held(games: Games, game_id: str) -> Fold:
     table = games.folds.held(game_id)
     assert table is not None, "held in this process"
     return table

@@ -15,7 +15,7 @@ import secrets
 import msgspec
 
 from kronikas.application.errors import Forbidden, InvalidRequest, Unauthorized
-from kronikas.application.tables import Table
+from kronikas.application.tables import Fold
 from kronikas.domain.engine import Rules, tag_of
 
 HOST = "host"
@@ -59,7 +59,7 @@ def seat_in(rules: Rules, state: object, role: str | None) -> int | None:
     return int(role)
 
 
-def role_of(table: Table, token_hash: str) -> str:
+def role_of(table: Fold, token_hash: str) -> str:
     """The role of a token the table knows; 401 for any other."""
     role = table.roles.get(token_hash)
     if role is None:
@@ -73,7 +73,7 @@ def as_host(role: str, may: str) -> None:
         raise Forbidden(f"Only the host token may {may}.")
 
 
-def may_send(table: Table, role: str, command: msgspec.Struct) -> None:
+def may_send(table: Fold, role: str, command: msgspec.Struct) -> None:
     """Whether `role` may send `command` at the table at all: 403 for the host's token, 422 for
     a command of another game."""
     if role == HOST:

@@ -36,14 +36,14 @@ from kronikas.application.errors import (
 from kronikas.application.folds import Folds
 from kronikas.application.house import (
     HOUSE_MOVES,
-    Turn,
+    Decision,
     deadline_ms,
     host_bucket,
     house_alone,
     now_ms,
 )
 from kronikas.application.ports import RandomSource, Summary
-from kronikas.application.tables import Table, body_hash, key_hash
+from kronikas.application.tables import Fold, body_hash, key_hash
 from kronikas.application.wire import (
     Answer,
     Record,
@@ -135,7 +135,7 @@ class Commands:
         if result.outcome != "ok":  # pragma: no cover - 64 random bits do not collide
             raise Unavailable("could not create the table; try again")
         await self.store.register(game_id, created_ms)
-        table = Table(game_id, kind, engine, seed, len(events), state, created_ms, at=at)
+        table = Fold(game_id, kind, engine, seed, len(events), state, created_ms, at=at)
         table.round.extend(events)
         table.roles[hash_token(host_token)] = HOST
         self.folds.remember(table)
@@ -173,7 +173,7 @@ class Commands:
             table, fresh, Change(lambda t: self._decide(t, Start(), None), _started)
         )
 
-    async def _host(self, game_id: str, token: str, may: str) -> tuple[Table, bool]:
+    async def _host(self, game_id: str, token: str, may: str) -> tuple[Fold, bool]:
         """The table of a host token, and whether it was just read; 403 for any other token of
         the table (`may`: what only the host may do, for the refusal)."""
         table, role, fresh = await self.folds.for_token(game_id, hash_token(token))
@@ -216,7 +216,7 @@ class Commands:
         )
         return await self.change(table, fresh, change)
 
-    async def change(self, table: Table, fresh: bool, change: Change) -> Answer:
+    async def change(self, table: Fold, fresh: bool, change: Change) -> Answer:
         """Every change's story: load → decide → house → append → tell the followers → answer.
 
         `table` is the fold this process holds (`fresh`: just read from the store). A decision
@@ -238,9 +238,9 @@ class Commands:
                 raise VersionMismatch(stale)
             try:
                 # decide, then the house plays on where it is then to act
-                turn = Turn.on(table, self.randomness(table.seed))
-                turn.add(change.decide(table))
-                turn.play_on(change.house_calls, change.house_owes)
+                decision = Decision.on(table, self.randomness(table.seed))
+                decision.add(change.decide(table))
+                decision.play_on(change.house_calls, change.house_owes)
             except DomainError:
                 if not fresh:  # decided on a fold the store may be ahead of: read, decide again
                     table, fresh = await self.folds.load(table.game_id, rate=False), True
@@ -248,10 +248,10 @@ class Commands:
                 raise
             except NotDue:
                 return Answer(b"", table.version)
-            if not turn.events:
+            if not decision.events:
                 return Answer(b"", table.version)  # nothing to do (a deadline not due after all)
             # append at the version decided on (the answer is made while the store works)
-            pending = self.appends.pending(table, turn.state, turn.events, change)
+            pending = self.appends.pending(table, decision.state, decision.events, change)
             result = await self.appends.append(pending)
             if result.outcome == "ok":
                 # tell the followers (at once, where the store could tell first), then answer
@@ -279,7 +279,7 @@ class Commands:
             if not paid:  # the host's bucket is empty: the house moves when it has refilled
                 return Acted(False, self.now() + wait, table.version)
 
-        def decide(table: Table) -> list[msgspec.Struct]:
+        def decide(table: Fold) -> list[msgspec.Struct]:
             rules = table.engine
             due = deadline_ms(rules, table.state, table.at)
             if due is None or due > self.now():
@@ -289,9 +289,9 @@ class Commands:
                 return []
             if house_alone(rules, table.state):
                 # The house's paid moves; the request that follows makes no unpaid one.
-                turn = Turn.on(table, self.randomness(table.seed), alone=paid)
-                turn.play_house(calls=False, paused=True)
-                return turn.events
+                decision = Decision.on(table, self.randomness(table.seed), alone=paid)
+                decision.play_house(calls=False, paused=True)
+                return decision.events
             if waiting in rules.house_seats(table.state):
                 return []
             return rules.decide(table.state, TimeOut(waiting), None, self.randomness(table.seed))
@@ -320,7 +320,7 @@ class Commands:
         return taken, 0
 
     def _decide(
-        self, table: Table, command: msgspec.Struct, seat: int | None
+        self, table: Fold, command: msgspec.Struct, seat: int | None
     ) -> list[msgspec.Struct]:
         return table.engine.decide(table.state, command, seat, self.randomness(table.seed))
 

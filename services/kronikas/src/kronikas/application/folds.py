@@ -14,7 +14,7 @@ from kronikas.application.engines import ENGINES, Registry
 from kronikas.application.errors import Unavailable, rate_limited
 from kronikas.application.ids import no_table, table_id
 from kronikas.application.ports import ChangeFeed, EventStore
-from kronikas.application.tables import Table
+from kronikas.application.tables import Fold
 from kronikas.application.wire import Record, ms_of
 
 _CACHE_SIZE = 4096
@@ -57,17 +57,17 @@ class Folds:
         self.changes = changes
         self.engines = engines
         self.codec = Codec(engines)
-        self._cache: OrderedDict[str, Table] = OrderedDict()
+        self._cache: OrderedDict[str, Fold] = OrderedDict()
         self._gaps = 0
         """Appends heard that could not be folded in (counted, so a read can tell it missed one)."""
-        self._reading: dict[str, asyncio.Task[Table]] = {}
+        self._reading: dict[str, asyncio.Task[Fold]] = {}
         """Tables being read for their followers, each read shared by all of them."""
-        self._own: dict[str, tuple[Table, Sequence[bytes], Callable[[], None]]] = {}
+        self._own: dict[str, tuple[Fold, Sequence[bytes], Callable[[], None]]] = {}
         """Appends this process has in flight: the fold they follow on from, their records, and
         how to fold them in without decoding them (the command made the state already)."""
         changes.listen(self._heard)
 
-    def expect(self, table: Table, records: Sequence[bytes], fold: Callable[[], None]) -> None:
+    def expect(self, table: Fold, records: Sequence[bytes], fold: Callable[[], None]) -> None:
         """An append of `records` to `table` is in flight from here: should the change feed
         bring it before its answer does, `fold` folds it in (it must do nothing once the table
         moved on)."""
@@ -79,11 +79,11 @@ class Folds:
         if own is not None and own[1] is records:
             del self._own[game_id]
 
-    def held(self, game_id: str) -> Table | None:
+    def held(self, game_id: str) -> Fold | None:
         """The fold held here, as it is (it may be behind the store)."""
         return self._cache.get(game_id)
 
-    def seat_held(self, table: Table, role: str | None) -> int | None:
+    def seat_held(self, table: Fold, role: str | None) -> int | None:
         """The seat `role` holds in the table as this process holds it now (`seat_in`), looked
         up once a state: each stream of the table asks for every frame."""
         if role is None:
@@ -97,12 +97,12 @@ class Folds:
             seat = table.seats[role] = seat_in(table.engine, table.state, role)
             return seat
 
-    def seated_now(self, table: Table, role: str | None) -> int | None:
+    def seated_now(self, table: Fold, role: str | None) -> int | None:
         """The seat a reader's role holds now (None: the host, a spectator); 401 when its player
         left the table before the start (`access.seated`)."""
         return seated(self.seat_held(table, role), role)
 
-    async def for_token(self, game_id: str, token_hash: str) -> tuple[Table, str, bool]:
+    async def for_token(self, game_id: str, token_hash: str) -> tuple[Fold, str, bool]:
         """The table, the role of a token it knows, and whether the table was just read: the
         fold held here when it knows the token (a token is not asked about again), else read;
         401 when the token is not the table's."""
@@ -112,13 +112,13 @@ class Folds:
         table = await self.load(game_id, token_hash, rate=False)
         return table, role_of(table, token_hash), True
 
-    def remember(self, table: Table) -> None:
+    def remember(self, table: Fold) -> None:
         self._cache[table.game_id] = table
         self._cache.move_to_end(table.game_id)
         while len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
 
-    def _new_table(self, game_id: str, first: bytes) -> Table:
+    def _new_table(self, game_id: str, first: bytes) -> Fold:
         head = self.codec.first(first)
         kind = head.k or ""
         engine = self.engines.get(kind)
@@ -127,9 +127,9 @@ class Folds:
         # The first event assigns the table's options: fold it into any lobby.
         created = self.codec.decode(kind, first).e
         state = engine.evolve(engine.initial_state(engine.options(), False), created)
-        return Table(game_id, kind, engine, head.seed, 1, state, ms_of(head.at))
+        return Fold(game_id, kind, engine, head.seed, 1, state, ms_of(head.at))
 
-    def apply(self, table: Table, records: Sequence[bytes]) -> None:
+    def apply(self, table: Fold, records: Sequence[bytes]) -> None:
         """Fold stored records into the table (those it holds already are skipped)."""
         engine, state, version = table.engine, table.state, table.version
         folded: list[Record[msgspec.Struct]] = []
@@ -166,7 +166,7 @@ class Folds:
             table.live = None
             self._gaps += 1
 
-    def vouched(self, game_id: str) -> Table | None:
+    def vouched(self, game_id: str) -> Fold | None:
         """The table held here when the change feed vouches that it is current, else None."""
         table = self._cache.get(game_id)
         generation = self.changes.generation(game_id)
@@ -174,7 +174,7 @@ class Folds:
             return table
         return None
 
-    async def followed(self, game_id: str) -> Table:
+    async def followed(self, game_id: str) -> Fold:
         """The table, current as far as the change feed can vouch; else read (and vouched for
         from then on, when nothing was missed during the read)."""
         table = self.vouched(game_id)
@@ -190,7 +190,7 @@ class Folds:
             reading.add_done_callback(lambda done: self._read_done(game_id, done))
         return await asyncio.shield(reading)
 
-    async def _read_followed(self, game_id: str, generation: int | None) -> Table:
+    async def _read_followed(self, game_id: str, generation: int | None) -> Fold:
         gaps = self._gaps
         table = await self.load(game_id, rate=False)
         unbroken = gaps == self._gaps and self.changes.generation(game_id) == generation
@@ -198,7 +198,7 @@ class Folds:
             table.live = generation
         return table
 
-    def _read_done(self, game_id: str, done: asyncio.Task[Table]) -> None:
+    def _read_done(self, game_id: str, done: asyncio.Task[Fold]) -> None:
         if self._reading.get(game_id) is done:
             del self._reading[game_id]
         if not done.cancelled():
@@ -210,7 +210,7 @@ class Folds:
         token_hash: str = "",
         rate: bool = True,
         cost: int = 1,
-    ) -> Table:
+    ) -> Fold:
         """The table at its current version (one round trip when this process holds it nearly
         current; else a page of `READ_PAGE` events a round trip); also learns the token's
         role. With `rate`, a token the table knows pays `cost` from its bucket in the first
@@ -243,7 +243,7 @@ class Folds:
         self.remember(table)
         return table
 
-    async def before(self, game_id: str, first: int) -> tuple[Table, list[Record[msgspec.Struct]]]:
+    async def before(self, game_id: str, first: int) -> tuple[Fold, list[Record[msgspec.Struct]]]:
         """The table read from the store as it was before the append whose first event is at
         `first` (a table of its own, not kept), and that append's records: up to the next
         append's first (each carries its nonce). For answering a replay."""
@@ -270,7 +270,7 @@ class Folds:
             raws = read.records
         return table, appended
 
-    async def after_conflict(self, table: Table, records: list[bytes], version: int) -> Table:
+    async def after_conflict(self, table: Fold, records: list[bytes], version: int) -> Fold:
         """The table after a lost race: the winner's records when they follow on, else a read."""
         if records and version == table.version + len(records):
             self.apply(table, records)

@@ -28,7 +28,7 @@ from kronikas.application.house import now_ms
 from kronikas.application.ids import table_id
 from kronikas.application.ports import Summary
 from kronikas.application.session import Mover, Session, Sight, page_after, seat_view
-from kronikas.application.tables import Table
+from kronikas.application.tables import Fold
 from kronikas.application.wire import EVENT_PAGE, page_json
 from kronikas.config import Settings
 
@@ -137,7 +137,7 @@ class Queries:
 
     async def reader(
         self, game_id: str, token: str | None, client: str | None, cost: int = 1
-    ) -> tuple[Table, str | None]:
+    ) -> tuple[Fold, str | None]:
         """The table and the reader's role: a player's (`p:<player id>`), or None for the host
         and spectators; 401 when the token is not the table's, or its player left before the
         start. The caller looks the seat up in the table it delivers from. The read is paid for

@@ -26,7 +26,7 @@ from kronikas.application.errors import Unauthorized
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_text
 from kronikas.application.ports import Waiter
-from kronikas.application.tables import Seen, Table, seen_of
+from kronikas.application.tables import Fold, Seen, seen_of
 from kronikas.application.wire import EVENT_PAGE, Answer, Delivered, view_json
 from kronikas.domain.common import Back, Leave
 from kronikas.domain.engine import tag_of
@@ -53,7 +53,7 @@ class Sight:
     waited_for: bool
     """The table waits for this seat's move (its clock runs)."""
     kind: str
-    _table: Table
+    _table: Fold
 
     @property
     def may_act(self) -> bool:
@@ -75,7 +75,7 @@ class Sight:
         return [m for m in moves if tag_of(type(m)) not in SEATING]
 
 
-def seat_view(table: Table, seat: int | None) -> Sight:
+def seat_view(table: Fold, seat: int | None) -> Sight:
     """The view of `seat` (None: the host, a spectator) of the table at its version."""
     engine, state = table.engine, table.state
     deadline = deadline_text(engine, state, table.at)
@@ -104,7 +104,7 @@ def delivered(seen: list[Seen], seat: int | None) -> list[Delivered]:
 
 
 async def page_after(
-    folds: Folds, table: Table, after: int, seat: int | None
+    folds: Folds, table: Fold, after: int, seat: int | None
 ) -> tuple[list[Delivered], int]:
     """A page of events after `after` as `seat` sees them, and the version they were read at:
     from the table's latest events when they reach back that far, else from the store. The page

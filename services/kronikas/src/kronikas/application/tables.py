@@ -121,7 +121,7 @@ class Seen:
         return made
 
 
-def seen_of(table: Table, records: list[Record[msgspec.Struct]]) -> list[Seen]:
+def seen_of(table: Fold, records: list[Record[msgspec.Struct]]) -> list[Seen]:
     """The records of events that follow on from `table`, as it will keep them."""
     return [Seen(record, table.kind, table.engine) for record in records]
 
@@ -161,7 +161,7 @@ class Recent:
 
 
 @dataclass
-class Table:
+class Fold:
     """A game folded up to `version`, as this process last saw it."""
 
     game_id: str
