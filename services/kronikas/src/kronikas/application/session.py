@@ -15,7 +15,7 @@ start).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -29,7 +29,7 @@ from kronikas.application.ports import Waiter
 from kronikas.application.tables import Fold, Seen, seen_of
 from kronikas.application.wire import EVENT_PAGE, Answer, Delivered, view_json
 from kronikas.domain.common import Back, Leave
-from kronikas.domain.engine import tag_of
+from kronikas.domain.engine import Rules, tag_of
 
 SEATING = frozenset({tag_of(Leave), tag_of(Back)})
 """The seating commands every game shares: legal for a seat, but not moves of the game."""
@@ -48,12 +48,17 @@ class Sight:
     """The view, as `GET /v1/games/{id}` answers it."""
     deadline: str | None
     """When the clock of the seat the table waits for runs out; None when none runs."""
-    legal: tuple[str, ...]
+    legal: Sequence[str]
     """The command types the seat may send now (seating's among them)."""
-    waited_for: bool
-    """The table waits for this seat's move (its clock runs)."""
     kind: str
-    _table: Fold
+    _rules: Rules
+    _state: object
+    """The state the view was made from (a frozen value: later moves do not change it)."""
+
+    @property
+    def waited_for(self) -> bool:
+        """The table waits for this seat's move (its clock runs)."""
+        return self.may_act and self._rules.waiting_for(self._state) == self.seat
 
     @property
     def may_act(self) -> bool:
@@ -70,8 +75,7 @@ class Sight:
         lists them; none for the host and spectators."""
         if self.seat is None:
             return []
-        table = self._table
-        moves = table.engine.legal_moves(table.state, self.seat)
+        moves = self._rules.legal_moves(self._state, self.seat)
         return [m for m in moves if tag_of(type(m)) not in SEATING]
 
 
@@ -81,7 +85,6 @@ def seat_view(table: Fold, seat: int | None) -> Sight:
     deadline = deadline_text(engine, state, table.at)
     made = engine.view(state, seat, table.game_id, table.version, deadline)
     legal: list[str] | None = getattr(made, "legal", None)  # every game's view lists it
-    legal_now = tuple(legal or ())
     return Sight(
         game_id=table.game_id,
         version=table.version,
@@ -89,12 +92,10 @@ def seat_view(table: Fold, seat: int | None) -> Sight:
         status=made.status,
         body=view_json(made),
         deadline=deadline,
-        legal=legal_now,
-        waited_for=seat is not None
-        and any(k not in SEATING for k in legal_now)
-        and engine.waiting_for(state) == seat,
+        legal=legal or (),
         kind=table.kind,
-        _table=table,
+        _rules=engine,
+        _state=state,
     )
 
 
