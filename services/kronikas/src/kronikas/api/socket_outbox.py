@@ -14,12 +14,11 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Callable
-from types import CoroutineType
 from typing import Any
 
 from litestar.types import Send, WebSocketCloseEvent, WebSocketSendEvent
 
-from kronikas.api.sse import Held, Outlet
+from kronikas.api.sse import Outlet, driven
 
 CLOSE_GRACE_S = 10.0
 """How long a slow reader closed (4508) has to read as far as its close before its connection is
@@ -67,22 +66,17 @@ class Outbox:
                 self.overflow()
             return
         message: WebSocketSendEvent = {"type": "websocket.send", "bytes": None, "text": text}
-        sending = self.send(message)
-        if type(sending) is not CoroutineType:  # not one to drive here: a task's
-            self.queued = len(text)
-            self.draining = asyncio.ensure_future(self._drain(sending, len(text)))
-            return
         try:
-            blocked = sending.send(None)
-        except StopIteration:
-            if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
-                self.overflow()
-            return
+            waiting = driven(self.send(message))
         except Exception:
             self.lost()
             return
+        if waiting is None:
+            if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
+                self.overflow()
+            return
         self.queued = len(text)
-        self.draining = asyncio.ensure_future(self._drain(Held(sending, blocked), len(text)))
+        self.draining = asyncio.ensure_future(self._drain(waiting, len(text)))
 
     def behind(self, owed: int) -> bool:
         """Whether what waits to be sent, and `owed` bytes more, come to more than the bound."""

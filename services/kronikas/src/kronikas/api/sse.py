@@ -215,15 +215,11 @@ class _Push:
     async def send_now(self, message: Message) -> None:
         """The stream task's own send: done where it is called when the server takes it at
         once, else awaited (`wait_out`)."""
-        sending = self.send(message)
-        if type(sending) is CoroutineType:
-            try:
-                blocked = sending.send(None)
-            except StopIteration:
-                if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
-                    self._check()
-                return
-            sending = Held(sending, blocked)
+        sending = driven(self.send(message))
+        if sending is None:
+            if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
+                self._check()
+            return
         await self.wait_out(sending)
 
     async def wait_out(self, sending: Awaitable[None]) -> None:
@@ -257,6 +253,19 @@ class _Push:
             outlet.cut()
             return True
         return False
+
+
+def driven(sending: Awaitable[None]) -> Awaitable[None] | None:
+    """A server's send driven as far as it goes at once: None when the server took it, else
+    what is left of it to await (`Held`; a send that is no coroutine, whole). A send that fails
+    raises here."""
+    if type(sending) is not CoroutineType:
+        return sending
+    try:
+        blocked = sending.send(None)
+    except StopIteration:
+        return None
+    return Held(sending, blocked)
 
 
 class Held:

@@ -197,4 +197,4 @@ class Games:
         `after` on (called, it yields events, and None as a keep-alive) and takes the viewer's
         commands, holding a place of its token's and its address's until it ends
         (`Session.close`)."""
-        return await self.queries.stream(self, game_id, token, after, client)
+        return await self.queries.stream(self.command, self.refused, game_id, token, after, client)

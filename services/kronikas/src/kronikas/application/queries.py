@@ -27,7 +27,7 @@ from kronikas.application.folds import Folds
 from kronikas.application.house import now_ms
 from kronikas.application.ids import table_id
 from kronikas.application.ports import Summary
-from kronikas.application.session import Mover, Session, Sight, page_after, seat_view
+from kronikas.application.session import Move, Refuse, Session, Sight, page_after, seat_view
 from kronikas.application.tables import Fold
 from kronikas.application.wire import EVENT_PAGE, page_json
 from kronikas.config import Settings
@@ -229,7 +229,13 @@ class Queries:
         return page_json([d.json for d in delivered], version, more)
 
     async def stream(
-        self, mover: Mover, game_id: str, token: str | None, after: int, client: str | None = None
+        self,
+        move: Move,
+        refuse: Refuse,
+        game_id: str,
+        token: str | None,
+        after: int,
+        client: str | None = None,
     ) -> Session:
         """Checks access now (paying for the first page), and takes a place of the token's and
         the address's; the returned session follows the table from `after` on, and gives the
@@ -237,4 +243,6 @@ class Queries:
         _, role = await self.reader(game_id, token, client, self.page_cost(game_id, after))
         release = self.holds.hold(token, client)
         keepalive = self.settings.sse_keepalive_s
-        return Session(self.folds, mover, game_id, token, role, after, keepalive, client, release)
+        return Session(
+            self.folds, move, refuse, game_id, token, role, after, keepalive, client, release
+        )

@@ -15,9 +15,8 @@ start).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 import msgspec
 
@@ -122,21 +121,10 @@ async def page_after(
     return delivered(seen_of(table, records), seat), result.version
 
 
-class Mover(Protocol):
-    """Where a session's commands go (`Games`): the move, and the payment of a refusal."""
-
-    async def command(
-        self,
-        game_id: str,
-        token: str,
-        command: msgspec.Struct,
-        body: bytes,
-        if_match: int | None = None,
-        idempotency_key: str | None = None,
-        client: str | None = None,
-    ) -> Answer: ...
-
-    async def refused(self, game_id: str, token: str | None, client: str | None) -> None: ...
+Move = Callable[..., Awaitable[Answer]]
+"""Where a session's commands go: `Games.command` (its arguments and answer)."""
+Refuse = Callable[[str, str | None, str | None], Awaitable[None]]
+"""How a command refused before it reached the table is paid for: `Games.refused`."""
 
 
 class Session:
@@ -155,7 +143,8 @@ class Session:
     def __init__(
         self,
         folds: Folds,
-        mover: Mover,
+        move: Move,
+        refuse: Refuse,
         game_id: str,
         token: str | None,
         role: str | None,
@@ -165,7 +154,7 @@ class Session:
         release: Callable[[], None] | None = None,
     ) -> None:
         self.folds = folds
-        self.mover = mover
+        self.move, self.refuse = move, refuse
         self.game_id = game_id
         self.token = token
         self.client = client
@@ -303,7 +292,7 @@ class Session:
         it (`Games.command`): the same answer, the same refusals, paid the same way."""
         if self.token is None:
             raise Unauthorized("This needs a token.")
-        return await self.mover.command(
+        return await self.move(
             self.game_id,
             self.token,
             command,
@@ -315,4 +304,4 @@ class Session:
 
     async def refused(self) -> None:
         """A command refused before it reached the table is paid for too (`Games.refused`)."""
-        await self.mover.refused(self.game_id, self.token, self.client)
+        await self.refuse(self.game_id, self.token, self.client)

@@ -17,19 +17,8 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from kronikas.api.errors import short
+from kronikas.api.mcp import results
 from kronikas.api.mcp.bounds import scrubbed
-from kronikas.api.mcp.results import (
-    EVENTS_MAX,
-    Events,
-    Joined,
-    Kinds,
-    Moved,
-    Opened,
-    SeatView,
-    Started,
-    Tables,
-    Waited,
-)
 from kronikas.api.mcp.tools import WAIT_MAX_S, Tools
 from kronikas.application.errors import ApiError, VersionMismatch
 from kronikas.domain.common import DomainError, InvalidOptions
@@ -61,7 +50,7 @@ class Calls:
     def __init__(self, tools: Tools) -> None:
         self.tools = tools
 
-    async def list_games(self) -> Annotated[CallToolResult, Kinds]:
+    async def list_games(self) -> Annotated[CallToolResult, results.Kinds]:
         return await answer(self.tools.list_games())
 
     async def list_tables(
@@ -71,7 +60,7 @@ class Calls:
         status: Annotated[STATUS | None, Field(description="Only tables in this state.")] = None,
         limit: Annotated[int, Field(ge=1, le=100, description="Tables per page.")] = 20,
         offset: Annotated[int, Field(ge=0, le=100_000, description="Tables to skip.")] = 0,
-    ) -> Annotated[CallToolResult, Tables]:
+    ) -> Annotated[CallToolResult, results.Tables]:
         return await answer(self.tools.list_tables(kind, status, limit, offset, ctx))
 
     async def open_table(
@@ -89,7 +78,7 @@ class Calls:
             int | None,
             Field(ge=0, le=2**63 - 1, description="Deal reproducibly (for tests only)."),
         ] = None,
-    ) -> Annotated[CallToolResult, Opened]:
+    ) -> Annotated[CallToolResult, results.Opened]:
         return await answer(self.tools.open_table(kind, options, seed, house_players, ctx))
 
     async def join_table(
@@ -97,7 +86,7 @@ class Calls:
         ctx: Context,
         table_id: TableId,
         name: Annotated[str, Field(description="Your name at the table: 1–32 characters.")],
-    ) -> Annotated[CallToolResult, Joined]:
+    ) -> Annotated[CallToolResult, results.Joined]:
         return await answer(self.tools.join_table(table_id, name, ctx))
 
     async def start_table(
@@ -107,12 +96,12 @@ class Calls:
         host_token: Annotated[
             str | None, Field(description="The host token from `open_table`.")
         ] = None,
-    ) -> Annotated[CallToolResult, Started]:
+    ) -> Annotated[CallToolResult, results.Started]:
         return await answer(self.tools.start_table(table_id, host_token, ctx))
 
     async def get_view(
         self, ctx: Context, table_id: TableId, token: Token = None
-    ) -> Annotated[CallToolResult, SeatView]:
+    ) -> Annotated[CallToolResult, results.SeatView]:
         return await answer(self.tools.get_view(table_id, token, ctx))
 
     async def make_move(
@@ -130,7 +119,7 @@ class Calls:
         idempotency_key: Annotated[
             str | None, Field(description="1–128 visible ASCII characters, new for each move.")
         ] = None,
-    ) -> Annotated[CallToolResult, Moved]:
+    ) -> Annotated[CallToolResult, results.Moved]:
         tools = self.tools
         return await answer(
             tools.make_move(table_id, move, token, expected_version, idempotency_key, ctx),
@@ -146,12 +135,12 @@ class Calls:
         timeout_s: Annotated[
             float, Field(ge=0, le=WAIT_MAX_S, description="The longest to wait, in seconds.")
         ] = WAIT_MAX_S,
-    ) -> Annotated[CallToolResult, Waited]:
+    ) -> Annotated[CallToolResult, results.Waited]:
         return await answer(self.tools.wait(table_id, token, after_version, timeout_s, ctx))
 
     async def leave_table(
         self, ctx: Context, table_id: TableId, token: SeatToken = None
-    ) -> Annotated[CallToolResult, Moved]:
+    ) -> Annotated[CallToolResult, results.Moved]:
         return await answer(self.tools.leave_table(table_id, token, ctx))
 
     async def get_events(
@@ -162,7 +151,7 @@ class Calls:
         after_version: Annotated[
             int, Field(ge=0, le=2**31, description="Only events after this version.")
         ] = 0,
-    ) -> Annotated[CallToolResult, Events]:
+    ) -> Annotated[CallToolResult, results.Events]:
         return await answer(self.tools.get_events(table_id, token, after_version, ctx))
 
 
@@ -242,8 +231,8 @@ TOOLS = (
     ),
     Tool(
         "get_events",
-        f"The table's events after a version (at most {EVENTS_MAX} a call), as your seat may "
-        "see them: what was dealt to you and every move and score since.",
+        f"The table's events after a version (at most {results.EVENTS_MAX} a call), as your "
+        "seat may see them: what was dealt to you and every move and score since.",
         READ_ONLY,
     ),
 )

@@ -100,18 +100,14 @@ class Tools:
         block = (
             f" The table's public state (what a move announces or takes) is in `view.{sight.kind}`."
         )
+        same = ("version", "status", "seat", "may_act", "deadline", "seating")
         return SeatView(
             table_id=sight.game_id,
-            version=sight.version,
-            status=sight.status,
-            seat=sight.seat,
-            may_act=sight.may_act,
             your_turn=sight.waited_for,
-            deadline=sight.deadline,
             moves=moves,
             choices=[c.model_copy(update={"about": c.about + block}) for c in choices],
-            seating=sight.seating,
             view=view,
+            **{name: getattr(sight, name) for name in same},
         )
 
     # The tools ----------------------------------------------------------------------------
