@@ -135,10 +135,9 @@ class Commands:
         if result.outcome != "ok":  # pragma: no cover - 64 random bits do not collide
             raise Unavailable("could not create the table; try again")
         await self.store.register(game_id, created_ms)
-        table = Fold(game_id, kind, engine, seed, len(events), state, created_ms, at=at)
-        table.round.extend(events)
-        table.roles[hash_token(host_token)] = HOST
-        self.folds.remember(table)
+        host = {hash_token(host_token): HOST}
+        made = Fold(game_id, kind, engine, seed, len(events), state, created_ms, host, at=at)
+        self.folds.remember(made, round=events)
         log.info("table created", extra={"game_id": game_id, "kind": kind})
         return created_json(view, host_token)
 

@@ -112,7 +112,10 @@ class Folds:
         table = await self.load(game_id, token_hash, rate=False)
         return table, role_of(table, token_hash), True
 
-    def remember(self, table: Fold) -> None:
+    def remember(self, table: Fold, round: Sequence[msgspec.Struct] = ()) -> None:
+        """Hold `table` here (the least recently used beyond the cache's size go); `round`: the
+        events of a table just made, which its round starts with."""
+        table.round.extend(round)
         self._cache[table.game_id] = table
         self._cache.move_to_end(table.game_id)
         while len(self._cache) > _CACHE_SIZE:
