@@ -12,6 +12,7 @@ they never run.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +20,7 @@ SOURCE = ROOT / "services/kronikas/src"
 PACKAGE = "kronikas"
 
 
+@functools.cache
 def _modules() -> dict[str, Path]:
     found: dict[str, Path] = {}
     for path in sorted((SOURCE / PACKAGE).rglob("*.py")):
@@ -27,6 +29,10 @@ def _modules() -> dict[str, Path]:
             parts.pop()
         found[".".join(parts)] = path
     return found
+
+
+def _module_or_package(base: str, name: str) -> str:
+    return f"{base}.{name}" if f"{base}.{name}" in _modules() else base
 
 
 def _type_checking(test: ast.expr) -> bool:
@@ -51,7 +57,8 @@ def _imports(node: ast.AST, module: str, is_package: bool) -> list[str]:
                 parts = module.split(".")
                 keep = len(parts) - child.level + (1 if is_package else 0)
                 base = ".".join([*parts[:keep], *([base] if base else [])])
-            named += [base, *(f"{base}.{alias.name}" for alias in child.names)]
+            # `from a.b import c` names the module `a.b.c` where there is one, else `a.b`
+            named += [_module_or_package(base, alias.name) for alias in child.names]
         named += _imports(child, module, is_package)
     return named
 
@@ -120,4 +127,4 @@ def test_an_import_inside_a_function_closes_a_circle_too() -> None:
     }
     assert cycles(two) == [["a", "b"]]
     hidden = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import b\n")
-    assert _imports(hidden, "a", False) == ["typing", "typing.TYPE_CHECKING"]
+    assert _imports(hidden, "a", False) == ["typing"]

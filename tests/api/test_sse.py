@@ -88,8 +88,9 @@ async def streaming(games: Games, game_id: str, client: Client) -> asyncio.Task[
         "query_string": b"",
         SERVER_SEND: client.server_send,
     }
-    events = await games.stream(game_id, None, 0)
-    response = EventStream(events, {"Cache-Control": "no-cache"}).to_asgi_response(
+    session = await games.stream(game_id, None, 0)
+    bound = games.settings.outbox_bytes
+    response = EventStream(session, {"Cache-Control": "no-cache"}, bound).to_asgi_response(
         None, Request(scope)
     )
     return asyncio.create_task(response(scope, client.receive, client.send))

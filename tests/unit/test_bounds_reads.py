@@ -15,6 +15,7 @@ from kronikas.adapters.memory_log import MemoryLog
 from kronikas.application import folds
 from kronikas.application.games import Games
 from kronikas.application.ports import ReadResult
+from kronikas.application.tables import Fold
 from tests.apps import ENGINES
 from tests.unit.application.clock_helpers import (
     SETTINGS,
@@ -68,12 +69,18 @@ def test_a_page_is_a_thousand_events() -> None:
     assert folds.READ_PAGE == 1_000
 
 
+def _held(games: Games, game_id: str) -> Fold:
+    table = games.folds.held(game_id)
+    assert table is not None, "held in this process"
+    return table
+
+
 @pytest.mark.parametrize("page", [1, 37, 1_000])
 async def test_a_table_read_cold_is_read_in_pages_and_folds_as_it_was_played(
     page: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     w, s = await house_match()
-    warm = w.games.folds.cache[s.game_id]
+    warm = _held(w.games, s.game_id)
     assert warm.version > 300, "a table of many pages"
     monkeypatch.setattr(folds, "READ_PAGE", page)
     stores, counting = reads_counted(w.store.sharing())
@@ -81,7 +88,7 @@ async def test_a_table_read_cold_is_read_in_pages_and_folds_as_it_was_played(
     seen = await view(cold, s)
     assert seen == await view(w.games, s)
     assert seen["status"] == "finished" and seen["version"] == warm.version
-    table = cold.folds.cache[s.game_id]
+    table = _held(cold, s.game_id)
     assert table.state == warm.state
     assert table.round == warm.round and table.at == warm.at
     assert counting.limits and max(counting.limits) <= page
@@ -101,7 +108,7 @@ async def test_a_process_far_behind_catches_up_in_pages(monkeypatch: pytest.Monk
     for _ in range(3):
         await ticked(w, 0)  # moves the other process does not hear of (its own feed)
     counting.limits.clear()
-    behind.folds.cache[s.game_id].live = None
+    _held(behind, s.game_id).live = None
     await behind.commands.folds.load(s.game_id, rate=False)
-    assert behind.folds.cache[s.game_id].state == w.games.folds.cache[s.game_id].state
+    assert _held(behind, s.game_id).state == _held(w.games, s.game_id).state
     assert max(counting.limits) <= 10 and len(counting.limits) > 1

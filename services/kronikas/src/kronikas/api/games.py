@@ -12,6 +12,7 @@ from litestar.params import Body, HeaderParameter, PathParameter, QueryParameter
 from litestar.response import Stream
 
 from kronikas.api import inputs
+from kronikas.api.bodies import command_headers, read_body, strict
 from kronikas.api.client import client_address
 from kronikas.api.errors import problems
 from kronikas.api.openapi import InputDocs, parameter
@@ -32,8 +33,8 @@ from kronikas.api.wire import (
     Lobby,
 )
 from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
-from kronikas.application.folds import GAME_ID_MAX, no_table
 from kronikas.application.games import Answer, Games
+from kronikas.application.ids import GAME_ID_MAX, no_table
 from kronikas.application.wire import utc_text
 
 JSON = "application/json"
@@ -74,25 +75,6 @@ def _required(token: str | None) -> str:
     if token is None:
         raise Unauthorized("This needs a token: send `Authorization: Bearer <token>`.")
     return token
-
-
-def _whole(value: Any) -> Any:
-    """JSON Schema's integers include 5.0: make whole floats ints before the strict check."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
-        return int(value)
-    if isinstance(value, dict):
-        return {k: _whole(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_whole(v) for v in value]
-    return value
-
-
-async def strict(request: Request[Any, Any, Any], kind: Any) -> Any:
-    """The body decoded strictly (Litestar's own decoding converts `1` to `true`, `"5"` to 5)."""
-    try:
-        return msgspec.convert(_whole(msgspec.json.decode(await request.body())), kind)
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise InvalidRequest(str(exc)) from None
 
 
 def _address(request: Request[Any, Any, Any]) -> str:
@@ -145,43 +127,6 @@ def _tagged(answer: Answer) -> Response[Any]:
 
 
 _SSE_HEADERS = {"Cache-Control": "no-cache", "Connection": "keep-alive", "X-Accel-Buffering": "no"}
-_COMMAND_HEADERS = (
-    b"authorization",
-    b"if-match",
-    b"idempotency-key",
-    b"content-length",
-    b"content-type",
-)
-
-
-def _command_headers(scope: Any) -> list[str | None]:
-    """Authorization, If-Match, Idempotency-Key, Content-Length and Content-Type, in one pass."""
-    found: list[str | None] = [None, None, None, None, None]
-    for name, value in scope["headers"]:
-        if name in _COMMAND_HEADERS:
-            at = _COMMAND_HEADERS.index(name)
-            if found[at] is None:  # the first of repeated headers counts, as elsewhere
-                found[at] = value.decode("latin-1")
-    return found
-
-
-async def _read_body(receive: Any, length: int | None, limit: int) -> bytes:
-    """The body, straight from the ASGI messages; 413 past `limit` (announced or received)."""
-    if length is not None and length > limit:
-        raise RequestEntityTooLarge
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            raise InvalidRequest("The client went away before the body ended.")
-        chunk: bytes = message.get("body", b"")
-        size += len(chunk)
-        if size > limit:
-            raise RequestEntityTooLarge
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            return b"".join(chunks)
 
 
 async def run_command(
@@ -199,14 +144,14 @@ async def run_command(
     try:  # a command refused before it reaches the table is paid for too
         if len(game_id) > GAME_ID_MAX:
             raise no_table(game_id)
-        authorization, if_match, idempotency_key, length, content_type = _command_headers(scope)
+        authorization, if_match, idempotency_key, length, content_type = command_headers(scope)
         key = inputs.idempotency_key(idempotency_key)
         version = inputs.if_match(if_match)
         token = _required(inputs.bearer(authorization))
         if content_type is not None:
             inputs.json_body(content_type, True)
         limit = games.settings.max_body_bytes
-        body = await _read_body(receive, inputs.content_length(length), limit)
+        body = await read_body(receive, inputs.content_length(length), limit)
         inputs.json_body(content_type, bool(body))
         try:
             command = commands.decode(body)
@@ -446,8 +391,9 @@ class GamesController(Controller):
         if last_event_id is not None:
             after = inputs.last_event_id(last_event_id)
         seat = bearer(request) if token is None else inputs.token(token)
-        events = await _games(state).stream(game_id, seat, after, _address(request))
-        return EventStream(events, _SSE_HEADERS)
+        games = _games(state)
+        session = await games.stream(game_id, seat, after, _address(request))
+        return EventStream(session, _SSE_HEADERS, games.settings.outbox_bytes)
 
 
 def send_command_inputs(command: Any = Command) -> InputDocs:

@@ -1,134 +1,66 @@
 """The seat socket, `/v1/games/{id}/socket`: a table followed and played over one WebSocket.
 
-A second transport over the same use cases as HTTP (docs/api.md, The seat socket): the first
-message (`hello`) opens what `GET …/stream` opens (`Games.stream`: its access check, its charge,
-its place among the token's and the address's streams), and each `command` is what `POST
-…/commands` is (`Games.command`, with the command's `id` as its `Idempotency-Key`), answered
-with the very bytes HTTP answers, or the problem HTTP would answer (`handle_exception`). Events
-are the stream's (`Following`), redacted as the stream's are.
+Framing over the viewer's session, as HTTP's (docs/api.md, The seat socket): the first message
+(`hello`) opens what `GET …/stream` opens (`Games.stream`: its access check, its charge, its
+place among the token's and the address's streams), and each `command` is what `POST …/commands`
+is (`Session.command`, with the command's `id` as its `Idempotency-Key`), answered with the very
+bytes HTTP answers, or the problem HTTP would answer (api/errors.py). Events are the
+session's, pushed as they come (api/socket_push.py) through a bounded outbox
+(api/socket_outbox.py); who may open a socket, and how one closes, is api/socket_gate.py's.
 
 A Litestar WebSocket route: the framework routes the connection once; every message after that
 goes between the server's `receive`/`send` (api/lane.py hands the raw `send` over) and this
-module. The
-hot path, as for the stream (api/sse.py):
-
-- a change is pushed in the change feed's own callback (the waiter's `push`) when the table
-  held here has the events, its frame encoded once from the JSON every viewer of that seat
-  shares; the socket's pushing task is woken only for a gap, a page or more, or its end;
-- the server's `send` is driven where it is called, and only a send that must wait (the client
-  is not reading) goes to a task; behind it, messages wait in a queue of at most
-  `SOCKET_BACKLOG` messages and `OUTBOX_BYTES` bytes (the send that waits, the queue and what the
-  connection's transport holds, together), and one more closes the socket (4508): nothing is
-  buffered without bound. The connection's kernel send buffer is made small (api/sse.py,
-  `Outlet`), and the pushing task reads a page only once the one before it is sent, so a
-  catch-up never queues pages; a slow reader's connection is dropped `CLOSE_GRACE_S` after its
-  close was queued, should it not read that far;
-- a command's own events come in its `result`: the push skips them, and sends first whatever
-  came before them that the socket has not seen (every version once, in order).
-
-One timer a socket serves the heartbeat (`SOCKET_HEARTBEAT_S` without a message sent) and the
-idle time-out (`SOCKET_IDLE_S` without one received), moved on lazily like the waiters'. No token
-is ever logged: the access log line names the path alone.
+module. One timer a socket serves the heartbeat (`SOCKET_HEARTBEAT_S` without a message sent)
+and the idle time-out (`SOCKET_IDLE_S` without one received), moved on lazily like the waiters'.
+No token is ever logged: the access log line names the path alone.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
-import secrets
 import time
-from collections import deque
-from types import CoroutineType
 from typing import Any
-from urllib.parse import urlsplit
 
 import msgspec
 from litestar import Request, WebSocket, websocket
-from litestar.types import (
-    Receive,
-    Scope,
-    Send,
-    WebSocketCloseEvent,
-    WebSocketSendEvent,
-)
+from litestar.types import Receive, Scope, Send
 
 from kronikas.api import inputs
 from kronikas.api.client import client_address
-from kronikas.api.errors import handle_exception, send_problem
-from kronikas.api.socket_wire import Command, Hello, Ping, decoder
-from kronikas.api.sse import SERVER_SEND, SLOW_CHECK_S, Held, Outlet, owed_bytes
-from kronikas.application.access import player_of_role, seat_of_role
-from kronikas.application.errors import (
-    ApiError,
-    Forbidden,
-    InvalidRequest,
-    NotFound,
-    OutcomeUnknown,
-    RateLimited,
-    Unauthorized,
-    Unavailable,
+from kronikas.api.socket_gate import (
+    BAD_HELLO,
+    BINARY,
+    FOREIGN_ORIGIN,
+    GOING_AWAY,
+    NORMAL,
+    SLOW_READER,
+    TIMEOUT,
+    TOO_BIG,
+    Closing,
+    as_request,
+    origin_allowed,
+    problem,
+    refusal,
+    refuse_upgrade,
+    request_id,
 )
+from kronikas.api.socket_outbox import Outbox
+from kronikas.api.socket_push import Push
+from kronikas.api.socket_wire import Command, Hello, Ping, decoder
+from kronikas.api.sse import SERVER_SEND
+from kronikas.application.errors import ApiError, Forbidden, InvalidRequest, Unauthorized
 from kronikas.application.games import Games
-from kronikas.application.queries import Following, view_of
-from kronikas.application.wire import Answer, Delivered
+from kronikas.application.session import Session
 
 log = logging.getLogger("kronikas.socket")
 
 PATH = "/v1/games/{game_id:str}/socket"
 
-NORMAL, GOING_AWAY, BINARY, TOO_BIG, INTERNAL = 1000, 1001, 1003, 1009, 1011
-BAD_HELLO, UNAUTHORIZED, NOT_FOUND, TIMEOUT = 4400, 4401, 4404, 4408
-RATE_LIMITED, UNAVAILABLE, SLOW_READER = 4429, 4503, 4508
-
-CLOSE_GRACE_S = 10.0
-"""How long a slow reader closed (4508) has to read as far as its close before its connection is
-dropped, with what it holds."""
 _EARLY_S = 0.002
 """How early the timer may fire (a loop timer may fire up to its clock's resolution early)."""
-_RETRY_S = (0.1, 2.0)
-"""The push's first and longest wait before it reads again while the store does not answer."""
-
 _encoder = msgspec.json.Encoder()
 _PONG = '{"type":"pong"}'
-_PREFIX = secrets.token_hex(4)
-_COUNT = itertools.count()
-
-
-class _Event(msgspec.Struct):
-    version: int
-
-
-class _Head(msgspec.Struct):
-    version: int
-    events: list[_Event]
-
-
-_head = msgspec.json.Decoder(_Head)
-
-
-class _Closing(Exception):
-    """The socket is to close with `code` (and `reason`), from where it was decided."""
-
-    def __init__(self, code: int, reason: str) -> None:
-        super().__init__(reason)
-        self.code, self.reason = code, reason
-
-
-def _refusal(exc: BaseException) -> _Closing:
-    """What a failed `hello` closes the socket with."""
-    if isinstance(exc, Unauthorized):
-        return _Closing(UNAUTHORIZED, "unauthorized")
-    if isinstance(exc, NotFound):
-        return _Closing(NOT_FOUND, "not_found")
-    if isinstance(exc, RateLimited):
-        return _Closing(RATE_LIMITED, f"rate_limited retry_after={exc.retry_after or 1}")
-    if isinstance(exc, Unavailable | OutcomeUnknown):
-        return _Closing(UNAVAILABLE, f"unavailable retry_after={exc.retry_after or 1}")
-    if isinstance(exc, ApiError):
-        return _Closing(BAD_HELLO, exc.code)
-    log.error("a socket's hello failed", exc_info=exc)
-    return _Closing(INTERNAL, "internal")
 
 
 @websocket(PATH, name="seat_socket")
@@ -137,7 +69,7 @@ async def seat_socket(socket: WebSocket[Any, Any, Any]) -> None:
     app = socket.app
     games: Games = app.state.games
     if not origin_allowed(socket.scope, games.settings.cors_origins):
-        await _refuse_upgrade(socket, Forbidden(FOREIGN_ORIGIN))
+        await refuse_upgrade(socket, Forbidden(FOREIGN_ORIGIN))
         return
     await socket.accept()
     # The server's own `send`, where the application keeps it in the scope (api/lane.py, as
@@ -151,70 +83,6 @@ async def seat_socket(socket: WebSocket[Any, Any, Any]) -> None:
         await seat.run()
     finally:
         sockets.discard(seat)
-
-
-FOREIGN_ORIGIN = "A page on this origin may not open a seat socket here (see CORS_ORIGINS)."
-
-
-def origin_allowed(scope: Scope, allowed: tuple[str, ...]) -> bool:
-    """Whether the upgrade may go on, by its `Origin`: a browser sends one, naming the page that
-    opens the socket, and no same-origin rule stops a page on another site from opening it. A
-    client that is no browser sends none (allowed); a page may when its origin is in
-    `CORS_ORIGINS` (or that holds `*`), or is the service's own, the one the `Host` names (the
-    web table the service serves). The `Host` is one the service serves: a name it does not
-    (`ALLOWED_HOSTS`; on loopback, any but a loopback name) is refused before the upgrade
-    reaches this route (api/hosts.py), so a rebound name cannot pass as the service's own."""
-    origin = host = None
-    for name, value in scope["headers"]:
-        if name == b"origin" and origin is None:
-            origin = value.decode("latin-1")
-        elif name == b"host" and host is None:
-            host = value.decode("latin-1")
-    if origin is None:
-        return True
-    if "*" in allowed or origin.rstrip("/") in allowed:
-        return True
-    try:
-        parts = urlsplit(origin)
-    except ValueError:
-        return False
-    return (
-        parts.scheme in ("http", "https")
-        and bool(parts.netloc)
-        and not (parts.path or parts.query or parts.fragment)
-        and host is not None
-        and parts.netloc.lower() == host.lower()
-    )
-
-
-async def _refuse_upgrade(socket: WebSocket[Any, Any, Any], exc: ApiError) -> None:
-    """The upgrade refused with the problem HTTP would answer (where the server can send an
-    answer to an upgrade; else its plain 403)."""
-    scope: Any = socket.scope
-    response = handle_exception(_as_request(scope, _request_id()), exc)
-    log.info(
-        "socket refused",
-        extra={"path": scope["path"], "status": response.status_code, "code": exc.code},
-    )
-    await send_problem(scope, socket.send, response.content)
-
-
-def _request_id() -> str:
-    return f"ws{_PREFIX}{next(_COUNT):06x}"
-
-
-def _as_request(scope: Scope, request_id: str) -> Request[Any, Any, Any]:
-    """A socket's scope as a request for the exception handler (it names the request id and
-    the path)."""
-    as_http: Any = dict(scope)
-    as_http.update(
-        type="http",
-        method="WEBSOCKET",
-        query_string=b"",
-        headers=[],
-        state={"request_id": request_id},
-    )
-    return Request(as_http)
 
 
 def close_all(sockets: set[Socket]) -> None:
@@ -240,35 +108,27 @@ class Socket:
         self.scope, self.receive, self.send = scope, receive, send
         self.game_id: str = scope["path_params"]["game_id"]
         self.client = client_address(scope, settings)
-        self.request_id = _request_id()
+        self.request_id = request_id()
         self.loop = asyncio.get_running_loop()
         self.task = asyncio.current_task()
         self.token: str | None = None
-        self.views = False
-        self.following: Following | None = None
+        self.session: Session | None = None
+        self.push: Push | None = None
         self.pusher: asyncio.Task[None] | None = None
-        self.outbox: deque[str] = deque()
-        self.draining: asyncio.Task[None] | None = None
-        self.closing: _Closing | None = None
-        self.gone = False
-        """The client hung up (or its connection failed): nothing more can be sent."""
+        self.closing: Closing | None = None
         self.reading = False
         """The socket's own task waits for the client's next message (it may be cancelled)."""
-        self.commanding = False
-        """A command is on its way: the push leaves the table's changes to its end."""
-        self.owed = False
-        """A change came while a command was on its way."""
-        self.resumed: asyncio.Future[None] | None = None
-        """The pushing task's wait for a command's end."""
         self.timer: asyncio.TimerHandle | None = None
-        self.received_at = self.sent_at = self.loop.time()
+        self.received_at = self.loop.time()
         self.heartbeat_s = settings.socket_heartbeat_s
         self.idle_s = settings.socket_idle_s
-        self.backlog = settings.socket_backlog
-        self.bound = settings.outbox_bytes
-        self.queued = 0
-        """The bytes of the send that waits and of the messages queued behind it."""
-        self.outlet = Outlet(send)
+        self.outbox = Outbox(
+            send,
+            settings.socket_backlog,
+            settings.outbox_bytes,
+            overflow=lambda: self.close(SLOW_READER, "slow_reader"),
+            lost=lambda: self.close(NORMAL, ""),
+        )
         self.max_bytes = settings.max_body_bytes
         self._request: Request[Any, Any, Any] | None = None
 
@@ -298,26 +158,29 @@ class Socket:
             hello = await self._hello()
             if hello is None:
                 return
-            self.token, self.views = hello.token, hello.views
+            self.token = hello.token
             if hello.token is not None:
                 inputs.token(hello.token)
-            following = await self.games.stream(self.game_id, hello.token, hello.after, self.client)
-        except _Closing as closing:
+            session = await self.games.stream(self.game_id, hello.token, hello.after, self.client)
+        except Closing as closing:
             self.closing = closing
             return
         except Exception as exc:
-            self.closing = _refusal(exc)
+            self.closing = refusal(exc)
             return
-        self.following = following
-        following.keepalive = max(self.heartbeat_s, 1.0)
+        self.session = session
+        session.keepalive = max(self.heartbeat_s, 1.0)
+        push = self.push = Push(
+            session, self.outbox, hello.views, self.close, lambda: self.closing is not None
+        )
         try:
-            async with following:
+            async with session:
                 try:
-                    await self._welcome(following, hello)
+                    await self._welcome(session, push, hello)
                 except Exception as exc:
-                    self.closing = _refusal(exc)
+                    self.closing = refusal(exc)
                     return
-                self.pusher = asyncio.create_task(self._pushing(following))
+                self.pusher = asyncio.create_task(push.run())
                 self._arm()
                 await self._reading()
         finally:
@@ -332,52 +195,46 @@ class Socket:
             async with asyncio.timeout(self.settings.socket_hello_s):
                 message = await self.receive()
         except TimeoutError:
-            raise _Closing(TIMEOUT, "hello_timeout") from None
+            raise Closing(TIMEOUT, "hello_timeout") from None
         if message["type"] == "websocket.disconnect":
-            self.gone = True
+            self.outbox.gone = True
             return None
         self.received_at = self.loop.time()
         data = self._data(message)
         try:
             hello = decoder.decode(data)
         except (msgspec.ValidationError, msgspec.DecodeError):
-            raise _Closing(BAD_HELLO, "bad_hello") from None
+            raise Closing(BAD_HELLO, "bad_hello") from None
         if type(hello) is not Hello:
-            raise _Closing(BAD_HELLO, "bad_hello")
+            raise Closing(BAD_HELLO, "bad_hello")
         return hello
 
     def _data(self, message: Any) -> bytes:
         """A received message's bytes: text only, and no more than `MAX_BODY_BYTES`."""
         text = message.get("text")
         if text is None:
-            raise _Closing(BINARY, "binary")
+            raise Closing(BINARY, "binary")
         data: bytes = text.encode()
         if len(data) > self.max_bytes:
-            raise _Closing(TOO_BIG, "too_big")
+            raise Closing(TOO_BIG, "too_big")
         return data
 
-    async def _welcome(self, following: Following, hello: Hello) -> None:
+    async def _welcome(self, session: Session, push: Push, hello: Hello) -> None:
         """`welcome`, from the table as it is now (the wait is on: nothing after it is missed)."""
-        assert following.waiter is not None
-        table = await self.games.folds.followed(self.game_id)
-        role = following.role
-        seat = seat_of_role(table, role)
-        if seat is None and role is not None:
-            raise Unauthorized("This token's player left the table before it started.")
-        following.waiter.viewer = seat
-        following.waiter.push = self._push
+        seen = await session.view(push=push)
+        role = session.role
         welcome = {
             "type": "welcome",
-            "version": table.version,
-            "seat": seat,
-            "player_id": player_of_role(role),
+            "version": seen.version,
+            "seat": seen.seat,
+            "player_id": session.player_id,
             "role": "player" if role is not None else "host" if hello.token else "spectator",
             "heartbeat_s": int(self.heartbeat_s),
             "idle_s": int(self.idle_s),
             "max_bytes": self.max_bytes,
-            "game": msgspec.Raw(view_of(table, seat)) if hello.views else None,
+            "game": msgspec.Raw(seen.body) if hello.views else None,
         }
-        self._put(_encoder.encode(welcome))
+        self._put_bytes(_encoder.encode(welcome))
 
     async def _reading(self) -> None:
         """Each message the client sends, in turn, until the socket closes."""
@@ -394,12 +251,12 @@ class Socket:
             finally:
                 self.reading = False
             if message["type"] != "websocket.receive":
-                self.gone = True
+                self.outbox.gone = True
                 return
             self.received_at = self.loop.time()
             try:
                 data = self._data(message)
-            except _Closing as closing:
+            except Closing as closing:
                 self.close(closing.code, closing.reason)
                 return
             try:
@@ -411,7 +268,7 @@ class Socket:
             if kind is Command:
                 await self._command(parsed)  # type: ignore[arg-type]
             elif kind is Ping:
-                self._put_text(_PONG)
+                self.outbox.put(_PONG)
             else:
                 self._problem(None, InvalidRequest("`hello` was sent already."))
 
@@ -420,272 +277,61 @@ class Socket:
         dropped), else after what was sent before."""
         if self.closing is not None:
             return
-        self.closing = _Closing(code, reason)
+        self.closing = Closing(code, reason)
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
         if code == SLOW_READER:
-            self.outbox.clear()
-            self.queued = 0
-            if self.draining is not None:
-                self.draining.cancel()
-            self.outlet.open_up()  # the close goes in behind what the transport holds
-            self.loop.call_later(CLOSE_GRACE_S, self.outlet.cut)
+            self.outbox.drop()
         if self.reading and self.task is not None:
             self.task.cancel()
 
     async def _close(self) -> None:
         """The close message, once what is queued is sent (unless the client hung up)."""
-        draining = self.draining
-        if draining is not None:
-            await asyncio.gather(draining, return_exceptions=True)
-        if self.gone:
-            return
-        closing = self.closing or _Closing(NORMAL, "")
-        try:
-            message: WebSocketCloseEvent = {
-                "type": "websocket.close",
-                "code": closing.code,
-                "reason": closing.reason,
-            }
-            await self.send(message)
-        except Exception:  # gone meanwhile: nothing to tell
-            self.gone = True
+        closing = self.closing or Closing(NORMAL, "")
+        await self.outbox.close(closing.code, closing.reason)
 
     # -- commands ---------------------------------------------------------------------------------
 
     async def _command(self, message: Command) -> None:
         """A move, as `POST …/commands` makes it: the same use case, answer and refusals."""
-        games, token = self.games, self.token
-        self.commanding = True
+        session, push = self.session, self.push
+        assert session is not None and push is not None
+        push.commanding = True
         try:
             raw = bytes(message.command)
             try:  # a command refused before it reaches the table is paid for too
-                if token is None:
+                if self.token is None:
                     raise Unauthorized("This needs a token: send it in `hello`.")
                 try:
                     command = self.commands.decode(raw)
                 except (msgspec.ValidationError, msgspec.DecodeError) as exc:
                     raise InvalidRequest(str(exc)) from None
             except ApiError:
-                await games.refused(self.game_id, token, self.client)
+                await session.refused()
                 raise
-            answer = await games.command(
-                self.game_id,
-                token,
-                command,
-                raw,
-                if_match=message.if_match,
-                idempotency_key=message.id,
-                client=self.client,
-            )
-            await self._result(message.id, answer)
+            answer = await session.command(command, raw, message.id, message.if_match)
+            await push.result(message.id, answer)
         except Exception as exc:
             self._problem(message.id, exc)
         finally:
-            self.commanding = False
-            self._resume()
-
-    async def _result(self, id: str, answer: Answer) -> None:
-        """A command's `result`: first the versions before its events that this socket has
-        not seen; its events are then skipped by the push."""
-        following = self.following
-        assert following is not None
-        body = answer.body
-        head = _head.decode(body)
-        if head.events and head.version > following.after:
-            first = head.events[0].version
-            try:
-                while following.after < first - 1:
-                    owed = await following.until(first - 1)
-                    if not owed:
-                        break
-                    self._events(owed)
-            except Unauthorized:
-                pass  # its player left, by this very command maybe: the answer is owed all the same
-            following.after = max(following.after, head.version)
-        self._put(b'{"type":"result","id":%b,"result":%b}' % (_encoder.encode(id), body))
-
-    def _resume(self) -> None:
-        """After a command: the changes that came meanwhile are pushed now (or by the task)."""
-        resumed, self.resumed = self.resumed, None
-        if resumed is not None and not resumed.done():
-            resumed.set_result(None)
-        if self.owed:
-            self.owed = False
-            if not self._push():  # not at hand: the task reads (rare: a gap, a page)
-                self.games.folds.changes.wake(self.game_id)
+            push.resume()
 
     def _problem(self, id: str | None, exc: BaseException) -> None:
         """A `problem`: what HTTP would answer, made by the same exception handler."""
         if not isinstance(exc, Exception):  # pragma: no cover - a cancel is no refusal
             raise exc
-        response = handle_exception(self._as_request(), exc)
-        retry = response.headers.get("Retry-After")
-        message = {
-            "type": "problem",
-            "id": id,
-            "problem": response.content,
-            "retry_after": int(retry) if retry is not None and retry.isdigit() else None,
-        }
-        self._put(_encoder.encode(message))
-
-    def _as_request(self) -> Request[Any, Any, Any]:
         if self._request is None:
-            self._request = _as_request(self.scope, self.request_id)
-        return self._request
+            self._request = as_request(self.scope, self.request_id)
+        self._put_bytes(problem(self._request, id, exc))
 
-    # -- the push ---------------------------------------------------------------------------------
-
-    def _push(self) -> bool:
-        """The waiter's `push`, in the change feed's callback: the change served here when the
-        table held here has it (True); else the pushing task is woken (False)."""
-        if self.closing is not None:
-            return True
-        if self.commanding:
-            self.owed = True
-            return True
-        following = self.following
-        assert following is not None
-        try:
-            events = following.at_hand()
-            if events is None:
-                return False
-            if events:
-                self._events(events)
-        except Exception:  # the task meets it again, where it can end the socket
-            log.debug("a push failed", exc_info=True)
-            return False
-        return True
-
-    async def _pushing(self, following: Following) -> None:
-        """The pushing task: what the push could not serve (a gap, a page, a read), until the
-        socket closes; its viewer's player gone closes it (4401)."""
-        wait = _RETRY_S[0]
-        while self.closing is None:
-            draining = self.draining
-            if draining is not None:  # the next page once this one is sent: none piles up
-                await self._drained(draining, following)
-                continue
-            try:
-                events = await following.next()
-            except Unauthorized:
-                self.close(UNAUTHORIZED, "unauthorized")
-                return
-            except ApiError:  # the store is away: the push resumes when it is back
-                await asyncio.sleep(wait)
-                wait = min(wait * 2, _RETRY_S[1])
-                continue
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("a socket's push failed")
-                self.close(INTERNAL, "internal")
-                return
-            wait = _RETRY_S[0]
-            if self.commanding:  # its result says what it did: the rest after it
-                self.resumed = resumed = self.loop.create_future()
-                await resumed
-                continue
-            if events:
-                self._events(events)
-
-    async def _drained(self, draining: asyncio.Task[None], following: Following) -> None:
-        """Wait for a send that waits for the client; meanwhile, every `SLOW_CHECK_S`, close the
-        socket (4508) once what waits and what it is owed come to more than `OUTBOX_BYTES`."""
-        while not draining.done():
-            await asyncio.wait((draining,), timeout=SLOW_CHECK_S)
-            if draining.done() or self.closing is not None:
-                return
-            owed = owed_bytes(following)
-            if owed is None or self.queued + self.outlet.waiting() + owed > self.bound:
-                self.close(SLOW_READER, "slow_reader")
-                return
-
-    def _events(self, events: list[Delivered]) -> None:
-        """An `events` message of those not sent yet (and the view after them, if asked)."""
-        following = self.following
-        assert following is not None
-        after = following.after
-        if events[0].version <= after:
-            events = [e for e in events if e.version > after]
-            if not events:
-                return
-        last = events[-1].version
-        following.after = last
-        self._put(
-            b'{"type":"events","events":[%b],"version":%d}'
-            % (b",".join([e.json for e in events]), last)
-        )
-        if self.views:
-            table = self.games.folds.cache.get(self.game_id)
-            if table is not None and table.version == last:
-                view = view_of(table, seat_of_role(table, following.role))
-                self._put(b'{"type":"view","game":%b,"version":%d}' % (view, last))
-
-    # -- sending ----------------------------------------------------------------------------------
-
-    def _put(self, message: bytes) -> None:
-        self._put_text(message.decode())
-
-    def _put_text(self, text: str) -> None:
-        """Send a message now when the server takes it at once; else queue it behind the send
-        that waits, up to `SOCKET_BACKLOG` (one more closes the socket: 4508)."""
-        if self.gone or (self.closing is not None and self.closing.code == SLOW_READER):
-            return
-        self.sent_at = self.loop.time()
-        if self.draining is not None:
-            self.outbox.append(text)
-            self.queued += len(text)
-            if len(self.outbox) > self.backlog or self.queued + self.outlet.waiting() > self.bound:
-                self.close(SLOW_READER, "slow_reader")
-            return
-        message: WebSocketSendEvent = {"type": "websocket.send", "bytes": None, "text": text}
-        sending = self.send(message)
-        if type(sending) is not CoroutineType:  # not one to drive here: a task's
-            self.queued = len(text)
-            self.draining = asyncio.ensure_future(self._drain(sending, len(text)))
-            return
-        try:
-            blocked = sending.send(None)
-        except StopIteration:
-            if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
-                self.close(SLOW_READER, "slow_reader")
-            return
-        except Exception:
-            self._lost()
-            return
-        self.queued = len(text)
-        self.draining = asyncio.ensure_future(self._drain(Held(sending, blocked), len(text)))
-
-    async def _drain(self, sending: Any, first: int) -> None:
-        """A send that waits for the client, then what queued up behind it, in order."""
-        try:
-            await sending
-            self.queued -= first
-            send, outbox = self.send, self.outbox
-            while outbox:
-                text = outbox.popleft()
-                await send({"type": "websocket.send", "bytes": None, "text": text})
-                self.queued -= len(text)
-        except asyncio.CancelledError:
-            pass  # a slow reader: dropped
-        except Exception:
-            self._lost()
-        finally:
-            self.draining = None
-            self.queued = 0
-
-    def _lost(self) -> None:
-        """The connection failed under a send: the client is gone."""
-        self.gone = True
-        self.outbox.clear()
-        self.close(NORMAL, "")
+    def _put_bytes(self, message: bytes) -> None:
+        self.outbox.put(message.decode())
 
     # -- the heartbeat and the idle time-out ------------------------------------------------------
 
     def _arm(self) -> None:
-        due = min(self.sent_at + self.heartbeat_s, self.received_at + self.idle_s)
+        due = min(self.outbox.sent_at + self.heartbeat_s, self.received_at + self.idle_s)
         self.timer = self.loop.call_at(due, self._tick)
 
     def _tick(self) -> None:
@@ -696,6 +342,6 @@ class Socket:
         if now >= self.received_at + self.idle_s:
             self.close(TIMEOUT, "idle")
             return
-        if now >= self.sent_at + self.heartbeat_s and self.following is not None:
-            self._put_text(f'{{"type":"heartbeat","version":{self.following.after}}}')
+        if now >= self.outbox.sent_at + self.heartbeat_s and self.session is not None:
+            self.outbox.put(f'{{"type":"heartbeat","version":{self.session.after}}}')
         self._arm()

@@ -42,8 +42,8 @@ from litestar.response.base import ASGIResponse
 from litestar.types import Message, Receive, Scope, Send
 
 from kronikas.application.errors import Unauthorized
-from kronikas.application.queries import Following
-from kronikas.application.wire import EVENT_PAGE, Delivered
+from kronikas.application.session import Session
+from kronikas.application.wire import Delivered
 
 log = logging.getLogger("kronikas.sse")
 
@@ -61,18 +61,6 @@ the kernel would grow a buffer to for a fast one. A game's events are small; a p
 
 SLOW_CHECK_S = 1.0
 """How often a stream whose send waits for its client is checked against `OUTBOX_BYTES`."""
-
-
-def owed_bytes(following: Following) -> int | None:
-    """The bytes of the events a stream owes its reader, when this process has them at hand (0
-    when it may not tell); None when it is behind by more than a page."""
-    events = following.at_hand()
-    if events is not None:
-        return sum(len(event.json) for event in events)
-    table = following.queries.folds.cache.get(following.game_id)
-    if table is not None and table.version - following.after > EVENT_PAGE:
-        return None
-    return 0
 
 
 _TRANSPORT = ("get_write_buffer_size", "set_write_buffer_limits", "abort", "get_extra_info")
@@ -136,17 +124,18 @@ def frame(event: Delivered | None) -> bytes:
 
 
 class EventStream(Stream):
-    """`text/event-stream` of a table's events, as `Queries.stream` follows them."""
+    """`text/event-stream` of a table's events, as a viewer's `Session` follows them; `bound`:
+    the most its reader may fall behind by, in bytes (`OUTBOX_BYTES`)."""
 
-    __slots__ = ("following",)
+    __slots__ = ("bound", "session")
 
-    def __init__(self, following: Following, headers: dict[str, str]) -> None:
+    def __init__(self, session: Session, headers: dict[str, str], bound: int) -> None:
         super().__init__((), media_type="text/event-stream", headers=headers)
-        self.following = following
+        self.session, self.bound = session, bound
 
     def to_asgi_response(self, app: Any, request: Request[Any, Any, Any], **kwargs: Any) -> Any:
         start = super().to_asgi_response(app, request, **kwargs)
-        return _Frames(start, self.following)
+        return _Frames(start, self.session, self.bound)
 
 
 async def _hung_up(receive: Receive) -> None:
@@ -159,10 +148,10 @@ class _Frames:
     """The response: its start as the framework makes it, then the frames, until the client
     hangs up."""
 
-    __slots__ = ("following", "start")
+    __slots__ = ("bound", "session", "start")
 
-    def __init__(self, start: ASGIResponse, following: Following) -> None:
-        self.start, self.following = start, following
+    def __init__(self, start: ASGIResponse, session: Session, bound: int) -> None:
+        self.start, self.session, self.bound = start, session, bound
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         start = self.start
@@ -171,10 +160,9 @@ class _Frames:
             if start.is_head_response:
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
             else:
-                bound = self.following.queries.settings.outbox_bytes
-                await _pump(self.following, scope.get(SERVER_SEND, send), receive, bound)  # type: ignore[arg-type]
+                await _pump(self.session, scope.get(SERVER_SEND, send), receive, self.bound)  # type: ignore[arg-type]
         finally:
-            self.following.close()  # its place, given back however the response ends
+            self.session.close()  # its place, given back however the response ends
         await start.after_response()
 
 
@@ -188,10 +176,10 @@ class _Push:
     as soon as called (it awaits only while the client's socket is backed up). A send that must
     wait is left to the stream's task to finish (`held`) before anything else it sends."""
 
-    __slots__ = ("bound", "following", "held", "outlet", "send", "timer")
+    __slots__ = ("bound", "held", "outlet", "send", "session", "timer")
 
-    def __init__(self, following: Following, send: Send, bound: int) -> None:
-        self.following, self.send, self.bound = following, send, bound
+    def __init__(self, session: Session, send: Send, bound: int) -> None:
+        self.session, self.send, self.bound = session, send, bound
         self.held: Held | None = None
         self.outlet = Outlet(send)
         self.timer: asyncio.TimerHandle | None = None
@@ -199,9 +187,9 @@ class _Push:
     def __call__(self) -> bool:
         if self.held is not None:
             return False
-        following = self.following
+        session = self.session
         try:
-            events = following.at_hand()
+            events = session.at_hand()
             if events is None:
                 return False
             for event in events:
@@ -211,13 +199,13 @@ class _Push:
                 try:
                     blocked = sending.send(None)
                 except StopIteration:
-                    following.after = event.version
+                    session.after = event.version
                     if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
                         self._check()
                         return True
                     continue
                 self.held = Held(sending, blocked)
-                following.after = event.version  # on its way: the task sends it first
+                session.after = event.version  # on its way: the task sends it first
                 return False
         except Exception:  # the stream's task meets it again, where it can end the stream
             log.debug("a push failed", exc_info=True)
@@ -227,15 +215,11 @@ class _Push:
     async def send_now(self, message: Message) -> None:
         """The stream task's own send: done where it is called when the server takes it at
         once, else awaited (`wait_out`)."""
-        sending = self.send(message)
-        if type(sending) is CoroutineType:
-            try:
-                blocked = sending.send(None)
-            except StopIteration:
-                if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
-                    self._check()
-                return
-            sending = Held(sending, blocked)
+        sending = driven(self.send(message))
+        if sending is None:
+            if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
+                self._check()
+            return
         await self.wait_out(sending)
 
     async def wait_out(self, sending: Awaitable[None]) -> None:
@@ -262,13 +246,26 @@ class _Push:
         outlet = self.outlet
         owed = outlet.waiting()
         if owed <= self.bound:
-            behind = owed_bytes(self.following)
+            behind = self.session.owed_bytes()
             owed += self.bound + 1 if behind is None else behind
         if owed > self.bound:
             log.info("a stream's reader is too slow: ended")
             outlet.cut()
             return True
         return False
+
+
+def driven(sending: Awaitable[None]) -> Awaitable[None] | None:
+    """A server's send driven as far as it goes at once: None when the server took it, else
+    what is left of it to await (`Held`; a send that is no coroutine, whole). A send that fails
+    raises here."""
+    if type(sending) is not CoroutineType:
+        return sending
+    try:
+        blocked = sending.send(None)
+    except StopIteration:
+        return None
+    return Held(sending, blocked)
 
 
 class Held:
@@ -298,7 +295,7 @@ class Held:
                 return
 
 
-async def _pump(following: Following, send: Send, receive: Receive, bound: int) -> None:
+async def _pump(session: Session, send: Send, receive: Receive, bound: int) -> None:
     """Sends each event's frame as it comes, until the client hangs up."""
     stream = asyncio.current_task()
     assert stream is not None
@@ -312,13 +309,13 @@ async def _pump(following: Following, send: Send, receive: Receive, bound: int) 
 
     listener = asyncio.ensure_future(_hung_up(receive))
     listener.add_done_callback(cut)
-    push = _Push(following, send, bound)
+    push = _Push(session, send, bound)
     try:
-        async with following:
-            assert following.waiter is not None
-            following.waiter.push = push
+        async with session:
+            assert session.waiter is not None
+            session.waiter.push = push
             while not gone:
-                events = await following.next()
+                events = await session.next()
                 if push.held is not None:  # begun before these were owed: it goes first
                     held, push.held = push.held, None
                     await push.wait_out(held)
@@ -327,7 +324,7 @@ async def _pump(following: Following, send: Send, receive: Receive, bound: int) 
                     continue
                 for event in events:
                     await push.send_now(_body(event))
-                    following.after = event.version
+                    session.after = event.version
     except Unauthorized:  # its player left the table before the start: nothing more is theirs
         if push.held is not None:
             held, push.held = push.held, None

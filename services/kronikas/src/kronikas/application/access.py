@@ -1,5 +1,5 @@
 """Who may do what at a table: tokens (kept only as their hashes), their roles, and the seat a
-role holds.
+role holds. Pure rules: the table they are asked of comes from the fold cache (folds.py).
 
 A token's role never changes once issued: `host`, or `p:<player id>` for a player (a seat
 number for tables made before players could leave). Identity is the player, never the seat:
@@ -15,8 +15,7 @@ import secrets
 import msgspec
 
 from kronikas.application.errors import Forbidden, InvalidRequest, Unauthorized
-from kronikas.application.folds import GAME_ID, Folds, no_table
-from kronikas.application.tables import Table
+from kronikas.application.tables import Fold
 from kronikas.domain.engine import Rules, tag_of
 
 HOST = "host"
@@ -60,94 +59,35 @@ def seat_in(rules: Rules, state: object, role: str | None) -> int | None:
     return int(role)
 
 
-def seat_of_role(table: Table, role: str | None) -> int | None:
-    """The seat `role` holds in the table as this process holds it now (`seat_in`), looked up
-    once a state: each stream of the table asks for every frame."""
+def role_of(table: Fold, token_hash: str) -> str:
+    """The role of a token the table knows; 401 for any other."""
+    role = table.roles.get(token_hash)
     if role is None:
-        return None
-    if table.seats_in is not table.state:
-        table.seats.clear()
-        table.seats_in = table.state
-    try:
-        return table.seats[role]
-    except KeyError:
-        seat = table.seats[role] = seat_in(table.engine, table.state, role)
-        return seat
+        raise Unauthorized("This token is not one of this table's.")
+    return role
 
 
-def seated(table: Table, role: str | None) -> int | None:
-    """The seat a reader's role holds now (None: the host, a spectator); 401 when its player
-    left the table before the start, whatever it had opened before."""
-    seat = seat_of_role(table, role)
+def as_host(role: str, may: str) -> None:
+    """403 unless `role` is the host's (`may`: what only the host may do, for the refusal)."""
+    if role != HOST:
+        raise Forbidden(f"Only the host token may {may}.")
+
+
+def may_send(table: Fold, role: str, command: msgspec.Struct) -> None:
+    """Whether `role` may send `command` at the table at all: 403 for the host's token, 422 for
+    a command of another game."""
+    if role == HOST:
+        raise Forbidden("The host token cannot play: join the table for a player token.")
+    if not table.engine.accepts(command):
+        raise InvalidRequest(
+            f"A {tag_of(type(command))!r} command is not a command of {table.kind}."
+        )
+
+
+def seated(seat: int | None, role: str | None) -> int | None:
+    """The seat a role holds (`seat`, looked up in the state an answer is made from; None: the
+    host, a spectator); 401 when its player left the table before the start, whatever it had
+    opened before."""
     if seat is None and role is not None and role != HOST:
         raise Unauthorized("This token's player left the table before it started.")
     return seat
-
-
-class Access:
-    """The tables a token may act on or read, and as whom (401, 403), from the folds held here
-    (a token this process has seen at a table is not asked about again)."""
-
-    def __init__(self, folds: Folds) -> None:
-        self.folds = folds
-
-    async def authorised(self, game_id: str, token_hash: str) -> tuple[Table, bool]:
-        """The table and whether it was just read; 401 when the token is not of this table."""
-        folds = self.folds
-        table = folds.cache.get(game_id)
-        if table is not None and token_hash in table.roles:
-            return table, False
-        table = await folds.load(game_id, token_hash, rate=False)
-        if token_hash not in table.roles:
-            raise Unauthorized("This token is not one of this table's.")
-        return table, True
-
-    async def host(self, game_id: str, token: str, may: str) -> tuple[Table, bool]:
-        """The table of a host token, and whether it was just read; 403 for any other token of
-        the table (`may`: what only the host may do, for the refusal)."""
-        token_hash = hash_token(token)
-        table, fresh = await self.authorised(game_id, token_hash)
-        if table.roles[token_hash] != HOST:
-            raise Forbidden(f"Only the host token may {may}.")
-        return table, fresh
-
-    async def mover(
-        self, game_id: str, token_hash: str, command: msgspec.Struct
-    ) -> tuple[Table, bool, str]:
-        """The table, whether it was just read, and the role of a player's token that may send
-        `command`: 403 for the host's, 422 for a command of another game, 401 once its player
-        left before the start."""
-        table, fresh = await self.authorised(game_id, token_hash)
-        role = table.roles[token_hash]
-        if role == HOST:
-            raise Forbidden("The host token cannot play: join the table for a player token.")
-        if not table.engine.accepts(command):
-            raise InvalidRequest(
-                f"A {tag_of(type(command))!r} command is not a command of {table.kind}."
-            )
-        if seat_of_role(table, role) is None:  # left, or a seat this fold does not know yet
-            table, fresh = await self.folds.load(game_id, rate=False), True
-            seated(table, role)
-        return table, fresh, role
-
-    async def reader(
-        self, game_id: str, token: str | None, cost: int = 1
-    ) -> tuple[Table, str | None]:
-        """The table and the reader's role: a player's (`p:<player id>`), or None for the host
-        and spectators; 401 when the token is not the table's, or its player left before the
-        start. The caller looks the seat up in the table it delivers from (`seated`). A token
-        the table knows pays `cost`, from its bucket, in the read."""
-        folds = self.folds
-        if not token:  # a spectator: no role to learn, no rate to count (as a read without one)
-            if not GAME_ID.fullmatch(game_id):
-                raise no_table(game_id)
-            return await folds.followed(game_id), None
-        token_hash = hash_token(token)
-        table = await folds.load(game_id, token_hash, cost=cost)
-        role = table.roles.get(token_hash)
-        if role is None:
-            raise Unauthorized("This token is not one of this table's.")
-        if role == HOST:
-            return table, None
-        seated(table, role)
-        return table, role

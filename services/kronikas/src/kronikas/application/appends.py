@@ -6,7 +6,7 @@ before the append is sent. The tricks of the push path (docs/performance.md, Tab
 by push) are the `Pending`'s and the `Appends`':
 
 - the answer is made while the store works on the append (`Pending.meanwhile`); nothing more is
-  stored with a keyed move (the key's record is the append's first event: `Table.keys`). The
+  stored with a keyed move (the key's record is the append's first event: `Fold.keys`). The
   process that made it keeps the answer in memory (`Kept`, bounded); a retry with the same
   `Idempotency-Key` is answered from there, else from the answer the store keeps for the key,
   else made again once from the log and kept in both for the retries after it (`Appends.replayed`);
@@ -36,7 +36,7 @@ from kronikas.application.errors import InvalidRequest, Unavailable, rate_limite
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_ms, deadline_text, now_ms
 from kronikas.application.ports import AppendRequest, AppendResult, ChangeFeed, Stores, Summary
-from kronikas.application.tables import KEY_TTL_MS, Accepted, Seen, Table, key_mark, seen_of
+from kronikas.application.tables import KEY_TTL_MS, Accepted, Fold, Seen, key_mark, seen_of
 from kronikas.application.wire import Answer, Record, encode, utc_text, version_of
 from kronikas.config import Settings
 
@@ -49,7 +49,7 @@ KEPT_BYTES = 16 * 1024 * 1024
 class Made(NamedTuple):
     """What a change's answer is made from."""
 
-    table: Table
+    table: Fold
     """The table it was decided on (its state before the change)."""
     state: object
     """The state after the change's events."""
@@ -72,7 +72,7 @@ class Made(NamedTuple):
 class Change(NamedTuple):
     """A change a use case asks for (a move, a join, a start, a deadline's), as one value."""
 
-    decide: Callable[[Table], list[msgspec.Struct]]
+    decide: Callable[[Fold], list[msgspec.Struct]]
     """Its events, decided on a table (again on a fresher one after a lost race)."""
     answer: Callable[[Made], bytes]
     """Its answer's JSON. (A function of `Made`, closing over nothing that holds it: a cycle
@@ -100,7 +100,7 @@ class Change(NamedTuple):
 
 
 def _made(
-    table: Table,
+    table: Fold,
     state: object,
     folded: list[Record[msgspec.Struct]],
     deadline: str | None,
@@ -141,7 +141,7 @@ class Pending:
 
     def __init__(
         self,
-        table: Table,
+        table: Fold,
         state: object,
         events: list[msgspec.Struct],
         change: Change,
@@ -295,7 +295,7 @@ class Appends:
         return self.settings.open_ttl_s if status == "open" else self.settings.finished_ttl_s
 
     def pending(
-        self, table: Table, state: object, events: list[msgspec.Struct], change: Change
+        self, table: Fold, state: object, events: list[msgspec.Struct], change: Change
     ) -> Pending:
         """`events`, decided on `table` and taking it to `state`, ready to append now."""
         nonce = f"{self._nonce_prefix}{next(self._nonces):x}"
@@ -358,7 +358,7 @@ class Appends:
             self.kept.put(pending.table.game_id, key, pending.before + 1, answer)
         return answer
 
-    async def replayed(self, table: Table, change: Change, accepted: Accepted) -> Answer:
+    async def replayed(self, table: Fold, change: Change, accepted: Accepted) -> Answer:
         """The first answer to an idempotency key, again; 422 when it was accepted with another
         body. Paid for as any request is: one from its address's ceiling, then from the token's
         bucket (429 when either is empty; the ceiling given back when the token's is).

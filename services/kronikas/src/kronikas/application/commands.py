@@ -17,7 +17,14 @@ from typing import NamedTuple
 
 import msgspec
 
-from kronikas.application.access import HOST, Access, hash_token, new_token, player_role, seated
+from kronikas.application.access import (
+    HOST,
+    as_host,
+    hash_token,
+    may_send,
+    new_token,
+    player_role,
+)
 from kronikas.application.appends import Appends, Change, Made
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import (
@@ -29,14 +36,14 @@ from kronikas.application.errors import (
 from kronikas.application.folds import Folds
 from kronikas.application.house import (
     HOUSE_MOVES,
-    Turn,
+    Decision,
     deadline_ms,
     host_bucket,
     house_alone,
     now_ms,
 )
 from kronikas.application.ports import AppendRequest, RandomSource, Stores, Summary
-from kronikas.application.tables import Table, body_hash, key_hash
+from kronikas.application.tables import Fold, body_hash, key_hash
 from kronikas.application.wire import (
     Answer,
     Record,
@@ -89,7 +96,6 @@ class Commands:
         self.log, self.lobby, self.buckets = stores.log, stores.lobby, stores.buckets
         self.randomness = randomness
         self.settings = settings
-        self.access = Access(folds)
         self.appends = Appends(folds, stores, settings, now, ceilings=ceilings)
 
     async def admit(self, client: str) -> None:
@@ -132,10 +138,9 @@ class Commands:
         if result.outcome != "ok":  # pragma: no cover - 64 random bits do not collide
             raise Unavailable("could not create the table; try again")
         await self.lobby.register(game_id, created_ms)
-        table = Table(game_id, kind, engine, seed, len(events), state, created_ms, at=at)
-        table.round.extend(events)
-        table.roles[hash_token(host_token)] = HOST
-        self.folds.remember(table)
+        host = {hash_token(host_token): HOST}
+        made = Fold(game_id, kind, engine, seed, len(events), state, created_ms, host, at=at)
+        self.folds.remember(made, round=events)
         log.info("table created", extra={"game_id": game_id, "kind": kind})
         return created_json(view, host_token)
 
@@ -144,7 +149,7 @@ class Commands:
         player_id = secrets.token_hex(6)
         token = new_token("seat")
         command = Join(player_id, name)
-        cached = self.folds.cache.get(game_id)
+        cached = self.folds.held(game_id)
         table = cached or await self.folds.load(game_id)
         change = Change(
             lambda t: self._decide(t, command, None),
@@ -155,7 +160,7 @@ class Commands:
 
     async def seat_house(self, game_id: str, token: str, name: str) -> bytes:
         """The host seats a house player; answers `HouseSeated` (no token: nobody plays it)."""
-        table, fresh = await self.access.host(game_id, token, "seat a house player")
+        table, fresh = await self._host(game_id, token, "seat a house player")
         player_id = secrets.token_hex(6)
         command = Join(player_id, name, house=True)
         change = Change(
@@ -165,10 +170,17 @@ class Commands:
 
     async def start(self, game_id: str, token: str) -> Answer:
         """The host deals the first round; answers the table as the host (a spectator) sees it."""
-        table, fresh = await self.access.host(game_id, token, "start the table")
+        table, fresh = await self._host(game_id, token, "start the table")
         return await self.change(
             table, fresh, Change(lambda t: self._decide(t, Start(), None), _started)
         )
+
+    async def _host(self, game_id: str, token: str, may: str) -> tuple[Fold, bool]:
+        """The table of a host token, and whether it was just read; 403 for any other token of
+        the table (`may`: what only the host may do, for the refusal)."""
+        table, role, fresh = await self.folds.for_token(game_id, hash_token(token))
+        as_host(role, may)
+        return table, fresh
 
     async def move(
         self,
@@ -183,14 +195,19 @@ class Commands:
         """One move by the seat the token holds; answers `CommandResult` as the mover sees it.
         Its token pays (in the append), and its `client` address's ceiling (`Appends.append`)."""
         token_hash = hash_token(token)
-        table, fresh, role = await self.access.mover(game_id, token_hash, command)
+        folds = self.folds
+        table, role, fresh = await folds.for_token(game_id, token_hash)
+        may_send(table, role, command)
+        if folds.seat_held(table, role) is None:  # left, or a seat this fold does not know yet
+            table, fresh = await folds.load(game_id, rate=False), True
+            folds.seated_now(table, role)
         idem_key, fingerprint = None, ""
         if idempotency_key is not None:
             idem_key = key_hash(token_hash, idempotency_key)
             fingerprint = body_hash(body)
         change = Change(
             # the mover's seat in the state decided on, every try: it may have moved meanwhile
-            lambda t: self._decide(t, command, seated(t, role)),
+            lambda t: self._decide(t, command, folds.seated_now(t, role)),
             _moved,
             mover=role,
             token_hash=token_hash,
@@ -201,7 +218,7 @@ class Commands:
         )
         return await self.change(table, fresh, change)
 
-    async def change(self, table: Table, fresh: bool, change: Change) -> Answer:
+    async def change(self, table: Fold, fresh: bool, change: Change) -> Answer:
         """Every change's story: load → decide → house → append → tell the followers → answer.
 
         `table` is the fold this process holds (`fresh`: just read from the store). A decision
@@ -223,9 +240,9 @@ class Commands:
                 raise VersionMismatch(stale)
             try:
                 # decide, then the house plays on where it is then to act
-                turn = Turn.on(table, self.randomness(table.seed))
-                turn.add(change.decide(table))
-                turn.play_on(change.house_calls, change.house_owes)
+                decision = Decision.on(table, self.randomness(table.seed))
+                decision.add(change.decide(table))
+                decision.play_on(change.house_calls, change.house_owes)
             except DomainError:
                 if not fresh:  # decided on a fold the store may be ahead of: read, decide again
                     table, fresh = await self.folds.load(table.game_id, rate=False), True
@@ -233,10 +250,10 @@ class Commands:
                 raise
             except NotDue:
                 return Answer(b"", table.version)
-            if not turn.events:
+            if not decision.events:
                 return Answer(b"", table.version)  # nothing to do (a deadline not due after all)
             # append at the version decided on (the answer is made while the store works)
-            pending = self.appends.pending(table, turn.state, turn.events, change)
+            pending = self.appends.pending(table, decision.state, decision.events, change)
             result = await self.appends.append(pending)
             if result.outcome == "ok":
                 # tell the followers (at once, where the store could tell first), then answer
@@ -264,7 +281,7 @@ class Commands:
             if not paid:  # the host's bucket is empty: the house moves when it has refilled
                 return Acted(False, self.now() + wait, table.version)
 
-        def decide(table: Table) -> list[msgspec.Struct]:
+        def decide(table: Fold) -> list[msgspec.Struct]:
             rules = table.engine
             due = deadline_ms(rules, table.state, table.at)
             if due is None or due > self.now():
@@ -274,9 +291,9 @@ class Commands:
                 return []
             if house_alone(rules, table.state):
                 # The house's paid moves; the request that follows makes no unpaid one.
-                turn = Turn.on(table, self.randomness(table.seed), alone=paid)
-                turn.play_house(calls=False, paused=True)
-                return turn.events
+                decision = Decision.on(table, self.randomness(table.seed), alone=paid)
+                decision.play_house(calls=False, paused=True)
+                return decision.events
             if waiting in rules.house_seats(table.state):
                 return []
             return rules.decide(table.state, TimeOut(waiting), None, self.randomness(table.seed))
@@ -284,7 +301,7 @@ class Commands:
         before = table.version
         change = Change(decide, _nobody, house_calls=False, house_owes=True)
         answer = await self.change(table, True, change)
-        current = self.folds.cache.get(game_id) or table
+        current = self.folds.held(game_id) or table
         following = deadline_ms(current.engine, current.state, current.at)
         return Acted(answer.version > before, following, current.version)
 
@@ -305,7 +322,7 @@ class Commands:
         return taken, 0
 
     def _decide(
-        self, table: Table, command: msgspec.Struct, seat: int | None
+        self, table: Fold, command: msgspec.Struct, seat: int | None
     ) -> list[msgspec.Struct]:
         return table.engine.decide(table.state, command, seat, self.randomness(table.seed))
 

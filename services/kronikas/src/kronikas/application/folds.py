@@ -3,32 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Union
 
 import msgspec
 
+from kronikas.application.access import role_of, seat_in, seated
 from kronikas.application.engines import Registry
-from kronikas.application.errors import NotFound, Unavailable, rate_limited
+from kronikas.application.errors import Unavailable, rate_limited
+from kronikas.application.ids import no_table, table_id
 from kronikas.application.ports import ChangeFeed, EventLog
-from kronikas.application.tables import Table
+from kronikas.application.tables import Fold
 from kronikas.application.wire import Record, ms_of
 
-GAME_ID = re.compile(r"[0-9a-f]{16}")
-GAME_ID_MAX = 64
-"""The longest id a path may carry that is quoted back in a refusal (and the document's bound)."""
-
-
-def no_table(game_id: str) -> NotFound:
-    """404 for a table id that names no table; one longer than `GAME_ID_MAX` is not quoted."""
-    if len(game_id) > GAME_ID_MAX:
-        return NotFound("There is no table with an id that long.")
-    return NotFound(f"There is no table {game_id!r}.")
-
-
-"""What `create` makes; anything else names no table (and could break a cluster's hash tag)."""
 _CACHE_SIZE = 4096
 READ_PAGE = 1_000
 """The most events one read of a log asks for: a table not held here is read in pages of this
@@ -55,25 +43,31 @@ class Codec:
 
 
 class Folds:
-    """Tables by id, folded up to the version this process last saw (a bounded cache), of the
-    games of `engines` (a table of a game not among them is unreadable here)."""
+    """The tables this process holds: one repository in front of a bounded cache of folds,
+    each up to the version this process last saw, of the games of `engines` (a table of a game
+    not among them is unreadable here).
+
+    Its verbs: the table and the caller's role for a token (`for_token`), the table as the
+    change feed vouches for it (`followed`) or as the store has it (`load`), after a lost race
+    (`after_conflict`); an append in flight from here (`expect`, `expected`). Only it touches
+    a table's memos (`seat_held`)."""
 
     def __init__(self, log: EventLog, changes: ChangeFeed, engines: Registry) -> None:
         self.log = log
         self.changes = changes
         self.engines = engines
         self.codec = Codec(engines)
-        self.cache: OrderedDict[str, Table] = OrderedDict()
+        self._cache: OrderedDict[str, Fold] = OrderedDict()
         self._gaps = 0
         """Appends heard that could not be folded in (counted, so a read can tell it missed one)."""
-        self._reading: dict[str, asyncio.Task[Table]] = {}
+        self._reading: dict[str, asyncio.Task[Fold]] = {}
         """Tables being read for their followers, each read shared by all of them."""
-        self._own: dict[str, tuple[Table, Sequence[bytes], Callable[[], None]]] = {}
+        self._own: dict[str, tuple[Fold, Sequence[bytes], Callable[[], None]]] = {}
         """Appends this process has in flight: the fold they follow on from, their records, and
         how to fold them in without decoding them (the command made the state already)."""
         changes.listen(self._heard)
 
-    def expect(self, table: Table, records: Sequence[bytes], fold: Callable[[], None]) -> None:
+    def expect(self, table: Fold, records: Sequence[bytes], fold: Callable[[], None]) -> None:
         """An append of `records` to `table` is in flight from here: should the change feed
         bring it before its answer does, `fold` folds it in (it must do nothing once the table
         moved on)."""
@@ -85,13 +79,49 @@ class Folds:
         if own is not None and own[1] is records:
             del self._own[game_id]
 
-    def remember(self, table: Table) -> None:
-        self.cache[table.game_id] = table
-        self.cache.move_to_end(table.game_id)
-        while len(self.cache) > _CACHE_SIZE:
-            self.cache.popitem(last=False)
+    def held(self, game_id: str) -> Fold | None:
+        """The fold held here, as it is (it may be behind the store)."""
+        return self._cache.get(game_id)
 
-    def _new_table(self, game_id: str, first: bytes) -> Table:
+    def seat_held(self, table: Fold, role: str | None) -> int | None:
+        """The seat `role` holds in the table as this process holds it now (`seat_in`), looked
+        up once a state: each stream of the table asks for every frame."""
+        if role is None:
+            return None
+        if table.seats_in is not table.state:
+            table.seats.clear()
+            table.seats_in = table.state
+        try:
+            return table.seats[role]
+        except KeyError:
+            seat = table.seats[role] = seat_in(table.engine, table.state, role)
+            return seat
+
+    def seated_now(self, table: Fold, role: str | None) -> int | None:
+        """The seat a reader's role holds now (None: the host, a spectator); 401 when its player
+        left the table before the start (`access.seated`)."""
+        return seated(self.seat_held(table, role), role)
+
+    async def for_token(self, game_id: str, token_hash: str) -> tuple[Fold, str, bool]:
+        """The table, the role of a token it knows, and whether the table was just read: the
+        fold held here when it knows the token (a token is not asked about again), else read;
+        401 when the token is not the table's."""
+        table = self._cache.get(game_id)
+        if table is not None and token_hash in table.roles:
+            return table, table.roles[token_hash], False
+        table = await self.load(game_id, token_hash, rate=False)
+        return table, role_of(table, token_hash), True
+
+    def remember(self, table: Fold, round: Sequence[msgspec.Struct] = ()) -> None:
+        """Hold `table` here (the least recently used beyond the cache's size go); `round`: the
+        events of a table just made, which its round starts with."""
+        table.round.extend(round)
+        self._cache[table.game_id] = table
+        self._cache.move_to_end(table.game_id)
+        while len(self._cache) > _CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    def _new_table(self, game_id: str, first: bytes) -> Fold:
         head = self.codec.first(first)
         kind = head.k or ""
         engine = self.engines.get(kind)
@@ -100,9 +130,9 @@ class Folds:
         # The first event assigns the table's options: fold it into any lobby.
         created = self.codec.decode(kind, first).e
         state = engine.evolve(engine.initial_state(engine.options(), False), created)
-        return Table(game_id, kind, engine, head.seed, 1, state, ms_of(head.at))
+        return Fold(game_id, kind, engine, head.seed, 1, state, ms_of(head.at))
 
-    def apply(self, table: Table, records: Sequence[bytes]) -> None:
+    def apply(self, table: Fold, records: Sequence[bytes]) -> None:
         """Fold stored records into the table (those it holds already are skipped)."""
         engine, state, version = table.engine, table.state, table.version
         folded: list[Record[msgspec.Struct]] = []
@@ -119,7 +149,7 @@ class Folds:
 
     def _heard(self, game_id: str, version: int, records: list[bytes]) -> None:
         """An append heard on the change feed: fold it into the cached table, if it follows on."""
-        table = self.cache.get(game_id)
+        table = self._cache.get(game_id)
         if table is None or version <= table.version:
             return  # not held here, or our own append (already folded)
         own = self._own.get(game_id)
@@ -139,15 +169,15 @@ class Folds:
             table.live = None
             self._gaps += 1
 
-    def vouched(self, game_id: str) -> Table | None:
+    def vouched(self, game_id: str) -> Fold | None:
         """The table held here when the change feed vouches that it is current, else None."""
-        table = self.cache.get(game_id)
+        table = self._cache.get(game_id)
         generation = self.changes.generation(game_id)
         if table is not None and generation is not None and table.live == generation:
             return table
         return None
 
-    async def followed(self, game_id: str) -> Table:
+    async def followed(self, game_id: str) -> Fold:
         """The table, current as far as the change feed can vouch; else read (and vouched for
         from then on, when nothing was missed during the read)."""
         table = self.vouched(game_id)
@@ -163,7 +193,7 @@ class Folds:
             reading.add_done_callback(lambda done: self._read_done(game_id, done))
         return await asyncio.shield(reading)
 
-    async def _read_followed(self, game_id: str, generation: int | None) -> Table:
+    async def _read_followed(self, game_id: str, generation: int | None) -> Fold:
         gaps = self._gaps
         table = await self.load(game_id, rate=False)
         unbroken = gaps == self._gaps and self.changes.generation(game_id) == generation
@@ -171,7 +201,7 @@ class Folds:
             table.live = generation
         return table
 
-    def _read_done(self, game_id: str, done: asyncio.Task[Table]) -> None:
+    def _read_done(self, game_id: str, done: asyncio.Task[Fold]) -> None:
         if self._reading.get(game_id) is done:
             del self._reading[game_id]
         if not done.cancelled():
@@ -183,29 +213,26 @@ class Folds:
         token_hash: str = "",
         rate: bool = True,
         cost: int = 1,
-    ) -> Table:
+    ) -> Fold:
         """The table at its current version (one round trip when this process holds it nearly
         current; else a page of `READ_PAGE` events a round trip); also learns the token's
         role. With `rate`, a token the table knows pays `cost` from its bucket in the first
         round trip."""
-        if not GAME_ID.fullmatch(game_id):
-            raise no_table(game_id)
-        table = self.cache.get(game_id)
+        table = self._cache.get(table_id(game_id))
         after = table.version if table else 0
         result = await self.log.read(game_id, after, token_hash, READ_PAGE, rate, cost)
         if result.retry_after_ms:
             raise rate_limited(result.retry_after_ms)
-        if result.version == 0:
-            self.cache.pop(game_id, None)
-            raise no_table(game_id)
         role = result.role
         while True:
-            if table is None or result.version < table.version:
-                if table is not None:  # the log was replaced (expired and made again): over
-                    result = await self.log.read(game_id, 0, "", READ_PAGE, False)
-                    if result.version == 0:
-                        self.cache.pop(game_id, None)
-                        raise no_table(game_id)
+            if table is not None and 0 < result.version < table.version:
+                # the log was replaced (expired and made again): read over
+                result = await self.log.read(game_id, 0, "", READ_PAGE, False)
+                table = None
+            if result.version == 0:
+                self._cache.pop(game_id, None)
+                raise no_table(game_id)
+            if table is None:
                 table = self._new_table(game_id, result.records[0])
                 self.apply(table, result.records[1:])
             else:
@@ -219,7 +246,7 @@ class Folds:
         self.remember(table)
         return table
 
-    async def before(self, game_id: str, first: int) -> tuple[Table, list[Record[msgspec.Struct]]]:
+    async def before(self, game_id: str, first: int) -> tuple[Fold, list[Record[msgspec.Struct]]]:
         """The table read from the store as it was before the append whose first event is at
         `first` (a table of its own, not kept), and that append's records: up to the next
         append's first (each carries its nonce). For answering a replay."""
@@ -244,7 +271,7 @@ class Folds:
             raws = read.records
         return table, appended
 
-    async def after_conflict(self, table: Table, records: list[bytes], version: int) -> Table:
+    async def after_conflict(self, table: Fold, records: list[bytes], version: int) -> Fold:
         """The table after a lost race: the winner's records when they follow on, else a read."""
         if records and version == table.version + len(records):
             self.apply(table, records)

@@ -31,16 +31,17 @@ from kronikas.application.errors import (
     VersionMismatch,
     rate_limited,
 )
-from kronikas.application.folds import GAME_ID, Folds
+from kronikas.application.folds import Folds
 from kronikas.application.house import now_ms
+from kronikas.application.ids import is_table_id
 from kronikas.application.ports import ChangeFeed, RandomSource, Stores, Summary
-from kronikas.application.queries import Following, Queries
-from kronikas.application.tables import Table
+from kronikas.application.queries import Queries
+from kronikas.application.session import Session, Sight
 from kronikas.application.wire import Answer, Delivered
 from kronikas.config import Settings
 from kronikas.domain.common import DomainError
 
-__all__ = ["Answer", "Delivered", "Games"]
+__all__ = ["Answer", "Delivered", "Games", "Session", "Sight"]
 
 REFUSED = (DomainError, VersionMismatch, InvalidRequest, Forbidden)
 """A command refused by a token the table knows (409, 412, 422, 403): its token pays."""
@@ -131,7 +132,7 @@ class Games:
         """Take one request from its address's ceiling and the token's bucket at the table, or
         from the client address's ceiling and read bucket when there is no token, no such table,
         or the table does not know the token; 429 when one is short (then neither is taken)."""
-        if token and GAME_ID.fullmatch(game_id):
+        if token and is_table_id(game_id):
             queries = self.queries
             queries.ceiling(client)
             read = await self.stores.log.read(game_id, 0, hash_token(token), 0)
@@ -154,13 +155,23 @@ class Games:
 
     async def view(self, game_id: str, token: str | None, client: str | None = None) -> Answer:
         """The table as the token's holder (or a spectator) sees it now."""
-        return await self.queries.view(game_id, token, client)
+        seen = await self.queries.look(game_id, token, client)
+        return Answer(seen.body, seen.version)
 
-    async def held(
-        self, game_id: str, token: str | None, at_least: int = 0
-    ) -> tuple[Table, int | None]:
-        """The table and the token's seat after a call that paid already (`Queries.held`)."""
-        return await self.queries.held(game_id, token, at_least)
+    async def look(self, game_id: str, token: str | None, client: str | None = None) -> Sight:
+        """The table as the token's holder (or a spectator) sees it now, with its legal moves
+        and deadline: a read, paid as `view`."""
+        return await self.queries.look(game_id, token, client)
+
+    async def seen(self, game_id: str, token: str | None, at_least: int = 0) -> Sight:
+        """The table as the token's holder sees it after a call that paid already
+        (`Queries.seen`): at `at_least` or later."""
+        return await self.queries.seen(game_id, token, at_least)
+
+    async def read_paid(self, client: str | None) -> None:
+        """Take one read from `client`'s ceiling and read bucket (429 when either is short): a
+        call that names no table pays this way."""
+        await self.queries.admit(client)
 
     async def lobby(
         self,
@@ -181,8 +192,9 @@ class Games:
 
     async def stream(
         self, game_id: str, token: str | None, after: int, client: str | None = None
-    ) -> Following:
-        """Checks access now; the returned stream follows the table from `after` on (called,
-        it yields events, and None as a keep-alive), holding a place of its token's and its
-        address's until it ends (`Following.close`)."""
-        return await self.queries.stream(game_id, token, after, client)
+    ) -> Session:
+        """A viewer's session at the table: access checked now; it follows the table from
+        `after` on (called, it yields events, and None as a keep-alive) and takes the viewer's
+        commands, holding a place of its token's and its address's until it ends
+        (`Session.close`)."""
+        return await self.queries.stream(self.command, self.refused, game_id, token, after, client)

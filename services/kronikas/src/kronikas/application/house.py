@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from kronikas.application.tables import Table, follow_round
+from kronikas.application.tables import Fold, follow_round
 from kronikas.application.wire import ms_of, utc_text
 from kronikas.domain.common import CapReached, DomainError, Randomness
 from kronikas.domain.engine import Rules
@@ -83,7 +83,7 @@ def deadline_text(rules: Rules, state: object, at: str) -> str | None:
     return None if due is None else utc_text(due)
 
 
-class Turn:
+class Decision:
     """One request's events, and the house's moves that follow them, folded as they come."""
 
     def __init__(
@@ -110,7 +110,7 @@ class Turn:
         self._seed = seed
 
     @classmethod
-    def on(cls, table: Table, random_of: Randomness, alone: int = 0) -> Turn:
+    def on(cls, table: Fold, random_of: Randomness, alone: int = 0) -> Decision:
         """A turn from `table` as this process holds it."""
         return cls(
             table.engine,

@@ -17,31 +17,20 @@ to charge.
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
-from kronikas.application.access import Access, hash_token, seat_of_role, seated
+from kronikas.application.access import HOST, hash_token, role_of
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import NotFound, RateLimited, Unauthorized, rate_limited
 from kronikas.application.folds import Folds
-from kronikas.application.house import deadline_text, now_ms
-from kronikas.application.ports import Lobby, RateBuckets, Summary, Waiter
-from kronikas.application.tables import Seen, Table, seen_of
-from kronikas.application.wire import EVENT_PAGE, Answer, Delivered, page_json, view_json
+from kronikas.application.house import now_ms
+from kronikas.application.ids import table_id
+from kronikas.application.ports import Lobby, RateBuckets, Summary
+from kronikas.application.session import Move, Refuse, Session, Sight, page_after, seat_view
+from kronikas.application.tables import Fold
+from kronikas.application.wire import EVENT_PAGE, page_json
 from kronikas.config import Settings
-
-
-def delivered(seen: list[Seen], seat: int | None) -> list[Delivered]:
-    """Events as `seat` sees them, for a page or a stream."""
-    return [Delivered(s.version, s.type, s.json(seat)) for s in seen]
-
-
-def view_of(table: Table, seat: int | None) -> bytes:
-    """The table's view as `seat` (None: the host, a spectator) sees it, at its version."""
-    deadline = deadline_text(table.engine, table.state, table.at)
-    return view_json(table.engine.view(table.state, seat, table.game_id, table.version, deadline))
-
 
 READ_COST_EVENTS = 50
 """A read pays one, and one more for every this many events it carries."""
@@ -126,7 +115,6 @@ class Queries:
         """The lobby (the port), which `lobby` pages through."""
         self.changes = folds.changes
         self.settings = settings
-        self.access = Access(folds)
         self.holds = Holds(settings.streams_per_token, settings.streams_per_address)
         if ceilings is None:
             ceilings = Ceilings(settings.address_per_s, settings.address_burst, now_ms)
@@ -157,16 +145,25 @@ class Queries:
 
     async def reader(
         self, game_id: str, token: str | None, client: str | None, cost: int = 1
-    ) -> tuple[Table, str | None]:
-        """`Access.reader`, with the read paid for (`cost`): by its address's ceiling and then
-        the token's bucket (in the read) when the table knows the token, else by the client's
-        address (`admit`)."""
-        if not token:
+    ) -> tuple[Fold, str | None]:
+        """The table and the reader's role: a player's (`p:<player id>`), or None for the host
+        and spectators; 401 when the token is not the table's, or its player left before the
+        start. The caller looks the seat up in the table it delivers from. The read is paid for
+        (`cost`): by its address's ceiling and then the token's bucket (in the read) when the
+        table knows the token, else by the client's address (`admit`)."""
+        folds = self.folds
+        if not token:  # a spectator: no role to learn, no bucket of its own
             await self.admit(client, cost)
-            return await self.access.reader(game_id, None)
+            return await folds.followed(table_id(game_id)), None
         self.ceiling(client, cost)
+        token_hash = hash_token(token)
         try:
-            return await self.access.reader(game_id, token, cost)
+            table = await folds.load(game_id, token_hash, cost=cost)
+            role = role_of(table, token_hash)
+            if role == HOST:
+                return table, None
+            folds.seated_now(table, role)
+            return table, role
         except RateLimited:  # the token's bucket was short: the ceiling is given back
             self.ceilings.give_back(client, cost)
             raise
@@ -178,33 +175,28 @@ class Queries:
     def page_cost(self, game_id: str, after: int) -> int:
         """What a page of events after `after` costs (`read_cost`), as far as this process knows
         the table: a full page's when it does not hold it."""
-        table = self.folds.cache.get(game_id)
+        table = self.folds.held(game_id)
         version = after + EVENT_PAGE if table is None else table.version
         return read_cost(min(EVENT_PAGE, version - after))
 
-    async def view(self, game_id: str, token: str | None, client: str | None = None) -> Answer:
-        """The table as the token's holder (or a spectator) sees it now."""
+    async def look(self, game_id: str, token: str | None, client: str | None = None) -> Sight:
+        """The table as the token's holder (or a spectator) sees it now: a read, paid."""
         table, role = await self.reader(game_id, token, client)
-        return Answer(view_of(table, seated(table, role)), table.version)
+        return seat_view(table, self.folds.seated_now(table, role))
 
-    async def held(
-        self, game_id: str, token: str | None, at_least: int = 0
-    ) -> tuple[Table, int | None]:
-        """The table and the token's seat (None: the host, a spectator) after a call that paid
-        and let the token in already (a move, a wait): the table this process holds, read when
-        older than `at_least` or when it does not know the token; charges nothing. A token
+    async def seen(self, game_id: str, token: str | None, at_least: int = 0) -> Sight:
+        """The table as the token's holder (None: a spectator) sees it after a call that paid
+        and let the token in already (a move, a wait): from the table this process holds, read
+        when older than `at_least` or when it does not know the token; charges nothing. A token
         that holds no role (any more) is `Unauthorized`."""
         folds = self.folds
         table = await folds.followed(game_id)
         if token is None:
-            return table, None
+            return seat_view(table, None)
         token_hash = hash_token(token)
         if table.version < at_least or token_hash not in table.roles:
             table = await folds.load(game_id, token_hash, rate=False)
-        role = table.roles.get(token_hash)
-        if role is None:
-            raise Unauthorized("This token is not one of this table's.")
-        return table, seated(table, role)
+        return seat_view(table, folds.seated_now(table, role_of(table, token_hash)))
 
     async def lobby(
         self,
@@ -224,153 +216,41 @@ class Queries:
         """Events after `after` that the asker may see, waiting up to `wait` s for the first
         (a long-poll, which holds a place of its token's and its address's while it waits)."""
         deadline = time.monotonic() + wait
+        folds = self.folds
         table, role = await self.reader(game_id, token, client, self.page_cost(game_id, after))
         if table.version <= after and wait > 0:
             release = self.holds.hold(token, client)
             try:
-                async with self.changes.waiting(game_id, seated(table, role)) as waiter:
-                    table = await self.folds.followed(game_id)
+                async with self.changes.waiting(game_id, folds.seated_now(table, role)) as waiter:
+                    table = await folds.followed(game_id)
                     while table.version <= after:
                         remaining = deadline - time.monotonic()
                         if remaining <= 0 or not await waiter.wait(remaining):
                             break
                         waiter.clear()
-                        table = await self.folds.followed(game_id)
+                        table = await folds.followed(game_id)
             finally:
                 release()
         # Redacted for whoever the token is now: the seat may have moved, or been given up.
-        delivered, version = await self._after(table, after, seated(table, role))
+        delivered, version = await page_after(folds, table, after, folds.seated_now(table, role))
         more = bool(delivered) and delivered[-1].version < version
         return page_json([d.json for d in delivered], version, more)
 
-    async def _after(
-        self, table: Table, after: int, seat: int | None
-    ) -> tuple[list[Delivered], int]:
-        """A page of events after `after` as `seat` sees them, and the version they were read at:
-        from the table's latest events when they reach back that far, else from the store. The
-        page ends at the table's version: `seat` is the viewer's seat in that state, and later
-        events may have moved it."""
-        if after >= table.version:
-            return [], table.version
-        at_hand = table.recent.after(after, table.version)
-        if at_hand is not None:
-            return delivered(at_hand[:EVENT_PAGE], seat), table.version
-        limit = min(EVENT_PAGE, table.version - after)
-        result = await self.folds.log.read(table.game_id, after, "", limit, rate=False)
-        records = [self.folds.codec.decode(table.kind, raw) for raw in result.records]
-        return delivered(seen_of(table, records), seat), result.version
-
     async def stream(
-        self, game_id: str, token: str | None, after: int, client: str | None = None
-    ) -> Following:
+        self,
+        move: Move,
+        refuse: Refuse,
+        game_id: str,
+        token: str | None,
+        after: int,
+        client: str | None = None,
+    ) -> Session:
         """Checks access now (paying for the first page), and takes a place of the token's and
-        the address's; the returned stream follows the table from `after` on, and gives the
+        the address's; the returned session follows the table from `after` on, and gives the
         place back when it ends (or is closed)."""
         _, role = await self.reader(game_id, token, client, self.page_cost(game_id, after))
-        return Following(self, game_id, role, after, self.holds.hold(token, client))
-
-
-class Following:
-    """One stream's place in a table's events: the events its viewer is owed after `after`, the
-    version it was last sent.
-
-    The viewer is a player (its role), never a seat: each delivery is redacted for the seat its
-    player holds in the table it is made from, and once its player has left before the start
-    (its token lost its seat) nothing more is delivered: `next` raises `Unauthorized`.
-
-    Inside `async with`, it waits on the table's change feed. `next` waits for the events owed;
-    `at_hand` gives them at once, without awaiting anything, when the table this process holds
-    is vouched for by the change feed and still has them all (a stream served as the change
-    comes, from the waiter's `push`). Called, it is an iterator of the events, and of None for a
-    keep-alive.
-    """
-
-    def __init__(
-        self,
-        queries: Queries,
-        game_id: str,
-        role: str | None,
-        after: int,
-        release: Callable[[], None] | None = None,
-    ) -> None:
-        self.queries = queries
-        self.game_id = game_id
-        self.role = role
-        """The viewer: a player's role, or None (the host, a spectator)."""
-        self.after = after
-        self.keepalive = queries.settings.sse_keepalive_s
-        self._waiting: contextlib.AbstractAsyncContextManager[Waiter] | None = None
-        self.waiter: Waiter | None = None
-        self._release = release
-        """Gives the stream's place back (`Holds`)."""
-
-    def close(self) -> None:
-        """The stream is over: its place is given back (once). Leaving `async with` does it."""
-        release, self._release = self._release, None
-        if release is not None:
-            release()
-
-    async def __aenter__(self) -> Following:
-        table = self.queries.folds.cache.get(self.game_id)
-        seat = None if table is None else seat_of_role(table, self.role)
-        self._waiting = self.queries.changes.waiting(self.game_id, seat)
-        self.waiter = await self._waiting.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        waiting, self._waiting, self.waiter = self._waiting, None, None
-        self.close()
-        if waiting is not None:
-            await waiting.__aexit__(None, None, None)
-
-    async def next(self) -> list[Delivered] | None:
-        """The events owed (a page) when there are any; else waits for a change: [] once one
-        came (perhaps served by `push`, perhaps owing nothing new), None after `keepalive` s
-        without one."""
-        waiter = self.waiter
-        assert waiter is not None, "inside `async with`"
-        table = await self.queries.folds.followed(self.game_id)
-        seat = waiter.viewer = seated(table, self.role)
-        if table.version > self.after:
-            delivered, _ = await self.queries._after(table, self.after, seat)
-            if delivered:
-                return delivered
-        changed = await waiter.wait(self.keepalive)
-        waiter.clear()
-        return [] if changed else None
-
-    async def until(self, last: int) -> list[Delivered]:
-        """The events owed after `after` up to `last` (a page at most), as its viewer's seat
-        sees them now: what a transport sends before an answer that carries the events after
-        `last` (api/socket.py). `Unauthorized` once its player left."""
-        table = await self.queries.folds.followed(self.game_id)
-        delivered, _ = await self.queries._after(table, self.after, seated(table, self.role))
-        return [d for d in delivered if d.version <= last]
-
-    def at_hand(self) -> list[Delivered] | None:
-        """The events owed ([] when none), from the table this process holds, when the change
-        feed vouches for it and it has them all, a page at most; None otherwise (`next` will
-        read them, or find that the viewer lost its seat)."""
-        table = self.queries.folds.vouched(self.game_id)
-        if table is None:
-            return None
-        if table.version <= self.after:
-            return []
-        seen = table.recent.after(self.after, table.version)
-        if seen is None or len(seen) > EVENT_PAGE:
-            return None
-        seat = seat_of_role(table, self.role)
-        if seat is None and self.role is not None:
-            return None  # its player left: `next` ends the stream
-        return delivered(seen, seat)
-
-    async def __call__(self) -> AsyncIterator[Delivered | None]:
-        async with self:
-            while True:
-                delivered = await self.next()
-                if delivered is None:
-                    yield None
-                    continue
-                for event in delivered:
-                    yield event
-                    self.after = event.version
+        release = self.holds.hold(token, client)
+        keepalive = self.settings.sse_keepalive_s
+        return Session(
+            self.folds, move, refuse, game_id, token, role, after, keepalive, client, release
+        )

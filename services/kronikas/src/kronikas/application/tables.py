@@ -121,7 +121,7 @@ class Seen:
         return made
 
 
-def seen_of(table: Table, records: list[Record[msgspec.Struct]]) -> list[Seen]:
+def seen_of(table: Fold, records: list[Record[msgspec.Struct]]) -> list[Seen]:
     """The records of events that follow on from `table`, as it will keep them."""
     return [Seen(record, table.kind, table.engine) for record in records]
 
@@ -161,7 +161,7 @@ class Recent:
 
 
 @dataclass
-class Table:
+class Fold:
     """A game folded up to `version`, as this process last saw it."""
 
     game_id: str
@@ -183,7 +183,7 @@ class Table:
     """The change feed's generation under which this fold was read and kept up since: while the
     feed reports the same generation, the fold is current without asking the store."""
     seats: dict[str, int | None] = field(default_factory=dict)
-    """Role → the seat it holds in `seats_in`, as looked up for deliveries (`seat_of_role`):
+    """Role → the seat it holds in `seats_in`, as looked up for deliveries (`Folds.seat_held`):
     every stream's frame asks, and the state changes once a move."""
     seats_in: object = None
     """The state `seats` were looked up in: a frozen state, so another one means start again."""

@@ -37,9 +37,10 @@ from kronikas import __version__
 from kronikas.api.client import client_address
 from kronikas.api.errors import short
 from kronikas.api.mcp.bounds import MESSAGE_MAX, scrubbed
+from kronikas.api.mcp.calls import register
 from kronikas.api.mcp.guard import Guard
 from kronikas.api.mcp.sdk_logs import bridge_sdk_logs
-from kronikas.api.mcp.tools import WAIT_MAX_S, Tools, register
+from kronikas.api.mcp.tools import WAIT_MAX_S, Tools
 from kronikas.api.mcp.transport import PAYING_TOOLS, Bounded, NoStore
 from kronikas.api.wire import ApiWire
 from kronikas.application.errors import ApiError
@@ -199,7 +200,7 @@ class McpEndpoint:
         if scope is None:
             return None
         try:
-            await self.tools.games.queries.admit(client_address(scope, self.settings))
+            await self.tools.games.read_paid(client_address(scope, self.settings))
         except ApiError as exc:
             problem = {"code": exc.code, "detail": exc.detail, "retry_after_s": exc.retry_after}
             return json.dumps(problem, ensure_ascii=False)

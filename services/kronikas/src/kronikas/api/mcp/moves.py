@@ -18,10 +18,6 @@ import msgspec
 from pydantic import BaseModel, Field
 
 from kronikas.domain.engine import tag_of
-from kronikas.domain.seating import Back, Leave
-
-SEATING = frozenset({tag_of(Leave), tag_of(Back)})
-"""The seating commands every game shares: legal for a seat, but not moves of the game."""
 
 
 class Choice(BaseModel):
@@ -38,12 +34,6 @@ class Choice(BaseModel):
     commands: int = Field(description="How many distinct commands these picks make.")
     example: dict[str, Any] = Field(description="One of them, ready to send.")
     about: str = Field(description="What the command does, in words.")
-
-
-def may_act(legal: Sequence[str] | None) -> bool:
-    """Whether a seat whose view lists `legal` may make a move of the game now (not only leave
-    or come back)."""
-    return any(kind not in SEATING for kind in legal or ())
 
 
 def _about(cls: type) -> str:

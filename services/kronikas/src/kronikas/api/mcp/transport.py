@@ -107,7 +107,7 @@ class Bounded:
         for message in messages:
             if _token_less(message):
                 try:
-                    await self.games().queries.admit(client)
+                    await self.games().read_paid(client)
                 except ApiError as exc:
                     await _limited(send, message, exc)
                     return

@@ -1,0 +1,307 @@
+"""A viewer at a table: the one use case every transport frames.
+
+HTTP (a view, a page of events, a long-poll, a stream, a command), the seat socket and the MCP
+tools each open a `Session` (or ask for a `Sight` once) and only frame what it gives: the
+viewer's view, made once (`Sight`: its bytes, the seat's legal moves, the deadline, whether
+it may act); the changes after a version as the viewer may see them (`next`, `at_hand`,
+`until`); a command with its key (`command`); its end when the viewer's player lost its seat
+(`Unauthorized` from `next`).
+
+The viewer is a player (its role), never a seat: each delivery is redacted for the seat its
+player holds in the table it is made from (seats move down when a player leaves before the
+start).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+import msgspec
+
+from kronikas.application.access import player_of_role
+from kronikas.application.errors import Unauthorized
+from kronikas.application.folds import Folds
+from kronikas.application.house import deadline_text
+from kronikas.application.ports import Waiter
+from kronikas.application.tables import Fold, Seen, seen_of
+from kronikas.application.wire import EVENT_PAGE, Answer, Delivered, view_json
+from kronikas.domain.engine import Rules, tag_of
+from kronikas.domain.seating import Back, Leave
+
+SEATING = frozenset({tag_of(Leave), tag_of(Back)})
+"""The seating commands every game shares: legal for a seat, but not moves of the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """The table as one viewer sees it at `version`, made once for every transport."""
+
+    game_id: str
+    version: int
+    seat: int | None
+    """The viewer's seat; None for the host and spectators."""
+    status: str
+    body: bytes
+    """The view, as `GET /v1/games/{id}` answers it."""
+    deadline: str | None
+    """When the clock of the seat the table waits for runs out; None when none runs."""
+    legal: Sequence[str]
+    """The command types the seat may send now (seating's among them)."""
+    kind: str
+    _rules: Rules
+    _state: object
+    """The state the view was made from (a frozen value: later moves do not change it)."""
+
+    @property
+    def waited_for(self) -> bool:
+        """The table waits for this seat's move (its clock runs)."""
+        return self.may_act and self._rules.waiting_for(self._state) == self.seat
+
+    @property
+    def may_act(self) -> bool:
+        """A move of the game is legal for the seat now (not only leave or come back)."""
+        return any(kind not in SEATING for kind in self.legal)
+
+    @property
+    def seating(self) -> list[str]:
+        """The seating commands the seat may send now (`leave`, `back`)."""
+        return [kind for kind in self.legal if kind in SEATING]
+
+    def moves(self) -> list[msgspec.Struct]:
+        """Every move of the game the seat may send now (no seating command), as the engine
+        lists them; none for the host and spectators."""
+        if self.seat is None:
+            return []
+        moves = self._rules.legal_moves(self._state, self.seat)
+        return [m for m in moves if tag_of(type(m)) not in SEATING]
+
+
+def seat_view(table: Fold, seat: int | None) -> Sight:
+    """The view of `seat` (None: the host, a spectator) of the table at its version."""
+    engine, state = table.engine, table.state
+    deadline = deadline_text(engine, state, table.at)
+    made = engine.view(state, seat, table.game_id, table.version, deadline)
+    legal: list[str] | None = getattr(made, "legal", None)  # every game's view lists it
+    return Sight(
+        game_id=table.game_id,
+        version=table.version,
+        seat=seat,
+        status=made.status,
+        body=view_json(made),
+        deadline=deadline,
+        legal=legal or (),
+        kind=table.kind,
+        _rules=engine,
+        _state=state,
+    )
+
+
+def delivered(seen: list[Seen], seat: int | None) -> list[Delivered]:
+    """Events as `seat` sees them, for a page or a stream."""
+    return [Delivered(s.version, s.type, s.json(seat)) for s in seen]
+
+
+async def page_after(
+    folds: Folds, table: Fold, after: int, seat: int | None
+) -> tuple[list[Delivered], int]:
+    """A page of events after `after` as `seat` sees them, and the version they were read at:
+    from the table's latest events when they reach back that far, else from the store. The page
+    ends at the table's version: `seat` is the viewer's seat in that state, and later events
+    may have moved it."""
+    if after >= table.version:
+        return [], table.version
+    at_hand = table.recent.after(after, table.version)
+    if at_hand is not None:
+        return delivered(at_hand[:EVENT_PAGE], seat), table.version
+    limit = min(EVENT_PAGE, table.version - after)
+    result = await folds.log.read(table.game_id, after, "", limit, rate=False)
+    records = [folds.codec.decode(table.kind, raw) for raw in result.records]
+    return delivered(seen_of(table, records), seat), result.version
+
+
+Move = Callable[..., Awaitable[Answer]]
+"""Where a session's commands go: `Games.command` (its arguments and answer)."""
+Refuse = Callable[[str, str | None, str | None], Awaitable[None]]
+"""How a command refused before it reached the table is paid for: `Games.refused`."""
+
+
+class Session:
+    """One viewer's place at a table: the events it is owed after `after`, the version it was
+    last sent, and its commands.
+
+    Opened by `Games.stream` (access checked, the first page paid, a place of its token's and
+    address's held). Inside `async with`, it waits on the table's change feed: `next` waits for
+    the events owed; `at_hand` gives them at once, without awaiting anything, when the table
+    this process holds is vouched for by the change feed and still has them all (a stream served
+    as the change comes, from the waiter's `push`). Once its player has left before the start
+    (its token lost its seat) nothing more is delivered: `next` raises `Unauthorized`. Called,
+    it is an iterator of the events, and of None for a keep-alive.
+    """
+
+    def __init__(
+        self,
+        folds: Folds,
+        move: Move,
+        refuse: Refuse,
+        game_id: str,
+        token: str | None,
+        role: str | None,
+        after: int,
+        keepalive: float,
+        client: str | None = None,
+        release: Callable[[], None] | None = None,
+    ) -> None:
+        self.folds = folds
+        self.move, self.refuse = move, refuse
+        self.game_id = game_id
+        self.token = token
+        self.client = client
+        self.role = role
+        """The viewer: a player's role, or None (the host, a spectator)."""
+        self.after = after
+        self.keepalive = keepalive
+        self._waiting: contextlib.AbstractAsyncContextManager[Waiter] | None = None
+        self.waiter: Waiter | None = None
+        self._release = release
+        """Gives the session's place back (`Holds`)."""
+
+    @property
+    def player_id(self) -> str | None:
+        """The viewer's player id; None for the host and spectators."""
+        return player_of_role(self.role)
+
+    def close(self) -> None:
+        """The session is over: its place is given back (once). Leaving `async with` does it."""
+        release, self._release = self._release, None
+        if release is not None:
+            release()
+
+    async def __aenter__(self) -> Session:
+        table = self.folds.held(self.game_id)
+        seat = None if table is None else self.folds.seat_held(table, self.role)
+        self._waiting = self.folds.changes.waiting(self.game_id, seat)
+        self.waiter = await self._waiting.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        waiting, self._waiting, self.waiter = self._waiting, None, None
+        self.close()
+        if waiting is not None:
+            await waiting.__aexit__(None, None, None)
+
+    # -- the view ---------------------------------------------------------------------------
+
+    async def view(self, push: Callable[[], bool] | None = None) -> Sight:
+        """The table as the viewer sees it now (inside `async with`: nothing after it is
+        missed); `push` serves each change as it comes (the waiter's). `Unauthorized` once its
+        player left."""
+        waiter = self.waiter
+        assert waiter is not None, "inside `async with`"
+        table = await self.folds.followed(self.game_id)
+        seat = waiter.viewer = self.folds.seated_now(table, self.role)
+        waiter.push = push
+        return seat_view(table, seat)
+
+    def view_at(self, version: int) -> bytes | None:
+        """The view's bytes at `version`, when the table this process holds is at it (else
+        None: a later push brings the view)."""
+        table = self.folds.held(self.game_id)
+        if table is None or table.version != version:
+            return None
+        return seat_view(table, self.folds.seat_held(table, self.role)).body
+
+    # -- the changes --------------------------------------------------------------------------
+
+    async def next(self) -> list[Delivered] | None:
+        """The events owed (a page) when there are any; else waits for a change: [] once one
+        came (perhaps served by `push`, perhaps owing nothing new), None after `keepalive` s
+        without one."""
+        waiter = self.waiter
+        assert waiter is not None, "inside `async with`"
+        table = await self.folds.followed(self.game_id)
+        seat = waiter.viewer = self.folds.seated_now(table, self.role)
+        if table.version > self.after:
+            delivered, _ = await page_after(self.folds, table, self.after, seat)
+            if delivered:
+                return delivered
+        changed = await waiter.wait(self.keepalive)
+        waiter.clear()
+        return [] if changed else None
+
+    async def until(self, last: int) -> list[Delivered]:
+        """The events owed after `after` up to `last` (a page at most), as its viewer's seat
+        sees them now: what a transport sends before an answer that carries the events after
+        `last`. `Unauthorized` once its player left."""
+        table = await self.folds.followed(self.game_id)
+        delivered, _ = await page_after(
+            self.folds, table, self.after, self.folds.seated_now(table, self.role)
+        )
+        return [d for d in delivered if d.version <= last]
+
+    def at_hand(self) -> list[Delivered] | None:
+        """The events owed ([] when none), from the table this process holds, when the change
+        feed vouches for it and it has them all, a page at most; None otherwise (`next` will
+        read them, or find that the viewer lost its seat)."""
+        table = self.folds.vouched(self.game_id)
+        if table is None:
+            return None
+        if table.version <= self.after:
+            return []
+        seen = table.recent.after(self.after, table.version)
+        if seen is None or len(seen) > EVENT_PAGE:
+            return None
+        seat = self.folds.seat_held(table, self.role)
+        if seat is None and self.role is not None:
+            return None  # its player left: `next` ends the session
+        return delivered(seen, seat)
+
+    def owed_bytes(self) -> int | None:
+        """The bytes of the events owed, when this process has them at hand (0 when it may not
+        tell); None when the viewer is behind by more than a page."""
+        events = self.at_hand()
+        if events is not None:
+            return sum(len(event.json) for event in events)
+        table = self.folds.held(self.game_id)
+        if table is not None and table.version - self.after > EVENT_PAGE:
+            return None
+        return 0
+
+    def wake(self) -> None:
+        """Wake the waiter, as a change would: `next` then reads what is owed."""
+        self.folds.changes.wake(self.game_id)
+
+    async def __call__(self) -> AsyncIterator[Delivered | None]:
+        async with self:
+            while True:
+                delivered = await self.next()
+                if delivered is None:
+                    yield None
+                    continue
+                for event in delivered:
+                    yield event
+                    self.after = event.version
+
+    # -- commands -----------------------------------------------------------------------------
+
+    async def command(
+        self, command: msgspec.Struct, body: bytes, key: str | None, if_match: int | None
+    ) -> Answer:
+        """A move by the viewer's seat under the idempotency `key`, as `POST …/commands` makes
+        it (`Games.command`): the same answer, the same refusals, paid the same way."""
+        if self.token is None:
+            raise Unauthorized("This needs a token.")
+        return await self.move(
+            self.game_id,
+            self.token,
+            command,
+            body,
+            if_match=if_match,
+            idempotency_key=key,
+            client=self.client,
+        )
+
+    async def refused(self) -> None:
+        """A command refused before it reached the table is paid for too (`Games.refused`)."""
+        await self.refuse(self.game_id, self.token, self.client)
