@@ -38,7 +38,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "Joined",
             "Wire",
             "utc_text",
-            # the builders of wire types, which api/wire.py, api/openapi.py, api/kinds.py and
+            # the builders of wire types, which api/shapes.py, api/openapi.py, api/kinds.py and
             # api/socket_wire.py compose into the document's types
             "camel",
             "envelope",

@@ -5,7 +5,7 @@ writes it to the module it names (`from a.b import c` names `a.b.c` when that is
 `a.b`), within the `kronikas` package. The rule for where an import stands: every import that
 can run counts, at module level or inside a function or method (an import put off into a
 function still makes the two modules need each other when it runs: that is how `api/kinds.py`
-and `api/wire.py` closed a circle). Only the imports under `if TYPE_CHECKING:` are left out:
+and `api/shapes.py` closed a circle). Only the imports under `if TYPE_CHECKING:` are left out:
 they never run.
 """
 
@@ -111,7 +111,7 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_graph_sees_the_imports_of_the_app_factory() -> None:
     edges = graph()
-    assert "kronikas.api.wire" in edges["kronikas.api.app"]
+    assert "kronikas.api.shapes" in edges["kronikas.api.app"]
     assert "kronikas.application.games" in edges["kronikas.api.app"]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kronikas.api.errors import _API_STATUS, _DESCRIPTIONS
+from kronikas.api.problems import _API_STATUS, _DESCRIPTIONS
 from kronikas.application import errors
 from kronikas.domain.common import DomainError
 

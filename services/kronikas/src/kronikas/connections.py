@@ -39,7 +39,7 @@ from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.server import ServerState
 
 from kronikas.api.client import bucket, parse, trusted
-from kronikas.api.errors import PROBLEM_JSON, Problem
+from kronikas.api.problems import PROBLEM_JSON, Problem
 from kronikas.config import Settings
 
 log = logging.getLogger("kronikas.connections")

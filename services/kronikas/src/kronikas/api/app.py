@@ -21,17 +21,17 @@ from kronikas.adapters.notifier import Notifier
 from kronikas.adapters.randomness import for_table
 from kronikas.adapters.redis_client import connect
 from kronikas.api import docs_pages
-from kronikas.api.errors import handle_exception
-from kronikas.api.games import GamesController, send_command_inputs, within_limit
 from kronikas.api.hosts import Hosts
 from kronikas.api.lane import Kronikas
 from kronikas.api.logs import configure_logging
 from kronikas.api.mcp import McpEndpoint
 from kronikas.api.openapi import MendedJson
+from kronikas.api.problems import handle_exception
+from kronikas.api.routes import GamesController, send_command_inputs, within_limit
+from kronikas.api.shapes import ApiWire
 from kronikas.api.socket import close_all, seat_socket
 from kronikas.api.system import SystemController
 from kronikas.api.web import web_router
-from kronikas.api.wire import ApiWire
 from kronikas.application.engines import Registry
 from kronikas.application.games import Games
 from kronikas.config import Settings

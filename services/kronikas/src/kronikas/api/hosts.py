@@ -32,7 +32,7 @@ from typing import Any
 
 from litestar.types import Scope
 
-from kronikas.api.errors import Problem, send_problem
+from kronikas.api.problems import Problem, send_problem
 from kronikas.config import Settings
 
 LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})

@@ -1,6 +1,6 @@
 """Every header value the API reads, parsed for what it is (docs/api.md, "Size limits").
 
-One place for both paths a request takes: the framework's routes (api/games.py) and the command
+One place for both paths a request takes: the framework's routes (api/routes.py) and the command
 lane ahead of it (api/lane.py). Each value is matched whole against its ASCII form before any
 conversion: `str.isdigit()` is true for `¹` or `٣`, which `int()` then refuses (a 500 once).
 Header values arrive decoded as Latin-1, so every byte is one character here.

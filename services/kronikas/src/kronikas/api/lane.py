@@ -23,12 +23,12 @@ from typing import Any
 from litestar import Litestar, Request
 from litestar.types import Message, Receive, Scope, Send
 
-from kronikas.api.errors import handle_exception
-from kronikas.api.games import JSON, PRIVATE, run_command
 from kronikas.api.hosts import Hosts, misdirected
 from kronikas.api.logs import RequestLogMiddleware
+from kronikas.api.problems import handle_exception
+from kronikas.api.routes import JSON, PRIVATE, run_command
+from kronikas.api.shapes import ApiWire
 from kronikas.api.sse import SERVER_SEND
-from kronikas.api.wire import ApiWire
 from kronikas.application.games import Games
 
 _ROUTE = re.compile(r"/v1/games/([^/]+)/commands")

@@ -17,8 +17,8 @@ from litestar import Litestar, Request
 from litestar.openapi.plugins import JsonRenderPlugin
 
 from kronikas.api.openapi_schemas import answers_in_full, restore_constraints, structs_of
+from kronikas.api.shapes import ApiWire
 from kronikas.api.socket_wire import socket_messages
-from kronikas.api.wire import ApiWire
 from kronikas.application.engines import Registry
 from kronikas.application.wire import envelope
 

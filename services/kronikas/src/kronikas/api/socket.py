@@ -4,7 +4,7 @@ Framing over the viewer's session, as HTTP's (docs/api.md, The seat socket): the
 (`hello`) opens what `GET …/stream` opens (`Games.stream`: its access check, its charge, its
 place among the token's and the address's streams), and each `command` is what `POST …/commands`
 is (`Session.command`, with the command's `id` as its `Idempotency-Key`), answered with the very
-bytes HTTP answers, or the problem HTTP would answer (api/errors.py). Events are the
+bytes HTTP answers, or the problem HTTP would answer (api/problems.py). Events are the
 session's, pushed as they come (api/socket_push.py) through a bounded outbox
 (api/socket_outbox.py); who may open a socket, and how one closes, is api/socket_gate.py's.
 

@@ -13,7 +13,7 @@ import msgspec
 from litestar import Request, WebSocket
 from litestar.types import Scope
 
-from kronikas.api.errors import handle_exception, send_problem
+from kronikas.api.problems import handle_exception, send_problem
 from kronikas.application.errors import (
     ApiError,
     NotFound,

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
-from kronikas.api.errors import Problem
+from kronikas.api.problems import Problem
 from kronikas.application.wire import Wire, list_of
 
 MODULE = __name__

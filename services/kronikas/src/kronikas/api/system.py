@@ -8,7 +8,7 @@ import msgspec
 from litestar import Controller, get
 from litestar.datastructures import State
 
-from kronikas.api.errors import problems
+from kronikas.api.problems import problems
 from kronikas.application.errors import Unavailable
 
 

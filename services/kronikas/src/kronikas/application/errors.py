@@ -1,6 +1,6 @@
 """Refusals decided by the service itself, not by the rules; each has a stable `code`.
 
-The API maps each code to its HTTP status (api/errors.py): no HTTP here."""
+The API maps each code to its HTTP status (api/problems.py): no HTTP here."""
 
 from __future__ import annotations
 

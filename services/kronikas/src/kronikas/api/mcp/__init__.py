@@ -35,14 +35,14 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from kronikas import __version__
 from kronikas.api.client import client_address
-from kronikas.api.errors import short
 from kronikas.api.mcp.bounds import MESSAGE_MAX, scrubbed
 from kronikas.api.mcp.calls import register
-from kronikas.api.mcp.guard import Guard
+from kronikas.api.mcp.guard import OriginGuard
 from kronikas.api.mcp.sdk_logs import bridge_sdk_logs
 from kronikas.api.mcp.tools import WAIT_MAX_S, Tools
 from kronikas.api.mcp.transport import PAYING_TOOLS, Bounded, NoStore
-from kronikas.api.wire import ApiWire
+from kronikas.api.problems import short
+from kronikas.api.shapes import ApiWire
 from kronikas.application.errors import ApiError
 from kronikas.application.games import Games
 from kronikas.config import Settings
@@ -120,7 +120,7 @@ class McpEndpoint:
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         )
         transport = Bounded(self.server.session_manager.handle_request, settings, games)
-        self.guard = NoStore(Guard(transport, settings))
+        self.guard = NoStore(OriginGuard(transport, settings))
 
     def _resources(self, wire: ApiWire) -> None:
         for kind, game in wire.engines.items():

@@ -16,10 +16,10 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
-from kronikas.api.errors import short
 from kronikas.api.mcp import results
 from kronikas.api.mcp.bounds import scrubbed
 from kronikas.api.mcp.tools import WAIT_MAX_S, Tools
+from kronikas.api.problems import short
 from kronikas.application.errors import ApiError, VersionMismatch
 from kronikas.domain.common import DomainError, InvalidOptions
 

@@ -26,7 +26,7 @@ from kronikas.api.hosts import LOOPBACK, is_loopback
 from kronikas.config import Settings
 
 
-class Guard:
+class OriginGuard:
     """The endpoint behind an `Origin` check (its `Host` is checked before: api/hosts.py)."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:

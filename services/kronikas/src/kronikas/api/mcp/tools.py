@@ -17,7 +17,6 @@ from mcp.server.mcpserver import Context
 
 from kronikas.api import inputs
 from kronikas.api.client import client_address
-from kronikas.api.errors import short
 from kronikas.api.mcp.moves import written_out
 from kronikas.api.mcp.results import (
     EVENTS_MAX,
@@ -31,7 +30,8 @@ from kronikas.api.mcp.results import (
     Tables,
     Waited,
 )
-from kronikas.api.wire import ApiWire
+from kronikas.api.problems import short
+from kronikas.api.shapes import ApiWire
 from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
 from kronikas.application.games import Games, Sight
 from kronikas.domain.common import DomainError

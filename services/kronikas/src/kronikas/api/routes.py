@@ -14,10 +14,9 @@ from litestar.response import Stream
 from kronikas.api import inputs
 from kronikas.api.bodies import command_headers, read_body, strict
 from kronikas.api.client import client_address
-from kronikas.api.errors import problems
 from kronikas.api.openapi import InputDocs, parameter
-from kronikas.api.sse import EventStream
-from kronikas.api.wire import (
+from kronikas.api.problems import problems
+from kronikas.api.shapes import (
     ApiWire,
     Command,
     CommandResult,
@@ -32,6 +31,7 @@ from kronikas.api.wire import (
     Kinds,
     Lobby,
 )
+from kronikas.api.sse import EventStream
 from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
 from kronikas.application.games import Answer, Games
 from kronikas.application.ids import GAME_ID_MAX, no_table
