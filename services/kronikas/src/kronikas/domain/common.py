@@ -35,6 +35,15 @@ def expect(state: object, phase: type[PhaseT], event: object) -> PhaseT:
     raise EventOutOfPlace.of(state, event)
 
 
+KeptT = TypeVar("KeptT", bound=msgspec.Struct)
+
+
+def kept(kind: type[KeptT], event: msgspec.Struct) -> KeptT:
+    """What a state keeps of an event, as the event says it: a `kind` made of the event's
+    fields of the same names (a round's result from its `round_ended`, say)."""
+    return kind(**{name: getattr(event, name) for name in kind.__struct_fields__})
+
+
 class DomainError(Exception):
     """A rule or the table's state forbids the command (HTTP 409); `code` is stable."""
 

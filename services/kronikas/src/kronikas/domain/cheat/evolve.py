@@ -9,7 +9,7 @@ import msgspec
 import kronikas.domain.cheat.events as ev
 import kronikas.domain.cheat.states as st
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, EventOutOfPlace, expect, state_reason
+from kronikas.domain.common import DeckRevealed, EventOutOfPlace, expect, kept, state_reason
 
 
 def _in_round(state: st.State, event: ev.Event) -> st.InRound:
@@ -99,14 +99,7 @@ def evolve(state: st.State, event: ev.OwnEvent) -> st.State:
             return _played(_in_round(state, event), event)
         case ev.CheatCalled():
             window = expect(state, st.Window, event)
-            call = st.CheatCallResult(
-                caller=event.caller,
-                seat=event.seat,
-                rank=event.rank,
-                cards=event.cards,
-                honest=event.honest,
-                taker=event.taker,
-            )
+            call = kept(st.CheatCallResult, event)
             return st.ToPlay(window.match, msgspec.structs.replace(window.deal, last_call=call))
         case ev.CheatPileTaken():
             playing = _in_round(state, event)
@@ -118,13 +111,7 @@ def evolve(state: st.State, event: ev.OwnEvent) -> st.State:
             return expect(state, st.Window, event)
         case ev.CheatRoundEnded():
             playing = _in_round(state, event)
-            result = st.CheatRoundResult(
-                round=event.round,
-                winner=event.winner,
-                places=event.places,
-                points=event.points,
-                hand_sizes=event.hand_sizes,
-            )
+            result = kept(st.CheatRoundResult, event)
             match = msgspec.structs.replace(
                 playing.match, points=tuple(event.totals), last_round=result
             )

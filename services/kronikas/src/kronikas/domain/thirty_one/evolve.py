@@ -10,7 +10,7 @@ from msgspec.structs import replace
 import kronikas.domain.thirty_one.events as ev
 import kronikas.domain.thirty_one.states as st
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, EventOutOfPlace, expect, state_reason
+from kronikas.domain.common import DeckRevealed, EventOutOfPlace, expect, kept, state_reason
 from kronikas.domain.thirty_one.scoring import swapped
 from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
 
@@ -209,14 +209,7 @@ def _round_ended(state: st.State, event: ev.ThirtyOneRoundEnded) -> st.State:
             out = list(game.out)
             for s in event.out:
                 out[s] = True
-            result = ThirtyOneRoundResult(
-                round=event.round,
-                hands=event.hands,
-                scores=event.scores,
-                lost_life=event.lost_life,
-                out=event.out,
-                three_aces=event.three_aces,
-            )
+            result = kept(ThirtyOneRoundResult, event)
             return st.RoundOver(
                 replace(game, lives=tuple(event.lives), out=tuple(out), last_round=result)
             )
