@@ -32,11 +32,7 @@ def evolve(state: st.State, event: ev.OwnEvent) -> st.State:
             return _turns(choice, choice.deal, event.turn)
         case ev.ThirtyOneHandExchanged():
             choice = expect(state, st.DealerChoice, event)
-            deal = choice.deal
-            deal = replace(
-                deal, hands=st.put(deal.hands, event.seat, deal.table), table=tuple(event.table)
-            )
-            return _turns(choice, deal, event.turn)
+            return _turns(choice, _traded(choice.deal, event.seat, event.table), event.turn)
         case ev.ThirtyOneRoundDealt():
             return _dealt(state, event)
         case ev.ThirtyOneRoundEnded():
@@ -105,35 +101,41 @@ def _passed(state: st.State, event: ev.ThirtyOnePassed) -> st.State:
             assert_never(state)
 
 
-def _swap(state: st.State, event: ev.ThirtyOneCardSwapped) -> st.State:
+def _in_turns(state: st.State, event: ev.OwnEvent) -> st.Turns | st.LastCircuit:
+    """The state, which must be in the turns or the last circuit for `event` (a swap) to
+    follow it."""
     match state:
         case st.Turns() | st.LastCircuit():
-            deal = state.deal
-            seat, table = event.seat, deal.table
-            deal = replace(
-                deal,
-                hands=st.put(deal.hands, seat, swapped(deal.hands[seat], event.give, event.take)),
-                table=st.put(table, table.index(event.take), event.give),
-            )
-            return _swapped_in(state, deal, event.seat, event.turn)
+            return state
         case st.Lobby() | st.DealerChoice() | st.RoundOver() | st.Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
+
+
+def _traded(deal: st.Deal, seat: int, table: list[Card]) -> st.Deal:
+    """The seat's hand and the table trade places (an exchange, a swap_all): the seat holds
+    what lay on the table, and the table is `table`, the hand the event names."""
+    return replace(deal, hands=st.put(deal.hands, seat, deal.table), table=tuple(table))
+
+
+def _swap(state: st.State, event: ev.ThirtyOneCardSwapped) -> st.State:
+    playing = _in_turns(state, event)
+    deal = playing.deal
+    seat, table = event.seat, deal.table
+    deal = replace(
+        deal,
+        hands=st.put(deal.hands, seat, swapped(deal.hands[seat], event.give, event.take)),
+        table=st.put(table, table.index(event.take), event.give),
+    )
+    return _swapped_in(playing, deal, seat, event.turn)
 
 
 def _swap_all(state: st.State, event: ev.ThirtyOneHandsSwapped) -> st.State:
-    match state:
-        case st.Turns() | st.LastCircuit():
-            deal = state.deal
-            deal = replace(
-                deal, hands=st.put(deal.hands, event.seat, deal.table), table=tuple(event.table)
-            )
-            return _swapped_in(state, deal, event.seat, event.turn)
-        case st.Lobby() | st.DealerChoice() | st.RoundOver() | st.Finished():
-            raise EventOutOfPlace.of(state, event)
-        case _:
-            assert_never(state)
+    playing = _in_turns(state, event)
+    return _swapped_in(
+        playing, _traded(playing.deal, event.seat, event.table), event.seat, event.turn
+    )
 
 
 def _swapped_in(
