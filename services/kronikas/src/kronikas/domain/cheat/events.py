@@ -106,10 +106,8 @@ class CheatMatchEnded(
     reason: EndReasonOnWire = msgspec.UNSET
 
 
-Event: TypeAlias = (
-    CheatGameCreated
-    | PlayerJoined
-    | CheatRoundDealt
+PlayEvent: TypeAlias = (
+    CheatRoundDealt
     | CheatCardsPlayed
     | CheatCalled
     | CheatPileTaken
@@ -118,21 +116,12 @@ Event: TypeAlias = (
     | CheatRoundEnded
     | DeckRevealed
     | CheatMatchEnded
-    | PlayerLeft
-    | SeatAway
-    | SeatBack
 )
+"""The events of the match once started, from its first deal to its end."""
 
-OwnEvent: TypeAlias = (
-    CheatGameCreated
-    | CheatRoundDealt
-    | CheatCardsPlayed
-    | CheatCalled
-    | CheatPileTaken
-    | CheatPenaltyTaken
-    | CheatPlayAccepted
-    | CheatRoundEnded
-    | DeckRevealed
-    | CheatMatchEnded
-)
+OwnEvent: TypeAlias = CheatGameCreated | PlayEvent
 """The game's own events: every event but seating's."""
+
+Event: TypeAlias = CheatGameCreated | PlayerJoined | PlayEvent | PlayerLeft | SeatAway | SeatBack
+"""Every event a table of the game stores, in the order the wire lists them: its own and
+seating's."""

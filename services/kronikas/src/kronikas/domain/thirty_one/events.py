@@ -109,10 +109,8 @@ class ThirtyOneMatchEnded(_ThirtyOneEvent, frozen=True, tag="match_ended", omit_
     reason: EndReasonOnWire = UNSET
 
 
-Event: TypeAlias = (
-    ThirtyOneGameCreated
-    | PlayerJoined
-    | ThirtyOneRoundDealt
+PlayEvent: TypeAlias = (
+    ThirtyOneRoundDealt
     | ThirtyOneHandKept
     | ThirtyOneHandExchanged
     | ThirtyOneCardSwapped
@@ -122,22 +120,14 @@ Event: TypeAlias = (
     | ThirtyOneRoundEnded
     | DeckRevealed
     | ThirtyOneMatchEnded
-    | PlayerLeft
-    | SeatAway
-    | SeatBack
 )
+"""The events of the match once started, from its first deal to its end."""
 
-OwnEvent: TypeAlias = (
-    ThirtyOneGameCreated
-    | ThirtyOneRoundDealt
-    | ThirtyOneHandKept
-    | ThirtyOneHandExchanged
-    | ThirtyOneCardSwapped
-    | ThirtyOneHandsSwapped
-    | ThirtyOnePassed
-    | ThirtyOneHandShown
-    | ThirtyOneRoundEnded
-    | DeckRevealed
-    | ThirtyOneMatchEnded
-)
+OwnEvent: TypeAlias = ThirtyOneGameCreated | PlayEvent
 """The game's own events: every event but seating's."""
+
+Event: TypeAlias = (
+    ThirtyOneGameCreated | PlayerJoined | PlayEvent | PlayerLeft | SeatAway | SeatBack
+)
+"""Every event a table of the game stores, in the order the wire lists them: its own and
+seating's."""
