@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kronikas.domain.common import Refusal
 
-class ApiError(Exception):
+
+class ApiError(Refusal, code="invalid_request"):
     """A refusal decided by the service itself (not by the rules)."""
-
-    code = "invalid_request"
 
     def __init__(
         self,
@@ -21,7 +21,6 @@ class ApiError(Exception):
         errors: list[dict[str, Any]] | None = None,
     ) -> None:
         super().__init__(detail)
-        self.detail = detail
         self.headers = dict(headers or {})
         self.errors = errors
 
@@ -33,47 +32,43 @@ class ApiError(Exception):
         return int(value) if value is not None and value.isdigit() else None
 
 
-class InvalidRequest(ApiError):
-    code = "invalid_request"
+class InvalidRequest(ApiError, code="invalid_request"):
+    """The body or a parameter is malformed, or out of range."""
 
 
-class Unauthorized(ApiError):
-    code = "unauthorized"
+class Unauthorized(ApiError, code="unauthorized"):
+    """No token, or a token this table does not know, where one is needed."""
 
 
-class Forbidden(ApiError):
-    code = "forbidden"
+class Forbidden(ApiError, code="forbidden"):
+    """A valid token that may not do this (a player starting the table)."""
 
 
-class NotFound(ApiError):
-    code = "not_found"
+class NotFound(ApiError, code="not_found"):
+    """No such table."""
 
 
-class VersionMismatch(ApiError):
-    code = "version_mismatch"
+class VersionMismatch(ApiError, code="version_mismatch"):
+    """The version the command names is no longer the table's."""
 
 
-class RateLimited(ApiError):
-    code = "rate_limited"
+class RateLimited(ApiError, code="rate_limited"):
+    """Too many requests: `Retry-After` says when to try again."""
 
 
-class Unavailable(ApiError):
+class Unavailable(ApiError, code="unavailable"):
     """The store could not be reached or refused the write (out of memory): nothing was changed.
     A read whose reply was lost is `Unavailable` too: a read changes nothing."""
 
-    code = "unavailable"
 
-
-class OutcomeUnknown(ApiError):
+class OutcomeUnknown(ApiError, code="outcome_unknown"):
     """A change was sent to the store and its answer never came (a time-out, a connection lost
     after sending): it may or may not have been applied. Retrying with the same Idempotency-Key,
     or reading the table, tells which. (Not an `Unavailable`: that one says nothing changed.)"""
 
-    code = "outcome_unknown"
 
-
-class UnsupportedMediaType(ApiError):
-    code = "unsupported_media_type"
+class UnsupportedMediaType(ApiError, code="unsupported_media_type"):
+    """A body that is not sent as JSON."""
 
 
 def rate_limited(retry_after_ms: int, address: bool = False) -> RateLimited:

@@ -35,50 +35,57 @@ def expect(state: object, phase: type[PhaseT], event: object) -> PhaseT:
     raise EventOutOfPlace.of(state, event)
 
 
-class DomainError(Exception):
-    """A rule or the table's state forbids the command (HTTP 409); `code` is stable."""
+KeptT = TypeVar("KeptT", bound=msgspec.Struct)
 
-    code: ClassVar[str] = "illegal_move"
+
+def kept(kind: type[KeptT], event: msgspec.Struct) -> KeptT:
+    """What a state keeps of an event, as the event says it: a `kind` made of the event's
+    fields of the same names (a round's result from its `round_ended`, say)."""
+    return kind(**{name: getattr(event, name) for name in kind.__struct_fields__})
+
+
+class Refusal(Exception):
+    """A command or request refused, with a stable `code` (what the wire says) and a `detail`
+    for the person who reads it. Every kind of refusal names its code where it is declared:
+    `class GameFull(DomainError, code="game_full")`."""
+
+    code: ClassVar[str]
+
+    def __init_subclass__(cls, *, code: str, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.code = code
 
     def __init__(self, detail: str) -> None:
         super().__init__(detail)
         self.detail = detail
 
 
-class NotYourTurn(DomainError):
+class DomainError(Refusal, code="illegal_move"):
+    """A rule or the table's state forbids the command (HTTP 409); `code` is stable."""
+
+
+class NotYourTurn(DomainError, code="not_your_turn"):
     """This seat may do nothing now."""
 
-    code = "not_your_turn"
 
-
-class IllegalMove(DomainError):
+class IllegalMove(DomainError, code="illegal_move"):
     """This seat may act, but not this way."""
 
-    code = "illegal_move"
 
-
-class GameNotOpen(DomainError):
+class GameNotOpen(DomainError, code="game_not_open"):
     """The table is no longer taking players, or has not started yet where that matters."""
 
-    code = "game_not_open"
 
-
-class GameFull(DomainError):
+class GameFull(DomainError, code="game_full"):
     """Every seat is taken."""
 
-    code = "game_full"
 
-
-class GameOver(DomainError):
+class GameOver(DomainError, code="game_over"):
     """The match has ended."""
 
-    code = "game_over"
 
-
-class NameTaken(DomainError):
+class NameTaken(DomainError, code="name_taken"):
     """Another player at the table has this name, ignoring case."""
-
-    code = "name_taken"
 
 
 def name_key(name: str) -> str:

@@ -8,6 +8,7 @@ import msgspec
 
 from kronikas.domain.cards import Card
 from kronikas.domain.cheat.options import CheatOptions
+from kronikas.domain.cheat.states import CheatCallResult
 from kronikas.domain.common import DeckRevealed, EndReasonOnWire
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 
@@ -47,16 +48,10 @@ class CheatCardsPlayed(msgspec.Struct, frozen=True, tag_field="type", tag="cards
     cards: list[Card] | None = None
 
 
-class CheatCalled(msgspec.Struct, frozen=True, tag_field="type", tag="cheat_called"):
+class CheatCalled(CheatCallResult, frozen=True, tag_field="type", tag="cheat_called"):
     """`caller` called "Cheat!" on the play of `seat`; its `cards` are turned up for all. On an
-    honest play the caller is the `taker` of the pile, on a lie the player who lied."""
-
-    caller: int
-    seat: int
-    rank: str
-    cards: list[Card]
-    honest: bool
-    taker: int
+    honest play the caller is the `taker` of the pile, on a lie the player who lied. (The
+    fields are the call's result, which the table keeps until the next call or deal.)"""
 
 
 class CheatPileTaken(msgspec.Struct, frozen=True, tag_field="type", tag="pile_taken"):
@@ -111,10 +106,8 @@ class CheatMatchEnded(
     reason: EndReasonOnWire = msgspec.UNSET
 
 
-Event: TypeAlias = (
-    CheatGameCreated
-    | PlayerJoined
-    | CheatRoundDealt
+PlayEvent: TypeAlias = (
+    CheatRoundDealt
     | CheatCardsPlayed
     | CheatCalled
     | CheatPileTaken
@@ -123,21 +116,12 @@ Event: TypeAlias = (
     | CheatRoundEnded
     | DeckRevealed
     | CheatMatchEnded
-    | PlayerLeft
-    | SeatAway
-    | SeatBack
 )
+"""The events of the match once started, from its first deal to its end."""
 
-OwnEvent: TypeAlias = (
-    CheatGameCreated
-    | CheatRoundDealt
-    | CheatCardsPlayed
-    | CheatCalled
-    | CheatPileTaken
-    | CheatPenaltyTaken
-    | CheatPlayAccepted
-    | CheatRoundEnded
-    | DeckRevealed
-    | CheatMatchEnded
-)
+OwnEvent: TypeAlias = CheatGameCreated | PlayEvent
 """The game's own events: every event but seating's."""
+
+Event: TypeAlias = CheatGameCreated | PlayerJoined | PlayEvent | PlayerLeft | SeatAway | SeatBack
+"""Every event a table of the game stores, in the order the wire lists them: its own and
+seating's."""

@@ -7,31 +7,16 @@ from typing import assert_never
 import msgspec
 
 import kronikas.domain.cheat.events as ev
+import kronikas.domain.cheat.states as st
 from kronikas.domain.cards import Card
-from kronikas.domain.cheat.states import (
-    CheatCallResult,
-    CheatPenalty,
-    CheatRoundResult,
-    Deal,
-    Finished,
-    InRound,
-    Lobby,
-    Match,
-    PileTop,
-    RoundOver,
-    State,
-    ToPlay,
-    Window,
-    sort_cards,
-)
-from kronikas.domain.common import DeckRevealed, EventOutOfPlace, expect, state_reason
+from kronikas.domain.common import DeckRevealed, EventOutOfPlace, expect, kept, state_reason
 
 
-def _in_round(state: State, event: ev.Event) -> InRound:
+def _in_round(state: st.State, event: ev.Event) -> st.InRound:
     match state:
-        case ToPlay() | Window():
+        case st.ToPlay() | st.Window():
             return state
-        case Lobby() | RoundOver() | Finished():
+        case st.Lobby() | st.RoundOver() | st.Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
@@ -49,12 +34,12 @@ def _unredacted(cards: list[Card] | None) -> list[Card]:
     return cards
 
 
-def _dealt(match: Match, event: ev.CheatRoundDealt) -> ToPlay:
+def _dealt(match: st.Match, event: ev.CheatRoundDealt) -> st.ToPlay:
     """A round dealt: the first round's points start at 0 for every seat."""
     points = match.points or (0,) * len(match.seats)
-    return ToPlay(
+    return st.ToPlay(
         msgspec.structs.replace(match, points=points, round=event.round, dealer=event.dealer),
-        Deal(
+        st.Deal(
             deck=tuple(_unredacted(event.deck)),
             salt=event.salt or "",
             commitment=event.commitment,
@@ -67,7 +52,7 @@ def _dealt(match: Match, event: ev.CheatRoundDealt) -> ToPlay:
     )
 
 
-def _played(state: InRound, event: ev.CheatCardsPlayed) -> Window:
+def _played(state: st.InRound, event: ev.CheatCardsPlayed) -> st.Window:
     deal = state.deal
     cards = _unredacted(event.cards)
     hand = list(deal.hands[event.seat])
@@ -80,92 +65,83 @@ def _played(state: InRound, event: ev.CheatCardsPlayed) -> Window:
         rank=event.next_rank,
         turn=event.turn,
     )
-    top = PileTop(seat=event.seat, cards=tuple(cards), rank=event.rank)
-    return Window(state.match, deal, top)
+    top = st.PileTop(seat=event.seat, cards=tuple(cards), rank=event.rank)
+    return st.Window(state.match, deal, top)
 
 
 def _taken(
-    state: InRound, event: ev.CheatPileTaken | ev.CheatPenaltyTaken, penalty: CheatPenalty | None
-) -> ToPlay:
+    state: st.InRound,
+    event: ev.CheatPileTaken | ev.CheatPenaltyTaken,
+    penalty: st.CheatPenalty | None,
+) -> st.ToPlay:
     deal = state.deal
     taken = _unredacted(event.cards)
     deal = msgspec.structs.replace(
         deal,
-        hands=_at(deal.hands, event.seat, sort_cards((*deal.hands[event.seat], *taken))),
+        hands=_at(deal.hands, event.seat, st.sort_cards((*deal.hands[event.seat], *taken))),
         pile=(),
         turn=deal.turn if event.turn is None else event.turn,
         last_penalty=penalty,
     )
-    return ToPlay(state.match, deal)
+    return st.ToPlay(state.match, deal)
 
 
-def _last_play(state: InRound) -> PileTop | None:
+def _last_play(state: st.InRound) -> st.PileTop | None:
     """The play whose cards lie on top of the pile when the round stops: the open one."""
-    return state.top if isinstance(state, Window) else None
+    return state.top if isinstance(state, st.Window) else None
 
 
-def evolve(state: State, event: ev.OwnEvent) -> State:
+def evolve(state: st.State, event: ev.OwnEvent) -> st.State:
     """The state after one of the game's own events (seating's are the builder's): assigns
     what the event says."""
     match event:
         case ev.CheatCardsPlayed():
             return _played(_in_round(state, event), event)
         case ev.CheatCalled():
-            window = expect(state, Window, event)
-            call = CheatCallResult(
-                caller=event.caller,
-                seat=event.seat,
-                rank=event.rank,
-                cards=event.cards,
-                honest=event.honest,
-                taker=event.taker,
-            )
-            return ToPlay(window.match, msgspec.structs.replace(window.deal, last_call=call))
+            window = expect(state, st.Window, event)
+            call = kept(st.CheatCallResult, event)
+            return st.ToPlay(window.match, msgspec.structs.replace(window.deal, last_call=call))
         case ev.CheatPileTaken():
             playing = _in_round(state, event)
             return _taken(playing, event, playing.deal.last_penalty)
         case ev.CheatPenaltyTaken():
-            penalty = CheatPenalty(seat=event.seat, count=event.count)
+            penalty = st.CheatPenalty(seat=event.seat, count=event.count)
             return _taken(_in_round(state, event), event, penalty)
         case ev.CheatPlayAccepted():
-            return expect(state, Window, event)
+            return expect(state, st.Window, event)
         case ev.CheatRoundEnded():
             playing = _in_round(state, event)
-            result = CheatRoundResult(
-                round=event.round,
-                winner=event.winner,
-                places=event.places,
-                points=event.points,
-                hand_sizes=event.hand_sizes,
-            )
+            result = kept(st.CheatRoundResult, event)
             match = msgspec.structs.replace(
                 playing.match, points=tuple(event.totals), last_round=result
             )
             # A round ended by `accept` leaves its last play on the pile.
-            return RoundOver(match, playing.deal, last_play=_last_play(playing))
+            return st.RoundOver(match, playing.deal, last_play=_last_play(playing))
         case DeckRevealed():
-            if isinstance(state, ToPlay | Window):  # a round the table's cap of events cut short
-                return RoundOver(state.match, state.deal, last_play=_last_play(state))
-            return expect(state, RoundOver, event)
+            if isinstance(
+                state, st.ToPlay | st.Window
+            ):  # a round the table's cap of events cut short
+                return st.RoundOver(state.match, state.deal, last_play=_last_play(state))
+            return expect(state, st.RoundOver, event)
         case ev.CheatRoundDealt():
             match state:
-                case Lobby() | RoundOver():
+                case st.Lobby() | st.RoundOver():
                     return _dealt(state.match, event)
-                case ToPlay() | Window() | Finished():
+                case st.ToPlay() | st.Window() | st.Finished():
                     raise EventOutOfPlace.of(state, event)
                 case _:
                     assert_never(state)
         case ev.CheatMatchEnded():
             reason = state_reason(event.reason)
             winners = tuple(event.winners)
-            if isinstance(state, Lobby) and reason is not None:
-                return Finished(state.match, winners, reason)
-            over = expect(state, RoundOver, event)
+            if isinstance(state, st.Lobby) and reason is not None:
+                return st.Finished(state.match, winners, reason)
+            over = expect(state, st.RoundOver, event)
             match = msgspec.structs.replace(over.match, points=tuple(event.points))
-            return Finished(match, winners, reason, over.deal, over.last_play)
+            return st.Finished(match, winners, reason, over.deal, over.last_play)
         case ev.CheatGameCreated():
-            lobby = expect(state, Lobby, event)
+            lobby = expect(state, st.Lobby, event)
             match = msgspec.structs.replace(lobby.match, options=event.options, seeded=event.seeded)
-            return Lobby(match)
+            return st.Lobby(match)
         case _:
             assert_never(event)

@@ -8,21 +8,9 @@ from typing import assert_never
 import msgspec
 
 import kronikas.domain.cheat.events as ev
+import kronikas.domain.cheat.states as st
 from kronikas.domain.cards import Card
 from kronikas.domain.cheat.options import CheatTableOptions
-from kronikas.domain.cheat.states import (
-    CheatCallResult,
-    CheatPenalty,
-    CheatRoundResult,
-    Finished,
-    Lobby,
-    Match,
-    PileTop,
-    RoundOver,
-    State,
-    ToPlay,
-    Window,
-)
 from kronikas.domain.common import (
     AwaySeat,
     Deadline,
@@ -67,9 +55,9 @@ class CheatTableView(msgspec.Struct, frozen=True):
     set_aside: int
     window_open: bool
     last_play: CheatLastPlay | None
-    last_call: CheatCallResult | None = None
+    last_call: st.CheatCallResult | None = None
     commitment: str | None = None
-    last_penalty: CheatPenalty | None = None
+    last_penalty: st.CheatPenalty | None = None
     """Everyone learns that an uncalled play held XP (docs/rules.md); shown until the next deal."""
 
 
@@ -90,7 +78,7 @@ class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat", 
     me: MyHand | None
     legal: list[str] | None
     cheat: CheatTableView | None
-    last_round: CheatRoundResult | None
+    last_round: st.CheatRoundResult | None
     deadline: Deadline
     end_reason: EndReasonOnWire = msgspec.UNSET
 
@@ -148,7 +136,7 @@ def _players(
 
 
 def _lobby_view(
-    match: Match,
+    match: st.Match,
     viewer: Viewer,
     game_id: str,
     version: int,
@@ -179,26 +167,26 @@ def _lobby_view(
 
 
 def view(
-    state: State, viewer: Viewer, game_id: str, version: int, deadline: str | None
+    state: st.State, viewer: Viewer, game_id: str, version: int, deadline: str | None
 ) -> CheatGameView:
     """The table as `viewer` (a seat, or a spectator) may see it. `deadline` is when the clock
     of the seat the table waits for runs out (the application keeps the clocks)."""
     winners: list[int] = []
     end_reason: str | None = None
     playing = True
-    top: PileTop | None = None
+    top: st.PileTop | None = None
     match state:
-        case ToPlay():
+        case st.ToPlay():
             deal = state.deal
-        case Window():
+        case st.Window():
             deal, top = state.deal, state.top
-        case RoundOver():
+        case st.RoundOver():
             # docs/api.md: `last_play` lasts while its cards lie on the pile, after the round
             # too; the window is open only while the round is played.
             deal, top, playing = state.deal, state.last_play, False
-        case Lobby():
+        case st.Lobby():
             return _lobby_view(state.match, viewer, game_id, version, deadline, None)
-        case Finished():
+        case st.Finished():
             if state.deal is None:
                 return _lobby_view(state.match, viewer, game_id, version, deadline, state.reason)
             deal, top, playing = state.deal, state.last_play, False
@@ -225,7 +213,7 @@ def view(
             rank=deal.rank,
             pile_size=len(deal.pile),
             set_aside=len(deal.set_aside),
-            window_open=isinstance(state, Window),
+            window_open=isinstance(state, st.Window),
             last_play=CheatLastPlay(seat=top.seat, count=len(top.cards), rank=top.rank)
             if top is not None
             else None,

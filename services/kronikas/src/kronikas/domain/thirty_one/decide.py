@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Final, assert_never, cast
 
+import kronikas.domain.thirty_one.commands as cmd
 import kronikas.domain.thirty_one.events as ev
+import kronikas.domain.thirty_one.states as st
 from kronikas.domain import seating
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
@@ -17,15 +19,6 @@ from kronikas.domain.common import (
     NotYourTurn,
     Randomness,
     Start,
-)
-from kronikas.domain.thirty_one.commands import (
-    Exchange,
-    Keep,
-    Move,
-    Pass,
-    Show,
-    Swap,
-    SwapAll,
 )
 from kronikas.domain.thirty_one.evolve import evolve
 from kronikas.domain.thirty_one.legal import (
@@ -42,17 +35,6 @@ from kronikas.domain.thirty_one.options import (
     deck_of,
 )
 from kronikas.domain.thirty_one.scoring import THREE_ACES, score, score_text, swapped, wire_score
-from kronikas.domain.thirty_one.states import (
-    DealerChoice,
-    Finished,
-    LastCircuit,
-    Lobby,
-    Match,
-    RoundOver,
-    State,
-    Turns,
-    deal_of,
-)
 
 
 class ImpossibleState(Exception):
@@ -71,7 +53,7 @@ def created(options: ThirtyOneOptions, seeded: bool) -> list[ev.Event]:
     return [ev.ThirtyOneGameCreated(options=options, seeded=seeded)]
 
 
-def _after(state: State, events: list[ev.Event]) -> State:
+def _after(state: st.State, events: list[ev.Event]) -> st.State:
     """The state these events of the decision being made lead to: what a later rule of the same
     decision reads (who is still in, the hands a round ends with)."""
     for event in events:
@@ -80,8 +62,8 @@ def _after(state: State, events: list[ev.Event]) -> State:
 
 
 def decide(
-    state: State,
-    command: Move | Start | CapReached,
+    state: st.State,
+    command: cmd.Move | Start | CapReached,
     seat: int | None,
     rng: Randomness,
     by_house: bool = False,
@@ -90,7 +72,7 @@ def decide(
     DomainError saying why it is refused (seating's commands are the builder's). `by_house`:
     the house chose `command` for `seat`, one it plays (see `seating`)."""
     match command:  # the cases run in order: the most frequent first
-        case Swap() | Pass() | Show() | SwapAll() | Keep() | Exchange():
+        case cmd.Swap() | cmd.Pass() | cmd.Show() | cmd.SwapAll() | cmd.Keep() | cmd.Exchange():
             return _move(state, command, seat, rng, by_house)
         case Start():
             return _start(state, rng)
@@ -100,21 +82,21 @@ def decide(
             assert_never(command)
 
 
-def _end_at_cap(state: State) -> list[ev.Event]:
+def _end_at_cap(state: st.State) -> list[ev.Event]:
     """The table's log reached its cap of events: the match ends where it stands. A round in
     play is not scored (nobody showed), but its deck is revealed as at every round's end; the
     players still in with the most lives win. Before the start nobody wins."""
     events: list[ev.Event] = []
     match state:
-        case Finished():
+        case st.Finished():
             return []
-        case Lobby():
+        case st.Lobby():
             return [ev.ThirtyOneMatchEnded(winners=[], reason=EVENT_CAP_REASON)]
-        case DealerChoice() | Turns() | LastCircuit():
+        case st.DealerChoice() | st.Turns() | st.LastCircuit():
             deal = state.deal
             revealed = DeckRevealed(round=state.match.round, salt=deal.salt, deck=list(deal.deck))
             events.append(revealed)
-        case RoundOver():
+        case st.RoundOver():
             pass
         case _:
             assert_never(state)
@@ -126,8 +108,8 @@ def _end_at_cap(state: State) -> list[ev.Event]:
     return events
 
 
-def _start(state: State, rng: Randomness) -> list[ev.Event]:
-    if not isinstance(state, Lobby):
+def _start(state: st.State, rng: Randomness) -> list[ev.Event]:
+    if not isinstance(state, st.Lobby):
         raise GameNotOpen("The game has already started.")
     n = len(state.match.seats)
     if n < MIN_PLAYERS:
@@ -136,7 +118,9 @@ def _start(state: State, rng: Randomness) -> list[ev.Event]:
     return _deal(state, rng, 1, rng.pick(n))
 
 
-def _deal(state: Lobby | RoundOver, rng: Randomness, round: int, dealer: int) -> list[ev.Event]:
+def _deal(
+    state: st.Lobby | st.RoundOver, rng: Randomness, round: int, dealer: int
+) -> list[ev.Event]:
     """Deal a round (docs/engines.md's mapping); three Aces in a hand win it at once."""
     match = state.match
     n = len(match.seats)
@@ -165,7 +149,7 @@ def _deal(state: Lobby | RoundOver, rng: Randomness, round: int, dealer: int) ->
     return dealt
 
 
-def _seated(match: Match, seat: int | None, by_house: bool) -> int:
+def _seated(match: st.Match, seat: int | None, by_house: bool) -> int:
     """The seat, if it is one still in the match; NotYourTurn otherwise (IllegalMove for a seat
     whose player left, unless the house chose the command)."""
     if seat is None or not 0 <= seat < len(match.seats):
@@ -177,15 +161,15 @@ def _seated(match: Match, seat: int | None, by_house: bool) -> int:
 
 
 def _move(
-    state: State, command: Move, seat: int | None, rng: Randomness, by_house: bool
+    state: st.State, command: cmd.Move, seat: int | None, rng: Randomness, by_house: bool
 ) -> list[ev.Event]:
     match state:
-        case Turns():
+        case st.Turns():
             mover = _seated(state.match, seat, by_house)
             if mover != state.turn:
                 raise NotYourTurn(f"It is seat {state.turn}'s turn.")
             return _turn(state, command, mover, rng)
-        case LastCircuit():
+        case st.LastCircuit():
             mover = _seated(state.match, seat, by_house)
             if mover == state.shower:
                 raise NotYourTurn(
@@ -194,7 +178,7 @@ def _move(
             if mover != state.turn:
                 raise NotYourTurn(f"It is seat {state.turn}'s last turn.")
             return _last_turn(state, command, mover, rng)
-        case DealerChoice():
+        case st.DealerChoice():
             mover = _seated(state.match, seat, by_house)
             if mover != state.match.dealer:
                 raise NotYourTurn(
@@ -202,25 +186,25 @@ def _move(
                     "their hand."
                 )
             return _dealer_choice(state, command, mover, rng)
-        case Lobby():
+        case st.Lobby():
             raise NotYourTurn("The game has not started.")
-        case Finished():
+        case st.Finished():
             raise GameOver("The match is over.")
-        case RoundOver():  # never stored: a round's end always deals the next one
+        case st.RoundOver():  # never stored: a round's end always deals the next one
             raise NotYourTurn("The next round is being dealt.")
         case _:
             assert_never(state)
 
 
 def _dealer_choice(
-    state: DealerChoice, command: Move, seat: int, rng: Randomness
+    state: st.DealerChoice, move: cmd.Move, seat: int, rng: Randomness
 ) -> list[ev.Event]:
     deal = state.deal
     first = deal.order[0]
-    match command:
-        case Keep():
+    match move:
+        case cmd.Keep():
             return [ev.ThirtyOneHandKept(seat=seat, turn=first)]
-        case Exchange():
+        case cmd.Exchange():
             wins = score(deal.table) == THREE_ACES
             events: list[ev.Event] = [
                 ev.ThirtyOneHandExchanged(
@@ -228,83 +212,81 @@ def _dealer_choice(
                 )
             ]
             return _won(state, events, rng, seat) if wins else events
-        case Swap() | SwapAll() | Pass() | Show():
+        case cmd.Swap() | cmd.SwapAll() | cmd.Pass() | cmd.Show():
             raise IllegalMove("The dealer must first keep or exchange their hand.")
         case _:
-            assert_never(command)
+            assert_never(move)
 
 
-def _turn(state: Turns, command: Move, seat: int, rng: Randomness) -> list[ev.Event]:
+def _turn(state: st.Turns, move: cmd.Move, seat: int, rng: Randomness) -> list[ev.Event]:
     deal = state.deal
     nxt = deal.after[seat]
     hand = deal.hands[seat]
-    match command:
-        case Swap():
+    match move:
+        case cmd.Swap():
             check_not_forced(state)
-            check_swap(hand, deal.table, command)
-            wins = score(swapped(hand, command.give, command.take)) == THREE_ACES
+            check_swap(hand, deal.table, move)
+            wins = score(swapped(hand, move.give, move.take)) == THREE_ACES
             events: list[ev.Event] = [
                 ev.ThirtyOneCardSwapped(
-                    seat=seat, give=command.give, take=command.take, turn=None if wins else nxt
+                    seat=seat, give=move.give, take=move.take, turn=None if wins else nxt
                 )
             ]
             return _won(state, events, rng, seat) if wins else events
-        case Pass():
+        case cmd.Pass():
             check_not_forced(state)
             if state.passed[seat]:
                 raise IllegalMove("You passed on your previous turn; swap or show now.")
             return [ev.ThirtyOnePassed(seat=seat, turn=nxt)]
-        case Show():
+        case cmd.Show():
             return [ev.ThirtyOneHandShown(seat=seat, hand=list(hand), turn=nxt)]
-        case SwapAll():
+        case cmd.SwapAll():
             check_not_forced(state)
             check_swap_all(deal.table)
             wins = score(deal.table) == THREE_ACES
             turn = None if wins else nxt
             events = [ev.ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=turn)]
             return _won(state, events, rng, seat) if wins else events
-        case Keep() | Exchange():
+        case cmd.Keep() | cmd.Exchange():
             raise IllegalMove(_NOT_THE_DEALERS_CHOICE)
         case _:
-            assert_never(command)
+            assert_never(move)
 
 
-def _last_turn(state: LastCircuit, command: Move, seat: int, rng: Randomness) -> list[ev.Event]:
+def _last_turn(state: st.LastCircuit, move: cmd.Move, seat: int, rng: Randomness) -> list[ev.Event]:
     deal = state.deal
     # The last circuit ends with the player before the shower.
     nxt = deal.after[seat]
     following = None if nxt == state.shower else nxt
     hand = deal.hands[seat]
-    match command:
-        case Pass():
+    match move:
+        case cmd.Pass():
             events: list[ev.Event] = [ev.ThirtyOnePassed(seat=seat, turn=following)]
             return _won(state, events, rng, None) if following is None else events
-        case Swap():
-            check_swap(hand, deal.table, command)
-            new_hand = swapped(hand, command.give, command.take)
+        case cmd.Swap():
+            check_swap(hand, deal.table, move)
+            new_hand = swapped(hand, move.give, move.take)
             if not reaches_21(new_hand):
                 raise IllegalMove(
                     "In the last circuit a swap must leave your hand at 21 or more; "
                     f"this one would score {score_text(score(new_hand))}."
                 )
-            swap = ev.ThirtyOneCardSwapped(
-                seat=seat, give=command.give, take=command.take, turn=seat
-            )
+            swap = ev.ThirtyOneCardSwapped(seat=seat, give=move.give, take=move.take, turn=seat)
             return _show_at_once(state, swap, rng, seat, new_hand, following)
-        case SwapAll():
+        case cmd.SwapAll():
             check_swap_all(deal.table)
             swap_all = ev.ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=seat)
             return _show_at_once(state, swap_all, rng, seat, deal.table, following)
-        case Show():
+        case cmd.Show():
             raise IllegalMove("Show is not a move of the last circuit; swap, swap_all or pass.")
-        case Keep() | Exchange():
+        case cmd.Keep() | cmd.Exchange():
             raise IllegalMove(_NOT_THE_DEALERS_CHOICE)
         case _:
-            assert_never(command)
+            assert_never(move)
 
 
 def _show_at_once(
-    state: LastCircuit,
+    state: st.LastCircuit,
     swap: ev.Event,
     rng: Randomness,
     seat: int,
@@ -324,15 +306,15 @@ def _show_at_once(
 
 
 def _won(
-    state: State, events: list[ev.Event], rng: Randomness, three_aces: int | None
+    state: st.State, events: list[ev.Event], rng: Randomness, three_aces: int | None
 ) -> list[ev.Event]:
     """These events, then the end of the round they end (`three_aces`: who won it at once)."""
     return events + _end_round(_after(state, events), rng, three_aces)
 
 
-def _end_round(state: State, rng: Randomness, three_aces: int | None) -> list[ev.Event]:
+def _end_round(state: st.State, rng: Randomness, three_aces: int | None) -> list[ev.Event]:
     """Score the round, take lives, put players out, reveal the deck, deal on or end the match."""
-    match, deal = state.match, deal_of(state)
+    match, deal = state.match, st.deal_of(state)
     if deal is None or match.dealer is None:
         raise ImpossibleState(f"A round cannot end in {type(state).__name__}.")
     n = len(match.seats)
@@ -377,6 +359,6 @@ def _end_round(state: State, rng: Randomness, three_aces: int | None) -> list[ev
     still_in = set(left)
     dealer = next(s % n for s in range(match.dealer + 1, match.dealer + n + 1) if s % n in still_in)
     over = _after(state, events)
-    if not isinstance(over, RoundOver):
+    if not isinstance(over, st.RoundOver):
         raise ImpossibleState(f"A round's end leads to {type(over).__name__}.")
     return events + _deal(over, rng, match.round + 1, dealer)

@@ -11,6 +11,7 @@ from kronikas.domain.cards import Card
 from kronikas.domain.common import DeckRevealed, EndReasonOnWire
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.options import ThirtyOneOptions
+from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
 
 
 class _ThirtyOneEvent(Struct, frozen=True, tag_field="type"):
@@ -90,17 +91,12 @@ class ThirtyOneHandShown(_ThirtyOneEvent, frozen=True, tag="hand_shown"):
     turn: int | None
 
 
-class ThirtyOneRoundEnded(_ThirtyOneEvent, frozen=True, tag="round_ended"):
+class ThirtyOneRoundEnded(ThirtyOneRoundResult, frozen=True, tag_field="type", tag="round_ended"):
     """A round was scored. Lists are by seat: `hands` and `scores` hold what was shown (null
     elsewhere; with three Aces only the winner's); `lost_life` and `out` are seats; `lives` is
-    every seat's lives afterwards."""
+    every seat's lives afterwards. (The fields before `lives` are the round's result, which the
+    match keeps as its `last_round`.)"""
 
-    round: int
-    hands: list[list[Card] | None]
-    scores: list[float | None]
-    lost_life: list[int]
-    out: list[int]
-    three_aces: int | None
     lives: list[int]
 
 
@@ -113,10 +109,8 @@ class ThirtyOneMatchEnded(_ThirtyOneEvent, frozen=True, tag="match_ended", omit_
     reason: EndReasonOnWire = UNSET
 
 
-Event: TypeAlias = (
-    ThirtyOneGameCreated
-    | PlayerJoined
-    | ThirtyOneRoundDealt
+PlayEvent: TypeAlias = (
+    ThirtyOneRoundDealt
     | ThirtyOneHandKept
     | ThirtyOneHandExchanged
     | ThirtyOneCardSwapped
@@ -126,22 +120,14 @@ Event: TypeAlias = (
     | ThirtyOneRoundEnded
     | DeckRevealed
     | ThirtyOneMatchEnded
-    | PlayerLeft
-    | SeatAway
-    | SeatBack
 )
+"""The events of the match once started, from its first deal to its end."""
 
-OwnEvent: TypeAlias = (
-    ThirtyOneGameCreated
-    | ThirtyOneRoundDealt
-    | ThirtyOneHandKept
-    | ThirtyOneHandExchanged
-    | ThirtyOneCardSwapped
-    | ThirtyOneHandsSwapped
-    | ThirtyOnePassed
-    | ThirtyOneHandShown
-    | ThirtyOneRoundEnded
-    | DeckRevealed
-    | ThirtyOneMatchEnded
-)
+OwnEvent: TypeAlias = ThirtyOneGameCreated | PlayEvent
 """The game's own events: every event but seating's."""
+
+Event: TypeAlias = (
+    ThirtyOneGameCreated | PlayerJoined | PlayEvent | PlayerLeft | SeatAway | SeatBack
+)
+"""Every event a table of the game stores, in the order the wire lists them: its own and
+seating's."""

@@ -8,25 +8,14 @@ from typing import assert_never
 from msgspec.structs import replace
 
 import kronikas.domain.thirty_one.events as ev
+import kronikas.domain.thirty_one.states as st
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, EventOutOfPlace, expect, state_reason
+from kronikas.domain.common import DeckRevealed, EventOutOfPlace, expect, kept, state_reason
 from kronikas.domain.thirty_one.scoring import swapped
-from kronikas.domain.thirty_one.states import (
-    Deal,
-    DealerChoice,
-    Finished,
-    LastCircuit,
-    Lobby,
-    RoundOver,
-    State,
-    Turns,
-    initial_state,
-    put,
-)
 from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
 
 
-def evolve(state: State, event: ev.OwnEvent) -> State:
+def evolve(state: st.State, event: ev.OwnEvent) -> st.State:
     """The state after one of the game's own events (seating's are the builder's): only what
     the event says is assigned."""
     match event:
@@ -39,15 +28,11 @@ def evolve(state: State, event: ev.OwnEvent) -> State:
         case ev.ThirtyOneHandShown():
             return _shown(state, event)
         case ev.ThirtyOneHandKept():
-            choice = expect(state, DealerChoice, event)
+            choice = expect(state, st.DealerChoice, event)
             return _turns(choice, choice.deal, event.turn)
         case ev.ThirtyOneHandExchanged():
-            choice = expect(state, DealerChoice, event)
-            deal = choice.deal
-            deal = replace(
-                deal, hands=put(deal.hands, event.seat, deal.table), table=tuple(event.table)
-            )
-            return _turns(choice, deal, event.turn)
+            choice = expect(state, st.DealerChoice, event)
+            return _turns(choice, _traded(choice.deal, event.seat, event.table), event.turn)
         case ev.ThirtyOneRoundDealt():
             return _dealt(state, event)
         case ev.ThirtyOneRoundEnded():
@@ -57,144 +42,152 @@ def evolve(state: State, event: ev.OwnEvent) -> State:
         case ev.ThirtyOneMatchEnded():
             return _ended(state, event)
         case ev.ThirtyOneGameCreated():
-            expect(state, Lobby, event)
-            return initial_state(event.options, event.seeded)
+            expect(state, st.Lobby, event)
+            return st.initial_state(event.options, event.seeded)
         case _:
             assert_never(event)
 
 
-def _revealed(state: State, event: DeckRevealed) -> State:
+def _revealed(state: st.State, event: DeckRevealed) -> st.State:
     """After a round's end; or a round in play that the table's cap of events cut short (its
     match ends next): the round is over, unscored."""
     match state:
-        case RoundOver():
+        case st.RoundOver():
             return state
-        case DealerChoice() | Turns() | LastCircuit():
-            return RoundOver(state.match)
-        case Lobby() | Finished():
+        case st.DealerChoice() | st.Turns() | st.LastCircuit():
+            return st.RoundOver(state.match)
+        case st.Lobby() | st.Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
 
-def _ended(state: State, event: ev.ThirtyOneMatchEnded) -> State:
+def _ended(state: st.State, event: ev.ThirtyOneMatchEnded) -> st.State:
     """After the last round; or, when the table's cap of events ends the match, after a round
     cut short or in the lobby."""
     match state:
-        case RoundOver():
+        case st.RoundOver():
             pass
-        case Lobby() if state_reason(event.reason) is not None:
+        case st.Lobby() if state_reason(event.reason) is not None:
             pass
-        case Lobby() | DealerChoice() | Turns() | LastCircuit() | Finished():
+        case st.Lobby() | st.DealerChoice() | st.Turns() | st.LastCircuit() | st.Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
     reason = state_reason(event.reason)
-    return Finished(match=state.match, winners=tuple(event.winners), reason=reason)
+    return st.Finished(match=state.match, winners=tuple(event.winners), reason=reason)
 
 
-def _turns(choice: DealerChoice, deal: Deal, turn: int | None) -> Turns:
+def _turns(choice: st.DealerChoice, deal: st.Deal, turn: int | None) -> st.Turns:
     """The turns after the dealer's choice."""
     passed = (False,) * len(choice.match.seats)
-    return Turns(match=choice.match, deal=deal, turn=turn, passed=passed)
+    return st.Turns(match=choice.match, deal=deal, turn=turn, passed=passed)
 
 
-def _passed(state: State, event: ev.ThirtyOnePassed) -> State:
+def _passed(state: st.State, event: ev.ThirtyOnePassed) -> st.State:
     match state:
-        case Turns():
+        case st.Turns():
             return replace(
                 state,
                 turn=event.turn,
-                passed=put(state.passed, event.seat, True),
+                passed=st.put(state.passed, event.seat, True),
                 turns=state.turns + 1,
             )
-        case LastCircuit():
+        case st.LastCircuit():
             return replace(state, turn=event.turn)
-        case Lobby() | DealerChoice() | RoundOver() | Finished():
+        case st.Lobby() | st.DealerChoice() | st.RoundOver() | st.Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
 
-def _swap(state: State, event: ev.ThirtyOneCardSwapped) -> State:
+def _in_turns(state: st.State, event: ev.OwnEvent) -> st.Turns | st.LastCircuit:
+    """The state, which must be in the turns or the last circuit for `event` (a swap) to
+    follow it."""
     match state:
-        case Turns() | LastCircuit():
-            deal = state.deal
-            seat, table = event.seat, deal.table
-            deal = replace(
-                deal,
-                hands=put(deal.hands, seat, swapped(deal.hands[seat], event.give, event.take)),
-                table=put(table, table.index(event.take), event.give),
-            )
-            return _swapped_in(state, deal, event.seat, event.turn)
-        case Lobby() | DealerChoice() | RoundOver() | Finished():
+        case st.Turns() | st.LastCircuit():
+            return state
+        case st.Lobby() | st.DealerChoice() | st.RoundOver() | st.Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
 
-def _swap_all(state: State, event: ev.ThirtyOneHandsSwapped) -> State:
-    match state:
-        case Turns() | LastCircuit():
-            deal = state.deal
-            deal = replace(
-                deal, hands=put(deal.hands, event.seat, deal.table), table=tuple(event.table)
-            )
-            return _swapped_in(state, deal, event.seat, event.turn)
-        case Lobby() | DealerChoice() | RoundOver() | Finished():
-            raise EventOutOfPlace.of(state, event)
-        case _:
-            assert_never(state)
+def _traded(deal: st.Deal, seat: int, table: list[Card]) -> st.Deal:
+    """The seat's hand and the table trade places (an exchange, a swap_all): the seat holds
+    what lay on the table, and the table is `table`, the hand the event names."""
+    return replace(deal, hands=st.put(deal.hands, seat, deal.table), table=tuple(table))
 
 
-def _swapped_in(state: Turns | LastCircuit, deal: Deal, seat: int, turn: int | None) -> State:
+def _swap(state: st.State, event: ev.ThirtyOneCardSwapped) -> st.State:
+    playing = _in_turns(state, event)
+    deal = playing.deal
+    seat, table = event.seat, deal.table
+    deal = replace(
+        deal,
+        hands=st.put(deal.hands, seat, swapped(deal.hands[seat], event.give, event.take)),
+        table=st.put(table, table.index(event.take), event.give),
+    )
+    return _swapped_in(playing, deal, seat, event.turn)
+
+
+def _swap_all(state: st.State, event: ev.ThirtyOneHandsSwapped) -> st.State:
+    playing = _in_turns(state, event)
+    return _swapped_in(
+        playing, _traded(playing.deal, event.seat, event.table), event.seat, event.turn
+    )
+
+
+def _swapped_in(
+    state: st.Turns | st.LastCircuit, deal: st.Deal, seat: int, turn: int | None
+) -> st.State:
     """After a swap or swap_all: a turn taken (and no pass) in the turns; in the last circuit
     only the cards and who is on turn change."""
     match state:
-        case Turns():
+        case st.Turns():
             return replace(
                 state,
                 deal=deal,
                 turn=turn,
-                passed=put(state.passed, seat, False),
+                passed=st.put(state.passed, seat, False),
                 turns=state.turns + 1,
             )
-        case LastCircuit():
+        case st.LastCircuit():
             return replace(state, deal=deal, turn=turn)
         case _:
             assert_never(state)
 
 
-def _shown(state: State, event: ev.ThirtyOneHandShown) -> State:
+def _shown(state: st.State, event: ev.ThirtyOneHandShown) -> st.State:
     hand = tuple(event.hand)
     match state:
-        case Turns():
+        case st.Turns():
             shown: list[tuple[Card, ...] | None] = [None] * len(state.match.seats)
             shown[event.seat] = hand
-            return LastCircuit(
+            return st.LastCircuit(
                 match=state.match,
                 deal=state.deal,
                 turn=event.turn,
                 shower=event.seat,
                 shown=tuple(shown),
             )
-        case LastCircuit():
-            return replace(state, turn=event.turn, shown=put(state.shown, event.seat, hand))
-        case Lobby() | DealerChoice() | RoundOver() | Finished():
+        case st.LastCircuit():
+            return replace(state, turn=event.turn, shown=st.put(state.shown, event.seat, hand))
+        case st.Lobby() | st.DealerChoice() | st.RoundOver() | st.Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
 
-def _dealt(state: State, event: ev.ThirtyOneRoundDealt) -> State:
+def _dealt(state: st.State, event: ev.ThirtyOneRoundDealt) -> st.State:
     match state:
-        case RoundOver() | Lobby():
+        case st.RoundOver() | st.Lobby():
             n = len(state.match.seats)
             order = tuple(event.seats)
             after = [-1] * n
             for i, s in enumerate(order):
                 after[s] = order[(i + 1) % len(order)]
-            deal = Deal(
+            deal = st.Deal(
                 order=order,
                 after=tuple(after),
                 hands=tuple(tuple(hand) if hand is not None else () for hand in event.hands),
@@ -204,32 +197,25 @@ def _dealt(state: State, event: ev.ThirtyOneRoundDealt) -> State:
                 commitment=event.commitment,
             )
             game = replace(state.match, round=event.round, dealer=event.dealer)
-            return DealerChoice(match=game, deal=deal)
-        case DealerChoice() | Turns() | LastCircuit() | Finished():
+            return st.DealerChoice(match=game, deal=deal)
+        case st.DealerChoice() | st.Turns() | st.LastCircuit() | st.Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)
 
 
-def _round_ended(state: State, event: ev.ThirtyOneRoundEnded) -> State:
+def _round_ended(state: st.State, event: ev.ThirtyOneRoundEnded) -> st.State:
     match state:
-        case LastCircuit() | Turns() | DealerChoice():
+        case st.LastCircuit() | st.Turns() | st.DealerChoice():
             game = state.match
             out = list(game.out)
             for s in event.out:
                 out[s] = True
-            result = ThirtyOneRoundResult(
-                round=event.round,
-                hands=event.hands,
-                scores=event.scores,
-                lost_life=event.lost_life,
-                out=event.out,
-                three_aces=event.three_aces,
-            )
-            return RoundOver(
+            result = kept(ThirtyOneRoundResult, event)
+            return st.RoundOver(
                 replace(game, lives=tuple(event.lives), out=tuple(out), last_round=result)
             )
-        case Lobby() | RoundOver() | Finished():
+        case st.Lobby() | st.RoundOver() | st.Finished():
             raise EventOutOfPlace.of(state, event)
         case _:
             assert_never(state)

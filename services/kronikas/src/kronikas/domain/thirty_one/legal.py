@@ -7,23 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
+import kronikas.domain.thirty_one.states as st
 from kronikas.domain.cards import Card
 from kronikas.domain.common import IllegalMove
 from kronikas.domain.thirty_one.commands import Command, Swap
 from kronikas.domain.thirty_one.scoring import MIN_SCORE, score, score_text, swapped
-from kronikas.domain.thirty_one.states import (
-    DealerChoice,
-    Finished,
-    LastCircuit,
-    Lobby,
-    RoundOver,
-    State,
-    Turns,
-    deal_of,
-)
 
 
-def forced_show(state: Turns) -> bool:
+def forced_show(state: st.Turns) -> bool:
     """After max_circuits full circuits without a show, the player on turn may only show."""
     limit = state.match.options.max_circuits
     return limit is not None and state.turns >= limit * len(state.deal.order)
@@ -56,7 +47,7 @@ def check_swap(hand: tuple[Card, ...], table: tuple[Card, ...], command: Swap) -
         raise IllegalMove(f"{command.take} is not on the table.")
 
 
-def check_not_forced(state: Turns) -> None:
+def check_not_forced(state: st.Turns) -> None:
     """Refuse anything but show after `max_circuits` full circuits without one."""
     if forced_show(state):
         limit = state.match.options.max_circuits
@@ -71,11 +62,11 @@ def _any_good_swap(hand: tuple[Card, ...], table: tuple[Card, ...]) -> bool:
     return any(reaches_21(swapped(hand, give, take)) for give in hand for take in table)
 
 
-def allowed(state: State, seat: int) -> list[str]:
+def allowed(state: st.State, seat: int) -> list[str]:
     """The game's command types this seat may send now (the dealer's choice; on turn: swap,
     swap_all, pass and show as the phase and `max_circuits` allow them)."""
     match state:
-        case Turns():
+        case st.Turns():
             if seat != state.turn:
                 return []
             if forced_show(state):
@@ -87,7 +78,7 @@ def allowed(state: State, seat: int) -> list[str]:
                 moves.append("pass")
             moves.append("show")
             return moves
-        case LastCircuit():
+        case st.LastCircuit():
             if seat != state.turn:
                 return []
             deal = state.deal
@@ -96,22 +87,22 @@ def allowed(state: State, seat: int) -> list[str]:
                 moves.append("swap_all")
             moves.append("pass")
             return moves
-        case DealerChoice():
+        case st.DealerChoice():
             return ["keep", "exchange"] if seat == state.match.dealer else []
-        case Lobby() | RoundOver() | Finished():
+        case st.Lobby() | st.RoundOver() | st.Finished():
             return []
         case _:
             assert_never(state)
 
 
-def choices(state: State, seat: int, kind: str) -> list[Command]:
+def choices(state: st.State, seat: int, kind: str) -> list[Command]:
     """The swaps a seat may make (the one command of `allowed` with fields), by the hand's cards
     then the table's: any in the turns, in the last circuit those that leave 21 or more."""
-    deal = deal_of(state)
+    deal = st.deal_of(state)
     if kind != "swap" or deal is None:
         return []
     hand, table = deal.hands[seat], deal.table
-    last = isinstance(state, LastCircuit)
+    last = isinstance(state, st.LastCircuit)
     return [
         Swap(give=give, take=take)
         for give in hand

@@ -8,49 +8,43 @@ from typing import assert_never
 
 from msgspec.structs import replace
 
+import kronikas.domain.thirty_one.states as st
 from kronikas.domain import seating
 from kronikas.domain.builder import Place
 from kronikas.domain.thirty_one.options import ThirtyOneOptions
-from kronikas.domain.thirty_one.states import (
-    DealerChoice,
-    Finished,
-    LastCircuit,
-    Lobby,
-    RoundOver,
-    State,
-    Turns,
-)
 
 
-def stage_of(state: State) -> seating.Stage:
+def stage_of(state: st.State) -> seating.Stage:
     """Whether the match takes players, is started, or is over."""
     match state:
-        case Lobby():
+        case st.Lobby():
             return "lobby"
-        case DealerChoice() | Turns() | LastCircuit() | RoundOver():
+        case st.DealerChoice() | st.Turns() | st.LastCircuit() | st.RoundOver():
             return "playing"
-        case Finished():
+        case st.Finished():
             return "over"
         case _:
             assert_never(state)
 
 
-def seats_of(state: State) -> seating.Seating:
+def seats_of(state: st.State) -> seating.Seating:
     """The seating, kept in the match in every phase."""
     return state.match.seats
 
 
-def reseat(state: State, seats: seating.Seating) -> State:
+def reseat(state: st.State, seats: seating.Seating) -> st.State:
     """The state with this seating; in the lobby every seat has the table's lives and none is
     out."""
     game = state.match
-    if isinstance(state, Lobby):
+    if isinstance(state, st.Lobby):
         n = len(seats)
-        return Lobby(replace(game, seats=seats, lives=(game.options.lives,) * n, out=(False,) * n))
+        return st.Lobby(
+            replace(game, seats=seats, lives=(game.options.lives,) * n, out=(False,) * n)
+        )
     return replace(state, match=replace(game, seats=seats))
 
 
-def options_of(state: State) -> ThirtyOneOptions:
+def options_of(state: st.State) -> ThirtyOneOptions:
     """The table's options, kept in the match."""
     return state.match.options
 
@@ -58,15 +52,15 @@ def options_of(state: State) -> ThirtyOneOptions:
 PLACE = Place(seats_of, stage_of, reseat, options_of)
 
 
-def waiting_for(state: State) -> int | None:
+def waiting_for(state: st.State) -> int | None:
     """The seat whose clock runs: the dealer during the dealer's choice, else the player on turn
     (in the last circuit too); None in the lobby, between rounds and once the match is over."""
     match state:
-        case Turns() | LastCircuit():
+        case st.Turns() | st.LastCircuit():
             return state.turn
-        case DealerChoice():
+        case st.DealerChoice():
             return state.match.dealer
-        case Lobby() | RoundOver() | Finished():
+        case st.Lobby() | st.RoundOver() | st.Finished():
             return None
         case _:
             assert_never(state)

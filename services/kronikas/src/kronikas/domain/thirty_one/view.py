@@ -8,21 +8,12 @@ from typing import assert_never
 from msgspec.structs import replace
 
 import kronikas.domain.thirty_one.events as ev
+import kronikas.domain.thirty_one.states as st
 from kronikas.domain.cards import Card
 from kronikas.domain.common import DeckRevealed, MyHand, wire_reason
 from kronikas.domain.engine import Viewer
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.options import ThirtyOneTableOptions
-from kronikas.domain.thirty_one.states import (
-    DealerChoice,
-    Finished,
-    LastCircuit,
-    Lobby,
-    RoundOver,
-    State,
-    Turns,
-    deal_of,
-)
 from kronikas.domain.thirty_one.view_types import (
     ThirtyOneGameView,
     ThirtyOnePlayerView,
@@ -31,14 +22,14 @@ from kronikas.domain.thirty_one.view_types import (
 
 
 def view(
-    state: State, viewer: Viewer, game_id: str, version: int, deadline: str | None
+    state: st.State, viewer: Viewer, game_id: str, version: int, deadline: str | None
 ) -> ThirtyOneGameView:
     """The docs/api.md view of the table for a seat, or for a spectator. `deadline` is when the
     clock of the seat the table waits for runs out (the application keeps the clocks)."""
     game = state.match
     n = len(game.seats)
     seat = viewer.seat
-    deal = deal_of(state)
+    deal = st.deal_of(state)
     hands: tuple[tuple[Card, ...], ...] = deal.hands if deal is not None else ((),) * n
     players = [
         ThirtyOnePlayerView(
@@ -61,7 +52,7 @@ def view(
     winners: list[int] = []
     end_reason: str | None = None
     match state:  # the cases run in order: the most frequent first
-        case Turns():
+        case st.Turns():
             turn = state.turn
             table = ThirtyOneTableView(
                 table=list(state.deal.table),
@@ -71,7 +62,7 @@ def view(
                 circuit=state.turns // len(state.deal.order) + 1,
                 passed=[s for s in range(n) if state.passed[s]],
             )
-        case LastCircuit():
+        case st.LastCircuit():
             turn = state.turn
             table = ThirtyOneTableView(
                 table=list(state.deal.table),
@@ -81,7 +72,7 @@ def view(
                 circuit=None,
                 passed=[],
             )
-        case DealerChoice():
+        case st.DealerChoice():
             turn = game.dealer
             table = ThirtyOneTableView(
                 table=list(state.deal.table),
@@ -91,9 +82,9 @@ def view(
                 circuit=None,
                 passed=[],
             )
-        case Lobby() | RoundOver():
+        case st.Lobby() | st.RoundOver():
             pass
-        case Finished():
+        case st.Finished():
             winners = list(state.winners)
             end_reason = state.reason
         case _:
