@@ -59,9 +59,8 @@ def seat_in(rules: Rules, state: object, role: str | None) -> int | None:
     return int(role)
 
 
-def role_of(table: Fold, token_hash: str) -> str:
-    """The role of a token the table knows; 401 for any other."""
-    role = table.roles.get(token_hash)
+def role_of(role: str | None) -> str:
+    """The role of a token the table knows; 401 for any other (`role` None)."""
     if role is None:
         raise Unauthorized("This token is not one of this table's.")
     return role

@@ -138,9 +138,8 @@ class Commands:
         if result.outcome != "ok":  # pragma: no cover - 64 random bits do not collide
             raise Unavailable("could not create the table; try again")
         await self.lobby.register(game_id, created_ms)
-        host = {hash_token(host_token): HOST}
-        made = Fold(game_id, kind, engine, seed, len(events), state, created_ms, host, at=at)
-        self.folds.remember(made, round=events)
+        made = Fold(game_id, kind, engine, seed, len(events), state, created_ms, at, tuple(events))
+        self.folds.made(made, [(hash_token(host_token), HOST)])
         log.info("table created", extra={"game_id": game_id, "kind": kind})
         return created_json(view, host_token)
 
@@ -228,7 +227,7 @@ class Commands:
         read, a refusal reads first: the key may be in the store's log yet)."""
         for _ in range(_RETRIES):
             if change.idem_key is not None:
-                accepted = table.keys.get(change.idem_key, self.now())
+                accepted = self.folds.accepted(table, change.idem_key, self.now())
                 if accepted is not None:
                     return await self.appends.replayed(table, change, accepted)
             # load: a client that saw a later version than this fold holds reads first

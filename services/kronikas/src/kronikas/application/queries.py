@@ -159,7 +159,7 @@ class Queries:
         token_hash = hash_token(token)
         try:
             table = await folds.load(game_id, token_hash, cost=cost)
-            role = role_of(table, token_hash)
+            role = role_of(folds.role(table, token_hash))
             if role == HOST:
                 return table, None
             folds.seated_now(table, role)
@@ -194,9 +194,11 @@ class Queries:
         if token is None:
             return seat_view(table, None)
         token_hash = hash_token(token)
-        if table.version < at_least or token_hash not in table.roles:
+        role = folds.role(table, token_hash)
+        if table.version < at_least or role is None:
             table = await folds.load(game_id, token_hash, rate=False)
-        return seat_view(table, folds.seated_now(table, role_of(table, token_hash)))
+            role = role_of(folds.role(table, token_hash))
+        return seat_view(table, folds.seated_now(table, role))
 
     async def lobby(
         self,

@@ -112,7 +112,7 @@ async def page_after(
     may have moved it."""
     if after >= table.version:
         return [], table.version
-    at_hand = table.recent.after(after, table.version)
+    at_hand = folds.recent(table, after)
     if at_hand is not None:
         return delivered(at_hand[:EVENT_PAGE], seat), table.version
     limit = min(EVENT_PAGE, table.version - after)
@@ -249,7 +249,7 @@ class Session:
             return None
         if table.version <= self.after:
             return []
-        seen = table.recent.after(self.after, table.version)
+        seen = self.folds.recent(table, self.after)
         if seen is None or len(seen) > EVENT_PAGE:
             return None
         seat = self.folds.seat_held(table, self.role)
