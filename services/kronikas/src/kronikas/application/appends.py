@@ -174,7 +174,7 @@ class Pending:
         self.seat = seat_in(table.engine, state, change.mover)
         self.appended = Appended(
             table,
-            table.advanced(state, self.folded),
+            state,
             self.records,
             self.folded,
             self.seen,

@@ -21,9 +21,10 @@ from kronikas.application.access import (
     HOST,
     as_host,
     hash_token,
-    may_send,
+    mover,
     new_token,
     player_role,
+    seat_of,
 )
 from kronikas.application.appends import Appends, Change, Made
 from kronikas.application.ceilings import Ceilings
@@ -42,6 +43,7 @@ from kronikas.application.house import (
     house_alone,
     now_ms,
 )
+from kronikas.application.ids import table_id
 from kronikas.application.ports import AppendRequest, RandomSource, Stores, Summary
 from kronikas.application.tables import Fold, body_hash, key_hash
 from kronikas.application.wire import (
@@ -145,6 +147,7 @@ class Commands:
 
     async def join(self, game_id: str, name: str) -> bytes:
         """Take the next free seat; answers `Joined` with the player's token."""
+        game_id = table_id(game_id)
         player_id = secrets.token_hex(6)
         token = new_token("seat")
         command = Join(player_id, name)
@@ -177,7 +180,7 @@ class Commands:
     async def _host(self, game_id: str, token: str, may: str) -> tuple[Fold, bool]:
         """The table of a host token, and whether it was just read; 403 for any other token of
         the table (`may`: what only the host may do, for the refusal)."""
-        table, role, fresh = await self.folds.for_token(game_id, hash_token(token))
+        table, role, fresh = await self.folds.for_token(table_id(game_id), hash_token(token))
         as_host(role, may)
         return table, fresh
 
@@ -193,20 +196,20 @@ class Commands:
     ) -> Answer:
         """One move by the seat the token holds; answers `CommandResult` as the mover sees it.
         Its token pays (in the append), and its `client` address's ceiling (`Appends.append`)."""
+        game_id = table_id(game_id)
         token_hash = hash_token(token)
         folds = self.folds
         table, role, fresh = await folds.for_token(game_id, token_hash)
-        may_send(table, role, command)
-        if folds.seat_held(table, role) is None:  # left, or a seat this fold does not know yet
+        if mover(table, role, command) is None:  # left, or a seat this fold does not know yet
             table, fresh = await folds.load(game_id, rate=False), True
-            folds.seated_now(table, role)
+            mover(table, role, command, read=True)
         idem_key, fingerprint = None, ""
         if idempotency_key is not None:
             idem_key = key_hash(token_hash, idempotency_key)
             fingerprint = body_hash(body)
         change = Change(
             # the mover's seat in the state decided on, every try: it may have moved meanwhile
-            lambda t: self._decide(t, command, folds.seated_now(t, role)),
+            lambda t: self._decide(t, command, seat_of(t, role)),
             _moved,
             mover=role,
             token_hash=token_hash,

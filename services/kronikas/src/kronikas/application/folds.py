@@ -9,12 +9,12 @@ from typing import Union
 
 import msgspec
 
-from kronikas.application.access import role_of, seat_in, seated
+from kronikas.application.access import seat_in, seated
 from kronikas.application.engines import Registry
-from kronikas.application.errors import Unavailable, rate_limited
-from kronikas.application.ids import no_table, table_id
+from kronikas.application.errors import NotFound, Unavailable, rate_limited
+from kronikas.application.ids import NO_TABLE
 from kronikas.application.ports import ChangeFeed, EventLog
-from kronikas.application.tables import Accepted, Appended, Fold, Keys, Recent, Seen, seen_of
+from kronikas.application.tables import Accepted, Appended, Fold, Keys, Recent, Seen
 from kronikas.application.wire import Record, ms_of
 
 _CACHE_SIZE = 4096
@@ -40,6 +40,33 @@ class Codec:
 
     def decode(self, kind: str, raw: bytes) -> Record[msgspec.Struct]:
         return self._decoders[kind].decode(raw)
+
+
+def advanced(table: Fold, state: object, records: list[Record[msgspec.Struct]]) -> Fold:
+    """The fold after `table` moved on to `state` by appended `records` (the version of the
+    last): a new value; the round's events start again at a deal."""
+    if not records:
+        return table._replace(state=state)
+    deal = table.engine.deal_event
+    round = table.round
+    for i in range(len(records) - 1, -1, -1):
+        if isinstance(records[i].e, deal):
+            round = tuple(record.e for record in records[i:])
+            break
+    else:
+        round += tuple(record.e for record in records)
+    last = records[-1]
+    return Fold(
+        table.game_id,
+        table.kind,
+        table.engine,
+        table.seed,
+        last.v,
+        state,
+        table.created_ms,
+        last.at,
+        round,
+    )
 
 
 class Held:
@@ -152,17 +179,17 @@ class Folds:
 
     # -- the table for a token ----------------------------------------------------------------
 
-    async def for_token(self, game_id: str, token_hash: str) -> tuple[Fold, str, bool]:
-        """The table, the role of a token it knows, and whether the table was just read: the
-        fold held here when it knows the token (a token is not asked about again), else read;
-        401 when the token is not the table's (`access.role_of`)."""
+    async def for_token(self, game_id: str, token_hash: str) -> tuple[Fold, str | None, bool]:
+        """The table, the role of a token it knows (None: not the table's; the access rules
+        refuse it), and whether the table was just read: the fold held here when it knows the
+        token (a token is not asked about again), else read."""
         held = self._cache.get(game_id)
         if held is not None:
             role = held.roles.get(token_hash)
             if role is not None:
                 return held.fold, role, False
         table = await self.load(game_id, token_hash, rate=False)
-        return table, role_of(self.role(table, token_hash)), True
+        return table, self.role(table, token_hash), True
 
     # -- moving on ------------------------------------------------------------------------------
 
@@ -197,8 +224,11 @@ class Folds:
         held = self._cache.get(appended.before.game_id)
         if held is None:
             return
-        if held.fold.version == appended.before.version:
-            held.moved(appended.after, appended.folded, appended.seen)
+        before = appended.before
+        if held.fold.version == before.version:
+            held.moved(
+                advanced(before, appended.state, appended.folded), appended.folded, appended.seen
+            )
         held.roles.update(appended.auth)
 
     def _new_table(self, game_id: str, first: bytes) -> Fold:
@@ -230,13 +260,13 @@ class Folds:
             folded.append(record)
         if not folded:
             return table, folded
-        return table.advanced(state, folded), folded
+        return advanced(table, state, folded), folded
 
     def _fold_in(self, held: Held, records: Sequence[bytes]) -> Fold:
         """Stored records folded into the table held here."""
         fold, folded = self._apply(held.fold, records)
         if folded:
-            held.moved(fold, folded, seen_of(fold, folded))
+            held.moved(fold, folded, [Seen(record, fold.kind, fold.engine) for record in folded])
         return fold
 
     def _heard(self, game_id: str, version: int, records: list[bytes]) -> None:
@@ -248,7 +278,7 @@ class Folds:
         if (
             own is not None
             and own.before is held.fold  # else the cache holds a newer read of the table: decode
-            and version == own.after.version
+            and version == own.before.version + len(records)
             and own.records == records
         ):
             self.advance(own)  # our own append, heard before its answer came back
@@ -316,32 +346,34 @@ class Folds:
         """The table at its current version (one round trip when this process holds it nearly
         current; else a page of `READ_PAGE` events a round trip); also learns the token's
         role. With `rate`, a token the table knows pays `cost` from its bucket in the first
-        round trip."""
-        held = self._cache.get(table_id(game_id))
+        round trip. `game_id` is a table id (`ids.table_id`): its use case checked it."""
+        held = self._cache.get(game_id)
         after = held.fold.version if held else 0
-        result = await self.log.read(game_id, after, token_hash, READ_PAGE, rate, cost)
-        if result.retry_after_ms:
-            raise rate_limited(result.retry_after_ms)
-        role = result.role
+        asker, role = token_hash, None
         while True:
+            result = await self.log.read(game_id, after, asker, READ_PAGE, rate, cost)
+            if result.retry_after_ms:
+                raise rate_limited(result.retry_after_ms)
+            if asker:
+                asker, rate, role = "", False, result.role
             held = self._cache.get(game_id)  # as it is now: the feed may have moved it on
             if held is not None and 0 < result.version < held.fold.version:
                 # the log was replaced (expired and made again): read over
-                result = await self.log.read(game_id, 0, "", READ_PAGE, False)
                 del self._cache[game_id]
-                held = None
+                after, rate = 0, False
+                continue
             if result.version == 0:
                 self._cache.pop(game_id, None)
-                raise no_table(game_id)
+                raise NotFound(NO_TABLE.format(game_id))
+            records = result.records
             if held is None:
-                held = self._hold(Held(self._new_table(game_id, result.records[0])))
-                table = self._fold_in(held, result.records[1:])
-            else:
-                table = self._fold_in(held, result.records)
+                held = self._hold(Held(self._new_table(game_id, records[0])))
+                records = records[1:]
+            table = self._fold_in(held, records)
             if table.version >= result.version or not result.records:
                 break
             # the next page, from what is folded: the log may have grown meanwhile
-            result = await self.log.read(game_id, table.version, "", READ_PAGE, False)
+            after, rate = table.version, False
         if role:
             held.roles[token_hash] = role
         self._cache.move_to_end(game_id)
@@ -351,13 +383,18 @@ class Folds:
         """The table read from the store as it was before the append whose first event is at
         `first` (a table of its own, not kept), and that append's records: up to the next
         append's first (each carries its nonce). For answering a replay."""
-        read = await self.log.read(game_id, 0, "", READ_PAGE, False)
-        if not read.records:
-            raise no_table(game_id)
-        table = self._new_table(game_id, read.records[0])
-        raws = read.records[1:]
+        table: Fold | None = None
         appended: list[Record[msgspec.Struct]] = []
-        while raws:
+        after = 0
+        while True:
+            read = await self.log.read(game_id, after, "", READ_PAGE, False)
+            raws = read.records
+            if table is None:
+                if not raws:
+                    raise NotFound(NO_TABLE.format(game_id))
+                table, raws = self._new_table(game_id, raws[0]), raws[1:]
+            if not raws:
+                return table, appended
             # a log's record is at its version's place: those before `first` fold unread
             earlier = max(0, min(len(raws), first - 1 - table.version))
             table, _ = self._apply(table, raws[:earlier])
@@ -366,11 +403,9 @@ class Folds:
                 if appended and record.n is not None:  # the next append's first
                     return table, appended
                 appended.append(record)
-            if table.version + len(appended) >= read.version:
-                break
-            read = await self.log.read(game_id, table.version + len(appended), "", READ_PAGE, False)
-            raws = read.records
-        return table, appended
+            after = table.version + len(appended)
+            if after >= read.version:
+                return table, appended
 
     async def after_conflict(self, table: Fold, records: list[bytes], version: int) -> Fold:
         """The table after a lost race: the winner's records when they follow on, else a read."""

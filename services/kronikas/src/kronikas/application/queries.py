@@ -158,7 +158,7 @@ class Queries:
         self.ceiling(client, cost)
         token_hash = hash_token(token)
         try:
-            table = await folds.load(game_id, token_hash, cost=cost)
+            table = await folds.load(table_id(game_id), token_hash, cost=cost)
             role = role_of(folds.role(table, token_hash))
             if role == HOST:
                 return table, None
@@ -190,7 +190,7 @@ class Queries:
         when older than `at_least` or when it does not know the token; charges nothing. A token
         that holds no role (any more) is `Unauthorized`."""
         folds = self.folds
-        table = await folds.followed(game_id)
+        table = await folds.followed(table_id(game_id))
         if token is None:
             return seat_view(table, None)
         token_hash = hash_token(token)

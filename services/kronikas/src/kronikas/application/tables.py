@@ -160,7 +160,7 @@ class Recent:
 
 
 class Fold(NamedTuple):
-    """A game folded up to `version`: a frozen value, a new one a version (`advanced`). What
+    """A game folded up to `version`: a frozen value, a new one a version (`folds.advanced`). What
     this process keeps beside the fold it holds of a table (the tokens' roles, its latest
     events, the keys its log records, its seats looked up) the repository keeps (folds.py)."""
 
@@ -176,38 +176,13 @@ class Fold(NamedTuple):
     round: tuple[msgspec.Struct, ...] = ()
     """The events since the latest deal (all of them before it): what the house remembers."""
 
-    def advanced(self, state: object, records: list[Record[msgspec.Struct]]) -> Fold:
-        """The fold moved on to `state` by appended `records` (the version of the last)."""
-        if not records:
-            return self._replace(state=state)
-        deal = self.engine.deal_event
-        round = self.round
-        for i in range(len(records) - 1, -1, -1):
-            if isinstance(records[i].e, deal):
-                round = tuple(record.e for record in records[i:])
-                break
-        else:
-            round += tuple(record.e for record in records)
-        last = records[-1]
-        return Fold(
-            self.game_id,
-            self.kind,
-            self.engine,
-            self.seed,
-            last.v,
-            state,
-            self.created_ms,
-            last.at,
-            round,
-        )
-
 
 class Appended(NamedTuple):
     """An append made from this process, as the repository folds it in (`Folds.advance`):
-    decided on `before`, taking it to `after`, without decoding anything."""
+    decided on `before`, taking it to `state`, without decoding anything."""
 
     before: Fold
-    after: Fold
+    state: object
     records: list[bytes]
     """Its records as stored."""
     folded: list[Record[msgspec.Struct]]
