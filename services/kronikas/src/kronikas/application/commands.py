@@ -44,7 +44,13 @@ from kronikas.application.house import (
     now_ms,
 )
 from kronikas.application.ids import table_id
-from kronikas.application.ports import AppendRequest, RandomSource, Stores, Summary
+from kronikas.application.ports import (
+    AppendRequest,
+    AppendResult,
+    RandomSource,
+    Stores,
+    Summary,
+)
 from kronikas.application.tables import Fold, body_hash, key_hash
 from kronikas.application.wire import (
     Answer,
@@ -233,39 +239,38 @@ class Commands:
                 accepted = self.folds.accepted(table, change.idem_key, self.now())
                 if accepted is not None:
                     return await self.appends.replayed(table, change, accepted)
-            # load: a client that saw a later version than this fold holds reads first
+            lost: AppendResult | None = None
             if change.if_match is not None and change.if_match != table.version:
-                if not fresh and (change.if_match > table.version or change.idem_key):
-                    table, fresh = await self.folds.load(table.game_id, rate=False), True
-                    continue
-                stale = f"The table is at version {table.version}, not {change.if_match}."
-                raise VersionMismatch(stale)
-            try:
-                # decide, then the house plays on where it is then to act
-                decision = Decision.on(table, self.randomness(table.seed))
-                decision.add(change.decide(table))
-                decision.play_on(change.house_calls, change.house_owes)
-            except DomainError:
-                if not fresh:  # decided on a fold the store may be ahead of: read, decide again
-                    table, fresh = await self.folds.load(table.game_id, rate=False), True
-                    continue
-                raise
-            except NotDue:
-                return Answer(b"", table.version)
-            if not decision.events:
-                return Answer(b"", table.version)  # nothing to do (a deadline not due after all)
-            # append at the version decided on (the answer is made while the store works)
-            pending = self.appends.pending(table, decision.state, decision.events, change)
-            result = await self.appends.append(pending)
-            if result.outcome == "ok":
-                # tell the followers (at once, where the store could tell first), then answer
-                await self.appends.tell(pending)
-                return self.appends.answer(pending)
-            if result.outcome == "conflict":  # a lost race: decide again after the winner's
-                table = await self.folds.after_conflict(table, result.records, result.version)
-                fresh = True
-                continue
-            raise rate_limited(result.retry_after_ms)
+                # load: a client that saw a later version than this fold holds reads first
+                if fresh or (change.if_match < table.version and not change.idem_key):
+                    stale = f"The table is at version {table.version}, not {change.if_match}."
+                    raise VersionMismatch(stale)
+            else:
+                try:
+                    # decide, then the house plays on where it is then to act
+                    decision = Decision.on(table, self.randomness(table.seed))
+                    decision.add(change.decide(table))
+                    decision.play_on(change.house_calls, change.house_owes)
+                except DomainError:
+                    if fresh:  # else decided on a fold the store may be ahead of: read again
+                        raise
+                except NotDue:
+                    return Answer(b"", table.version)
+                else:
+                    if not decision.events:  # nothing to do (a deadline not due after all)
+                        return Answer(b"", table.version)
+                    # append at the version decided on (the answer made while the store works)
+                    pending = self.appends.pending(table, decision.state, decision.events, change)
+                    result = await self.appends.append(pending)
+                    if result.outcome == "ok":
+                        # tell the followers (at once, where the store could), then answer
+                        await self.appends.tell(pending)
+                        return self.appends.answer(pending)
+                    if result.outcome != "conflict":
+                        raise rate_limited(result.retry_after_ms)
+                    lost = result
+            # decide again: after a lost race's winner, else on a read
+            table, fresh = await self.folds.after_conflict(table, lost), True
         raise Unavailable("The table is too busy right now; try again.")
 
     async def on_deadline(self, game_id: str) -> Acted:

@@ -13,7 +13,7 @@ from kronikas.application.access import seat_in, seated
 from kronikas.application.engines import Registry
 from kronikas.application.errors import NotFound, Unavailable, rate_limited
 from kronikas.application.ids import NO_TABLE
-from kronikas.application.ports import ChangeFeed, EventLog
+from kronikas.application.ports import AppendResult, ChangeFeed, EventLog
 from kronikas.application.tables import Accepted, Appended, Fold, Keys, Recent, Seen
 from kronikas.application.wire import Record, ms_of
 
@@ -407,9 +407,11 @@ class Folds:
             if after >= read.version:
                 return table, appended
 
-    async def after_conflict(self, table: Fold, records: list[bytes], version: int) -> Fold:
-        """The table after a lost race: the winner's records when they follow on, else a read."""
-        if records and version == table.version + len(records):
+    async def after_conflict(self, table: Fold, lost: AppendResult | None = None) -> Fold:
+        """The table to decide on again: after a `lost` race, the winner's records when they
+        follow on; else (or without one: the table was not current enough) a read."""
+        records = [] if lost is None else lost.records
+        if records and lost is not None and lost.version == table.version + len(records):
             held = self._cache.get(table.game_id)
             if held is not None and held.fold.version >= table.version:
                 return self._fold_in(held, records)
