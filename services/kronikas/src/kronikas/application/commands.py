@@ -87,6 +87,17 @@ class Acted(NamedTuple):
     version: int
 
 
+class Asked(NamedTuple):
+    """A move as its seat asked for it: the command, its request's body, and what came with
+    it (`If-Match`, `Idempotency-Key`, the client's address)."""
+
+    command: msgspec.Struct
+    body: bytes
+    if_match: int | None = None
+    idempotency_key: str | None = None
+    client: str | None = None
+
+
 class Commands:
     """Create, join, start and move: each one atomic append at the version it decided on."""
 
@@ -190,18 +201,10 @@ class Commands:
         as_host(role, may)
         return table, fresh
 
-    async def move(
-        self,
-        game_id: str,
-        token: str,
-        command: msgspec.Struct,
-        body: bytes,
-        if_match: int | None = None,
-        idempotency_key: str | None = None,
-        client: str | None = None,
-    ) -> Answer:
+    async def move(self, game_id: str, token: str, asked: Asked) -> Answer:
         """One move by the seat the token holds; answers `CommandResult` as the mover sees it.
         Its token pays (in the append), and its `client` address's ceiling (`Appends.append`)."""
+        command, body, if_match, idempotency_key, client = asked
         game_id = table_id(game_id)
         token_hash = hash_token(token)
         folds = self.folds

@@ -26,7 +26,7 @@ from kronikas.application.errors import NotFound, RateLimited, Unauthorized, rat
 from kronikas.application.folds import Folds
 from kronikas.application.house import now_ms
 from kronikas.application.ids import table_id
-from kronikas.application.ports import Lobby, RateBuckets, Summary
+from kronikas.application.ports import Lobby, RateBuckets
 from kronikas.application.session import Move, Refuse, Session, Sight, page_after, seat_view
 from kronikas.application.tables import Fold
 from kronikas.application.wire import EVENT_PAGE, page_json
@@ -199,18 +199,6 @@ class Queries:
             table = await folds.load(game_id, token_hash, rate=False)
             role = role_of(folds.role(table, token_hash))
         return seat_view(table, folds.seated_now(table, role))
-
-    async def lobby(
-        self,
-        kind: str | None,
-        status: str | None,
-        offset: int,
-        limit: int,
-        client: str | None = None,
-    ) -> tuple[list[Summary], bool]:
-        """Tables newest first, filtered by kind and status, a page; and whether more follow."""
-        await self.admit(client)
-        return await self.listing.page(kind, status, offset, limit)
 
     async def events(
         self, game_id: str, token: str | None, after: int, wait: float, client: str | None = None
