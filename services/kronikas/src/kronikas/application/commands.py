@@ -209,16 +209,18 @@ class Commands:
         token_hash = hash_token(token)
         folds = self.folds
         table, role, fresh = await folds.for_token(game_id, token_hash)
-        if mover(table, role, command) is None:  # left, or a seat this fold does not know yet
+        seat = mover(table, role, command)
+        if seat is None:  # left, or a seat this fold does not know yet
             table, fresh = await folds.load(game_id, rate=False), True
-            mover(table, role, command, read=True)
+            seat = mover(table, role, command, read=True)
+        seated_in = table
         idem_key, fingerprint = None, ""
         if idempotency_key is not None:
             idem_key = key_hash(token_hash, idempotency_key)
             fingerprint = body_hash(body)
         change = Change(
-            # the mover's seat in the state decided on, every try: it may have moved meanwhile
-            lambda t: self._decide(t, command, seat_of(t, role)),
+            # the mover's seat in the fold decided on, every try: it may have moved meanwhile
+            lambda t: self._decide(t, command, seat if t is seated_in else seat_of(t, role)),
             _moved,
             mover=role,
             token_hash=token_hash,

@@ -48,13 +48,13 @@ def advanced(table: Fold, state: object, records: list[Record[msgspec.Struct]]) 
     if not records:
         return table._replace(state=state)
     deal = table.engine.deal_event
-    round = table.round
-    for i in range(len(records) - 1, -1, -1):
-        if isinstance(records[i].e, deal):
-            round = tuple(record.e for record in records[i:])
+    events = [record.e for record in records]
+    for i in range(len(events) - 1, -1, -1):
+        if isinstance(events[i], deal):
+            round = tuple(events[i:])
             break
     else:
-        round += tuple(record.e for record in records)
+        round = (*table.round, *events)
     last = records[-1]
     return Fold(
         table.game_id,
@@ -67,6 +67,20 @@ def advanced(table: Fold, state: object, records: list[Record[msgspec.Struct]]) 
         last.at,
         round,
     )
+
+
+def _seat(held: Held, role: str) -> int | None:
+    """The seat `role` holds in the fold held, looked up once a state."""
+    state = held.fold.state
+    seats = held.seats
+    if held.seats_in is not state:
+        seats.clear()
+        held.seats_in = state
+    try:
+        return seats[role]
+    except KeyError:
+        seat = seats[role] = seat_in(held.fold.engine, state, role)
+        return seat
 
 
 class Held:
@@ -148,18 +162,9 @@ class Folds:
         if role is None:
             return None
         held = self._cache.get(table.game_id)
-        state = table.state
-        if held is None or held.fold.state is not state:
-            return seat_in(table.engine, state, role)
-        seats = held.seats
-        if held.seats_in is not state:
-            seats.clear()
-            held.seats_in = state
-        try:
-            return seats[role]
-        except KeyError:
-            seat = seats[role] = seat_in(table.engine, state, role)
-            return seat
+        if held is None or held.fold.state is not table.state:
+            return seat_in(table.engine, table.state, role)
+        return _seat(held, role)
 
     def seated_now(self, table: Fold, role: str | None) -> int | None:
         """The seat a reader's role holds now (None: the host, a spectator); 401 when its player
@@ -171,6 +176,24 @@ class Folds:
         all at hand; else None."""
         held = self._cache.get(table.game_id)
         return None if held is None else held.recent.after(after, table.version)
+
+    def at_hand(
+        self, game_id: str, after: int, role: str | None
+    ) -> tuple[list[Seen], int | None] | None:
+        """The events after `after` of a table the change feed vouches for (`vouched`), when
+        this process keeps them all at hand, and the seat `role` holds after them (`seat_held`);
+        else None. What a stream sends without awaiting anything."""
+        held = self._cache.get(game_id)
+        generation = self.changes.generation(game_id)
+        if held is None or generation is None or held.live != generation:
+            return None
+        version = held.fold.version
+        if version <= after:
+            return [], None
+        seen = held.recent.after(after, version)
+        if seen is None:
+            return None
+        return seen, None if role is None else _seat(held, role)
 
     def accepted(self, table: Fold, key: str, now_ms: int) -> Accepted | None:
         """The command the table's log records as accepted under `key` within the last day."""
