@@ -379,15 +379,16 @@ class Folds:
                 raise rate_limited(result.retry_after_ms)
             if asker:
                 asker, rate, role = "", False, result.role
-            held = self._cache.get(game_id)  # as it is now: the feed may have moved it on
-            if held is not None and 0 < result.version < held.fold.version:
-                # the log was replaced (expired and made again): read over
-                del self._cache[game_id]
-                after, rate = 0, False
-                continue
             if result.version == 0:
                 self._cache.pop(game_id, None)
                 raise NotFound(NO_TABLE.format(game_id))
+            held = self._cache.get(game_id)  # as it is now: the feed may have moved it on
+            if 0 < result.version < after:  # the log was replaced (expired and made again)
+                self._cache.pop(game_id, None)
+                held = None
+            if held is None and after:  # read over, from the first event
+                after, rate = 0, False
+                continue
             records = result.records
             if held is None:
                 held = self._hold(Held(self._new_table(game_id, records[0])))
