@@ -108,7 +108,7 @@ async def test_a_process_far_behind_catches_up_in_pages(monkeypatch: pytest.Monk
     for _ in range(3):
         await ticked(w, 0)  # moves the other process does not hear of (its own feed)
     counting.limits.clear()
-    _held(behind, s.game_id).live = None
+    behind.folds.unvouched(s.game_id)
     await behind.commands.folds.load(s.game_id, rate=False)
     assert _held(behind, s.game_id).state == _held(w.games, s.game_id).state
     assert max(counting.limits) <= 10 and len(counting.limits) > 1

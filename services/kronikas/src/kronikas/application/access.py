@@ -59,17 +59,17 @@ def seat_in(rules: Rules, state: object, role: str | None) -> int | None:
     return int(role)
 
 
-def role_of(table: Fold, token_hash: str) -> str:
-    """The role of a token the table knows; 401 for any other."""
-    role = table.roles.get(token_hash)
+def role_of(role: str | None) -> str:
+    """The role of a token the table knows; 401 for any other (`role` None)."""
     if role is None:
         raise Unauthorized("This token is not one of this table's.")
     return role
 
 
-def as_host(role: str, may: str) -> None:
-    """403 unless `role` is the host's (`may`: what only the host may do, for the refusal)."""
-    if role != HOST:
+def as_host(role: str | None, may: str) -> None:
+    """401 for a token the table does not know (`role` None, `role_of`); 403 unless `role` is
+    the host's (`may`: what only the host may do, for the refusal)."""
+    if role_of(role) != HOST:
         raise Forbidden(f"Only the host token may {may}.")
 
 
@@ -82,6 +82,21 @@ def may_send(table: Fold, role: str, command: msgspec.Struct) -> None:
         raise InvalidRequest(
             f"A {tag_of(type(command))!r} command is not a command of {table.kind}."
         )
+
+
+def mover(table: Fold, role: str | None, command: msgspec.Struct, read: bool = False) -> int | None:
+    """The seat from which a token of `role` sends `command` at the table: 401 for a token the
+    table does not know (`role_of`), 403 and 422 as `may_send`; None when the table has no seat
+    for its player (left, or one this fold does not know yet), and then 401 once the table was
+    read for it (`read`: `seated`)."""
+    may_send(table, role_of(role), command)
+    seat = seat_in(table.engine, table.state, role)
+    return seated(seat, role) if read else seat
+
+
+def seat_of(table: Fold, role: str | None) -> int | None:
+    """The seat `role` holds in the table (`seat_in`); 401 when its player left (`seated`)."""
+    return seated(seat_in(table.engine, table.state, role), role)
 
 
 def seated(seat: int | None, role: str | None) -> int | None:

@@ -6,15 +6,15 @@ before the append is sent. The tricks of the push path (docs/performance.md, Tab
 by push) are the `Pending`'s and the `Appends`':
 
 - the answer is made while the store works on the append (`Pending.meanwhile`); nothing more is
-  stored with a keyed move (the key's record is the append's first event: `Fold.keys`). The
+  stored with a keyed move (the key's record is the append's first event: `Folds.accepted`). The
   process that made it keeps the answer in memory (`Kept`, bounded); a retry with the same
   `Idempotency-Key` is answered from there, else from the answer the store keeps for the key,
   else made again once from the log and kept in both for the retries after it (`Appends.replayed`);
 - the followers come first: as soon as the store has the events (before its answer is awaited,
   where the store can tell), they are folded into the table from the state the decision made,
-  without decoding them (`Pending.tell`), and its streams and long-polls woken, the mover's
-  last; should the change feed bring the append before its answer does, the folds fold it the
-  same way (`Folds.expect`);
+  without decoding them (`Pending.tell`, `Folds.advance`), and its streams and long-polls
+  woken, the mover's last; should the change feed bring the append before its answer does,
+  the repository folds it in the same way (`Folds.expect`);
 - the store writes the append on its own pipelined line (adapters/script_line.py).
 """
 
@@ -35,8 +35,16 @@ from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import InvalidRequest, Unavailable, rate_limited
 from kronikas.application.folds import Folds
 from kronikas.application.house import deadline_ms, deadline_text, now_ms
-from kronikas.application.ports import AppendRequest, AppendResult, ChangeFeed, Stores, Summary
-from kronikas.application.tables import KEY_TTL_MS, Accepted, Fold, Seen, key_mark, seen_of
+from kronikas.application.ports import AppendRequest, AppendResult, Stores, Summary
+from kronikas.application.tables import (
+    KEY_TTL_MS,
+    Accepted,
+    Appended,
+    Fold,
+    Seen,
+    key_mark,
+    seen_of,
+)
 from kronikas.application.wire import Answer, Record, encode, utc_text, version_of
 from kronikas.config import Settings
 
@@ -124,12 +132,13 @@ class Pending:
 
     __slots__ = (
         "_answer",
+        "appended",
         "before",
         "change",
-        "changes",
         "deadline",
         "due",
         "folded",
+        "folds",
         "records",
         "seat",
         "seen",
@@ -145,13 +154,11 @@ class Pending:
         state: object,
         events: list[msgspec.Struct],
         change: Change,
-        changes: ChangeFeed,
+        folds: Folds,
         nonce: str,
         now_ms: int,
     ) -> None:
-        self.table, self.state, self.change, self.changes = table, state, change, changes
-        # The version decided at, taken before anything awaits: the table is the process's
-        # shared fold, which the change feed may move on while the append is on its way.
+        self.table, self.state, self.change, self.folds = table, state, change, folds
         self.before = before = table.version
         at = utc_text(now_ms)
         mark = None
@@ -165,6 +172,14 @@ class Pending:
         self.deadline = None if self.due is None else utc_text(self.due)
         self.seen = seen_of(table, self.folded)
         self.seat = seat_in(table.engine, state, change.mover)
+        self.appended = Appended(
+            table,
+            state,
+            self.records,
+            self.folded,
+            self.seen,
+            change.auth,
+        )
         self._answer: bytes | None = None
         self.told = False
         """Whether the followers were told (once only)."""
@@ -189,26 +204,21 @@ class Pending:
         the answer, and the events as each viewer following the table here sees them, so that
         its streams only send them once the store has them."""
         self.answer()
-        for viewer in self.changes.viewers(self.table.game_id):
+        for viewer in self.folds.changes.viewers(self.table.game_id):
             for seen in self.seen:
                 seen.json(viewer)
 
-    def fold(self) -> None:
-        """The events into the table, from the state and JSON made for them (no decoding);
-        nothing once the table moved on (the change feed folded them in already)."""
-        if self.table.version == self.before:
-            self.table.fold(self.state, self.version, self.folded, self.seen)
-
     def tell(self) -> None:
-        """Once the store holds the append: the events folded in, the tokens it gave learnt,
-        and the table's followers woken, the mover's last (its answer tells it). Once only: the
-        store calls it where it can tell before the use case resumes, else the use case."""
+        """Once the store holds the append: the table held here advanced (`Folds.advance`: the
+        events folded in, the tokens it gave learnt), and the table's followers woken, the
+        mover's last (its answer tells it). Once only: the store calls it where it can tell
+        before the use case resumes, else the use case."""
         if self.told:
             return
         self.told = True
-        self.fold()
-        self.table.roles.update(self.change.auth)
-        self.changes.wake(self.table.game_id, self.version, last=self.seat)
+        folds = self.folds
+        folds.advance(self.appended)
+        folds.changes.wake(self.table.game_id, self.version, last=self.seat)
 
     stored = tell
     """The append's progress (`AppendProgress`): the store tells it the append is stored."""
@@ -275,7 +285,6 @@ class Appends:
     ) -> None:
         self.folds = folds
         self.log, self.deadlines, self.answers = stores.log, stores.deadlines, stores.answers
-        self.changes = folds.changes
         self.settings = settings
         self.now = now
         self.kept = Kept() if kept is None else kept
@@ -299,7 +308,7 @@ class Appends:
     ) -> Pending:
         """`events`, decided on `table` and taking it to `state`, ready to append now."""
         nonce = f"{self._nonce_prefix}{next(self._nonces):x}"
-        return Pending(table, state, events, change, self.changes, nonce, self.now())
+        return Pending(table, state, events, change, self.folds, nonce, self.now())
 
     async def append(self, pending: Pending) -> AppendResult:
         """Append at the version decided on (`ok`, `conflict` or `limited`). The table's next
@@ -320,7 +329,7 @@ class Appends:
         if pending.due is not None:
             await self.deadlines.arm(table.game_id, pending.due)
         summary = pending.summary()
-        self.folds.expect(table, records, pending.fold)
+        self.folds.expect(pending.appended)
         try:
             result = await self.log.append(
                 AppendRequest(
@@ -335,7 +344,7 @@ class Appends:
                 )
             )
         finally:
-            self.folds.expected(table.game_id, records)
+            self.folds.expected(pending.appended)
         # (The Redis store knows its own append on its second try; this is for any that does not.)
         if result.outcome == "conflict" and _ours(result.records, records):
             return AppendResult("ok", pending.version)

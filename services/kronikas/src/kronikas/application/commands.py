@@ -21,9 +21,10 @@ from kronikas.application.access import (
     HOST,
     as_host,
     hash_token,
-    may_send,
+    mover,
     new_token,
     player_role,
+    seat_of,
 )
 from kronikas.application.appends import Appends, Change, Made
 from kronikas.application.ceilings import Ceilings
@@ -42,7 +43,14 @@ from kronikas.application.house import (
     house_alone,
     now_ms,
 )
-from kronikas.application.ports import AppendRequest, RandomSource, Stores, Summary
+from kronikas.application.ids import table_id
+from kronikas.application.ports import (
+    AppendRequest,
+    AppendResult,
+    RandomSource,
+    Stores,
+    Summary,
+)
 from kronikas.application.tables import Fold, body_hash, key_hash
 from kronikas.application.wire import (
     Answer,
@@ -77,6 +85,17 @@ class Acted(NamedTuple):
     appended: bool
     following: int | None
     version: int
+
+
+class Asked(NamedTuple):
+    """A move as its seat asked for it: the command, its request's body, and what came with
+    it (`If-Match`, `Idempotency-Key`, the client's address)."""
+
+    command: msgspec.Struct
+    body: bytes
+    if_match: int | None = None
+    idempotency_key: str | None = None
+    client: str | None = None
 
 
 class Commands:
@@ -138,14 +157,14 @@ class Commands:
         if result.outcome != "ok":  # pragma: no cover - 64 random bits do not collide
             raise Unavailable("could not create the table; try again")
         await self.lobby.register(game_id, created_ms)
-        host = {hash_token(host_token): HOST}
-        made = Fold(game_id, kind, engine, seed, len(events), state, created_ms, host, at=at)
-        self.folds.remember(made, round=events)
+        made = Fold(game_id, kind, engine, seed, len(events), state, created_ms, at, tuple(events))
+        self.folds.made(made, [(hash_token(host_token), HOST)])
         log.info("table created", extra={"game_id": game_id, "kind": kind})
         return created_json(view, host_token)
 
     async def join(self, game_id: str, name: str) -> bytes:
         """Take the next free seat; answers `Joined` with the player's token."""
+        game_id = table_id(game_id)
         player_id = secrets.token_hex(6)
         token = new_token("seat")
         command = Join(player_id, name)
@@ -178,36 +197,30 @@ class Commands:
     async def _host(self, game_id: str, token: str, may: str) -> tuple[Fold, bool]:
         """The table of a host token, and whether it was just read; 403 for any other token of
         the table (`may`: what only the host may do, for the refusal)."""
-        table, role, fresh = await self.folds.for_token(game_id, hash_token(token))
+        table, role, fresh = await self.folds.for_token(table_id(game_id), hash_token(token))
         as_host(role, may)
         return table, fresh
 
-    async def move(
-        self,
-        game_id: str,
-        token: str,
-        command: msgspec.Struct,
-        body: bytes,
-        if_match: int | None = None,
-        idempotency_key: str | None = None,
-        client: str | None = None,
-    ) -> Answer:
+    async def move(self, game_id: str, token: str, asked: Asked) -> Answer:
         """One move by the seat the token holds; answers `CommandResult` as the mover sees it.
         Its token pays (in the append), and its `client` address's ceiling (`Appends.append`)."""
+        command, body, if_match, idempotency_key, client = asked
+        game_id = table_id(game_id)
         token_hash = hash_token(token)
         folds = self.folds
         table, role, fresh = await folds.for_token(game_id, token_hash)
-        may_send(table, role, command)
-        if folds.seat_held(table, role) is None:  # left, or a seat this fold does not know yet
+        seat = mover(table, role, command)
+        if seat is None:  # left, or a seat this fold does not know yet
             table, fresh = await folds.load(game_id, rate=False), True
-            folds.seated_now(table, role)
+            seat = mover(table, role, command, read=True)
+        seated_in = table
         idem_key, fingerprint = None, ""
         if idempotency_key is not None:
             idem_key = key_hash(token_hash, idempotency_key)
             fingerprint = body_hash(body)
         change = Change(
-            # the mover's seat in the state decided on, every try: it may have moved meanwhile
-            lambda t: self._decide(t, command, folds.seated_now(t, role)),
+            # the mover's seat in the fold decided on, every try: it may have moved meanwhile
+            lambda t: self._decide(t, command, seat if t is seated_in else seat_of(t, role)),
             _moved,
             mover=role,
             token_hash=token_hash,
@@ -228,42 +241,41 @@ class Commands:
         read, a refusal reads first: the key may be in the store's log yet)."""
         for _ in range(_RETRIES):
             if change.idem_key is not None:
-                accepted = table.keys.get(change.idem_key, self.now())
+                accepted = self.folds.accepted(table, change.idem_key, self.now())
                 if accepted is not None:
                     return await self.appends.replayed(table, change, accepted)
-            # load: a client that saw a later version than this fold holds reads first
+            lost: AppendResult | None = None
             if change.if_match is not None and change.if_match != table.version:
-                if not fresh and (change.if_match > table.version or change.idem_key):
-                    table, fresh = await self.folds.load(table.game_id, rate=False), True
-                    continue
-                stale = f"The table is at version {table.version}, not {change.if_match}."
-                raise VersionMismatch(stale)
-            try:
-                # decide, then the house plays on where it is then to act
-                decision = Decision.on(table, self.randomness(table.seed))
-                decision.add(change.decide(table))
-                decision.play_on(change.house_calls, change.house_owes)
-            except DomainError:
-                if not fresh:  # decided on a fold the store may be ahead of: read, decide again
-                    table, fresh = await self.folds.load(table.game_id, rate=False), True
-                    continue
-                raise
-            except NotDue:
-                return Answer(b"", table.version)
-            if not decision.events:
-                return Answer(b"", table.version)  # nothing to do (a deadline not due after all)
-            # append at the version decided on (the answer is made while the store works)
-            pending = self.appends.pending(table, decision.state, decision.events, change)
-            result = await self.appends.append(pending)
-            if result.outcome == "ok":
-                # tell the followers (at once, where the store could tell first), then answer
-                await self.appends.tell(pending)
-                return self.appends.answer(pending)
-            if result.outcome == "conflict":  # a lost race: decide again after the winner's
-                table = await self.folds.after_conflict(table, result.records, result.version)
-                fresh = True
-                continue
-            raise rate_limited(result.retry_after_ms)
+                # load: a client that saw a later version than this fold holds reads first
+                if fresh or (change.if_match < table.version and not change.idem_key):
+                    stale = f"The table is at version {table.version}, not {change.if_match}."
+                    raise VersionMismatch(stale)
+            else:
+                try:
+                    # decide, then the house plays on where it is then to act
+                    decision = Decision.on(table, self.randomness(table.seed))
+                    decision.add(change.decide(table))
+                    decision.play_on(change.house_calls, change.house_owes)
+                except DomainError:
+                    if fresh:  # else decided on a fold the store may be ahead of: read again
+                        raise
+                except NotDue:
+                    return Answer(b"", table.version)
+                else:
+                    if not decision.events:  # nothing to do (a deadline not due after all)
+                        return Answer(b"", table.version)
+                    # append at the version decided on (the answer made while the store works)
+                    pending = self.appends.pending(table, decision.state, decision.events, change)
+                    result = await self.appends.append(pending)
+                    if result.outcome == "ok":
+                        # tell the followers (at once, where the store could), then answer
+                        await self.appends.tell(pending)
+                        return self.appends.answer(pending)
+                    if result.outcome != "conflict":
+                        raise rate_limited(result.retry_after_ms)
+                    lost = result
+            # decide again: after a lost race's winner, else on a read
+            table, fresh = await self.folds.after_conflict(table, lost), True
         raise Unavailable("The table is too busy right now; try again.")
 
     async def on_deadline(self, game_id: str) -> Acted:

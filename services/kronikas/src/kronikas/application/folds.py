@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Union
 
 import msgspec
 
-from kronikas.application.access import role_of, seat_in, seated
+from kronikas.application.access import seat_in, seated
 from kronikas.application.engines import Registry
-from kronikas.application.errors import Unavailable, rate_limited
-from kronikas.application.ids import no_table, table_id
-from kronikas.application.ports import ChangeFeed, EventLog
-from kronikas.application.tables import Fold
+from kronikas.application.errors import NotFound, Unavailable, rate_limited
+from kronikas.application.ids import NO_TABLE
+from kronikas.application.ports import AppendResult, ChangeFeed, EventLog
+from kronikas.application.tables import Accepted, Appended, Fold, Keys, Recent, Seen
 from kronikas.application.wire import Record, ms_of
 
 _CACHE_SIZE = 4096
@@ -42,84 +42,217 @@ class Codec:
         return self._decoders[kind].decode(raw)
 
 
+def advanced(table: Fold, state: object, records: list[Record[msgspec.Struct]]) -> Fold:
+    """The fold after `table` moved on to `state` by appended `records` (the version of the
+    last): a new value; the round's events start again at a deal."""
+    if not records:
+        return table._replace(state=state)
+    deal = table.engine.deal_event
+    events = [record.e for record in records]
+    for i in range(len(events) - 1, -1, -1):
+        if isinstance(events[i], deal):
+            round = tuple(events[i:])
+            break
+    else:
+        round = (*table.round, *events)
+    last = records[-1]
+    return Fold(
+        table.game_id,
+        table.kind,
+        table.engine,
+        table.seed,
+        last.v,
+        state,
+        table.created_ms,
+        last.at,
+        round,
+    )
+
+
+def _seat(held: Held, role: str) -> int | None:
+    """The seat `role` holds in the fold held, looked up once a state."""
+    state = held.fold.state
+    seats = held.seats
+    if held.seats_in is not state:
+        seats.clear()
+        held.seats_in = state
+    try:
+        return seats[role]
+    except KeyError:
+        seat = seats[role] = seat_in(held.fold.engine, state, role)
+        return seat
+
+
+class Held:
+    """A table as this process holds it: its fold, and the memos kept beside it. Only the
+    repository (`Folds`) touches them; each follows the fold as it moves on."""
+
+    __slots__ = ("fold", "keys", "live", "recent", "roles", "seats", "seats_in")
+
+    def __init__(self, fold: Fold) -> None:
+        self.fold = fold
+        self.roles: dict[str, str] = {}
+        """Token hash → role: `host`, `p:<player id>`, or a seat number (tables made before
+        players could leave); a token's role never changes once issued."""
+        self.recent = Recent()
+        """The table's latest events, for streams and long-polls."""
+        self.keys = Keys()
+        """The idempotency keys its log records."""
+        self.live: int | None = None
+        """The change feed's generation under which the fold was read and kept up since: while
+        the feed reports the same generation, the fold is current without asking the store."""
+        self.seats: dict[str, int | None] = {}
+        """Role → the seat it holds in `seats_in`, as looked up for deliveries (`seat_held`):
+        every stream's frame asks, and the state changes once a move."""
+        self.seats_in: object = None
+        """The state `seats` were looked up in: a frozen state, so another one means start
+        again."""
+
+    def moved(self, fold: Fold, records: list[Record[msgspec.Struct]], seen: list[Seen]) -> None:
+        """The fold moved on to `fold` by `records` (`seen`: their events as kept)."""
+        self.fold = fold
+        for record in records:
+            if record.i is not None:
+                self.keys.add(record.i, record.v, record.at)
+        self.recent.add(seen)
+
+
 class Folds:
     """The tables this process holds: one repository in front of a bounded cache of folds,
     each up to the version this process last saw, of the games of `engines` (a table of a game
-    not among them is unreadable here).
+    not among them is unreadable here). A fold is a frozen value; the repository holds the
+    latest of each table, and its memos beside it (`Held`), which it alone touches.
 
-    Its verbs: the table and the caller's role for a token (`for_token`), the table as the
-    change feed vouches for it (`followed`) or as the store has it (`load`), after a lost race
-    (`after_conflict`); an append in flight from here (`expect`, `expected`). Only it touches
-    a table's memos (`seat_held`)."""
+    Its verbs: the table and the caller's role for a token (`for_token`); the table as the
+    change feed vouches for it (`followed`) or as the store has it (`load`); after an append
+    from here (`advance`: `expect` tells it one is in flight, should the feed bring it first);
+    after a lost race (`after_conflict`); and what the memos know of a fold (`role`,
+    `seat_held`, `recent`, `accepted`)."""
 
     def __init__(self, log: EventLog, changes: ChangeFeed, engines: Registry) -> None:
         self.log = log
         self.changes = changes
         self.engines = engines
         self.codec = Codec(engines)
-        self._cache: OrderedDict[str, Fold] = OrderedDict()
+        self._cache: OrderedDict[str, Held] = OrderedDict()
         self._gaps = 0
         """Appends heard that could not be folded in (counted, so a read can tell it missed one)."""
         self._reading: dict[str, asyncio.Task[Fold]] = {}
         """Tables being read for their followers, each read shared by all of them."""
-        self._own: dict[str, tuple[Fold, Sequence[bytes], Callable[[], None]]] = {}
-        """Appends this process has in flight: the fold they follow on from, their records, and
-        how to fold them in without decoding them (the command made the state already)."""
+        self._own: dict[str, Appended] = {}
+        """Appends this process has in flight, to fold in without decoding them should the
+        change feed bring them before their answer (the command made the state already)."""
         changes.listen(self._heard)
 
-    def expect(self, table: Fold, records: Sequence[bytes], fold: Callable[[], None]) -> None:
-        """An append of `records` to `table` is in flight from here: should the change feed
-        bring it before its answer does, `fold` folds it in (it must do nothing once the table
-        moved on)."""
-        self._own[table.game_id] = (table, records, fold)
-
-    def expected(self, game_id: str, records: Sequence[bytes]) -> None:
-        """The append of `records` has its answer."""
-        own = self._own.get(game_id)
-        if own is not None and own[1] is records:
-            del self._own[game_id]
+    # -- what the memos know ------------------------------------------------------------------
 
     def held(self, game_id: str) -> Fold | None:
         """The fold held here, as it is (it may be behind the store)."""
-        return self._cache.get(game_id)
+        held = self._cache.get(game_id)
+        return None if held is None else held.fold
+
+    def role(self, table: Fold, token_hash: str) -> str | None:
+        """The role of a token the table is known here to know, else None."""
+        held = self._cache.get(table.game_id)
+        return None if held is None else held.roles.get(token_hash)
 
     def seat_held(self, table: Fold, role: str | None) -> int | None:
-        """The seat `role` holds in the table as this process holds it now (`seat_in`), looked
-        up once a state: each stream of the table asks for every frame."""
+        """The seat `role` holds in `table` (`seat_in`), looked up once a state for the fold
+        held here: each stream of the table asks for every frame."""
         if role is None:
             return None
-        if table.seats_in is not table.state:
-            table.seats.clear()
-            table.seats_in = table.state
-        try:
-            return table.seats[role]
-        except KeyError:
-            seat = table.seats[role] = seat_in(table.engine, table.state, role)
-            return seat
+        held = self._cache.get(table.game_id)
+        if held is None or held.fold.state is not table.state:
+            return seat_in(table.engine, table.state, role)
+        return _seat(held, role)
 
     def seated_now(self, table: Fold, role: str | None) -> int | None:
         """The seat a reader's role holds now (None: the host, a spectator); 401 when its player
         left the table before the start (`access.seated`)."""
         return seated(self.seat_held(table, role), role)
 
-    async def for_token(self, game_id: str, token_hash: str) -> tuple[Fold, str, bool]:
-        """The table, the role of a token it knows, and whether the table was just read: the
-        fold held here when it knows the token (a token is not asked about again), else read;
-        401 when the token is not the table's."""
-        table = self._cache.get(game_id)
-        if table is not None and token_hash in table.roles:
-            return table, table.roles[token_hash], False
-        table = await self.load(game_id, token_hash, rate=False)
-        return table, role_of(table, token_hash), True
+    def recent(self, table: Fold, after: int) -> list[Seen] | None:
+        """The events after `after` up to the table's version, when this process keeps them
+        all at hand; else None."""
+        held = self._cache.get(table.game_id)
+        return None if held is None else held.recent.after(after, table.version)
 
-    def remember(self, table: Fold, round: Sequence[msgspec.Struct] = ()) -> None:
-        """Hold `table` here (the least recently used beyond the cache's size go); `round`: the
-        events of a table just made, which its round starts with."""
-        table.round.extend(round)
-        self._cache[table.game_id] = table
-        self._cache.move_to_end(table.game_id)
+    def at_hand(
+        self, game_id: str, after: int, role: str | None
+    ) -> tuple[list[Seen], int | None] | None:
+        """The events after `after` of a table the change feed vouches for (`vouched`), when
+        this process keeps them all at hand, and the seat `role` holds after them (`seat_held`);
+        else None. What a stream sends without awaiting anything."""
+        held = self._cache.get(game_id)
+        generation = self.changes.generation(game_id)
+        if held is None or generation is None or held.live != generation:
+            return None
+        version = held.fold.version
+        if version <= after:
+            return [], None
+        seen = held.recent.after(after, version)
+        if seen is None:
+            return None
+        return seen, None if role is None else _seat(held, role)
+
+    def accepted(self, table: Fold, key: str, now_ms: int) -> Accepted | None:
+        """The command the table's log records as accepted under `key` within the last day."""
+        held = self._cache.get(table.game_id)
+        return None if held is None else held.keys.get(key, now_ms)
+
+    # -- the table for a token ----------------------------------------------------------------
+
+    async def for_token(self, game_id: str, token_hash: str) -> tuple[Fold, str | None, bool]:
+        """The table, the role of a token it knows (None: not the table's; the access rules
+        refuse it), and whether the table was just read: the fold held here when it knows the
+        token (a token is not asked about again), else read."""
+        held = self._cache.get(game_id)
+        if held is not None:
+            role = held.roles.get(token_hash)
+            if role is not None:
+                return held.fold, role, False
+        table = await self.load(game_id, token_hash, rate=False)
+        return table, self.role(table, token_hash), True
+
+    # -- moving on ------------------------------------------------------------------------------
+
+    def made(self, table: Fold, roles: Iterable[tuple[str, str]]) -> None:
+        """A table just made here, and the roles of the tokens it gave."""
+        held = self._hold(Held(table))
+        held.roles.update(roles)
+
+    def _hold(self, held: Held) -> Held:
+        """Hold a table here (the least recently used beyond the cache's size go)."""
+        game_id = held.fold.game_id
+        self._cache[game_id] = held
         while len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
+        return held
+
+    def expect(self, appended: Appended) -> None:
+        """`appended` is in flight from here: should the change feed bring it before its answer
+        does, it is folded in as it was decided (`advance`)."""
+        self._own[appended.before.game_id] = appended
+
+    def expected(self, appended: Appended) -> None:
+        """The append has its answer."""
+        game_id = appended.before.game_id
+        if self._own.get(game_id) is appended:
+            del self._own[game_id]
+
+    def advance(self, appended: Appended) -> None:
+        """An append made from here is stored: the table held here moves on to its fold, from
+        the state and JSON made for it (no decoding), unless it moved on already (the change
+        feed folded it in); and learns the tokens it gave."""
+        held = self._cache.get(appended.before.game_id)
+        if held is None:
+            return
+        before = appended.before
+        if held.fold.version == before.version:
+            held.moved(
+                advanced(before, appended.state, appended.folded), appended.folded, appended.seen
+            )
+        held.roles.update(appended.auth)
 
     def _new_table(self, game_id: str, first: bytes) -> Fold:
         head = self.codec.first(first)
@@ -132,8 +265,11 @@ class Folds:
         state = engine.evolve(engine.initial_state(engine.options(), False), created)
         return Fold(game_id, kind, engine, head.seed, 1, state, ms_of(head.at))
 
-    def apply(self, table: Fold, records: Sequence[bytes]) -> None:
-        """Fold stored records into the table (those it holds already are skipped)."""
+    def _apply(
+        self, table: Fold, records: Sequence[bytes]
+    ) -> tuple[Fold, list[Record[msgspec.Struct]]]:
+        """Stored records folded into the table (those it holds already are skipped), and the
+        records folded."""
         engine, state, version = table.engine, table.state, table.version
         folded: list[Record[msgspec.Struct]] = []
         for raw in records:
@@ -145,37 +281,52 @@ class Folds:
             state = engine.evolve(state, record.e)
             version = record.v
             folded.append(record)
-        table.fold(state, version, folded)
+        if not folded:
+            return table, folded
+        return advanced(table, state, folded), folded
+
+    def _fold_in(self, held: Held, records: Sequence[bytes]) -> Fold:
+        """Stored records folded into the table held here."""
+        fold, folded = self._apply(held.fold, records)
+        if folded:
+            held.moved(fold, folded, [Seen(record, fold.kind, fold.engine) for record in folded])
+        return fold
 
     def _heard(self, game_id: str, version: int, records: list[bytes]) -> None:
         """An append heard on the change feed: fold it into the cached table, if it follows on."""
-        table = self._cache.get(game_id)
-        if table is None or version <= table.version:
+        held = self._cache.get(game_id)
+        if held is None or version <= held.fold.version:
             return  # not held here, or our own append (already folded)
         own = self._own.get(game_id)
         if (
             own is not None
-            and own[0] is table  # else the cache holds a newer read of the table: decode
-            and version == table.version + len(records)
-            and own[1] == records
+            and own.before is held.fold  # else the cache holds a newer read of the table: decode
+            and version == own.before.version + len(records)
+            and own.records == records
         ):
-            own[2]()  # our own append, heard before its answer came back
+            self.advance(own)  # our own append, heard before its answer came back
             return
         try:
             if not records:
                 raise Unavailable("only the version was heard")
-            self.apply(table, records)
+            self._fold_in(held, records)
         except Unavailable:  # a gap: the next reader reads
-            table.live = None
+            held.live = None
             self._gaps += 1
 
     def vouched(self, game_id: str) -> Fold | None:
         """The table held here when the change feed vouches that it is current, else None."""
-        table = self._cache.get(game_id)
+        held = self._cache.get(game_id)
         generation = self.changes.generation(game_id)
-        if table is not None and generation is not None and table.live == generation:
-            return table
+        if held is not None and generation is not None and held.live == generation:
+            return held.fold
         return None
+
+    def unvouched(self, game_id: str) -> None:
+        """The table held here is no longer vouched for: the next follower reads it."""
+        held = self._cache.get(game_id)
+        if held is not None:
+            held.live = None
 
     async def followed(self, game_id: str) -> Fold:
         """The table, current as far as the change feed can vouch; else read (and vouched for
@@ -197,8 +348,9 @@ class Folds:
         gaps = self._gaps
         table = await self.load(game_id, rate=False)
         unbroken = gaps == self._gaps and self.changes.generation(game_id) == generation
-        if generation is not None and unbroken:
-            table.live = generation
+        held = self._cache.get(game_id)
+        if generation is not None and unbroken and held is not None:
+            held.live = generation
         return table
 
     def _read_done(self, game_id: str, done: asyncio.Task[Fold]) -> None:
@@ -217,63 +369,75 @@ class Folds:
         """The table at its current version (one round trip when this process holds it nearly
         current; else a page of `READ_PAGE` events a round trip); also learns the token's
         role. With `rate`, a token the table knows pays `cost` from its bucket in the first
-        round trip."""
-        table = self._cache.get(table_id(game_id))
-        after = table.version if table else 0
-        result = await self.log.read(game_id, after, token_hash, READ_PAGE, rate, cost)
-        if result.retry_after_ms:
-            raise rate_limited(result.retry_after_ms)
-        role = result.role
+        round trip. `game_id` is a table id (`ids.table_id`): its use case checked it."""
+        held = self._cache.get(game_id)
+        after = held.fold.version if held else 0
+        asker, role = token_hash, None
         while True:
-            if table is not None and 0 < result.version < table.version:
-                # the log was replaced (expired and made again): read over
-                result = await self.log.read(game_id, 0, "", READ_PAGE, False)
-                table = None
+            result = await self.log.read(game_id, after, asker, READ_PAGE, rate, cost)
+            if result.retry_after_ms:
+                raise rate_limited(result.retry_after_ms)
+            if asker:
+                asker, rate, role = "", False, result.role
             if result.version == 0:
                 self._cache.pop(game_id, None)
-                raise no_table(game_id)
-            if table is None:
-                table = self._new_table(game_id, result.records[0])
-                self.apply(table, result.records[1:])
-            else:
-                self.apply(table, result.records)
+                raise NotFound(NO_TABLE.format(game_id))
+            held = self._cache.get(game_id)  # as it is now: the feed may have moved it on
+            if 0 < result.version < after:  # the log was replaced (expired and made again)
+                self._cache.pop(game_id, None)
+                held = None
+            if held is None and after:  # read over, from the first event
+                after, rate = 0, False
+                continue
+            records = result.records
+            if held is None:
+                held = self._hold(Held(self._new_table(game_id, records[0])))
+                records = records[1:]
+            table = self._fold_in(held, records)
             if table.version >= result.version or not result.records:
                 break
             # the next page, from what is folded: the log may have grown meanwhile
-            result = await self.log.read(game_id, table.version, "", READ_PAGE, False)
+            after, rate = table.version, False
         if role:
-            table.roles[token_hash] = role
-        self.remember(table)
+            held.roles[token_hash] = role
+        self._cache.move_to_end(game_id)
         return table
 
     async def before(self, game_id: str, first: int) -> tuple[Fold, list[Record[msgspec.Struct]]]:
         """The table read from the store as it was before the append whose first event is at
         `first` (a table of its own, not kept), and that append's records: up to the next
         append's first (each carries its nonce). For answering a replay."""
-        read = await self.log.read(game_id, 0, "", READ_PAGE, False)
-        if not read.records:
-            raise no_table(game_id)
-        table = self._new_table(game_id, read.records[0])
-        raws = read.records[1:]
+        table: Fold | None = None
         appended: list[Record[msgspec.Struct]] = []
-        while raws:
+        after = 0
+        while True:
+            read = await self.log.read(game_id, after, "", READ_PAGE, False)
+            raws = read.records
+            if table is None:
+                if not raws:
+                    raise NotFound(NO_TABLE.format(game_id))
+                table, raws = self._new_table(game_id, raws[0]), raws[1:]
+            if not raws:
+                return table, appended
             # a log's record is at its version's place: those before `first` fold unread
             earlier = max(0, min(len(raws), first - 1 - table.version))
-            self.apply(table, raws[:earlier])
+            table, _ = self._apply(table, raws[:earlier])
             for raw in raws[earlier:]:
                 record = self.codec.decode(table.kind, raw)
                 if appended and record.n is not None:  # the next append's first
                     return table, appended
                 appended.append(record)
-            if table.version + len(appended) >= read.version:
-                break
-            read = await self.log.read(game_id, table.version + len(appended), "", READ_PAGE, False)
-            raws = read.records
-        return table, appended
+            after = table.version + len(appended)
+            if after >= read.version:
+                return table, appended
 
-    async def after_conflict(self, table: Fold, records: list[bytes], version: int) -> Fold:
-        """The table after a lost race: the winner's records when they follow on, else a read."""
-        if records and version == table.version + len(records):
-            self.apply(table, records)
-            return table
+    async def after_conflict(self, table: Fold, lost: AppendResult | None = None) -> Fold:
+        """The table to decide on again: after a `lost` race, the winner's records when they
+        follow on; else (or without one: the table was not current enough) a read."""
+        records = [] if lost is None else lost.records
+        if records and lost is not None and lost.version == table.version + len(records):
+            held = self._cache.get(table.game_id)
+            if held is not None and held.fold.version >= table.version:
+                return self._fold_in(held, records)
+            return self._apply(table, records)[0]
         return await self.load(table.game_id, rate=False)

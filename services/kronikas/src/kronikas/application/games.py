@@ -19,7 +19,7 @@ import msgspec
 from kronikas.application.access import hash_token
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.clocks import Clocks
-from kronikas.application.commands import Commands
+from kronikas.application.commands import Asked, Commands
 from kronikas.application.engines import Registry
 from kronikas.application.errors import (
     ApiError,
@@ -112,15 +112,8 @@ class Games:
         ceiling, then its token in the append); refused, its token pays now (its address, when
         the table does not know the token)."""
         try:
-            return await self.commands.move(
-                game_id,
-                token,
-                command,
-                body,
-                if_match=if_match,
-                idempotency_key=idempotency_key,
-                client=client,
-            )
+            asked = Asked(command, body, if_match, idempotency_key, client)
+            return await self.commands.move(game_id, token, asked)
         except (Unauthorized, NotFound):
             await self.refused(game_id, None, client)
             raise
@@ -181,8 +174,10 @@ class Games:
         limit: int,
         client: str | None = None,
     ) -> tuple[list[Summary], bool]:
-        """Tables newest first, filtered by kind and status, a page; and whether more follow."""
-        return await self.queries.lobby(kind, status, offset, limit, client)
+        """Tables newest first, filtered by kind and status, a page; and whether more follow
+        (a read, paid by `client`'s address)."""
+        await self.queries.admit(client)
+        return await self.queries.listing.page(kind, status, offset, limit)
 
     async def events(
         self, game_id: str, token: str | None, after: int, wait: float, client: str | None = None

@@ -26,7 +26,7 @@ from kronikas.application.errors import NotFound, RateLimited, Unauthorized, rat
 from kronikas.application.folds import Folds
 from kronikas.application.house import now_ms
 from kronikas.application.ids import table_id
-from kronikas.application.ports import Lobby, RateBuckets, Summary
+from kronikas.application.ports import Lobby, RateBuckets
 from kronikas.application.session import Move, Refuse, Session, Sight, page_after, seat_view
 from kronikas.application.tables import Fold
 from kronikas.application.wire import EVENT_PAGE, page_json
@@ -158,8 +158,8 @@ class Queries:
         self.ceiling(client, cost)
         token_hash = hash_token(token)
         try:
-            table = await folds.load(game_id, token_hash, cost=cost)
-            role = role_of(table, token_hash)
+            table = await folds.load(table_id(game_id), token_hash, cost=cost)
+            role = role_of(folds.role(table, token_hash))
             if role == HOST:
                 return table, None
             folds.seated_now(table, role)
@@ -190,25 +190,15 @@ class Queries:
         when older than `at_least` or when it does not know the token; charges nothing. A token
         that holds no role (any more) is `Unauthorized`."""
         folds = self.folds
-        table = await folds.followed(game_id)
+        table = await folds.followed(table_id(game_id))
         if token is None:
             return seat_view(table, None)
         token_hash = hash_token(token)
-        if table.version < at_least or token_hash not in table.roles:
+        role = folds.role(table, token_hash)
+        if table.version < at_least or role is None:
             table = await folds.load(game_id, token_hash, rate=False)
-        return seat_view(table, folds.seated_now(table, role_of(table, token_hash)))
-
-    async def lobby(
-        self,
-        kind: str | None,
-        status: str | None,
-        offset: int,
-        limit: int,
-        client: str | None = None,
-    ) -> tuple[list[Summary], bool]:
-        """Tables newest first, filtered by kind and status, a page; and whether more follow."""
-        await self.admit(client)
-        return await self.listing.page(kind, status, offset, limit)
+            role = role_of(folds.role(table, token_hash))
+        return seat_view(table, folds.seated_now(table, role))
 
     async def events(
         self, game_id: str, token: str | None, after: int, wait: float, client: str | None = None

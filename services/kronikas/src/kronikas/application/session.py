@@ -112,7 +112,7 @@ async def page_after(
     may have moved it."""
     if after >= table.version:
         return [], table.version
-    at_hand = table.recent.after(after, table.version)
+    at_hand = folds.recent(table, after)
     if at_hand is not None:
         return delivered(at_hand[:EVENT_PAGE], seat), table.version
     limit = min(EVENT_PAGE, table.version - after)
@@ -244,15 +244,14 @@ class Session:
         """The events owed ([] when none), from the table this process holds, when the change
         feed vouches for it and it has them all, a page at most; None otherwise (`next` will
         read them, or find that the viewer lost its seat)."""
-        table = self.folds.vouched(self.game_id)
-        if table is None:
+        found = self.folds.at_hand(self.game_id, self.after, self.role)
+        if found is None:
             return None
-        if table.version <= self.after:
+        seen, seat = found
+        if not seen:
             return []
-        seen = table.recent.after(self.after, table.version)
-        if seen is None or len(seen) > EVENT_PAGE:
+        if len(seen) > EVENT_PAGE:
             return None
-        seat = self.folds.seat_held(table, self.role)
         if seat is None and self.role is not None:
             return None  # its player left: `next` ends the session
         return delivered(seen, seat)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections import deque
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import msgspec
@@ -160,9 +159,10 @@ class Recent:
         return [seen[i] for i in range(start, len(seen))]  # near the end: cheap on a deque
 
 
-@dataclass
-class Fold:
-    """A game folded up to `version`, as this process last saw it."""
+class Fold(NamedTuple):
+    """A game folded up to `version`: a frozen value, a new one a version (`folds.advanced`). What
+    this process keeps beside the fold it holds of a table (the tokens' roles, its latest
+    events, the keys its log records, its seats looked up) the repository keeps (folds.py)."""
 
     game_id: str
     kind: str
@@ -171,41 +171,23 @@ class Fold:
     version: int
     state: object
     created_ms: int
-    roles: dict[str, str] = field(default_factory=dict)
-    """Token hash → role: `host`, `p:<player id>`, or a seat number (tables made before players
-    could leave); a token's role never changes once issued."""
-    recent: Recent = field(default_factory=Recent)
     at: str = ""
     """When the latest event was appended: the clocks run from it."""
-    round: list[msgspec.Struct] = field(default_factory=list)
+    round: tuple[msgspec.Struct, ...] = ()
     """The events since the latest deal (all of them before it): what the house remembers."""
-    live: int | None = None
-    """The change feed's generation under which this fold was read and kept up since: while the
-    feed reports the same generation, the fold is current without asking the store."""
-    seats: dict[str, int | None] = field(default_factory=dict)
-    """Role → the seat it holds in `seats_in`, as looked up for deliveries (`Folds.seat_held`):
-    every stream's frame asks, and the state changes once a move."""
-    seats_in: object = None
-    """The state `seats` were looked up in: a frozen state, so another one means start again."""
-    keys: Keys = field(default_factory=Keys)
-    """The idempotency keys its log records."""
 
-    def fold(
-        self,
-        state: object,
-        version: int,
-        records: list[Record[msgspec.Struct]],
-        seen: list[Seen] | None = None,
-    ) -> None:
-        """The table moved on to `state` at `version` by appended `records`: what it keeps
-        beside its state follows (its latest events, `seen` when they were made already; its
-        round's events; the time of the latest one)."""
-        self.state, self.version = state, version
-        if records:
-            self.at = records[-1].at
-            deal = self.engine.deal_event
-            for record in records:
-                follow_round(self.round, record.e, deal)
-                if record.i is not None:
-                    self.keys.add(record.i, record.v, record.at)
-        self.recent.add(seen_of(self, records) if seen is None else seen)
+
+class Appended(NamedTuple):
+    """An append made from this process, as the repository folds it in (`Folds.advance`):
+    decided on `before`, taking it to `state`, without decoding anything."""
+
+    before: Fold
+    state: object
+    records: list[bytes]
+    """Its records as stored."""
+    folded: list[Record[msgspec.Struct]]
+    """Its records, as the fold reads them."""
+    seen: list[Seen]
+    """Its events, with each viewer's JSON made so far."""
+    auth: tuple[tuple[str, str], ...]
+    """Token hashes and the roles the append gives them."""
