@@ -1,4 +1,4 @@
-"""The lobby's contract (`Lobby`): tables newest first, filtered, a page at a time, as their
+"""The lobby's contract (`LobbyIndex`): tables newest first, filtered, a page at a time, as their
 latest append shows them; kept by the Redis lobby and the memory one. After it, the Redis
 lobby's indexes: how they are kept and repaired.
 """

@@ -87,7 +87,7 @@ def list_in(pipe: Any, game_id: str, kind: str, status: str, score: int) -> None
 
 
 class RedisLobby:
-    """`Lobby` on Redis; the event log (adapters/event_store.py) lists and moves its tables."""
+    """`LobbyIndex` on Redis; the event log (adapters/event_store.py) lists and moves its tables."""
 
     def __init__(self, scripts: Scripts) -> None:
         self.scripts = scripts

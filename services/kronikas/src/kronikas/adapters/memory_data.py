@@ -23,7 +23,7 @@ _SWEEP_EVERY = 1024
 """Writes between two sweeps of lapsed keys (reads drop the lapsed keys they meet anyway)."""
 
 
-class Keys(Generic[K, V]):
+class Lapsing(Generic[K, V]):
     """Values that lapse at a deadline, as Redis keys do: a key made without one lives on; a key
     written again keeps its deadline; lapsed is `now > deadline`."""
 
@@ -91,7 +91,7 @@ class Bucket:
 
 
 def take_from(
-    buckets: Keys[K, Bucket], key: K, now: float, rate: float, burst: int, n: int = 1
+    buckets: Lapsing[K, Bucket], key: K, now: float, rate: float, burst: int, n: int = 1
 ) -> int:
     """Take `n` (at most `burst`): 0 when the bucket held them, else the ms until it does
     (adapters/lua/bucket.lua).
@@ -124,14 +124,14 @@ class MemoryRedis:
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
-        self.logs: Keys[str, list[bytes]] = Keys()
-        self.metas: Keys[str, Meta] = Keys()
-        self.auths: Keys[str, dict[str, str]] = Keys()
-        self.answers: Keys[tuple[str, str], bytes] = Keys()
+        self.logs: Lapsing[str, list[bytes]] = Lapsing()
+        self.metas: Lapsing[str, Meta] = Lapsing()
+        self.auths: Lapsing[str, dict[str, str]] = Lapsing()
+        self.answers: Lapsing[tuple[str, str], bytes] = Lapsing()
         """Answers kept for replayed idempotency keys (`keep_answer`)."""
-        self.rates: Keys[tuple[str, str], Bucket] = Keys()
+        self.rates: Lapsing[tuple[str, str], Bucket] = Lapsing()
         """Each game's bucket per token, shared by its reads and appends."""
-        self.buckets: Keys[str, Bucket] = Keys()
+        self.buckets: Lapsing[str, Bucket] = Lapsing()
         """The buckets of `take`."""
         self.listed: dict[str, int] = {}
         """The lobby: table → score, created_ms * 1024 + its rank in that millisecond."""

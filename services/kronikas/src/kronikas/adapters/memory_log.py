@@ -119,7 +119,7 @@ def list_in(data: MemoryRedis, game_id: str, created_ms: int) -> None:
 
 
 class MemoryLobby:
-    """`Lobby` in memory: the tables listed, each shown as its latest append's meta says."""
+    """`LobbyIndex` in memory: the tables listed, each shown as its latest append's meta says."""
 
     def __init__(self, data: MemoryRedis) -> None:
         self.data = data

@@ -180,7 +180,7 @@ class _Push:
 
     def __init__(self, session: Session, send: Send, bound: int) -> None:
         self.session, self.send, self.bound = session, send, bound
-        self.held: Held | None = None
+        self.held: HeldSend | None = None
         self.outlet = Outlet(send)
         self.timer: asyncio.TimerHandle | None = None
 
@@ -204,7 +204,7 @@ class _Push:
                         self._check()
                         return True
                     continue
-                self.held = Held(sending, blocked)
+                self.held = HeldSend(sending, blocked)
                 session.after = event.version  # on its way: the task sends it first
                 return False
         except Exception:  # the stream's task meets it again, where it can end the stream
@@ -257,7 +257,7 @@ class _Push:
 
 def driven(sending: Awaitable[None]) -> Awaitable[None] | None:
     """A server's send driven as far as it goes at once: None when the server took it, else
-    what is left of it to await (`Held`; a send that is no coroutine, whole). A send that fails
+    what is left of it to await (`HeldSend`; a send that is no coroutine, whole). A send that fails
     raises here."""
     if type(sending) is not CoroutineType:
         return sending
@@ -265,10 +265,10 @@ def driven(sending: Awaitable[None]) -> Awaitable[None] | None:
         blocked = sending.send(None)
     except StopIteration:
         return None
-    return Held(sending, blocked)
+    return HeldSend(sending, blocked)
 
 
-class Held:
+class HeldSend:
     """A send begun outside the task that owns the connection and waiting (for the client to
     read): awaited, it goes on in the awaiting task, as `await` of it would have. The stream's
     pushes and the seat socket's (api/socket.py) both start sends this way."""

@@ -103,7 +103,7 @@ class EventLog(Protocol):
         ...
 
 
-class Lobby(Protocol):
+class LobbyIndex(Protocol):
     """The tables listed, newest first (a table's first append lists it)."""
 
     async def page(
@@ -165,7 +165,7 @@ class Stores:
     implement several): each use case takes those it uses."""
 
     log: EventLog
-    lobby: Lobby
+    lobby: LobbyIndex
     buckets: RateBuckets
     answers: StoredAnswers
     deadlines: Deadlines

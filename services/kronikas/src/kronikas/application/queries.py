@@ -26,7 +26,7 @@ from kronikas.application.errors import NotFound, RateLimited, Unauthorized, rat
 from kronikas.application.folds import Folds
 from kronikas.application.house import now_ms
 from kronikas.application.ids import table_id
-from kronikas.application.ports import Lobby, RateBuckets
+from kronikas.application.ports import LobbyIndex, RateBuckets
 from kronikas.application.session import Move, Refuse, Session, Sight, page_after, seat_view
 from kronikas.application.tables import Fold
 from kronikas.application.wire import EVENT_PAGE, page_json
@@ -105,7 +105,7 @@ class Queries:
     def __init__(
         self,
         folds: Folds,
-        lobby: Lobby,
+        lobby: LobbyIndex,
         buckets: RateBuckets,
         settings: Settings,
         ceilings: Ceilings | None = None,

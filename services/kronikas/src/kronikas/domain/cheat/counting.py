@@ -68,7 +68,7 @@ class Vantage(NamedTuple):
         return cls(len(view.players), me, options.decks, options.chroniclers, options.max_play)
 
 
-class Seen:
+class Learnt:
     """What the seat has learnt in the round: where its cards are, and how each seat plays."""
 
     def __init__(self, table: Vantage) -> None:
@@ -94,7 +94,7 @@ class Seen:
         """The plays on the pile: seat, count, rank announced, how likely it was honest."""
         self.sizes = [0] * self.n
 
-    def copy(self) -> Seen:
+    def copy(self) -> Learnt:
         """An independent copy, to fold more events into."""
         other = copy.copy(self)
         other.truthful, other.sizes = list(self.truthful), list(self.sizes)
@@ -253,14 +253,14 @@ class _Prefix:
 
 
 @functools.lru_cache(maxsize=1024)
-def _reading(table: Vantage, history: _Prefix) -> Seen:
+def _reading(table: Vantage, history: _Prefix) -> Learnt:
     """What the seat knows after a round's first events, a multiple of `_STRIDE` of them: the
     reading `_STRIDE` events before, with those folded in. A memo of a pure function: what it
     returns is shared, and only ever copied. A reading is about 5 KiB; each seat the house
     plays needs its latest one kept, so 1,024 serve some 900 such seats at once."""
     lines = history.lines()
     if not lines:
-        return Seen(table)
+        return Learnt(table)
     cut = len(lines) - 1  # the newline that ends the last event
     for _ in range(_STRIDE):
         cut = lines.rfind(b"\n", 0, cut)
@@ -271,7 +271,7 @@ def _reading(table: Vantage, history: _Prefix) -> Seen:
     return seen
 
 
-def read(view: CheatGameView, history: Sequence[Event], me: int) -> Seen:
+def read(view: CheatGameView, history: Sequence[Event], me: int) -> Learnt:
     """What the seat knows, folded from the round's history; the view is the truth about our
     hand and every hand's size."""
     kept = len(history) - len(history) % _STRIDE

@@ -27,7 +27,14 @@ from typing import Final
 import kronikas.domain.cheat.events as ev
 from kronikas.domain.cards import COLOURED, PALE, Card
 from kronikas.domain.cheat.commands import Accept, Call, Command, Play
-from kronikas.domain.cheat.counting import Seen, Vantage, hypergeometric, is_true, read, true_count
+from kronikas.domain.cheat.counting import (
+    Learnt,
+    Vantage,
+    hypergeometric,
+    is_true,
+    read,
+    true_count,
+)
 from kronikas.domain.cheat.events import Event
 from kronikas.domain.cheat.states import ANNOUNCED, FIRST_RANK, next_rank
 from kronikas.domain.cheat.view import CheatGameView
@@ -50,7 +57,7 @@ _OUT: Final = 1000.0
 class _Plan:
     """The seat's table as it plans: how many turns a hand needs, and what plays are worth."""
 
-    def __init__(self, view: CheatGameView, seen: Seen) -> None:
+    def __init__(self, view: CheatGameView, seen: Learnt) -> None:
         table = view.cheat
         self.seen, self.n, self.me = seen, seen.n, seen.me
         self.rank = table.rank if table is not None else FIRST_RANK
@@ -259,7 +266,7 @@ def house_command(
     dealt = max((i for i, e in enumerate(history) if isinstance(e, ev.CheatRoundDealt)), default=0)
     if sum(isinstance(e, ev.CheatCardsPlayed) for e in history[dealt:]) > _PATIENCE:
         # The round is not ending: stop fighting it (see `_PATIENCE`); never call, shed a card.
-        plan = _Plan(view, Seen(Vantage.of(view, view.me.seat)))
+        plan = _Plan(view, Learnt(Vantage.of(view, view.me.seat)))
         if playing:
             return Play(cards=[max(view.me.hand, key=lambda c: (plan.worth(c, plan.me), c))])
         return Accept() if "accept" in legal else None
