@@ -9,81 +9,23 @@ read, and those modules import nothing of the benchmarks' but `served.py`.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
+
+from tests import import_graph
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "benchmarks"
 
 
-def _named(node: ast.AST, package: str) -> list[str]:
-    """The dotted names an import node (or a literal `import_module` call) asks for."""
-    if isinstance(node, ast.Import):
-        return [alias.name for alias in node.names]
-    if isinstance(node, ast.ImportFrom):
-        base = node.module or ""
-        if node.level:  # relative to the package (the benchmarks are one flat package)
-            base = ".".join(p for p in (package, base) if p)
-        return [base, *(f"{base}.{alias.name}" for alias in node.names)]
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute | ast.Name)
-        and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id)
-        == "import_module"
-        and node.args
-        and isinstance(node.args[0], ast.Constant)
-        and isinstance(node.args[0].value, str)
-    ):
-        return [node.args[0].value]
-    return []
-
-
 def imports(folder: Path, package: str = PACKAGE) -> dict[str, set[str]]:
     """Each module of `folder` (the package `package`), with the package's modules it imports."""
-    modules = {f"{package}.{path.stem}": path for path in sorted(folder.glob("*.py"))}
-    modules.pop(f"{package}.__init__", None)
-    found: dict[str, set[str]] = {}
-    for name, path in modules.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        wanted = {asked for node in ast.walk(tree) for asked in _named(node, package)}
-        found[name] = {asked for asked in wanted if asked in modules and asked != name}
-    return found
+    return import_graph.graph(folder, package)
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """One circle through each group of modules that reach one another (Tarjan's strongly
-    connected components), each as the path that closes it."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    groups: list[set[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for nxt in sorted(graph.get(node, ())):
-            if nxt not in index:
-                visit(nxt)
-                low[node] = min(low[node], low[nxt])
-            elif nxt in on_stack:
-                low[node] = min(low[node], index[nxt])
-        if low[node] == index[node]:
-            group = set()
-            while True:
-                top = stack.pop()
-                on_stack.discard(top)
-                group.add(top)
-                if top == node:
-                    break
-            if len(group) > 1:
-                groups.append(group)
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return [_circle(graph, group) for group in groups]
+    """One circle through each group of modules that reach one another, as the path that
+    closes it."""
+    return [_circle(graph, set(group)) for group in import_graph.cycles(graph)]
 
 
 def _circle(graph: dict[str, set[str]], group: set[str]) -> list[str]:
