@@ -39,20 +39,10 @@ from typing import Any
 
 import httpx
 
-from benchmarks.served import Served
+from benchmarks.served import GENEROUS, Served
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[1]
-GENEROUS = {
-    "RATE_LIMIT_PER_S": "100000",
-    "RATE_LIMIT_BURST": "100000",
-    "OPEN_LIMIT_PER_MIN": "1000000",
-    "READ_LIMIT_PER_S": "1000000",
-    "READ_LIMIT_BURST": "1000000",
-    "ADDRESS_LIMIT_PER_S": "1000000",
-    "ADDRESS_LIMIT_BURST": "1000000",
-    "STREAMS_PER_ADDRESS": "1000000",
-}
 LONG = 520
 """Events each table is played to: `events?after=0` is a full page (500)."""
 
