@@ -220,7 +220,11 @@ class ServiceProcess:
             stdout=self._log_file,
             stderr=subprocess.STDOUT,
         )
-        self.wait_ready()
+        try:
+            self.wait_ready()
+        except BaseException:  # a service that did not come up is not left running
+            self.stop()
+            raise
 
     def wait_ready(self, timeout: float = 30) -> None:
         import time
@@ -242,9 +246,15 @@ class ServiceProcess:
     def stop(self, sig: int | None = None) -> None:
         import signal
 
+        import subprocess
+
         if self.process.poll() is None:
             self.process.send_signal(sig or signal.SIGTERM)
-            self.process.wait(20)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:  # never left behind, even on a stalled machine
+                self.process.kill()
+                self.process.wait(20)
         self._log_file.close()
 
 
