@@ -23,6 +23,10 @@ sent in pieces costs seconds of CPU. This is uvicorn's httptools protocol with a
   problem+json with `Connection: close`, as soon as the bound is passed. The parser is given
   whole lines only, so a line sent in many fragments is joined once, here, in a bytearray: the
   cost is linear in what was read.
+
+And one thing for speed, not safety: uvicorn writes an answer's status line and headers, then its
+body, two system calls and two segments. An answer whose length is known (a move's, a view's) is
+written once, head and body together (`OneWrite`); streams are written as they come.
 """
 
 from __future__ import annotations
@@ -35,7 +39,11 @@ from typing import Any
 
 import msgspec
 from uvicorn.config import Config
-from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import (
+    STATUS_LINE,
+    HttpToolsProtocol,
+    RequestResponseCycle,
+)
 from uvicorn.server import ServerState
 
 from kronikas.api.client import bucket, parse, trusted
@@ -199,6 +207,40 @@ def _head_too_large(limit: int) -> bytes:
     return msgspec.json.encode(problem)
 
 
+class OneWrite:
+    """A request's transport as its response cycle sees it, until the answer's head is written:
+    the head of an answer with a body of known length is held, and written with the body's first
+    part, in one write. Then the cycle writes to the transport itself again."""
+
+    __slots__ = ("cycle", "held", "transport")
+
+    def __init__(self, transport: asyncio.Transport, cycle: RequestResponseCycle) -> None:
+        self.transport = transport
+        self.cycle = cycle
+        self.held: bytes | None = None
+
+    def write(self, data: bytes) -> None:
+        cycle = self.cycle
+        if self.held is not None:  # the body's first part: the head goes with it
+            cycle.transport = self.transport
+            self.transport.write(self.held + data)
+            return
+        if cycle.response_started:  # the head (a 100 Continue comes before it, written as is)
+            # (an answer to HEAD has no body written: its head goes at once)
+            if (
+                cycle.expected_content_length
+                and not cycle.chunked_encoding
+                and cycle.scope["method"] != "HEAD"
+            ):
+                self.held = data
+                return
+            cycle.transport = self.transport
+        self.transport.write(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
 class GuardedProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol, counted by the guard, with a deadline and a bound on heads."""
 
@@ -348,6 +390,10 @@ class GuardedProtocol(HttpToolsProtocol):
         self.in_head = self.head_begun = False
         self._stop_head_timer()
         super().on_headers_complete()
+
+    def _start_asgi_task(self, cycle: RequestResponseCycle, app: Any) -> None:
+        cycle.transport = OneWrite(self.transport, cycle)  # type: ignore[assignment]
+        super()._start_asgi_task(cycle, app)
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
