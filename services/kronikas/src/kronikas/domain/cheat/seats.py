@@ -4,7 +4,7 @@ house need (docs/rules.md, "Clocks, leaving and the house")."""
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import Final, assert_never
 
 import msgspec
 
@@ -12,18 +12,19 @@ from kronikas.domain import seating
 from kronikas.domain.builder import Place
 from kronikas.domain.cheat.states import Finished, Lobby, RoundOver, State, ToPlay, Window
 
+_STAGES: Final[dict[type[State], seating.Stage]] = {
+    Lobby: "lobby",
+    ToPlay: "playing",
+    Window: "playing",
+    RoundOver: "playing",
+    Finished: "over",
+}
+
 
 def stage_of(state: State) -> seating.Stage:
-    """Whether the match takes players, is started, or is over."""
-    match state:
-        case Lobby():
-            return "lobby"
-        case ToPlay() | Window() | RoundOver():
-            return "playing"
-        case Finished():
-            return "over"
-        case _:
-            assert_never(state)
+    """Whether the match takes players, is started, or is over (looked up by the state's type:
+    the builder asks it several times a move)."""
+    return _STAGES[type(state)]
 
 
 def reseat(state: State, seats: seating.Seating) -> State:

@@ -4,7 +4,7 @@ house need (docs/rules.md, "Clocks, leaving and the house")."""
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import Final, assert_never
 
 from msgspec.structs import replace
 
@@ -13,18 +13,20 @@ from kronikas.domain import seating
 from kronikas.domain.builder import Place
 from kronikas.domain.thirty_one.options import ThirtyOneOptions
 
+_STAGES: Final[dict[type[st.State], seating.Stage]] = {
+    st.Lobby: "lobby",
+    st.DealerChoice: "playing",
+    st.Turns: "playing",
+    st.LastCircuit: "playing",
+    st.RoundOver: "playing",
+    st.Finished: "over",
+}
+
 
 def stage_of(state: st.State) -> seating.Stage:
-    """Whether the match takes players, is started, or is over."""
-    match state:
-        case st.Lobby():
-            return "lobby"
-        case st.DealerChoice() | st.Turns() | st.LastCircuit() | st.RoundOver():
-            return "playing"
-        case st.Finished():
-            return "over"
-        case _:
-            assert_never(state)
+    """Whether the match takes players, is started, or is over (looked up by the state's type:
+    the builder asks it several times a move)."""
+    return _STAGES[type(state)]
 
 
 def seats_of(state: st.State) -> seating.Seating:
