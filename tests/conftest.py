@@ -245,7 +245,6 @@ class ServiceProcess:
 
     def stop(self, sig: int | None = None) -> None:
         import signal
-
         import subprocess
 
         if self.process.poll() is None:
