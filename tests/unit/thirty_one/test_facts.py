@@ -149,6 +149,10 @@ def test_a_seat_without_cards_has_no_score() -> None:
     lobby_state = fold(lobby(2))
     mine = me(lobby_state, 0)
     assert (mine.hand, mine.score, mine.swaps, mine.swap_all) == ([], None, [], None)
+    hands = {0: h("AH KH 7L"), 2: h("10B UB 9B")}
+    without_1 = fold([*lobby(3), dealt(hands, h("AL KL 8A"), 2, 3, out=[1])])  # seat 1 is out
+    assert (me(without_1, 1).hand, me(without_1, 1).score) == ([], None)
+    assert me(without_1, 0).score == 21
 
 
 def test_a_listed_swap_gives_the_score_it_says() -> None:
