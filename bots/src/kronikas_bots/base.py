@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from kronikas_client.events import GameEvent
-from kronikas_client.models import MyHand
 from kronikas_client.types import Unset
 
 PRESENCE = ("leave", "back")
@@ -28,6 +27,17 @@ class Player(Protocol):
 
     @property
     def away(self) -> bool: ...
+
+
+class Me(Protocol):
+    """What the shared code reads of a seat's own `me` in any game's view (each game's adds
+    what its cards are worth)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def hand(self) -> list[str]: ...
 
 
 class View(Protocol):
@@ -58,7 +68,7 @@ class View(Protocol):
     def players(self) -> Sequence[Player]: ...
 
     @property
-    def me(self) -> MyHand | None: ...
+    def me(self) -> Me | None: ...
 
 
 def moves(view: View) -> list[str]:

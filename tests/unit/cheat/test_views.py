@@ -6,8 +6,8 @@ import msgspec
 
 from kronikas.domain import cheat
 from kronikas.domain.cheat import Call, CheatOptions, CheatTableView, Play
+from kronikas.domain.cheat.facts import CheatMyHand
 from kronikas.domain.cheat.options import CheatTableOptions
-from kronikas.domain.common import MyHand
 
 from .helpers import fold, lobby, run, table
 
@@ -50,13 +50,16 @@ def test_the_lobby_view() -> None:
     assert [(p.house, p.away, p.left) for p in spectator.players] == [(False, False, False)] * 2
     assert spectator.deadline is None
     seated = cheat.view(state, 1, "g1", 3)
-    assert seated.me == MyHand(id="p1", seat=1, hand=[]) and seated.legal == ["leave"]
+    assert seated.me == CheatMyHand(id="p1", seat=1, hand=[], rank_counts={})
+    assert seated.legal == ["leave"]
 
 
 def test_a_player_sees_their_own_hand_and_legal_moves_and_a_spectator_neither() -> None:
     state = fold(THREE)
     mine = cheat.view(state, 1, "g1", len(THREE))
-    assert mine.me == MyHand(id="p1", seat=1, hand=["7B", "8B", "9B"])
+    assert mine.me == CheatMyHand(
+        id="p1", seat=1, hand=["7B", "8B", "9B"], rank_counts={"7": 1, "8": 1, "9": 1}
+    )
     assert mine.legal == ["leave"]
     assert cheat.view(state, 0, "g1", 5).legal == ["play", "leave"]
     spectator = cheat.view(state, None, "g1", 5)

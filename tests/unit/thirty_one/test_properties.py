@@ -26,6 +26,7 @@ from kronikas.domain.common import (
 from kronikas.domain.seating import Back, Join, Leave, TimeOut
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.conftest import examples
+from tests.unit.thirty_one.test_facts import check_facts
 
 standing_of = THIRTY_ONE.standing
 
@@ -176,6 +177,7 @@ def check_views(state: t.State, shown: dict[int, tuple[str, ...]], version: int)
             assert view.me is not None
             assert view.legal == t.legal(state, viewer)
             assert view.me.hand == (list(deal.hands[viewer]) if deal is not None else [])
+            check_facts(state, viewer, view)
         if last_round is not None and last_round["three_aces"] is not None:
             hands = last_round["hands"]
             assert [s for s, hand in enumerate(hands) if hand] == [last_round["three_aces"]]

@@ -80,7 +80,14 @@ def test_the_view_has_every_api_field_and_no_cheat_block() -> None:
         }
         for s in range(3)
     ]
-    assert body["me"] == {"id": "p1", "seat": 1, "hand": ["AH", "KH", "7L"]}
+    assert body["me"] == {
+        "id": "p1",
+        "seat": 1,
+        "hand": ["AH", "KH", "7L"],
+        "score": 21,
+        "swaps": [{"give": "7L", "take": take, "score": 21} for take in ("AL", "KL", "8A")],
+        "swap_all": 21,
+    }
     assert body["legal"] == ["swap", "swap_all", "pass", "leave"]
     assert body["thirty_one"] == {
         "table": ["AL", "KL", "8A"],

@@ -16,6 +16,8 @@ from .cheat_game_view_status import CheatGameViewStatus
 from .cheat_last_play import CheatLastPlay
 from .cheat_match_ended import CheatMatchEnded
 from .cheat_match_ended_event import CheatMatchEndedEvent
+from .cheat_my_hand import CheatMyHand
+from .cheat_my_hand_rank_counts import CheatMyHandRankCounts
 from .cheat_options import CheatOptions
 from .cheat_penalty import CheatPenalty
 from .cheat_penalty_taken import CheatPenaltyTaken
@@ -58,7 +60,6 @@ from .lobby import Lobby
 from .lobby_entry import LobbyEntry
 from .lobby_entry_kind import LobbyEntryKind
 from .lobby_entry_status import LobbyEntryStatus
-from .my_hand import MyHand
 from .option_info import OptionInfo
 from .option_info_type import OptionInfoType
 from .pass_ import Pass
@@ -100,6 +101,7 @@ from .thirty_one_hands_swapped import ThirtyOneHandsSwapped
 from .thirty_one_hands_swapped_event import ThirtyOneHandsSwappedEvent
 from .thirty_one_match_ended import ThirtyOneMatchEnded
 from .thirty_one_match_ended_event import ThirtyOneMatchEndedEvent
+from .thirty_one_my_hand import ThirtyOneMyHand
 from .thirty_one_options import ThirtyOneOptions
 from .thirty_one_passed import ThirtyOnePassed
 from .thirty_one_passed_event import ThirtyOnePassedEvent
@@ -113,6 +115,7 @@ from .thirty_one_round_ended_event import ThirtyOneRoundEndedEvent
 from .thirty_one_round_result import ThirtyOneRoundResult
 from .thirty_one_seat_away_event import ThirtyOneSeatAwayEvent
 from .thirty_one_seat_back_event import ThirtyOneSeatBackEvent
+from .thirty_one_swap_choice import ThirtyOneSwapChoice
 from .thirty_one_table_options import ThirtyOneTableOptions
 from .thirty_one_table_view import ThirtyOneTableView
 from .thirty_one_table_view_phase import ThirtyOneTableViewPhase
@@ -134,6 +137,8 @@ __all__ = (
     "CheatLastPlay",
     "CheatMatchEnded",
     "CheatMatchEndedEvent",
+    "CheatMyHand",
+    "CheatMyHandRankCounts",
     "CheatOptions",
     "CheatPenalty",
     "CheatPenaltyTaken",
@@ -176,7 +181,6 @@ __all__ = (
     "LobbyEntry",
     "LobbyEntryKind",
     "LobbyEntryStatus",
-    "MyHand",
     "OptionInfo",
     "OptionInfoType",
     "Pass",
@@ -218,6 +222,7 @@ __all__ = (
     "ThirtyOneHandsSwappedEvent",
     "ThirtyOneMatchEnded",
     "ThirtyOneMatchEndedEvent",
+    "ThirtyOneMyHand",
     "ThirtyOneOptions",
     "ThirtyOnePassed",
     "ThirtyOnePassedEvent",
@@ -231,6 +236,7 @@ __all__ = (
     "ThirtyOneRoundResult",
     "ThirtyOneSeatAwayEvent",
     "ThirtyOneSeatBackEvent",
+    "ThirtyOneSwapChoice",
     "ThirtyOneTableOptions",
     "ThirtyOneTableView",
     "ThirtyOneTableViewPhase",

@@ -10,11 +10,11 @@ from ..models.cheat_game_view_status import CheatGameViewStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.cheat_my_hand import CheatMyHand
     from ..models.cheat_player_view import CheatPlayerView
     from ..models.cheat_round_result import CheatRoundResult
     from ..models.cheat_table_options import CheatTableOptions
     from ..models.cheat_table_view import CheatTableView
-    from ..models.my_hand import MyHand
 
 
 T = TypeVar("T", bound="CheatGameView")
@@ -32,7 +32,7 @@ class CheatGameView:
         kind (Literal['cheat']):  Default: 'cheat'.
         last_round (CheatRoundResult | None):
         legal (list[str] | None):
-        me (MyHand | None):
+        me (CheatMyHand | None):
         options (CheatTableOptions):
         players (list[CheatPlayerView]):
         round_ (int):
@@ -51,7 +51,7 @@ class CheatGameView:
     id: str
     last_round: CheatRoundResult | None
     legal: list[str] | None
-    me: MyHand | None
+    me: CheatMyHand | None
     options: CheatTableOptions
     players: list[CheatPlayerView]
     round_: int
@@ -65,9 +65,9 @@ class CheatGameView:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.cheat_my_hand import CheatMyHand  # noqa: PLC0415
         from ..models.cheat_round_result import CheatRoundResult  # noqa: PLC0415
         from ..models.cheat_table_view import CheatTableView  # noqa: PLC0415
-        from ..models.my_hand import MyHand  # noqa: PLC0415
 
         cheat: dict[str, Any] | None
         if isinstance(self.cheat, CheatTableView):
@@ -99,7 +99,7 @@ class CheatGameView:
             legal = self.legal
 
         me: dict[str, Any] | None
-        if isinstance(self.me, MyHand):
+        if isinstance(self.me, CheatMyHand):
             me = self.me.to_dict()
         else:
             me = self.me
@@ -159,11 +159,11 @@ class CheatGameView:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.cheat_my_hand import CheatMyHand  # noqa: PLC0415
         from ..models.cheat_player_view import CheatPlayerView  # noqa: PLC0415
         from ..models.cheat_round_result import CheatRoundResult  # noqa: PLC0415
         from ..models.cheat_table_options import CheatTableOptions  # noqa: PLC0415
         from ..models.cheat_table_view import CheatTableView  # noqa: PLC0415
-        from ..models.my_hand import MyHand  # noqa: PLC0415
 
         d = dict(src_dict)
 
@@ -232,18 +232,18 @@ class CheatGameView:
 
         legal = _parse_legal(d.pop("legal"))
 
-        def _parse_me(data: object) -> MyHand | None:
+        def _parse_me(data: object) -> CheatMyHand | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                me_type_0 = MyHand.from_dict(data)
+                me_type_0 = CheatMyHand.from_dict(data)
 
                 return me_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(MyHand | None, data)
+            return cast(CheatMyHand | None, data)
 
         me = _parse_me(d.pop("me"))
 

@@ -10,7 +10,7 @@ from ..models.thirty_one_game_view_status import ThirtyOneGameViewStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.my_hand import MyHand
+    from ..models.thirty_one_my_hand import ThirtyOneMyHand
     from ..models.thirty_one_player_view import ThirtyOnePlayerView
     from ..models.thirty_one_round_result import ThirtyOneRoundResult
     from ..models.thirty_one_table_options import ThirtyOneTableOptions
@@ -31,7 +31,7 @@ class ThirtyOneGameView:
         kind (Literal['thirty_one']):  Default: 'thirty_one'.
         last_round (None | ThirtyOneRoundResult):
         legal (list[str] | None):
-        me (MyHand | None):
+        me (None | ThirtyOneMyHand):
         options (ThirtyOneTableOptions):
         players (list[ThirtyOnePlayerView]):
         round_ (int):
@@ -50,7 +50,7 @@ class ThirtyOneGameView:
     id: str
     last_round: None | ThirtyOneRoundResult
     legal: list[str] | None
-    me: MyHand | None
+    me: None | ThirtyOneMyHand
     options: ThirtyOneTableOptions
     players: list[ThirtyOnePlayerView]
     round_: int
@@ -65,7 +65,7 @@ class ThirtyOneGameView:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.my_hand import MyHand  # noqa: PLC0415
+        from ..models.thirty_one_my_hand import ThirtyOneMyHand  # noqa: PLC0415
         from ..models.thirty_one_round_result import ThirtyOneRoundResult  # noqa: PLC0415
         from ..models.thirty_one_table_view import ThirtyOneTableView  # noqa: PLC0415
 
@@ -93,7 +93,7 @@ class ThirtyOneGameView:
             legal = self.legal
 
         me: dict[str, Any] | None
-        if isinstance(self.me, MyHand):
+        if isinstance(self.me, ThirtyOneMyHand):
             me = self.me.to_dict()
         else:
             me = self.me
@@ -159,7 +159,7 @@ class ThirtyOneGameView:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.my_hand import MyHand  # noqa: PLC0415
+        from ..models.thirty_one_my_hand import ThirtyOneMyHand  # noqa: PLC0415
         from ..models.thirty_one_player_view import ThirtyOnePlayerView  # noqa: PLC0415
         from ..models.thirty_one_round_result import ThirtyOneRoundResult  # noqa: PLC0415
         from ..models.thirty_one_table_options import ThirtyOneTableOptions  # noqa: PLC0415
@@ -217,18 +217,18 @@ class ThirtyOneGameView:
 
         legal = _parse_legal(d.pop("legal"))
 
-        def _parse_me(data: object) -> MyHand | None:
+        def _parse_me(data: object) -> None | ThirtyOneMyHand:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                me_type_0 = MyHand.from_dict(data)
+                me_type_0 = ThirtyOneMyHand.from_dict(data)
 
                 return me_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(MyHand | None, data)
+            return cast(None | ThirtyOneMyHand, data)
 
         me = _parse_me(d.pop("me"))
 

@@ -154,7 +154,7 @@ export type CheatGameView = {
     kind: 'cheat';
     last_round: CheatRoundResult | null;
     legal: Array<string> | null;
-    me: MyHand | null;
+    me: CheatMyHand | null;
     options: CheatTableOptions;
     players: Array<CheatPlayerView>;
     round: number;
@@ -205,6 +205,21 @@ export type CheatMatchEndedEvent = {
      * 1, 2, 3… without gaps.
      */
     version: number;
+};
+
+/**
+ * CheatMyHand
+ */
+export type CheatMyHand = {
+    hand: Array<string>;
+    id: string;
+    /**
+     * How many cards of each rank the hand holds, by rank code (7 8 9 10 U O K A), the Chroniclers under their card codes (XC, XP); only what the hand holds, in hand order.
+     */
+    rank_counts: {
+        [key: string]: number;
+    };
+    seat: number;
 };
 
 /**
@@ -823,15 +838,6 @@ export type LobbyEntry = {
 };
 
 /**
- * MyHand
- */
-export type MyHand = {
-    hand: Array<string>;
-    id: string;
-    seat: number;
-};
-
-/**
  * OptionInfo
  */
 export type OptionInfo = {
@@ -1209,7 +1215,7 @@ export type ThirtyOneGameView = {
     kind: 'thirty_one';
     last_round: ThirtyOneRoundResult | null;
     legal: Array<string> | null;
-    me: MyHand | null;
+    me: ThirtyOneMyHand | null;
     options: ThirtyOneTableOptions;
     players: Array<ThirtyOnePlayerView>;
     round: number;
@@ -1354,6 +1360,27 @@ export type ThirtyOneMatchEndedEvent = {
      * 1, 2, 3… without gaps.
      */
     version: number;
+};
+
+/**
+ * ThirtyOneMyHand
+ */
+export type ThirtyOneMyHand = {
+    hand: Array<string>;
+    id: string;
+    /**
+     * The hand's score by the rules: 0 below 21, else the best suit's sum (21 to 32); 30.5 for three of a rank, 33 for three Aces; `XC` counts as the card that scores best; null while the seat holds no cards.
+     */
+    score: number | null;
+    seat: number;
+    /**
+     * The hand's score after `swap_all` (the table's three cards), when the seat may send it now; else null.
+     */
+    swap_all: number | null;
+    /**
+     * Every swap the seat may send now, by the hand's cards then the table's, with the hand's score after each; empty when the seat may not swap.
+     */
+    swaps: Array<ThirtyOneSwapChoice>;
 };
 
 /**
@@ -1562,6 +1589,18 @@ export type ThirtyOneSeatBackEvent = {
      * 1, 2, 3… without gaps.
      */
     version: number;
+};
+
+/**
+ * ThirtyOneSwapChoice
+ */
+export type ThirtyOneSwapChoice = {
+    give: string;
+    /**
+     * The hand's score after this swap, by the rules: 0 below 21, else the best suit's sum (21 to 32); 30.5 for three of a rank, 33 for three Aces; `XC` counts as the card that scores best.
+     */
+    score: number;
+    take: string;
 };
 
 /**

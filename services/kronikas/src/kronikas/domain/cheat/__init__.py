@@ -1,8 +1,8 @@
 """Cheat (seeds 000/001, docs/rules.md): the rules engine as a Decider.
 
 The contract is docs/engines.md; this package offers it as module-level names, gathered here from
-`options`, `commands`, `events`, `states`, `legal`, `decide`, `evolve` and `view`. The life of a
-table:
+`options`, `commands`, `events`, `states`, `legal`, `decide`, `evolve`, `facts` (a seat's count
+of each rank, as its view says) and `view`. The life of a table:
 
 1. `created(options, seeded)` gives the first event of every game (`CheatGameCreated`); the
    application appends it itself when the table is created. `initial_state(options, seeded)` is the
@@ -56,6 +56,7 @@ from kronikas.domain.cheat.events import (
     CheatRoundEnded,
     Event,
 )
+from kronikas.domain.cheat.facts import CheatMyHand, rank_counts
 from kronikas.domain.cheat.options import (
     KIND,
     MIN_PLAYERS,
@@ -118,6 +119,7 @@ __all__ = [
     "CheatGameView",
     "CheatLastPlay",
     "CheatMatchEnded",
+    "CheatMyHand",
     "CheatOptions",
     "CheatPenalty",
     "CheatPenaltyTaken",
@@ -161,6 +163,7 @@ __all__ = [
     "may_call",
     "places_of",
     "points_of",
+    "rank_counts",
     "redact",
     "seat_of",
     "sort_cards",

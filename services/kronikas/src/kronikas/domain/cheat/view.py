@@ -10,6 +10,7 @@ import msgspec
 import kronikas.domain.cheat.events as ev
 import kronikas.domain.cheat.states as st
 from kronikas.domain.cards import Card
+from kronikas.domain.cheat.facts import CheatMyHand, my_hand
 from kronikas.domain.cheat.options import CheatTableOptions
 from kronikas.domain.common import (
     AwaySeat,
@@ -18,7 +19,6 @@ from kronikas.domain.common import (
     EndReasonOnWire,
     HouseSeat,
     LeftSeat,
-    MyHand,
     wire_reason,
 )
 from kronikas.domain.engine import Status, Viewer
@@ -75,7 +75,7 @@ class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat", 
     turn: int | None
     winners: list[int]
     players: list[CheatPlayerView]
-    me: MyHand | None
+    me: CheatMyHand | None
     legal: list[str] | None
     cheat: CheatTableView | None
     last_round: st.CheatRoundResult | None
@@ -157,7 +157,7 @@ def _lobby_view(
         turn=None,
         winners=[],
         players=_players(match.seats, None, None),
-        me=None if seat is None else MyHand(id=match.seats[seat].id, seat=seat, hand=[]),
+        me=None if seat is None else my_hand(match.seats[seat].id, seat, ()),
         legal=viewer.legal,
         cheat=None,
         last_round=None,
@@ -205,9 +205,7 @@ def view(
         turn=deal.turn if playing else None,
         winners=winners,
         players=_players(game.seats, deal.hands, game.points),
-        me=None
-        if seat is None
-        else MyHand(id=game.seats[seat].id, seat=seat, hand=list(deal.hands[seat])),
+        me=None if seat is None else my_hand(game.seats[seat].id, seat, deal.hands[seat]),
         legal=viewer.legal,
         cheat=CheatTableView(
             rank=deal.rank,

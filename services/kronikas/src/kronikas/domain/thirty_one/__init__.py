@@ -3,8 +3,9 @@
 The package is the engine contract of docs/engines.md: every name the application, the API, the
 tests and the bench use is re-exported here. The modules, in the order they build on each other:
 `options`, `scoring`, `commands`, `events`, `view_types`, `states`, `legal` (the predicates
-`decide` checks: what a seat may do, stated once), `evolve`, `decide`, `view` (`view`,
-`redact`), `seats` (where seating is kept), `house` and `engine` (the game built in one value).
+`decide` checks: what a seat may do, stated once), `facts` (what a seat's cards are worth, as
+its view says), `evolve`, `decide`, `view` (`view`, `redact`), `seats` (where seating is kept),
+`house` and `engine` (the game built in one value).
 
 Decisions taken here where the rules leave a detail open (docs/rules.md lists them too):
 
@@ -94,8 +95,10 @@ from kronikas.domain.thirty_one.states import (
 from kronikas.domain.thirty_one.view import redact
 from kronikas.domain.thirty_one.view_types import (
     ThirtyOneGameView,
+    ThirtyOneMyHand,
     ThirtyOnePlayerView,
     ThirtyOneRoundResult,
+    ThirtyOneSwapChoice,
     ThirtyOneTableView,
 )
 
@@ -152,12 +155,14 @@ __all__ = [
     "ThirtyOneHandShown",
     "ThirtyOneHandsSwapped",
     "ThirtyOneMatchEnded",
+    "ThirtyOneMyHand",
     "ThirtyOneOptions",
     "ThirtyOnePassed",
     "ThirtyOnePlayerView",
     "ThirtyOneRoundDealt",
     "ThirtyOneRoundEnded",
     "ThirtyOneRoundResult",
+    "ThirtyOneSwapChoice",
     "ThirtyOneTableOptions",
     "ThirtyOneTableView",
     "TimeOut",

@@ -10,9 +10,10 @@ from msgspec.structs import replace
 import kronikas.domain.thirty_one.events as ev
 import kronikas.domain.thirty_one.states as st
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, MyHand, wire_reason
+from kronikas.domain.common import DeckRevealed, wire_reason
 from kronikas.domain.engine import Viewer
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
+from kronikas.domain.thirty_one.facts import my_hand
 from kronikas.domain.thirty_one.options import ThirtyOneTableOptions
 from kronikas.domain.thirty_one.view_types import (
     ThirtyOneGameView,
@@ -100,7 +101,9 @@ def view(
         turn=turn,
         winners=winners,
         players=players,
-        me=None if seat is None else MyHand(id=players[seat].id, seat=seat, hand=list(hands[seat])),
+        me=None
+        if seat is None
+        else my_hand(state, seat, players[seat].id, hands[seat], viewer.legal or ()),
         legal=viewer.legal,
         thirty_one=table,
         last_round=game.last_round,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from msgspec import UNSET, Struct
+from msgspec import UNSET, Meta, Struct
 
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
@@ -59,6 +59,51 @@ class ThirtyOneRoundResult(Struct, frozen=True):
     three_aces: int | None
 
 
+_SCORING = (
+    "by the rules: 0 below 21, else the best suit's sum (21 to 32); 30.5 for three of a rank, "
+    "33 for three Aces; `XC` counts as the card that scores best"
+)
+HandScore = Annotated[
+    float | None,
+    Meta(description=f"The hand's score {_SCORING}; null while the seat holds no cards."),
+]
+SwapScore = Annotated[float, Meta(description=f"The hand's score after this swap, {_SCORING}.")]
+SwapAllScore = Annotated[
+    float | None,
+    Meta(
+        description="The hand's score after `swap_all` (the table's three cards), when the seat "
+        "may send it now; else null."
+    ),
+]
+
+
+class ThirtyOneSwapChoice(Struct, frozen=True):
+    """A swap the seat may make now (the command `{"type": "swap", "give", "take"}`) and what
+    its hand scores after it."""
+
+    give: Card
+    take: Card
+    score: SwapScore
+
+
+Swaps = Annotated[
+    list[ThirtyOneSwapChoice],
+    Meta(
+        description="Every swap the seat may send now, by the hand's cards then the table's, "
+        "with the hand's score after each; empty when the seat may not swap."
+    ),
+]
+
+
+class ThirtyOneMyHand(MyHand, frozen=True):
+    """The asking player's own seat and cards (`me` in a view), with what they are worth,
+    supplied by the engine so that no client scores a hand itself."""
+
+    score: HandScore
+    swaps: Swaps
+    swap_all: SwapAllScore
+
+
 class ThirtyOneGameView(
     Struct, frozen=True, tag_field="kind", tag="thirty_one", omit_defaults=True
 ):
@@ -75,7 +120,7 @@ class ThirtyOneGameView(
     turn: int | None
     winners: list[int]
     players: list[ThirtyOnePlayerView]
-    me: MyHand | None
+    me: ThirtyOneMyHand | None
     legal: list[str] | None
     thirty_one: ThirtyOneTableView | None
     last_round: ThirtyOneRoundResult | None

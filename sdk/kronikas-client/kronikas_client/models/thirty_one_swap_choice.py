@@ -1,42 +1,43 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="MyHand")
+T = TypeVar("T", bound="ThirtyOneSwapChoice")
 
 
 @_attrs_define
-class MyHand:
+class ThirtyOneSwapChoice:
     """
     Attributes:
-        hand (list[str]):
-        id (str):
-        seat (int):
+        give (str):
+        score (float): The hand's score after this swap, by the rules: 0 below 21, else the best suit's sum (21 to 32);
+            30.5 for three of a rank, 33 for three Aces; `XC` counts as the card that scores best.
+        take (str):
     """
 
-    hand: list[str]
-    id: str
-    seat: int
+    give: str
+    score: float
+    take: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        hand = self.hand
+        give = self.give
 
-        id = self.id
+        score = self.score
 
-        seat = self.seat
+        take = self.take
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "hand": hand,
-                "id": id,
-                "seat": seat,
+                "give": give,
+                "score": score,
+                "take": take,
             }
         )
 
@@ -45,20 +46,20 @@ class MyHand:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        hand = cast(list[str], d.pop("hand"))
+        give = d.pop("give")
 
-        id = d.pop("id")
+        score = d.pop("score")
 
-        seat = d.pop("seat")
+        take = d.pop("take")
 
-        my_hand = cls(
-            hand=hand,
-            id=id,
-            seat=seat,
+        thirty_one_swap_choice = cls(
+            give=give,
+            score=score,
+            take=take,
         )
 
-        my_hand.additional_properties = d
-        return my_hand
+        thirty_one_swap_choice.additional_properties = d
+        return thirty_one_swap_choice
 
     @property
     def additional_keys(self) -> list[str]:
