@@ -533,7 +533,7 @@ function table(id) {
   const logList = h("ul", { class: "log", "aria-live": "polite", "aria-relevant": "additions" });
   // Beside the table: how to play (drawn once the kind is known), what happened, and the table's
   // details for whoever asks (its version is of no use to a player, and takes room).
-  const helpBox = h("section", { class: "panel help-box", "aria-label": "How to play" });
+  const helpBox = h("section", { class: "panel help-box", "aria-label": "How to play", hidden: true });
   const about = h("dl", { class: "about-list" });
   replace(
     root,
@@ -815,6 +815,7 @@ function table(id) {
     if (game && helpFor !== view.kind) {
       helpFor = view.kind;
       replace(helpBox, rulesBox(view.kind, game, { open: view.status !== "finished" }));
+      helpBox.hidden = false;
     }
     replace(
       about,
