@@ -15,7 +15,14 @@ from playwright.async_api import Page, expect
 
 from tests.api.tables import Tables
 from tests.browser.conftest import PHONE, PageFactory, Served
-from tests.browser.test_web_table import button, cards_loaded, cards_of, enabled, open_lobby
+from tests.browser.test_web_table import (
+    button,
+    cards_loaded,
+    cards_of,
+    enabled,
+    no_horizontal_scroll,
+    open_lobby,
+)
 
 DESKTOP = (1280, 800)
 SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
@@ -121,6 +128,7 @@ async def test_the_lobby_teaches_each_game_and_shows_its_rules(
     assert await rules.get_by_role("table").count() >= 2
     text = await rules.inner_text()
     assert "**" not in text and "](" not in text and "| ---" not in text, "Markdown left raw"
+    await no_horizontal_scroll(page)  # its wide tables scroll within the rules, not the page
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -165,6 +173,7 @@ async def test_play_against_the_house_reaches_a_dealt_hand_with_help_beside_it(
     await expect(help_box.locator(".how-to ol > li").first).to_be_visible()
     await help_box.get_by_text(f"The full rules of {GAMES[kind]}").click()
     await expect(help_box.get_by_role("heading", name=re.compile("^The rules of"))).to_be_visible()
+    await no_horizontal_scroll(page)
 
 
 async def test_on_a_phone_a_sixteen_card_hand_and_its_moves_fit_the_first_screen(
