@@ -21,7 +21,7 @@ export const howTo = [
 /** The table options in a player's words, by name; an option not here keeps the service's words. */
 export const optionWords = {
   decks: { label: "Decks", help: "One deck seats up to 4 players; two decks seat 5 to 8." },
-  max_play: { label: "Most cards in one play", help: "How many cards a player may put down at once (1 to 4)." },
+  max_play: { label: "Most cards in one play", help: "How many cards a player may put down at once." },
   rounds: { label: "Rounds", help: "How many rounds the match lasts; points add up over them." },
   place_points: {
     label: "Points for each place",
