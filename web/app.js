@@ -139,7 +139,9 @@ async function lobby() {
                   go.removeAttribute("title");
                   go.textContent = label;
                 };
-                await createTable(k, {}, lastName() || "Player", house, fail, true);
+                // A visitor who never typed a name plays as "Player", which is not remembered.
+                const name = lastName();
+                await createTable(k, {}, name || "Player", house, fail, { start: true, remember: !!name });
               },
             },
             label,
@@ -448,9 +450,9 @@ function field(label, input, help) {
 
 /**
  * Open the table, sit at it (when a name was given), seat the house players, start it when asked
- * (`start`: a game against the house), then go there.
+ * (`start`: a game against the house), then go there. `remember`: keep the name for next time.
  */
-async function createTable(kind, options, name, house, fail, start = false) {
+async function createTable(kind, options, name, house, fail, { start = false, remember = true } = {}) {
   let created;
   try {
     created = await api.create(kind.kind, options);
@@ -461,7 +463,7 @@ async function createTable(kind, options, name, house, fail, start = false) {
   store.set(id, { hostToken: created.host_token });
   const notes = [];
   if (name) {
-    localStorage.setItem(NAME_KEY, name);
+    if (remember) localStorage.setItem(NAME_KEY, name);
     try {
       const joined = await api.join(id, name);
       store.set(id, { token: joined.token, name });

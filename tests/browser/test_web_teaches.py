@@ -167,6 +167,9 @@ async def test_play_against_the_house_reaches_a_dealt_hand_with_help_beside_it(
     await play_against_the_house(page, web_service.url, GAMES[kind])
     players = page.locator(".players .player")
     await expect(players).to_have_count(3)
+    # A visitor who never typed a name plays as "Player", and that name is not kept for later.
+    await expect(page.locator(".player.me")).to_contain_text("Player (you)")
+    assert await page.evaluate("() => localStorage.getItem('kronikas.name')") is None
     assert await page.locator(".players .badge.house").count() == 2
     help_box = page.locator(".help-box")
     await expect(help_box.get_by_text(f"How to play {GAMES[kind]}", exact=True)).to_be_visible()
