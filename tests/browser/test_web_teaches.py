@@ -287,3 +287,45 @@ async def test_the_rules_route_answers_the_page_and_a_404_for_another_kind(
         missing = await client.get("/v1/kinds/no_such_game/rules")
         assert missing.status_code == 404
         assert json.loads(missing.text)["code"] == "not_found"
+
+
+async def test_the_markdown_reader_draws_text_never_markup(
+    page_factory: PageFactory, web_service: Served
+) -> None:
+    """The rules are drawn as elements made from text: markup in them shows as written, and a
+    link leads only to a heading of the rules themselves."""
+    page = await page_factory()
+    await open_lobby(page, web_service.url)
+    drawn: dict[str, Any] = await page.evaluate(
+        """async () => {
+          const { markdown } = await import("/markdown.js");
+          const box = document.createElement("div");
+          box.append(...markdown([
+            "# Title <img src=x onerror=window.__owned=1>",
+            "",
+            "- one **bold `code`**",
+            "  goes on",
+            "  - nested [to the title](#title-img-srcx-onerrorwindow__owned1)",
+            "- two [away](javascript:window.__owned=2) and [page](api.md#x)",
+            "",
+            "| a | b |",
+            "|---|---|",
+            "| <script>window.__owned=3</script> | `x` |",
+          ].join("\\n"), { prefix: "t-" }));
+          document.body.append(box);
+          await new Promise((r) => setTimeout(r, 50));
+          return {
+            owned: window.__owned ?? null,
+            tags: [...box.querySelectorAll("*")].map((e) => e.tagName.toLowerCase()),
+            hrefs: [...box.querySelectorAll("a")].map((a) => a.getAttribute("href")),
+            text: box.innerText,
+            nested: box.querySelectorAll("ul ul li").length,
+          };
+        }"""
+    )
+    assert drawn["owned"] is None
+    assert not {"img", "script"} & set(drawn["tags"]), drawn["tags"]
+    assert {"h3", "ul", "li", "strong", "code", "table", "th", "td"} <= set(drawn["tags"])
+    assert drawn["hrefs"] == ["#t-title-img-srcx-onerrorwindow__owned1"], drawn["hrefs"]
+    assert "<img src=x" in drawn["text"] and "<script>" in drawn["text"]
+    assert "one bold code goes on" in drawn["text"] and drawn["nested"] == 1
