@@ -132,10 +132,11 @@ function problemFrom(status, body, headers) {
  * ApiError with status 0 when the service cannot be reached.
  * @param {string} method
  * @param {string} path
- * @param {{token?: string | null, body?: unknown, headers?: Record<string, string>}} [options]
+ * @param {{token?: string | null, body?: unknown, headers?: Record<string, string>, raw?: boolean}} [options]
+ *   `raw`: a 2xx answer's body is its text, not parsed
  * @returns {Promise<Answer<any>>}
  */
-export async function request(method, path, { token, body, headers = {} } = {}) {
+export async function request(method, path, { token, body, headers = {}, raw = false } = {}) {
   /** @type {RequestInit & {headers: Record<string, string>}} */
   const init = { method, headers: { Accept: "application/json", ...headers }, cache: "no-store" };
   if (token) init.headers.Authorization = `Bearer ${token}`;
@@ -163,7 +164,7 @@ export async function request(method, path, { token, body, headers = {} } = {}) 
   }
   if (!response.ok)
     throw new ApiError(response.status, problemFrom(response.status, parsed, response.headers));
-  return { body: parsed, etag: versionOf(response.headers.get("ETag")), status: response.status };
+  return { body: raw ? text : parsed, etag: versionOf(response.headers.get("ETag")), status: response.status };
 }
 
 /** `"12"` or `W/"12"` → 12; anything else → null. */
@@ -181,7 +182,25 @@ export function newKey() {
 const enc = encodeURIComponent;
 const LIMITED_RETRIES = 5; // 429s a retried command waits out before it gives up
 
+/** A game's rules as Markdown text, kept once fetched: they do not change while the page lives. */
+const rulesText = new Map();
+
 export const api = {
+  /**
+   * @param {string} kind
+   * @returns {Promise<string>}
+   */
+  rules(kind) {
+    if (!rulesText.has(kind)) {
+      const text = request("GET", `/v1/kinds/${enc(kind)}/rules`, {
+        headers: { Accept: "text/markdown" },
+        raw: true,
+      }).then((r) => /** @type {string} */ (r.body));
+      text.catch(() => rulesText.delete(kind)); // a failure is asked again next time
+      rulesText.set(kind, text);
+    }
+    return rulesText.get(kind);
+  },
   kinds: () => request("GET", "/v1/kinds").then((/** @type {Answer<Kinds>} */ r) => r.body.kinds),
   /** @returns {Promise<Lobby>} */
   lobby: (status = "open", limit = 20) =>

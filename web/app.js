@@ -15,6 +15,7 @@ import { API_BASE, API_PARAM, ApiError, api, clock } from "./api.js";
 import { gameOf, titles } from "./games.js";
 import { seatSocket } from "./socket.js";
 import { follow } from "./stream.js";
+import { markdown } from "./markdown.js";
 import { countdown, h, humanize, listWords, messageBox, plural, problemWords, replace } from "./ui.js";
 import { describe } from "./words.js";
 
@@ -97,9 +98,67 @@ async function lobby() {
   document.title = "Krónikás";
   /** @type {{kinds: KindInfo[] | null, kind: string | null, tables: LobbyEntry[] | ApiError | null}} */
   const state = { kinds: null, kind: null, tables: null };
+  const playBox = h("section", { class: "panel play-now", "aria-labelledby": "play-title" });
   const createBox = h("section", { class: "panel", "aria-labelledby": "create-title" });
   const listBox = h("section", { class: "panel", "aria-labelledby": "open-title" });
-  replace(root, h("h1", { class: "visually-hidden" }, "Krónikás card tables"), listBox, createBox);
+  replace(root, h("h1", { class: "visually-hidden" }, "Krónikás card tables"), playBox, createBox, listBox);
+
+  /** Each game: what it is, a one-click game against the house, how to play and its rules. */
+  function renderPlay(message) {
+    const title = h("h2", { id: "play-title" }, "Play now");
+    if (!state.kinds) {
+      replace(playBox, title, messageBox(message) || h("p", { class: "quiet" }, "Loading the games…"));
+      return;
+    }
+    const notice = h("div", {}, messageBox(message));
+    replace(
+      playBox,
+      title,
+      h("p", { class: "quiet" }, "Play at once against the computer (the house), or open a table for friends below."),
+      notice,
+      h(
+        "ul",
+        { class: "games" },
+        state.kinds.map((k) => {
+          const game = gameOf(k.kind);
+          const house = Math.min(2, k.max_players - 1);
+          const label = `Play ${gameTitle(k.kind)} against the house`;
+          const go = h(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              dataset: { key: `play-${k.kind}` },
+              onclick: async () => {
+                go.disabled = true;
+                go.title = "Opening the table…";
+                go.textContent = "Opening the table…";
+                const fail = (msg) => {
+                  replace(notice, messageBox(msg));
+                  go.disabled = false;
+                  go.removeAttribute("title");
+                  go.textContent = label;
+                };
+                // A visitor who never typed a name plays as "Player", which is not remembered.
+                const name = lastName();
+                await createTable(k, {}, name || "Player", house, fail, { start: true, remember: !!name });
+              },
+            },
+            label,
+          );
+          return h(
+            "li",
+            { class: "game" },
+            h("h3", {}, gameTitle(k.kind), " ", h("span", { class: "quiet" }, `${k.min_players} to ${k.max_players} players`)),
+            game ? h("p", {}, game.howTo[0]) : null,
+            h("p", { class: "quiet" }, `You and ${plural(house, "house player")}; the game starts at once.`),
+            go,
+            game ? rulesBox(k.kind, game) : null,
+          );
+        }),
+      ),
+    );
+  }
 
   /** The form for one kind; built again only when the kind changes, so typed values stay. */
   function renderCreate(message) {
@@ -115,6 +174,7 @@ async function lobby() {
     const fail = (msg) => {
       replace(notice, messageBox(msg));
       submit.disabled = false;
+      submit.removeAttribute("title");
       submit.textContent = label;
     };
 
@@ -137,6 +197,7 @@ async function lobby() {
             return fail({ kind: "error", title: "Check the options", text: err.message });
           }
           submit.disabled = true;
+          submit.title = "Opening the table…";
           submit.textContent = "Opening…";
           const name = String(data.get("name") || "").trim();
           await createTable(kind, options, name, Number(data.get("house") || 0), fail);
@@ -166,7 +227,6 @@ async function lobby() {
           ),
         ),
       ),
-      h("fieldset", {}, h("legend", {}, "Options"), kind.options.map(optionField)),
       h(
         "fieldset",
         {},
@@ -180,7 +240,7 @@ async function lobby() {
             value: lastName(),
             autocomplete: "nickname",
           }),
-          "Leave it empty to open the table without sitting at it.",
+          "The name the others see. Leave it empty to open the table without sitting at it.",
         ),
         field(
           "House players",
@@ -190,10 +250,16 @@ async function lobby() {
             type: "number",
             min: 0,
             max: kind.max_players - 1,
-            value: 0,
+            value: 1,
           }),
-          "Seats the house plays, for a game against the computer.",
+          "Seats the computer plays. With one, you can start at once; friends can still join until you start.",
         ),
+      ),
+      h(
+        "details",
+        { class: "more" },
+        h("summary", {}, "More options"),
+        h("fieldset", {}, h("legend", {}, "Options"), kind.options.map((o) => optionField(o, kind.kind))),
       ),
       notice,
       submit,
@@ -242,6 +308,7 @@ async function lobby() {
   }
 
   const flash = store.flash();
+  renderPlay();
   renderCreate(flash);
   renderList();
   loadList();
@@ -250,9 +317,48 @@ async function lobby() {
   try {
     state.kinds = await api.kinds();
   } catch (err) {
+    renderPlay(errorMessage(err));
     return renderCreate(errorMessage(err));
   }
+  renderPlay();
   renderCreate(flash);
+}
+
+/**
+ * How to play a game, and its full rules from the service (`GET /v1/kinds/{kind}/rules`), read
+ * when the person opens them.
+ * @param {string} kind
+ * @param {import("./games.js").GameModule} game
+ * @param {{open?: boolean}} [options]
+ */
+function rulesBox(kind, game, { open = false } = {}) {
+  const body = h("div", { class: "rules-text" }, h("p", { class: "quiet" }, "Loading the rules…"));
+  let asked = false;
+  const full = h(
+    "details",
+    {
+      class: "rules",
+      ontoggle: async () => {
+        if (!full.open || asked) return;
+        asked = true;
+        try {
+          replace(body, markdown(await api.rules(kind), { prefix: `rules-${kind}-`, top: 3 }));
+        } catch (err) {
+          asked = false;
+          replace(body, messageBox(errorMessage(err)));
+        }
+      },
+    },
+    h("summary", {}, `The full rules of ${game.title}`),
+    body,
+  );
+  return h(
+    "details",
+    { class: "how-to", open },
+    h("summary", {}, `How to play ${game.title}`),
+    h("ol", {}, game.howTo.map((line) => h("li", {}, line))),
+    full,
+  );
 }
 
 function ago(iso) {
@@ -276,9 +382,22 @@ const PARSERS = {
   },
 };
 
-/** @param {OptionInfo} o */
-function optionField(o) {
+/** What every game's clock option says, in a player's words (the option belongs to the seats). */
+const SHARED_WORDS = {
+  turn_seconds: {
+    label: "Seconds for each move",
+    help: "When a player's time runs out, the computer plays for them until they are back.",
+    empty: "Leave it empty for no clock.",
+  },
+};
+
+/**
+ * @param {OptionInfo} o
+ * @param {string} kind
+ */
+function optionField(o, kind) {
   const id = `opt-${o.name}`;
+  const words = gameOf(kind)?.optionWords?.[o.name] ?? SHARED_WORDS[o.name];
   let input;
   if (o.type === "boolean") {
     input = h("input", { id, name: o.name, type: "checkbox", checked: !!o.default });
@@ -306,12 +425,15 @@ function optionField(o) {
   } else {
     return null; // a type this page does not know: the table keeps its default
   }
-  // The limits are on the input (min, max); the service's description says them in words.
-  return field(
-    humanize(o.name),
-    input,
-    [o.description, o.nullable ? "Leave it empty for none." : ""].filter(Boolean).join(" "),
-  );
+  // The limits are on the input (min, max); the words say them for a person. The service's own
+  // description is written for programs ("null: …"): only its first sentence is kept.
+  const limits =
+    o.type === "integer" && o.minimum != null && o.maximum != null
+      ? `From ${o.minimum.toLocaleString("en")} to ${o.maximum.toLocaleString("en")}.`
+      : "";
+  const help = words?.help ?? (o.description || "").replace(/\s*\([^)]*\)|[;:] ?null:.*$/g, "");
+  const empty = o.nullable ? (words?.empty ?? "Leave it empty for none.") : "";
+  return field(words?.label ?? humanize(o.name), input, [help, limits, empty].filter(Boolean).join(" "));
 }
 
 function field(label, input, help) {
@@ -326,8 +448,11 @@ function field(label, input, help) {
   );
 }
 
-/** Open the table, sit at it (when a name was given), seat the house players, then go there. */
-async function createTable(kind, options, name, house, fail) {
+/**
+ * Open the table, sit at it (when a name was given), seat the house players, start it when asked
+ * (`start`: a game against the house), then go there. `remember`: keep the name for next time.
+ */
+async function createTable(kind, options, name, house, fail, { start = false, remember = true } = {}) {
   let created;
   try {
     created = await api.create(kind.kind, options);
@@ -338,7 +463,7 @@ async function createTable(kind, options, name, house, fail) {
   store.set(id, { hostToken: created.host_token });
   const notes = [];
   if (name) {
-    localStorage.setItem(NAME_KEY, name);
+    if (remember) localStorage.setItem(NAME_KEY, name);
     try {
       const joined = await api.join(id, name);
       store.set(id, { token: joined.token, name });
@@ -355,6 +480,13 @@ async function createTable(kind, options, name, house, fail) {
     } catch (err) {
       notes.push(houseProblem(err));
       break;
+    }
+  }
+  if (start && !notes.length) {
+    try {
+      await api.start(id, created.host_token);
+    } catch (err) {
+      notes.push(problemWords(err, "The game could not start:").text);
     }
   }
   if (notes.length) store.flash({ kind: "error", title: "The table is open", text: notes.join(" ") });
@@ -401,16 +533,32 @@ function table(id) {
 
   const main = h("div", { class: "table-main" });
   const logList = h("ul", { class: "log", "aria-live": "polite", "aria-relevant": "additions" });
+  // Beside the table: how to play (drawn once the kind is known), what happened, and the table's
+  // details for whoever asks (its version is of no use to a player, and takes room).
+  const helpBox = h("section", { class: "panel help-box", "aria-label": "How to play", hidden: true });
+  const about = h("dl", { class: "about-list" });
   replace(
     root,
     main,
     h(
-      "section",
-      { class: "panel log-box", "aria-labelledby": "log-title" },
-      h("h2", { id: "log-title" }, "What happened"),
-      logList,
+      "div",
+      { class: "side" },
+      helpBox,
+      h(
+        "section",
+        { class: "panel log-box", "aria-labelledby": "log-title" },
+        h("h2", { id: "log-title" }, "What happened"),
+        logList,
+      ),
+      h(
+        "details",
+        { class: "panel about" },
+        h("summary", {}, "About this table"),
+        about,
+      ),
     ),
   );
+  let helpFor = null;
   for (const entry of T.log) logList.append(h("li", { dataset: { v: entry.v } }, entry.text));
 
   const names = () => Object.fromEntries((T.view?.players || []).map((p) => [p.seat, p.name]));
@@ -666,6 +814,18 @@ function table(id) {
     document.title = `${gameTitle(view.kind)} · Krónikás`;
     main.dataset.version = view.version;
     main.dataset.status = view.status;
+    if (game && helpFor !== view.kind) {
+      helpFor = view.kind;
+      replace(helpBox, rulesBox(view.kind, game, { open: view.status !== "finished" }));
+      helpBox.hidden = false;
+    }
+    replace(
+      about,
+      h("dt", {}, "Table"),
+      h("dd", {}, T.id),
+      h("dt", {}, "Version"),
+      h("dd", { dataset: { testid: "version" } }, String(view.version)),
+    );
     const ctx = {
       view,
       legal: gameLegal,
@@ -691,12 +851,7 @@ function table(id) {
       h(
         "section",
         { class: "panel head", "aria-labelledby": "table-title" },
-        h(
-          "div",
-          { class: "row" },
-          h("h1", { id: "table-title" }, `${gameTitle(view.kind)}`),
-          h("span", { class: "quiet version" }, `version ${view.version}`),
-        ),
+        h("h1", { id: "table-title" }, `${gameTitle(view.kind)}`),
         headline(view),
         view.status === "open" ? share() : null,
       ),
@@ -823,6 +978,8 @@ function table(id) {
               class: "primary",
               dataset: { key: "start" },
               disabled: !enough,
+              title: enough ? null : "At least two players are needed.",
+              "aria-describedby": enough ? null : "why-start",
               onclick: start,
             },
             "Start",
@@ -834,7 +991,13 @@ function table(id) {
                 { type: "button", dataset: { key: "house" }, onclick: addHouse },
                 "Add a house player",
               ),
-          enough ? null : h("span", { class: "quiet" }, "At least two players are needed."),
+          enough
+            ? null
+            : h(
+                "span",
+                { class: "quiet", id: "why-start" },
+                "At least two players are needed: add a house player, or share the link.",
+              ),
         ),
       );
     } else {

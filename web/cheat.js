@@ -5,9 +5,41 @@
 /** @import { CheatGameView, CheatPlayerView } from "../sdk/typescript/src/gen/types.gen.js" */
 /** @typedef {import("./games.js").TableContext<CheatGameView>} Context */
 
-import { cardImage, cardRow, cardToggle, h, plural, rankPlural } from "./ui.js";
+import { actionBar, cardImage, cardRow, cardToggle, h, plural, rankPlural } from "./ui.js";
 
 export const title = "Cheat";
+
+/** The game in a few plain sentences, beside the table and in the lobby. */
+export const howTo = [
+  "Get rid of all your cards first.",
+  "On your turn, choose 1 to 4 cards from your hand and press Play. They go face down on the pile, announced as the rank that is due: sevens first, then eights, nines, tens, Unders, Overs, Kings, Aces, and round again.",
+  "Your cards need not be of that rank: you may bluff.",
+  "After each play anyone else may press “Cheat!”. The cards are turned up: a lie sends the whole pile to the liar; an honest play sends it to the caller.",
+  "Your last card can still be called: if it stands, you finish first. The rest are placed by the cards they hold, and places score points.",
+];
+
+/** The table options in a player's words, by name; an option not here keeps the service's words. */
+export const optionWords = {
+  decks: { label: "Decks", help: "One deck seats up to 4 players; two decks seat 5 to 8." },
+  max_play: { label: "Most cards in one play", help: "How many cards a player may put down at once." },
+  rounds: { label: "Rounds", help: "How many rounds the match lasts; points add up over them." },
+  place_points: {
+    label: "Points for each place",
+    help: "Points for 1st, 2nd, 3rd… place in a round, separated by commas. Places further down score nothing.",
+  },
+  max_plays: {
+    label: "Most plays in a round",
+    help: "After this many plays the round ends and players are placed by the cards they hold.",
+  },
+  chroniclers: {
+    label: "Play with the Chroniclers",
+    help: "Adds two jokers: the Coloured Chronicler always counts as true; the Pale one is a bluff that must be called, or its player takes the pile.",
+  },
+  house_pause_seconds: {
+    label: "House’s pause (seconds)",
+    help: "How long a computer player waits before playing, so you have time to call “Cheat!”.",
+  },
+};
 
 /**
  * A Cheat event in words, for the log; undefined for a type this module does not know.
@@ -207,57 +239,56 @@ function penalty({ view, Who }) {
 
 /** @param {Context} ctx */
 function actions(ctx, chosen) {
-  const { view, legal, ui, send } = ctx;
-  const rank = rankPlural(view.cheat.rank);
-  return h(
-    "div",
-    { class: "actions", role: "group", "aria-label": "Your moves" },
-    h(
-      "button",
+  const { view, legal, ui, send, me, who } = ctx;
+  const c = view.cheat;
+  const rank = rankPlural(c.rank);
+  const last = c.last_play;
+  const waiting = view.turn == null ? "Nobody is on turn." : `Waiting for ${who(view.turn)} to play.`;
+  const playWhy = legal.includes("play")
+    ? null
+    : legal.includes("accept")
+      ? "The last player has no cards left: call “Cheat!” or accept the play first."
+      : view.turn !== me
+        ? waiting
+        : "Not now.";
+  const callWhy = legal.includes("call")
+    ? null
+    : !last
+      ? "There is no play to call."
+      : last.seat === me
+        ? "You cannot call your own play."
+        : !c.window_open
+          ? "The last play can no longer be called."
+          : "Not now.";
+  return actionBar(
+    "Your moves",
+    [
       {
-        type: "button",
-        class: "primary",
-        dataset: { key: "play" },
-        disabled: !legal.includes("play"),
+        key: "play",
+        label: chosen.length ? `Play ${plural(chosen.length, "card")} as ${rank}` : "Play",
+        cls: "primary",
+        why: playWhy,
         onclick: () =>
           send(
             { type: "play", cards: chosen },
             chosen.length ? null : "Choose one or more cards from your hand first.",
           ),
       },
-      chosen.length ? `Play ${plural(chosen.length, "card")} as ${rank}` : "Play",
-    ),
-    h(
-      "button",
+      { key: "call", label: "Cheat!", cls: "danger", why: callWhy, onclick: () => send({ type: "call" }) },
+      ...(legal.includes("accept")
+        ? [{ key: "accept", label: "Accept", onclick: () => send({ type: "accept" }) }]
+        : []),
       {
-        type: "button",
-        class: "danger",
-        dataset: { key: "call" },
-        disabled: !legal.includes("call"),
-        onclick: () => send({ type: "call" }),
-      },
-      "Cheat!",
-    ),
-    legal.includes("accept")
-      ? h(
-          "button",
-          { type: "button", dataset: { key: "accept" }, onclick: () => send({ type: "accept" }) },
-          "Accept",
-        )
-      : null,
-    h(
-      "button",
-      {
-        type: "button",
-        dataset: { key: "clear" },
-        disabled: chosen.length === 0,
+        key: "clear",
+        label: "Clear choice",
+        why: chosen.length === 0 ? "No card is chosen." : null,
         onclick: () => {
           ui.chosen.clear();
           ctx.rerender();
         },
       },
-      "Clear choice",
-    ),
+    ],
+    { sticky: true },
   );
 }
 

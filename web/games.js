@@ -1,6 +1,7 @@
 // The one place that lists the games this page can draw: a table's `kind` → the game's module.
 //
-// A game's module holds everything of that game: `title`, the sentences of its events
+// A game's module holds everything of that game: `title`, the game in a few plain sentences
+// (`howTo`), its table options in a player's words (`optionWords`), the sentences of its events
 // (`describe`), its players' facts (`playerFacts`), the middle of the table and its moves
 // (`render`), the round in words (`roundText`) and the round's results (`results`). Every other
 // module finds it here by kind and names no game; a kind without a module gets the plain table
@@ -35,6 +36,8 @@ import * as thirtyOne from "./thirty_one.js";
  * A game's module.
  * @typedef {object} GameModule
  * @property {string} title
+ * @property {string[]} howTo
+ * @property {Record<string, {label: string, help: string, empty?: string}>} optionWords
  * @property {(type: string, d: any, w: {me: number | null, who: (seat: number | null) => string, Who: (seat: number | null) => string, cards: (codes: string[]) => string}) => string | undefined} describe
  * @property {(player: any) => string[]} playerFacts
  * @property {(ctx: TableContext<any>) => any} render

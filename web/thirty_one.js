@@ -5,9 +5,38 @@
 /** @import { ThirtyOneGameView, ThirtyOnePlayerView } from "../sdk/typescript/src/gen/types.gen.js" */
 /** @typedef {import("./games.js").TableContext<ThirtyOneGameView>} Context */
 
-import { cardRow, cardToggle, cardWords, h, listWords, plural } from "./ui.js";
+import { actionBar, cardRow, cardToggle, cardWords, h, listWords, plural } from "./ui.js";
 
 export const title = "Thirty-One";
+
+/** The game in a few plain sentences, beside the table and in the lobby. */
+export const howTo = [
+  "Each player holds 3 cards; 3 more lie face up on the table. Aim for the best hand.",
+  "A hand scores the values of its cards of one suit: Aces 11, Kings, Overs, Unders and tens 10, the others their number. Below 21 a hand scores 0. Three of a rank score 30.5, three Aces 33 and win at once.",
+  "The dealer first keeps their hand or exchanges it for the table. Then, on your turn: swap one card with the table, swap all three, pass, or show.",
+  "Showing ends the round: everyone else has one last turn, then the lowest hand loses a life.",
+  "Lose a life with none left and you are out. The last player in wins.",
+];
+
+/** The table options in a player's words, by name; an option not here keeps the service's words. */
+export const optionWords = {
+  lives: { label: "Lives", help: "Each player starts with this many; with 0, the first lost round puts a player out." },
+  max_circuits: {
+    label: "Most circuits in a round",
+    help: "After this many times round the table without a show, the player on turn must show.",
+    empty: "Leave it empty for no limit.",
+  },
+  chronicler: {
+    label: "Play with the Coloured Chronicler",
+    help: "Adds a joker that counts as whichever card gives its hand the best score.",
+  },
+};
+
+/**
+ * The seat's own facts the service adds to its view (`me`): the hand's score, each swap it may
+ * make with the score after it, and the score after taking the whole table. Absent, nothing is shown.
+ * @typedef {{score?: number, swaps?: {give: string, take: string, score: number}[], swap_all?: number | null}} Facts
+ */
 
 /**
  * A Thirty-One event in words, for the log; undefined for a type this module does not know.
@@ -82,7 +111,7 @@ export function render(ctx) {
       : cardRow(codes, { label });
 
   const shown = view.players.filter((p) => t.shown?.[p.seat] && p.seat !== me);
-  const score = scoreOf(hand);
+  const score = /** @type {Facts} */ (view.me ?? {}).score;
   return [
     h(
       "section",
@@ -115,7 +144,7 @@ export function render(ctx) {
             "h2",
             {},
             "Your hand ",
-            score != null ? h("span", { class: "quiet" }, `(scores ${formatScore(score)})`) : null,
+            typeof score === "number" ? h("span", { class: "quiet" }, `(scores ${formatScore(score)})`) : null,
           ),
           cards(hand, "give", "Your cards"),
           ctx.notice,
@@ -149,40 +178,69 @@ function statusText({ view, legal, me, who }) {
 
 /** @param {Context} ctx */
 function actions(ctx, hand, table) {
-  const { legal, ui, send } = ctx;
-  const button = (type, label, onclick, cls = "") =>
-    h(
-      "button",
-      { type: "button", class: cls, dataset: { key: type }, disabled: !legal.includes(type), onclick },
-      label,
+  const { view, legal, ui, send, me, who } = ctx;
+  const t = view.thirty_one;
+  const facts = /** @type {Facts} */ (view.me ?? {});
+  const last = t.phase === "last_circuit";
+  const waiting = view.turn == null ? "Nobody is on turn." : `Waiting for ${who(view.turn)}.`;
+  /** Why `type` cannot be played now: null when it can. */
+  const why = (type, ownReason) => (legal.includes(type) ? null : view.turn !== me ? waiting : ownReason);
+  const scores = (n) => (typeof n === "number" ? ` (scores ${formatScore(n)})` : "");
+
+  if (legal.includes("keep") || legal.includes("exchange"))
+    return actionBar(
+      "Your moves",
+      [
+        { key: "keep", label: "Keep my hand", cls: "primary", onclick: () => send({ type: "keep" }) },
+        { key: "exchange", label: "Exchange with the table", onclick: () => send({ type: "exchange" }) },
+      ],
+      { sticky: true },
     );
-  const swapLabel =
-    ui.give != null && ui.take != null ? `Swap ${hand[ui.give]} for ${table[ui.take]}` : "Swap one card";
-  return h(
-    "div",
-    { class: "actions", role: "group", "aria-label": "Your moves" },
-    legal.includes("keep") || legal.includes("exchange")
-      ? [
-          button("keep", "Keep my hand", () => send({ type: "keep" }), "primary"),
-          button("exchange", "Exchange with the table", () => send({ type: "exchange" })),
-        ]
-      : [
-          button(
-            "swap",
-            swapLabel,
-            () => {
-              if (ui.give == null || ui.take == null) {
-                ctx.message("Choose one card of your hand and one card of the table first.");
-                return;
-              }
-              send({ type: "swap", give: hand[ui.give], take: table[ui.take] });
-            },
-            "primary",
-          ),
-          button("swap_all", "Swap all", () => send({ type: "swap_all" })),
-          button("pass", "Pass", () => send({ type: "pass" })),
-          button("show", "Show", () => send({ type: "show" }), "danger"),
-        ],
+
+  const chosen = ui.give != null && ui.take != null;
+  const give = chosen ? hand[ui.give] : null;
+  const take = chosen ? table[ui.take] : null;
+  const after = chosen ? facts.swaps?.find((w) => w.give === give && w.take === take) : undefined;
+  const swapLabel = chosen
+    ? `Swap ${cardWords(give)} for ${cardWords(take)}${scores(after?.score)}`
+    : "Swap one card";
+  return actionBar(
+    "Your moves",
+    [
+      {
+        key: "swap",
+        label: swapLabel,
+        cls: "primary",
+        why: why("swap", last ? "No swap of one card brings your hand to 21 or more." : "Not now."),
+        onclick: () => {
+          if (!chosen) {
+            ctx.message("Choose one card of your hand and one card of the table first.");
+            return;
+          }
+          send({ type: "swap", give, take });
+        },
+      },
+      {
+        key: "swap_all",
+        label: `Swap all${scores(facts.swap_all)}`,
+        why: why("swap_all", "The table’s cards score under 21: taking them all is not allowed."),
+        onclick: () => send({ type: "swap_all" }),
+      },
+      {
+        key: "pass",
+        label: "Pass",
+        why: why("pass", t.passed?.includes(me) ? "You passed last time: swap or show now." : "Not now."),
+        onclick: () => send({ type: "pass" }),
+      },
+      {
+        key: "show",
+        label: "Show",
+        cls: "danger",
+        why: why("show", last ? "Someone has shown: this is the last circuit." : "Not now."),
+        onclick: () => send({ type: "show" }),
+      },
+    ],
+    { sticky: true },
   );
 }
 
@@ -246,24 +304,6 @@ export function results({ view, name, who }) {
       ),
     ),
   );
-}
-
-// ---- the score of a hand (docs/rules.md, "The score of a hand"), shown as a hint ----
-
-const VALUE = { 7: 7, 8: 8, 9: 9, 10: 10, U: 10, O: 10, K: 10, A: 11 };
-const DECK = Object.keys(VALUE).flatMap((r) => ["H", "B", "L", "A"].map((s) => r + s));
-
-export function scoreOf(hand) {
-  if (hand.length !== 3) return null;
-  const i = hand.indexOf("XC");
-  if (i >= 0) return Math.max(...DECK.map((card) => scoreOf(hand.map((c, j) => (j === i ? card : c)))));
-  const ranks = hand.map((c) => c.slice(0, -1));
-  if (ranks.every((r) => r === "A")) return 33;
-  if (ranks.every((r) => r === ranks[0])) return 30.5;
-  const bySuit = {};
-  for (const c of hand) bySuit[c.slice(-1)] = (bySuit[c.slice(-1)] || 0) + VALUE[c.slice(0, -1)];
-  const best = Math.max(...Object.values(bySuit));
-  return best >= 21 ? best : 0;
 }
 
 function formatScore(n) {

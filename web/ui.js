@@ -49,20 +49,20 @@ const RANKS_PLURAL = {
   K: "Kings",
   A: "Aces",
 };
-const SUITS = { H: "hearts", B: "bells", L: "leaves", A: "acorns" };
+const SUITS = { H: "Hearts", B: "Bells", L: "Leaves", A: "Acorns" };
 
-/** "AH" → "Ace of hearts (AH)": the words a screen reader says for a card. */
+/** "AH" → "Ace of Hearts": a card in words, for its picture, its button and screen readers. */
 export function cardName(code) {
-  if (code === "XC") return "Coloured Chronicler (XC)";
-  if (code === "XP") return "Pale Chronicler (XP)";
+  if (code === "XC") return "Coloured Chronicler";
+  if (code === "XP") return "Pale Chronicler";
   const rank = RANKS[code.slice(0, -1)];
   const suit = SUITS[code.slice(-1)];
-  return rank && suit ? `${rank} of ${suit} (${code})` : code;
+  return rank && suit ? `${rank} of ${suit}` : "an unknown card";
 }
 
-/** "AH" → "the Ace of hearts", for sentences. */
+/** "AH" → "the Ace of Hearts", for sentences. */
 export function cardWords(code) {
-  return "the " + cardName(code).replace(/ \(.*\)$/, "");
+  return `the ${cardName(code)}`;
 }
 
 export function listWords(items) {
@@ -131,6 +131,44 @@ export function cardToggle(code, { pressed, onToggle, key, disabled = false }) {
       onclick: onToggle,
     },
     cardImage(code),
+  );
+}
+
+// ---- moves ----
+
+/**
+ * A row of move buttons. A move that cannot be made now is greyed out and says why: its reason
+ * is shown under the buttons and is the button's description (aria-describedby), so a person
+ * who sees it greyed out, or hears it read out, learns what is missing.
+ * @param {string} label the group's name, for screen readers
+ * @param {{key: string, label: string, why?: string | null, cls?: string, onclick: () => void}[]} moves
+ * @param {{sticky?: boolean}} [options]
+ */
+export function actionBar(label, moves, { sticky = false } = {}) {
+  const reasons = [];
+  const buttons = moves.map((m) => {
+    const why = m.why || null;
+    const id = `why-${m.key}`;
+    if (why) reasons.push(h("span", { id, class: "why-item" }, h("strong", {}, m.label), `: ${why}`));
+    return h(
+      "button",
+      {
+        type: "button",
+        class: m.cls || "",
+        dataset: { key: m.key },
+        disabled: !!why,
+        title: why,
+        "aria-describedby": why ? id : null,
+        onclick: m.onclick,
+      },
+      m.label,
+    );
+  });
+  return h(
+    "div",
+    { class: `actions${sticky ? " sticky" : ""}`, role: "group", "aria-label": label },
+    h("div", { class: "buttons" }, buttons),
+    reasons.length ? h("p", { class: "why" }, reasons) : null,
   );
 }
 

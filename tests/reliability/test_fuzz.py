@@ -40,6 +40,7 @@ OPERATIONS = [
     "health",
     "ready",
     "list_kinds",
+    "get_rules",
     "create_game",
     "list_games",
     "join_game",

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CreateGameData, CreateGameErrors, CreateGameResponses, GetGameData, GetGameErrors, GetGameResponses, HealthData, HealthErrors, HealthResponses, JoinGameData, JoinGameErrors, JoinGameResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListKindsData, ListKindsErrors, ListKindsResponses, ReadyData, ReadyErrors, ReadyResponses, SeatHousePlayerData, SeatHousePlayerErrors, SeatHousePlayerResponses, SendCommandData, SendCommandErrors, SendCommandResponses, StartGameData, StartGameErrors, StartGameResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponses } from './types.gen.js';
+import type { CreateGameData, CreateGameErrors, CreateGameResponses, GetGameData, GetGameErrors, GetGameResponses, GetRulesData, GetRulesErrors, GetRulesResponses, HealthData, HealthErrors, HealthResponses, JoinGameData, JoinGameErrors, JoinGameResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListKindsData, ListKindsErrors, ListKindsResponses, ReadyData, ReadyErrors, ReadyResponses, SeatHousePlayerData, SeatHousePlayerErrors, SeatHousePlayerResponses, SendCommandData, SendCommandErrors, SendCommandResponses, StartGameData, StartGameErrors, StartGameResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -139,6 +139,13 @@ export const health = <ThrowOnError extends boolean = false>(options?: Options<H
  * The game kinds: how many may play, and each option with its type, default and limits.
  */
 export const listKinds = <ThrowOnError extends boolean = false>(options?: Options<ListKindsData, ThrowOnError>) => (options?.client ?? client).get<ListKindsResponses, ListKindsErrors, ThrowOnError>({ url: '/v1/kinds', ...options });
+
+/**
+ * GetRules
+ *
+ * A game's rules as the service enforces them, in Markdown: the text MCP serves too.
+ */
+export const getRules = <ThrowOnError extends boolean = false>(options: Options<GetRulesData, ThrowOnError>) => (options.client ?? client).get<GetRulesResponses, GetRulesErrors, ThrowOnError>({ url: '/v1/kinds/{kind}/rules', ...options });
 
 /**
  * Ready

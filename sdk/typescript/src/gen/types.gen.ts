@@ -2204,6 +2204,40 @@ export type ListKindsResponses = {
 
 export type ListKindsResponse = ListKindsResponses[keyof ListKindsResponses];
 
+export type GetRulesData = {
+    body?: never;
+    path: {
+        /**
+         * The game kind, as `GET /v1/kinds` names it.
+         */
+        kind: string;
+    };
+    query?: never;
+    url: '/v1/kinds/{kind}/rules';
+};
+
+export type GetRulesErrors = {
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+};
+
+export type GetRulesError = GetRulesErrors[keyof GetRulesErrors];
+
+export type GetRulesResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: string;
+};
+
+export type GetRulesResponse = GetRulesResponses[keyof GetRulesResponses];
+
 export type ReadyData = {
     body?: never;
     path?: never;

@@ -32,12 +32,13 @@ from kronikas.api.shapes import (
     Lobby,
 )
 from kronikas.api.sse import EventStream
-from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
+from kronikas.application.errors import ApiError, InvalidRequest, NotFound, Unauthorized
 from kronikas.application.games import Answer, Games
 from kronikas.application.ids import GAME_ID_MAX, no_table
 from kronikas.application.wire import utc_text
 
 JSON = "application/json"
+MARKDOWN = "text/markdown"
 GAME_ID_DOC = "The table's id."
 GameId = Annotated[
     str,
@@ -180,6 +181,25 @@ class GamesController(Controller):
         """The game kinds: how many may play, and each option with its type, default and limits."""
         kinds: Kinds = _wire(request).kinds
         return kinds
+
+    @get(
+        "/kinds/{kind:str}/rules",
+        operation_id="get_rules",
+        media_type=MARKDOWN,
+        responses=problems(404, 429),
+    )
+    async def get_rules(
+        self,
+        request: Request[Any, Any, Any],
+        kind: Annotated[
+            str, PathParameter(description="The game kind, as `GET /v1/kinds` names it.")
+        ],
+    ) -> str:
+        """A game's rules as the service enforces them, in Markdown: the text MCP serves too."""
+        game = _wire(request).engines.get(kind)
+        if game is None or game.rules_text is None:
+            raise NotFound("There is no game of that kind here, or it ships no rules.")
+        return game.rules_text
 
     @post(
         "/games",
