@@ -1,29 +1,32 @@
-"""The web table's copy of the TypeScript client's helpers (web/client/, served at /client/) is
-what `make web-client` compiles from sdk/typescript/src/extras now: the web table keeps no
-protocol of its own, and no stale one."""
+"""The web table runs the TypeScript client's own compiled helpers: web/client is a link to the
+package's dist/extras/, which the service (and any static server of web/) serves at /client/, so
+there is one compiled output, and the web table keeps no protocol of its own."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
+import httpx
 import pytest
 
-from tests.typescript.node import PACKAGE, ROOT, installed, run
+from tests.conftest import ServiceProcess
+from tests.typescript.node import DIST, ROOT
 
-pytestmark = pytest.mark.node
-
-COMMITTED = ROOT / "web" / "client"
-HINT = "run `make web-client` and commit web/client"
+HELPERS = ("errors.js", "follow.js", "socket.js")
+"""What the web table imports from /client/ (web/api.js, web/socket.js, web/stream.js)."""
 
 
-def test_the_served_client_modules_are_what_the_typescript_compiles_to(tmp_path: Path) -> None:
-    installed()  # skips, in one line, where there is no Node
-    run(["node", str(PACKAGE / "build-web.mjs"), str(tmp_path)])
-    fresh = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    committed = {p.name: p.read_bytes() for p in COMMITTED.iterdir()}
-    assert sorted(fresh) == sorted(committed), HINT
-    stale = [name for name in fresh if fresh[name] != committed[name]]
-    assert stale == [], HINT
+@pytest.mark.processes
+def test_the_web_table_is_served_the_packages_compiled_helpers(service: ServiceProcess) -> None:
+    with httpx.Client(base_url=service.url) as client:
+        for name in HELPERS:
+            served = client.get(f"/client/{name}")
+            assert served.status_code == 200, name
+            assert served.content == (DIST / "extras" / name).read_bytes(), name
+
+
+def test_the_web_folders_client_is_the_packages_dist() -> None:
+    link = ROOT / "web" / "client"
+    assert link.is_symlink() and link.resolve() == (DIST / "extras").resolve()
+    assert all((link / name).is_file() for name in HELPERS)
 
 
 def test_the_web_table_keeps_no_copy_of_the_protocol() -> None:
