@@ -8,16 +8,13 @@ UV := $(shell command -v uv 2>/dev/null || echo $(CURDIR)/.tools/bin/uv)
 RUN := $(UV) run --frozen
 SDK_DIR := sdk/kronikas-client
 TS_DIR := sdk/typescript
-# The TypeScript client's socket and stream helpers as the web table imports them: plain ES modules,
-# committed, so serving the table (make run, the image) needs no Node.
-WEB_CLIENT := web/client
 # The Python SDK's hand-written modules (their one home; `make sdk` keeps them), linted as ours are.
 SDK_OWN := $(SDK_DIR)/kronikas_client/socket.py $(SDK_DIR)/kronikas_client/streaming.py
 # Node is not required: without it the TypeScript client is neither installed, regenerated nor tested.
 NODE := $(shell command -v node 2>/dev/null)
 export PORT ?= 8000
 
-.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk web-client generated golden conversations bench bench-attacks bots clean fuzz
+.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk ts-build generated golden conversations bench bench-attacks bots clean fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -85,7 +82,7 @@ openapi: install ## export openapi/openapi.json from the code and validate it
 	$(RUN) python -m kronikas.export_openapi openapi/openapi.json
 	$(RUN) openapi-spec-validator openapi/openapi.json
 
-sdk: openapi ## regenerate the Python and TypeScript SDKs under sdk/ (and web/client/) from openapi/openapi.json
+sdk: openapi ## regenerate the Python and TypeScript SDKs under sdk/ (and the TypeScript's dist/) from openapi/openapi.json
 	$(RUN) python -m tools.gen_sdk $(SDK_DIR)
 ifeq ($(NODE),)
 	@echo "node not found: the TypeScript client ($(TS_DIR)/src/gen) was not regenerated"
@@ -93,19 +90,21 @@ else
 	@$(MAKE) --no-print-directory node-install
 	cd $(TS_DIR) && ./node_modules/.bin/openapi-ts
 endif
-	@$(MAKE) --no-print-directory web-client
+	@$(MAKE) --no-print-directory ts-build
 
+# dist/ is committed: installing the package from the repository needs no build, serving the web
+# table (make run, the image) needs no Node: it serves dist/extras/ at /client/.
 ifeq ($(NODE),)
-web-client: ## compile the TypeScript client's helpers the web table imports into web/client/ (Node)
-	@echo "node not found: $(WEB_CLIENT)/ was not compiled from $(TS_DIR)/src/extras"
+ts-build: ## compile the TypeScript client into sdk/typescript/dist/ (ES modules and types; Node)
+	@echo "node not found: $(TS_DIR)/dist/ was not compiled from $(TS_DIR)/src"
 else
-web-client: node-install
-	cd $(TS_DIR) && node build-web.mjs $(CURDIR)/$(WEB_CLIENT)
+ts-build: node-install
+	cd $(TS_DIR) && node build.mjs
 endif
 
 generated: openapi sdk ## regenerate them all, then fail if git sees a difference (or a new file)
-	git diff --exit-code -- openapi sdk $(WEB_CLIENT)
-	@untracked="$$(git ls-files --others --exclude-standard -- openapi sdk $(WEB_CLIENT))"; \
+	git diff --exit-code -- openapi sdk
+	@untracked="$$(git ls-files --others --exclude-standard -- openapi sdk)"; \
 	if [ -n "$$untracked" ]; then echo "not committed:"; echo "$$untracked"; exit 1; fi
 
 golden: install ## rewrite the golden playthroughs under tests/golden/
@@ -115,7 +114,7 @@ conversations: install ## record the seat-socket conversations under tests/conve
 	KRONIKAS_UPDATE_CONVERSATIONS=1 $(RUN) pytest -q tests/conversations/test_recorded.py
 
 clean: ## remove the virtualenv, caches and embedded Redis data
-	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis .data $(TS_DIR)/node_modules $(TS_DIR)/dist
+	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis .data $(TS_DIR)/node_modules
 
 bench: install ## measure the service against its ceiling (prints a table, writes bench-results.json)
 	$(RUN) python -m benchmarks.bench $(ARGS)

@@ -3,6 +3,7 @@ from its lock file (`npm ci` when the lock file is newer than the install, as `m
 
 from __future__ import annotations
 
+import filecmp
 import os
 import shutil
 import subprocess
@@ -61,7 +62,41 @@ def run(
     return done
 
 
-def built() -> Path:
-    """The package compiled to dist/ (ES modules and declarations), from the sources now."""
-    run([bin_of("tsc"), "-p", "tsconfig.json"])
-    return PACKAGE / "dist"
+DIST = PACKAGE / "dist"
+"""The package compiled (ES modules and declarations): committed, rebuilt and compared by
+test_package.py, so the tests below it use it as it is."""
+
+
+def package_dist() -> Path:
+    """The committed dist/, with the package's dependencies installed (`ws`, for the socket)."""
+    installed()
+    return DIST
+
+
+SOURCES = ("package.json", "tsconfig.json", "build.mjs", "README.md", "LICENSE", "src")
+"""What the package is made from: copied, these build and pack as the package itself does."""
+
+
+def copy_of_package(into: Path) -> Path:
+    """The package's sources copied into `into` (no dist/), with its node_modules linked, to
+    build and pack there without touching the repository."""
+    into.mkdir(parents=True, exist_ok=True)
+    for name in SOURCES:
+        if (PACKAGE / name).is_dir():
+            shutil.copytree(PACKAGE / name, into / name)
+        else:
+            shutil.copy2(PACKAGE / name, into / name)
+    (into / "node_modules").symlink_to(installed(), target_is_directory=True)
+    return into
+
+
+def differences(a: Path, b: Path) -> list[str]:
+    """The files in which two folders differ, by name and by bytes, all the way down."""
+    cmp = filecmp.dircmp(a, b)
+    out = [f"only in {cmp.left}: {n}" for n in cmp.left_only]
+    out += [f"only in {cmp.right}: {n}" for n in cmp.right_only]
+    _, mismatch, errors = filecmp.cmpfiles(a, b, cmp.common_files, shallow=False)
+    out += [f"differs: {a / n}" for n in mismatch + errors]
+    for sub in cmp.common_dirs:
+        out += differences(a / sub, b / sub)
+    return out

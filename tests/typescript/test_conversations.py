@@ -13,7 +13,7 @@ import pytest
 
 from tests.conversations.record import CONVERSATIONS, GAME_ID, path_of, read
 from tests.conversations.replay import Replay, expected
-from tests.typescript.node import built, node_or_skip
+from tests.typescript.node import node_or_skip, package_dist
 
 pytestmark = pytest.mark.node
 
@@ -22,7 +22,7 @@ REPLAY = Path(__file__).with_name("replay.mjs")
 
 @pytest.fixture(scope="module")
 def dist() -> Path:
-    return built()
+    return package_dist()
 
 
 @pytest.fixture

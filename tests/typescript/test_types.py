@@ -4,10 +4,9 @@ say; and the committed generated code is what the generator makes of the committ
 
 from __future__ import annotations
 
-import filecmp
 from pathlib import Path
 
-from tests.typescript.node import PACKAGE, ROOT, bin_of, run
+from tests.typescript.node import PACKAGE, ROOT, bin_of, differences, run
 
 GENERATED = PACKAGE / "src" / "gen"
 HINT = "run `make sdk` and commit sdk/typescript/src/gen"
@@ -25,18 +24,7 @@ def test_the_web_table_reads_the_wire_as_the_generated_types_say() -> None:
     run([bin_of("tsc"), "-p", str(ROOT / "tests" / "typescript" / "web.tsconfig.json")], cwd=ROOT)
 
 
-def _differences(a: Path, b: Path) -> list[str]:
-    cmp = filecmp.dircmp(a, b)
-    out = [f"only in {cmp.left}: {n}" for n in cmp.left_only]
-    out += [f"only in {cmp.right}: {n}" for n in cmp.right_only]
-    _, mismatch, errors = filecmp.cmpfiles(a, b, cmp.common_files, shallow=False)
-    out += [f"differs: {a / n}" for n in mismatch + errors]
-    for sub in cmp.common_dirs:
-        out += _differences(a / sub, b / sub)
-    return out
-
-
 def test_committed_typescript_client_is_what_the_generator_produces(tmp_path: Path) -> None:
     fresh = tmp_path / "gen"
     run([bin_of("openapi-ts")], env={"KRONIKAS_TS_OUT": str(fresh)})
-    assert _differences(fresh, GENERATED) == [], HINT
+    assert differences(fresh, GENERATED) == [], HINT

@@ -6,7 +6,7 @@
 // body (React Native), the same events come by long-poll: `GET …/events?after=V&wait=25`.
 // After a drop it resumes after the last version seen (`Last-Event-ID` and `after`), waiting
 // 1 s, 2 s, 4 s … up to 30 s (or what `Retry-After` says), so it neither misses nor repeats.
-// The web table imports this module too (compiled to web/client/ by `make sdk`).
+// The web table imports this module too: the service serves dist/extras/ at /client/.
 
 import type { EventPage, GameEvent, Problem } from "../gen/types.gen.js";
 import { KronikasError, problemOf, retryAfterOf } from "./errors.js";

@@ -6,7 +6,7 @@
 // has none (pass `ws`'s). It resumes after a drop with `after` = the last version it handed on,
 // and sends again the commands still waiting for their answer, under the same `id`: the id is the
 // command's Idempotency-Key, so the service applies each one once and answers a repeat with the
-// first answer. The web table imports this module too (compiled to web/client/ by `make sdk`).
+// first answer. The web table imports this module too (dist/extras/, served at /client/).
 
 import type { Command, CommandResult, GameEvent, GameView, Problem } from "../gen/types.gen.js";
 import { KronikasError, problemOf } from "./errors.js";

@@ -2,8 +2,11 @@
 
 `GET /` answers `index.html` (a shared table is `/?table=<id>`); every other file of the folder is
 served at its path (`/app.js`, `/cards/AH.svg`). Only regular files inside the folder with a known
-type are served, never a hidden one (a path part starting with `.`); anything else, and every
-method but GET and HEAD, answers the API's own 404 problem, as any unknown path does.
+type are served, never a hidden one (a path part starting with `.`); anything else, and every method
+but GET and HEAD, answers the API's own 404 problem, as any unknown path does. One link may lead out
+of the folder: `client`, the TypeScript client's compiled helpers the table imports (in the
+repository, a link to `sdk/typescript/dist/extras/`, so the table and the package run one compiled
+output): `/client/…` is served from the folder it names, by the same rules.
 
 Answers carry `Cache-Control: no-cache` with an `ETag` and `Last-Modified`: a browser revalidates
 each file and gets a 304 when it has not changed, so a new version of the page is seen at once.
@@ -252,6 +255,7 @@ _OTHER = [HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE, 
 def web_router(web_dir: str | Path) -> Router:
     """The routes of the web table, at `/`; none of them is in the OpenAPI document."""
     files = WebFiles(web_dir)
+    client = WebFiles(Path(web_dir) / "client")  # its root is where the link leads
 
     @route("/", http_method=_READ, name="web-index", sync_to_thread=False)
     def index(request: Request[Any, Any, Any]) -> ASGIResponse:
@@ -259,6 +263,9 @@ def web_router(web_dir: str | Path) -> Router:
 
     @route("/{file_path:path}", http_method=_READ, name="web-file", sync_to_thread=False)
     def web_file(request: Request[Any, Any, Any], file_path: FromPath[str]) -> ASGIResponse:
+        folder, _, inside = file_path.lstrip("/").partition("/")
+        if folder == "client":
+            return client.answer(request, inside)
         return files.answer(request, file_path)
 
     # Without these, another method on an unknown path would be 405 (a GET route matches it),

@@ -1,5 +1,3 @@
-// Compiled from sdk/typescript/src/extras/errors.ts by `make sdk`: edit that file, not this one.
-// @ts-nocheck: its types are checked in TypeScript (tsc -p sdk/typescript/tsconfig.json).
 // How the service refuses: RFC 9457 problem details with a stable `code` (docs/api.md, Errors).
 // Written by hand: the document types `code` as a string; these are the codes it names.
 /** A refusal or failure as an Error, for code that throws rather than checks `error`. */

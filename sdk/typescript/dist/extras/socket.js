@@ -1,5 +1,3 @@
-// Compiled from sdk/typescript/src/extras/socket.ts by `make sdk`: edit that file, not this one.
-// @ts-nocheck: its types are checked in TypeScript (tsc -p sdk/typescript/tsconfig.json).
 // The seat socket (`GET /v1/games/{id}/socket`): one WebSocket that pushes a table's events and
 // carries a seat's commands (docs/api.md, "The seat socket"). Every message is one JSON object
 // with a `type`; the token travels in the first message (`hello`), never in the URL.
@@ -8,7 +6,7 @@
 // has none (pass `ws`'s). It resumes after a drop with `after` = the last version it handed on,
 // and sends again the commands still waiting for their answer, under the same `id`: the id is the
 // command's Idempotency-Key, so the service applies each one once and answers a repeat with the
-// first answer. The web table imports this module too (compiled to web/client/ by `make sdk`).
+// first answer. The web table imports this module too (dist/extras/, served at /client/).
 import { KronikasError, problemOf } from "./errors.js";
 /** The close codes of the protocol, by name. */
 export const CloseCode = {

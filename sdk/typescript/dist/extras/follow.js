@@ -1,5 +1,3 @@
-// Compiled from sdk/typescript/src/extras/follow.ts by `make sdk`: edit that file, not this one.
-// @ts-nocheck: its types are checked in TypeScript (tsc -p sdk/typescript/tsconfig.json).
 // Following a table: Server-Sent Events read with fetch, else long-polls (docs/api.md).
 //
 // Not EventSource: it cannot send an Authorization header, and a token in a URL ends up in
@@ -8,7 +6,7 @@
 // body (React Native), the same events come by long-poll: `GET …/events?after=V&wait=25`.
 // After a drop it resumes after the last version seen (`Last-Event-ID` and `after`), waiting
 // 1 s, 2 s, 4 s … up to 30 s (or what `Retry-After` says), so it neither misses nor repeats.
-// The web table imports this module too (compiled to web/client/ by `make sdk`).
+// The web table imports this module too: the service serves dist/extras/ at /client/.
 import { KronikasError, problemOf, retryAfterOf } from "./errors.js";
 const QUIET_MS = 45_000; // the stream sends a keep-alive every 15 s: three missed, reconnect
 const MAX_BACKOFF_MS = 30_000;

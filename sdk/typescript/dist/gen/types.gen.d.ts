@@ -1,0 +1,2020 @@
+export type ClientOptions = {
+    baseUrl: `${string}://${string}` | (string & {});
+};
+/**
+ * Accept
+ */
+export type Accept = {
+    type: 'accept';
+};
+/**
+ * Back
+ */
+export type Back = {
+    type: 'back';
+};
+/**
+ * Call
+ */
+export type Call = {
+    type: 'call';
+};
+/**
+ * CheatCallResult
+ */
+export type CheatCallResult = {
+    caller: number;
+    cards: Array<string>;
+    honest: boolean;
+    rank: string;
+    seat: number;
+    taker: number;
+};
+/**
+ * CheatCalled
+ */
+export type CheatCalled = {
+    caller: number;
+    cards: Array<string>;
+    honest: boolean;
+    rank: string;
+    seat: number;
+    taker: number;
+    type: 'cheat_called';
+};
+/**
+ * CheatCardsPlayed
+ */
+export type CheatCardsPlayed = {
+    cards: Array<string> | null;
+    count: number;
+    next_rank: string;
+    rank: string;
+    seat: number;
+    turn: number;
+    type: 'cards_played';
+};
+/**
+ * CheatCardsPlayedEvent
+ */
+export type CheatCardsPlayedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: CheatCardsPlayed;
+    type: 'cheat.cards_played';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatCheatCalledEvent
+ */
+export type CheatCheatCalledEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: CheatCalled;
+    type: 'cheat.cheat_called';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatDeckRevealedEvent
+ */
+export type CheatDeckRevealedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: DeckRevealed;
+    type: 'cheat.deck_revealed';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatGameCreated
+ */
+export type CheatGameCreated = {
+    options: CheatTableOptions;
+    seeded: boolean;
+    type: 'game_created';
+};
+/**
+ * CheatGameCreatedEvent
+ */
+export type CheatGameCreatedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: CheatGameCreated;
+    type: 'cheat.game_created';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatGameView
+ */
+export type CheatGameView = {
+    cheat: CheatTableView | null;
+    /**
+     * When the clock of the seat the table waits for (`turn`) runs out, RFC 3339 in UTC; null without a clock or when the table waits for nobody.
+     */
+    deadline: string | null;
+    dealer: number | null;
+    /**
+     * Why the match ended before its rules ended it: `event_cap`, its table's log reached the most events a table keeps (docs/rules.md).
+     */
+    end_reason?: 'event_cap';
+    id: string;
+    kind: 'cheat';
+    last_round: CheatRoundResult | null;
+    legal: Array<string> | null;
+    me: MyHand | null;
+    options: CheatTableOptions;
+    players: Array<CheatPlayerView>;
+    round: number;
+    seeded: boolean;
+    status: 'open' | 'playing' | 'finished';
+    turn: number | null;
+    version: number;
+    winners: Array<number>;
+};
+/**
+ * CheatLastPlay
+ */
+export type CheatLastPlay = {
+    count: number;
+    rank: string;
+    seat: number;
+};
+/**
+ * CheatMatchEnded
+ */
+export type CheatMatchEnded = {
+    points: Array<number>;
+    /**
+     * Why the match ended before its rules ended it: `event_cap`, its table's log reached the most events a table keeps (docs/rules.md).
+     */
+    reason?: 'event_cap';
+    type: 'match_ended';
+    winners: Array<number>;
+};
+/**
+ * CheatMatchEndedEvent
+ */
+export type CheatMatchEndedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: CheatMatchEnded;
+    /**
+     * There, and true, on the event that ends the match (the game's last): nothing follows it.
+     */
+    final: boolean;
+    type: 'cheat.match_ended';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatOptions
+ */
+export type CheatOptions = {
+    /**
+     * Add the Coloured (XC) and Pale (XP) Chroniclers.
+     */
+    chroniclers?: boolean;
+    /**
+     * Decks of 32 cards: 1 or 2; 2 seat 5–8 players.
+     */
+    decks?: number;
+    /**
+     * Seconds the house waits before it plays a seat while a player could still call the last play (0–30).
+     */
+    house_pause_seconds?: number;
+    /**
+     * The most cards one play may put down (1–4).
+     */
+    max_play?: number;
+    /**
+     * Points for 1st, 2nd, … place (1–8 whole numbers, 0–100); a place beyond the list scores 0.
+     */
+    place_points?: Array<number>;
+    /**
+     * Rounds in the match (1–100).
+     */
+    rounds?: number;
+    /**
+     * Seconds a player has for each move (5–86,400): when they run out the house plays the seat until its player comes back; null: no clock.
+     */
+    turn_seconds?: number | null;
+};
+/**
+ * CheatPenalty
+ */
+export type CheatPenalty = {
+    count: number;
+    seat: number;
+};
+/**
+ * CheatPenaltyTaken
+ */
+export type CheatPenaltyTaken = {
+    cards: Array<string> | null;
+    count: number;
+    seat: number;
+    turn: number;
+    type: 'penalty_taken';
+};
+/**
+ * CheatPenaltyTakenEvent
+ */
+export type CheatPenaltyTakenEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: CheatPenaltyTaken;
+    type: 'cheat.penalty_taken';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatPileTaken
+ */
+export type CheatPileTaken = {
+    cards: Array<string> | null;
+    count: number;
+    seat: number;
+    turn: number | null;
+    type: 'pile_taken';
+};
+/**
+ * CheatPileTakenEvent
+ */
+export type CheatPileTakenEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: CheatPileTaken;
+    type: 'cheat.pile_taken';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatPlayAccepted
+ */
+export type CheatPlayAccepted = {
+    player: number;
+    seat: number;
+    type: 'play_accepted';
+};
+/**
+ * CheatPlayAcceptedEvent
+ */
+export type CheatPlayAcceptedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: CheatPlayAccepted;
+    type: 'cheat.play_accepted';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatPlayerJoinedEvent
+ */
+export type CheatPlayerJoinedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: PlayerJoined;
+    type: 'cheat.player_joined';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatPlayerLeftEvent
+ */
+export type CheatPlayerLeftEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: PlayerLeft;
+    type: 'cheat.player_left';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatPlayerView
+ */
+export type CheatPlayerView = {
+    /**
+     * The seat's clock ran out: the house plays it until its player is back.
+     */
+    away: boolean;
+    hand_size: number;
+    /**
+     * The house plays this seat for good: a house player, or a player who left.
+     */
+    house: boolean;
+    id: string;
+    /**
+     * The player left after the start: the house plays the seat to the end.
+     */
+    left: boolean;
+    name: string;
+    points: number;
+    seat: number;
+};
+/**
+ * CheatRoundDealt
+ */
+export type CheatRoundDealt = {
+    commitment: string;
+    dealer: number;
+    deck: Array<string> | null;
+    hands: Array<Array<string> | null>;
+    rank: string;
+    round: number;
+    salt: string | null;
+    set_aside: number;
+    set_aside_cards: Array<string> | null;
+    turn: number;
+    type: 'round_dealt';
+};
+/**
+ * CheatRoundDealtEvent
+ */
+export type CheatRoundDealtEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: CheatRoundDealt;
+    type: 'cheat.round_dealt';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatRoundEnded
+ */
+export type CheatRoundEnded = {
+    hand_sizes: Array<number>;
+    places: Array<number>;
+    points: Array<number>;
+    round: number;
+    totals: Array<number>;
+    type: 'round_ended';
+    winner: number;
+};
+/**
+ * CheatRoundEndedEvent
+ */
+export type CheatRoundEndedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: CheatRoundEnded;
+    type: 'cheat.round_ended';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatRoundResult
+ */
+export type CheatRoundResult = {
+    hand_sizes: Array<number>;
+    places: Array<number>;
+    points: Array<number>;
+    round: number;
+    winner: number;
+};
+/**
+ * CheatSeatAwayEvent
+ */
+export type CheatSeatAwayEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: SeatAway;
+    type: 'cheat.seat_away';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatSeatBackEvent
+ */
+export type CheatSeatBackEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: SeatBack;
+    type: 'cheat.seat_back';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatTableOptions
+ */
+export type CheatTableOptions = {
+    /**
+     * Add the Coloured (XC) and Pale (XP) Chroniclers.
+     */
+    chroniclers: boolean;
+    /**
+     * Decks of 32 cards: 1 or 2; 2 seat 5–8 players.
+     */
+    decks: number;
+    /**
+     * Seconds the house waits before it plays a seat while a player could still call the last play (0–30).
+     */
+    house_pause_seconds: number;
+    /**
+     * The most cards one play may put down (1–4).
+     */
+    max_play: number;
+    /**
+     * Points for 1st, 2nd, … place (1–8 whole numbers, 0–100); a place beyond the list scores 0.
+     */
+    place_points: Array<number>;
+    /**
+     * Rounds in the match (1–100).
+     */
+    rounds: number;
+    /**
+     * Seconds a player has for each move (5–86,400): when they run out the house plays the seat until its player comes back; null: no clock.
+     */
+    turn_seconds: number | null;
+};
+/**
+ * CheatTableView
+ */
+export type CheatTableView = {
+    commitment: string | null;
+    last_call: CheatCallResult | null;
+    last_penalty: CheatPenalty | null;
+    last_play: CheatLastPlay | null;
+    pile_size: number;
+    rank: string;
+    set_aside: number;
+    window_open: boolean;
+};
+/**
+ * Command
+ *
+ * One command; `type` chooses it.
+ */
+export type Command = ({
+    type: 'play';
+} & Play) | ({
+    type: 'call';
+} & Call) | ({
+    type: 'accept';
+} & Accept) | ({
+    type: 'leave';
+} & Leave) | ({
+    type: 'back';
+} & Back) | ({
+    type: 'keep';
+} & Keep) | ({
+    type: 'exchange';
+} & Exchange) | ({
+    type: 'swap';
+} & Swap) | ({
+    type: 'swap_all';
+} & SwapAll) | ({
+    type: 'pass';
+} & Pass) | ({
+    type: 'show';
+} & Show);
+/**
+ * CommandResult
+ */
+export type CommandResult = {
+    events: Array<GameEvent>;
+    /**
+     * A table as the asker may see it; `kind` says which game.
+     */
+    game: GameView;
+    version: number;
+};
+/**
+ * CreateCheatGame
+ */
+export type CreateCheatGame = {
+    kind: 'cheat';
+    options?: CheatOptions;
+    /**
+     * Deal reproducibly from this seed (the view then says `seeded: true`): for tests and replays, never a fair game (a guessable seed can be found from a deal's commitment).
+     */
+    seed?: number | null;
+};
+/**
+ * CreateThirtyOneGame
+ */
+export type CreateThirtyOneGame = {
+    kind: 'thirty_one';
+    options?: ThirtyOneOptions;
+    /**
+     * Deal reproducibly from this seed (the view then says `seeded: true`): for tests and replays, never a fair game (a guessable seed can be found from a deal's commitment).
+     */
+    seed?: number | null;
+};
+/**
+ * Created
+ */
+export type Created = {
+    /**
+     * A table as the asker may see it; `kind` says which game.
+     */
+    game: GameView;
+    host_token: string;
+};
+/**
+ * DeckRevealed
+ */
+export type DeckRevealed = {
+    deck: Array<string> | null;
+    round: number;
+    salt: string | null;
+    type: 'deck_revealed';
+};
+/**
+ * EventPage
+ */
+export type EventPage = {
+    /**
+     * At most 500 events, oldest first; when `more` is true, ask again with `after` set to the last one's version.
+     */
+    events: Array<GameEvent>;
+    /**
+     * True when events after this page exist: the page was cut at 500 events.
+     */
+    more: boolean;
+    /**
+     * The table's version when it was read.
+     */
+    version: number;
+};
+/**
+ * Exchange
+ */
+export type Exchange = {
+    type: 'exchange';
+};
+/**
+ * GameEvent
+ *
+ * One change to a table, as the asker may see it: `type` names the game and the event (`<kind>.round_dealt`), `data` holds its fields.
+ */
+export type GameEvent = ({
+    type: 'cheat.game_created';
+} & CheatGameCreatedEvent) | ({
+    type: 'cheat.player_joined';
+} & CheatPlayerJoinedEvent) | ({
+    type: 'cheat.round_dealt';
+} & CheatRoundDealtEvent) | ({
+    type: 'cheat.cards_played';
+} & CheatCardsPlayedEvent) | ({
+    type: 'cheat.cheat_called';
+} & CheatCheatCalledEvent) | ({
+    type: 'cheat.pile_taken';
+} & CheatPileTakenEvent) | ({
+    type: 'cheat.penalty_taken';
+} & CheatPenaltyTakenEvent) | ({
+    type: 'cheat.play_accepted';
+} & CheatPlayAcceptedEvent) | ({
+    type: 'cheat.round_ended';
+} & CheatRoundEndedEvent) | ({
+    type: 'cheat.deck_revealed';
+} & CheatDeckRevealedEvent) | ({
+    type: 'cheat.match_ended';
+} & CheatMatchEndedEvent) | ({
+    type: 'cheat.player_left';
+} & CheatPlayerLeftEvent) | ({
+    type: 'cheat.seat_away';
+} & CheatSeatAwayEvent) | ({
+    type: 'cheat.seat_back';
+} & CheatSeatBackEvent) | ({
+    type: 'thirty_one.game_created';
+} & ThirtyOneGameCreatedEvent) | ({
+    type: 'thirty_one.player_joined';
+} & ThirtyOnePlayerJoinedEvent) | ({
+    type: 'thirty_one.round_dealt';
+} & ThirtyOneRoundDealtEvent) | ({
+    type: 'thirty_one.hand_kept';
+} & ThirtyOneHandKeptEvent) | ({
+    type: 'thirty_one.hand_exchanged';
+} & ThirtyOneHandExchangedEvent) | ({
+    type: 'thirty_one.card_swapped';
+} & ThirtyOneCardSwappedEvent) | ({
+    type: 'thirty_one.hands_swapped';
+} & ThirtyOneHandsSwappedEvent) | ({
+    type: 'thirty_one.passed';
+} & ThirtyOnePassedEvent) | ({
+    type: 'thirty_one.hand_shown';
+} & ThirtyOneHandShownEvent) | ({
+    type: 'thirty_one.round_ended';
+} & ThirtyOneRoundEndedEvent) | ({
+    type: 'thirty_one.deck_revealed';
+} & ThirtyOneDeckRevealedEvent) | ({
+    type: 'thirty_one.match_ended';
+} & ThirtyOneMatchEndedEvent) | ({
+    type: 'thirty_one.player_left';
+} & ThirtyOnePlayerLeftEvent) | ({
+    type: 'thirty_one.seat_away';
+} & ThirtyOneSeatAwayEvent) | ({
+    type: 'thirty_one.seat_back';
+} & ThirtyOneSeatBackEvent);
+/**
+ * GameView
+ *
+ * A table as the asker may see it; `kind` says which game.
+ */
+export type GameView = ({
+    kind: 'cheat';
+} & CheatGameView) | ({
+    kind: 'thirty_one';
+} & ThirtyOneGameView);
+/**
+ * Health
+ */
+export type Health = {
+    status: string;
+};
+/**
+ * HouseSeated
+ */
+export type HouseSeated = {
+    /**
+     * A table as the asker may see it; `kind` says which game.
+     */
+    game: GameView;
+    player_id: string;
+    seat: number;
+};
+/**
+ * JoinRequest
+ *
+ * The player's name.
+ */
+export type JoinRequest = {
+    /**
+     * 1–32 printable characters once NFKC-normalised, not all blank; no two alike at a table, ignoring case.
+     */
+    name: string;
+};
+/**
+ * Joined
+ */
+export type Joined = {
+    /**
+     * A table as the asker may see it; `kind` says which game.
+     */
+    game: GameView;
+    player_id: string;
+    seat: number;
+    token: string;
+};
+/**
+ * Keep
+ */
+export type Keep = {
+    type: 'keep';
+};
+/**
+ * KindInfo
+ */
+export type KindInfo = {
+    commands: Array<string>;
+    kind: 'cheat' | 'thirty_one';
+    max_players: number;
+    min_players: number;
+    options: Array<OptionInfo>;
+};
+/**
+ * Kinds
+ */
+export type Kinds = {
+    kinds: Array<KindInfo>;
+};
+/**
+ * Leave
+ */
+export type Leave = {
+    type: 'leave';
+};
+/**
+ * Lobby
+ */
+export type Lobby = {
+    games: Array<LobbyEntry>;
+    limit: number;
+    more: boolean;
+    offset: number;
+};
+/**
+ * LobbyEntry
+ */
+export type LobbyEntry = {
+    created_at: string;
+    id: string;
+    kind: 'cheat' | 'thirty_one';
+    max_players: number;
+    players: number;
+    seeded: boolean;
+    status: 'open' | 'playing' | 'finished';
+};
+/**
+ * MyHand
+ */
+export type MyHand = {
+    hand: Array<string>;
+    id: string;
+    seat: number;
+};
+/**
+ * OptionInfo
+ */
+export type OptionInfo = {
+    default: unknown;
+    description?: string | null;
+    max_items?: number | null;
+    maximum?: number | null;
+    min_items?: number | null;
+    minimum?: number | null;
+    name: string;
+    nullable?: boolean;
+    type: 'integer' | 'boolean' | 'integer_list';
+};
+/**
+ * Pass
+ */
+export type Pass = {
+    type: 'pass';
+};
+/**
+ * Play
+ */
+export type Play = {
+    cards: Array<string>;
+    type: 'play';
+};
+/**
+ * PlayerJoined
+ */
+export type PlayerJoined = {
+    house: boolean;
+    name: string;
+    player_id: string;
+    seat: number;
+    type: 'player_joined';
+};
+/**
+ * PlayerLeft
+ */
+export type PlayerLeft = {
+    player_id: string;
+    seat: number;
+    started: boolean;
+    type: 'player_left';
+};
+/**
+ * Problem
+ */
+export type Problem = {
+    code: string;
+    detail: string;
+    errors?: Array<{
+        [key: string]: unknown;
+    }> | null;
+    request_id?: string | null;
+    status: number;
+    title: string;
+    type?: string;
+};
+/**
+ * SeatAway
+ */
+export type SeatAway = {
+    seat: number;
+    type: 'seat_away';
+};
+/**
+ * SeatBack
+ */
+export type SeatBack = {
+    seat: number;
+    type: 'seat_back';
+};
+/**
+ * Show
+ */
+export type Show = {
+    type: 'show';
+};
+/**
+ * SocketClientMessage
+ *
+ * What a client sends on the seat socket, `/v1/games/{id}/socket` (docs/api.md, The seat socket): `type` chooses the message.
+ */
+export type SocketClientMessage = ({
+    type: 'hello';
+} & SocketHello) | ({
+    type: 'command';
+} & SocketCommand) | ({
+    type: 'ping';
+} & SocketPing);
+/**
+ * SocketCommand
+ */
+export type SocketCommand = {
+    /**
+     * What `POST …/commands` takes.
+     */
+    command: Command;
+    /**
+     * The command's id, chosen by the client: its `Idempotency-Key` (1–128 printable ASCII characters, `!` to `~`), per token, in the same record as HTTP's.
+     */
+    id: string;
+    /**
+     * Apply only at this version (as `If-Match`); otherwise `version_mismatch`.
+     */
+    if_match?: number | null;
+    type: 'command';
+};
+/**
+ * SocketEvents
+ */
+export type SocketEvents = {
+    events: Array<GameEvent>;
+    type: 'events';
+    /**
+     * The last event's version.
+     */
+    version: number;
+};
+/**
+ * SocketHeartbeat
+ */
+export type SocketHeartbeat = {
+    type: 'heartbeat';
+    /**
+     * The latest version this socket was sent.
+     */
+    version: number;
+};
+/**
+ * SocketHello
+ */
+export type SocketHello = {
+    /**
+     * Send the events after this version (the last one seen; 0: from the start).
+     */
+    after?: number;
+    /**
+     * A seat's or the host's token; null (or left out) for a spectator.
+     */
+    token?: string | null;
+    type: 'hello';
+    /**
+     * Also send the viewer's view after each `events` message (and in `welcome`).
+     */
+    views?: boolean;
+};
+/**
+ * SocketPing
+ */
+export type SocketPing = {
+    type: 'ping';
+};
+/**
+ * SocketPong
+ */
+export type SocketPong = {
+    type: 'pong';
+};
+/**
+ * SocketProblem
+ */
+export type SocketProblem = {
+    /**
+     * The command's id; null for any other message.
+     */
+    id: string | null;
+    problem: Problem;
+    /**
+     * Seconds to wait (on 429 and 503).
+     */
+    retry_after: number | null;
+    type: 'problem';
+};
+/**
+ * SocketResult
+ */
+export type SocketResult = {
+    id: string;
+    result: CommandResult;
+    type: 'result';
+};
+/**
+ * SocketServerMessage
+ *
+ * What the server sends on the seat socket: `type` chooses the message.
+ */
+export type SocketServerMessage = ({
+    type: 'welcome';
+} & SocketWelcome) | ({
+    type: 'events';
+} & SocketEvents) | ({
+    type: 'view';
+} & SocketView) | ({
+    type: 'result';
+} & SocketResult) | ({
+    type: 'problem';
+} & SocketProblem) | ({
+    type: 'heartbeat';
+} & SocketHeartbeat) | ({
+    type: 'pong';
+} & SocketPong);
+/**
+ * SocketView
+ */
+export type SocketView = {
+    /**
+     * A table as the asker may see it; `kind` says which game.
+     */
+    game: GameView;
+    type: 'view';
+    version: number;
+};
+/**
+ * SocketWelcome
+ */
+export type SocketWelcome = {
+    /**
+     * The view, when `views` was asked.
+     */
+    game: GameView | null;
+    /**
+     * Seconds between heartbeats while all is quiet.
+     */
+    heartbeat_s: number;
+    /**
+     * Seconds of silence from the client before it is closed.
+     */
+    idle_s: number;
+    /**
+     * The largest message the server takes.
+     */
+    max_bytes: number;
+    /**
+     * The viewer's player id, when a player.
+     */
+    player_id: string | null;
+    role: 'host' | 'player' | 'spectator';
+    /**
+     * The viewer's seat (null: not a player).
+     */
+    seat: number | null;
+    type: 'welcome';
+    /**
+     * The table's version now.
+     */
+    version: number;
+};
+/**
+ * Swap
+ */
+export type Swap = {
+    /**
+     * A card: rank (7 8 9 10 U O K A) then suit (H B L A), or XC / XP.
+     */
+    give: string;
+    /**
+     * A card: rank (7 8 9 10 U O K A) then suit (H B L A), or XC / XP.
+     */
+    take: string;
+    type: 'swap';
+};
+/**
+ * SwapAll
+ */
+export type SwapAll = {
+    type: 'swap_all';
+};
+/**
+ * ThirtyOneCardSwapped
+ */
+export type ThirtyOneCardSwapped = {
+    give: string;
+    seat: number;
+    take: string;
+    turn: number | null;
+    type: 'card_swapped';
+};
+/**
+ * ThirtyOneCardSwappedEvent
+ */
+export type ThirtyOneCardSwappedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: ThirtyOneCardSwapped;
+    type: 'thirty_one.card_swapped';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOneDeckRevealedEvent
+ */
+export type ThirtyOneDeckRevealedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: DeckRevealed;
+    type: 'thirty_one.deck_revealed';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOneGameCreated
+ */
+export type ThirtyOneGameCreated = {
+    options: ThirtyOneTableOptions;
+    seeded: boolean;
+    type: 'game_created';
+};
+/**
+ * ThirtyOneGameCreatedEvent
+ */
+export type ThirtyOneGameCreatedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: ThirtyOneGameCreated;
+    type: 'thirty_one.game_created';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOneGameView
+ */
+export type ThirtyOneGameView = {
+    /**
+     * When the clock of the seat the table waits for (`turn`) runs out, RFC 3339 in UTC; null without a clock or when the table waits for nobody.
+     */
+    deadline: string | null;
+    dealer: number | null;
+    /**
+     * Why the match ended before its rules ended it: `event_cap`, its table's log reached the most events a table keeps (docs/rules.md).
+     */
+    end_reason?: 'event_cap';
+    id: string;
+    kind: 'thirty_one';
+    last_round: ThirtyOneRoundResult | null;
+    legal: Array<string> | null;
+    me: MyHand | null;
+    options: ThirtyOneTableOptions;
+    players: Array<ThirtyOnePlayerView>;
+    round: number;
+    seeded: boolean;
+    status: 'open' | 'playing' | 'finished';
+    thirty_one: ThirtyOneTableView | null;
+    turn: number | null;
+    version: number;
+    winners: Array<number>;
+};
+/**
+ * ThirtyOneHandExchanged
+ */
+export type ThirtyOneHandExchanged = {
+    seat: number;
+    table: Array<string>;
+    turn: number | null;
+    type: 'hand_exchanged';
+};
+/**
+ * ThirtyOneHandExchangedEvent
+ */
+export type ThirtyOneHandExchangedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: ThirtyOneHandExchanged;
+    type: 'thirty_one.hand_exchanged';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOneHandKept
+ */
+export type ThirtyOneHandKept = {
+    seat: number;
+    turn: number;
+    type: 'hand_kept';
+};
+/**
+ * ThirtyOneHandKeptEvent
+ */
+export type ThirtyOneHandKeptEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: ThirtyOneHandKept;
+    type: 'thirty_one.hand_kept';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOneHandShown
+ */
+export type ThirtyOneHandShown = {
+    hand: Array<string>;
+    seat: number;
+    turn: number | null;
+    type: 'hand_shown';
+};
+/**
+ * ThirtyOneHandShownEvent
+ */
+export type ThirtyOneHandShownEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: ThirtyOneHandShown;
+    type: 'thirty_one.hand_shown';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOneHandsSwapped
+ */
+export type ThirtyOneHandsSwapped = {
+    seat: number;
+    table: Array<string>;
+    turn: number | null;
+    type: 'hands_swapped';
+};
+/**
+ * ThirtyOneHandsSwappedEvent
+ */
+export type ThirtyOneHandsSwappedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: ThirtyOneHandsSwapped;
+    type: 'thirty_one.hands_swapped';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOneMatchEnded
+ */
+export type ThirtyOneMatchEnded = {
+    /**
+     * Why the match ended before its rules ended it: `event_cap`, its table's log reached the most events a table keeps (docs/rules.md).
+     */
+    reason?: 'event_cap';
+    type: 'match_ended';
+    winners: Array<number>;
+};
+/**
+ * ThirtyOneMatchEndedEvent
+ */
+export type ThirtyOneMatchEndedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: ThirtyOneMatchEnded;
+    /**
+     * There, and true, on the event that ends the match (the game's last): nothing follows it.
+     */
+    final: boolean;
+    type: 'thirty_one.match_ended';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOneOptions
+ */
+export type ThirtyOneOptions = {
+    /**
+     * Whether the Coloured Chronicler XC joins the deck (33 cards).
+     */
+    chronicler?: boolean;
+    /**
+     * Lives each player starts with; 0: out at the first loss.
+     */
+    lives?: number;
+    /**
+     * After this many full circuits without a show, the player on turn may only show; null: no limit.
+     */
+    max_circuits?: number | null;
+    /**
+     * Seconds a player has for each move (5–86,400): when they run out the house plays the seat until its player comes back; null: no clock.
+     */
+    turn_seconds?: number | null;
+};
+/**
+ * ThirtyOnePassed
+ */
+export type ThirtyOnePassed = {
+    seat: number;
+    turn: number | null;
+    type: 'passed';
+};
+/**
+ * ThirtyOnePassedEvent
+ */
+export type ThirtyOnePassedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: ThirtyOnePassed;
+    type: 'thirty_one.passed';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOnePlayerJoinedEvent
+ */
+export type ThirtyOnePlayerJoinedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: PlayerJoined;
+    type: 'thirty_one.player_joined';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOnePlayerLeftEvent
+ */
+export type ThirtyOnePlayerLeftEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: PlayerLeft;
+    type: 'thirty_one.player_left';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOnePlayerView
+ */
+export type ThirtyOnePlayerView = {
+    /**
+     * The seat's clock ran out: the house plays it until its player is back.
+     */
+    away: boolean;
+    hand_size: number;
+    /**
+     * The house plays this seat for good: a house player, or a player who left.
+     */
+    house: boolean;
+    id: string;
+    /**
+     * The player left after the start: the house plays the seat to the end.
+     */
+    left: boolean;
+    lives: number;
+    name: string;
+    out: boolean;
+    seat: number;
+};
+/**
+ * ThirtyOneRoundDealt
+ */
+export type ThirtyOneRoundDealt = {
+    commitment: string;
+    dealer: number;
+    deck: Array<string> | null;
+    hands: Array<Array<string> | null>;
+    round: number;
+    salt: string | null;
+    seats: Array<number>;
+    table: Array<string>;
+    type: 'round_dealt';
+};
+/**
+ * ThirtyOneRoundDealtEvent
+ */
+export type ThirtyOneRoundDealtEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: ThirtyOneRoundDealt;
+    type: 'thirty_one.round_dealt';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOneRoundEnded
+ */
+export type ThirtyOneRoundEnded = {
+    hands: Array<Array<string> | null>;
+    lives: Array<number>;
+    lost_life: Array<number>;
+    out: Array<number>;
+    round: number;
+    scores: Array<number | null>;
+    three_aces: number | null;
+    type: 'round_ended';
+};
+/**
+ * ThirtyOneRoundEndedEvent
+ */
+export type ThirtyOneRoundEndedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: ThirtyOneRoundEnded;
+    type: 'thirty_one.round_ended';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOneRoundResult
+ */
+export type ThirtyOneRoundResult = {
+    hands: Array<Array<string> | null>;
+    lost_life: Array<number>;
+    out: Array<number>;
+    round: number;
+    scores: Array<number | null>;
+    three_aces: number | null;
+};
+/**
+ * ThirtyOneSeatAwayEvent
+ */
+export type ThirtyOneSeatAwayEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: SeatAway;
+    type: 'thirty_one.seat_away';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOneSeatBackEvent
+ */
+export type ThirtyOneSeatBackEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: SeatBack;
+    type: 'thirty_one.seat_back';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOneTableOptions
+ */
+export type ThirtyOneTableOptions = {
+    /**
+     * Whether the Coloured Chronicler XC joins the deck (33 cards).
+     */
+    chronicler: boolean;
+    /**
+     * Lives each player starts with; 0: out at the first loss.
+     */
+    lives: number;
+    /**
+     * After this many full circuits without a show, the player on turn may only show; null: no limit.
+     */
+    max_circuits: number | null;
+    /**
+     * Seconds a player has for each move (5–86,400): when they run out the house plays the seat until its player comes back; null: no clock.
+     */
+    turn_seconds: number | null;
+};
+/**
+ * ThirtyOneTableView
+ */
+export type ThirtyOneTableView = {
+    circuit: number | null;
+    passed: Array<number>;
+    phase: 'dealer_choice' | 'turns' | 'last_circuit';
+    shown: Array<Array<string> | null>;
+    shown_by: number | null;
+    table: Array<string>;
+};
+export type ListGamesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only this game.
+         */
+        kind?: 'cheat' | 'thirty_one';
+        /**
+         * Only tables in this state.
+         */
+        status?: 'open' | 'playing' | 'finished';
+        /**
+         * Tables per page.
+         */
+        limit?: number;
+        /**
+         * Tables to skip.
+         */
+        offset?: number;
+    };
+    url: '/v1/games';
+};
+export type ListGamesErrors = {
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+export type ListGamesError = ListGamesErrors[keyof ListGamesErrors];
+export type ListGamesResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: Lobby;
+};
+export type ListGamesResponse = ListGamesResponses[keyof ListGamesResponses];
+export type CreateGameData = {
+    /**
+     * `kind` chooses the game; every option may be left out.
+     */
+    body: ({
+        kind: 'cheat';
+    } & CreateCheatGame) | ({
+        kind: 'thirty_one';
+    } & CreateThirtyOneGame);
+    path?: never;
+    query?: never;
+    url: '/v1/games';
+};
+export type CreateGameErrors = {
+    /**
+     * The body is over the size limit (`payload_too_large`).
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json` (`unsupported_media_type`).
+     */
+    415: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+export type CreateGameError = CreateGameErrors[keyof CreateGameErrors];
+export type CreateGameResponses = {
+    /**
+     * Document created, URL follows
+     */
+    201: Created;
+};
+export type CreateGameResponse = CreateGameResponses[keyof CreateGameResponses];
+export type GetGameData = {
+    body?: never;
+    path: {
+        /**
+         * The table's id.
+         */
+        game_id: string;
+    };
+    query?: never;
+    url: '/v1/games/{game_id}';
+};
+export type GetGameErrors = {
+    /**
+     * No token, or a token this table does not know (`unauthorized`).
+     */
+    401: Problem;
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+export type GetGameError = GetGameErrors[keyof GetGameErrors];
+export type GetGameResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: GameView;
+};
+export type GetGameResponse = GetGameResponses[keyof GetGameResponses];
+export type SendCommandData = {
+    /**
+     * One command; `type` chooses it.
+     */
+    body: Command;
+    headers?: {
+        /**
+         * Apply only at this version, as `"<version>"`; otherwise 412.
+         */
+        'If-Match'?: string;
+        /**
+         * A retry with the same key and body gets the first answer again.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The table's id.
+         */
+        game_id: string;
+    };
+    query?: never;
+    url: '/v1/games/{game_id}/commands';
+};
+export type SendCommandErrors = {
+    /**
+     * No token, or a token this table does not know (`unauthorized`).
+     */
+    401: Problem;
+    /**
+     * A valid token that may not do this (`forbidden`).
+     */
+    403: Problem;
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, `game_not_open`, `game_full`, `game_over` or `name_taken`; `detail` says why.
+     */
+    409: Problem;
+    /**
+     * `If-Match` names a version that is no longer current (`version_mismatch`).
+     */
+    412: Problem;
+    /**
+     * The body is over the size limit (`payload_too_large`).
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json` (`unsupported_media_type`).
+     */
+    415: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+export type SendCommandError = SendCommandErrors[keyof SendCommandErrors];
+export type SendCommandResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: CommandResult;
+};
+export type SendCommandResponse = SendCommandResponses[keyof SendCommandResponses];
+export type ListEventsData = {
+    body?: never;
+    path: {
+        /**
+         * The table's id.
+         */
+        game_id: string;
+    };
+    query?: {
+        /**
+         * Only events with a greater version.
+         */
+        after?: number;
+        /**
+         * Wait up to this many seconds for an event.
+         */
+        wait?: number;
+    };
+    url: '/v1/games/{game_id}/events';
+};
+export type ListEventsErrors = {
+    /**
+     * No token, or a token this table does not know (`unauthorized`).
+     */
+    401: Problem;
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+export type ListEventsError = ListEventsErrors[keyof ListEventsErrors];
+export type ListEventsResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: EventPage;
+};
+export type ListEventsResponse = ListEventsResponses[keyof ListEventsResponses];
+export type SeatHousePlayerData = {
+    /**
+     * The house player's name.
+     */
+    body: JoinRequest;
+    path: {
+        /**
+         * The table's id.
+         */
+        game_id: string;
+    };
+    query?: never;
+    url: '/v1/games/{game_id}/house-players';
+};
+export type SeatHousePlayerErrors = {
+    /**
+     * No token, or a token this table does not know (`unauthorized`).
+     */
+    401: Problem;
+    /**
+     * A valid token that may not do this (`forbidden`).
+     */
+    403: Problem;
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, `game_not_open`, `game_full`, `game_over` or `name_taken`; `detail` says why.
+     */
+    409: Problem;
+    /**
+     * The body is over the size limit (`payload_too_large`).
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json` (`unsupported_media_type`).
+     */
+    415: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+export type SeatHousePlayerError = SeatHousePlayerErrors[keyof SeatHousePlayerErrors];
+export type SeatHousePlayerResponses = {
+    /**
+     * Document created, URL follows
+     */
+    201: HouseSeated;
+};
+export type SeatHousePlayerResponse = SeatHousePlayerResponses[keyof SeatHousePlayerResponses];
+export type JoinGameData = {
+    /**
+     * The player's name.
+     */
+    body: JoinRequest;
+    path: {
+        /**
+         * The table's id.
+         */
+        game_id: string;
+    };
+    query?: never;
+    url: '/v1/games/{game_id}/players';
+};
+export type JoinGameErrors = {
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, `game_not_open`, `game_full`, `game_over` or `name_taken`; `detail` says why.
+     */
+    409: Problem;
+    /**
+     * The body is over the size limit (`payload_too_large`).
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json` (`unsupported_media_type`).
+     */
+    415: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+export type JoinGameError = JoinGameErrors[keyof JoinGameErrors];
+export type JoinGameResponses = {
+    /**
+     * Document created, URL follows
+     */
+    201: Joined;
+};
+export type JoinGameResponse = JoinGameResponses[keyof JoinGameResponses];
+export type StartGameData = {
+    body?: never;
+    path: {
+        /**
+         * The table's id.
+         */
+        game_id: string;
+    };
+    query?: never;
+    url: '/v1/games/{game_id}/start';
+};
+export type StartGameErrors = {
+    /**
+     * No token, or a token this table does not know (`unauthorized`).
+     */
+    401: Problem;
+    /**
+     * A valid token that may not do this (`forbidden`).
+     */
+    403: Problem;
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, `game_not_open`, `game_full`, `game_over` or `name_taken`; `detail` says why.
+     */
+    409: Problem;
+    /**
+     * The body is over the size limit (`payload_too_large`).
+     */
+    413: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+export type StartGameError = StartGameErrors[keyof StartGameErrors];
+export type StartGameResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: GameView;
+};
+export type StartGameResponse = StartGameResponses[keyof StartGameResponses];
+export type StreamEventsData = {
+    body?: never;
+    headers?: {
+        /**
+         * Resume after this version.
+         */
+        'Last-Event-ID'?: string;
+    };
+    path: {
+        /**
+         * The table's id.
+         */
+        game_id: string;
+    };
+    query?: {
+        /**
+         * Only events with a greater version.
+         */
+        after?: number;
+        /**
+         * The token, for browsers' EventSource, which sets no header.
+         */
+        token?: string;
+    };
+    url: '/v1/games/{game_id}/stream';
+};
+export type StreamEventsErrors = {
+    /**
+     * No token, or a token this table does not know (`unauthorized`).
+     */
+    401: Problem;
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+export type StreamEventsError = StreamEventsErrors[keyof StreamEventsErrors];
+export type StreamEventsResponses = {
+    /**
+     * Server-Sent Events: `id` the version, `event` the type, `data` the event's JSON; a comment every 15 s keeps the connection open.
+     */
+    200: unknown;
+};
+export type HealthData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/health';
+};
+export type HealthErrors = {
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+};
+export type HealthError = HealthErrors[keyof HealthErrors];
+export type HealthResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: Health;
+};
+export type HealthResponse = HealthResponses[keyof HealthResponses];
+export type ListKindsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/kinds';
+};
+export type ListKindsErrors = {
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+};
+export type ListKindsError = ListKindsErrors[keyof ListKindsErrors];
+export type ListKindsResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: Kinds;
+};
+export type ListKindsResponse = ListKindsResponses[keyof ListKindsResponses];
+export type ReadyData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/ready';
+};
+export type ReadyErrors = {
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+export type ReadyError = ReadyErrors[keyof ReadyErrors];
+export type ReadyResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: Health;
+};
+export type ReadyResponse = ReadyResponses[keyof ReadyResponses];

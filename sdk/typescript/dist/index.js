@@ -1,0 +1,8 @@
+// @kronikas/client: the generated calls and types (src/gen, from openapi/openapi.json), and the
+// hand-written helpers beside them (src/extras).
+export * from "./gen/index.js";
+export { createClient, createConfig } from "./gen/client/index.js";
+export { connect } from "./extras/connect.js";
+export { KronikasError, problemOf, retryAfterOf, unwrap } from "./extras/errors.js";
+export { follow, frameParser, } from "./extras/follow.js";
+export * from "./extras/socket.js";
