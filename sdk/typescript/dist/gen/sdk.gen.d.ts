@@ -1,5 +1,5 @@
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CreateGameData, CreateGameErrors, CreateGameResponses, GetGameData, GetGameErrors, GetGameResponses, HealthData, HealthErrors, HealthResponses, JoinGameData, JoinGameErrors, JoinGameResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListKindsData, ListKindsErrors, ListKindsResponses, ReadyData, ReadyErrors, ReadyResponses, SeatHousePlayerData, SeatHousePlayerErrors, SeatHousePlayerResponses, SendCommandData, SendCommandErrors, SendCommandResponses, StartGameData, StartGameErrors, StartGameResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponses } from './types.gen.js';
+import type { CreateGameData, CreateGameErrors, CreateGameResponses, GetGameData, GetGameErrors, GetGameResponses, GetRulesData, GetRulesErrors, GetRulesResponses, HealthData, HealthErrors, HealthResponses, JoinGameData, JoinGameErrors, JoinGameResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListKindsData, ListKindsErrors, ListKindsResponses, ReadyData, ReadyErrors, ReadyResponses, SeatHousePlayerData, SeatHousePlayerErrors, SeatHousePlayerResponses, SendCommandData, SendCommandErrors, SendCommandResponses, StartGameData, StartGameErrors, StartGameResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponses } from './types.gen.js';
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
      * You can provide a client instance returned by `createClient()` instead of
@@ -90,6 +90,12 @@ export declare const health: <ThrowOnError extends boolean = false>(options?: Op
  * The game kinds: how many may play, and each option with its type, default and limits.
  */
 export declare const listKinds: <ThrowOnError extends boolean = false>(options?: Options<ListKindsData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListKindsResponses, ListKindsErrors, ThrowOnError, "fields">;
+/**
+ * GetRules
+ *
+ * A game's rules as the service enforces them, in Markdown: the text MCP serves too.
+ */
+export declare const getRules: <ThrowOnError extends boolean = false>(options: Options<GetRulesData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetRulesResponses, GetRulesErrors, ThrowOnError, "fields">;
 /**
  * Ready
  *

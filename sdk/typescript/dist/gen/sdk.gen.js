@@ -112,6 +112,12 @@ export const health = (options) => (options?.client ?? client).get({ url: '/v1/h
  */
 export const listKinds = (options) => (options?.client ?? client).get({ url: '/v1/kinds', ...options });
 /**
+ * GetRules
+ *
+ * A game's rules as the service enforces them, in Markdown: the text MCP serves too.
+ */
+export const getRules = (options) => (options.client ?? client).get({ url: '/v1/kinds/{kind}/rules', ...options });
+/**
  * Ready
  *
  * 200 when the store answers, 503 `unavailable` when it does not.

@@ -140,7 +140,7 @@ export type CheatGameView = {
     kind: 'cheat';
     last_round: CheatRoundResult | null;
     legal: Array<string> | null;
-    me: MyHand | null;
+    me: CheatMyHand | null;
     options: CheatTableOptions;
     players: Array<CheatPlayerView>;
     round: number;
@@ -188,6 +188,20 @@ export type CheatMatchEndedEvent = {
      * 1, 2, 3… without gaps.
      */
     version: number;
+};
+/**
+ * CheatMyHand
+ */
+export type CheatMyHand = {
+    hand: Array<string>;
+    id: string;
+    /**
+     * How many cards of each rank the hand holds, by rank code (7 8 9 10 U O K A), the Chroniclers under their card codes (XC, XP); only what the hand holds, in hand order.
+     */
+    rank_counts: {
+        [key: string]: number;
+    };
+    seat: number;
 };
 /**
  * CheatOptions
@@ -765,14 +779,6 @@ export type LobbyEntry = {
     status: 'open' | 'playing' | 'finished';
 };
 /**
- * MyHand
- */
-export type MyHand = {
-    hand: Array<string>;
-    id: string;
-    seat: number;
-};
-/**
  * OptionInfo
  */
 export type OptionInfo = {
@@ -1122,7 +1128,7 @@ export type ThirtyOneGameView = {
     kind: 'thirty_one';
     last_round: ThirtyOneRoundResult | null;
     legal: Array<string> | null;
-    me: MyHand | null;
+    me: ThirtyOneMyHand | null;
     options: ThirtyOneTableOptions;
     players: Array<ThirtyOnePlayerView>;
     round: number;
@@ -1257,6 +1263,26 @@ export type ThirtyOneMatchEndedEvent = {
      * 1, 2, 3… without gaps.
      */
     version: number;
+};
+/**
+ * ThirtyOneMyHand
+ */
+export type ThirtyOneMyHand = {
+    hand: Array<string>;
+    id: string;
+    /**
+     * The hand's score by the rules: 0 below 21, else the best suit's sum (21 to 32); 30.5 for three of a rank, 33 for three Aces; `XC` counts as the card that scores best; null while the seat holds no cards.
+     */
+    score: number | null;
+    seat: number;
+    /**
+     * The hand's score after `swap_all` (the table's three cards), when the seat may send it now; else null.
+     */
+    swap_all: number | null;
+    /**
+     * Every swap the seat may send now, by the hand's cards then the table's, with the hand's score after each; empty when the seat may not swap.
+     */
+    swaps: Array<ThirtyOneSwapChoice>;
 };
 /**
  * ThirtyOneOptions
@@ -1452,6 +1478,17 @@ export type ThirtyOneSeatBackEvent = {
      * 1, 2, 3… without gaps.
      */
     version: number;
+};
+/**
+ * ThirtyOneSwapChoice
+ */
+export type ThirtyOneSwapChoice = {
+    give: string;
+    /**
+     * The hand's score after this swap, by the rules: 0 below 21, else the best suit's sum (21 to 32); 30.5 for three of a rank, 33 for three Aces; `XC` counts as the card that scores best.
+     */
+    score: number;
+    take: string;
 };
 /**
  * ThirtyOneTableOptions
@@ -1998,6 +2035,35 @@ export type ListKindsResponses = {
     200: Kinds;
 };
 export type ListKindsResponse = ListKindsResponses[keyof ListKindsResponses];
+export type GetRulesData = {
+    body?: never;
+    path: {
+        /**
+         * The game kind, as `GET /v1/kinds` names it.
+         */
+        kind: string;
+    };
+    query?: never;
+    url: '/v1/kinds/{kind}/rules';
+};
+export type GetRulesErrors = {
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+};
+export type GetRulesError = GetRulesErrors[keyof GetRulesErrors];
+export type GetRulesResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: string;
+};
+export type GetRulesResponse = GetRulesResponses[keyof GetRulesResponses];
 export type ReadyData = {
     body?: never;
     path?: never;
