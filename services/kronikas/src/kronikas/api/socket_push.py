@@ -150,10 +150,11 @@ class Push:
         """A command's `result`: first the versions before its events that this socket has
         not seen; its events are then skipped by the push."""
         session = self.session
-        body = answer.body
-        head = _head.decode(body)
-        if head.events and head.version > session.after:
-            first = head.events[0].version
+        body, version, first = answer
+        if not first:  # an answer that does not say: its body does
+            head = _head.decode(body)
+            version, first = head.version, head.events[0].version if head.events else 0
+        if first and version > session.after:
             try:
                 while session.after < first - 1:
                     owed = await session.until(first - 1)
@@ -162,7 +163,7 @@ class Push:
                     self.events(owed)
             except Unauthorized:
                 pass  # its player left, by this very command maybe: the answer is owed all the same
-            session.after = max(session.after, head.version)
+            session.after = max(session.after, version)
         self.outbox.put(
             (b'{"type":"result","id":%b,"result":%b}' % (_encoder.encode(id), body)).decode()
         )

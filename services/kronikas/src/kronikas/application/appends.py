@@ -361,7 +361,7 @@ class Appends:
 
     def answer(self, pending: Pending) -> Answer:
         """The answer to an append made: kept here, when its change has a key, for its retries."""
-        answer = Answer(pending.answer(), pending.version)
+        answer = Answer(pending.answer(), pending.version, pending.before + 1)
         key = pending.change.idem_key
         if key is not None:
             self.kept.put(pending.table.game_id, key, pending.before + 1, answer)
@@ -407,7 +407,7 @@ class Appends:
         for the rest of the key's day; kept here either way."""
         kept = await self.answers.answer_of(game_id, key)
         if kept is not None:
-            answer = Answer(kept, version_of(kept))
+            answer = Answer(kept, version_of(kept), accepted.version)
             self.kept.put(game_id, key, accepted.version, answer)
             return answer
         before, folded = await self.folds.before(game_id, accepted.version)
@@ -419,7 +419,7 @@ class Appends:
         deadline = deadline_text(before.engine, state, folded[-1].at)
         seat = seat_in(before.engine, state, change.mover)
         made = _made(before, state, folded, deadline, seat, seen_of(before, folded))
-        answer = Answer(change.answer(made), made.version)
+        answer = Answer(change.answer(made), made.version, accepted.version)
         rest_ms = accepted.at_ms + KEY_TTL_MS - self.now()
         await self.answers.keep_answer(game_id, key, answer.body, rest_ms // 1000)
         self.kept.put(game_id, key, accepted.version, answer)

@@ -251,10 +251,12 @@ def struct_of(name: str, doc: str, fields: list[tuple[str, Any]]) -> Any:
 
 
 class Answer(NamedTuple):
-    """An answer's JSON body, and the table's version it shows (the `ETag`)."""
+    """An answer's JSON body, the table's version it shows (the `ETag`), and for a command's
+    answer the version of its first event (0: none, or not known without reading the body)."""
 
     body: bytes
     version: int
+    first: int = 0
 
 
 class Delivered(NamedTuple):
