@@ -33,11 +33,16 @@ class Choice(BaseModel):
     max_count: int = Field(description="Pick at most this many values.")
     commands: int = Field(description="How many distinct commands these picks make.")
     example: dict[str, Any] = Field(description="One of them, ready to send.")
-    about: str = Field(description="What the command does, in words.")
 
 
-def _about(cls: type) -> str:
+def about(cls: type) -> str:
+    """What a command does, in one line: its docstring."""
     return " ".join((cls.__doc__ or "").split())
+
+
+def explained(commands: Sequence[type]) -> dict[str, str]:
+    """Each command type of a game with what it does, in one line."""
+    return {tag_of(cls): about(cls) for cls in commands}
 
 
 def _picks(copies: Sequence[int], low: int, high: int) -> int:
@@ -88,7 +93,6 @@ def _as_choice(kind: str, moves: list[msgspec.Struct]) -> Choice | None:
         max_count=high,
         commands=len(moves),
         example=msgspec.to_builtins(moves[0]),
-        about=_about(type(moves[0])),
     )
 
 
