@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import random
 import tempfile
@@ -120,12 +121,24 @@ def view_of(answer: dict[str, Any]) -> dict[str, Any]:
 
 
 def pick(answer: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """One of the moves an answer lists: a listed command, or a pick a choice describes."""
-    options: list[dict[str, Any] | None] = [*answer["moves"], *([None] * len(answer["choices"]))]
+    """One of the moves an answer lists, each command alike likely: a listed command (or one
+    combination of a choice's `each_of`, which stand for as many listed commands; sorted, so
+    that either way of writing them out gives the same pick), or a pick a choice describes."""
+    listed = list(answer["moves"])
+    picks = []
+    for choice in answer["choices"]:
+        if "each_of" in choice:
+            fields = choice["each_of"]
+            for values in itertools.product(*fields.values()):
+                listed.append({"type": choice["type"], **dict(zip(fields, values, strict=True))})
+        else:
+            picks.append(choice)
+    listed.sort(key=lambda move: json.dumps(move, sort_keys=True))
+    options: list[dict[str, Any] | None] = [*listed, *([None] * len(picks))]
     chosen = rng.choice(options)
     if chosen is not None:
         return chosen
-    choice = rng.choice(answer["choices"])
+    choice = rng.choice(picks)
     count = rng.randint(choice["min_count"], choice["max_count"])
     return {**choice["example"], choice["field"]: rng.sample(choice["choose_from"], count)}
 

@@ -69,7 +69,8 @@ You are playing a card game at a Krónikás table through its tools. {game}
    it with `list_tables` (status `open`) and `join_table`.
 3. The loop: when `may_act` is true, choose a move: send one command of `moves` exactly as
    listed, or build one as a `choices` entry says (its `type`, and its `field` filled with
-   `min_count` to `max_count` values of `choose_from`); `about` in `join_table`'s and
+   `min_count` to `max_count` values of `choose_from`; or, for an entry with `each_of`, each
+   field it names set to one of its values); `about` in `join_table`'s and
    `get_view`'s answers says what each move does. Send it with `make_move`, with
    `expected_version` = the `version` you decided at and a fresh `idempotency_key`. Its answer
    holds the `events` since that version (your move's, and whatever followed) and the table now,

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, WithJsonSchema
 
 from kronikas.api.mcp import results
 from kronikas.api.mcp.bounds import scrubbed
@@ -25,12 +25,14 @@ from kronikas.domain.common import DomainError, InvalidOptions
 
 log = logging.getLogger("kronikas.mcp")
 
-TableId = Annotated[str, Field(description="The table's id.")]
-Token = Annotated[
-    str | None, Field(description="A token of the table; else the connection's bearer token.")
-]
+# An argument that may be left out is listed as its type alone (`WithJsonSchema`): the list of
+# tools goes into every agent's context, and "or null" on each would say nothing new.
+TEXT = WithJsonSchema({"type": "string"})
+WHOLE = WithJsonSchema({"type": "integer", "minimum": 0})
+TableId = str
+Token = Annotated[str | None, TEXT, Field(description="Else the connection's bearer token.")]
 SeatToken = Annotated[
-    str | None, Field(description="Your seat's token; else the connection's bearer token.")
+    str | None, TEXT, Field(description="Your seat's; else the connection's bearer token.")
 ]
 STATUS = Literal["open", "playing", "finished"]
 Version = Annotated[int, Field(ge=0, le=2**31, description="The version you last saw.")]
@@ -48,8 +50,10 @@ class Calls:
     async def list_tables(
         self,
         ctx: Context,
-        kind: str | None = None,
-        status: STATUS | None = None,
+        kind: Annotated[str | None, TEXT] = None,
+        status: Annotated[
+            STATUS | None, WithJsonSchema({"enum": ["open", "playing", "finished"]})
+        ] = None,
         limit: Annotated[int, Field(ge=1, le=100)] = 20,
         offset: Annotated[int, Field(ge=0, le=100_000)] = 0,
     ) -> CallToolResult:
@@ -60,13 +64,17 @@ class Calls:
         ctx: Context,
         kind: str,  # described at `register`, by the games of the service
         options: Annotated[
-            dict[str, Any] | None, Field(description="Options left out take their defaults.")
+            dict[str, Any] | None,
+            WithJsonSchema({"type": "object"}),
+            Field(description="Options left out take their defaults."),
         ] = None,
         house_players: Annotated[
             int, Field(ge=0, le=99, description="Seats the house plays: 0 unless asked.")
         ] = 0,
         seed: Annotated[
-            int | None, Field(ge=0, le=2**63 - 1, description="Deal reproducibly (tests only).")
+            int | None,
+            WHOLE,
+            Field(ge=0, le=2**63 - 1, description="Deal reproducibly (tests only)."),
         ] = None,
     ) -> CallToolResult:
         return await answer(self.tools.open_table(kind, options, seed, house_players, ctx))
@@ -83,9 +91,9 @@ class Calls:
         self,
         ctx: Context,
         table_id: TableId,
-        host_token: Annotated[str | None, Field(description="From `open_table`.")] = None,
+        host_token: Annotated[str | None, TEXT, Field(description="From `open_table`.")] = None,
         token: Annotated[
-            str | None, Field(description="Your seat's token, when you sit: its view answers.")
+            str | None, TEXT, Field(description="Your seat's, when you sit: its view answers.")
         ] = None,
     ) -> CallToolResult:
         return await answer(self.tools.start_table(table_id, host_token, token, ctx))
@@ -102,13 +110,14 @@ class Calls:
         move: Annotated[dict[str, Any], Field(description="A command as `moves` lists it.")],
         token: SeatToken = None,
         expected_version: Annotated[
-            int | None, Field(ge=0, description="The version you decided at.")
+            int | None, WHOLE, Field(ge=0, description="The version you decided at.")
         ] = None,
         idempotency_key: Annotated[
-            str | None, Field(description="1–128 visible ASCII characters, new each move.")
+            str | None, TEXT, Field(description="1–128 visible ASCII characters, new each move.")
         ] = None,
         since: Annotated[
             int | None,
+            WHOLE,
             Field(ge=0, le=2**31, description="Answer the events after it; default: as decided."),
         ] = None,
     ) -> CallToolResult:
@@ -158,7 +167,8 @@ ACTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_
 SEAT = (
     "`version`, `status`, `seat`, `your_turn` (the table waits for you), `may_act` (a move is "
     "legal now, perhaps out of turn), `deadline`, `moves` (commands ready to send), `choices` "
-    "(moves too many to list: `field` takes `min_count`–`max_count` of `choose_from`), "
+    "(moves too many to list: `field` takes `min_count`–`max_count` of `choose_from`, or "
+    "each field of `each_of` one of its values), "
     "`seating` (`leave`, `back`)"
 )
 """What every answer about a seat holds."""
@@ -185,8 +195,7 @@ TOOLS = (
     Tool(
         "join_table",
         "Take the next free seat at an open table. Answers your seat's `token` (every later "
-        f"call takes it), `seeded`, {SEAT}, the whole `view` and `about` (each move type "
-        "explained).",
+        "call takes it), `seeded`, and the rest as `get_view`.",
         ACTS,
     ),
     Tool(
@@ -199,8 +208,8 @@ TOOLS = (
     Tool(
         "get_view",
         f"The table as your seat sees it now: {SEAT}, the whole `view` (players, `me`: your "
-        "hand and facts, the game's block named by its kind, `last_round`, `options`) and "
-        "`about`. Without a token, a spectator's.",
+        "hand and its facts, the game's block named by its kind, `last_round`, `options`) and "
+        "`about` (each move type explained). Without a token, a spectator's.",
         READ_ONLY,
     ),
     Tool(
@@ -216,9 +225,10 @@ TOOLS = (
         "wait",
         f"Wait (at most {WAIT_MAX_S} s) for something to happen after `after_version`; answers "
         "at once when it has, or when the table waits for you. Answers the `events` since "
-        f"(oldest first, at most {results.EVENTS_MAX}; `more`), {SEAT}, and `view` in short: "
-        "`turn`, `round`, `winners`, `players`, `me` whole, the game's block (`get_view` has "
-        "the rest). Call it again from the answer's `version`.",
+        f"(oldest first, at most {results.EVENTS_MAX}; `more`), the seat's fields as "
+        "`get_view`, and `view` in short: `turn`, `round`, `winners`, `me` whole, `players` and "
+        "the game's block without what is null, false or empty (`get_view` has all). Call it "
+        "again from `version`.",
         READ_ONLY,
     ),
     Tool(

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from kronikas.api.mcp.moves import Choice
+from kronikas.api.mcp.moves import Choice, Combination
 
 EVENTS_MAX = 100
 """The most events one answer carries (an agent's context is not a log reader)."""
@@ -14,7 +14,8 @@ EVENTS_MAX = 100
 
 class Seat(BaseModel):
     """A table as the token's seat sees it now, with what the seat may send written out:
-    `moves` (commands ready for `make_move`), `choices` (moves too many to list), `seating`
+    `moves` (commands ready for `make_move`), `choices` (moves too many to list: a `Choice` or
+    a `Combination`), `seating`
     (`leave`, `back`); `may_act` (a move of the game is legal now, perhaps out of turn),
     `your_turn` (the table waits for this seat), `deadline` (RFC 3339, or null)."""
 
@@ -26,7 +27,7 @@ class Seat(BaseModel):
     your_turn: bool
     deadline: str | None
     moves: list[dict[str, Any]]
-    choices: list[Choice]
+    choices: list[Choice | Combination]
     seating: list[str]
 
 
