@@ -263,11 +263,9 @@ class Tools:
         made = len(_decoded(answer.body)["events"])
         before = answer.version - made if expected_version is None else expected_version
         after = before if since is None else since
-        return self.moved(
-            await games.caught_up(
-                game_id, seat_token, after, answer.version, client, paid=after < before
-            )
-        )
+        if after < before:
+            return self.moved(await games.read_since(game_id, seat_token, after, client))
+        return self.moved(await games.caught_up(game_id, seat_token, after, answer.version))
 
     async def leave_table(self, game_id: str, token: str | None, ctx: Context) -> Moved:
         seat_token = self.token(token, ctx)
@@ -293,7 +291,7 @@ class Tools:
         client = self.client(ctx)
         games = self.games
         started = time.monotonic()
-        caught = await games.caught_up(game_id, seat_token, after_version, client=client, paid=True)
+        caught = await games.read_since(game_id, seat_token, after_version, client)
         sight, delivered, _ = caught
         idle = not delivered and not sight.waited_for and sight.status != "finished"
         if idle and timeout_s > 0:  # a long-poll: it holds a place of the token's and address's
