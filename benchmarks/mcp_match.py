@@ -162,7 +162,7 @@ def cheat_move(answer: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 async def play(
-    seat: Agent, first: dict[str, Any], kind: str, rng: random.Random
+    seat: Agent, table_id: str, first: dict[str, Any], kind: str, rng: random.Random
 ) -> tuple[int, int]:
     """Play a seat until the match ends, from the first answer it has; answers its moves and
     the table's last version."""
@@ -176,7 +176,7 @@ async def play(
             try:
                 answer = await seat.call(
                     "make_move",
-                    table_id=answer["table_id"],
+                    table_id=table_id,
                     move=move,
                     expected_version=version,
                     idempotency_key=f"m{moves}",
@@ -186,7 +186,7 @@ async def play(
             except Refused as refused:
                 if refused.problem.get("code") != "version_mismatch":
                     raise
-        answer = await seat.call("wait", table_id=answer["table_id"], after_version=version)
+        answer = await seat.call("wait", table_id=table_id, after_version=version)
     return moves, answer["version"]
 
 
@@ -214,7 +214,7 @@ async def match(url: str, kind: str, seats: int, seed: int) -> dict[str, Any]:
                 )
         played = await asyncio.gather(
             *(
-                play(seat, answer, kind, random.Random(rng.random()))
+                play(seat, table_id, answer, kind, random.Random(rng.random()))
                 for seat, answer in zip(agents, answers, strict=True)
             )
         )

@@ -138,8 +138,10 @@ async def test_a_seat_token_of_another_table_starts_nothing(service: ServiceProc
 
 
 def _brief_view_shape(view: dict[str, Any], kind: str) -> None:
-    """A view in short: the seat's `me` whole, the game's block, no options nor last round."""
-    assert {"me", "players", "turn", "round", kind} <= set(view), view
+    """A view in short: the seat's `me` whole, the game's block, no options nor last round,
+    nothing null, false or empty but in `me`."""
+    assert {"me", "players", "round", kind} <= set(view), view
+    assert all(v is not None and v is not False and v != [] for v in view.values()), view
     assert not {"options", "last_round", "legal", "id", "seeded", "version"} & set(view), view
     for player in view["players"]:
         assert "id" not in player and "name" in player

@@ -115,8 +115,10 @@ async def test_a_third_game_plays_through_the_tools_unchanged(
             read = await client.read_resource(f"kronikas://rules/{THIRD}")
             assert read.contents[0].text == HIGH_CARD.rules_text
             assert "## " not in read.contents[0].text and "# High Card" in read.contents[0].text
-    # a move's answer holds the view in short: the game's block is there, named by its kind
-    assert seats[0].moves > 0 and THIRD in final["view"]
+            # a move's answer holds the view in short; `get_view` the whole, which names its kind
+            seat = {"table_id": seats[0].table_id, "token": seats[0].token}
+            whole = await call(client, "get_view", seat)
+    assert seats[0].moves > 0 and final["view"]["winners"] and whole["view"]["kind"] == THIRD
 
 
 async def test_a_token_from_one_table_cannot_act_at_another(two: list[ServiceProcess]) -> None:

@@ -44,8 +44,9 @@ def received(
     """A viewer's tool answers as the scanner's items: a result's view and its written-out
     moves at the result's version, its events each at its own; an error at the version it
     names (`sent`: by answer, the cards a refused move named, which its error may quote).
-    The tools give each event as its `data` with its `version`: each must be the viewer's
-    `log` event of that version so told, and that event is what the scanner reads."""
+    The tools give each event as its `data` (less what is null) with its `version`: each must
+    be the viewer's `log` event of that version so told, and that event is what the scanner
+    reads."""
     version = 0
     for n, (tool, result, text, is_error) in enumerate(answers):
         FIGURES["results"] += 1
@@ -67,7 +68,8 @@ def received(
             for event in result["events"]:
                 assert 0 < event["version"] <= len(log), (tool, event)
                 whole = log[event["version"] - 1]
-                assert event == {"version": whole["version"], **whole["data"]}, (event, whole)
+                data = {k: v for k, v in whole["data"].items() if v is not None}
+                assert event == {"version": whole["version"], **data}, (event, whole)
                 logged.append(whole)
             into.received.append(Received(f"events ({tool})", version, {"events": logged}))
 

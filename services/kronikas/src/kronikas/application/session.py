@@ -93,14 +93,17 @@ class Sight:
 
     def brief(self) -> dict[str, Any]:
         """The view in short, for a seat that follows the table by its events: the same view
-        less what `BRIEF_LEFT_OUT` names; each player, and the game's block (named by its kind),
-        without what `PLAYER_LEFT_OUT` and `BLOCK_LEFT_OUT` name nor what is null, false or
-        empty; the seat's own `me` whole."""
+        less what `BRIEF_LEFT_OUT` names and whatever is null, false or empty; each player, and
+        the game's block (named by its kind), likewise less what `PLAYER_LEFT_OUT` and
+        `BLOCK_LEFT_OUT` name; the seat's own `me` whole."""
         view: dict[str, Any] = msgspec.json.decode(self.body)
-        short = {name: value for name, value in view.items() if name not in BRIEF_LEFT_OUT}
-        short["players"] = [_set(p, PLAYER_LEFT_OUT) for p in view.get("players") or []]
-        if isinstance(block := view.get(self.kind), dict):
+        short = _set(view, BRIEF_LEFT_OUT)
+        if "players" in short:
+            short["players"] = [_set(p, PLAYER_LEFT_OUT) for p in short["players"]]
+        if isinstance(block := short.get(self.kind), dict):
             short[self.kind] = _set(block, BLOCK_LEFT_OUT)
+        if "me" in view:
+            short["me"] = view["me"]
         return short
 
     def moves(self) -> list[msgspec.Struct]:

@@ -226,8 +226,8 @@ TOOLS = (
         f"Wait (at most {WAIT_MAX_S} s) for something to happen after `after_version`; answers "
         "at once when it has, or when the table waits for you. Answers the `events` since "
         f"(oldest first, at most {results.EVENTS_MAX}; `more`), the seat's fields as "
-        "`get_view`, and `view` in short: `turn`, `round`, `winners`, `me` whole, `players` and "
-        "the game's block without what is null, false or empty (`get_view` has all). Call it "
+        "`get_view`, and `view` in short: `me` whole, the rest (`turn`, `round`, `players`, the "
+        "game's block…) without what is null, false or empty (`get_view` has all). Call it "
         "again from `version`.",
         READ_ONLY,
     ),

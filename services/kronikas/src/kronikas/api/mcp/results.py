@@ -19,7 +19,6 @@ class Seat(BaseModel):
     (`leave`, `back`); `may_act` (a move of the game is legal now, perhaps out of turn),
     `your_turn` (the table waits for this seat), `deadline` (RFC 3339, or null)."""
 
-    table_id: str
     version: int
     status: str
     seat: int | None
@@ -32,16 +31,18 @@ class Seat(BaseModel):
 
 
 class SeatView(Seat):
-    """The table with its whole view (docs/api.md, The view), and `about`: each move type that
-    `moves`, `choices` and `seating` hold, explained in one line."""
+    """The table with its id and its whole view (docs/api.md, The view), and `about`: each move
+    type that `moves`, `choices` and `seating` hold, explained in one line."""
 
+    table_id: str
     view: dict[str, Any]
     about: dict[str, str]
 
 
 class Moved(Seat):
     """The events after a version the agent knew (oldest first, at most `EVENTS_MAX`; `more`
-    when more followed), then the table now with its view in short (`Sight.brief`)."""
+    when more followed), then the table now with its view in short (`Sight.brief`); not the
+    table's id, which the call named."""
 
     events: list[dict[str, Any]]
     more: bool

@@ -48,10 +48,11 @@ def _decoded(body: bytes) -> Any:
 
 def told(event: bytes | dict[str, Any]) -> dict[str, Any]:
     """An event as the tools give it: its `data` (whose `type` is the event's, without the
-    game's prefix) with its `version`; not its time (`at`)."""
+    game's prefix) with its `version`, without what is null (a card the seat may not see, a
+    deck not yet revealed); not its time (`at`)."""
     whole = _decoded(event) if isinstance(event, bytes) else event
     data: dict[str, Any] = whole["data"]
-    return {"version": whole["version"], **data}
+    return {"version": whole["version"], **{k: v for k, v in data.items() if v is not None}}
 
 
 class Tools:
@@ -109,6 +110,7 @@ class Tools:
         about = self.about[sight.kind]
         return SeatView(
             **dict(seat),
+            table_id=sight.game_id,
             view=_decoded(sight.body),
             about={kind: about[kind] for kind in dict.fromkeys(types) if kind in about},
         )
@@ -119,7 +121,6 @@ class Tools:
         moves, choices = written_out(sight.moves())
         same = ("version", "status", "seat", "may_act", "deadline", "seating")
         return Seat(
-            table_id=sight.game_id,
             your_turn=sight.waited_for,
             moves=moves,
             choices=choices,
