@@ -85,6 +85,9 @@ def pick(answer: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if chosen is not None:
         return chosen
     choice = rng.choice(answer["choices"])
+    if "each_of" in choice:  # one value of each field
+        each_of = choice["each_of"]
+        return {"type": choice["type"], **{f: rng.choice(v) for f, v in each_of.items()}}
     count = rng.randint(choice["min_count"], choice["max_count"])
     values = rng.sample(choice["choose_from"], count)
     return {**choice["example"], choice["field"]: values}

@@ -39,10 +39,14 @@ def received(
     answers: list[tuple[str, dict[str, Any] | None, str, bool]],
     into: Viewer,
     sent: dict[int, frozenset[str]],
+    log: list[dict[str, Any]],
 ) -> None:
     """A viewer's tool answers as the scanner's items: a result's view and its written-out
     moves at the result's version, its events each at its own; an error at the version it
-    names (`sent`: by answer, the cards a refused move named, which its error may quote)."""
+    names (`sent`: by answer, the cards a refused move named, which its error may quote).
+    The tools give each event as its `data` (less what is null) with its `version`: each must
+    be the viewer's `log` event of that version so told, and that event is what the scanner
+    reads."""
     version = 0
     for n, (tool, result, text, is_error) in enumerate(answers):
         FIGURES["results"] += 1
@@ -53,13 +57,21 @@ def received(
             continue
         assert result is not None
         version = result.get("version", version)
-        if "view" in result and result["view"].get("version") == version:
-            into.received.append(Received(f"view ({tool})", version, result["view"]))
+        # a whole view says its version; a view in short (a move's, a wait's) is the answer's
+        if "view" in result and result["view"].get("version", version) == version:
+            view = {"version": version, **result["view"]}
+            into.received.append(Received(f"view ({tool})", version, view))
         moves = {k: result[k] for k in ("moves", "choices") if k in result}
         into.received.append(Received(f"moves ({tool})", version, moves))
         if "events" in result:
-            events = {"events": result["events"]}
-            into.received.append(Received(f"events ({tool})", version, events))
+            logged = []
+            for event in result["events"]:
+                assert 0 < event["version"] <= len(log), (tool, event)
+                whole = log[event["version"] - 1]
+                data = {k: v for k, v in whole["data"].items() if v is not None}
+                assert event == {"version": whole["version"], **data}, (event, whole)
+                logged.append(whole)
+            into.received.append(Received(f"events ({tool})", version, {"events": logged}))
 
 
 NONE: frozenset[str] = frozenset()
@@ -147,8 +159,8 @@ async def play(urls: list[str], kind: str, agents: int, options: dict[str, Any],
         )
     leaks: list[str] = []
     for n, (viewer, seat) in enumerate(zip(viewers, [*seats, *lookers], strict=True)):
-        received(seat.calls.answers, viewer, sent[n])
         events = await log_of(urls[0], table_id, viewer.token)
+        received(seat.calls.answers, viewer, sent[n], events)
         leaks += check(viewer, events)
     FIGURES["cards checked"] += sum(
         len(list(cards_in(item.body))) for viewer in viewers for item in viewer.received

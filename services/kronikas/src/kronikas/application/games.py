@@ -161,6 +161,22 @@ class Games:
         (`Queries.seen`): at `at_least` or later."""
         return await self.queries.seen(game_id, token, at_least)
 
+    async def caught_up(
+        self, game_id: str, token: str | None, since: int, at_least: int = 0
+    ) -> tuple[Sight, list[Delivered], bool]:
+        """The table as the token's holder sees it after a call that paid already (at
+        `at_least` or later), the events after `since` it may see, from one table, and whether
+        more lie between (`Queries.caught_up`): what a seat that follows the table by its
+        events reads after a move or a wait."""
+        return await self.queries.caught_up(game_id, token, since, at_least)
+
+    async def read_since(
+        self, game_id: str, token: str | None, since: int, client: str | None
+    ) -> tuple[Sight, list[Delivered], bool]:
+        """The same as `caught_up`, as a read of a page of events after `since`, paid as
+        `events` pays."""
+        return await self.queries.caught_up(game_id, token, since, client=client, paid=True)
+
     async def read_paid(self, client: str | None) -> None:
         """Take one read from `client`'s ceiling and read bucket (429 when either is short): a
         call that names no table pays this way."""

@@ -27,9 +27,17 @@ from kronikas.application.folds import Folds
 from kronikas.application.house import now_ms
 from kronikas.application.ids import table_id
 from kronikas.application.ports import LobbyIndex, RateBuckets
-from kronikas.application.session import Move, Refuse, Session, Sight, page_after, seat_view
+from kronikas.application.session import (
+    Move,
+    Refuse,
+    Session,
+    Sight,
+    caught_up,
+    page_after,
+    seat_view,
+)
 from kronikas.application.tables import Fold
-from kronikas.application.wire import EVENT_PAGE, page_json
+from kronikas.application.wire import EVENT_PAGE, Delivered, page_json
 from kronikas.config import Settings
 
 READ_COST_EVENTS = 50
@@ -189,16 +197,45 @@ class Queries:
         and let the token in already (a move, a wait): from the table this process holds, read
         when older than `at_least` or when it does not know the token; charges nothing. A token
         that holds no role (any more) is `Unauthorized`."""
+        table, role = await self._known(game_id, token, at_least)
+        return seat_view(table, self.folds.seated_now(table, role))
+
+    async def _known(
+        self, game_id: str, token: str | None, at_least: int
+    ) -> tuple[Fold, str | None]:
+        """The table at `at_least` or later and the token's role there, read without paying
+        (`seen`)."""
         folds = self.folds
         table = await folds.followed(table_id(game_id))
         if token is None:
-            return seat_view(table, None)
+            return table, None
         token_hash = hash_token(token)
         role = folds.role(table, token_hash)
         if table.version < at_least or role is None:
             table = await folds.load(game_id, token_hash, rate=False)
             role = role_of(folds.role(table, token_hash))
-        return seat_view(table, folds.seated_now(table, role))
+        return table, None if role == HOST else role
+
+    async def caught_up(
+        self,
+        game_id: str,
+        token: str | None,
+        since: int,
+        at_least: int = 0,
+        client: str | None = None,
+        paid: bool = False,
+    ) -> tuple[Sight, list[Delivered], bool]:
+        """The table as the token's holder sees it (at `at_least` or later) and the events after
+        `since` it may see, from one table (`session.caught_up`). `paid`: a read of a page of
+        events after `since`, paid as `events` pays; else after a call that paid already, as
+        `seen`, charging nothing."""
+        if paid:
+            table, role = await self.reader(game_id, token, client, self.page_cost(game_id, since))
+            if table.version < at_least:
+                table, role = await self._known(game_id, token, at_least)
+        else:
+            table, role = await self._known(game_id, token, at_least)
+        return await caught_up(self.folds, table, role, since)
 
     async def events(
         self, game_id: str, token: str | None, after: int, wait: float, client: str | None = None

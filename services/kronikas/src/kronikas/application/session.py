@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 
@@ -32,6 +33,27 @@ from kronikas.domain.seating import Back, Leave
 
 SEATING = frozenset({tag_of(Leave), tag_of(Back)})
 """The seating commands every game shares: legal for a seat, but not moves of the game."""
+
+BRIEF_LEFT_OUT = frozenset(
+    {"kind", "id", "status", "version", "deadline", "legal", "options", "seeded", "last_round"}
+)
+"""What every game's view holds that a brief view leaves out: said beside it by each transport
+(the version, the status, the deadline, the legal moves), fixed for the match (the options,
+whether it is seeded), or past (the last round, which the events that ended it told)."""
+PLAYER_LEFT_OUT = frozenset({"id", "seat"})
+"""What a brief view leaves out of each player: its id, and its seat (its place in the list)."""
+BLOCK_LEFT_OUT = frozenset({"commitment"})
+"""What a brief view leaves out of the game's block: the deal's commitment, which checks a fair
+deal after the round (docs/api.md, Fair deals) and decides no move."""
+
+
+def _set(values: dict[str, Any], left_out: frozenset[str]) -> dict[str, Any]:
+    """`values` less the names in `left_out` and whatever is null, false or empty."""
+    return {
+        name: value
+        for name, value in values.items()
+        if name not in left_out and value is not None and value is not False and value != []
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +90,21 @@ class Sight:
     def seating(self) -> list[str]:
         """The seating commands the seat may send now (`leave`, `back`)."""
         return [kind for kind in self.legal if kind in SEATING]
+
+    def brief(self) -> dict[str, Any]:
+        """The view in short, for a seat that follows the table by its events: the same view
+        less what `BRIEF_LEFT_OUT` names and whatever is null, false or empty; each player, and
+        the game's block (named by its kind), likewise less what `PLAYER_LEFT_OUT` and
+        `BLOCK_LEFT_OUT` name; the seat's own `me` whole."""
+        view: dict[str, Any] = msgspec.json.decode(self.body)
+        short = _set(view, BRIEF_LEFT_OUT)
+        if "players" in short:
+            short["players"] = [_set(p, PLAYER_LEFT_OUT) for p in short["players"]]
+        if isinstance(block := short.get(self.kind), dict):
+            short[self.kind] = _set(block, BLOCK_LEFT_OUT)
+        if "me" in view:
+            short["me"] = view["me"]
+        return short
 
     def moves(self) -> list[msgspec.Struct]:
         """Every move of the game the seat may send now (no seating command), as the engine
@@ -119,6 +156,19 @@ async def page_after(
     result = await folds.log.read(table.game_id, after, "", limit, rate=False)
     records = [folds.codec.decode(table.kind, raw) for raw in result.records]
     return delivered(seen_of(table, records), seat), result.version
+
+
+async def caught_up(
+    folds: Folds, table: Fold, role: str | None, since: int
+) -> tuple[Sight, list[Delivered], bool]:
+    """The table as the viewer `role` sees it, the events after `since` it may see up to that
+    version (a page at most), and whether more events than the page holds lie between: one
+    table, so the view and the events agree."""
+    seat = folds.seated_now(table, role)
+    delivered, _ = await page_after(folds, table, since, seat)
+    events = [d for d in delivered if d.version <= table.version]
+    more = since < table.version and (not events or events[-1].version < table.version)
+    return seat_view(table, seat), events, more
 
 
 Move = Callable[..., Awaitable[Answer]]

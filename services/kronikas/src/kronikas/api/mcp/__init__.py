@@ -59,30 +59,34 @@ tools; every answer shows only what your seat may know. Read a game's rules at
 PLAYING = """\
 You are playing a card game at a Krónikás table through its tools. {game}
 
-1. `list_games` shows the games, their options and their commands. Read the rules resource
-   `kronikas://rules/<kind>` before you play: it says what every move does.
+1. `list_games` shows the games, their options and each command with what it does. Read the
+   rules resource `kronikas://rules/<kind>` before you play: it says what every move does.
 2. To play against the house: `open_table` (kind, and `house_players`: how many seats the house
-   plays) answers the table's id and a host token. `join_table` (a name) answers YOUR SEAT'S
-   TOKEN: pass it as `token` to every later call (or connect with `Authorization: Bearer
-   <token>`). Then `start_table` with the host token. To join someone else's table, find it with
-   `list_tables` (status `open`) and `join_table`.
-3. The loop: call `wait` with `after_version` = the last `version` you saw. It answers at once when
-   something happened since (the `events`), or when the table waits for your move; else it waits
-   up to {wait} s. When `may_act` is true, choose a move: send one command of `moves` exactly as
+   plays; none unless you ask) answers the table's id and a host token. `join_table` (a name)
+   answers YOUR SEAT'S TOKEN: pass it as `token` to every later call (or connect with
+   `Authorization: Bearer <token>`). Then `start_table` with the host token and your seat's
+   `token`: it answers your seat's view, your hand included. To join someone else's table, find
+   it with `list_tables` (status `open`) and `join_table`.
+3. The loop: when `may_act` is true, choose a move: send one command of `moves` exactly as
    listed, or build one as a `choices` entry says (its `type`, and its `field` filled with
-   `min_count` to `max_count` values of `choose_from`). Send it with `make_move`, with
+   `min_count` to `max_count` values of `choose_from`; or, for an entry with `each_of`, each
+   field it names set to one of its values); `about` in `join_table`'s and
+   `get_view`'s answers says what each move does. Send it with `make_move`, with
    `expected_version` = the `version` you decided at and a fresh `idempotency_key`. Its answer
-   shows the events your move made and the table after it; then `wait` again from its `version`.
-   Some moves may be made out of turn: `may_act` can be true while `your_turn` is false. If you do
-   not want to make such a move, just `wait` again from the current `version`.
+   holds the `events` since that version (your move's, and whatever followed) and the table now,
+   its `view` in short; when it is not your move, call `wait` with `after_version` = the last
+   `version` you saw. It answers at once when something happened since (the `events`), or when
+   the table waits for your move; else it waits up to {wait} s. Some moves may be made out of
+   turn: `may_act` can be true while `your_turn` is false. If you do not want to make such a
+   move, just `wait` again from the current `version`. `get_view` gives the whole view.
 4. `your_turn` true means the table waits for you; past the `deadline` (when the table has a
    clock) the house plays your seat until you send `{{"type": "back"}}`.
 5. A refused move is a tool error: `code` (e.g. `illegal_move`, `not_your_turn`,
    `version_mismatch`) and `detail` say why, and the answer lists your legal moves now. Choose
    again from those; do not resend the same move.
 6. The match is over when `status` is `finished`: `view.winners` lists the winning seats.
-   Your hand is `view.me.hand`; the public state of the table is in the view's block named by
-   its `kind`."""
+   Your hand and what it is worth are in `view.me`; the public state of the table is in the
+   view's block named by the game's kind."""
 
 
 class McpEndpoint:
@@ -181,6 +185,9 @@ class McpEndpoint:
             if ctx.method != "prompts/get":
                 raise
             raise MCPError(INVALID_PARAMS, scrubbed(str(exc)[: 2 * MESSAGE_MAX])) from None
+        if ctx.method == "tools/list" and isinstance(result, dict):
+            for tool in result.get("tools") or []:
+                tool["inputSchema"] = _untitled(tool.get("inputSchema"))
         if ctx.method == "tools/call" and isinstance(result, dict) and result.get("isError"):
             by_sdk = False
             for block in result.get("content") or []:
@@ -211,6 +218,21 @@ class McpEndpoint:
         """The app's lifespan around the SDK's session manager (its task group)."""
         async with self.server.session_manager.run():
             yield
+
+
+def _untitled(schema: Any) -> Any:
+    """A JSON schema without its `title` keywords (a property named `title` stays)."""
+    if isinstance(schema, list):
+        return [_untitled(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    return {
+        key: {name: _untitled(sub) for name, sub in value.items()}
+        if key == "properties" and isinstance(value, dict)
+        else _untitled(value)
+        for key, value in schema.items()
+        if key != "title"
+    }
 
 
 def _problem_text(text: str) -> tuple[str, bool]:

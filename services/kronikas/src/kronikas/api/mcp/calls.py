@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, WithJsonSchema
 
 from kronikas.api.mcp import results
 from kronikas.api.mcp.bounds import scrubbed
@@ -25,20 +25,14 @@ from kronikas.domain.common import DomainError, InvalidOptions
 
 log = logging.getLogger("kronikas.mcp")
 
-TableId = Annotated[str, Field(description="The table's id (16 hexadecimal characters).")]
-Token = Annotated[
-    str | None,
-    Field(
-        description="A token of the table (a seat's, or the host's). Leave it out when the "
-        "connection sends `Authorization: Bearer <token>`."
-    ),
-]
+# An argument that may be left out is listed as its type alone (`WithJsonSchema`): the list of
+# tools goes into every agent's context, and "or null" on each would say nothing new.
+TEXT = WithJsonSchema({"type": "string"})
+WHOLE = WithJsonSchema({"type": "integer", "minimum": 0})
+TableId = str
+Token = Annotated[str | None, TEXT, Field(description="Else the connection's bearer token.")]
 SeatToken = Annotated[
-    str | None,
-    Field(
-        description="Your seat's token, from `join_table`. Leave it out when the connection "
-        "sends `Authorization: Bearer <token>`."
-    ),
+    str | None, TEXT, Field(description="Your seat's; else the connection's bearer token.")
 ]
 STATUS = Literal["open", "playing", "finished"]
 Version = Annotated[int, Field(ge=0, le=2**31, description="The version you last saw.")]
@@ -50,17 +44,19 @@ class Calls:
     def __init__(self, tools: Tools) -> None:
         self.tools = tools
 
-    async def list_games(self) -> Annotated[CallToolResult, results.Kinds]:
+    async def list_games(self) -> CallToolResult:
         return await answer(self.tools.list_games())
 
     async def list_tables(
         self,
         ctx: Context,
-        kind: Annotated[str | None, Field(description="Only this game.")] = None,
-        status: Annotated[STATUS | None, Field(description="Only tables in this state.")] = None,
-        limit: Annotated[int, Field(ge=1, le=100, description="Tables per page.")] = 20,
-        offset: Annotated[int, Field(ge=0, le=100_000, description="Tables to skip.")] = 0,
-    ) -> Annotated[CallToolResult, results.Tables]:
+        kind: Annotated[str | None, TEXT] = None,
+        status: Annotated[
+            STATUS | None, WithJsonSchema({"enum": ["open", "playing", "finished"]})
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=100)] = 20,
+        offset: Annotated[int, Field(ge=0, le=100_000)] = 0,
+    ) -> CallToolResult:
         return await answer(self.tools.list_tables(kind, status, limit, offset, ctx))
 
     async def open_table(
@@ -69,60 +65,65 @@ class Calls:
         kind: str,  # described at `register`, by the games of the service
         options: Annotated[
             dict[str, Any] | None,
-            Field(description="Table options (`list_games` lists them); any may be left out."),
+            WithJsonSchema({"type": "object"}),
+            Field(description="Options left out take their defaults."),
         ] = None,
         house_players: Annotated[
-            int, Field(ge=0, le=99, description="How many seats the house plays.")
-        ] = 1,
+            int, Field(ge=0, le=99, description="Seats the house plays: 0 unless asked.")
+        ] = 0,
         seed: Annotated[
             int | None,
-            Field(ge=0, le=2**63 - 1, description="Deal reproducibly (for tests only)."),
+            WHOLE,
+            Field(ge=0, le=2**63 - 1, description="Deal reproducibly (tests only)."),
         ] = None,
-    ) -> Annotated[CallToolResult, results.Opened]:
+    ) -> CallToolResult:
         return await answer(self.tools.open_table(kind, options, seed, house_players, ctx))
 
     async def join_table(
         self,
         ctx: Context,
         table_id: TableId,
-        name: Annotated[str, Field(description="Your name at the table: 1–32 characters.")],
-    ) -> Annotated[CallToolResult, results.Joined]:
+        name: Annotated[str, Field(description="1–32 characters.")],
+    ) -> CallToolResult:
         return await answer(self.tools.join_table(table_id, name, ctx))
 
     async def start_table(
         self,
         ctx: Context,
         table_id: TableId,
-        host_token: Annotated[
-            str | None, Field(description="The host token from `open_table`.")
+        host_token: Annotated[str | None, TEXT, Field(description="From `open_table`.")] = None,
+        token: Annotated[
+            str | None, TEXT, Field(description="Your seat's, when you sit: its view answers.")
         ] = None,
-    ) -> Annotated[CallToolResult, results.Started]:
-        return await answer(self.tools.start_table(table_id, host_token, ctx))
+    ) -> CallToolResult:
+        return await answer(self.tools.start_table(table_id, host_token, token, ctx))
 
     async def get_view(
         self, ctx: Context, table_id: TableId, token: Token = None
-    ) -> Annotated[CallToolResult, results.SeatView]:
+    ) -> CallToolResult:
         return await answer(self.tools.get_view(table_id, token, ctx))
 
     async def make_move(
         self,
         ctx: Context,
         table_id: TableId,
-        move: Annotated[
-            dict[str, Any],
-            Field(description='The command, e.g. {"type": "<type>", ...} as `moves` lists it.'),
-        ],
+        move: Annotated[dict[str, Any], Field(description="A command as `moves` lists it.")],
         token: SeatToken = None,
         expected_version: Annotated[
-            int | None, Field(ge=0, description="The version your decision was made at.")
+            int | None, WHOLE, Field(ge=0, description="The version you decided at.")
         ] = None,
         idempotency_key: Annotated[
-            str | None, Field(description="1–128 visible ASCII characters, new for each move.")
+            str | None, TEXT, Field(description="1–128 visible ASCII characters, new each move.")
         ] = None,
-    ) -> Annotated[CallToolResult, results.Moved]:
+        since: Annotated[
+            int | None,
+            WHOLE,
+            Field(ge=0, le=2**31, description="Answer the events after it; default: as decided."),
+        ] = None,
+    ) -> CallToolResult:
         tools = self.tools
         return await answer(
-            tools.make_move(table_id, move, token, expected_version, idempotency_key, ctx),
+            tools.make_move(table_id, move, token, expected_version, idempotency_key, since, ctx),
             refused=lambda: tools.still_legal(table_id, token, ctx),
         )
 
@@ -132,15 +133,13 @@ class Calls:
         table_id: TableId,
         after_version: Version,
         token: SeatToken = None,
-        timeout_s: Annotated[
-            float, Field(ge=0, le=WAIT_MAX_S, description="The longest to wait, in seconds.")
-        ] = WAIT_MAX_S,
-    ) -> Annotated[CallToolResult, results.Waited]:
+        timeout_s: Annotated[float, Field(ge=0, le=WAIT_MAX_S)] = WAIT_MAX_S,
+    ) -> CallToolResult:
         return await answer(self.tools.wait(table_id, token, after_version, timeout_s, ctx))
 
     async def leave_table(
         self, ctx: Context, table_id: TableId, token: SeatToken = None
-    ) -> Annotated[CallToolResult, results.Moved]:
+    ) -> CallToolResult:
         return await answer(self.tools.leave_table(table_id, token, ctx))
 
     async def get_events(
@@ -148,10 +147,8 @@ class Calls:
         ctx: Context,
         table_id: TableId,
         token: Token = None,
-        after_version: Annotated[
-            int, Field(ge=0, le=2**31, description="Only events after this version.")
-        ] = 0,
-    ) -> Annotated[CallToolResult, results.Events]:
+        after_version: Annotated[int, Field(ge=0, le=2**31)] = 0,
+    ) -> CallToolResult:
         return await answer(self.tools.get_events(table_id, token, after_version, ctx))
 
 
@@ -167,72 +164,83 @@ class Tool(NamedTuple):
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 ACTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
+SEAT = (
+    "`version`, `status`, `seat`, `your_turn` (the table waits for you), `may_act` (a move is "
+    "legal now, perhaps out of turn), `deadline`, `moves` (commands ready to send), `choices` "
+    "(moves too many to list: `field` takes `min_count`–`max_count` of `choose_from`, or "
+    "each field of `each_of` one of its values), "
+    "`seating` (`leave`, `back`)"
+)
+"""What every answer about a seat holds."""
+
 TOOLS = (
     Tool(
         "list_games",
-        "The games this service runs ({kinds}): players, each table option with its type, "
-        "default and limits, and the command types of each game.",
+        "The games ({kinds}): players, each option with its type, default and limits, and "
+        "each command with what it does.",
         READ_ONLY,
     ),
     Tool(
         "list_tables",
-        "The lobby: tables newest first, by kind and status, a page at a time. Open tables take "
-        "players (`join_table`).",
+        "The lobby, newest first, by kind and status: `open` tables take players.",
         READ_ONLY,
     ),
     Tool(
         "open_table",
-        "Open a table of a game, with seats the house plays. Answers the table's id and the host "
-        "token, which alone starts it. Then `join_table` to take a seat yourself, and "
-        "`start_table` with the host token.",
+        "Open a table. By default: no house seat (`house_players` 0), each option at its "
+        "default (`list_games`), a fair deal (no seed). Answers `table_id` and `host_token`, "
+        "which alone starts it. Then `join_table` to sit, and `start_table`.",
         ACTS,
     ),
     Tool(
         "join_table",
-        "Take the next free seat at an open table. Answers your seat's token, which every later "
-        "call takes, and the table as your seat sees it.",
+        "Take the next free seat at an open table. Answers your seat's `token` (every later "
+        "call takes it), `seeded`, and the rest as `get_view`.",
         ACTS,
     ),
     Tool(
         "start_table",
-        "Start the table (host token only; at least 2 players): deals the first round.",
+        "Start the table (host token; at least 2 players): deals the first round. With your "
+        "seat's `token` (or its bearer token on the connection) it answers as `get_view` does "
+        "for your seat, your hand in `view.me`; else as for a spectator.",
         ACTS,
     ),
     Tool(
         "get_view",
-        "The table as your seat sees it: your hand, the public state, and every legal move you "
-        "may send now, written out (`moves`, and `choices` for moves too many to list). Without "
-        "a token, what a spectator sees.",
+        f"The table as your seat sees it now: {SEAT}, the whole `view` (players, `me`: your "
+        "hand and its facts, the game's block named by its kind, `last_round`, `options`) and "
+        "`about` (each move type explained). Without a token, a spectator's.",
         READ_ONLY,
     ),
     Tool(
         "make_move",
-        "Make one move: a command from `moves`, or one built as a `choices` entry says. With "
-        "`expected_version` it applies only if the table is still at that version (else "
-        "`version_mismatch`: look again). With `idempotency_key` a retry of the same move is "
-        "answered as the first and applied once. A refused move is a tool error with `code`, "
-        "`detail` and your legal moves now.",
+        "Make one move from `moves`, or one built as a `choices` entry says. With "
+        "`expected_version` it applies only at that version (else `version_mismatch`). With "
+        "`idempotency_key` a retry is answered as the first. Answers as `wait`: the events "
+        "after `since` (default `expected_version`, else the move's own) and the table now. "
+        "A refused move is a tool error with `code`, `detail` and your legal moves now.",
         ACTS,
     ),
     Tool(
         "wait",
-        f"Wait (at most {WAIT_MAX_S} s) until something happens at the table after "
-        "`after_version`, or answer at once when it already has, or when the table waits for "
-        "your move. Answers the events since `after_version`, whether you may act now "
-        "(`may_act`; some moves come out of turn), your legal moves and the `deadline`. Call it "
-        "again with the answer's `version` to follow on.",
+        f"Wait (at most {WAIT_MAX_S} s) for something to happen after `after_version`; answers "
+        "at once when it has, or when the table waits for you. Answers the `events` since "
+        f"(oldest first, at most {results.EVENTS_MAX}; `more`), the seat's fields as "
+        "`get_view`, and `view` in short: `me` whole, the rest (`turn`, `round`, `players`, the "
+        "game's block…) without what is null, false or empty (`get_view` has all). Call it "
+        "again from `version`.",
         READ_ONLY,
     ),
     Tool(
         "leave_table",
-        "Leave the table. Before the start your seat is given up and your token holds none; "
-        "after it the house plays your seat to the end, and your token still reads.",
+        "Leave. Before the start your seat is given up; after it the house plays your seat to "
+        "the end, and your token still reads. Answers as `wait`.",
         ToolAnnotations(read_only_hint=False, destructive_hint=True),
     ),
     Tool(
         "get_events",
-        f"The table's events after a version (at most {results.EVENTS_MAX} a call), as your "
-        "seat may see them: what was dealt to you and every move and score since.",
+        f"The events after a version as your seat may see them (at most {results.EVENTS_MAX}; "
+        "`more`): your deals, every move and score.",
         READ_ONLY,
     ),
 )
@@ -290,8 +298,7 @@ async def answer(
         return failed({"code": "internal", "detail": "An unexpected failure; it is logged."})
     data = result.model_dump(mode="json")
     return CallToolResult(
-        content=[TextContent(type="text", text=json.dumps(data, ensure_ascii=False))],
-        structured_content=data,
+        content=[TextContent(type="text", text=_json(data))], structured_content=data
     )
 
 
@@ -310,5 +317,9 @@ def _problem(exc: Exception) -> dict[str, Any]:
 def failed(problem: dict[str, Any]) -> CallToolResult:
     """A tool error the model reads: the problem as JSON, its texts cut short and scrubbed."""
     problem["detail"] = short(scrubbed(str(problem.get("detail", ""))))
-    text = json.dumps(problem, ensure_ascii=False)
-    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+    return CallToolResult(content=[TextContent(type="text", text=_json(problem))], is_error=True)
+
+
+def _json(data: Any) -> str:
+    """JSON as an agent reads it: no byte it does not need."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

@@ -17,7 +17,7 @@ from mcp.server.mcpserver import Context
 
 from kronikas.api import inputs
 from kronikas.api.client import client_address
-from kronikas.api.mcp.moves import written_out
+from kronikas.api.mcp.moves import explained, written_out
 from kronikas.api.mcp.results import (
     EVENTS_MAX,
     Events,
@@ -25,15 +25,14 @@ from kronikas.api.mcp.results import (
     Kinds,
     Moved,
     Opened,
+    Seat,
     SeatView,
-    Started,
     Tables,
-    Waited,
 )
 from kronikas.api.problems import short
 from kronikas.api.shapes import ApiWire
 from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
-from kronikas.application.games import Games, Sight
+from kronikas.application.games import Delivered, Games, Sight
 from kronikas.domain.common import DomainError
 from kronikas.domain.seating import Leave
 
@@ -47,6 +46,15 @@ def _decoded(body: bytes) -> Any:
     return msgspec.json.decode(body)
 
 
+def told(event: bytes | dict[str, Any]) -> dict[str, Any]:
+    """An event as the tools give it: its `data` (whose `type` is the event's, without the
+    game's prefix) with its `version`, without what is null (a card the seat may not see, a
+    deck not yet revealed); not its time (`at`)."""
+    whole = _decoded(event) if isinstance(event, bytes) else event
+    data: dict[str, Any] = whole["data"]
+    return {"version": whole["version"], **{k: v for k, v in data.items() if v is not None}}
+
+
 class Tools:
     """The tools over one app's use cases. `games` is asked for at each call: the app makes
     its use cases when it starts, after the tools are registered."""
@@ -54,6 +62,8 @@ class Tools:
     def __init__(self, wire: ApiWire, games: Callable[[], Games]) -> None:
         self.wire = wire
         self._games = games
+        self.about = {kind: explained(game.commands) for kind, game in wire.engines.items()}
+        """Each game's command types, each explained in one line."""
 
     @property
     def games(self) -> Games:
@@ -89,32 +99,53 @@ class Tools:
 
     async def now(self, game_id: str, token: str | None, at_least: int = 0) -> SeatView:
         """The table as the token's seat sees it after a call that already paid and let the
-        token in (a move, a wait): from the table this process holds, read when older than
+        token in (a move, a start): from the table this process holds, read when older than
         `at_least`."""
         return self.seat_view(await self.games.seen(game_id, token, at_least))
 
-    @staticmethod
-    def seat_view(sight: Sight) -> SeatView:
-        """The viewer's view with its legal moves written out for an agent."""
-        view = _decoded(sight.body)
-        moves, choices = written_out(sight.moves())
-        block = (
-            f" The table's public state (what a move announces or takes) is in `view.{sight.kind}`."
-        )
-        same = ("version", "status", "seat", "may_act", "deadline", "seating")
+    def seat_view(self, sight: Sight) -> SeatView:
+        """The viewer's whole view, its legal moves written out, each move type explained."""
+        seat = self.seat(sight)
+        types = [*(m["type"] for m in seat.moves), *(c.type for c in seat.choices), *seat.seating]
+        about = self.about[sight.kind]
         return SeatView(
+            **dict(seat),
             table_id=sight.game_id,
+            view=_decoded(sight.body),
+            about={kind: about[kind] for kind in dict.fromkeys(types) if kind in about},
+        )
+
+    @staticmethod
+    def seat(sight: Sight) -> Seat:
+        """What the viewer may do now, its legal moves written out for an agent."""
+        moves, choices = written_out(sight.moves())
+        same = ("version", "status", "seat", "may_act", "deadline", "seating")
+        return Seat(
             your_turn=sight.waited_for,
             moves=moves,
-            choices=[c.model_copy(update={"about": c.about + block}) for c in choices],
-            view=view,
+            choices=choices,
             **{name: getattr(sight, name) for name in same},
+        )
+
+    @classmethod
+    def moved(cls, caught: tuple[Sight, list[Delivered], bool]) -> Moved:
+        """The events since a version and the table now, its view in short (`Sight.brief`)."""
+        sight, delivered, more = caught
+        events = [told(d.json) for d in delivered[:EVENTS_MAX]]
+        return Moved(
+            **dict(cls.seat(sight)),
+            events=events,
+            more=more or len(delivered) > EVENTS_MAX,
+            view=sight.brief(),
         )
 
     # The tools ----------------------------------------------------------------------------
 
     async def list_games(self) -> Kinds:
         kinds: list[dict[str, Any]] = msgspec.to_builtins(self.wire.kinds)["kinds"]
+        for kind in kinds:  # each command with what it does
+            about = self.about.get(kind["kind"], {})
+            kind["commands"] = {name: about.get(name, "") for name in kind["commands"]}
         return Kinds(kinds=kinds)
 
     async def list_tables(
@@ -181,11 +212,20 @@ class Tools:
         seeded: bool = joined["game"]["seeded"]
         return Joined(player_id=joined["player_id"], token=token, seeded=seeded, **dict(seat))
 
-    async def start_table(self, game_id: str, host_token: str | None, ctx: Context) -> Started:
-        token = self.token(host_token, ctx)
-        assert token is not None
-        answer = await self.games.start(game_id, token, self.client(ctx))
-        return Started(table_id=game_id, version=answer.version, view=_decoded(answer.body))
+    async def start_table(
+        self, game_id: str, host_token: str | None, token: str | None, ctx: Context
+    ) -> SeatView:
+        """Start the table; answer the table as `token`'s seat sees it (the host's own seat
+        when it sits), else as a spectator does. The seat's token is checked first (a read,
+        paid), so that a wrong one changes nothing."""
+        host = self.token(host_token, ctx)
+        assert host is not None
+        viewer = self.token(token, ctx, required=False) if token or host_token else None
+        client = self.client(ctx)
+        if viewer is not None and viewer != host:
+            await self.games.look(game_id, viewer, client)
+        answer = await self.games.start(game_id, host, client)
+        return await self.now(game_id, viewer, answer.version)
 
     async def get_view(self, game_id: str, token: str | None, ctx: Context) -> SeatView:
         return await self.look(game_id, self.token(token, ctx, required=False), self.client(ctx))
@@ -197,6 +237,7 @@ class Tools:
         token: str | None,
         expected_version: int | None,
         idempotency_key: str | None,
+        since: int | None,
         ctx: Context,
     ) -> Moved:
         seat_token = self.token(token, ctx)
@@ -218,9 +259,14 @@ class Tools:
             idempotency_key=key,
             client=client,
         )
-        result = _decoded(answer.body)
-        seat = await self.now(game_id, seat_token, answer.version)
-        return Moved(events=result["events"], **dict(seat))
+        # The events from before the move are the agent's to pay for, as `get_events` pays;
+        # the move's own and what followed it come with the move.
+        made = len(_decoded(answer.body)["events"])
+        before = answer.version - made if expected_version is None else expected_version
+        after = before if since is None else since
+        if after < before:
+            return self.moved(await games.read_since(game_id, seat_token, after, client))
+        return self.moved(await games.caught_up(game_id, seat_token, after, answer.version))
 
     async def leave_table(self, game_id: str, token: str | None, ctx: Context) -> Moved:
         seat_token = self.token(token, ctx)
@@ -229,34 +275,31 @@ class Tools:
         answer = await self.games.command(
             game_id, seat_token, leave, msgspec.json.encode(leave), client=self.client(ctx)
         )
-        result = _decoded(answer.body)
+        made = len(_decoded(answer.body)["events"])
         try:
-            seat = await self.now(game_id, seat_token, answer.version)
+            caught = await self.games.caught_up(
+                game_id, seat_token, answer.version - made, answer.version
+            )
         except Unauthorized:  # left before the start: the token holds no seat any more
-            seat = await self.now(game_id, None)
-        return Moved(events=result["events"], **dict(seat))
+            caught = await self.games.caught_up(game_id, None, answer.version - made)
+        return self.moved(caught)
 
     async def wait(
         self, game_id: str, token: str | None, after_version: int, timeout_s: float, ctx: Context
-    ) -> Waited:
+    ) -> Moved:
         seat_token = self.token(token, ctx)
         assert seat_token is not None
         client = self.client(ctx)
         games = self.games
         started = time.monotonic()
-        page = _decoded(await games.events(game_id, seat_token, after_version, 0, client))
-        seat = await self.now(game_id, seat_token, page["version"])
-        idle = not page["events"] and not seat.your_turn and seat.status != "finished"
+        caught = await games.read_since(game_id, seat_token, after_version, client)
+        sight, delivered, _ = caught
+        idle = not delivered and not sight.waited_for and sight.status != "finished"
         if idle and timeout_s > 0:  # a long-poll: it holds a place of the token's and address's
             left = max(0.0, timeout_s - (time.monotonic() - started))
             page = _decoded(await games.events(game_id, seat_token, after_version, left, client))
-            seat = await self.now(game_id, seat_token, page["version"])
-        events = page["events"]
-        return Waited(
-            events=events[:EVENTS_MAX],
-            more=page["more"] or len(events) > EVENTS_MAX,
-            **dict(seat),
-        )
+            caught = await games.caught_up(game_id, seat_token, after_version, page["version"])
+        return self.moved(caught)
 
     async def get_events(
         self, game_id: str, token: str | None, after_version: int, ctx: Context
@@ -265,7 +308,7 @@ class Tools:
             game_id, self.token(token, ctx, required=False), after_version, 0, self.client(ctx)
         )
         page = _decoded(body)
-        events = page["events"]
+        events = [told(event) for event in page["events"]]
         return Events(
             table_id=game_id,
             version=page["version"],
