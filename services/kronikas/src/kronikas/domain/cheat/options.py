@@ -85,6 +85,8 @@ class CheatTableOptions(msgspec.Struct, frozen=True):
     @classmethod
     def of(cls, options: CheatTableOptions) -> CheatTableOptions:
         """The options as a table's first event stores them and its views show them."""
+        if type(options) is cls:  # a stored table's, as every view of it asks
+            return options
         return cls(**msgspec.structs.asdict(options))
 
 
