@@ -53,8 +53,9 @@ def a_move(mine: dict[str, Any]) -> dict[str, Any]:
 
 async def test_a_table_whose_log_reaches_its_cap_ends_and_says_why(client: Client) -> None:
     tables = Tables(client)
-    # No max_circuits: nothing in the rules ends a round whose players never show.
-    table = await tables.ready("thirty_one", 2, {"lives": 3}, seed=4)
+    # A table that asks for no max_circuits: nothing in the rules ends a round whose players
+    # never show.
+    table = await tables.ready("thirty_one", 2, {"lives": 3, "max_circuits": None}, seed=4)
     answer: dict[str, Any] = {}
     for _ in range(CAP):
         spectator = await tables.view(table)

@@ -67,3 +67,21 @@ async def test_an_old_log_loads_names_its_events_by_game_and_plays_on(
     new = [e["type"] for e in r.json()["events"]]
     assert new and all(t.startswith(f"{kind}.") for t in new)
     assert new[-1] == f"{kind}.match_ended"
+
+
+async def test_an_old_cheat_table_keeps_no_limit_of_plays_while_new_ones_get_300(
+    tables: Tables, client: Client, redis: Redis
+) -> None:
+    """Stored before `max_plays` existed, the table's options name none: its rounds have no
+    limit, and its view says so by leaving the option out; a new table is told 300."""
+    table = await restore(redis, "cheat")
+    options = (await tables.view(table, table.players[0]))["options"]
+    assert "max_plays" not in options and options["max_play"] == 4
+    r = await client.get("/v1/games/" + table.id + "/events", headers=auth(table.players[0]))
+    assert "max_plays" not in r.json()["events"][0]["data"]["options"]
+    kinds = (await client.get("/v1/kinds")).json()["kinds"]
+    cheat = next(k for k in kinds if k["kind"] == "cheat")
+    assert next(o for o in cheat["options"] if o["name"] == "max_plays")["default"] == 300
+    # A Thirty-One table stored then names its `max_circuits` (null) and keeps it.
+    old = await restore(redis, "thirty_one")
+    assert (await tables.view(old, old.players[0]))["options"]["max_circuits"] is None

@@ -38,10 +38,15 @@ async def test_kinds_describe_both_games_and_every_option(client: Client) -> Non
     assert cheat["place_points"]["default"] == [4, 3, 2]
     assert (cheat["place_points"]["min_items"], cheat["place_points"]["max_items"]) == (1, 8)
     assert cheat["chroniclers"] == cheat["chroniclers"] | {"type": "boolean", "default": False}
+    assert cheat["max_plays"].items() >= {"type": "integer", "default": 300}.items()
+    assert (cheat["max_plays"]["minimum"], cheat["max_plays"]["maximum"]) == (20, 10_000)
+    assert "nullable" not in cheat["max_plays"]
     thirty_one = {o["name"]: o for o in kinds["thirty_one"]["options"]}
     assert (thirty_one["lives"]["default"], thirty_one["lives"]["maximum"]) == (3, 10)
     assert thirty_one["max_circuits"]["nullable"] is True
-    assert thirty_one["max_circuits"]["default"] is None
+    assert thirty_one["max_circuits"]["default"] == 20
+    circuits = thirty_one["max_circuits"]
+    assert (circuits["minimum"], circuits["maximum"]) == (1, 100)
     assert thirty_one["chronicler"]["default"] is False
 
 
@@ -78,11 +83,17 @@ async def test_a_seed_says_seeded(tables: Tables, client: Client) -> None:
         {"kind": "cheat", "options": {"place_points": [1] * 9}},
         {"kind": "cheat", "options": {"place_points": [101]}},
         {"kind": "cheat", "options": {"chroniclers": "yes"}},
+        {"kind": "cheat", "options": {"max_plays": 19}},
+        {"kind": "cheat", "options": {"max_plays": 10_001}},
+        {"kind": "cheat", "options": {"max_plays": None}},
+        {"kind": "cheat", "options": {"max_plays": "300"}},
+        {"kind": "cheat", "options": {"max_plays": 300.5}},
         {"kind": "cheat", "options": {"lives": 3}},
         {"kind": "thirty_one", "options": {"lives": 11}},
         {"kind": "thirty_one", "options": {"lives": -1}},
         {"kind": "thirty_one", "options": {"max_circuits": 0}},
         {"kind": "thirty_one", "options": {"max_circuits": 101}},
+        {"kind": "thirty_one", "options": {"max_circuits": "20"}},
         {"kind": "thirty_one", "options": {"chronicler": 1}},
         {"kind": "thirty_one", "options": {"decks": 2}},
         {"kind": "cheat", "seed": -1},

@@ -212,6 +212,7 @@ def test_clock_options_default_to_no_clock_and_a_three_second_pause_and_show_in_
     options = CheatOptions()
     assert (options.turn_seconds, options.house_pause_seconds) == (None, 3)
     shown = CheatTableOptions.of(CheatOptions(turn_seconds=60, house_pause_seconds=0))
+    assert shown.max_plays == 300
     assert (shown.turn_seconds, shown.house_pause_seconds) == (60, 0)
 
 
@@ -226,7 +227,9 @@ def test_a_log_written_before_the_clocks_still_loads() -> None:
     events = [decoder.decode(line) for line in old]
     assert events[1] == PlayerJoined(player_id="p0", name="Anna", seat=0, house=False)
     state = fold(events)
-    assert isinstance(state, cheat.Lobby) and state.match.options == CheatOptions()
+    # Stored before `max_plays` too: its rounds keep no limit of plays.
+    assert isinstance(state, cheat.Lobby) and state.match.options == CheatTableOptions()
+    assert state.match.options.play_limit is None
     assert cheat.house_seats(state) == frozenset()
 
 

@@ -12,7 +12,7 @@ import msgspec
 
 from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import cheat
-from kronikas.domain.cheat import CheatOptions
+from kronikas.domain.cheat import CheatTableOptions
 from kronikas.domain.common import Start
 from kronikas.domain.seating import Join
 
@@ -23,7 +23,9 @@ GAME_ID = "golden-cheat"
 SEED = 12
 """The table's seed; with the players' seed below, the game shows every command and outcome."""
 PLAYERS_SEED = 1
-OPTIONS = CheatOptions(rounds=2, chroniclers=True)
+OPTIONS = CheatTableOptions(rounds=2, chroniclers=True)
+"""As a table stored before `max_plays` existed keeps them: its rounds have no limit of plays, and
+it replays exactly as it did."""
 NAMES = ("Anna", "Bence", "Csilla")
 
 AnyCommand = cheat.Command | Join | Start

@@ -32,13 +32,15 @@ from .helpers import StackedRandomness, fold, given, lobby, run, table
 
 def test_created_is_the_first_event_and_carries_options_and_seeded() -> None:
     options = CheatOptions(rounds=3, chroniclers=True)
-    assert cheat.created(options, True) == [CheatGameCreated(options=options, seeded=True)]
+    stored = cheat.CheatTableOptions.of(options)
+    assert cheat.created(options, True) == [CheatGameCreated(options=stored, seeded=True)]
+    assert stored.max_plays == 300  # a new table's rounds end at 300 plays
 
 
 def test_initial_state_is_an_empty_lobby_and_the_created_event_sets_its_options() -> None:
     options = CheatOptions(decks=2, chroniclers=True)
     empty = cheat.initial_state(CheatOptions(), False)
-    assert empty == cheat.Lobby(cheat.Match(options=CheatOptions(), seeded=False))
+    assert empty == cheat.Lobby(cheat.Match(cheat.CheatTableOptions.of(CheatOptions()), False))
     state = cheat.evolve(empty, cheat.created(options, True)[0])
     assert state == cheat.initial_state(options, True)
 

@@ -8,6 +8,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
+import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -286,6 +287,9 @@ class Reading:
     pile: list[str] = field(default_factory=list)
     last: tuple[int, list[str], str] | None = None  # the play whose window is open
     winner: int | None = None
+    max_plays: int | None = None
+    plays: int = 0
+    at_limit: bool = False  # the round ended at its limit of plays, with no one finished
 
     def may(self, seat: int) -> set[str]:
         if self.last is None:
@@ -294,7 +298,8 @@ class Reading:
             return set()
         if seat != self.turn:
             return {"call"}
-        return {"call", "play" if self.hands[self.last[0]] else "accept"}
+        last_allowed = self.max_plays is not None and self.plays == self.max_plays
+        return {"call", "play" if self.hands[self.last[0]] and not last_allowed else "accept"}
 
     def refusal(self, seat: int, kind: str, cards: list[str]) -> str | None:
         allowed = self.may(seat)
@@ -321,6 +326,7 @@ class Reading:
                 self.hands[seat].remove(card)
             self.pile += cards
             self.last = (seat, cards, self.rank)
+            self.plays += 1
             self.rank = RANKS[(RANKS.index(self.rank) + 1) % len(RANKS)]
             self.turn = (seat + 1) % self.n
         elif kind == "call":
@@ -331,15 +337,20 @@ class Reading:
             self.pile, self.last = [], None
             if honest and not self.hands[player]:
                 self.winner = player
+            elif self.plays == self.max_plays:
+                self.at_limit = True
             else:
                 self.turn = (player + 1) % self.n if honest else seat
         else:
             assert self.last is not None
             player = self.last[0]
-            if self._close_uncalled():
-                self.turn = seat
-            else:
+            penalty = self._close_uncalled()
+            if not penalty and not self.hands[player]:
                 self.winner = player
+            elif self.plays == self.max_plays:
+                self.at_limit = True
+            else:
+                self.turn = seat
 
 
 def _command(kind: str, cards: list[str]) -> Command:
@@ -354,7 +365,12 @@ def test_every_move_and_refusal_agrees_with_an_independent_reading_of_the_rules(
     rnd = random.Random(seed)
     decks = rnd.choice([1, 2])
     n = rnd.randint(2, 4 * decks)
-    options = CheatOptions(decks=decks, max_play=rnd.randint(1, 4), chroniclers=rnd.random() < 0.7)
+    options = CheatOptions(
+        decks=decks,
+        max_play=rnd.randint(1, 4),
+        chroniclers=rnd.random() < 0.7,
+        max_plays=rnd.choice([20, 21, 30, 300]),
+    )
     rng = SeededRandomness(seed)
     state: cheat.State = cheat.initial_state(options, True)
     setup: list[cheat.Command | Join | Start] = [
@@ -365,7 +381,8 @@ def test_every_move_and_refusal_agrees_with_an_independent_reading_of_the_rules(
         for event in cheat.decide(state, command, None, rng):
             state = cheat.evolve(state, event)
     assert isinstance(state, cheat.InRound)
-    reading = Reading(n, options.max_play, [list(h) for h in state.deal.hands], state.deal.turn)
+    hands = [list(h) for h in state.deal.hands]
+    reading = Reading(n, options.max_play, hands, state.deal.turn, max_plays=options.max_plays)
     for _ in range(2_000):
         assert isinstance(state, cheat.InRound)
         assert [Counter(h) for h in state.deal.hands] == [Counter(h) for h in reading.hands]
@@ -397,9 +414,17 @@ def test_every_move_and_refusal_agrees_with_an_independent_reading_of_the_rules(
         for event in events:
             state = cheat.evolve(state, event)
         reading.act(seat, kind, cards)
-        if reading.winner is not None:
+        if reading.winner is not None or reading.at_limit:
             ended = [e for e in events if isinstance(e, cheat.CheatRoundEnded)]
-            assert [e.winner for e in ended] == [reading.winner]
+            sizes = [len(hand) for hand in reading.hands]
+            assert [e.hand_sizes for e in ended] == [sizes]
+            assert [e.places for e in ended] == [[1 + sum(o < h for o in sizes) for h in sizes]]
+            if reading.at_limit:  # nobody finished: the first seat placed 1st stands as winner
+                assert [(e.reason, e.winner) for e in ended] == [
+                    ("max_plays", sizes.index(min(sizes)))
+                ]
+            else:
+                assert [(e.reason, e.winner) for e in ended] == [(msgspec.UNSET, reading.winner)]
             assert cheat.is_terminal(state)
             return
         assert not any(isinstance(e, cheat.CheatRoundEnded) for e in events)

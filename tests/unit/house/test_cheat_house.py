@@ -7,13 +7,17 @@ import random
 from typing import Any
 
 import pytest
+from msgspec.structs import replace
 
 from benchmarks.house_strength import play_match
+from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import cheat
 from kronikas.domain.cheat import CheatOptions, counting, strategy
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
 from kronikas.domain.seating import Back, Leave
 from tests.conftest import examples
+from tests.unit.cheat.helpers import fold, run
+from tests.unit.cheat.helpers import table as table_of
 from tests.unit.house.tables import Decks, Table, drive, twin
 
 TABLES = [
@@ -25,6 +29,8 @@ TABLES = [
     (CheatOptions(decks=2), 5),
     (CheatOptions(decks=2, chroniclers=True, max_play=3), 2),
     (CheatOptions(rounds=3, max_play=1), 2),
+    (CheatOptions(max_plays=20), 2),  # rounds end at their limit: the house accepts or calls
+    (CheatOptions(decks=2, chroniclers=True, max_plays=20, rounds=2), 8),
 ]
 
 
@@ -126,3 +132,31 @@ def test_a_history_cut_short_still_gives_legal_moves(seed: int) -> None:
                 cheat.decide(table.state, other, seat, table.deals, by_house=True)
 
     drive(table, seed, 300, asked)
+
+
+@pytest.mark.parametrize("before", [[], [["8B"], ["9L"]], [["8B", "9B"], ["9L", "10L"]]])
+@pytest.mark.parametrize("seed", range(8))
+def test_a_hand_of_the_two_chroniclers_alone_still_plays_cards(
+    before: list[list[str]], seed: int
+) -> None:
+    """Seat 0 holds only XC and XP, none of the rank due: a play of no cards was once weighed
+    with the others and could win (found by `benchmarks.cheat_round_length`)."""
+    hands = [["XC", "XP"], ["8B", "9B", "7A"], ["9L", "10L", "8A"]]
+    history = table_of(hands, options=CheatOptions(chroniclers=True), dealer=0 if before else 2)
+    history = run(
+        history, *((seat + 1, cheat.Play(cards=cards)) for seat, cards in enumerate(before))
+    )
+    state = fold(history)
+    assert (state.deal.turn == 0 and state.deal.rank != "7") or not before
+    view = cheat.view(state, 0, "g", len(history))
+    seen = [cheat.redact(event, 0) for event in history[2 + len(hands) - 1 :]]
+    command = strategy.house_command(view, seen, random.Random(seed))
+    if before:  # it may call the open play instead; whatever it plays holds cards
+        played = isinstance(command, cheat.Play) and command.cards
+        assert isinstance(command, cheat.Call) or played
+        # As it would play, had it chosen not to call:
+        command = strategy.house_command(
+            replace(view, legal=["play", "leave"]), seen, random.Random(seed)
+        )
+    assert isinstance(command, cheat.Play) and command.cards
+    cheat.decide(state, command, 0, SeededRandomness(0))

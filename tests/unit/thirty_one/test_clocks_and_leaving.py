@@ -191,7 +191,8 @@ def test_a_log_written_before_the_clocks_still_loads() -> None:
     events = [decoder.decode(line) for line in old]
     assert events[1] == PlayerJoined(player_id="p0", name="Anna", seat=0, house=False)
     state = fold(events)
-    assert isinstance(state, t.Lobby) and state.match.options == t.ThirtyOneOptions()
+    assert isinstance(state, t.Lobby)
+    assert state.match.options == t.ThirtyOneOptions(max_circuits=None)  # as stored: no limit
     assert t.house_seats(state) == frozenset()
     assert [p.house for p in t.view(state, None, "g", 3).players] == [False, False]
 

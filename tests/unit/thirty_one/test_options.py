@@ -11,8 +11,8 @@ from kronikas.domain.thirty_one import ThirtyOneOptions
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 
 
-def test_defaults_are_three_lives_no_circuit_limit_no_chronicler() -> None:
-    assert ThirtyOneOptions() == ThirtyOneOptions(lives=3, max_circuits=None, chronicler=False)
+def test_defaults_are_three_lives_twenty_circuits_no_chronicler() -> None:
+    assert ThirtyOneOptions() == ThirtyOneOptions(lives=3, max_circuits=20, chronicler=False)
     THIRTY_ONE.validate_options(ThirtyOneOptions())
 
 

@@ -57,7 +57,7 @@ def test_the_view_has_every_api_field_and_no_cheat_block() -> None:
     assert body["status"] == "playing"
     assert body["options"] == {
         "lives": 3,
-        "max_circuits": None,
+        "max_circuits": 20,
         "chronicler": False,
         "turn_seconds": None,
     }

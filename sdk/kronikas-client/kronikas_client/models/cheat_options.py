@@ -19,6 +19,8 @@ class CheatOptions:
         house_pause_seconds (int | Unset): Seconds the house waits before it plays a seat while a player could still
             call the last play (0–30). Default: 3.
         max_play (int | Unset): The most cards one play may put down (1–4). Default: 4.
+        max_plays (int | Unset): The most plays a round allows (20–10,000): the last one's window is settled as a going-
+            out play's, then the round ends and places go by cards in hand. Default: 300.
         place_points (list[int] | Unset): Points for 1st, 2nd, … place (1–8 whole numbers, 0–100); a place beyond the
             list scores 0.
         rounds (int | Unset): Rounds in the match (1–100). Default: 1.
@@ -30,6 +32,7 @@ class CheatOptions:
     decks: int | Unset = 1
     house_pause_seconds: int | Unset = 3
     max_play: int | Unset = 4
+    max_plays: int | Unset = 300
     place_points: list[int] | Unset = UNSET
     rounds: int | Unset = 1
     turn_seconds: int | None | Unset = UNSET
@@ -42,6 +45,8 @@ class CheatOptions:
         house_pause_seconds = self.house_pause_seconds
 
         max_play = self.max_play
+
+        max_plays = self.max_plays
 
         place_points: list[int] | Unset = UNSET
         if not isinstance(self.place_points, Unset):
@@ -66,6 +71,8 @@ class CheatOptions:
             field_dict["house_pause_seconds"] = house_pause_seconds
         if max_play is not UNSET:
             field_dict["max_play"] = max_play
+        if max_plays is not UNSET:
+            field_dict["max_plays"] = max_plays
         if place_points is not UNSET:
             field_dict["place_points"] = place_points
         if rounds is not UNSET:
@@ -86,6 +93,8 @@ class CheatOptions:
 
         max_play = d.pop("max_play", UNSET)
 
+        max_plays = d.pop("max_plays", UNSET)
+
         place_points = cast(list[int], d.pop("place_points", UNSET))
 
         rounds = d.pop("rounds", UNSET)
@@ -104,6 +113,7 @@ class CheatOptions:
             decks=decks,
             house_pause_seconds=house_pause_seconds,
             max_play=max_play,
+            max_plays=max_plays,
             place_points=place_points,
             rounds=rounds,
             turn_seconds=turn_seconds,

@@ -6,6 +6,8 @@ from typing import Any, Literal, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="CheatRoundEnded")
 
 
@@ -20,6 +22,8 @@ class CheatRoundEnded:
         totals (list[int]):
         type_ (Literal['round_ended']):  Default: 'round_ended'.
         winner (int):
+        reason (Literal['max_plays'] | Unset): Why the round ended with no one finished: `max_plays`, it reached the
+            most plays a round allows (docs/rules.md). Absent when a player finished.
     """
 
     hand_sizes: list[int]
@@ -29,6 +33,7 @@ class CheatRoundEnded:
     totals: list[int]
     winner: int
     type_: Literal["round_ended"] = "round_ended"
+    reason: Literal["max_plays"] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -46,6 +51,12 @@ class CheatRoundEnded:
 
         winner = self.winner
 
+        reason: Literal["max_plays"] | Unset
+        if isinstance(self.reason, Unset):
+            reason = UNSET
+        else:
+            reason = self.reason
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -59,6 +70,8 @@ class CheatRoundEnded:
                 "winner": winner,
             }
         )
+        if reason is not UNSET:
+            field_dict["reason"] = reason
 
         return field_dict
 
@@ -81,6 +94,16 @@ class CheatRoundEnded:
 
         winner = d.pop("winner")
 
+        def _parse_reason(data: object) -> Literal["max_plays"] | Unset:
+            if isinstance(data, Unset):
+                return data
+            reason_type_0 = cast(Literal["max_plays"], data)
+            if reason_type_0 != "max_plays":
+                raise ValueError(f"reason_type_0 must match const 'max_plays', got '{reason_type_0}'")
+            return reason_type_0
+
+        reason = _parse_reason(d.pop("reason", UNSET))
+
         cheat_round_ended = cls(
             hand_sizes=hand_sizes,
             places=places,
@@ -89,6 +112,7 @@ class CheatRoundEnded:
             totals=totals,
             type_=type_,
             winner=winner,
+            reason=reason,
         )
 
         cheat_round_ended.additional_properties = d

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="CheatRoundResult")
 
@@ -18,6 +20,8 @@ class CheatRoundResult:
         points (list[int]):
         round_ (int):
         winner (int):
+        reason (Literal['max_plays'] | Unset): Why the round ended with no one finished: `max_plays`, it reached the
+            most plays a round allows (docs/rules.md). Absent when a player finished.
     """
 
     hand_sizes: list[int]
@@ -25,6 +29,7 @@ class CheatRoundResult:
     points: list[int]
     round_: int
     winner: int
+    reason: Literal["max_plays"] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -38,6 +43,12 @@ class CheatRoundResult:
 
         winner = self.winner
 
+        reason: Literal["max_plays"] | Unset
+        if isinstance(self.reason, Unset):
+            reason = UNSET
+        else:
+            reason = self.reason
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -49,6 +60,8 @@ class CheatRoundResult:
                 "winner": winner,
             }
         )
+        if reason is not UNSET:
+            field_dict["reason"] = reason
 
         return field_dict
 
@@ -65,12 +78,23 @@ class CheatRoundResult:
 
         winner = d.pop("winner")
 
+        def _parse_reason(data: object) -> Literal["max_plays"] | Unset:
+            if isinstance(data, Unset):
+                return data
+            reason_type_0 = cast(Literal["max_plays"], data)
+            if reason_type_0 != "max_plays":
+                raise ValueError(f"reason_type_0 must match const 'max_plays', got '{reason_type_0}'")
+            return reason_type_0
+
+        reason = _parse_reason(d.pop("reason", UNSET))
+
         cheat_round_result = cls(
             hand_sizes=hand_sizes,
             places=places,
             points=points,
             round_=round_,
             winner=winner,
+            reason=reason,
         )
 
         cheat_round_result.additional_properties = d

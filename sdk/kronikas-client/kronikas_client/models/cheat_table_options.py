@@ -6,6 +6,8 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="CheatTableOptions")
 
 
@@ -23,6 +25,8 @@ class CheatTableOptions:
         rounds (int): Rounds in the match (1–100).
         turn_seconds (int | None): Seconds a player has for each move (5–86,400): when they run out the house plays the
             seat until its player comes back; null: no clock.
+        max_plays (int | Unset): The most plays a round allows (20–10,000): the last one's window is settled as a going-
+            out play's, then the round ends and places go by cards in hand.
     """
 
     chroniclers: bool
@@ -32,6 +36,7 @@ class CheatTableOptions:
     place_points: list[int]
     rounds: int
     turn_seconds: int | None
+    max_plays: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -50,6 +55,12 @@ class CheatTableOptions:
         turn_seconds: int | None
         turn_seconds = self.turn_seconds
 
+        max_plays: int | Unset
+        if isinstance(self.max_plays, Unset):
+            max_plays = UNSET
+        else:
+            max_plays = self.max_plays
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -63,6 +74,8 @@ class CheatTableOptions:
                 "turn_seconds": turn_seconds,
             }
         )
+        if max_plays is not UNSET:
+            field_dict["max_plays"] = max_plays
 
         return field_dict
 
@@ -88,6 +101,13 @@ class CheatTableOptions:
 
         turn_seconds = _parse_turn_seconds(d.pop("turn_seconds"))
 
+        def _parse_max_plays(data: object) -> int | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(int | Unset, data)
+
+        max_plays = _parse_max_plays(d.pop("max_plays", UNSET))
+
         cheat_table_options = cls(
             chroniclers=chroniclers,
             decks=decks,
@@ -96,6 +116,7 @@ class CheatTableOptions:
             place_points=place_points,
             rounds=rounds,
             turn_seconds=turn_seconds,
+            max_plays=max_plays,
         )
 
         cheat_table_options.additional_properties = d

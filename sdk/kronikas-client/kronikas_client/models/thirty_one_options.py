@@ -17,14 +17,14 @@ class ThirtyOneOptions:
         chronicler (bool | Unset): Whether the Coloured Chronicler XC joins the deck (33 cards). Default: False.
         lives (int | Unset): Lives each player starts with; 0: out at the first loss. Default: 3.
         max_circuits (int | None | Unset): After this many full circuits without a show, the player on turn may only
-            show; null: no limit.
+            show (1–100); null: no limit, and players who never show never end the round. Default: 20.
         turn_seconds (int | None | Unset): Seconds a player has for each move (5–86,400): when they run out the house
             plays the seat until its player comes back; null: no clock.
     """
 
     chronicler: bool | Unset = False
     lives: int | Unset = 3
-    max_circuits: int | None | Unset = UNSET
+    max_circuits: int | None | Unset = 20
     turn_seconds: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:

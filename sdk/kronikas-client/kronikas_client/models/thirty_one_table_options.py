@@ -15,8 +15,8 @@ class ThirtyOneTableOptions:
     Attributes:
         chronicler (bool): Whether the Coloured Chronicler XC joins the deck (33 cards).
         lives (int): Lives each player starts with; 0: out at the first loss.
-        max_circuits (int | None): After this many full circuits without a show, the player on turn may only show; null:
-            no limit.
+        max_circuits (int | None): After this many full circuits without a show, the player on turn may only show
+            (1–100); null: no limit, and players who never show never end the round.
         turn_seconds (int | None): Seconds a player has for each move (5–86,400): when they run out the house plays the
             seat until its player comes back; null: no clock.
     """

@@ -243,6 +243,10 @@ export type CheatOptions = {
      */
     max_play?: number;
     /**
+     * The most plays a round allows (20–10,000): the last one's window is settled as a going-out play's, then the round ends and places go by cards in hand.
+     */
+    max_plays?: number;
+    /**
      * Points for 1st, 2nd, … place (1–8 whole numbers, 0–100); a place beyond the list scores 0.
      */
     place_points?: Array<number>;
@@ -438,6 +442,10 @@ export type CheatRoundEnded = {
     hand_sizes: Array<number>;
     places: Array<number>;
     points: Array<number>;
+    /**
+     * Why the round ended with no one finished: `max_plays`, it reached the most plays a round allows (docs/rules.md). Absent when a player finished.
+     */
+    reason?: 'max_plays';
     round: number;
     totals: Array<number>;
     type: 'round_ended';
@@ -467,6 +475,10 @@ export type CheatRoundResult = {
     hand_sizes: Array<number>;
     places: Array<number>;
     points: Array<number>;
+    /**
+     * Why the round ended with no one finished: `max_plays`, it reached the most plays a round allows (docs/rules.md). Absent when a player finished.
+     */
+    reason?: 'max_plays';
     round: number;
     winner: number;
 };
@@ -523,6 +535,10 @@ export type CheatTableOptions = {
      * The most cards one play may put down (1–4).
      */
     max_play: number;
+    /**
+     * The most plays a round allows (20–10,000): the last one's window is settled as a going-out play's, then the round ends and places go by cards in hand.
+     */
+    max_plays?: number;
     /**
      * Points for 1st, 2nd, … place (1–8 whole numbers, 0–100); a place beyond the list scores 0.
      */
@@ -1396,7 +1412,7 @@ export type ThirtyOneOptions = {
      */
     lives?: number;
     /**
-     * After this many full circuits without a show, the player on turn may only show; null: no limit.
+     * After this many full circuits without a show, the player on turn may only show (1–100); null: no limit, and players who never show never end the round.
      */
     max_circuits?: number | null;
     /**
@@ -1616,7 +1632,7 @@ export type ThirtyOneTableOptions = {
      */
     lives: number;
     /**
-     * After this many full circuits without a show, the player on turn may only show; null: no limit.
+     * After this many full circuits without a show, the player on turn may only show (1–100); null: no limit, and players who never show never end the round.
      */
     max_circuits: number | null;
     /**

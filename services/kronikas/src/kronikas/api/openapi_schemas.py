@@ -123,6 +123,12 @@ def _table_options(engines: Registry) -> dict[str, str]:
     return found
 
 
+def _unset_by_default(cls: type[msgspec.Struct], name: str) -> bool:
+    defaults = cls.__struct_defaults__
+    index = cls.__struct_fields__.index(name) - (len(cls.__struct_fields__) - len(defaults))
+    return index >= 0 and defaults[index] is msgspec.UNSET
+
+
 def answers_in_full(
     doc: dict[str, Any],
     schemas: dict[str, Any],
@@ -147,9 +153,17 @@ def answers_in_full(
         if name in requests or cls is None or cls.__struct_config__.omit_defaults:
             continue
         properties = schema.get("properties", {})
+        if name in forms.values():
+            # A table's options as answers show them: every field, so none has a default (the
+            # defaults let a table stored before a field existed load; the request lists them).
+            for prop in properties.values():
+                prop.pop("default", None)
         for prop in properties.values():
             ref = prop.get("$ref", "")
             if ref.rsplit("/", 1)[-1] in forms:
                 prop["$ref"] = f"#/components/schemas/{forms[ref.rsplit('/', 1)[-1]]}"
         if properties:
-            schema["required"] = sorted(properties)
+            # A field that defaults to UNSET is left out when unset (a table stored before
+            # an option existed): it stays optional.
+            absent = {f for f in cls.__struct_fields__ if _unset_by_default(cls, f)}
+            schema["required"] = sorted(set(properties) - absent)

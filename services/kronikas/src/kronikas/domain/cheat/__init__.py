@@ -35,6 +35,10 @@ and listed in docs/rules.md):
 - The last call's turned-up cards stay in the table view (`last_call`) until the next call or deal.
 - A round that ends on `accept` leaves its last play on the pile: the view keeps it as
   `last_play` (docs/api.md: null only once the pile is taken), with the window closed.
+- A round allows `max_plays` plays (a table stored before the option has no limit: its options
+  keep `max_plays` unset). After the last allowed one, its window is settled as a going-out
+  play's; a round that ends so, with nobody finished, says `reason: "max_plays"` and names the
+  first seat placed 1st as its `winner`, since the API fixes `winner` as a seat.
 - The clock runs for the player on turn; during the challenge window that is the next player
   (`waiting_for`), who plays or accepts. Calling is never on a clock.
 """

@@ -27,7 +27,8 @@ class Call(_CheatCommand, frozen=True, tag="call"):
 
 
 class Accept(_CheatCommand, frozen=True, tag="accept"):
-    """As the next player, let the window close on a play that emptied its player's hand."""
+    """As the next player, let the window close on a play that emptied its player's hand or
+    was the round's last allowed (`max_plays`)."""
 
 
 Move: TypeAlias = Play | Call | Accept

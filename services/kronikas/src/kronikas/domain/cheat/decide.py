@@ -5,21 +5,25 @@ from __future__ import annotations
 
 from typing import Final, assert_never
 
+import msgspec
+
 import kronikas.domain.cheat.events as ev
 from kronikas.domain import seating
 from kronikas.domain.cards import COLOURED, PALE, Card, make_deck
 from kronikas.domain.cheat.commands import Accept, Call, Move, Play
 from kronikas.domain.cheat.legal import allowed
-from kronikas.domain.cheat.options import MIN_PLAYERS, CheatOptions, max_players
+from kronikas.domain.cheat.options import MIN_PLAYERS, CheatTableOptions, max_players
 from kronikas.domain.cheat.states import (
     ANNOUNCED,
     FIRST_RANK,
+    MAX_PLAYS_REASON,
     Deal,
     Finished,
     InRound,
     Lobby,
     Match,
     RoundOver,
+    RoundReason,
     State,
     ToPlay,
     Window,
@@ -43,10 +47,10 @@ from kronikas.domain.engine import tag_of
 _NEXT_RANK: Final[dict[str, str]] = {rank: next_rank(rank) for rank in ANNOUNCED}
 
 
-def created(options: CheatOptions, seeded: bool) -> list[ev.Event]:
+def created(options: CheatTableOptions, seeded: bool) -> list[ev.Event]:
     """The first event of every table, appended by the application (which has checked the
     options with the engine's `validate_options`)."""
-    return [ev.CheatGameCreated(options=options, seeded=seeded)]
+    return [ev.CheatGameCreated(options=CheatTableOptions.of(options), seeded=seeded)]
 
 
 def decide(
@@ -114,7 +118,7 @@ def _start(state: State, rng: Randomness) -> list[ev.Event]:
     return [_deal(state.match.options, n, 1, rng.pick(n), rng)]
 
 
-def _deal(options: CheatOptions, n: int, round: int, dealer: int, rng: Randomness) -> ev.Event:
+def _deal(options: CheatTableOptions, n: int, round: int, dealer: int, rng: Randomness) -> ev.Event:
     """Shuffle and deal: card i goes to seat (dealer + 1 + i) mod n, the rest is set aside."""
     shuffle = rng.shuffle(
         make_deck(options.decks, (COLOURED, PALE) if options.chroniclers else ()), round
@@ -189,16 +193,23 @@ def _refusal(state: InRound, seat: int, kind: str, kinds: list[str]) -> DomainEr
     if not kinds:
         return NotYourTurn(f"It is seat {turn}'s turn to play.")
     if kind == "play":
-        if seat == turn:
+        if seat == turn and top is not None and not state.deal.hands[top.seat]:
             return IllegalMove(
                 "The player who just played has no cards left: you may accept or call, not play."
+            )
+        if seat == turn:
+            return IllegalMove(
+                f"That was the round's last allowed play ({state.deal.plays}): you may accept "
+                "or call, not play."
             )
         return IllegalMove(f"It is seat {turn}'s turn to play; you may only call.")
     if kind == "call":
         return IllegalMove("There is no play to call: put down cards.")
-    if top is not None and not state.deal.hands[top.seat]:
+    if isinstance(state, Window) and state.closes_round:
         return IllegalMove(f"Only the next player, seat {turn}, may accept; you may call.")
-    return IllegalMove("You may accept only a play that emptied its player's hand.")
+    return IllegalMove(
+        "You may accept only a play that emptied its player's hand or was the round's last."
+    )
 
 
 def _is_honest(cards: tuple[Card, ...] | list[Card], rank: str) -> bool:
@@ -246,7 +257,7 @@ def _call(state: Window, caller: int, rng: Randomness) -> list[ev.Event]:
     honest = _is_honest(top.cards, top.rank)
     taker = caller if honest else top.seat
     finished = honest and not deal.hands[top.seat]
-    if finished:
+    if finished or state.at_limit:
         turn: int | None = None
     else:
         # A caught liar's caller plays next, skipping the seats between; else play goes on in order.
@@ -262,22 +273,27 @@ def _call(state: Window, caller: int, rng: Randomness) -> list[ev.Event]:
         ),
         ev.CheatPileTaken(seat=taker, count=len(deal.pile), turn=turn, cards=[*deal.pile]),
     ]
-    if finished:
+    if finished or state.at_limit:
         sizes = [len(hand) for hand in deal.hands]
         sizes[taker] += len(deal.pile)
-        events += _end_round(match, deal, top.seat, sizes, rng)
+        events += _end_round(match, deal, top.seat if finished else None, sizes, rng)
     return events
 
 
 def _accept(state: Window, seat: int, rng: Randomness) -> list[ev.Event]:
     match, deal, top = state.match, state.deal, state.top
     events: list[ev.Event] = [ev.CheatPlayAccepted(seat=seat, player=top.seat)]
+    sizes = [len(hand) for hand in deal.hands]
     if PALE in top.cards:
         events.append(
             ev.CheatPenaltyTaken(seat=top.seat, count=len(deal.pile), turn=seat, cards=[*deal.pile])
         )
-        return events
-    events += _end_round(match, deal, top.seat, [len(hand) for hand in deal.hands], rng)
+        if not state.at_limit:
+            return events
+        sizes[top.seat] += len(deal.pile)
+    # Accepted with no penalty, the play went out, unless it was only the round's last allowed.
+    finished = not sizes[top.seat]
+    events += _end_round(match, deal, top.seat if finished else None, sizes, rng)
     return events
 
 
@@ -295,9 +311,14 @@ def points_of(places: list[int], place_points: tuple[int, ...]) -> list[int]:
 
 
 def _end_round(
-    match: Match, deal: Deal, winner: int, sizes: list[int], rng: Randomness
+    match: Match, deal: Deal, winner: int | None, sizes: list[int], rng: Randomness
 ) -> list[ev.Event]:
+    """The round's end: `winner` finished it; None when its limit of plays ended it, and the
+    first seat placed 1st stands as its `winner`."""
     places = places_of(sizes)
+    reason: RoundReason = msgspec.UNSET
+    if winner is None:
+        winner, reason = places.index(1), MAX_PLAYS_REASON
     points = points_of(places, match.options.place_points)
     totals = [a + b for a, b in zip(match.points, points, strict=True)]
     events: list[ev.Event] = [
@@ -308,6 +329,7 @@ def _end_round(
             places=places,
             points=points,
             totals=totals,
+            reason=reason,
         ),
         DeckRevealed(round=match.round, salt=deal.salt, deck=list(deal.deck)),
     ]

@@ -16,6 +16,7 @@ from kronikas.domain.cheat.options import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     CheatOptions,
+    CheatTableOptions,
     max_players,
 )
 from kronikas.domain.cheat.seats import PLACE, may_call, waiting_for
@@ -24,7 +25,7 @@ from kronikas.domain.cheat.strategy import house_command
 from kronikas.domain.cheat.view import CheatGameView, redact, view
 from kronikas.domain.engine import Engine, Seats, Timing
 
-ENGINE: Engine[CheatOptions, State, Command, Event, CheatGameView] = build(
+ENGINE: Engine[CheatTableOptions, State, Command, Event, CheatGameView] = build(
     package=__package__,
     kind=KIND,
     title="Cheat",

@@ -7,16 +7,17 @@ from typing import TypeAlias
 import msgspec
 
 from kronikas.domain.cards import Card
-from kronikas.domain.cheat.options import CheatOptions
-from kronikas.domain.cheat.states import CheatCallResult
+from kronikas.domain.cheat.options import CheatTableOptions
+from kronikas.domain.cheat.states import CheatCallResult, RoundReason
 from kronikas.domain.common import DeckRevealed, EndReasonOnWire
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 
 
 class CheatGameCreated(msgspec.Struct, frozen=True, tag_field="type", tag="game_created"):
-    """A Cheat table was created with these options."""
+    """A Cheat table was created with these options (a table stored before `max_plays` has
+    none: its rounds have no limit of plays)."""
 
-    options: CheatOptions
+    options: CheatTableOptions
     seeded: bool
 
 
@@ -75,7 +76,8 @@ class CheatPenaltyTaken(msgspec.Struct, frozen=True, tag_field="type", tag="pena
 
 
 class CheatPlayAccepted(msgspec.Struct, frozen=True, tag_field="type", tag="play_accepted"):
-    """`seat` let the window close on the play of `player`, who had no cards left."""
+    """`seat` let the window close on the play of `player`, who had no cards left or made the
+    round's last allowed play."""
 
     seat: int
     player: int
@@ -83,7 +85,8 @@ class CheatPlayAccepted(msgspec.Struct, frozen=True, tag_field="type", tag="play
 
 class CheatRoundEnded(msgspec.Struct, frozen=True, tag_field="type", tag="round_ended"):
     """`winner` finished the round; places by cards in hand, points scored and running totals
-    (lists indexed by seat)."""
+    (lists indexed by seat). With `reason` (`max_plays`, present only then) the round reached
+    its limit of plays and nobody finished it: `winner` is the first seat placed 1st."""
 
     round: int
     winner: int
@@ -91,6 +94,7 @@ class CheatRoundEnded(msgspec.Struct, frozen=True, tag_field="type", tag="round_
     places: list[int]
     points: list[int]
     totals: list[int]
+    reason: RoundReason = msgspec.UNSET
 
 
 class CheatMatchEnded(

@@ -64,6 +64,7 @@ def _played(state: st.InRound, event: ev.CheatCardsPlayed) -> st.Window:
         pile=deal.pile + tuple(cards),
         rank=event.next_rank,
         turn=event.turn,
+        plays=deal.plays + 1,
     )
     top = st.PileTop(seat=event.seat, cards=tuple(cards), rank=event.rank)
     return st.Window(state.match, deal, top)

@@ -24,8 +24,8 @@ from kronikas.domain.cheat.states import (
 
 def allowed(state: State, seat: int) -> list[str]:
     """The game's command types (play, accept, call) a seat may send now: in a round in play,
-    the player on turn plays (or, after a play that emptied its player's hand, accepts), and
-    any seat but the last play's may call it."""
+    the player on turn plays (or, after a play that emptied its player's hand or was the
+    round's last allowed, accepts), and any seat but the last play's may call it."""
     match state:
         case ToPlay():
             return ["play"] if seat == state.deal.turn else []
@@ -34,7 +34,7 @@ def allowed(state: State, seat: int) -> list[str]:
             if seat == top:
                 return []
             if seat == state.deal.turn:
-                return ["play", "call"] if state.deal.hands[top] else ["accept", "call"]
+                return ["accept", "call"] if state.closes_round else ["play", "call"]
             return ["call"]
         case Lobby() | RoundOver() | Finished():
             return []

@@ -49,43 +49,54 @@ HousePauseSeconds = Annotated[
 ]
 
 
-class CheatOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The options of a Cheat table; every field may be left out for its default."""
+MaxPlays = Annotated[
+    int,
+    msgspec.Meta(
+        ge=20,
+        le=10_000,
+        description="The most plays a round allows (20–10,000): the last one's window is "
+        "settled as a going-out play's, then the round ends and places go by cards in hand.",
+    ),
+]
+DEFAULT_MAX_PLAYS: Final = 300
+"""A new table's `max_plays`: the house's longest round (eight seats, two decks) stays far below
+(docs/rules.md, "A round that does not end")."""
+
+
+class CheatTableOptions(msgspec.Struct, frozen=True):
+    """A Cheat table's options as its first event stores them and its views show them. Every
+    field has the default it had when it was added, so a table stored before a field existed
+    still loads as it was: one stored before `max_plays` has none (absent: no limit)."""
 
     decks: Decks = 1
     max_play: MaxPlay = 4
+    max_plays: MaxPlays | msgspec.UnsetType = msgspec.UNSET
     rounds: Rounds = 1
     place_points: PlacePoints = (4, 3, 2)
     chroniclers: Chroniclers = False
     turn_seconds: TurnSeconds = None
     house_pause_seconds: HousePauseSeconds = 3
 
-
-class CheatTableOptions(msgspec.Struct, frozen=True):
-    """A Cheat table's options as its views show them: every field present."""
-
-    decks: Decks
-    max_play: MaxPlay
-    rounds: Rounds
-    place_points: PlacePoints
-    chroniclers: Chroniclers
-    turn_seconds: TurnSeconds
-    house_pause_seconds: HousePauseSeconds
+    @property
+    def play_limit(self) -> int | None:
+        """The most plays a round allows; None for a table stored before `max_plays`."""
+        return None if isinstance(self.max_plays, msgspec.UnsetType) else self.max_plays
 
     @classmethod
-    def of(cls, options: CheatOptions) -> CheatTableOptions:
-        """The options of a table, as its views show them."""
-        return cls(
-            options.decks,
-            options.max_play,
-            options.rounds,
-            options.place_points,
-            options.chroniclers,
-            options.turn_seconds,
-            options.house_pause_seconds,
-        )
+    def of(cls, options: CheatTableOptions) -> CheatTableOptions:
+        """The options as a table's first event stores them and its views show them."""
+        if type(options) is cls:  # a stored table's, as every view of it asks
+            return options
+        return cls(**msgspec.structs.asdict(options))
 
 
-def max_players(options: CheatOptions) -> int:
+class CheatOptions(CheatTableOptions, frozen=True, forbid_unknown_fields=True):
+    """The options a Cheat table is created with; every field may be left out for its default,
+    and a new table's rounds allow `max_plays` plays."""
+
+    max_plays: MaxPlays = DEFAULT_MAX_PLAYS
+
+
+def max_players(options: CheatTableOptions) -> int:
     """Seats at a table: 4 with one deck, 8 with two (docs/rules.md)."""
     return 4 if options.decks == 1 else MAX_PLAYERS

@@ -5,12 +5,12 @@ order."""
 
 from __future__ import annotations
 
-from typing import Final, TypeAlias
+from typing import Annotated, Final, Literal, TypeAlias
 
 import msgspec
 
 from kronikas.domain.cards import COLOURED, PALE, RANKS, SUITS, Card
-from kronikas.domain.cheat.options import CheatOptions
+from kronikas.domain.cheat.options import CheatTableOptions
 from kronikas.domain.common import EndReason
 from kronikas.domain.seating import Seating
 
@@ -65,14 +65,31 @@ class CheatPenalty(msgspec.Struct, frozen=True):
     count: int
 
 
+MAX_PLAYS_REASON: Final = "max_plays"
+"""`reason` of a round its limit of plays ended."""
+RoundReason = (
+    Annotated[
+        Literal["max_plays"],
+        msgspec.Meta(
+            description="Why the round ended with no one finished: `max_plays`, it reached "
+            "the most plays a round allows (docs/rules.md). Absent when a player finished."
+        ),
+    ]
+    | msgspec.UnsetType
+)
+
+
 class CheatRoundResult(msgspec.Struct, frozen=True):
-    """The most recent finished round: lists are indexed by seat."""
+    """The most recent finished round: lists are indexed by seat. `winner` is the player who
+    finished; in a round its limit of plays ended (`reason`), nobody did, and `winner` is the
+    first seat placed 1st (fewest cards in hand)."""
 
     round: int
     winner: int
     places: list[int]
     points: list[int]
     hand_sizes: list[int]
+    reason: RoundReason = msgspec.UNSET
 
 
 # --- the phases --------------------------------------------------------------------------------
@@ -91,7 +108,7 @@ class Match(msgspec.Struct, frozen=True, gc=False):
     """What lasts the whole match: the options, the seating (`seating`: who sits where, and who
     plays each seat), the points, the round and its dealer, and the last round's result."""
 
-    options: CheatOptions
+    options: CheatTableOptions
     seeded: bool
     seats: Seating = ()
     points: tuple[int, ...] = ()
@@ -116,6 +133,8 @@ class Deal(msgspec.Struct, frozen=True, gc=False):
     turn: int
     last_call: CheatCallResult | None = None
     last_penalty: CheatPenalty | None = None
+    plays: int = 0
+    """The plays made in the round so far."""
 
 
 class Lobby(msgspec.Struct, frozen=True):
@@ -133,11 +152,24 @@ class ToPlay(msgspec.Struct, frozen=True, gc=False):
 
 class Window(msgspec.Struct, frozen=True, gc=False):
     """The challenge window after a play: any seat but its player's may call `top`, and the
-    player on turn (`deal.turn`) plays on, or accepts a play that emptied its player's hand."""
+    player on turn (`deal.turn`) plays on, or accepts a play that emptied its player's hand or
+    was the round's last allowed (`closes_round`)."""
 
     match: Match
     deal: Deal
     top: PileTop
+
+    @property
+    def at_limit(self) -> bool:
+        """Whether `top` is the round's last allowed play (the table's `max_plays`)."""
+        limit = self.match.options.play_limit
+        return limit is not None and self.deal.plays >= limit
+
+    @property
+    def closes_round(self) -> bool:
+        """Whether the player on turn may only accept or call: `top` emptied its player's hand
+        or is the round's last allowed play."""
+        return not self.deal.hands[self.top.seat] or self.at_limit
 
 
 class RoundOver(msgspec.Struct, frozen=True):
@@ -167,6 +199,6 @@ InRound: TypeAlias = ToPlay | Window
 """The phases of a round in play."""
 
 
-def initial_state(options: CheatOptions, seeded: bool) -> State:
+def initial_state(options: CheatTableOptions, seeded: bool) -> State:
     """The empty lobby before the game's first event (`created`)."""
-    return Lobby(Match(options=options, seeded=seeded))
+    return Lobby(Match(options=CheatTableOptions.of(options), seeded=seeded))

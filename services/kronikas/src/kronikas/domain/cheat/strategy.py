@@ -209,7 +209,10 @@ class _Plan:
 
     def best(self, rng: random.Random) -> tuple[float, list[Card]]:
         """The best play we could make now (ties broken at random), and what it is worth."""
-        value, _, cards = max((self.score(c), rng.random(), c) for c in self.candidates())
+        # A play of no cards is never made (it is weighed, as the tie-breaking draws stay
+        # those of seeded tables already played).
+        weighed = [(self.score(c), rng.random(), c) for c in self.candidates()]
+        value, _, cards = max(weighed, key=lambda w: (bool(w[2]), w[0], w[1]))
         return value, cards
 
     def candidates(self) -> list[list[Card]]:
@@ -229,9 +232,9 @@ class _Plan:
         ]
         if COLOURED in hand and len(hand) <= most and len(true) == len(hand) - 1:
             plays.append([*true, COLOURED])  # XC is true whatever is announced: go out
-        if PALE in hand and (self.pile <= 2 or not plays):
+        if PALE in hand and (self.pile <= 2 or not any(plays)):
             plays.append([PALE])  # uncalled, XP costs its player the pile; called, it is true
-        return plays or [hand[:1]]
+        return plays if any(plays) else [hand[:1]]
 
 
 def _should_call(

@@ -30,11 +30,15 @@ MaxCircuits = (
             ge=1,
             le=100,
             description="After this many full circuits without a show, the player on turn "
-            "may only show; null: no limit.",
+            "may only show (1–100); null: no limit, and players who never show never end "
+            "the round.",
         ),
     ]
     | None
 )
+DEFAULT_MAX_CIRCUITS: Final = 20
+"""A new table's `max_circuits`: a table may still ask for none (null). Every stored table's
+first event names its `max_circuits` (null included), so the default reaches new tables only."""
 Chronicler = Annotated[
     bool, Meta(description="Whether the Coloured Chronicler XC joins the deck (33 cards).")
 ]
@@ -44,7 +48,7 @@ class ThirtyOneOptions(Struct, frozen=True, forbid_unknown_fields=True):
     """The options of a Thirty-One table (docs/rules.md, "Limits of the options")."""
 
     lives: Lives = 3
-    max_circuits: MaxCircuits = None
+    max_circuits: MaxCircuits = DEFAULT_MAX_CIRCUITS
     chronicler: Chronicler = False
     turn_seconds: TurnSeconds = None
 
