@@ -194,37 +194,47 @@ class ServiceProcess:
 
         from kronikas.adapters.embedded_redis import free_port
 
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        environment = os.environ | {
-            "REDIS_URL": redis_url,
-            "PORT": str(self.port),
-            "LOG_LEVEL": "WARNING",
-            "RATE_LIMIT_PER_S": "100000",
-            "RATE_LIMIT_BURST": "100000",
-            "OPEN_LIMIT_PER_MIN": "1000000",
-            "READ_LIMIT_PER_S": "1000000",
-            "READ_LIMIT_BURST": "1000000",
-            "ADDRESS_LIMIT_PER_S": "1000000",
-            "ADDRESS_LIMIT_BURST": "1000000",
-            "STREAMS_PER_TOKEN": "1000000",
-            "STREAMS_PER_ADDRESS": "1000000",
-            "MAX_CONNECTIONS": "1000000",
-            "CONNECTIONS_PER_ADDRESS": "1000000",
-        }
         self.log = log
         self._log_file = log.open("ab")
-        self.process = subprocess.Popen(
-            [python, "-c", code] if code else [python, "-m", "kronikas.serve"],
-            env=environment | env,
-            stdout=self._log_file,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            self.wait_ready()
-        except BaseException:  # a service that did not come up is not left running
-            self.stop()
-            raise
+        # A free port is free when asked, not when the service binds it: another process may take
+        # it between the two (tests run in parallel). Then the service says so, and is started
+        # again on another port.
+        for attempt in range(3):
+            self.port = free_port()
+            self.url = f"http://127.0.0.1:{self.port}"
+            environment = os.environ | {
+                "REDIS_URL": redis_url,
+                "PORT": str(self.port),
+                "LOG_LEVEL": "WARNING",
+                "RATE_LIMIT_PER_S": "100000",
+                "RATE_LIMIT_BURST": "100000",
+                "OPEN_LIMIT_PER_MIN": "1000000",
+                "READ_LIMIT_PER_S": "1000000",
+                "READ_LIMIT_BURST": "1000000",
+                "ADDRESS_LIMIT_PER_S": "1000000",
+                "ADDRESS_LIMIT_BURST": "1000000",
+                "STREAMS_PER_TOKEN": "1000000",
+                "STREAMS_PER_ADDRESS": "1000000",
+                "MAX_CONNECTIONS": "1000000",
+                "CONNECTIONS_PER_ADDRESS": "1000000",
+            }
+            written = log.stat().st_size
+            self.process = subprocess.Popen(
+                [python, "-c", code] if code else [python, "-m", "kronikas.serve"],
+                env=environment | env,
+                stdout=self._log_file,
+                stderr=subprocess.STDOUT,
+            )
+            try:
+                self.wait_ready()
+                return
+            except BaseException:  # a service that did not come up is not left running
+                self.stop(close=False)
+                said = log.read_bytes()[written:]
+                if attempt == 2 or b"address already in use" not in said.lower():
+                    self._log_file.close()
+                    raise
+                os.truncate(log, written)  # the log of a service that ran holds no false start
 
     def wait_ready(self, timeout: float = 30) -> None:
         import time
@@ -243,7 +253,7 @@ class ServiceProcess:
             time.sleep(0.05)
         raise RuntimeError(f"service did not start: {self.log.read_text()[-2000:]}")
 
-    def stop(self, sig: int | None = None) -> None:
+    def stop(self, sig: int | None = None, close: bool = True) -> None:
         import signal
         import subprocess
 
@@ -254,7 +264,8 @@ class ServiceProcess:
             except subprocess.TimeoutExpired:  # never left behind, even on a stalled machine
                 self.process.kill()
                 self.process.wait(20)
-        self._log_file.close()
+        if close:
+            self._log_file.close()
 
 
 @pytest.fixture(scope="session")
