@@ -1,9 +1,9 @@
 """The READMEs' and docs' code, run as written (tests/snippets.py: how blocks are marked) against
 a live service with the production limits — every rate, open and read limit at its default, as a
 newcomer's `make run` or the image has them — on a Redis of its own, so no other test's requests
-share its buckets. A block run "with names bound" gets exactly the names its text gives it
-(`url`, `token`, `game_id`, …), nothing more; the curl tour's `http://localhost:8000` is the
-service's address."""
+share its buckets. A block run "with names bound" gets the names its text gives it (`url`,
+`token`, `game_id`, …), nothing more (but `print`, where two threads print at once); the curl
+tour's `http://localhost:8000` is the service's address."""
 
 from __future__ import annotations
 
@@ -184,10 +184,60 @@ def test_the_fair_deal_checks_pass_on_a_played_table(live: Live, played: dict[st
     assert not names["check_round"](events, shown["data"]["round"])
 
 
-def test_the_stream_examples_follow_a_played_table(
-    live: Live, played: dict[str, Any], capsys: pytest.CaptureFixture[str]
+# -- the seat socket, and the stream of the table it played ----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def socketed(live: Live) -> dict[str, Any]:
+    """The socket example run for each seat of a new Cheat table at once, as two players
+    would: its table, the seats' tokens, and what the examples printed."""
+    game, host = live.create("cheat")
+    tokens = [live.join(game, name) for name in ("Ilona", "Bence")]
+    live.start(game, host)
+    failures: queue.Queue[BaseException] = queue.Queue()
+    printed: queue.Queue[str] = queue.Queue()
+
+    def seat(token: str) -> None:
+        try:
+            run_bound(
+                snippet(SDK_README, "socket"),
+                url=live.origin,
+                token=token,
+                game_id=game,
+                print=lambda *parts: printed.put(" ".join(map(str, parts))),
+            )
+        except BaseException as failed:
+            failures.put(failed)
+
+    seats = [threading.Thread(target=seat, args=(t,)) for t in tokens]
+    for thread in seats:
+        thread.start()
+    for thread in seats:
+        thread.join(BOTS_S)
+    return {
+        "game": game,
+        "tokens": tokens,
+        "ended": not any(t.is_alive() for t in seats),
+        "failures": list(failures.queue),
+        "printed": list(printed.queue),
+    }
+
+
+def test_the_socket_example_plays_each_seat_of_a_table_to_its_end(
+    live: Live, socketed: dict[str, Any]
 ) -> None:
-    game, token = played["game"], played["host"]
+    assert socketed["ended"], "a seat's socket example did not end"
+    assert not socketed["failures"], socketed["failures"]
+    final = live.view(socketed["game"])
+    assert final["status"] == "finished" and final["winners"]
+    last = [p for p in socketed["printed"] if p.startswith(f"{final['version']} cheat.")]
+    assert len(last) == 2, socketed["printed"][-6:]  # each seat saw the last event, and ended
+
+
+def test_the_stream_examples_follow_a_played_table(
+    live: Live, socketed: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    game, token = socketed["game"], socketed["tokens"][0]  # a seat: it sees its own cards
     versions = [e["version"] for e in live.events(game)]
     names: dict[str, Any] = {"url": live.origin, "token": token, "game_id": game}
     code = snippet(SDK_README, "stream")
@@ -211,37 +261,6 @@ def test_the_stream_examples_follow_a_played_table(
         f"seat {e['data']['seat']} put {e['data']['count']} down as {e['data']['rank']}"
         for e in played_events[:3]
     ]
-
-
-# -- the seat socket -------------------------------------------------------------------------------
-
-
-def test_the_socket_example_plays_each_seat_of_a_table_to_its_end(
-    live: Live, capsys: pytest.CaptureFixture[str]
-) -> None:
-    game, host = live.create("cheat")
-    tokens = [live.join(game, name) for name in ("Ilona", "Bence")]
-    live.start(game, host)
-    failures: queue.Queue[BaseException] = queue.Queue()
-
-    def seat(token: str) -> None:
-        try:
-            run_bound(snippet(SDK_README, "socket"), url=live.origin, token=token, game_id=game)
-        except BaseException as failed:
-            failures.put(failed)
-
-    seats = [threading.Thread(target=seat, args=(t,)) for t in tokens]
-    for thread in seats:
-        thread.start()
-    for thread in seats:
-        thread.join(BOTS_S)
-    assert not any(t.is_alive() for t in seats), "a seat's socket example did not end"
-    assert failures.empty(), failures.get()
-    final = live.view(game)
-    assert final["status"] == "finished" and final["winners"]
-    printed = capsys.readouterr().out.splitlines()
-    last = [line for line in printed if line.startswith(f"{final['version']} cheat.")]
-    assert len(last) == 2, printed[-6:]  # each seat's loop saw the table's last event, and ended
 
 
 # -- errors ----------------------------------------------------------------------------------------
