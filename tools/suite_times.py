@@ -6,8 +6,8 @@
 Each target runs as anyone types it, its output shown as it comes; the README's figure for it —
 the text between `<!-- times make TARGET -->` and `<!-- /times -->` — becomes the tests pytest
 counted, the wall-clock time, the day, and the machine's cores and load when the run began (the
-machine may be shared: the load says how far to trust the time). A target that fails changes
-nothing.
+machine may be shared: the load says how far to trust the time). A target that fails leaves
+its figure as it was.
 """
 
 from __future__ import annotations
@@ -121,12 +121,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=TARGETS, help="time this target alone")
     args = parser.parse_args(argv)
-    runs = [measure(target) for target in ([args.only] if args.only else TARGETS)]
-    text = README.read_text()
-    for run in runs:
-        text = rewrite(text, run.target, run.figure())
+    for target in [args.only] if args.only else TARGETS:
+        run = measure(target)  # each figure written as soon as it is known
+        README.write_text(rewrite(README.read_text(), run.target, run.figure()))
         print(f"make {run.target}: {run.figure()}")
-    README.write_text(text)
 
 
 if __name__ == "__main__":
