@@ -89,9 +89,11 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     where = tmp_path_factory.mktemp("snippets")
     with EmbeddedRedis(where / "redis") as redis:
         service = ServiceProcess(redis.url, where / "service.log", production=True)
+        live = Live(service)
         try:
-            yield Live(service)
+            yield live
         finally:
+            live.http.close()
             service.stop()
 
 
@@ -209,7 +211,7 @@ def socketed(live: Live) -> dict[str, Any]:
         except BaseException as failed:
             failures.put(failed)
 
-    seats = [threading.Thread(target=seat, args=(t,)) for t in tokens]
+    seats = [threading.Thread(target=seat, args=(t,), daemon=True) for t in tokens]
     for thread in seats:
         thread.start()
     for thread in seats:
