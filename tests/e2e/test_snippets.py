@@ -328,8 +328,15 @@ def test_the_curl_tour_runs_as_written(live: Live) -> None:
         import os
         import signal
 
-        os.killpg(shell.pid, signal.SIGINT)
-        shell.wait(10)
+        # SIGTERM, not Ctrl-C's SIGINT, which a shell waiting on its command may not act on
+        # (and a run started in the background ignores).
+        os.killpg(shell.pid, signal.SIGTERM)
+        try:
+            shell.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(shell.pid, signal.SIGKILL)
+            shell.wait(10)
+            raise
     text = "".join(out)
     assert shell.stderr is not None
     assert "curl: (" not in shell.stderr.read()  # (its progress meter aside: no curl error)
