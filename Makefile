@@ -48,7 +48,7 @@ test: install lint typecheck node-install pytest ## everything CI runs: lint, ty
 
 WORKERS ?= 3
 FAST := not (processes or cluster or fuzz or bench or generated or browser or node)
-test-fast: install ## the inner loop (<30 s): domain, application and API tests, three workers
+test-fast: install ## the inner loop: domain, application and API tests, three workers
 	@# No schemathesis or Faker: only the fuzz tests use them, and they cost a second to load.
 	@# Three workers (pytest-xdist, WORKERS=3), each on a Redis of its own: the tests wait on Redis
 	@# and on sockets as much as they compute. The ten slowest tests are listed at the end, so
@@ -75,8 +75,10 @@ typecheck: install ## mypy --strict on services/ (and on the example bots)
 
 pytest: install ## the test suite (REDIS_URL, else testcontainers, else the bundled redis-server)
 	@# One session: the browser tests use Playwright's async API on the same event loop as the
-	@# other async tests, so `pytest` alone, as anyone types it, runs the whole suite too.
-	$(RUN) pytest
+	@# other async tests, so `pytest` alone, as anyone types it, runs the whole suite too. It
+	@# prints each module's path and the count of tests done (pyproject.toml), and the twenty
+	@# slowest tests at the end.
+	$(RUN) pytest --durations=20
 
 openapi: install ## export openapi/openapi.json from the code and validate it
 	$(RUN) python -m kronikas.export_openapi openapi/openapi.json

@@ -45,6 +45,7 @@ SLOW_MODULES = {
     "tests/socket/test_contract.py": "processes",
     "tests/socket/test_limits.py": "processes",
     "tests/socket/test_processes.py": "processes",
+    "tests/e2e/test_snippets.py": "processes",
     "tests/integration/test_cluster.py": "cluster",
     "tests/reliability/test_fuzz.py": "fuzz",
     "tests/integration/test_bench.py": "bench",
@@ -175,9 +176,27 @@ def own_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
         server.stop()
 
 
+GENEROUS = {
+    "RATE_LIMIT_PER_S": "100000",
+    "RATE_LIMIT_BURST": "100000",
+    "OPEN_LIMIT_PER_MIN": "1000000",
+    "READ_LIMIT_PER_S": "1000000",
+    "READ_LIMIT_BURST": "1000000",
+    "ADDRESS_LIMIT_PER_S": "1000000",
+    "ADDRESS_LIMIT_BURST": "1000000",
+    "STREAMS_PER_TOKEN": "1000000",
+    "STREAMS_PER_ADDRESS": "1000000",
+    "MAX_CONNECTIONS": "1000000",
+    "CONNECTIONS_PER_ADDRESS": "1000000",
+}
+"""The limits a service process gets in the tests, far above what a test sends; without them
+(`production=True`) it keeps the defaults it is deployed with."""
+
+
 class ServiceProcess:
     """The real service (`python -m kronikas.serve`, or `code` run with `python -c`, which
-    serves on the `PORT` it is given) on a free loopback port; `python` is this one unless given."""
+    serves on the `PORT` it is given) on a free loopback port; `python` is this one unless given.
+    Its limits are the tests' generous ones, or with `production` the defaults."""
 
     def __init__(
         self,
@@ -185,6 +204,7 @@ class ServiceProcess:
         log: Path,
         code: str | None = None,
         python: str | None = None,
+        production: bool = False,
         **env: str,
     ) -> None:
         import subprocess
@@ -202,22 +222,12 @@ class ServiceProcess:
         for attempt in range(3):
             self.port = free_port()
             self.url = f"http://127.0.0.1:{self.port}"
-            environment = os.environ | {
-                "REDIS_URL": redis_url,
-                "PORT": str(self.port),
-                "LOG_LEVEL": "WARNING",
-                "RATE_LIMIT_PER_S": "100000",
-                "RATE_LIMIT_BURST": "100000",
-                "OPEN_LIMIT_PER_MIN": "1000000",
-                "READ_LIMIT_PER_S": "1000000",
-                "READ_LIMIT_BURST": "1000000",
-                "ADDRESS_LIMIT_PER_S": "1000000",
-                "ADDRESS_LIMIT_BURST": "1000000",
-                "STREAMS_PER_TOKEN": "1000000",
-                "STREAMS_PER_ADDRESS": "1000000",
-                "MAX_CONNECTIONS": "1000000",
-                "CONNECTIONS_PER_ADDRESS": "1000000",
-            }
+            inherited = {k: v for k, v in os.environ.items() if not (production and k in GENEROUS)}
+            environment = (
+                inherited
+                | {"REDIS_URL": redis_url, "PORT": str(self.port), "LOG_LEVEL": "WARNING"}
+                | ({} if production else GENEROUS)
+            )
             written = log.stat().st_size
             self.process = subprocess.Popen(
                 [python, "-c", code] if code else [python, "-m", "kronikas.serve"],

@@ -24,6 +24,13 @@ from tests.apps import ENGINES, settings
 MAXMEMORY = "4mb"
 """Small enough to fill in a moment, above what an empty Redis 6/7 uses (about 1 MB)."""
 
+MARGIN = 1 << 20
+"""How far past its `maxmemory` the filled Redis is put. Filled until it refuses, Redis is only a
+few hundred bytes over; but its used memory counts every client's query buffer (16 KB or more
+while a command is read, freed when the client idles), so it swings by tens of KB, and a write
+that arrived while a buffer was freed passed (a create answered 201 for 503). A megabyte over,
+no buffer brings it back under."""
+
 
 class GuardedRedis(EmbeddedRedis):
     """The bundled redis-server started with a password: it answers an unauthenticated PING
@@ -57,8 +64,9 @@ def guarded(tmp_path: Path) -> Iterator[tuple[GuardedRedis, str]]:
 
 
 async def fill(redis: Redis) -> int:
-    """Write values until Redis refuses even a small one for memory; how many it took. (A value's
-    bytes count while its command is read: a refused 64 KB value leaves room for smaller ones.)"""
+    """Write values until Redis refuses even a small one for memory, then lower its `maxmemory`
+    to `MARGIN` below what it uses; how many values it took. (A value's bytes count while its
+    command is read: a refused 64 KB value leaves room for smaller ones.)"""
     written = 0
     for size in (65536, 4096, 256, 16):
         value = b"x" * size
@@ -69,6 +77,8 @@ async def fill(redis: Redis) -> int:
                 break
             written += 1
     assert written < 100_000, "Redis never refused a write"
+    used = (await redis.info("memory"))["used_memory"]
+    await redis.config_set("maxmemory", used - MARGIN)
     return written
 
 

@@ -6,7 +6,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar, cast
 
 import httpx
 from kronikas_client import AuthenticatedClient, Client
@@ -35,6 +35,7 @@ from .base import Bot, View, moves
 from .games import GAMES, VIEWS, Command, game_of
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 BOT_KINDS = tuple(dict.fromkeys(kind for game in GAMES.values() for kind in game.bots))
 """The bots of ours a seat may be (every game has a "good" and a "random" one)."""
@@ -61,15 +62,19 @@ def _wait_retry(response: Response[Any]) -> bool:
     return True
 
 
+def answered(call: Callable[P, Response[T]], *args: P.args, **kwargs: P.kwargs) -> Response[T]:
+    """Make an SDK call, and make it again after each 429 once its `Retry-After` has passed (a
+    429 changed nothing): the first answer that is not a 429."""
+    while _wait_retry(response := call(*args, **kwargs)):
+        pass
+    return response
+
+
 def _answer(what: str, request: Callable[[], Response[Any]]) -> object:
-    while True:
-        response = request()
-        if _wait_retry(response):
-            continue
-        parsed: object = response.parsed
-        if parsed is None or isinstance(parsed, Problem):
-            raise ApiError(what, parsed)
-        return parsed
+    parsed: object = answered(request).parsed
+    if parsed is None or isinstance(parsed, Problem):
+        raise ApiError(what, parsed)
+    return parsed
 
 
 def call(what: str, request: Callable[[], Response[T | Problem]]) -> T:
@@ -129,13 +134,13 @@ class Seat:
     def send(self, command: Command) -> CommandResult | Problem:
         """Send a command at the version the bot decided on; the result or the refusal."""
         assert self.view is not None and isinstance(self.client, AuthenticatedClient)
-        version = self.view.version
-        while True:
-            response = send_command.sync_detailed(
-                self.game_id, client=self.client, body=command, if_match=f'"{version}"'
-            )
-            if not _wait_retry(response):
-                break
+        response = answered(
+            send_command.sync_detailed,
+            self.game_id,
+            client=self.client,
+            body=command,
+            if_match=f'"{self.view.version}"',
+        )
         parsed = response.parsed
         if isinstance(parsed, CommandResult | Problem):
             return parsed

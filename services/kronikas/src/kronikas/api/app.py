@@ -165,6 +165,9 @@ def create_app(
                 "If-Match",
                 "Idempotency-Key",
                 "Last-Event-ID",
+                # What a browser MCP client (the MCP Inspector) sends to /mcp.
+                "Mcp-Protocol-Version",
+                "Mcp-Session-Id",
             ],
             expose_headers=["Date", "ETag", "Retry-After", "X-Request-ID"],
             max_age=600,
