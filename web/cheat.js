@@ -61,7 +61,9 @@ export function describe(type, d, { me, who, Who, cards }) {
     case "play_accepted":
       return `${Who(d.seat)} let ${d.player === me ? "your" : `${who(d.player)}’s`} last play stand.`;
     case "round_ended":
-      return `Round ${d.round} is over: ${who(d.winner)} went out first.`;
+      return d.reason === "max_plays"
+        ? `Round ${d.round} is over: it reached its most plays, and the fewest cards place first.`
+        : `Round ${d.round} is over: ${who(d.winner)} went out first.`;
   }
   return undefined;
 }
@@ -302,7 +304,13 @@ export function results({ view, who, name }) {
   return h(
     "section",
     { class: "panel results", "aria-label": `Round ${r.round} results` },
-    h("h2", {}, `Round ${r.round}: ${who(r.winner)} went out first`),
+    h(
+      "h2",
+      {},
+      r.reason === "max_plays"
+        ? `Round ${r.round}: it reached its most plays; the fewest cards placed first`
+        : `Round ${r.round}: ${who(r.winner)} went out first`,
+    ),
     h(
       "table",
       {},

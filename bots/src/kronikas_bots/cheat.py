@@ -312,8 +312,13 @@ def _ends_round(event: GameEvent) -> bool:
 def _describe(event: GameEvent, names: Sequence[str]) -> str | None:
     match event:
         case CheatRoundEndedEvent(data=ended):
+            how = (
+                "reached its most plays"
+                if ended.reason == "max_plays"
+                else f"{names[ended.winner]} went out"
+            )
             return (
-                f"round {ended.round_}: {names[ended.winner]} went out; cards left "
+                f"round {ended.round_}: {how}; cards left "
                 f"{ended.hand_sizes}, points {ended.points}, totals {ended.totals}"
             )
         case CheatMatchEndedEvent(data=won):
