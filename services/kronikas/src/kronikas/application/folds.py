@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from typing import Union
 
 import msgspec
 
@@ -14,7 +13,7 @@ from kronikas.application.engines import Registry
 from kronikas.application.errors import NotFound, Unavailable, rate_limited
 from kronikas.application.ids import NO_TABLE
 from kronikas.application.ports import AppendResult, ChangeFeed, EventLog
-from kronikas.application.tables import Accepted, Appended, Fold, Keys, Recent, Seen
+from kronikas.application.tables import Accepted, Appended, Codec, Fold, Keys, Recent, Seen
 from kronikas.application.wire import Record, ms_of
 
 _CACHE_SIZE = 4096
@@ -22,24 +21,6 @@ READ_PAGE = 1_000
 """The most events one read of a log asks for: a table not held here is read in pages of this
 many, folded as they come, so that no single store call carries a whole log (a table keeps up
 to its engine's `event_cap` events)."""
-
-
-class Codec:
-    """Per-game decoders of stored records, one for each game of `engines`."""
-
-    def __init__(self, engines: Registry) -> None:
-        self._decoders: dict[str, msgspec.json.Decoder[Record[msgspec.Struct]]] = {
-            kind: msgspec.json.Decoder(Record[Union[game.events]])  # type: ignore[name-defined]  # noqa: UP007
-            for kind, game in engines.items()
-        }
-        self._first = msgspec.json.Decoder(Record[msgspec.Raw])
-
-    def first(self, raw: bytes) -> Record[msgspec.Raw]:
-        """The first record, without its event: which engine reads the log, the seed, when."""
-        return self._first.decode(raw)
-
-    def decode(self, kind: str, raw: bytes) -> Record[msgspec.Struct]:
-        return self._decoders[kind].decode(raw)
 
 
 def advanced(table: Fold, state: object, records: list[Record[msgspec.Struct]]) -> Fold:
