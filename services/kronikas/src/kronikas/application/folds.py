@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from kronikas.application.access import seat_in, seated
+from kronikas.application.access import mover, seat_in, seated
 from kronikas.application.engines import Registry
 from kronikas.application.errors import NotFound, Unavailable, rate_limited
 from kronikas.application.ids import NO_TABLE
@@ -194,6 +194,21 @@ class Folds:
                 return held.fold, role, False
         table = await self.load(game_id, token_hash, rate=False)
         return table, self.role(table, token_hash), True
+
+    async def for_move(
+        self, game_id: str, token_hash: str, command: msgspec.Struct
+    ) -> tuple[Fold, str | None, int | None, bool]:
+        """What a move asks of the table, in one call: the table (`for_token`), the token's
+        role, the seat it sends `command` from (`access.mover`), and whether the table was just
+        read. A seat the fold held here does not know (its player left, or joined after it)
+        is looked for again in a read."""
+        table, role, fresh = await self.for_token(game_id, token_hash)
+        read = False
+        while True:
+            seat = mover(table, role, command, read)
+            if seat is not None or read:
+                return table, role, seat, fresh
+            table, fresh, read = await self.load(game_id, rate=False), True, True
 
     # -- moving on ------------------------------------------------------------------------------
 
