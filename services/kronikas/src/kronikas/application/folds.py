@@ -202,13 +202,21 @@ class Folds:
         role, the seat it sends `command` from (`access.mover`), and whether the table was just
         read. A seat the fold held here does not know (its player left, or joined after it)
         is looked for again in a read."""
-        table, role, fresh = await self.for_token(game_id, token_hash)
-        read = False
+        held = self._cache.get(game_id)
+        role = None if held is None else held.roles.get(token_hash)
+        table = held.fold if held is not None and role is not None else None
+        fresh, read = table is None, False
+        asker = token_hash if fresh else ""  # a read learns the role of a token not known here
         while True:
+            if table is None:
+                table = await self.load(game_id, asker, rate=False)
+                if asker:
+                    held = self._cache.get(game_id)
+                    role = None if held is None else held.roles.get(token_hash)
             seat = mover(table, role, command, read)
             if seat is not None or read:
                 return table, role, seat, fresh
-            table, fresh, read = await self.load(game_id, rate=False), True, True
+            table, fresh, read, asker = None, True, True, ""
 
     # -- moving on ------------------------------------------------------------------------------
 
