@@ -3,7 +3,7 @@ under `api/` imports from `application/` only the façade (`Games`), the seat se
 errors, the registry's type, table ids and the public wire types, by the names below.
 
 Not the held table (`application/tables.Fold`), the fold cache (`application/folds`), the
-access checks (`application/access`), the house's helpers (`deadline_text`) nor the wire's
+access checks (`application/access`), the house's helpers (`next_deadline`) nor the wire's
 private helpers (`view_json`): a feature for seats is written once, in the application, and
 every transport frames it.
 """

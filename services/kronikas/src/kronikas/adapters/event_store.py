@@ -118,15 +118,17 @@ class RedisEventLog:
         """Append the request's records or none (append.lua). A table is listed in the lobby by
         its first append, in the same script on one server; on a cluster the lobby's slot is
         another, and the lobby lists it once the append is made."""
-        list_here = request.expected == 0 and not self.scripts.cluster
-        keys, args = self._arguments(request, list_here)
-        reply, maybe_applied = await self._reply(request, keys, args)
-        summary = request.summary
+        new = request.expected == 0
+        list_here = new and not self.scripts.cluster
+        keys = game_keys(request.game_id)
+        script_keys, args = self._arguments(request, keys, list_here)
+        reply, maybe_applied = await self._reply(request, script_keys, args)
+        listed: str | None = None  # the status the lobby was told, when the append reports it
         if isinstance(reply, int):  # made (append.lua)
             result = AppendResult("ok", version=reply)
         elif (outcome := text(reply[0])) == "ok":
             if len(reply) > 2:
-                await self.lobby.relist(request.game_id, summary, text(reply[2]))
+                listed = text(reply[2])
             result = AppendResult("ok", version=int(reply[1]))
         elif outcome == "conflict":
             after, records = list(reply[2:]), list(request.records)
@@ -135,14 +137,16 @@ class RedisEventLog:
             return AppendResult("conflict", version=int(reply[1]), records=after)
         else:
             return AppendResult("limited", retry_after_ms=int(reply[1]))
-        if request.expected == 0 and not list_here:
-            await self.lobby.list_new(request.game_id, summary)
+        if listed is not None or (new and not list_here):
+            await self.lobby.appended(request.game_id, keys, request.summary, listed, new)
         return result
 
-    def _arguments(self, request: AppendRequest, list_here: bool) -> tuple[list[str], list[Any]]:
-        """append.lua's keys and arguments for `request` (listing the table when `list_here`)."""
+    def _arguments(
+        self, request: AppendRequest, keys: dict[str, str], list_here: bool
+    ) -> tuple[list[str], list[Any]]:
+        """append.lua's keys and arguments for `request` at the table's `keys` (`game_keys`),
+        listing the table when `list_here`."""
         game_id, summary, token_hash = request.game_id, request.summary, request.token_hash
-        keys = game_keys(game_id)
         tag = keys["log"].rsplit(":", 1)[0]
         record = SummaryRecord(
             summary.kind, summary.status, summary.players, summary.created_ms, summary.seeded

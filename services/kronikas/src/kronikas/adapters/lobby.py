@@ -3,7 +3,8 @@
 One sorted set per filter (all tables; a kind; a status; a kind and a status), all on one Redis
 Cluster slot (`LOBBY_TAG`) and scored by creation, so a page is a range of one of them. A table's
 first append lists it, in the append's own script on one server (adapters/lua/append.lua); on a
-cluster the lobby's slot is another, and `list_new` follows the append. A table's own keys are
+cluster the lobby's slot is another, and `list_new` follows the append (`appended`: the log's
+one call here, after an append it made). A table's own keys are
 on its own slot, so its append cannot move it between indexes in the same script: the append
 reports when the indexes were last told another status than the new summary's (the meta's
 `listed` field), and `relist` moves the table and records the status. That can be lost (a
@@ -134,7 +135,19 @@ class RedisLobby:
         if expired:
             await self._drop(expired)
 
-    async def list_new(self, game_id: str, summary: Summary) -> None:
+    async def appended(
+        self, game_id: str, keys: dict[str, str], summary: Summary, listed: str | None, new: bool
+    ) -> None:
+        """Follow an append made (`keys`: its table's, `game_keys`) in the lobby, the log's one
+        call here: move a table whose status changed (`listed`: the status its indexes were
+        told, when the append reported one), and list a table its first append made (`new`: on
+        a cluster, where the append's own script could not)."""
+        if listed is not None:
+            await self.relist(game_id, summary, listed, keys["meta"])
+        if new:
+            await self.list_new(game_id, summary, keys)
+
+    async def list_new(self, game_id: str, summary: Summary, keys: dict[str, str]) -> None:
         """On a cluster: list a table its first append made; should that fail, remove the table
         (nobody was given its host token) and fail."""
         try:
@@ -143,10 +156,10 @@ class RedisLobby:
                 keys=[LOBBY_KEY, LOBBY_INDEXES, *lobby_indexes(summary.kind, summary.status)],
                 args=[game_id, summary.created_ms],
             )
-            await self.redis.hset(game_keys(game_id)["meta"], "listed", summary.status)
+            await self.redis.hset(keys["meta"], "listed", summary.status)
         except RedisError as exc:
             try:
-                await self.redis.delete(*game_keys(game_id).values())
+                await self.redis.delete(*keys.values())
             except RedisError:
                 log.warning("a new table could be neither listed nor removed: it lapses unseen")
                 raise unknown(exc) from exc
@@ -217,8 +230,9 @@ class RedisLobby:
             out.append((summary, listed.decode() if listed else None))
         return out
 
-    async def relist(self, game_id: str, summary: Summary, listed: str) -> None:
-        """Move a table whose status changed into its new indexes, then record that status.
+    async def relist(self, game_id: str, summary: Summary, listed: str, meta: str) -> None:
+        """Move a table whose status changed into its new indexes, then record that status in
+        its `meta` key.
 
         `listed` is the status the indexes were told ("" when never told: a table an older version
         listed). Best effort: the append stands; the next append or a read makes a lost move.
@@ -226,7 +240,7 @@ class RedisLobby:
         leave = [listed] if listed else [s for s in STATUSES if s != summary.status]
         try:
             await self._move(game_id, summary.kind, summary.status, leave)
-            await self.redis.hset(game_keys(game_id)["meta"], "listed", summary.status)
+            await self.redis.hset(meta, "listed", summary.status)
         except RedisError:
             log.warning("could not move a table between lobby indexes", extra={"game_id": game_id})
 

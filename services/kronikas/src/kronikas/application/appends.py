@@ -34,7 +34,7 @@ from kronikas.application.access import seat_in
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import InvalidRequest, Unavailable, rate_limited
 from kronikas.application.folds import Folds
-from kronikas.application.house import deadline_ms, deadline_text, now_ms
+from kronikas.application.house import next_deadline, now_ms
 from kronikas.application.ports import AppendRequest, AppendResult, Stores, Summary
 from kronikas.application.tables import (
     KEY_TTL_MS,
@@ -168,8 +168,7 @@ class Pending:
         self.folded += [Record(v=before + i, at=at, e=e) for i, e in enumerate(events[1:], 2)]
         self.records = [encode(r) for r in self.folded]
         self.version = before + len(events)
-        self.due = deadline_ms(table.engine, state, at)
-        self.deadline = None if self.due is None else utc_text(self.due)
+        self.due, self.deadline = next_deadline(table.engine, state, at)
         self.seen = seen_of(table, self.folded)
         self.seat = seat_in(table.engine, state, change.mover)
         self.appended = Appended(
@@ -416,7 +415,7 @@ class Appends:
         state = before.state
         for record in folded:
             state = before.engine.evolve(state, record.e)
-        deadline = deadline_text(before.engine, state, folded[-1].at)
+        _, deadline = next_deadline(before.engine, state, folded[-1].at)
         seat = seat_in(before.engine, state, change.mover)
         made = _made(before, state, folded, deadline, seat, seen_of(before, folded))
         answer = Answer(change.answer(made), made.version, accepted.version)

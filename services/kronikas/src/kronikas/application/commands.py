@@ -21,7 +21,6 @@ from kronikas.application.access import (
     HOST,
     as_host,
     hash_token,
-    mover,
     new_token,
     player_role,
     seat_of,
@@ -201,18 +200,13 @@ class Commands:
         as_host(role, may)
         return table, fresh
 
-    async def move(self, game_id: str, token: str, asked: Asked) -> Answer:
+    async def seat_move(self, game_id: str, token: str, asked: Asked) -> Answer:
         """One move by the seat the token holds; answers `CommandResult` as the mover sees it.
         Its token pays (in the append), and its `client` address's ceiling (`Appends.append`)."""
         command, body, if_match, idempotency_key, client = asked
         game_id = table_id(game_id)
         token_hash = hash_token(token)
-        folds = self.folds
-        table, role, fresh = await folds.for_token(game_id, token_hash)
-        seat = mover(table, role, command)
-        if seat is None:  # left, or a seat this fold does not know yet
-            table, fresh = await folds.load(game_id, rate=False), True
-            seat = mover(table, role, command, read=True)
+        table, role, seat, fresh = await self.folds.for_move(game_id, token_hash, command)
         seated_in = table
         idem_key, fingerprint = None, ""
         if idempotency_key is not None:

@@ -5,16 +5,15 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from typing import Union
 
 import msgspec
 
-from kronikas.application.access import seat_in, seated
+from kronikas.application.access import mover, seat_in, seated
 from kronikas.application.engines import Registry
 from kronikas.application.errors import NotFound, Unavailable, rate_limited
 from kronikas.application.ids import NO_TABLE
 from kronikas.application.ports import AppendResult, ChangeFeed, EventLog
-from kronikas.application.tables import Accepted, Appended, Fold, Keys, Recent, Seen
+from kronikas.application.tables import Accepted, Appended, Codec, Fold, Keys, Recent, Seen
 from kronikas.application.wire import Record, ms_of
 
 _CACHE_SIZE = 4096
@@ -22,24 +21,6 @@ READ_PAGE = 1_000
 """The most events one read of a log asks for: a table not held here is read in pages of this
 many, folded as they come, so that no single store call carries a whole log (a table keeps up
 to its engine's `event_cap` events)."""
-
-
-class Codec:
-    """Per-game decoders of stored records, one for each game of `engines`."""
-
-    def __init__(self, engines: Registry) -> None:
-        self._decoders: dict[str, msgspec.json.Decoder[Record[msgspec.Struct]]] = {
-            kind: msgspec.json.Decoder(Record[Union[game.events]])  # type: ignore[name-defined]  # noqa: UP007
-            for kind, game in engines.items()
-        }
-        self._first = msgspec.json.Decoder(Record[msgspec.Raw])
-
-    def first(self, raw: bytes) -> Record[msgspec.Raw]:
-        """The first record, without its event: which engine reads the log, the seed, when."""
-        return self._first.decode(raw)
-
-    def decode(self, kind: str, raw: bytes) -> Record[msgspec.Struct]:
-        return self._decoders[kind].decode(raw)
 
 
 def advanced(table: Fold, state: object, records: list[Record[msgspec.Struct]]) -> Fold:
@@ -213,6 +194,29 @@ class Folds:
                 return held.fold, role, False
         table = await self.load(game_id, token_hash, rate=False)
         return table, self.role(table, token_hash), True
+
+    async def for_move(
+        self, game_id: str, token_hash: str, command: msgspec.Struct
+    ) -> tuple[Fold, str | None, int | None, bool]:
+        """What a move asks of the table, in one call: the table (`for_token`), the token's
+        role, the seat it sends `command` from (`access.mover`), and whether the table was just
+        read. A seat the fold held here does not know (its player left, or joined after it)
+        is looked for again in a read."""
+        held = self._cache.get(game_id)
+        role = None if held is None else held.roles.get(token_hash)
+        table = held.fold if held is not None and role is not None else None
+        fresh, read = table is None, False
+        asker = token_hash if fresh else ""  # a read learns the role of a token not known here
+        while True:
+            if table is None:
+                table = await self.load(game_id, asker, rate=False)
+                if asker:
+                    held = self._cache.get(game_id)
+                    role = None if held is None else held.roles.get(token_hash)
+            seat = mover(table, role, command, read)
+            if seat is not None or read:
+                return table, role, seat, fresh
+            table, fresh, read, asker = None, True, True, ""
 
     # -- moving on ------------------------------------------------------------------------------
 

@@ -113,7 +113,7 @@ class Games:
         the table does not know the token)."""
         try:
             asked = Asked(command, body, if_match, idempotency_key, client)
-            return await self.commands.move(game_id, token, asked)
+            return await self.commands.seat_move(game_id, token, asked)
         except (Unauthorized, NotFound):
             await self.refused(game_id, None, client)
             raise

@@ -76,11 +76,12 @@ def deadline_ms(rules: Rules, state: object, at: str) -> int | None:
     return ms_of(at) + timing.turn_seconds * 1000
 
 
-def deadline_text(rules: Rules, state: object, at: str) -> str | None:
-    """The view's `deadline`: when the clock of the seat the table waits for runs out; for the
-    house's pause, when the house plays."""
+def next_deadline(rules: Rules, state: object, at: str) -> tuple[int | None, str | None]:
+    """When the table's next deadline falls (`deadline_ms`), and the view's `deadline`, that
+    time as text: when the clock of the seat the table waits for runs out; for the house's
+    pause, when the house plays."""
     due = deadline_ms(rules, state, at)
-    return None if due is None else utc_text(due)
+    return due, None if due is None else utc_text(due)
 
 
 class Decision:

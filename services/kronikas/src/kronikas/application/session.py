@@ -24,7 +24,7 @@ import msgspec
 from kronikas.application.access import player_of_role
 from kronikas.application.errors import Unauthorized
 from kronikas.application.folds import Folds
-from kronikas.application.house import deadline_text
+from kronikas.application.house import next_deadline
 from kronikas.application.ports import Waiter
 from kronikas.application.tables import Fold, Seen, seen_of
 from kronikas.application.wire import EVENT_PAGE, Answer, Delivered, view_json
@@ -118,7 +118,7 @@ class Sight:
 def seat_view(table: Fold, seat: int | None) -> Sight:
     """The view of `seat` (None: the host, a spectator) of the table at its version."""
     engine, state = table.engine, table.state
-    deadline = deadline_text(engine, state, table.at)
+    _, deadline = next_deadline(engine, state, table.at)
     made = engine.view(state, seat, table.game_id, table.version, deadline)
     legal: list[str] | None = getattr(made, "legal", None)  # every game's view lists it
     return Sight(

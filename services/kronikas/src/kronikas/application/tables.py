@@ -5,10 +5,11 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections import deque
-from typing import NamedTuple
+from typing import NamedTuple, Union
 
 import msgspec
 
+from kronikas.application.engines import Registry
 from kronikas.application.wire import Record, event_json, ms_of, wire_type
 from kronikas.domain.engine import Rules, tag_of
 
@@ -18,6 +19,24 @@ KEY_TTL_MS = 24 * 3600 * 1000
 """How long an accepted command's idempotency key is remembered (its table's log may go first)."""
 KEYS_PER_TOKEN = 100
 """How many of a token's most recent idempotency keys are remembered at a table."""
+
+
+class Codec:
+    """Per-game decoders of stored records, one for each game of `engines`."""
+
+    def __init__(self, engines: Registry) -> None:
+        self._decoders: dict[str, msgspec.json.Decoder[Record[msgspec.Struct]]] = {
+            kind: msgspec.json.Decoder(Record[Union[game.events]])  # type: ignore[name-defined]  # noqa: UP007
+            for kind, game in engines.items()
+        }
+        self._first = msgspec.json.Decoder(Record[msgspec.Raw])
+
+    def first(self, raw: bytes) -> Record[msgspec.Raw]:
+        """The first record, without its event: which engine reads the log, the seed, when."""
+        return self._first.decode(raw)
+
+    def decode(self, kind: str, raw: bytes) -> Record[msgspec.Struct]:
+        return self._decoders[kind].decode(raw)
 
 
 class Accepted(NamedTuple):
