@@ -16,6 +16,7 @@ export const howTo = [
   "Your cards need not be of that rank: you may bluff.",
   "After each play anyone else may press “Cheat!”. The cards are turned up: a lie sends the whole pile to the liar; an honest play sends it to the caller.",
   "Your last card can still be called: if it stands, you finish first. The rest are placed by the cards they hold, and places score points.",
+  "A round that reaches its most plays (300 unless the table says otherwise) ends after the last one is settled: everyone is placed by the cards they hold.",
 ];
 
 /** The table options in a player's words, by name; an option not here keeps the service's words. */
