@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 from redis.asyncio import Redis
 
+from benchmarks import served
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 from tests.apps import ENGINES, Client, on_same_app, settings
 
@@ -176,16 +177,8 @@ def own_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
         server.stop()
 
 
-GENEROUS = {
-    "RATE_LIMIT_PER_S": "100000",
-    "RATE_LIMIT_BURST": "100000",
-    "OPEN_LIMIT_PER_MIN": "1000000",
-    "READ_LIMIT_PER_S": "1000000",
-    "READ_LIMIT_BURST": "1000000",
-    "ADDRESS_LIMIT_PER_S": "1000000",
-    "ADDRESS_LIMIT_BURST": "1000000",
+GENEROUS = served.GENEROUS | {
     "STREAMS_PER_TOKEN": "1000000",
-    "STREAMS_PER_ADDRESS": "1000000",
     "MAX_CONNECTIONS": "1000000",
     "CONNECTIONS_PER_ADDRESS": "1000000",
 }
