@@ -31,18 +31,6 @@ _RETRY_S = (0.1, 2.0)
 _encoder = msgspec.json.Encoder()
 
 
-class _Event(msgspec.Struct):
-    version: int
-
-
-class _Head(msgspec.Struct):
-    version: int
-    events: list[_Event]
-
-
-_head = msgspec.json.Decoder(_Head)
-
-
 class Push:
     """The events (and, with `views`, the views) one socket's session is owed, into its outbox;
     `close` ends the socket, `closing` tells whether it is ending."""
@@ -150,10 +138,7 @@ class Push:
         """A command's `result`: first the versions before its events that this socket has
         not seen; its events are then skipped by the push."""
         session = self.session
-        body, version, first = answer
-        if not first:  # an answer that does not say: its body does
-            head = _head.decode(body)
-            version, first = head.version, head.events[0].version if head.events else 0
+        body, version, first = answer  # a command's answer says where its events start
         if first and version > session.after:
             try:
                 while session.after < first - 1:

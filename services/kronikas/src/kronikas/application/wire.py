@@ -252,7 +252,7 @@ def struct_of(name: str, doc: str, fields: list[tuple[str, Any]]) -> Any:
 
 class Answer(NamedTuple):
     """An answer's JSON body, the table's version it shows (the `ETag`), and for a command's
-    answer the version of its first event (0: none, or not known without reading the body)."""
+    answer the version of its first event (0: a view, or a change that appended nothing)."""
 
     body: bytes
     version: int
