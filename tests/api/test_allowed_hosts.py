@@ -25,21 +25,11 @@ import pytest
 from kronikas.config import Settings
 from tests.api.tables import auth
 from tests.conftest import ServiceProcess
+from tests.mcp.initialize import initialize
 
 LISTED = "cards.example, *.tables.example"
 
-INITIALIZE = json.dumps(
-    {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "1"},
-        },
-    }
-).encode()
+INITIALIZE = json.dumps(initialize()).encode()
 
 ROUTES: dict[str, tuple[str, str, bytes, int]] = {
     # name: (method, target, body, the answer when the name is served)

@@ -22,6 +22,7 @@ from litestar.testing import AsyncTestClient
 from kronikas.api.app import create_app
 from kronikas.config import Settings
 from tests.apps import ENGINES
+from tests.mcp.initialize import initialize
 
 Client = AsyncTestClient[Litestar]
 
@@ -32,16 +33,7 @@ SERVICE_HOST = "localhost:8000"
 """The `Host` of `http://localhost:8000/mcp`, the URL the docs give the Inspector."""
 SHELL = {"REDIS_PASSWORD": "0123456789abcdef"}
 """What `docker compose up` requires of every user's environment."""
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "inspector-client", "version": "0.17.2"},
-    },
-}
+INITIALIZE = initialize("inspector-client", "0.17.2")
 VARIABLE = re.compile(r"\$\{(?P<name>\w+)(?:(?P<op>:[-?])(?P<word>[^}]*))?\}")
 
 

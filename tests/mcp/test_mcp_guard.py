@@ -15,19 +15,11 @@ from litestar.testing import AsyncTestClient
 
 from kronikas.api.app import create_app
 from tests.apps import ENGINES, settings
+from tests.mcp.initialize import initialize
 
 Client = AsyncTestClient[Litestar]
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"},
-    },
-}
+INITIALIZE = initialize()
 HEADERS = {"Accept": "application/json, text/event-stream"}
 
 
