@@ -25,11 +25,11 @@ import pytest
 from kronikas.config import Settings
 from tests.api.tables import auth
 from tests.conftest import ServiceProcess
-from tests.mcp.initialize import initialize
+from tests.mcp.initialize import initialize_request
 
 LISTED = "cards.example, *.tables.example"
 
-INITIALIZE = json.dumps(initialize()).encode()
+INITIALIZE = json.dumps(initialize_request()).encode()
 
 ROUTES: dict[str, tuple[str, str, bytes, int]] = {
     # name: (method, target, body, the answer when the name is served)

@@ -22,7 +22,7 @@ from litestar.testing import AsyncTestClient
 from kronikas.api.app import create_app
 from kronikas.config import Settings
 from tests.apps import ENGINES
-from tests.mcp.initialize import initialize
+from tests.mcp.initialize import initialize_request
 
 Client = AsyncTestClient[Litestar]
 
@@ -33,7 +33,7 @@ SERVICE_HOST = "localhost:8000"
 """The `Host` of `http://localhost:8000/mcp`, the URL the docs give the Inspector."""
 SHELL = {"REDIS_PASSWORD": "0123456789abcdef"}
 """What `docker compose up` requires of every user's environment."""
-INITIALIZE = initialize("inspector-client", "0.17.2")
+INITIALIZE = initialize_request("inspector-client", "0.17.2")
 VARIABLE = re.compile(r"\$\{(?P<name>\w+)(?:(?P<op>:[-?])(?P<word>[^}]*))?\}")
 
 

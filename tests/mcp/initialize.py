@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 
-def initialize(client: str = "test", version: str = "1") -> dict[str, Any]:
+def initialize_request(client: str = "test", version: str = "1") -> dict[str, Any]:
     """An `initialize` request from a client named `client` (at `version`)."""
     return {
         "jsonrpc": "2.0",

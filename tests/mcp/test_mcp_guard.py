@@ -15,11 +15,11 @@ from litestar.testing import AsyncTestClient
 
 from kronikas.api.app import create_app
 from tests.apps import ENGINES, settings
-from tests.mcp.initialize import initialize
+from tests.mcp.initialize import initialize_request
 
 Client = AsyncTestClient[Litestar]
 
-INITIALIZE = initialize()
+INITIALIZE = initialize_request()
 HEADERS = {"Accept": "application/json, text/event-stream"}
 
 
