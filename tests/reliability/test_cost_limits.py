@@ -235,6 +235,20 @@ REAL = REAL_LIMITS | dict.fromkeys(("ADDRESS_LIMIT_PER_S", "ADDRESS_LIMIT_BURST"
 """Every rate and stream limit at its default, the address's ceiling too."""
 
 
+class Moves:
+    """The moves the players of one table made, and an event set once they made enough: a player
+    waiting for news then stops too (the last move may come before its mover counts it)."""
+
+    def __init__(self, enough: int) -> None:
+        self.made, self.enough = 0, enough
+        self.done = asyncio.Event()
+
+    def add(self) -> None:
+        self.made += 1
+        if self.made >= self.enough:
+            self.done.set()
+
+
 class Player:
     """A person at a table behind a shared address: its stream open, it looks and moves as soon
     as its turn comes, waiting out a 429 as `Retry-After` says (the SDKs do)."""
@@ -262,12 +276,12 @@ class Player:
                 return r
             await asyncio.sleep(int(r.headers["retry-after"]))
 
-    async def play(self, rng: random.Random, moves: list[int]) -> None:
+    async def play(self, rng: random.Random, moves: Moves) -> None:
         path = f"/v1/games/{self.game}"
         while True:
             r = await self.answered(lambda: self.client.get(path, headers=auth(self.token)))
             view = r.json()
-            if view["status"] == "finished" or sum(moves) >= 200:
+            if view["status"] == "finished" or moves.done.is_set():
                 return
             if game_moves(view):
                 for command in candidates(view, rng):
@@ -277,13 +291,22 @@ class Player:
                         )
                     )
                     if r.status_code == 200:
-                        moves.append(1)
+                        moves.add()
                         break
                     assert r.status_code == 409, r.text
                 continue
             self.news.clear()
             if self.heard <= view["version"]:  # nothing newer came meanwhile: wait for it
-                await asyncio.wait_for(self.news.wait(), 60)
+                await self.news_or(moves.done)
+
+    async def news_or(self, done: asyncio.Event) -> None:
+        """Wait until the stream brings news or the table has had enough moves; a minute without
+        either fails the test."""
+        waits = {asyncio.create_task(self.news.wait()), asyncio.create_task(done.wait())}
+        came, pending = await asyncio.wait(waits, timeout=60, return_when=asyncio.FIRST_COMPLETED)
+        for wait in pending:
+            wait.cancel()
+        assert came, f"no news for a minute after version {self.heard}"
 
 
 async def test_four_players_behind_one_address_play_at_full_pace_within_its_ceiling(
@@ -301,7 +324,7 @@ async def test_four_players_behind_one_address_play_at_full_pace_within_its_ceil
             tally = Tally()
             players = [Player(nat, table.id, token, tally) for token in table.players]
             following = [asyncio.create_task(p.follow()) for p in players]
-            moves: list[int] = []
+            moves = Moves(enough=200)
             try:
                 await asyncio.gather(
                     *(p.play(random.Random(n), moves) for n, p in enumerate(players))
@@ -310,7 +333,7 @@ async def test_four_players_behind_one_address_play_at_full_pace_within_its_ceil
                 for task in following:
                     task.cancel()
                 await asyncio.gather(*following, return_exceptions=True)
-    assert sum(moves) >= 50, "the table was played"
+    assert moves.made >= 50, "the table was played"
     assert tally.by_address == 0, tally.statuses
     assert set(tally.statuses) <= {200, 409, 429}, tally.statuses
 
