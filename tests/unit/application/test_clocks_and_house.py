@@ -24,7 +24,7 @@ from kronikas.application.errors import Forbidden, Unauthorized
 from kronikas.application.house import HOUSE_MOVES
 from kronikas.domain.cards import Card, make_deck
 from kronikas.domain.cheat import Call, Play
-from kronikas.domain.common import GameFull, GameNotOpen, GameOver, IllegalMove, Shuffle, commitment
+from kronikas.domain.common import GameFull, GameNotOpen, GameOver, IllegalMove, Shuffle
 from kronikas.domain.seating import Back, Leave
 from tests.unit.application.clock_helpers import (
     Seated,
@@ -704,7 +704,7 @@ class StackedDeck:
     def shuffle(self, cards: Sequence[Card], round: int) -> Shuffle:
         assert sorted(cards) == sorted(self.deck)
         salt = "5a" * 32
-        return Shuffle(deck=self.deck, salt=salt, commitment=commitment(self.deck, salt))
+        return Shuffle.committed(self.deck, [salt[:32]] * len(self.deck))
 
     def pick(self, n: int) -> int:
         return self.dealer

@@ -103,7 +103,7 @@ class StackedRandomness:
     def shuffle(self, cards: Sequence[Card], round: int) -> Shuffle:
         self.shuffled.append((tuple(cards), round))
         deck = tuple(self.decks.get(round, cards))
-        return Shuffle(deck=deck, salt=SALT, commitment=commitment(deck, SALT))
+        return Shuffle.committed(deck, [SALT[:32]] * len(deck))
 
     def pick(self, n: int) -> int:
         assert 0 <= self.dealer < n

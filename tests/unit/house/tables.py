@@ -40,7 +40,7 @@ class Decks:
             deck = list(cards)
             random.Random(f"{self.seed}:{round}").shuffle(deck)
             self.decks[round] = deck
-        return Shuffle(deck=tuple(self.decks[round]), salt="5a17", commitment=COMMITMENT)
+        return Shuffle.committed(self.decks[round], ["5a17" * 8] * len(self.decks[round]))
 
     def pick(self, n: int) -> int:
         """The first dealer given."""

@@ -92,7 +92,7 @@ class Stacked:
     def shuffle(self, cards: Sequence[Card], round: int) -> Shuffle:
         deck = tuple(self.decks[round])
         assert sorted(deck) == sorted(cards)
-        return Shuffle(deck=deck, salt=SALT, commitment=commitment(deck, SALT))
+        return Shuffle.committed(deck, [SALT[:32]] * len(deck))
 
     def pick(self, n: int) -> int:
         self.picked.append(n)

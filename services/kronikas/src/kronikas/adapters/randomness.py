@@ -7,7 +7,8 @@ import secrets
 from collections.abc import Sequence
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import Randomness, Shuffle, commitment
+from kronikas.domain.common import Randomness, Shuffle
+from kronikas.domain.proofs import SALT_BYTES
 
 
 class SecureRandomness:
@@ -25,15 +26,17 @@ class SecureRandomness:
         for i in range(len(deck) - 1, 0, -1):
             j = int.from_bytes(draws[8 * i : 8 * i + 8], "big") % (i + 1)
             deck[i], deck[j] = deck[j], deck[i]
-        salt = secrets.token_hex(32)
-        return Shuffle(deck=tuple(deck), salt=salt, commitment=commitment(deck, salt))
+        noise, width = secrets.token_bytes(SALT_BYTES * len(deck)).hex(), 2 * SALT_BYTES
+        return Shuffle.committed(deck, [noise[i : i + width] for i in range(0, len(noise), width)])
 
     def pick(self, n: int) -> int:
         return self._rng.randrange(n)
 
 
 class SeededRandomness:
-    """Deals reproducibly: the same seed and round number always give the same shuffle."""
+    """Deals reproducibly: the same seed and round number always give the same shuffle, and the
+    same salts (drawn from the seed after the shuffle): a seeded deal's commitment hides nothing
+    from whoever knows or guesses the seed."""
 
     def __init__(self, seed: int) -> None:
         self._seed = seed
@@ -42,8 +45,7 @@ class SeededRandomness:
         rng = random.Random(f"kronikas:{self._seed}:deal:{round}")
         deck = list(cards)
         rng.shuffle(deck)
-        salt = rng.randbytes(32).hex()
-        return Shuffle(deck=tuple(deck), salt=salt, commitment=commitment(deck, salt))
+        return Shuffle.committed(deck, [rng.randbytes(SALT_BYTES).hex() for _ in deck])
 
     def pick(self, n: int) -> int:
         return random.Random(f"kronikas:{self._seed}:dealer").randrange(n)

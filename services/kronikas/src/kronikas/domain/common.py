@@ -13,6 +13,7 @@ from typing import Annotated, ClassVar, Final, Literal, Protocol, TypeVar
 import msgspec
 import msgspec.inspect
 
+from kronikas.domain import proofs
 from kronikas.domain.cards import Card
 
 
@@ -157,11 +158,18 @@ def _broken(value: object, kind: msgspec.inspect.Type) -> str | None:
 
 
 class Shuffle(msgspec.Struct, frozen=True):
-    """A shuffled deck with the salt of its commitment (`sha256("<salt>:<c>,<c>,…")`)."""
+    """A shuffled deck, a salt for each of its positions, and the root of their Merkle tree
+    (`proofs.py`): the deal's `commitment`."""
 
     deck: tuple[Card, ...]
-    salt: str
+    salts: tuple[str, ...]
     commitment: str
+
+    @classmethod
+    def committed(cls, deck: Sequence[Card], salts: Sequence[str]) -> Shuffle:
+        """The shuffle of `deck` with these salts, and their root."""
+        cards, salted = tuple(deck), tuple(salts)
+        return cls(deck=cards, salts=salted, commitment=proofs.tree(cards, salted).root)
 
 
 class Randomness(Protocol):
@@ -212,7 +220,8 @@ def state_reason(reason: EndReasonOnWire) -> Literal["event_cap"] | None:
 
 
 def commitment(deck: Sequence[Card], salt: str) -> str:
-    """The published hash of a deal: lowercase hex SHA-256 of `"<salt>:<code>,<code>,…"`."""
+    """The hash of a deal stored before deals were committed card by card (`proofs.OLD_SCHEME`):
+    lowercase hex SHA-256 of `"<salt>:<code>,<code>,…"`, checked once `deck_revealed` came."""
     return hashlib.sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest()
 
 

@@ -43,6 +43,7 @@ from kronikas.domain.common import (
     Start,
 )
 from kronikas.domain.engine import tag_of
+from kronikas.domain.proofs import SCHEME
 
 _NEXT_RANK: Final[dict[str, str]] = {rank: next_rank(rank) for rank in ANNOUNCED}
 
@@ -138,7 +139,9 @@ def _deal(options: CheatTableOptions, n: int, round: int, dealer: int, rng: Rand
         hands=hands,
         set_aside_cards=list(deck[dealt:]),
         deck=list(deck),
-        salt=shuffle.salt,
+        salts=list(shuffle.salts),
+        scheme=SCHEME,
+        deck_size=len(deck),
     )
 
 

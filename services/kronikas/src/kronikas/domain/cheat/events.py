@@ -10,6 +10,7 @@ from kronikas.domain.cards import Card
 from kronikas.domain.cheat.options import CheatTableOptions
 from kronikas.domain.cheat.states import CheatCallResult, RoundReason
 from kronikas.domain.common import DeckRevealed, EndReasonOnWire
+from kronikas.domain.proofs import OLD_SCHEME
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 
 
@@ -35,6 +36,9 @@ class CheatRoundDealt(msgspec.Struct, frozen=True, tag_field="type", tag="round_
     set_aside_cards: list[Card] | None = None
     deck: list[Card] | None = None
     salt: str | None = None
+    salts: list[str] | None = None
+    scheme: str = OLD_SCHEME
+    deck_size: int | None = None
 
 
 class CheatCardsPlayed(msgspec.Struct, frozen=True, tag_field="type", tag="cards_played"):

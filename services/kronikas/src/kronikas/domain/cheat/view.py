@@ -97,6 +97,7 @@ def redact(event: ev.Event, viewer: int | None) -> ev.Event:
                 set_aside_cards=None,
                 deck=None,
                 salt=None,
+                salts=None,
             )
         case (
             ev.CheatGameCreated()

@@ -20,6 +20,7 @@ from kronikas.domain.common import (
     Randomness,
     Start,
 )
+from kronikas.domain.proofs import SCHEME
 from kronikas.domain.thirty_one.evolve import evolve
 from kronikas.domain.thirty_one.legal import (
     check_not_forced,
@@ -140,7 +141,9 @@ def _deal(
             table=list(deck[HAND_SIZE * m : HAND_SIZE * m + TABLE_SIZE]),
             commitment=shuffle.commitment,
             deck=list(deck),
-            salt=shuffle.salt,
+            salts=list(shuffle.salts),
+            scheme=SCHEME,
+            deck_size=len(deck),
         )
     ]
     for s in order:

@@ -9,6 +9,7 @@ from msgspec import UNSET, Struct
 
 from kronikas.domain.cards import Card
 from kronikas.domain.common import DeckRevealed, EndReasonOnWire
+from kronikas.domain.proofs import OLD_SCHEME
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.options import ThirtyOneOptions
 from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
@@ -39,6 +40,9 @@ class ThirtyOneRoundDealt(_ThirtyOneEvent, frozen=True, tag="round_dealt"):
     commitment: str
     deck: list[Card] | None = None
     salt: str | None = None
+    salts: list[str] | None = None
+    scheme: str = OLD_SCHEME
+    deck_size: int | None = None
 
 
 class ThirtyOneHandKept(_ThirtyOneEvent, frozen=True, tag="hand_kept"):

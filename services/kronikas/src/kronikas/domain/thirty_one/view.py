@@ -123,6 +123,7 @@ def redact(event: ev.Event, viewer: int | None) -> ev.Event:
                 hands=[hand if s == viewer else None for s, hand in enumerate(event.hands)],
                 deck=None,
                 salt=None,
+                salts=None,
             )
         case (  # public; the most frequent first, as the cases run in order
             ev.ThirtyOneCardSwapped()
