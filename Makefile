@@ -118,8 +118,9 @@ conversations: install ## record the seat-socket conversations under tests/conve
 clean: ## remove the virtualenv, caches and embedded Redis data
 	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis .data $(TS_DIR)/node_modules
 
-bench: install ## measure the service against its ceiling (prints a table, writes bench-results.json)
+bench: install ## measure the service against its ceiling (prints a table, writes bench-results.json), then what a fair deal costs
 	$(RUN) python -m benchmarks.bench $(ARGS)
+	$(RUN) python -m benchmarks.deals
 
 bench-attacks: install ## the attacks of docs/security.md, figures (ARGS="--before CHECKOUT --rounds 2")
 	$(RUN) python -m benchmarks.attacks $(ARGS)
