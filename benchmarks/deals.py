@@ -13,6 +13,7 @@ measures the whole-deck hash: run it there with that checkout's Python to compar
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -82,11 +83,11 @@ def measure(seconds: float) -> list[dict[str, Any]]:
             {
                 "case": name,
                 "deck": len(deck),
-                "shuffle_us": _per_call(lambda d=deck: secure.shuffle(d, 1), seconds),
+                "shuffle_us": _per_call(functools.partial(secure.shuffle, deck, 1), seconds),
                 "seat_bytes": len(msgspec.json.encode(mine)),
                 "spectator_bytes": len(msgspec.json.encode(spectator)),
                 "seat_openings": len(mine.get("openings") or []),
-                "redact_us": _per_call(lambda g=game, e=event: g.redact(e, 0), seconds),
+                "redact_us": _per_call(functools.partial(game.redact, event, 0), seconds),
             }
         )
     return rows
