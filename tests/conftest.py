@@ -30,6 +30,7 @@ SLOW_MODULES = {
     "tests/e2e/test_sdk_games.py": "processes",
     "tests/e2e/test_bots_house.py": "processes",
     "tests/e2e/test_sdk_house.py": "processes",
+    "tests/e2e/test_sdk_replay.py": "processes",
     "tests/e2e/test_sdk_streaming.py": "processes",
     "tests/e2e/test_sdk_socket.py": "processes",
     "tests/integration/test_clocks.py": "processes",
