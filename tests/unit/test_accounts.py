@@ -15,6 +15,7 @@ from kronikas.domain.cheat import CheatOptions
 from kronikas.domain.cheat import events as cheat_events
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
 from kronikas.domain.common import DeckRevealed
+from kronikas.domain.proofs import Opening
 from kronikas.domain.thirty_one import ThirtyOneOptions
 from kronikas.domain.thirty_one import events as thirty_events
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
@@ -143,3 +144,19 @@ def test_a_spectator_reads_the_plays_but_never_a_hand() -> None:
     first = plays[0]
     said = f"{NAMES[first.seat]} put down {first.count} card{'s' * (first.count > 1)} as sevens."
     assert said in told
+
+
+class DealsOpened(msgspec.Struct, frozen=True, tag_field="type", tag="deals_opened"):
+    """The shared event of `reveal: match_end`, as issue 41 agrees its shape."""
+
+    openings: list[Opening]
+
+
+@pytest.mark.parametrize("engine", [CHEAT, THIRTY_ONE])
+def test_the_opening_of_every_deal_is_told_without_listing_the_cards(engine: Any) -> None:
+    opening = Opening(round=1, position=0, card="AH", salt="5a17" * 8, path=[])
+    told = engine.account([DealsOpened([opening, opening])], None, NAMES[:2])
+    assert told == (
+        "The match is over and every card of every deal was opened to everyone (2 cards): "
+        "each can be checked against its deal.\n"
+    )

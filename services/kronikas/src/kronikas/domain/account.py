@@ -22,6 +22,10 @@ from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 EventT = TypeVar("EventT", bound=msgspec.Struct)
 OwnT = TypeVar("OwnT")
 
+DEALS_OPENED = "deals_opened"
+"""The tag of the event that opens every deal of a match whose `reveal` is `match_end`
+(`DealsOpened`, domain/common.py): every game's, so told here."""
+
 
 def list_words(items: Sequence[str]) -> str:
     """`a`, `a and b`, `a, b and c`."""
@@ -136,7 +140,16 @@ class Teller:
                 return f"{self.Who(seat)} took the seat back and played on."
             case DeckRevealed(round=round, deck=deck):
                 size = plural(len(deck or ()), "card")
-                return f"The deck of round {round} was revealed ({size}): its deal can be checked."
+                return (
+                    f"The whole deck of round {round} was shown ({size}), as deals were before "
+                    "each card had a proof of its own: the deal can be checked."
+                )
+        if event.__struct_config__.tag == DEALS_OPENED:
+            opened = plural(len(getattr(event, "openings", None) or ()), "card")
+            return (
+                f"The match is over and every card of every deal was opened to everyone "
+                f"({opened}): each can be checked against its deal."
+            )
         return None
 
     def opened(self, title: str, options: msgspec.Struct, seeded: bool) -> str:
