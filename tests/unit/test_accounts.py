@@ -157,6 +157,6 @@ def test_the_opening_of_every_deal_is_told_without_listing_the_cards(engine: Any
     opening = Opening(round=1, position=0, card="AH", salt="5a17" * 8, path=[])
     told = engine.account([DealsOpened([opening, opening])], None, NAMES[:2])
     assert told == (
-        "The match is over and every card of every deal was opened to everyone (2 cards): "
+        "Every card of every deal of the match was opened to everyone (2 cards): "
         "each can be checked against its deal.\n"
     )

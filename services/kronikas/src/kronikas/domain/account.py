@@ -147,8 +147,8 @@ class Teller:
         if event.__struct_config__.tag == DEALS_OPENED:
             opened = plural(len(getattr(event, "openings", None) or ()), "card")
             return (
-                f"The match is over and every card of every deal was opened to everyone "
-                f"({opened}): each can be checked against its deal."
+                f"Every card of every deal of the match was opened to everyone ({opened}): "
+                "each can be checked against its deal."
             )
         return None
 
