@@ -72,6 +72,11 @@ export declare const joinGame: <ThrowOnError extends boolean = false>(options: O
  *
  * The token is optional (`Authorization: Bearer <token>`): without one, a spectator's
  * record. Page on with `after` set to the last event's version while `more` is true.
+ *
+ * With `Accept: text/plain`, the same page as an account in words (`text/plain;
+ * charset=utf-8`), for people and LLM agents: the table and the asker's seat, then round
+ * by round each deal, play, call, swap, show and result, with the asker's own cards where
+ * its events show them; its last line says where to page on when more events follow.
  */
 export declare const getRecord: <ThrowOnError extends boolean = false>(options: Options<GetRecordData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetRecordResponses, GetRecordErrors, ThrowOnError, "fields">;
 /**

@@ -101,6 +101,11 @@ def sync_detailed(
     The token is optional (`Authorization: Bearer <token>`): without one, a spectator's
     record. Page on with `after` set to the last event's version while `more` is true.
 
+    With `Accept: text/plain`, the same page as an account in words (`text/plain;
+    charset=utf-8`), for people and LLM agents: the table and the asker's seat, then round
+    by round each deal, play, call, swap, show and result, with the asker's own cards where
+    its events show them; its last line says where to page on when more events follow.
+
     Args:
         game_id (str): The table's id.
         after (int | Unset): Only events with a greater version. Default: 0.
@@ -143,6 +148,11 @@ def sync(
     The token is optional (`Authorization: Bearer <token>`): without one, a spectator's
     record. Page on with `after` set to the last event's version while `more` is true.
 
+    With `Accept: text/plain`, the same page as an account in words (`text/plain;
+    charset=utf-8`), for people and LLM agents: the table and the asker's seat, then round
+    by round each deal, play, call, swap, show and result, with the asker's own cards where
+    its events show them; its last line says where to page on when more events follow.
+
     Args:
         game_id (str): The table's id.
         after (int | Unset): Only events with a greater version. Default: 0.
@@ -179,6 +189,11 @@ async def asyncio_detailed(
 
     The token is optional (`Authorization: Bearer <token>`): without one, a spectator's
     record. Page on with `after` set to the last event's version while `more` is true.
+
+    With `Accept: text/plain`, the same page as an account in words (`text/plain;
+    charset=utf-8`), for people and LLM agents: the table and the asker's seat, then round
+    by round each deal, play, call, swap, show and result, with the asker's own cards where
+    its events show them; its last line says where to page on when more events follow.
 
     Args:
         game_id (str): The table's id.
@@ -219,6 +234,11 @@ async def asyncio(
 
     The token is optional (`Authorization: Bearer <token>`): without one, a spectator's
     record. Page on with `after` set to the last event's version while `more` is true.
+
+    With `Accept: text/plain`, the same page as an account in words (`text/plain;
+    charset=utf-8`), for people and LLM agents: the table and the asker's seat, then round
+    by round each deal, play, call, swap, show and result, with the asker's own cards where
+    its events show them; its last line says where to page on when more events follow.
 
     Args:
         game_id (str): The table's id.

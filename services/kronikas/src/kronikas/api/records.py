@@ -28,6 +28,15 @@ def _private(body: bytes) -> Response[Any]:
     return Response(body, media_type=JSON, headers=PRIVATE)
 
 
+TEXT = "text/plain"
+"""The record in words: Litestar adds `; charset=utf-8`."""
+
+
+def _varied(body: bytes | str, media_type: str) -> Response[Any]:
+    """A record's answer: kept by no cache (`routes.PRIVATE`), and told apart by `Accept`."""
+    return Response(body, media_type=media_type, headers={**PRIVATE, "Vary": "Accept"})
+
+
 READS = problems(401, 404, 422, 429, 503)
 """What a read of a table may be refused with."""
 EventsLimit = Annotated[int, QueryParameter(ge=1, le=EVENT_PAGE, description="Events per page.")]
@@ -44,16 +53,24 @@ class RecordsController(Controller):
     @get("/games/{game_id:str}/record", operation_id="get_record", responses=READS)
     async def get_record(
         self, request: Asking, game_id: GameId, after: After = 0, limit: EventsLimit = EVENT_PAGE
-    ) -> Response[GameRecord]:
+    ) -> Response[GameRecord]:  # or the same page in words: `Response[str]`
         """A table's record as the asker may see it, finished or not, a page at a time: the
         table (kind, options, players), its events as `list_events` gives them to the asker,
         and every opening those events hold. Paid as a page of events.
 
         The token is optional (`Authorization: Bearer <token>`): without one, a spectator's
         record. Page on with `after` set to the last event's version while `more` is true.
+
+        With `Accept: text/plain`, the same page as an account in words (`text/plain;
+        charset=utf-8`), for people and LLM agents: the table and the asker's seat, then round
+        by round each deal, play, call, swap, show and result, with the asker's own cards where
+        its events show them; its last line says where to page on when more events follow.
         """
         games, token, client = _asked(request)
-        return _private(await games.record(game_id, token, after, limit, client))
+        if request.accept.best_match([JSON, TEXT], default=JSON) == TEXT:
+            told = await games.account(game_id, token, after, limit, client)
+            return _varied(told.text, TEXT)
+        return _varied(await games.record(game_id, token, after, limit, client), JSON)
 
     @get("/games/{game_id:str}/views", operation_id="list_views", responses=READS)
     async def list_views(

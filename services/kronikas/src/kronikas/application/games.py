@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from kronikas.application import accounts
 from kronikas.application.access import hash_token
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.clocks import Clocks
@@ -209,6 +210,13 @@ class Games:
         """A page of the table's record after `after`: the table, its events and their
         openings as the asker may see them (`GameRecord`), paid as an events page."""
         return await self.records.record(game_id, token, after, limit, client)
+
+    async def account(
+        self, game_id: str, token: str | None, after: int, limit: int, client: str | None = None
+    ) -> accounts.Account:
+        """The same page as `record`, told in words by the table's game (`Engine.account`) to
+        the asker: what `Accept: text/plain` on the record and the MCP tool `record` answer."""
+        return await accounts.account(self.queries, game_id, token, after, limit, client)
 
     async def past_views(
         self, game_id: str, token: str | None, after: int, limit: int, client: str | None = None

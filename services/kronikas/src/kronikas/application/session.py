@@ -144,18 +144,27 @@ async def page_after(
     folds: Folds, table: Fold, after: int, seat: int | None, most: int = EVENT_PAGE
 ) -> tuple[list[Delivered], int]:
     """A page of events after `after` (`most` at most) as `seat` sees them, and the version
-    they were read at: from the table's latest events when they reach back that far, else from
-    the store. The page ends at the table's version: `seat` is the viewer's seat in that state,
-    and later events may have moved it."""
+    they were read at (`seen_after`). The page ends at the table's version: `seat` is the
+    viewer's seat in that state, and later events may have moved it."""
+    seen, version = await seen_after(folds, table, after, most)
+    return delivered(seen, seat), version
+
+
+async def seen_after(
+    folds: Folds, table: Fold, after: int, most: int = EVENT_PAGE
+) -> tuple[list[Seen], int]:
+    """The stored events after `after` (`most` at most), up to the table's version, and the
+    version they were read at: from the table's latest events when they reach back that far,
+    else from the store."""
     if after >= table.version:
         return [], table.version
     at_hand = folds.recent(table, after)
     if at_hand is not None:
-        return delivered(at_hand[:most], seat), table.version
+        return at_hand[:most], table.version
     limit = min(most, table.version - after)
     result = await folds.log.read(table.game_id, after, "", limit, rate=False)
     records = [folds.codec.decode(table.kind, raw) for raw in result.records]
-    return delivered(seen_of(table, records), seat), result.version
+    return seen_of(table, records), result.version
 
 
 async def caught_up(
