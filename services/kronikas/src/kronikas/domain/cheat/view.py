@@ -146,8 +146,11 @@ def _pale(openings: list[proofs.Opening]) -> list[proofs.Opening]:
 
 def _dealt_openings(event: ev.CheatRoundDealt, viewer: int | None) -> list[proofs.Opening] | None:
     """A seat's own dealt cards opened, in its hand's order, from the stored deck and salts;
-    None for a spectator, a redacted event, or a deal stored before (no salt for each card)."""
-    if viewer is None or event.deck is None or not event.salts:
+    None for a spectator or a seat the deal did not reach, a redacted event, or a deal stored
+    before (no salt for each card)."""
+    if viewer is None or not 0 <= viewer < len(event.hands) or event.deck is None:
+        return None
+    if not event.salts:
         return None
     deck, sizes = tuple(event.deck), [len(hand or ()) for hand in event.hands]
     positions = st.dealt_positions(event.dealer, sizes)[viewer]
