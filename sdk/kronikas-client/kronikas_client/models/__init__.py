@@ -8,6 +8,7 @@ from .cheat_called import CheatCalled
 from .cheat_cards_played import CheatCardsPlayed
 from .cheat_cards_played_event import CheatCardsPlayedEvent
 from .cheat_cheat_called_event import CheatCheatCalledEvent
+from .cheat_deals_opened_event import CheatDealsOpenedEvent
 from .cheat_deck_revealed_event import CheatDeckRevealedEvent
 from .cheat_game_created import CheatGameCreated
 from .cheat_game_created_event import CheatGameCreatedEvent
@@ -19,6 +20,7 @@ from .cheat_match_ended_event import CheatMatchEndedEvent
 from .cheat_my_hand import CheatMyHand
 from .cheat_my_hand_rank_counts import CheatMyHandRankCounts
 from .cheat_options import CheatOptions
+from .cheat_options_reveal import CheatOptionsReveal
 from .cheat_penalty import CheatPenalty
 from .cheat_penalty_taken import CheatPenaltyTaken
 from .cheat_penalty_taken_event import CheatPenaltyTakenEvent
@@ -39,11 +41,13 @@ from .cheat_round_result import CheatRoundResult
 from .cheat_seat_away_event import CheatSeatAwayEvent
 from .cheat_seat_back_event import CheatSeatBackEvent
 from .cheat_table_options import CheatTableOptions
+from .cheat_table_options_reveal_type_0 import CheatTableOptionsRevealType0
 from .cheat_table_view import CheatTableView
 from .command_result import CommandResult
 from .create_cheat_game import CreateCheatGame
 from .create_thirty_one_game import CreateThirtyOneGame
 from .created import Created
+from .deals_opened import DealsOpened
 from .deck_revealed import DeckRevealed
 from .event_page import EventPage
 from .exchange import Exchange
@@ -136,6 +140,7 @@ __all__ = (
     "CheatCardsPlayed",
     "CheatCardsPlayedEvent",
     "CheatCheatCalledEvent",
+    "CheatDealsOpenedEvent",
     "CheatDeckRevealedEvent",
     "CheatGameCreated",
     "CheatGameCreatedEvent",
@@ -147,6 +152,7 @@ __all__ = (
     "CheatMyHand",
     "CheatMyHandRankCounts",
     "CheatOptions",
+    "CheatOptionsReveal",
     "CheatPenalty",
     "CheatPenaltyTaken",
     "CheatPenaltyTakenEvent",
@@ -167,11 +173,13 @@ __all__ = (
     "CheatSeatAwayEvent",
     "CheatSeatBackEvent",
     "CheatTableOptions",
+    "CheatTableOptionsRevealType0",
     "CheatTableView",
     "CommandResult",
     "CreateCheatGame",
     "Created",
     "CreateThirtyOneGame",
+    "DealsOpened",
     "DeckRevealed",
     "EventPage",
     "Exchange",

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 if TYPE_CHECKING:
     from ..models.cheat_cards_played_event import CheatCardsPlayedEvent
     from ..models.cheat_cheat_called_event import CheatCheatCalledEvent
+    from ..models.cheat_deals_opened_event import CheatDealsOpenedEvent
     from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent
     from ..models.cheat_game_created_event import CheatGameCreatedEvent
     from ..models.cheat_match_ended_event import CheatMatchEndedEvent
@@ -48,14 +49,15 @@ T = TypeVar("T", bound="GameRecord")
 class GameRecord:
     """
     Attributes:
-        events (list[CheatCardsPlayedEvent | CheatCheatCalledEvent | CheatDeckRevealedEvent | CheatGameCreatedEvent |
-            CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent | CheatPlayAcceptedEvent |
-            CheatPlayerJoinedEvent | CheatPlayerLeftEvent | CheatRoundDealtEvent | CheatRoundEndedEvent | CheatSeatAwayEvent
-            | CheatSeatBackEvent | ThirtyOneCardSwappedEvent | ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent |
-            ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent |
-            ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent | ThirtyOnePlayerLeftEvent |
-            ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent | ThirtyOneSeatBackEvent]): At most
-            `limit` (at most 500) events after `after`, oldest first, as `list_events` gives them to the asker.
+        events (list[CheatCardsPlayedEvent | CheatCheatCalledEvent | CheatDealsOpenedEvent | CheatDeckRevealedEvent |
+            CheatGameCreatedEvent | CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent |
+            CheatPlayAcceptedEvent | CheatPlayerJoinedEvent | CheatPlayerLeftEvent | CheatRoundDealtEvent |
+            CheatRoundEndedEvent | CheatSeatAwayEvent | CheatSeatBackEvent | ThirtyOneCardSwappedEvent |
+            ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent |
+            ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent |
+            ThirtyOnePlayerJoinedEvent | ThirtyOnePlayerLeftEvent | ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent |
+            ThirtyOneSeatAwayEvent | ThirtyOneSeatBackEvent]): At most `limit` (at most 500) events after `after`, oldest
+            first, as `list_events` gives them to the asker.
         more (bool): True when events after this page exist: ask again with `after`.
         openings (list[Opening]): Every opening the page's events hold for the asker, in their order: each proves one
             card against its deal's `commitment`.
@@ -67,6 +69,7 @@ class GameRecord:
     events: list[
         CheatCardsPlayedEvent
         | CheatCheatCalledEvent
+        | CheatDealsOpenedEvent
         | CheatDeckRevealedEvent
         | CheatGameCreatedEvent
         | CheatMatchEndedEvent
@@ -104,6 +107,7 @@ class GameRecord:
     def to_dict(self) -> dict[str, Any]:
         from ..models.cheat_cards_played_event import CheatCardsPlayedEvent  # noqa: PLC0415
         from ..models.cheat_cheat_called_event import CheatCheatCalledEvent  # noqa: PLC0415
+        from ..models.cheat_deals_opened_event import CheatDealsOpenedEvent  # noqa: PLC0415
         from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent  # noqa: PLC0415
         from ..models.cheat_game_created_event import CheatGameCreatedEvent  # noqa: PLC0415
         from ..models.cheat_match_ended_event import CheatMatchEndedEvent  # noqa: PLC0415
@@ -156,6 +160,8 @@ class GameRecord:
             elif isinstance(events_item_data, CheatDeckRevealedEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, CheatMatchEndedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatDealsOpenedEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, CheatPlayerLeftEvent):
                 events_item = events_item_data.to_dict()
@@ -229,6 +235,7 @@ class GameRecord:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.cheat_cards_played_event import CheatCardsPlayedEvent  # noqa: PLC0415
         from ..models.cheat_cheat_called_event import CheatCheatCalledEvent  # noqa: PLC0415
+        from ..models.cheat_deals_opened_event import CheatDealsOpenedEvent  # noqa: PLC0415
         from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent  # noqa: PLC0415
         from ..models.cheat_game_created_event import CheatGameCreatedEvent  # noqa: PLC0415
         from ..models.cheat_match_ended_event import CheatMatchEndedEvent  # noqa: PLC0415
@@ -270,6 +277,7 @@ class GameRecord:
             ) -> (
                 CheatCardsPlayedEvent
                 | CheatCheatCalledEvent
+                | CheatDealsOpenedEvent
                 | CheatDeckRevealedEvent
                 | CheatGameCreatedEvent
                 | CheatMatchEndedEvent
@@ -389,7 +397,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_11 = CheatPlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_11 = CheatDealsOpenedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_11
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -397,7 +405,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_12 = CheatSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_12 = CheatPlayerLeftEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_12
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -405,7 +413,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_13 = CheatSeatBackEvent.from_dict(data)
+                    componentsschemas_game_event_type_13 = CheatSeatAwayEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_13
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -413,7 +421,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_14 = ThirtyOneGameCreatedEvent.from_dict(data)
+                    componentsschemas_game_event_type_14 = CheatSeatBackEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_14
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -421,7 +429,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_15 = ThirtyOnePlayerJoinedEvent.from_dict(data)
+                    componentsschemas_game_event_type_15 = ThirtyOneGameCreatedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_15
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -429,7 +437,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_16 = ThirtyOneRoundDealtEvent.from_dict(data)
+                    componentsschemas_game_event_type_16 = ThirtyOnePlayerJoinedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_16
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -437,7 +445,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_17 = ThirtyOneHandKeptEvent.from_dict(data)
+                    componentsschemas_game_event_type_17 = ThirtyOneRoundDealtEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_17
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -445,7 +453,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_18 = ThirtyOneHandExchangedEvent.from_dict(data)
+                    componentsschemas_game_event_type_18 = ThirtyOneHandKeptEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_18
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -453,7 +461,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_19 = ThirtyOneCardSwappedEvent.from_dict(data)
+                    componentsschemas_game_event_type_19 = ThirtyOneHandExchangedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_19
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -461,7 +469,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_20 = ThirtyOneHandsSwappedEvent.from_dict(data)
+                    componentsschemas_game_event_type_20 = ThirtyOneCardSwappedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_20
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -469,7 +477,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_21 = ThirtyOnePassedEvent.from_dict(data)
+                    componentsschemas_game_event_type_21 = ThirtyOneHandsSwappedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_21
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -477,7 +485,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_22 = ThirtyOneHandShownEvent.from_dict(data)
+                    componentsschemas_game_event_type_22 = ThirtyOnePassedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_22
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -485,7 +493,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_23 = ThirtyOneRoundEndedEvent.from_dict(data)
+                    componentsschemas_game_event_type_23 = ThirtyOneHandShownEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_23
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -493,7 +501,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_24 = ThirtyOneDeckRevealedEvent.from_dict(data)
+                    componentsschemas_game_event_type_24 = ThirtyOneRoundEndedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_24
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -501,7 +509,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_25 = ThirtyOneMatchEndedEvent.from_dict(data)
+                    componentsschemas_game_event_type_25 = ThirtyOneDeckRevealedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_25
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -509,7 +517,7 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_26 = ThirtyOnePlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_26 = ThirtyOneMatchEndedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_26
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -517,16 +525,24 @@ class GameRecord:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_27 = ThirtyOneSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_27 = ThirtyOnePlayerLeftEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_27
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_game_event_type_28 = ThirtyOneSeatAwayEvent.from_dict(data)
+
+                    return componentsschemas_game_event_type_28
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_game_event_type_28 = ThirtyOneSeatBackEvent.from_dict(data)
+                componentsschemas_game_event_type_29 = ThirtyOneSeatBackEvent.from_dict(data)
 
-                return componentsschemas_game_event_type_28
+                return componentsschemas_game_event_type_29
 
             events_item = _parse_events_item(events_item_data)
 

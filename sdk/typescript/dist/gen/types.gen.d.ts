@@ -37,6 +37,7 @@ export type CheatCalled = {
     caller: number;
     cards: Array<string>;
     honest: boolean;
+    openings: Array<Opening> | null;
     rank: string;
     seat: number;
     taker: number;
@@ -79,6 +80,21 @@ export type CheatCheatCalledEvent = {
     at: string;
     data: CheatCalled;
     type: 'cheat.cheat_called';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatDealsOpenedEvent
+ */
+export type CheatDealsOpenedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: DealsOpened;
+    type: 'cheat.deals_opened';
     /**
      * 1, 2, 3… without gaps.
      */
@@ -141,6 +157,7 @@ export type CheatGameView = {
     last_round: CheatRoundResult | null;
     legal: Array<string> | null;
     me: CheatMyHand | null;
+    openings: Array<Opening>;
     options: CheatTableOptions;
     players: Array<CheatPlayerView>;
     round: number;
@@ -232,6 +249,10 @@ export type CheatOptions = {
      */
     place_points?: Array<number>;
     /**
+     * `never`: a card is opened only to those who may know it; `match_end`: when the match ends, every card of every deal is opened to everyone (`deals_opened`).
+     */
+    reveal?: 'never' | 'match_end';
+    /**
      * Rounds in the match (1–100).
      */
     rounds?: number;
@@ -253,6 +274,7 @@ export type CheatPenalty = {
 export type CheatPenaltyTaken = {
     cards: Array<string> | null;
     count: number;
+    openings: Array<Opening> | null;
     seat: number;
     turn: number;
     type: 'penalty_taken';
@@ -278,6 +300,7 @@ export type CheatPenaltyTakenEvent = {
 export type CheatPileTaken = {
     cards: Array<string> | null;
     count: number;
+    openings: Array<Opening> | null;
     seat: number;
     turn: number | null;
     type: 'pile_taken';
@@ -392,6 +415,7 @@ export type CheatRoundDealt = {
     deck: Array<string> | null;
     deck_size: number | null;
     hands: Array<Array<string> | null>;
+    openings: Array<Opening> | null;
     rank: string;
     round: number;
     salt: string | null;
@@ -521,6 +545,10 @@ export type CheatTableOptions = {
      */
     place_points: Array<number>;
     /**
+     * `never`: a card is opened only to those who may know it; `match_end`: when the match ends, every card of every deal is opened to everyone (`deals_opened`).
+     */
+    reveal?: 'never' | 'match_end';
+    /**
      * Rounds in the match (1–100).
      */
     rounds: number;
@@ -534,11 +562,13 @@ export type CheatTableOptions = {
  */
 export type CheatTableView = {
     commitment: string | null;
+    deck_size: number | null;
     last_call: CheatCallResult | null;
     last_penalty: CheatPenalty | null;
     last_play: CheatLastPlay | null;
     pile_size: number;
     rank: string;
+    scheme: string | null;
     set_aside: number;
     window_open: boolean;
 };
@@ -614,6 +644,13 @@ export type Created = {
     host_token: string;
 };
 /**
+ * DealsOpened
+ */
+export type DealsOpened = {
+    openings: Array<Opening>;
+    type: 'deals_opened';
+};
+/**
  * DeckRevealed
  */
 export type DeckRevealed = {
@@ -673,6 +710,8 @@ export type GameEvent = ({
 } & CheatDeckRevealedEvent) | ({
     type: 'cheat.match_ended';
 } & CheatMatchEndedEvent) | ({
+    type: 'cheat.deals_opened';
+} & CheatDealsOpenedEvent) | ({
     type: 'cheat.player_left';
 } & CheatPlayerLeftEvent) | ({
     type: 'cheat.seat_away';
@@ -844,6 +883,7 @@ export type Opening = {
  * OptionInfo
  */
 export type OptionInfo = {
+    choices?: Array<string> | null;
     default: unknown;
     description?: string | null;
     max_items?: number | null;
@@ -852,7 +892,7 @@ export type OptionInfo = {
     minimum?: number | null;
     name: string;
     nullable?: boolean;
-    type: 'integer' | 'boolean' | 'integer_list';
+    type: 'integer' | 'boolean' | 'integer_list' | 'string';
 };
 /**
  * Pass

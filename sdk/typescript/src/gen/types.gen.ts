@@ -44,6 +44,7 @@ export type CheatCalled = {
     caller: number;
     cards: Array<string>;
     honest: boolean;
+    openings: Array<Opening> | null;
     rank: string;
     seat: number;
     taker: number;
@@ -89,6 +90,22 @@ export type CheatCheatCalledEvent = {
     at: string;
     data: CheatCalled;
     type: 'cheat.cheat_called';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+
+/**
+ * CheatDealsOpenedEvent
+ */
+export type CheatDealsOpenedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: DealsOpened;
+    type: 'cheat.deals_opened';
     /**
      * 1, 2, 3… without gaps.
      */
@@ -155,6 +172,7 @@ export type CheatGameView = {
     last_round: CheatRoundResult | null;
     legal: Array<string> | null;
     me: CheatMyHand | null;
+    openings: Array<Opening>;
     options: CheatTableOptions;
     players: Array<CheatPlayerView>;
     round: number;
@@ -251,6 +269,10 @@ export type CheatOptions = {
      */
     place_points?: Array<number>;
     /**
+     * `never`: a card is opened only to those who may know it; `match_end`: when the match ends, every card of every deal is opened to everyone (`deals_opened`).
+     */
+    reveal?: 'never' | 'match_end';
+    /**
      * Rounds in the match (1–100).
      */
     rounds?: number;
@@ -274,6 +296,7 @@ export type CheatPenalty = {
 export type CheatPenaltyTaken = {
     cards: Array<string> | null;
     count: number;
+    openings: Array<Opening> | null;
     seat: number;
     turn: number;
     type: 'penalty_taken';
@@ -301,6 +324,7 @@ export type CheatPenaltyTakenEvent = {
 export type CheatPileTaken = {
     cards: Array<string> | null;
     count: number;
+    openings: Array<Opening> | null;
     seat: number;
     turn: number | null;
     type: 'pile_taken';
@@ -423,6 +447,7 @@ export type CheatRoundDealt = {
     deck: Array<string> | null;
     deck_size: number | null;
     hands: Array<Array<string> | null>;
+    openings: Array<Opening> | null;
     rank: string;
     round: number;
     salt: string | null;
@@ -559,6 +584,10 @@ export type CheatTableOptions = {
      */
     place_points: Array<number>;
     /**
+     * `never`: a card is opened only to those who may know it; `match_end`: when the match ends, every card of every deal is opened to everyone (`deals_opened`).
+     */
+    reveal?: 'never' | 'match_end';
+    /**
      * Rounds in the match (1–100).
      */
     rounds: number;
@@ -573,11 +602,13 @@ export type CheatTableOptions = {
  */
 export type CheatTableView = {
     commitment: string | null;
+    deck_size: number | null;
     last_call: CheatCallResult | null;
     last_penalty: CheatPenalty | null;
     last_play: CheatLastPlay | null;
     pile_size: number;
     rank: string;
+    scheme: string | null;
     set_aside: number;
     window_open: boolean;
 };
@@ -659,6 +690,14 @@ export type Created = {
 };
 
 /**
+ * DealsOpened
+ */
+export type DealsOpened = {
+    openings: Array<Opening>;
+    type: 'deals_opened';
+};
+
+/**
  * DeckRevealed
  */
 export type DeckRevealed = {
@@ -721,6 +760,8 @@ export type GameEvent = ({
 } & CheatDeckRevealedEvent) | ({
     type: 'cheat.match_ended';
 } & CheatMatchEndedEvent) | ({
+    type: 'cheat.deals_opened';
+} & CheatDealsOpenedEvent) | ({
     type: 'cheat.player_left';
 } & CheatPlayerLeftEvent) | ({
     type: 'cheat.seat_away';
@@ -906,6 +947,7 @@ export type Opening = {
  * OptionInfo
  */
 export type OptionInfo = {
+    choices?: Array<string> | null;
     default: unknown;
     description?: string | null;
     max_items?: number | null;
@@ -914,7 +956,7 @@ export type OptionInfo = {
     minimum?: number | null;
     name: string;
     nullable?: boolean;
-    type: 'integer' | 'boolean' | 'integer_list';
+    type: 'integer' | 'boolean' | 'integer_list' | 'string';
 };
 
 /**

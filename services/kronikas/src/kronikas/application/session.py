@@ -35,16 +35,28 @@ SEATING = frozenset({tag_of(Leave), tag_of(Back)})
 """The seating commands every game shares: legal for a seat, but not moves of the game."""
 
 BRIEF_LEFT_OUT = frozenset(
-    {"kind", "id", "status", "version", "deadline", "legal", "options", "seeded", "last_round"}
+    {
+        "kind",
+        "id",
+        "status",
+        "version",
+        "deadline",
+        "legal",
+        "options",
+        "seeded",
+        "last_round",
+        "openings",
+    }
 )
 """What every game's view holds that a brief view leaves out: said beside it by each transport
 (the version, the status, the deadline, the legal moves), fixed for the match (the options,
-whether it is seeded), or past (the last round, which the events that ended it told)."""
+whether it is seeded), past (the last round, which the events that ended it told), or proof of
+a fair deal that decides no move (the openings, which the events brought)."""
 PLAYER_LEFT_OUT = frozenset({"id", "seat"})
 """What a brief view leaves out of each player: its id, and its seat (its place in the list)."""
-BLOCK_LEFT_OUT = frozenset({"commitment"})
-"""What a brief view leaves out of the game's block: the deal's commitment, which checks a fair
-deal after the round (docs/api.md, Fair deals) and decides no move."""
+BLOCK_LEFT_OUT = frozenset({"commitment", "scheme", "deck_size"})
+"""What a brief view leaves out of the game's block: the deal's commitment, its scheme and its
+deck's size, which check a fair deal's openings (docs/api.md, Fair deals) and decide no move."""
 
 
 def _set(values: dict[str, Any], left_out: frozenset[str]) -> dict[str, Any]:
