@@ -42,6 +42,7 @@ from .command_result import CommandResult
 from .create_cheat_game import CreateCheatGame
 from .create_thirty_one_game import CreateThirtyOneGame
 from .created import Created
+from .deals_opened import DealsOpened
 from .deck_revealed import DeckRevealed
 from .event_page import EventPage
 from .exchange import Exchange
@@ -60,6 +61,7 @@ from .lobby import Lobby
 from .lobby_entry import LobbyEntry
 from .lobby_entry_kind import LobbyEntryKind
 from .lobby_entry_status import LobbyEntryStatus
+from .opening import Opening
 from .option_info import OptionInfo
 from .option_info_type import OptionInfoType
 from .pass_ import Pass
@@ -86,6 +88,7 @@ from .swap import Swap
 from .swap_all import SwapAll
 from .thirty_one_card_swapped import ThirtyOneCardSwapped
 from .thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent
+from .thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent
 from .thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent
 from .thirty_one_game_created import ThirtyOneGameCreated
 from .thirty_one_game_created_event import ThirtyOneGameCreatedEvent
@@ -103,6 +106,7 @@ from .thirty_one_match_ended import ThirtyOneMatchEnded
 from .thirty_one_match_ended_event import ThirtyOneMatchEndedEvent
 from .thirty_one_my_hand import ThirtyOneMyHand
 from .thirty_one_options import ThirtyOneOptions
+from .thirty_one_options_reveal import ThirtyOneOptionsReveal
 from .thirty_one_passed import ThirtyOnePassed
 from .thirty_one_passed_event import ThirtyOnePassedEvent
 from .thirty_one_player_joined_event import ThirtyOnePlayerJoinedEvent
@@ -117,6 +121,7 @@ from .thirty_one_seat_away_event import ThirtyOneSeatAwayEvent
 from .thirty_one_seat_back_event import ThirtyOneSeatBackEvent
 from .thirty_one_swap_choice import ThirtyOneSwapChoice
 from .thirty_one_table_options import ThirtyOneTableOptions
+from .thirty_one_table_options_reveal import ThirtyOneTableOptionsReveal
 from .thirty_one_table_view import ThirtyOneTableView
 from .thirty_one_table_view_phase import ThirtyOneTableViewPhase
 
@@ -163,6 +168,7 @@ __all__ = (
     "CreateCheatGame",
     "Created",
     "CreateThirtyOneGame",
+    "DealsOpened",
     "DeckRevealed",
     "EventPage",
     "Exchange",
@@ -181,6 +187,7 @@ __all__ = (
     "LobbyEntry",
     "LobbyEntryKind",
     "LobbyEntryStatus",
+    "Opening",
     "OptionInfo",
     "OptionInfoType",
     "Pass",
@@ -207,6 +214,7 @@ __all__ = (
     "SwapAll",
     "ThirtyOneCardSwapped",
     "ThirtyOneCardSwappedEvent",
+    "ThirtyOneDealsOpenedEvent",
     "ThirtyOneDeckRevealedEvent",
     "ThirtyOneGameCreated",
     "ThirtyOneGameCreatedEvent",
@@ -224,6 +232,7 @@ __all__ = (
     "ThirtyOneMatchEndedEvent",
     "ThirtyOneMyHand",
     "ThirtyOneOptions",
+    "ThirtyOneOptionsReveal",
     "ThirtyOnePassed",
     "ThirtyOnePassedEvent",
     "ThirtyOnePlayerJoinedEvent",
@@ -238,6 +247,7 @@ __all__ = (
     "ThirtyOneSeatBackEvent",
     "ThirtyOneSwapChoice",
     "ThirtyOneTableOptions",
+    "ThirtyOneTableOptionsReveal",
     "ThirtyOneTableView",
     "ThirtyOneTableViewPhase",
 )

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ..models.cheat_seat_away_event import CheatSeatAwayEvent
     from ..models.cheat_seat_back_event import CheatSeatBackEvent
     from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent
+    from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent
     from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent
     from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent
     from ..models.thirty_one_game_view import ThirtyOneGameView
@@ -50,10 +51,11 @@ class CommandResult:
         events (list[CheatCardsPlayedEvent | CheatCheatCalledEvent | CheatDeckRevealedEvent | CheatGameCreatedEvent |
             CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent | CheatPlayAcceptedEvent |
             CheatPlayerJoinedEvent | CheatPlayerLeftEvent | CheatRoundDealtEvent | CheatRoundEndedEvent | CheatSeatAwayEvent
-            | CheatSeatBackEvent | ThirtyOneCardSwappedEvent | ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent |
-            ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent |
-            ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent | ThirtyOnePlayerLeftEvent |
-            ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent | ThirtyOneSeatBackEvent]):
+            | CheatSeatBackEvent | ThirtyOneCardSwappedEvent | ThirtyOneDealsOpenedEvent | ThirtyOneDeckRevealedEvent |
+            ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent |
+            ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent |
+            ThirtyOnePlayerLeftEvent | ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent |
+            ThirtyOneSeatBackEvent]):
         game (CheatGameView | ThirtyOneGameView): A table as the asker may see it; `kind` says which game.
         version (int):
     """
@@ -74,6 +76,7 @@ class CommandResult:
         | CheatSeatAwayEvent
         | CheatSeatBackEvent
         | ThirtyOneCardSwappedEvent
+        | ThirtyOneDealsOpenedEvent
         | ThirtyOneDeckRevealedEvent
         | ThirtyOneGameCreatedEvent
         | ThirtyOneHandExchangedEvent
@@ -110,6 +113,7 @@ class CommandResult:
         from ..models.cheat_seat_away_event import CheatSeatAwayEvent  # noqa: PLC0415
         from ..models.cheat_seat_back_event import CheatSeatBackEvent  # noqa: PLC0415
         from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent  # noqa: PLC0415
         from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent  # noqa: PLC0415
         from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent  # noqa: PLC0415
         from ..models.thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent  # noqa: PLC0415
@@ -179,6 +183,8 @@ class CommandResult:
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOneMatchEndedEvent):
                 events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneDealsOpenedEvent):
+                events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOnePlayerLeftEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOneSeatAwayEvent):
@@ -226,6 +232,7 @@ class CommandResult:
         from ..models.cheat_seat_away_event import CheatSeatAwayEvent  # noqa: PLC0415
         from ..models.cheat_seat_back_event import CheatSeatBackEvent  # noqa: PLC0415
         from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent  # noqa: PLC0415
         from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent  # noqa: PLC0415
         from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent  # noqa: PLC0415
         from ..models.thirty_one_game_view import ThirtyOneGameView  # noqa: PLC0415
@@ -265,6 +272,7 @@ class CommandResult:
                 | CheatSeatAwayEvent
                 | CheatSeatBackEvent
                 | ThirtyOneCardSwappedEvent
+                | ThirtyOneDealsOpenedEvent
                 | ThirtyOneDeckRevealedEvent
                 | ThirtyOneGameCreatedEvent
                 | ThirtyOneHandExchangedEvent
@@ -491,7 +499,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_26 = ThirtyOnePlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_26 = ThirtyOneDealsOpenedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_26
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -499,16 +507,24 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_27 = ThirtyOneSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_27 = ThirtyOnePlayerLeftEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_27
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_game_event_type_28 = ThirtyOneSeatAwayEvent.from_dict(data)
+
+                    return componentsschemas_game_event_type_28
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_game_event_type_28 = ThirtyOneSeatBackEvent.from_dict(data)
+                componentsschemas_game_event_type_29 = ThirtyOneSeatBackEvent.from_dict(data)
 
-                return componentsschemas_game_event_type_28
+                return componentsschemas_game_event_type_29
 
             events_item = _parse_events_item(events_item_data)
 

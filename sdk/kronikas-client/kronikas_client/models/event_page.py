@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..models.cheat_seat_away_event import CheatSeatAwayEvent
     from ..models.cheat_seat_back_event import CheatSeatBackEvent
     from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent
+    from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent
     from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent
     from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent
     from ..models.thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent
@@ -48,11 +49,12 @@ class EventPage:
         events (list[CheatCardsPlayedEvent | CheatCheatCalledEvent | CheatDeckRevealedEvent | CheatGameCreatedEvent |
             CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent | CheatPlayAcceptedEvent |
             CheatPlayerJoinedEvent | CheatPlayerLeftEvent | CheatRoundDealtEvent | CheatRoundEndedEvent | CheatSeatAwayEvent
-            | CheatSeatBackEvent | ThirtyOneCardSwappedEvent | ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent |
-            ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent |
-            ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent | ThirtyOnePlayerLeftEvent |
-            ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent | ThirtyOneSeatBackEvent]): At most
-            500 events, oldest first; when `more` is true, ask again with `after` set to the last one's version.
+            | CheatSeatBackEvent | ThirtyOneCardSwappedEvent | ThirtyOneDealsOpenedEvent | ThirtyOneDeckRevealedEvent |
+            ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent |
+            ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent |
+            ThirtyOnePlayerLeftEvent | ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent |
+            ThirtyOneSeatBackEvent]): At most 500 events, oldest first; when `more` is true, ask again with `after` set to
+            the last one's version.
         more (bool): True when events after this page exist: the page was cut at 500 events.
         version (int): The table's version when it was read.
     """
@@ -73,6 +75,7 @@ class EventPage:
         | CheatSeatAwayEvent
         | CheatSeatBackEvent
         | ThirtyOneCardSwappedEvent
+        | ThirtyOneDealsOpenedEvent
         | ThirtyOneDeckRevealedEvent
         | ThirtyOneGameCreatedEvent
         | ThirtyOneHandExchangedEvent
@@ -108,6 +111,7 @@ class EventPage:
         from ..models.cheat_seat_away_event import CheatSeatAwayEvent  # noqa: PLC0415
         from ..models.cheat_seat_back_event import CheatSeatBackEvent  # noqa: PLC0415
         from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent  # noqa: PLC0415
         from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent  # noqa: PLC0415
         from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent  # noqa: PLC0415
         from ..models.thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent  # noqa: PLC0415
@@ -177,6 +181,8 @@ class EventPage:
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOneMatchEndedEvent):
                 events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneDealsOpenedEvent):
+                events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOnePlayerLeftEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOneSeatAwayEvent):
@@ -219,6 +225,7 @@ class EventPage:
         from ..models.cheat_seat_away_event import CheatSeatAwayEvent  # noqa: PLC0415
         from ..models.cheat_seat_back_event import CheatSeatBackEvent  # noqa: PLC0415
         from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent  # noqa: PLC0415
         from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent  # noqa: PLC0415
         from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent  # noqa: PLC0415
         from ..models.thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent  # noqa: PLC0415
@@ -257,6 +264,7 @@ class EventPage:
                 | CheatSeatAwayEvent
                 | CheatSeatBackEvent
                 | ThirtyOneCardSwappedEvent
+                | ThirtyOneDealsOpenedEvent
                 | ThirtyOneDeckRevealedEvent
                 | ThirtyOneGameCreatedEvent
                 | ThirtyOneHandExchangedEvent
@@ -483,7 +491,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_26 = ThirtyOnePlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_26 = ThirtyOneDealsOpenedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_26
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -491,16 +499,24 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_27 = ThirtyOneSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_27 = ThirtyOnePlayerLeftEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_27
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_game_event_type_28 = ThirtyOneSeatAwayEvent.from_dict(data)
+
+                    return componentsschemas_game_event_type_28
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_game_event_type_28 = ThirtyOneSeatBackEvent.from_dict(data)
+                componentsschemas_game_event_type_29 = ThirtyOneSeatBackEvent.from_dict(data)
 
-                return componentsschemas_game_event_type_28
+                return componentsschemas_game_event_type_29
 
             events_item = _parse_events_item(events_item_data)
 

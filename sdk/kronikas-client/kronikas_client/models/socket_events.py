@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..models.cheat_seat_away_event import CheatSeatAwayEvent
     from ..models.cheat_seat_back_event import CheatSeatBackEvent
     from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent
+    from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent
     from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent
     from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent
     from ..models.thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent
@@ -48,10 +49,11 @@ class SocketEvents:
         events (list[CheatCardsPlayedEvent | CheatCheatCalledEvent | CheatDeckRevealedEvent | CheatGameCreatedEvent |
             CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent | CheatPlayAcceptedEvent |
             CheatPlayerJoinedEvent | CheatPlayerLeftEvent | CheatRoundDealtEvent | CheatRoundEndedEvent | CheatSeatAwayEvent
-            | CheatSeatBackEvent | ThirtyOneCardSwappedEvent | ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent |
-            ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent |
-            ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent | ThirtyOnePlayerLeftEvent |
-            ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent | ThirtyOneSeatBackEvent]):
+            | CheatSeatBackEvent | ThirtyOneCardSwappedEvent | ThirtyOneDealsOpenedEvent | ThirtyOneDeckRevealedEvent |
+            ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent |
+            ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent |
+            ThirtyOnePlayerLeftEvent | ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent |
+            ThirtyOneSeatBackEvent]):
         type_ (Literal['events']):  Default: 'events'.
         version (int): The last event's version.
     """
@@ -72,6 +74,7 @@ class SocketEvents:
         | CheatSeatAwayEvent
         | CheatSeatBackEvent
         | ThirtyOneCardSwappedEvent
+        | ThirtyOneDealsOpenedEvent
         | ThirtyOneDeckRevealedEvent
         | ThirtyOneGameCreatedEvent
         | ThirtyOneHandExchangedEvent
@@ -107,6 +110,7 @@ class SocketEvents:
         from ..models.cheat_seat_away_event import CheatSeatAwayEvent  # noqa: PLC0415
         from ..models.cheat_seat_back_event import CheatSeatBackEvent  # noqa: PLC0415
         from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent  # noqa: PLC0415
         from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent  # noqa: PLC0415
         from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent  # noqa: PLC0415
         from ..models.thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent  # noqa: PLC0415
@@ -176,6 +180,8 @@ class SocketEvents:
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOneMatchEndedEvent):
                 events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneDealsOpenedEvent):
+                events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOnePlayerLeftEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOneSeatAwayEvent):
@@ -218,6 +224,7 @@ class SocketEvents:
         from ..models.cheat_seat_away_event import CheatSeatAwayEvent  # noqa: PLC0415
         from ..models.cheat_seat_back_event import CheatSeatBackEvent  # noqa: PLC0415
         from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent  # noqa: PLC0415
         from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent  # noqa: PLC0415
         from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent  # noqa: PLC0415
         from ..models.thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent  # noqa: PLC0415
@@ -256,6 +263,7 @@ class SocketEvents:
                 | CheatSeatAwayEvent
                 | CheatSeatBackEvent
                 | ThirtyOneCardSwappedEvent
+                | ThirtyOneDealsOpenedEvent
                 | ThirtyOneDeckRevealedEvent
                 | ThirtyOneGameCreatedEvent
                 | ThirtyOneHandExchangedEvent
@@ -482,7 +490,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_26 = ThirtyOnePlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_26 = ThirtyOneDealsOpenedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_26
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -490,16 +498,24 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_27 = ThirtyOneSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_27 = ThirtyOnePlayerLeftEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_27
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_game_event_type_28 = ThirtyOneSeatAwayEvent.from_dict(data)
+
+                    return componentsschemas_game_event_type_28
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_game_event_type_28 = ThirtyOneSeatBackEvent.from_dict(data)
+                componentsschemas_game_event_type_29 = ThirtyOneSeatBackEvent.from_dict(data)
 
-                return componentsschemas_game_event_type_28
+                return componentsschemas_game_event_type_29
 
             events_item = _parse_events_item(events_item_data)
 

@@ -409,10 +409,13 @@ export type CheatRoundDealt = {
     commitment: string;
     dealer: number;
     deck: Array<string> | null;
+    deck_size: number | null;
     hands: Array<Array<string> | null>;
     rank: string;
     round: number;
     salt: string | null;
+    salts: Array<string> | null;
+    scheme: string;
     set_aside: number;
     set_aside_cards: Array<string> | null;
     turn: number;
@@ -644,6 +647,14 @@ export type Created = {
 };
 
 /**
+ * DealsOpened
+ */
+export type DealsOpened = {
+    openings: Array<Opening>;
+    type: 'deals_opened';
+};
+
+/**
  * DeckRevealed
  */
 export type DeckRevealed = {
@@ -736,6 +747,8 @@ export type GameEvent = ({
 } & ThirtyOneDeckRevealedEvent) | ({
     type: 'thirty_one.match_ended';
 } & ThirtyOneMatchEndedEvent) | ({
+    type: 'thirty_one.deals_opened';
+} & ThirtyOneDealsOpenedEvent) | ({
     type: 'thirty_one.player_left';
 } & ThirtyOnePlayerLeftEvent) | ({
     type: 'thirty_one.seat_away';
@@ -854,9 +867,21 @@ export type LobbyEntry = {
 };
 
 /**
+ * Opening
+ */
+export type Opening = {
+    card: string;
+    path: Array<string>;
+    position: number;
+    round: number;
+    salt: string;
+};
+
+/**
  * OptionInfo
  */
 export type OptionInfo = {
+    choices?: Array<string> | null;
     default: unknown;
     description?: string | null;
     max_items?: number | null;
@@ -865,7 +890,7 @@ export type OptionInfo = {
     minimum?: number | null;
     name: string;
     nullable?: boolean;
-    type: 'integer' | 'boolean' | 'integer_list';
+    type: 'integer' | 'boolean' | 'integer_list' | 'string';
 };
 
 /**
@@ -1151,6 +1176,7 @@ export type SwapAll = {
  */
 export type ThirtyOneCardSwapped = {
     give: string;
+    openings: Array<Opening> | null;
     seat: number;
     take: string;
     turn: number | null;
@@ -1167,6 +1193,22 @@ export type ThirtyOneCardSwappedEvent = {
     at: string;
     data: ThirtyOneCardSwapped;
     type: 'thirty_one.card_swapped';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+
+/**
+ * ThirtyOneDealsOpenedEvent
+ */
+export type ThirtyOneDealsOpenedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: DealsOpened;
+    type: 'thirty_one.deals_opened';
     /**
      * 1, 2, 3… without gaps.
      */
@@ -1232,6 +1274,10 @@ export type ThirtyOneGameView = {
     last_round: ThirtyOneRoundResult | null;
     legal: Array<string> | null;
     me: ThirtyOneMyHand | null;
+    /**
+     * The openings of the round's cards this view shows the viewer (its hand, the table, the hands shown in the last circuit), by position, to check against the round's `commitment`; empty outside a round or for a deal of the old scheme.
+     */
+    openings: Array<Opening>;
     options: ThirtyOneTableOptions;
     players: Array<ThirtyOnePlayerView>;
     round: number;
@@ -1247,6 +1293,7 @@ export type ThirtyOneGameView = {
  * ThirtyOneHandExchanged
  */
 export type ThirtyOneHandExchanged = {
+    openings: Array<Opening> | null;
     seat: number;
     table: Array<string>;
     turn: number | null;
@@ -1299,6 +1346,7 @@ export type ThirtyOneHandKeptEvent = {
  */
 export type ThirtyOneHandShown = {
     hand: Array<string>;
+    openings: Array<Opening> | null;
     seat: number;
     turn: number | null;
     type: 'hand_shown';
@@ -1324,6 +1372,7 @@ export type ThirtyOneHandShownEvent = {
  * ThirtyOneHandsSwapped
  */
 export type ThirtyOneHandsSwapped = {
+    openings: Array<Opening> | null;
     seat: number;
     table: Array<string>;
     turn: number | null;
@@ -1415,6 +1464,10 @@ export type ThirtyOneOptions = {
      * After this many full circuits without a show, the player on turn may only show (1–100); null: no limit, and players who never show never end the round.
      */
     max_circuits?: number | null;
+    /**
+     * `never`: a card is opened only to those who may know it; `match_end`: when the match ends, every card of every deal is opened to everyone (`deals_opened`).
+     */
+    reveal?: 'never' | 'match_end';
     /**
      * Seconds a player has for each move (5–86,400): when they run out the house plays the seat until its player comes back; null: no clock.
      */
@@ -1509,9 +1562,13 @@ export type ThirtyOneRoundDealt = {
     commitment: string;
     dealer: number;
     deck: Array<string> | null;
+    deck_size: number | null;
     hands: Array<Array<string> | null>;
+    openings: Array<Opening> | null;
     round: number;
     salt: string | null;
+    salts: Array<string> | null;
+    scheme: string;
     seats: Array<number>;
     table: Array<string>;
     type: 'round_dealt';
@@ -1540,6 +1597,7 @@ export type ThirtyOneRoundEnded = {
     hands: Array<Array<string> | null>;
     lives: Array<number>;
     lost_life: Array<number>;
+    openings: Array<Opening> | null;
     out: Array<number>;
     round: number;
     scores: Array<number | null>;
@@ -1636,6 +1694,10 @@ export type ThirtyOneTableOptions = {
      */
     max_circuits: number | null;
     /**
+     * `never`: a card is opened only to those who may know it; `match_end`: when the match ends, every card of every deal is opened to everyone (`deals_opened`).
+     */
+    reveal: 'never' | 'match_end';
+    /**
      * Seconds a player has for each move (5–86,400): when they run out the house plays the seat until its player comes back; null: no clock.
      */
     turn_seconds: number | null;
@@ -1646,8 +1708,11 @@ export type ThirtyOneTableOptions = {
  */
 export type ThirtyOneTableView = {
     circuit: number | null;
+    commitment: string | null;
+    deck_size: number | null;
     passed: Array<number>;
     phase: 'dealer_choice' | 'turns' | 'last_circuit';
+    scheme: string | null;
     shown: Array<Array<string> | null>;
     shown_by: number | null;
     table: Array<string>;
