@@ -108,3 +108,38 @@ def every_case(seed: int = 41) -> list[dict[str, Any]]:
             )
             cases += corrupted(d, position, rng)
     return cases
+
+
+def _dealt(round: int, d: Deal, scheme: str = "merkle-sha256") -> list[Any]:
+    return ["deal", round, d.tree.root, d.size, scheme]
+
+
+def scenarios() -> list[list[list[Any]]]:
+    """Calls to a collector of openings (`[method, *arguments]`), honest and not, for the Python
+    SDK's `Openings` and the TypeScript client's `OpeningsChecker` to answer alike."""
+    small, big, other = deal(33, seed=11), deal(66, seed=12), deal(33, seed=13)
+    two = [p for p, card in enumerate(big.deck) if card == big.deck[0]]
+    forged = small.opening(4) | {"card": small.deck[5]}
+    liar = ["7H" if card == "8H" else card for card in DECKS[32]]
+    lying = Deal(liar, Tree(liar, [f"{i:032x}" for i in range(32)]))
+    sevens = [p for p, card in enumerate(liar) if card == "7H"]
+    dealt = {"round": 2, "commitment": big.tree.root, "scheme": "merkle-sha256", "deck_size": 66}
+    dealt_seen = {"type": "x.round_dealt", "data": dealt | {"openings": [big.opening(two[0], 2)]}}
+    return [
+        [_dealt(1, small), *(["add", small.opening(p)] for p in (0, 3, 6)),
+         ["saw", 1, [small.deck[p] for p in (0, 3, 6)]], ["saw", 1, [small.deck[1]]]],
+        [["add", small.opening(2)], ["add", forged], _dealt(1, small), ["saw", 1, [small.deck[2]]]],
+        [["observe", dealt_seen],
+         ["saw", 2, [big.deck[0], big.deck[0]]], ["add", big.opening(two[1], 2)],
+         ["saw", 2, [big.deck[0], big.deck[0]]], ["saw", 3, ["XC"]]],
+        [_dealt(1, lying), ["add", lying.opening(sevens[0])], ["add", lying.opening(sevens[1])]],
+        [_dealt(1, small), _dealt(1, other), _dealt(1, small)],
+        [["observe", {"data": {"round": 1, "commitment": "ab" * 32, "hands": [["7H"], None]}}],
+         ["saw", 1, ["7H"]], ["add", small.opening(0)]],
+        [_dealt(1, small), _dealt(2, big),
+         ["observe", {"type": "x.deals_opened", "data": {"openings": [
+             *(small.opening(p) for p in range(33)), *(big.opening(p, 2) for p in range(66))]}}],
+         ["saw", 1, small.deck], ["saw", 2, big.deck]],
+        [_dealt(1, small), ["add", small.opening(1) | {"round": None}],
+         ["add", small.opening(1) | {"path": small.opening(1)["path"][:-1]}]],
+    ]  # fmt: skip
