@@ -220,6 +220,11 @@ class Openings:
             self.saw(round, hand)
 
     @property
+    def proven(self) -> int:
+        """How many positions are proven so far, of every deal (each opening that checked, once)."""
+        return sum(len(deal.cards) for deal in self._deals.values())
+
+    @property
     def round(self) -> int | None:
         """The latest round whose deal this collector knows."""
         return self._round

@@ -35,6 +35,8 @@ export declare class OpeningsChecker {
     private readonly onProblem?;
     readonly problems: string[];
     constructor(onProblem?: ((problem: string) => void) | undefined);
+    /** How many positions are proven so far, of every deal (each opening that checked, once). */
+    get proven(): number;
     /** The deal of `round`: its commitment (root), its deck's size and its scheme. */
     deal(round: number, commitment: string, deckSize: number, scheme?: string): Promise<void>;
     /** Take one opening: false if it disagrees (its problem is added to `problems`). */

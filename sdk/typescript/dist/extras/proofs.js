@@ -108,6 +108,13 @@ export class OpeningsChecker {
         this.onProblem?.(text);
         return false;
     }
+    /** How many positions are proven so far, of every deal (each opening that checked, once). */
+    get proven() {
+        let n = 0;
+        for (const deal of this.#deals.values())
+            n += deal.cards.size;
+        return n;
+    }
     /** The deal of `round`: its commitment (root), its deck's size and its scheme. */
     deal(round, commitment, deckSize, scheme = SCHEME) {
         return this.#then(async () => {

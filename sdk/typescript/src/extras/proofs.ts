@@ -131,6 +131,13 @@ export class OpeningsChecker {
     return false;
   }
 
+  /** How many positions are proven so far, of every deal (each opening that checked, once). */
+  get proven(): number {
+    let n = 0;
+    for (const deal of this.#deals.values()) n += deal.cards.size;
+    return n;
+  }
+
   /** The deal of `round`: its commitment (root), its deck's size and its scheme. */
   deal(round: number, commitment: string, deckSize: number, scheme: string = SCHEME): Promise<void> {
     return this.#then(async () => {
