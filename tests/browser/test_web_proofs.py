@@ -12,7 +12,7 @@ import pytest
 from playwright.async_api import Page, Route, expect
 
 from tests.browser.conftest import PageFactory, Served
-from tests.browser.test_web_table import act, button, create_table, open_lobby
+from tests.browser.test_web_table import NO_WEBSOCKET, act, button, create_table, open_lobby
 
 VIEW = re.compile(r"/v1/games/[0-9a-f]{16}$")
 """A table's view over HTTP (not its events, stream or socket)."""
@@ -53,6 +53,8 @@ async def test_an_opening_that_does_not_check_is_said_on_the_page(
     web_service: Served, page_factory: PageFactory
 ) -> None:
     page = await page_factory()
+    # Without a socket the page reads each view over HTTP, where the test changes it.
+    await page.context.add_init_script(NO_WEBSOCKET)
     forged: list[dict[str, object]] = []
 
     async def forge(route: Route) -> None:
