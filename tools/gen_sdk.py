@@ -18,6 +18,7 @@ PACKAGE = "kronikas_client"
 HAND_WRITTEN = (
     Path(PACKAGE) / "streaming.py",
     Path(PACKAGE) / "socket.py",
+    Path(PACKAGE) / "replay.py",
     Path(PACKAGE) / "proofs.py",
 )
 """The SDK's hand-written modules. They live in the package itself (sdk/kronikas-client), their

@@ -9,6 +9,7 @@ from typing import Any, TypeAlias
 from .models import (
     CheatCardsPlayedEvent,
     CheatCheatCalledEvent,
+    CheatDealsOpenedEvent,
     CheatDeckRevealedEvent,
     CheatGameCreatedEvent,
     CheatGameView,
@@ -43,6 +44,7 @@ from .models import (
 GameEvent: TypeAlias = (
     CheatCardsPlayedEvent
     | CheatCheatCalledEvent
+    | CheatDealsOpenedEvent
     | CheatDeckRevealedEvent
     | CheatGameCreatedEvent
     | CheatMatchEndedEvent
@@ -76,6 +78,7 @@ GameEvent: TypeAlias = (
 EVENT_CLASSES: dict[str, type[GameEvent]] = {
     "cheat.cards_played": CheatCardsPlayedEvent,
     "cheat.cheat_called": CheatCheatCalledEvent,
+    "cheat.deals_opened": CheatDealsOpenedEvent,
     "cheat.deck_revealed": CheatDeckRevealedEvent,
     "cheat.game_created": CheatGameCreatedEvent,
     "cheat.match_ended": CheatMatchEndedEvent,

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 if TYPE_CHECKING:
     from ..models.cheat_cards_played_event import CheatCardsPlayedEvent
     from ..models.cheat_cheat_called_event import CheatCheatCalledEvent
+    from ..models.cheat_deals_opened_event import CheatDealsOpenedEvent
     from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent
     from ..models.cheat_game_created_event import CheatGameCreatedEvent
     from ..models.cheat_game_view import CheatGameView
@@ -47,13 +48,14 @@ T = TypeVar("T", bound="CommandResult")
 class CommandResult:
     """
     Attributes:
-        events (list[CheatCardsPlayedEvent | CheatCheatCalledEvent | CheatDeckRevealedEvent | CheatGameCreatedEvent |
-            CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent | CheatPlayAcceptedEvent |
-            CheatPlayerJoinedEvent | CheatPlayerLeftEvent | CheatRoundDealtEvent | CheatRoundEndedEvent | CheatSeatAwayEvent
-            | CheatSeatBackEvent | ThirtyOneCardSwappedEvent | ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent |
-            ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent |
-            ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent | ThirtyOnePlayerLeftEvent |
-            ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent | ThirtyOneSeatBackEvent]):
+        events (list[CheatCardsPlayedEvent | CheatCheatCalledEvent | CheatDealsOpenedEvent | CheatDeckRevealedEvent |
+            CheatGameCreatedEvent | CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent |
+            CheatPlayAcceptedEvent | CheatPlayerJoinedEvent | CheatPlayerLeftEvent | CheatRoundDealtEvent |
+            CheatRoundEndedEvent | CheatSeatAwayEvent | CheatSeatBackEvent | ThirtyOneCardSwappedEvent |
+            ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent |
+            ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent |
+            ThirtyOnePlayerJoinedEvent | ThirtyOnePlayerLeftEvent | ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent |
+            ThirtyOneSeatAwayEvent | ThirtyOneSeatBackEvent]):
         game (CheatGameView | ThirtyOneGameView): A table as the asker may see it; `kind` says which game.
         version (int):
     """
@@ -61,6 +63,7 @@ class CommandResult:
     events: list[
         CheatCardsPlayedEvent
         | CheatCheatCalledEvent
+        | CheatDealsOpenedEvent
         | CheatDeckRevealedEvent
         | CheatGameCreatedEvent
         | CheatMatchEndedEvent
@@ -96,6 +99,7 @@ class CommandResult:
     def to_dict(self) -> dict[str, Any]:
         from ..models.cheat_cards_played_event import CheatCardsPlayedEvent  # noqa: PLC0415
         from ..models.cheat_cheat_called_event import CheatCheatCalledEvent  # noqa: PLC0415
+        from ..models.cheat_deals_opened_event import CheatDealsOpenedEvent  # noqa: PLC0415
         from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent  # noqa: PLC0415
         from ..models.cheat_game_created_event import CheatGameCreatedEvent  # noqa: PLC0415
         from ..models.cheat_game_view import CheatGameView  # noqa: PLC0415
@@ -148,6 +152,8 @@ class CommandResult:
             elif isinstance(events_item_data, CheatDeckRevealedEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, CheatMatchEndedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatDealsOpenedEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, CheatPlayerLeftEvent):
                 events_item = events_item_data.to_dict()
@@ -212,6 +218,7 @@ class CommandResult:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.cheat_cards_played_event import CheatCardsPlayedEvent  # noqa: PLC0415
         from ..models.cheat_cheat_called_event import CheatCheatCalledEvent  # noqa: PLC0415
+        from ..models.cheat_deals_opened_event import CheatDealsOpenedEvent  # noqa: PLC0415
         from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent  # noqa: PLC0415
         from ..models.cheat_game_created_event import CheatGameCreatedEvent  # noqa: PLC0415
         from ..models.cheat_game_view import CheatGameView  # noqa: PLC0415
@@ -252,6 +259,7 @@ class CommandResult:
             ) -> (
                 CheatCardsPlayedEvent
                 | CheatCheatCalledEvent
+                | CheatDealsOpenedEvent
                 | CheatDeckRevealedEvent
                 | CheatGameCreatedEvent
                 | CheatMatchEndedEvent
@@ -371,7 +379,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_11 = CheatPlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_11 = CheatDealsOpenedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_11
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -379,7 +387,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_12 = CheatSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_12 = CheatPlayerLeftEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_12
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -387,7 +395,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_13 = CheatSeatBackEvent.from_dict(data)
+                    componentsschemas_game_event_type_13 = CheatSeatAwayEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_13
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -395,7 +403,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_14 = ThirtyOneGameCreatedEvent.from_dict(data)
+                    componentsschemas_game_event_type_14 = CheatSeatBackEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_14
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -403,7 +411,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_15 = ThirtyOnePlayerJoinedEvent.from_dict(data)
+                    componentsschemas_game_event_type_15 = ThirtyOneGameCreatedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_15
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -411,7 +419,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_16 = ThirtyOneRoundDealtEvent.from_dict(data)
+                    componentsschemas_game_event_type_16 = ThirtyOnePlayerJoinedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_16
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -419,7 +427,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_17 = ThirtyOneHandKeptEvent.from_dict(data)
+                    componentsschemas_game_event_type_17 = ThirtyOneRoundDealtEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_17
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -427,7 +435,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_18 = ThirtyOneHandExchangedEvent.from_dict(data)
+                    componentsschemas_game_event_type_18 = ThirtyOneHandKeptEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_18
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -435,7 +443,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_19 = ThirtyOneCardSwappedEvent.from_dict(data)
+                    componentsschemas_game_event_type_19 = ThirtyOneHandExchangedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_19
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -443,7 +451,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_20 = ThirtyOneHandsSwappedEvent.from_dict(data)
+                    componentsschemas_game_event_type_20 = ThirtyOneCardSwappedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_20
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -451,7 +459,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_21 = ThirtyOnePassedEvent.from_dict(data)
+                    componentsschemas_game_event_type_21 = ThirtyOneHandsSwappedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_21
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -459,7 +467,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_22 = ThirtyOneHandShownEvent.from_dict(data)
+                    componentsschemas_game_event_type_22 = ThirtyOnePassedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_22
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -467,7 +475,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_23 = ThirtyOneRoundEndedEvent.from_dict(data)
+                    componentsschemas_game_event_type_23 = ThirtyOneHandShownEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_23
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -475,7 +483,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_24 = ThirtyOneDeckRevealedEvent.from_dict(data)
+                    componentsschemas_game_event_type_24 = ThirtyOneRoundEndedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_24
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -483,7 +491,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_25 = ThirtyOneMatchEndedEvent.from_dict(data)
+                    componentsschemas_game_event_type_25 = ThirtyOneDeckRevealedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_25
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -491,7 +499,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_26 = ThirtyOnePlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_26 = ThirtyOneMatchEndedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_26
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -499,16 +507,24 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_27 = ThirtyOneSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_27 = ThirtyOnePlayerLeftEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_27
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_game_event_type_28 = ThirtyOneSeatAwayEvent.from_dict(data)
+
+                    return componentsschemas_game_event_type_28
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_game_event_type_28 = ThirtyOneSeatBackEvent.from_dict(data)
+                componentsschemas_game_event_type_29 = ThirtyOneSeatBackEvent.from_dict(data)
 
-                return componentsschemas_game_event_type_28
+                return componentsschemas_game_event_type_29
 
             events_item = _parse_events_item(events_item_data)
 
