@@ -242,35 +242,37 @@ async def test_complete_games_over_http(
     assert_problem(r, 409, "game_over")
 
 
-async def test_every_thirty_one_deal_is_committed_and_revealed(
+async def test_every_thirty_one_deal_opens_a_seat_its_hand_and_everyone_the_table(
     tables: Tables, client: Client
 ) -> None:
     table = await tables.ready("thirty_one", 4, {"lives": 0, "chronicler": True}, seed=13)
     await tables.play_to_end(table, random.Random(8))
-    seen = {
-        seat: (await client.get(f"/v1/games/{table.id}/events", headers=auth(token))).json()[
-            "events"
-        ]
-        for seat, token in enumerate(table.players)
+    seen: dict[int | None, list[dict[str, Any]]] = {}
+    for viewer, headers in ((None, {}), *((s, auth(t)) for s, t in enumerate(table.players))):
+        r = await client.get(f"/v1/games/{table.id}/events", headers=headers)
+        seen[viewer] = r.json()["events"]
+        assert not any(e["type"] == "thirty_one.deck_revealed" for e in seen[viewer])
+    deals = {
+        e["data"]["round"]: e["data"] for e in seen[0] if e["type"] == "thirty_one.round_dealt"
     }
-    deals = [e for e in seen[0] if e["type"] == "thirty_one.round_dealt"]
-    reveals = {
-        e["data"]["round"]: e["data"] for e in seen[0] if e["type"] == "thirty_one.deck_revealed"
-    }
-    assert deals and len(reveals) == len(deals)
-    for deal in deals:
-        shown = reveals[deal["data"]["round"]]
-        salt, deck = shown["salt"], shown["deck"]
-        digest = hashlib.sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest()
-        assert digest == deal["data"]["commitment"]
-        assert sorted(deck) == sorted([*STANDARD, "XC"])
-        order = deal["data"]["seats"]  # players in the round, from the seat after the dealer
-        m = len(order)
-        assert deal["data"]["table"] == deck[3 * m : 3 * m + 3]
-        for seat in order:
-            mine = next(e for e in seen[seat] if e["version"] == deal["version"])
-            expected = [deck[i] for i in range(3 * m) if order[i % m] == seat]
-            assert sorted(mine["data"]["hands"][seat]) == sorted(expected)
+    assert len(deals) > 1
+    for viewer, events in seen.items():
+        for event in events:
+            opened = event["data"].get("openings") or []
+            for opening in msgspec.convert(opened, list[proofs.Opening]):
+                deal = deals[opening.round]
+                assert (deal["scheme"], deal["deck_size"]) == (proofs.SCHEME, 33)
+                assert proofs.verify(opening, deal["commitment"], deal["deck_size"])
+            if event["type"] != "thirty_one.round_dealt":
+                continue
+            mine = event["data"]
+            assert mine["deck"] is None and mine["salts"] is None
+            order, m = mine["seats"], len(mine["seats"])
+            own = [order.index(viewer) + k * m for k in range(3)] if viewer in order else []
+            table_at = [3 * m, 3 * m + 1, 3 * m + 2]
+            assert [o["position"] for o in mine["openings"]] == [*own, *table_at]
+            hand = mine["hands"][viewer] if viewer is not None else None
+            assert [o["card"] for o in mine["openings"]] == [*(hand or []), *mine["table"]]
 
 
 async def test_a_long_history_comes_in_pages_of_500_that_say_when_more_follow(

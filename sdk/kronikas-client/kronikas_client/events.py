@@ -24,6 +24,7 @@ from .models import (
     CheatSeatAwayEvent,
     CheatSeatBackEvent,
     ThirtyOneCardSwappedEvent,
+    ThirtyOneDealsOpenedEvent,
     ThirtyOneDeckRevealedEvent,
     ThirtyOneGameCreatedEvent,
     ThirtyOneGameView,
@@ -58,6 +59,7 @@ GameEvent: TypeAlias = (
     | CheatSeatAwayEvent
     | CheatSeatBackEvent
     | ThirtyOneCardSwappedEvent
+    | ThirtyOneDealsOpenedEvent
     | ThirtyOneDeckRevealedEvent
     | ThirtyOneGameCreatedEvent
     | ThirtyOneHandExchangedEvent
@@ -92,6 +94,7 @@ EVENT_CLASSES: dict[str, type[GameEvent]] = {
     "cheat.seat_away": CheatSeatAwayEvent,
     "cheat.seat_back": CheatSeatBackEvent,
     "thirty_one.card_swapped": ThirtyOneCardSwappedEvent,
+    "thirty_one.deals_opened": ThirtyOneDealsOpenedEvent,
     "thirty_one.deck_revealed": ThirtyOneDeckRevealedEvent,
     "thirty_one.game_created": ThirtyOneGameCreatedEvent,
     "thirty_one.hand_exchanged": ThirtyOneHandExchangedEvent,

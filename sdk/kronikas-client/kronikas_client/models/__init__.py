@@ -95,6 +95,7 @@ from .swap import Swap
 from .swap_all import SwapAll
 from .thirty_one_card_swapped import ThirtyOneCardSwapped
 from .thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent
+from .thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent
 from .thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent
 from .thirty_one_game_created import ThirtyOneGameCreated
 from .thirty_one_game_created_event import ThirtyOneGameCreatedEvent
@@ -112,6 +113,7 @@ from .thirty_one_match_ended import ThirtyOneMatchEnded
 from .thirty_one_match_ended_event import ThirtyOneMatchEndedEvent
 from .thirty_one_my_hand import ThirtyOneMyHand
 from .thirty_one_options import ThirtyOneOptions
+from .thirty_one_options_reveal import ThirtyOneOptionsReveal
 from .thirty_one_passed import ThirtyOnePassed
 from .thirty_one_passed_event import ThirtyOnePassedEvent
 from .thirty_one_player_joined_event import ThirtyOnePlayerJoinedEvent
@@ -128,6 +130,7 @@ from .thirty_one_seat_away_event import ThirtyOneSeatAwayEvent
 from .thirty_one_seat_back_event import ThirtyOneSeatBackEvent
 from .thirty_one_swap_choice import ThirtyOneSwapChoice
 from .thirty_one_table_options import ThirtyOneTableOptions
+from .thirty_one_table_options_reveal import ThirtyOneTableOptionsReveal
 from .thirty_one_table_view import ThirtyOneTableView
 from .thirty_one_table_view_phase import ThirtyOneTableViewPhase
 
@@ -227,6 +230,7 @@ __all__ = (
     "SwapAll",
     "ThirtyOneCardSwapped",
     "ThirtyOneCardSwappedEvent",
+    "ThirtyOneDealsOpenedEvent",
     "ThirtyOneDeckRevealedEvent",
     "ThirtyOneGameCreated",
     "ThirtyOneGameCreatedEvent",
@@ -244,6 +248,7 @@ __all__ = (
     "ThirtyOneMatchEndedEvent",
     "ThirtyOneMyHand",
     "ThirtyOneOptions",
+    "ThirtyOneOptionsReveal",
     "ThirtyOnePassed",
     "ThirtyOnePassedEvent",
     "ThirtyOnePlayerJoinedEvent",
@@ -260,6 +265,7 @@ __all__ = (
     "ThirtyOneSeatBackEvent",
     "ThirtyOneSwapChoice",
     "ThirtyOneTableOptions",
+    "ThirtyOneTableOptionsReveal",
     "ThirtyOneTableView",
     "ThirtyOneTableViewPhase",
 )

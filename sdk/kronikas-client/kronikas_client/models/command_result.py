@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ..models.cheat_seat_away_event import CheatSeatAwayEvent
     from ..models.cheat_seat_back_event import CheatSeatBackEvent
     from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent
+    from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent
     from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent
     from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent
     from ..models.thirty_one_game_view import ThirtyOneGameView
@@ -52,10 +53,10 @@ class CommandResult:
             CheatGameCreatedEvent | CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent |
             CheatPlayAcceptedEvent | CheatPlayerJoinedEvent | CheatPlayerLeftEvent | CheatRoundDealtEvent |
             CheatRoundEndedEvent | CheatSeatAwayEvent | CheatSeatBackEvent | ThirtyOneCardSwappedEvent |
-            ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent |
-            ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent |
-            ThirtyOnePlayerJoinedEvent | ThirtyOnePlayerLeftEvent | ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent |
-            ThirtyOneSeatAwayEvent | ThirtyOneSeatBackEvent]):
+            ThirtyOneDealsOpenedEvent | ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent
+            | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent |
+            ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent | ThirtyOnePlayerLeftEvent | ThirtyOneRoundDealtEvent |
+            ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent | ThirtyOneSeatBackEvent]):
         game (CheatGameView | ThirtyOneGameView): A table as the asker may see it; `kind` says which game.
         version (int):
     """
@@ -77,6 +78,7 @@ class CommandResult:
         | CheatSeatAwayEvent
         | CheatSeatBackEvent
         | ThirtyOneCardSwappedEvent
+        | ThirtyOneDealsOpenedEvent
         | ThirtyOneDeckRevealedEvent
         | ThirtyOneGameCreatedEvent
         | ThirtyOneHandExchangedEvent
@@ -114,6 +116,7 @@ class CommandResult:
         from ..models.cheat_seat_away_event import CheatSeatAwayEvent  # noqa: PLC0415
         from ..models.cheat_seat_back_event import CheatSeatBackEvent  # noqa: PLC0415
         from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent  # noqa: PLC0415
         from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent  # noqa: PLC0415
         from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent  # noqa: PLC0415
         from ..models.thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent  # noqa: PLC0415
@@ -185,6 +188,8 @@ class CommandResult:
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOneMatchEndedEvent):
                 events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneDealsOpenedEvent):
+                events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOnePlayerLeftEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOneSeatAwayEvent):
@@ -233,6 +238,7 @@ class CommandResult:
         from ..models.cheat_seat_away_event import CheatSeatAwayEvent  # noqa: PLC0415
         from ..models.cheat_seat_back_event import CheatSeatBackEvent  # noqa: PLC0415
         from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent  # noqa: PLC0415
         from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent  # noqa: PLC0415
         from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent  # noqa: PLC0415
         from ..models.thirty_one_game_view import ThirtyOneGameView  # noqa: PLC0415
@@ -273,6 +279,7 @@ class CommandResult:
                 | CheatSeatAwayEvent
                 | CheatSeatBackEvent
                 | ThirtyOneCardSwappedEvent
+                | ThirtyOneDealsOpenedEvent
                 | ThirtyOneDeckRevealedEvent
                 | ThirtyOneGameCreatedEvent
                 | ThirtyOneHandExchangedEvent
@@ -507,7 +514,7 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_27 = ThirtyOnePlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_27 = ThirtyOneDealsOpenedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_27
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -515,16 +522,24 @@ class CommandResult:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_28 = ThirtyOneSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_28 = ThirtyOnePlayerLeftEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_28
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_game_event_type_29 = ThirtyOneSeatAwayEvent.from_dict(data)
+
+                    return componentsschemas_game_event_type_29
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_game_event_type_29 = ThirtyOneSeatBackEvent.from_dict(data)
+                componentsschemas_game_event_type_30 = ThirtyOneSeatBackEvent.from_dict(data)
 
-                return componentsschemas_game_event_type_29
+                return componentsschemas_game_event_type_30
 
             events_item = _parse_events_item(events_item_data)
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ..models.cheat_seat_away_event import CheatSeatAwayEvent
     from ..models.cheat_seat_back_event import CheatSeatBackEvent
     from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent
+    from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent
     from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent
     from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent
     from ..models.thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent
@@ -50,11 +51,11 @@ class EventPage:
             CheatGameCreatedEvent | CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent |
             CheatPlayAcceptedEvent | CheatPlayerJoinedEvent | CheatPlayerLeftEvent | CheatRoundDealtEvent |
             CheatRoundEndedEvent | CheatSeatAwayEvent | CheatSeatBackEvent | ThirtyOneCardSwappedEvent |
-            ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent |
-            ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent |
-            ThirtyOnePlayerJoinedEvent | ThirtyOnePlayerLeftEvent | ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent |
-            ThirtyOneSeatAwayEvent | ThirtyOneSeatBackEvent]): At most 500 events, oldest first; when `more` is true, ask
-            again with `after` set to the last one's version.
+            ThirtyOneDealsOpenedEvent | ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent
+            | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent |
+            ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent | ThirtyOnePlayerLeftEvent | ThirtyOneRoundDealtEvent |
+            ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent | ThirtyOneSeatBackEvent]): At most 500 events, oldest first;
+            when `more` is true, ask again with `after` set to the last one's version.
         more (bool): True when events after this page exist: the page was cut at 500 events.
         version (int): The table's version when it was read.
     """
@@ -76,6 +77,7 @@ class EventPage:
         | CheatSeatAwayEvent
         | CheatSeatBackEvent
         | ThirtyOneCardSwappedEvent
+        | ThirtyOneDealsOpenedEvent
         | ThirtyOneDeckRevealedEvent
         | ThirtyOneGameCreatedEvent
         | ThirtyOneHandExchangedEvent
@@ -112,6 +114,7 @@ class EventPage:
         from ..models.cheat_seat_away_event import CheatSeatAwayEvent  # noqa: PLC0415
         from ..models.cheat_seat_back_event import CheatSeatBackEvent  # noqa: PLC0415
         from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent  # noqa: PLC0415
         from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent  # noqa: PLC0415
         from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent  # noqa: PLC0415
         from ..models.thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent  # noqa: PLC0415
@@ -183,6 +186,8 @@ class EventPage:
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOneMatchEndedEvent):
                 events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, ThirtyOneDealsOpenedEvent):
+                events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOnePlayerLeftEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, ThirtyOneSeatAwayEvent):
@@ -226,6 +231,7 @@ class EventPage:
         from ..models.cheat_seat_away_event import CheatSeatAwayEvent  # noqa: PLC0415
         from ..models.cheat_seat_back_event import CheatSeatBackEvent  # noqa: PLC0415
         from ..models.thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent  # noqa: PLC0415
+        from ..models.thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent  # noqa: PLC0415
         from ..models.thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent  # noqa: PLC0415
         from ..models.thirty_one_game_created_event import ThirtyOneGameCreatedEvent  # noqa: PLC0415
         from ..models.thirty_one_hand_exchanged_event import ThirtyOneHandExchangedEvent  # noqa: PLC0415
@@ -265,6 +271,7 @@ class EventPage:
                 | CheatSeatAwayEvent
                 | CheatSeatBackEvent
                 | ThirtyOneCardSwappedEvent
+                | ThirtyOneDealsOpenedEvent
                 | ThirtyOneDeckRevealedEvent
                 | ThirtyOneGameCreatedEvent
                 | ThirtyOneHandExchangedEvent
@@ -499,7 +506,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_27 = ThirtyOnePlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_27 = ThirtyOneDealsOpenedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_27
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -507,16 +514,24 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_28 = ThirtyOneSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_28 = ThirtyOnePlayerLeftEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_28
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_game_event_type_29 = ThirtyOneSeatAwayEvent.from_dict(data)
+
+                    return componentsschemas_game_event_type_29
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_game_event_type_29 = ThirtyOneSeatBackEvent.from_dict(data)
+                componentsschemas_game_event_type_30 = ThirtyOneSeatBackEvent.from_dict(data)
 
-                return componentsschemas_game_event_type_29
+                return componentsschemas_game_event_type_30
 
             events_item = _parse_events_item(events_item_data)
 

@@ -742,6 +742,8 @@ export type GameEvent = ({
 } & ThirtyOneDeckRevealedEvent) | ({
     type: 'thirty_one.match_ended';
 } & ThirtyOneMatchEndedEvent) | ({
+    type: 'thirty_one.deals_opened';
+} & ThirtyOneDealsOpenedEvent) | ({
     type: 'thirty_one.player_left';
 } & ThirtyOnePlayerLeftEvent) | ({
     type: 'thirty_one.seat_away';
@@ -1182,6 +1184,7 @@ export type SwapAll = {
  */
 export type ThirtyOneCardSwapped = {
     give: string;
+    openings: Array<Opening> | null;
     seat: number;
     take: string;
     turn: number | null;
@@ -1197,6 +1200,21 @@ export type ThirtyOneCardSwappedEvent = {
     at: string;
     data: ThirtyOneCardSwapped;
     type: 'thirty_one.card_swapped';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * ThirtyOneDealsOpenedEvent
+ */
+export type ThirtyOneDealsOpenedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: DealsOpened;
+    type: 'thirty_one.deals_opened';
     /**
      * 1, 2, 3… without gaps.
      */
@@ -1258,6 +1276,10 @@ export type ThirtyOneGameView = {
     last_round: ThirtyOneRoundResult | null;
     legal: Array<string> | null;
     me: ThirtyOneMyHand | null;
+    /**
+     * The openings of the round's cards this view shows the viewer (its hand, the table, the hands shown in the last circuit), by position, to check against the round's `commitment`; empty outside a round or for a deal of the old scheme.
+     */
+    openings: Array<Opening>;
     options: ThirtyOneTableOptions;
     players: Array<ThirtyOnePlayerView>;
     round: number;
@@ -1272,6 +1294,7 @@ export type ThirtyOneGameView = {
  * ThirtyOneHandExchanged
  */
 export type ThirtyOneHandExchanged = {
+    openings: Array<Opening> | null;
     seat: number;
     table: Array<string>;
     turn: number | null;
@@ -1320,6 +1343,7 @@ export type ThirtyOneHandKeptEvent = {
  */
 export type ThirtyOneHandShown = {
     hand: Array<string>;
+    openings: Array<Opening> | null;
     seat: number;
     turn: number | null;
     type: 'hand_shown';
@@ -1343,6 +1367,7 @@ export type ThirtyOneHandShownEvent = {
  * ThirtyOneHandsSwapped
  */
 export type ThirtyOneHandsSwapped = {
+    openings: Array<Opening> | null;
     seat: number;
     table: Array<string>;
     turn: number | null;
@@ -1429,6 +1454,10 @@ export type ThirtyOneOptions = {
      * After this many full circuits without a show, the player on turn may only show (1–100); null: no limit, and players who never show never end the round.
      */
     max_circuits?: number | null;
+    /**
+     * `never`: a card is opened only to those who may know it; `match_end`: when the match ends, every card of every deal is opened to everyone (`deals_opened`).
+     */
+    reveal?: 'never' | 'match_end';
     /**
      * Seconds a player has for each move (5–86,400): when they run out the house plays the seat until its player comes back; null: no clock.
      */
@@ -1530,6 +1559,7 @@ export type ThirtyOneRoundDealt = {
     deck: Array<string> | null;
     deck_size: number | null;
     hands: Array<Array<string> | null>;
+    openings: Array<Opening> | null;
     round: number;
     salt: string | null;
     salts: Array<string> | null;
@@ -1560,6 +1590,7 @@ export type ThirtyOneRoundEnded = {
     hands: Array<Array<string> | null>;
     lives: Array<number>;
     lost_life: Array<number>;
+    openings: Array<Opening> | null;
     out: Array<number>;
     round: number;
     scores: Array<number | null>;
@@ -1650,6 +1681,10 @@ export type ThirtyOneTableOptions = {
      */
     max_circuits: number | null;
     /**
+     * `never`: a card is opened only to those who may know it; `match_end`: when the match ends, every card of every deal is opened to everyone (`deals_opened`).
+     */
+    reveal: 'never' | 'match_end';
+    /**
      * Seconds a player has for each move (5–86,400): when they run out the house plays the seat until its player comes back; null: no clock.
      */
     turn_seconds: number | null;
@@ -1659,8 +1694,11 @@ export type ThirtyOneTableOptions = {
  */
 export type ThirtyOneTableView = {
     circuit: number | null;
+    commitment: string | null;
+    deck_size: number | null;
     passed: Array<number>;
     phase: 'dealer_choice' | 'turns' | 'last_circuit';
+    scheme: string | null;
     shown: Array<Array<string> | null>;
     shown_by: number | null;
     table: Array<string>;

@@ -792,6 +792,8 @@ export type GameEvent = ({
 } & ThirtyOneDeckRevealedEvent) | ({
     type: 'thirty_one.match_ended';
 } & ThirtyOneMatchEndedEvent) | ({
+    type: 'thirty_one.deals_opened';
+} & ThirtyOneDealsOpenedEvent) | ({
     type: 'thirty_one.player_left';
 } & ThirtyOnePlayerLeftEvent) | ({
     type: 'thirty_one.seat_away';
@@ -1271,6 +1273,7 @@ export type SwapAll = {
  */
 export type ThirtyOneCardSwapped = {
     give: string;
+    openings: Array<Opening> | null;
     seat: number;
     take: string;
     turn: number | null;
@@ -1287,6 +1290,22 @@ export type ThirtyOneCardSwappedEvent = {
     at: string;
     data: ThirtyOneCardSwapped;
     type: 'thirty_one.card_swapped';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+
+/**
+ * ThirtyOneDealsOpenedEvent
+ */
+export type ThirtyOneDealsOpenedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: DealsOpened;
+    type: 'thirty_one.deals_opened';
     /**
      * 1, 2, 3… without gaps.
      */
@@ -1352,6 +1371,10 @@ export type ThirtyOneGameView = {
     last_round: ThirtyOneRoundResult | null;
     legal: Array<string> | null;
     me: ThirtyOneMyHand | null;
+    /**
+     * The openings of the round's cards this view shows the viewer (its hand, the table, the hands shown in the last circuit), by position, to check against the round's `commitment`; empty outside a round or for a deal of the old scheme.
+     */
+    openings: Array<Opening>;
     options: ThirtyOneTableOptions;
     players: Array<ThirtyOnePlayerView>;
     round: number;
@@ -1367,6 +1390,7 @@ export type ThirtyOneGameView = {
  * ThirtyOneHandExchanged
  */
 export type ThirtyOneHandExchanged = {
+    openings: Array<Opening> | null;
     seat: number;
     table: Array<string>;
     turn: number | null;
@@ -1419,6 +1443,7 @@ export type ThirtyOneHandKeptEvent = {
  */
 export type ThirtyOneHandShown = {
     hand: Array<string>;
+    openings: Array<Opening> | null;
     seat: number;
     turn: number | null;
     type: 'hand_shown';
@@ -1444,6 +1469,7 @@ export type ThirtyOneHandShownEvent = {
  * ThirtyOneHandsSwapped
  */
 export type ThirtyOneHandsSwapped = {
+    openings: Array<Opening> | null;
     seat: number;
     table: Array<string>;
     turn: number | null;
@@ -1535,6 +1561,10 @@ export type ThirtyOneOptions = {
      * After this many full circuits without a show, the player on turn may only show (1–100); null: no limit, and players who never show never end the round.
      */
     max_circuits?: number | null;
+    /**
+     * `never`: a card is opened only to those who may know it; `match_end`: when the match ends, every card of every deal is opened to everyone (`deals_opened`).
+     */
+    reveal?: 'never' | 'match_end';
     /**
      * Seconds a player has for each move (5–86,400): when they run out the house plays the seat until its player comes back; null: no clock.
      */
@@ -1643,6 +1673,7 @@ export type ThirtyOneRoundDealt = {
     deck: Array<string> | null;
     deck_size: number | null;
     hands: Array<Array<string> | null>;
+    openings: Array<Opening> | null;
     round: number;
     salt: string | null;
     salts: Array<string> | null;
@@ -1675,6 +1706,7 @@ export type ThirtyOneRoundEnded = {
     hands: Array<Array<string> | null>;
     lives: Array<number>;
     lost_life: Array<number>;
+    openings: Array<Opening> | null;
     out: Array<number>;
     round: number;
     scores: Array<number | null>;
@@ -1771,6 +1803,10 @@ export type ThirtyOneTableOptions = {
      */
     max_circuits: number | null;
     /**
+     * `never`: a card is opened only to those who may know it; `match_end`: when the match ends, every card of every deal is opened to everyone (`deals_opened`).
+     */
+    reveal: 'never' | 'match_end';
+    /**
      * Seconds a player has for each move (5–86,400): when they run out the house plays the seat until its player comes back; null: no clock.
      */
     turn_seconds: number | null;
@@ -1781,8 +1817,11 @@ export type ThirtyOneTableOptions = {
  */
 export type ThirtyOneTableView = {
     circuit: number | null;
+    commitment: string | null;
+    deck_size: number | null;
     passed: Array<number>;
     phase: 'dealer_choice' | 'turns' | 'last_circuit';
+    scheme: string | null;
     shown: Array<Array<string> | null>;
     shown_by: number | null;
     table: Array<string>;
