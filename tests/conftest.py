@@ -54,6 +54,7 @@ SLOW_MODULES = {
     "tests/test_generated.py": "generated",
     "tests/browser/": "browser",
     "tests/typescript/test_node.py": "node",
+    "tests/typescript/test_proofs.py": "node",
     "tests/typescript/test_replay.py": "node",
     "tests/typescript/test_types.py": "node",
 }

@@ -14,5 +14,13 @@ export {
   follow,
   frameParser,
 } from "./extras/follow.js";
+export {
+  type CardOpening,
+  copies,
+  OLD_SCHEME,
+  OpeningsChecker,
+  SCHEME,
+  verifyOpening,
+} from "./extras/proofs.js";
 export { pastViews, REPLAY_PAGE, type ReplayOptions, replay, replayViews } from "./extras/replay.js";
 export * from "./extras/socket.js";
