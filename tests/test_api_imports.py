@@ -33,6 +33,8 @@ ALLOWED: dict[str, frozenset[str]] = {
             "Delivered",
             "EVENT_PAGE",
             "EventPage",
+            "VIEWS_DEFAULT",
+            "VIEWS_PAGE",
             "GameView",
             "HouseSeated",
             "Joined",

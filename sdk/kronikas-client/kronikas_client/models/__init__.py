@@ -29,6 +29,8 @@ from .cheat_play_accepted_event import CheatPlayAcceptedEvent
 from .cheat_player_joined_event import CheatPlayerJoinedEvent
 from .cheat_player_left_event import CheatPlayerLeftEvent
 from .cheat_player_view import CheatPlayerView
+from .cheat_record_table import CheatRecordTable
+from .cheat_record_table_status import CheatRecordTableStatus
 from .cheat_round_dealt import CheatRoundDealt
 from .cheat_round_dealt_event import CheatRoundDealtEvent
 from .cheat_round_ended import CheatRoundEnded
@@ -45,6 +47,7 @@ from .created import Created
 from .deck_revealed import DeckRevealed
 from .event_page import EventPage
 from .exchange import Exchange
+from .game_record import GameRecord
 from .health import Health
 from .house_seated import HouseSeated
 from .join_request import JoinRequest
@@ -60,9 +63,11 @@ from .lobby import Lobby
 from .lobby_entry import LobbyEntry
 from .lobby_entry_kind import LobbyEntryKind
 from .lobby_entry_status import LobbyEntryStatus
+from .opening import Opening
 from .option_info import OptionInfo
 from .option_info_type import OptionInfoType
 from .pass_ import Pass
+from .past_views import PastViews
 from .play import Play
 from .player_joined import PlayerJoined
 from .player_left import PlayerLeft
@@ -108,6 +113,8 @@ from .thirty_one_passed_event import ThirtyOnePassedEvent
 from .thirty_one_player_joined_event import ThirtyOnePlayerJoinedEvent
 from .thirty_one_player_left_event import ThirtyOnePlayerLeftEvent
 from .thirty_one_player_view import ThirtyOnePlayerView
+from .thirty_one_record_table import ThirtyOneRecordTable
+from .thirty_one_record_table_status import ThirtyOneRecordTableStatus
 from .thirty_one_round_dealt import ThirtyOneRoundDealt
 from .thirty_one_round_dealt_event import ThirtyOneRoundDealtEvent
 from .thirty_one_round_ended import ThirtyOneRoundEnded
@@ -150,6 +157,8 @@ __all__ = (
     "CheatPlayerJoinedEvent",
     "CheatPlayerLeftEvent",
     "CheatPlayerView",
+    "CheatRecordTable",
+    "CheatRecordTableStatus",
     "CheatRoundDealt",
     "CheatRoundDealtEvent",
     "CheatRoundEnded",
@@ -166,6 +175,7 @@ __all__ = (
     "DeckRevealed",
     "EventPage",
     "Exchange",
+    "GameRecord",
     "Health",
     "HouseSeated",
     "Joined",
@@ -181,9 +191,11 @@ __all__ = (
     "LobbyEntry",
     "LobbyEntryKind",
     "LobbyEntryStatus",
+    "Opening",
     "OptionInfo",
     "OptionInfoType",
     "Pass",
+    "PastViews",
     "Play",
     "PlayerJoined",
     "PlayerLeft",
@@ -229,6 +241,8 @@ __all__ = (
     "ThirtyOnePlayerJoinedEvent",
     "ThirtyOnePlayerLeftEvent",
     "ThirtyOnePlayerView",
+    "ThirtyOneRecordTable",
+    "ThirtyOneRecordTableStatus",
     "ThirtyOneRoundDealt",
     "ThirtyOneRoundDealtEvent",
     "ThirtyOneRoundEnded",

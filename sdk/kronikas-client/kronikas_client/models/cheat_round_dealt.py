@@ -16,10 +16,13 @@ class CheatRoundDealt:
         commitment (str):
         dealer (int):
         deck (list[str] | None):
+        deck_size (int | None):
         hands (list[list[str] | None]):
         rank (str):
         round_ (int):
         salt (None | str):
+        salts (list[str] | None):
+        scheme (str):  Default: 'deck-sha256'.
         set_aside (int):
         set_aside_cards (list[str] | None):
         turn (int):
@@ -29,13 +32,16 @@ class CheatRoundDealt:
     commitment: str
     dealer: int
     deck: list[str] | None
+    deck_size: int | None
     hands: list[list[str] | None]
     rank: str
     round_: int
     salt: None | str
+    salts: list[str] | None
     set_aside: int
     set_aside_cards: list[str] | None
     turn: int
+    scheme: str = "deck-sha256"
     type_: Literal["round_dealt"] = "round_dealt"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -50,6 +56,9 @@ class CheatRoundDealt:
 
         else:
             deck = self.deck
+
+        deck_size: int | None
+        deck_size = self.deck_size
 
         hands = []
         for hands_item_data in self.hands:
@@ -67,6 +76,15 @@ class CheatRoundDealt:
 
         salt: None | str
         salt = self.salt
+
+        salts: list[str] | None
+        if isinstance(self.salts, list):
+            salts = self.salts
+
+        else:
+            salts = self.salts
+
+        scheme = self.scheme
 
         set_aside = self.set_aside
 
@@ -88,10 +106,13 @@ class CheatRoundDealt:
                 "commitment": commitment,
                 "dealer": dealer,
                 "deck": deck,
+                "deck_size": deck_size,
                 "hands": hands,
                 "rank": rank,
                 "round": round_,
                 "salt": salt,
+                "salts": salts,
+                "scheme": scheme,
                 "set_aside": set_aside,
                 "set_aside_cards": set_aside_cards,
                 "turn": turn,
@@ -122,6 +143,13 @@ class CheatRoundDealt:
             return cast(list[str] | None, data)
 
         deck = _parse_deck(d.pop("deck"))
+
+        def _parse_deck_size(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        deck_size = _parse_deck_size(d.pop("deck_size"))
 
         hands = []
         _hands = d.pop("hands")
@@ -155,6 +183,23 @@ class CheatRoundDealt:
 
         salt = _parse_salt(d.pop("salt"))
 
+        def _parse_salts(data: object) -> list[str] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                salts_type_0 = cast(list[str], data)
+
+                return salts_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None, data)
+
+        salts = _parse_salts(d.pop("salts"))
+
+        scheme = d.pop("scheme")
+
         set_aside = d.pop("set_aside")
 
         def _parse_set_aside_cards(data: object) -> list[str] | None:
@@ -182,10 +227,13 @@ class CheatRoundDealt:
             commitment=commitment,
             dealer=dealer,
             deck=deck,
+            deck_size=deck_size,
             hands=hands,
             rank=rank,
             round_=round_,
             salt=salt,
+            salts=salts,
+            scheme=scheme,
             set_aside=set_aside,
             set_aside_cards=set_aside_cards,
             turn=turn,

@@ -16,9 +16,12 @@ class ThirtyOneRoundDealt:
         commitment (str):
         dealer (int):
         deck (list[str] | None):
+        deck_size (int | None):
         hands (list[list[str] | None]):
         round_ (int):
         salt (None | str):
+        salts (list[str] | None):
+        scheme (str):  Default: 'deck-sha256'.
         seats (list[int]):
         table (list[str]):
         type_ (Literal['round_dealt']):  Default: 'round_dealt'.
@@ -27,11 +30,14 @@ class ThirtyOneRoundDealt:
     commitment: str
     dealer: int
     deck: list[str] | None
+    deck_size: int | None
     hands: list[list[str] | None]
     round_: int
     salt: None | str
+    salts: list[str] | None
     seats: list[int]
     table: list[str]
+    scheme: str = "deck-sha256"
     type_: Literal["round_dealt"] = "round_dealt"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -46,6 +52,9 @@ class ThirtyOneRoundDealt:
 
         else:
             deck = self.deck
+
+        deck_size: int | None
+        deck_size = self.deck_size
 
         hands = []
         for hands_item_data in self.hands:
@@ -62,6 +71,15 @@ class ThirtyOneRoundDealt:
         salt: None | str
         salt = self.salt
 
+        salts: list[str] | None
+        if isinstance(self.salts, list):
+            salts = self.salts
+
+        else:
+            salts = self.salts
+
+        scheme = self.scheme
+
         seats = self.seats
 
         table = self.table
@@ -75,9 +93,12 @@ class ThirtyOneRoundDealt:
                 "commitment": commitment,
                 "dealer": dealer,
                 "deck": deck,
+                "deck_size": deck_size,
                 "hands": hands,
                 "round": round_,
                 "salt": salt,
+                "salts": salts,
+                "scheme": scheme,
                 "seats": seats,
                 "table": table,
                 "type": type_,
@@ -107,6 +128,13 @@ class ThirtyOneRoundDealt:
             return cast(list[str] | None, data)
 
         deck = _parse_deck(d.pop("deck"))
+
+        def _parse_deck_size(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        deck_size = _parse_deck_size(d.pop("deck_size"))
 
         hands = []
         _hands = d.pop("hands")
@@ -138,6 +166,23 @@ class ThirtyOneRoundDealt:
 
         salt = _parse_salt(d.pop("salt"))
 
+        def _parse_salts(data: object) -> list[str] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                salts_type_0 = cast(list[str], data)
+
+                return salts_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None, data)
+
+        salts = _parse_salts(d.pop("salts"))
+
+        scheme = d.pop("scheme")
+
         seats = cast(list[int], d.pop("seats"))
 
         table = cast(list[str], d.pop("table"))
@@ -150,9 +195,12 @@ class ThirtyOneRoundDealt:
             commitment=commitment,
             dealer=dealer,
             deck=deck,
+            deck_size=deck_size,
             hands=hands,
             round_=round_,
             salt=salt,
+            salts=salts,
+            scheme=scheme,
             seats=seats,
             table=table,
             type_=type_,

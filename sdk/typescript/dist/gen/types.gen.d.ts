@@ -373,16 +373,30 @@ export type CheatPlayerView = {
     seat: number;
 };
 /**
+ * CheatRecordTable
+ */
+export type CheatRecordTable = {
+    id: string;
+    kind: 'cheat';
+    options: CheatTableOptions;
+    players: Array<CheatPlayerView>;
+    seeded: boolean;
+    status: 'open' | 'playing' | 'finished';
+};
+/**
  * CheatRoundDealt
  */
 export type CheatRoundDealt = {
     commitment: string;
     dealer: number;
     deck: Array<string> | null;
+    deck_size: number | null;
     hands: Array<Array<string> | null>;
     rank: string;
     round: number;
     salt: string | null;
+    salts: Array<string> | null;
+    scheme: string;
     set_aside: number;
     set_aside_cards: Array<string> | null;
     turn: number;
@@ -696,6 +710,32 @@ export type GameEvent = ({
     type: 'thirty_one.seat_back';
 } & ThirtyOneSeatBackEvent);
 /**
+ * GameRecord
+ */
+export type GameRecord = {
+    /**
+     * At most `limit` (at most 500) events after `after`, oldest first, as `list_events` gives them to the asker.
+     */
+    events: Array<GameEvent>;
+    /**
+     * True when events after this page exist: ask again with `after`.
+     */
+    more: boolean;
+    /**
+     * Every opening the page's events hold for the asker, in their order: each proves one card against its deal's `commitment`.
+     */
+    openings: Array<Opening>;
+    table: ({
+        kind: 'cheat';
+    } & CheatRecordTable) | ({
+        kind: 'thirty_one';
+    } & ThirtyOneRecordTable);
+    /**
+     * The table's version when it was read.
+     */
+    version: number;
+};
+/**
  * GameView
  *
  * A table as the asker may see it; `kind` says which game.
@@ -795,6 +835,16 @@ export type LobbyEntry = {
     status: 'open' | 'playing' | 'finished';
 };
 /**
+ * Opening
+ */
+export type Opening = {
+    card: string;
+    path: Array<string>;
+    position: number;
+    round: number;
+    salt: string;
+};
+/**
  * OptionInfo
  */
 export type OptionInfo = {
@@ -813,6 +863,23 @@ export type OptionInfo = {
  */
 export type Pass = {
     type: 'pass';
+};
+/**
+ * PastViews
+ */
+export type PastViews = {
+    /**
+     * True when later versions exist: ask again with `after`.
+     */
+    more: boolean;
+    /**
+     * The table's version when it was read.
+     */
+    version: number;
+    /**
+     * The view at each version after `after`, oldest first (at most 50), as the asker's token saw the table then.
+     */
+    views: Array<GameView>;
 };
 /**
  * Play
@@ -1398,15 +1465,29 @@ export type ThirtyOnePlayerView = {
     seat: number;
 };
 /**
+ * ThirtyOneRecordTable
+ */
+export type ThirtyOneRecordTable = {
+    id: string;
+    kind: 'thirty_one';
+    options: ThirtyOneTableOptions;
+    players: Array<ThirtyOnePlayerView>;
+    seeded: boolean;
+    status: 'open' | 'playing' | 'finished';
+};
+/**
  * ThirtyOneRoundDealt
  */
 export type ThirtyOneRoundDealt = {
     commitment: string;
     dealer: number;
     deck: Array<string> | null;
+    deck_size: number | null;
     hands: Array<Array<string> | null>;
     round: number;
     salt: string | null;
+    salts: Array<string> | null;
+    scheme: string;
     seats: Array<number>;
     table: Array<string>;
     type: 'round_dealt';
@@ -1903,6 +1984,56 @@ export type JoinGameResponses = {
     201: Joined;
 };
 export type JoinGameResponse = JoinGameResponses[keyof JoinGameResponses];
+export type GetRecordData = {
+    body?: never;
+    path: {
+        /**
+         * The table's id.
+         */
+        game_id: string;
+    };
+    query?: {
+        /**
+         * Only events with a greater version.
+         */
+        after?: number;
+        /**
+         * Events per page.
+         */
+        limit?: number;
+    };
+    url: '/v1/games/{game_id}/record';
+};
+export type GetRecordErrors = {
+    /**
+     * No token, or a token this table does not know (`unauthorized`).
+     */
+    401: Problem;
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+export type GetRecordError = GetRecordErrors[keyof GetRecordErrors];
+export type GetRecordResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: GameRecord;
+};
+export type GetRecordResponse = GetRecordResponses[keyof GetRecordResponses];
 export type StartGameData = {
     body?: never;
     path: {
@@ -2011,6 +2142,56 @@ export type StreamEventsResponses = {
      */
     200: unknown;
 };
+export type ListViewsData = {
+    body?: never;
+    path: {
+        /**
+         * The table's id.
+         */
+        game_id: string;
+    };
+    query?: {
+        /**
+         * Only views at a greater version.
+         */
+        after?: number;
+        /**
+         * Views per page.
+         */
+        limit?: number;
+    };
+    url: '/v1/games/{game_id}/views';
+};
+export type ListViewsErrors = {
+    /**
+     * No token, or a token this table does not know (`unauthorized`).
+     */
+    401: Problem;
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+export type ListViewsError = ListViewsErrors[keyof ListViewsErrors];
+export type ListViewsResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: PastViews;
+};
+export type ListViewsResponse = ListViewsResponses[keyof ListViewsResponses];
 export type HealthData = {
     body?: never;
     path?: never;

@@ -141,18 +141,18 @@ def delivered(seen: list[Seen], seat: int | None) -> list[Delivered]:
 
 
 async def page_after(
-    folds: Folds, table: Fold, after: int, seat: int | None
+    folds: Folds, table: Fold, after: int, seat: int | None, most: int = EVENT_PAGE
 ) -> tuple[list[Delivered], int]:
-    """A page of events after `after` as `seat` sees them, and the version they were read at:
-    from the table's latest events when they reach back that far, else from the store. The page
-    ends at the table's version: `seat` is the viewer's seat in that state, and later events
-    may have moved it."""
+    """A page of events after `after` (`most` at most) as `seat` sees them, and the version
+    they were read at: from the table's latest events when they reach back that far, else from
+    the store. The page ends at the table's version: `seat` is the viewer's seat in that state,
+    and later events may have moved it."""
     if after >= table.version:
         return [], table.version
     at_hand = folds.recent(table, after)
     if at_hand is not None:
-        return delivered(at_hand[:EVENT_PAGE], seat), table.version
-    limit = min(EVENT_PAGE, table.version - after)
+        return delivered(at_hand[:most], seat), table.version
+    limit = min(most, table.version - after)
     result = await folds.log.read(table.game_id, after, "", limit, rate=False)
     records = [folds.codec.decode(table.kind, raw) for raw in result.records]
     return delivered(seen_of(table, records), seat), result.version

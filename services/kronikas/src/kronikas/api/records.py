@@ -1,0 +1,81 @@
+"""A table's record and its past views (docs/api.md, Records). Thin controllers."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, Request, Response, get
+from litestar.datastructures import State
+from litestar.params import QueryParameter
+
+from kronikas.api.client import client_address
+from kronikas.api.problems import problems
+from kronikas.api.routes import JSON, PRIVATE, After, GameId, bearer
+from kronikas.api.shapes import GameRecord, PastViews
+from kronikas.application.games import Games
+from kronikas.application.wire import EVENT_PAGE, VIEWS_DEFAULT, VIEWS_PAGE
+
+
+def _asked(state: State, request: Request[Any, Any, Any]) -> tuple[Games, str | None, str]:
+    """The use cases, the asker's token (if any) and the client's address."""
+    games: Games = state.games
+    return games, bearer(request), client_address(request.scope, games.settings)
+
+
+def _private(body: bytes) -> Response[Any]:
+    """An answer that may hold a seat's cards: no cache keeps it (`routes.PRIVATE`)."""
+    return Response(body, media_type=JSON, headers=PRIVATE)
+
+
+READS = problems(401, 404, 422, 429, 503)
+"""What a read of a table may be refused with."""
+EventsLimit = Annotated[int, QueryParameter(ge=1, le=EVENT_PAGE, description="Events per page.")]
+ViewsAfter = Annotated[
+    int, QueryParameter(ge=0, le=2**31, description="Only views at a greater version.")
+]
+ViewsLimit = Annotated[int, QueryParameter(ge=1, le=VIEWS_PAGE, description="Views per page.")]
+
+
+class RecordsController(Controller):
+    path = "/v1"
+    tags = ["games"]
+
+    @get("/games/{game_id:str}/record", operation_id="get_record", responses=READS)
+    async def get_record(
+        self,
+        state: State,
+        request: Request[Any, Any, Any],
+        game_id: GameId,
+        after: After = 0,
+        limit: EventsLimit = EVENT_PAGE,
+    ) -> Response[GameRecord]:
+        """A table's record as the asker may see it, finished or not, a page at a time: the
+        table (kind, options, players), its events as `list_events` gives them to the asker,
+        and every opening those events hold. Paid as a page of events.
+
+        The token is optional (`Authorization: Bearer <token>`): without one, a spectator's
+        record. Page on with `after` set to the last event's version while `more` is true.
+        """
+        games, token, client = _asked(state, request)
+        return _private(await games.record(game_id, token, after, limit, client))
+
+    @get("/games/{game_id:str}/views", operation_id="list_views", responses=READS)
+    async def list_views(
+        self,
+        state: State,
+        request: Request[Any, Any, Any],
+        game_id: GameId,
+        after: ViewsAfter = 0,
+        limit: ViewsLimit = VIEWS_DEFAULT,
+    ) -> Response[PastViews]:
+        """The views the asker was served at past versions of the table, one for each version
+        after `after`: what replays a match, step by step, as the asker saw it. Paid as one
+        view read a view.
+
+        A player token sees its seat's view at each version (a spectator's before it sat
+        down), never a card its seat could not see then; without a token (or with the host's),
+        a spectator's views. Page on with `after` set to the last view's version while `more`
+        is true.
+        """
+        games, token, client = _asked(state, request)
+        return _private(await games.past_views(game_id, token, after, limit, client))
