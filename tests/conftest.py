@@ -53,6 +53,7 @@ SLOW_MODULES = {
     "tests/test_generated.py": "generated",
     "tests/browser/": "browser",
     "tests/typescript/test_node.py": "node",
+    "tests/typescript/test_proofs.py": "node",
     "tests/typescript/test_types.py": "node",
 }
 """The modules `make test-fast` leaves out, by the marker each gets (pyproject.toml lists them):

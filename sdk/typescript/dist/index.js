@@ -5,4 +5,5 @@ export { createClient, createConfig } from "./gen/client/index.js";
 export { connect } from "./extras/connect.js";
 export { KronikasError, problemOf, retryAfterOf, unwrap } from "./extras/errors.js";
 export { follow, frameParser, } from "./extras/follow.js";
+export { copies, OLD_SCHEME, OpeningsChecker, SCHEME, verifyOpening, } from "./extras/proofs.js";
 export * from "./extras/socket.js";

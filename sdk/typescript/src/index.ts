@@ -14,4 +14,12 @@ export {
   follow,
   frameParser,
 } from "./extras/follow.js";
+export {
+  type CardOpening,
+  copies,
+  OLD_SCHEME,
+  OpeningsChecker,
+  SCHEME,
+  verifyOpening,
+} from "./extras/proofs.js";
 export * from "./extras/socket.js";
