@@ -9,7 +9,7 @@ RUN := $(UV) run --frozen
 SDK_DIR := sdk/kronikas-client
 TS_DIR := sdk/typescript
 # The Python SDK's hand-written modules (their one home; `make sdk` keeps them), linted as ours are.
-SDK_OWN := $(addprefix $(SDK_DIR)/kronikas_client/,socket.py streaming.py proofs.py)
+SDK_OWN := $(addprefix $(SDK_DIR)/kronikas_client/,socket.py streaming.py proofs.py replay.py)
 # Node is not required: without it the TypeScript client is neither installed, regenerated nor tested.
 NODE := $(shell command -v node 2>/dev/null)
 export PORT ?= 8000

@@ -45,6 +45,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "camel",
             "envelope",
             "list_of",
+            "record_table",
             "struct_of",
         }
     ),

@@ -19,6 +19,7 @@ HAND_WRITTEN = (
     Path(PACKAGE) / "streaming.py",
     Path(PACKAGE) / "socket.py",
     Path(PACKAGE) / "proofs.py",
+    Path(PACKAGE) / "replay.py",
 )
 """The SDK's hand-written modules. They live in the package itself (sdk/kronikas-client), their
 one home: regeneration carries them over from the tree it replaces, and no generated module may

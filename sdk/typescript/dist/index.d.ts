@@ -4,4 +4,5 @@ export { type ConnectOptions, connect } from "./extras/connect.js";
 export { KronikasError, type ProblemCode, problemOf, retryAfterOf, unwrap } from "./extras/errors.js";
 export { type Follower, type FollowMode, type FollowOptions, type FollowState, type Frame, follow, frameParser, } from "./extras/follow.js";
 export { type CardOpening, copies, OLD_SCHEME, OpeningsChecker, SCHEME, verifyOpening, } from "./extras/proofs.js";
+export { pastViews, REPLAY_PAGE, type ReplayOptions, replay, replayViews } from "./extras/replay.js";
 export * from "./extras/socket.js";

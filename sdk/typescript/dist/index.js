@@ -6,4 +6,5 @@ export { connect } from "./extras/connect.js";
 export { KronikasError, problemOf, retryAfterOf, unwrap } from "./extras/errors.js";
 export { follow, frameParser, } from "./extras/follow.js";
 export { copies, OLD_SCHEME, OpeningsChecker, SCHEME, verifyOpening, } from "./extras/proofs.js";
+export { pastViews, REPLAY_PAGE, replay, replayViews } from "./extras/replay.js";
 export * from "./extras/socket.js";

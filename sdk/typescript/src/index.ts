@@ -22,4 +22,5 @@ export {
   SCHEME,
   verifyOpening,
 } from "./extras/proofs.js";
+export { pastViews, REPLAY_PAGE, type ReplayOptions, replay, replayViews } from "./extras/replay.js";
 export * from "./extras/socket.js";

@@ -59,7 +59,8 @@ class GameRecord:
         more (bool): True when events after this page exist: ask again with `after`.
         openings (list[Opening]): Every opening the page's events hold for the asker, in their order: each proves one
             card against its deal's `commitment`.
-        table (CheatRecordTable | ThirtyOneRecordTable):
+        table (CheatRecordTable | ThirtyOneRecordTable): The table a record is of, as its view says it; `kind` says
+            which game.
         version (int): The table's version when it was read.
     """
 
@@ -544,16 +545,16 @@ class GameRecord:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                table_type_0 = CheatRecordTable.from_dict(data)
+                componentsschemas_record_table_type_0 = CheatRecordTable.from_dict(data)
 
-                return table_type_0
+                return componentsschemas_record_table_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             if not isinstance(data, dict):
                 raise TypeError()
-            table_type_1 = ThirtyOneRecordTable.from_dict(data)
+            componentsschemas_record_table_type_1 = ThirtyOneRecordTable.from_dict(data)
 
-            return table_type_1
+            return componentsschemas_record_table_type_1
 
         table = _parse_table(d.pop("table"))
 

@@ -725,11 +725,7 @@ export type GameRecord = {
      * Every opening the page's events hold for the asker, in their order: each proves one card against its deal's `commitment`.
      */
     openings: Array<Opening>;
-    table: ({
-        kind: 'cheat';
-    } & CheatRecordTable) | ({
-        kind: 'thirty_one';
-    } & ThirtyOneRecordTable);
+    table: RecordTable;
     /**
      * The table's version when it was read.
      */
@@ -921,6 +917,16 @@ export type Problem = {
     title: string;
     type?: string;
 };
+/**
+ * RecordTable
+ *
+ * The table a record is of, as its view says it; `kind` says which game.
+ */
+export type RecordTable = ({
+    kind: 'cheat';
+} & CheatRecordTable) | ({
+    kind: 'thirty_one';
+} & ThirtyOneRecordTable);
 /**
  * SeatAway
  */
