@@ -128,7 +128,8 @@ def scenarios() -> list[list[list[Any]]]:
     return [
         [_dealt(1, small), *(["add", small.opening(p)] for p in (0, 3, 6)),
          ["saw", 1, [small.deck[p] for p in (0, 3, 6)]], ["saw", 1, [small.deck[1]]]],
-        [["add", small.opening(2)], ["add", forged], _dealt(1, small), ["saw", 1, [small.deck[2]]]],
+        [["add", small.opening(2)], ["add", forged], ["saw", 1, [small.deck[2], small.deck[4]]],
+         _dealt(1, small), ["saw", 1, [small.deck[2]]]],
         [["observe", dealt_seen],
          ["saw", 2, [big.deck[0], big.deck[0]]], ["add", big.opening(two[1], 2)],
          ["saw", 2, [big.deck[0], big.deck[0]]], ["saw", 3, ["XC"]]],
@@ -140,6 +141,11 @@ def scenarios() -> list[list[list[Any]]]:
          ["observe", {"type": "x.deals_opened", "data": {"openings": [
              *(small.opening(p) for p in range(33)), *(big.opening(p, 2) for p in range(66))]}}],
          ["saw", 1, small.deck], ["saw", 2, big.deck]],
+        [_dealt(1, small),
+         ["view", {"round": 1, "openings": [small.opening(p) for p in (7, 8)],
+                   "me": {"hand": [small.deck[8], small.deck[7]]}}],
+         ["view", {"round": 1, "openings": [], "me": {"hand": [small.deck[9]]}}],
+         ["view", {"round": 0, "openings": [], "me": None}]],
         [_dealt(1, small), ["add", small.opening(1) | {"round": None}],
          ["add", small.opening(1) | {"path": small.opening(1)["path"][:-1]}]],
     ]  # fmt: skip

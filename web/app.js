@@ -16,6 +16,7 @@ import { gameOf, titles } from "./games.js";
 import { seatSocket } from "./socket.js";
 import { follow } from "./stream.js";
 import { markdown } from "./markdown.js";
+import { openingsCheck } from "./proofs.js";
 import { countdown, h, humanize, listWords, messageBox, plural, problemWords, replace } from "./ui.js";
 import { describe } from "./words.js";
 
@@ -536,6 +537,8 @@ function table(id) {
     streamSeat: null,
     houseUnavailable: false,
     transport: "socket", // "stream" once the socket cannot be used (socket.js): the stream and HTTP
+    proofs: null, // the check of the openings this tab's viewer receives (proofs.js), and for whom
+    proofsFor: undefined,
   };
 
   const main = h("div", { class: "table-main" });
@@ -566,6 +569,10 @@ function table(id) {
     ),
   );
   let helpFor = null;
+  // What the check of the openings says: a word when one fails (kept across renders), and how
+  // many cards it has proven, beside the table's details.
+  const proofWord = h("div", { dataset: { testid: "proofs" } });
+  const provenText = h("dd", { dataset: { testid: "proven" } }, "0");
   for (const entry of T.log) logList.append(h("li", { dataset: { v: entry.v } }, entry.text));
 
   const names = () => Object.fromEntries((T.view?.players || []).map((p) => [p.seat, p.name]));
@@ -579,6 +586,41 @@ function table(id) {
   const whose = (seat) => (seat === mySeat() ? "your" : `${who(seat)}’s`);
   const name = (seat) =>
     seat === mySeat() ? `${names()[seat]} (you)` : (names()[seat] ?? `seat ${seat + 1}`);
+
+  // ---- the openings: every one this tab receives is checked ----
+
+  /** The check for the viewer `token` is: a new one whenever the tab becomes another viewer. */
+  function proofsOf(token) {
+    if (T.proofsFor !== token) {
+      T.proofsFor = token;
+      replace(proofWord);
+      const failed = (problem) => {
+        if (T.proofsFor !== token) return;
+        const problems = T.proofs.checker.problems;
+        replace(
+          proofWord,
+          messageBox({
+            kind: "error",
+            title: "A card does not check against its deal",
+            text: `${problem}${problems.length > 1 ? ` (and ${plural(problems.length - 1, "more problem")})` : ""}. The service may not be dealing fairly.`,
+          }),
+        );
+      };
+      T.proofs = openingsCheck(failed);
+    }
+    return T.proofs;
+  }
+
+  /** Count the cards proven once the checks asked so far are done. */
+  function proven(proofs, check) {
+    if (!proofs) {
+      provenText.textContent = "none: this browser checks cards only on https";
+      return;
+    }
+    check(proofs).then(() => {
+      if (T.proofs === proofs) provenText.textContent = String(proofs.checker.proven);
+    });
+  }
 
   // ---- the view ----
 
@@ -595,6 +637,7 @@ function table(id) {
     const changed = !T.view || version !== T.etag;
     T.view = view;
     T.etag = version;
+    if (changed) proven(proofsOf(token), (proofs) => proofs.view(view));
     if (T.lastSeen != null && version >= T.lastSeen) clearTimeout(soon); // nothing left to fetch
     followIdentity();
     if (changed) render();
@@ -662,6 +705,8 @@ function table(id) {
     clock.fromEvent(event.at);
     if (T.lastSeen != null && event.version <= T.lastSeen) return;
     T.lastSeen = event.version;
+    // Events of a stream opened for another viewer (the tab joined or left meanwhile) are not its.
+    if (T.streamToken === T.token) proven(proofsOf(T.token), (proofs) => proofs.event(event));
     const text = describe(event, names(), mySeat());
     T.log.unshift({ v: event.version, text });
     T.log.length = Math.min(T.log.length, 40);
@@ -832,6 +877,8 @@ function table(id) {
       h("dd", {}, T.id),
       h("dt", {}, "Version"),
       h("dd", { dataset: { testid: "version" } }, String(view.version)),
+      h("dt", { title: "Cards this tab was shown, each checked against its deal’s commitment" }, "Cards proven"),
+      provenText,
     );
     const ctx = {
       view,
@@ -860,6 +907,7 @@ function table(id) {
         { class: "panel head", "aria-labelledby": "table-title" },
         h("h1", { id: "table-title" }, `${gameTitle(view.kind)}`),
         headline(view),
+        proofWord,
         view.status === "open" ? share() : null,
       ),
       atHand ? null : messageBox(T.message),

@@ -69,6 +69,24 @@ export function describe(type, d, { me, who, Who, cards }) {
   return undefined;
 }
 
+/**
+ * The cards a Cheat event shows this tab face up, in groups seen together: each must come with
+ * its opening (proofs.js). A seat's dealt hand, its own cards played, a call's turned-up cards,
+ * a pile it takes.
+ */
+export function seen(type, d) {
+  switch (type) {
+    case "round_dealt":
+      return (d.hands || []).filter(Boolean);
+    case "cheat_called":
+    case "cards_played":
+    case "pile_taken":
+    case "penalty_taken":
+      return d.cards ? [d.cards] : [];
+  }
+  return [];
+}
+
 /** The round for the headline: a match of Cheat has a set number of rounds. */
 /** @param {CheatGameView} view */
 export function roundText(view) {

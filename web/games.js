@@ -3,7 +3,8 @@
 // A game's module holds everything of that game: `title`, the game in a few plain sentences
 // (`howTo`), its table options in a player's words (`optionWords`), the sentences of its events
 // (`describe`), its players' facts (`playerFacts`), the middle of the table and its moves
-// (`render`), the round in words (`roundText`) and the round's results (`results`). Every other
+// (`render`), the round in words (`roundText`), the round's results (`results`), and the cards
+// its events and views show face up (`seen`, `shown`), whose openings the page checks. Every other
 // module finds it here by kind and names no game; a kind without a module gets the plain table
 // (its players, its status, its events by type).
 
@@ -44,6 +45,8 @@ import * as thirtyOne from "./thirty_one.js";
  * @property {(ctx: TableContext<any>) => any} render
  * @property {(ctx: TableContext<any>) => any} [results]
  * @property {(view: any) => string} [roundText]
+ * @property {(type: string, d: any) => string[][]} [seen] the cards an event shows face up, in groups seen together
+ * @property {(view: any) => string[]} [shown] the cards a view shows face up besides the hand
  */
 
 const GAMES = new Map(

@@ -69,6 +69,33 @@ export function describe(type, d, { me, who, Who, cards }) {
   return undefined;
 }
 
+/**
+ * The cards a Thirty-One event shows this tab face up, in groups seen together: each must come
+ * with its opening (proofs.js). The table dealt (and this seat's hand), a hand laid on the table,
+ * a card given to it and the one taken, a hand shown, the hands scored.
+ */
+export function seen(type, d) {
+  switch (type) {
+    case "round_dealt":
+      return [[...(d.hands || []).filter(Boolean).flat(), ...(d.table || [])]];
+    case "hand_exchanged":
+    case "hands_swapped":
+      return [d.table || []];
+    case "card_swapped":
+      return [[d.give, d.take]];
+    case "hand_shown":
+      return [d.hand || []];
+    case "round_ended":
+      return [(d.hands || []).filter(Boolean).flat()];
+  }
+  return [];
+}
+
+/** The cards a view shows face up besides this seat's hand: the table's. */
+export function shown(view) {
+  return view.thirty_one?.table ?? [];
+}
+
 /** @param {ThirtyOnePlayerView} player */
 export function playerFacts(player) {
   if (player.out) return ["out"];

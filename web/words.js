@@ -30,7 +30,10 @@ export function describe(event, names, me) {
     case "player_joined":
       return `${d.name} sat down${d.house ? " (the house plays this seat)" : ""}.`;
     case "deck_revealed":
-      return `The deck of round ${d.round} was revealed: the deal can be checked.`;
+      // Only a deal from before openings (scheme "deck-sha256") ends by showing its whole deck.
+      return `The whole deck of round ${d.round} was shown, as deals were checked before cards came with their proofs.`;
+    case "deals_opened":
+      return `Every card of every deal of the match was opened: each can be checked against its deal.`;
     case "player_left":
       return `${Who(d.seat)} left the table${d.started ? "; the house plays that seat to the end" : ""}.`;
     case "seat_away":

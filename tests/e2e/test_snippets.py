@@ -53,9 +53,10 @@ class Live:
                 return r
             time.sleep(float(r.headers["retry-after"]))
 
-    def create(self, kind: str) -> tuple[str, str]:
+    def create(self, kind: str, options: dict[str, Any] | None = None) -> tuple[str, str]:
         """A new table of `kind`: its id and its host token."""
-        created = self.answered("POST", "/v1/games", json={"kind": kind}).json()
+        body = {"kind": kind, "options": options or {}}
+        created = self.answered("POST", "/v1/games", json=body).json()
         return created["game"]["id"], created["host_token"]
 
     def join(self, game: str, name: str) -> str:
@@ -111,7 +112,7 @@ def played(live: Live, tmp_path_factory: pytest.TempPathFactory) -> dict[str, An
     (`python bot.py URL GAME_ID NAME`), at one Cheat table the host starts once both sit."""
     folder = tmp_path_factory.mktemp("bot")
     (folder / "bot.py").write_text(snippet(SDK_README, "sdk-bot"))
-    game, host = live.create("cheat")
+    game, host = live.create("cheat", {"reveal": "match_end"})
     bots = [
         subprocess.Popen(
             [sys.executable, "bot.py", live.origin, game, name],
@@ -173,17 +174,24 @@ def test_the_readme_bot_is_under_40_lines_and_passes_mypy_strict(tmp_path: Path)
 
 
 def test_the_fair_deal_checks_pass_on_a_played_table(live: Live, played: dict[str, Any]) -> None:
+    # The table opens every deal at its end (`reveal: "match_end"`): the host, who sees what a
+    # spectator sees, is shown every card of every deal, and checks them all.
     game, host = played["game"], played["host"]
-    run_bound(snippet(README, "fair-deal"), B=f"{live.origin}/v1", G=game, token=host)
+    said: list[str] = []
+    run_bound(
+        snippet(README, "fair-deal"), B=f"{live.origin}/v1", G=game, token=host, print=said.append
+    )
+    events = live.events(game)
+    dealt = [e["data"] for e in events if e["type"].endswith(".round_dealt")]
+    assert said == [f"{sum(d['deck_size'] for d in dealt)} cards proven"]
     names: dict[str, Any] = {"__name__": "snippet"}
     exec(compile(snippet(API, "check-round"), "<check-round>", "exec"), names)
-    events = live.events(game)
-    rounds = {e["data"]["round"] for e in events if e["type"].endswith(".deck_revealed")}
-    assert rounds
-    assert all(names["check_round"](events, r) for r in rounds)
-    shown = next(e for e in events if e["type"].endswith(".deck_revealed"))
-    shown["data"]["deck"] = shown["data"]["deck"][::-1]  # another order: the check must fail
-    assert not names["check_round"](events, shown["data"]["round"])
+    roots = {d["round"]: (d["commitment"], d["deck_size"]) for d in dealt}
+    opened = next(e for e in events if e["type"].endswith(".deals_opened"))["data"]["openings"]
+    assert all(names["check_opening"](o, *roots[o["round"]]) for o in opened)
+    salt = opened[0]["salt"]
+    other = opened[0] | {"salt": ("1" if salt[0] == "0" else "0") + salt[1:]}  # must fail
+    assert not names["check_opening"](other, *roots[other["round"]])
 
 
 # -- the seat socket, and the stream of the table it played ----------------------------------------

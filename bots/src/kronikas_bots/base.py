@@ -119,6 +119,11 @@ class Game(Generic[V, C, B]):
     ends_round: Callable[[GameEvent], bool]
     describe: Callable[[GameEvent, Sequence[str]], str | None]
     """A progress line for a round's or the match's end (seats named by `names`), else None."""
+    seen: Callable[[GameEvent], list[list[str]]] = lambda event: []
+    """The groups of cards an event shows its viewer face up, each group seen together (a hand
+    dealt, cards turned up): each must come with its opening (`proofs.OpeningCheck`)."""
+    shown: Callable[[V], list[str]] = lambda view: []
+    """The cards a view shows face up besides the viewer's own hand (a table's)."""
     examples: tuple[str, ...] = ()
     """Command lines of `python -m kronikas_bots` for `--help`."""
     note: str = ""

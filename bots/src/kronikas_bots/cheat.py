@@ -327,6 +327,23 @@ def _describe(event: GameEvent, names: Sequence[str]) -> str | None:
             return None
 
 
+def _seen(event: GameEvent) -> list[list[str]]:
+    """A seat's dealt hand, its own cards played, cards a call turns up, a pile it takes."""
+    match event:
+        case CheatRoundDealtEvent(data=dealt):
+            return [hand for hand in dealt.hands if hand is not None]
+        case CheatCheatCalledEvent(data=called):
+            return [called.cards]
+        case (
+            CheatCardsPlayedEvent(data=shown)
+            | CheatPileTakenEvent(data=shown)
+            | CheatPenaltyTakenEvent(data=shown)
+        ):
+            return [shown.cards] if isinstance(shown.cards, list) else []
+        case _:
+            return []
+
+
 GAME: Game[CheatGameView, CheatCommand, CreateCheatGame] = Game(
     kind="cheat",
     view=CheatGameView,
@@ -336,6 +353,7 @@ GAME: Game[CheatGameView, CheatCommand, CreateCheatGame] = Game(
     plainest=_plainest,
     ends_round=_ends_round,
     describe=_describe,
+    seen=_seen,
     examples=(
         "--game cheat --bots good,random",
         "--game cheat --bots good,random --games 200 --seed 1",

@@ -63,10 +63,7 @@ async def follow(
             update = await _next(updates, patience, seat)
             if update is None:
                 break
-            for event in update.events:
-                seat.bot.observe(event)
-            if update.view is not None:
-                seat.view = update.view
+            seat.seen(update.events, update.view)
             if on_events is not None and seat.view is not None and update.events:
                 on_events(update.events, seat.view)
             if update.final:

@@ -33,6 +33,7 @@ from kronikas_client.types import UNSET, Response, Unset
 
 from .base import Bot, View, moves
 from .games import GAMES, VIEWS, Command, game_of
+from .proofs import OpeningCheck
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -100,16 +101,27 @@ def make_bot(game: str, kind: str, rng: random.Random) -> Bot[Any, Command]:
 
 @dataclass
 class Seat:
-    """One bot in one seat: its own authenticated client (a spectator's plain one), and the
-    events it has seen (the latest not yet taken from `new_events`)."""
+    """One bot in one seat: its own authenticated client (a spectator's plain one), the events
+    it has seen (the latest not yet taken from `new_events`), and the check of every opening
+    they and its views bring."""
 
     bot: Bot[Any, Command]
     client: AuthenticatedClient | Client
     game_id: str
     seat: int
+    check: OpeningCheck
     version: int = 0
     view: View | None = None
     new_events: list[GameEvent] = field(default_factory=list)
+
+    def seen(self, events: list[GameEvent], view: View | None) -> None:
+        """Feed the bot and the check new events, then the view after them (if any)."""
+        for event in events:
+            self.bot.observe(event)
+        self.check.events(events)
+        if view is not None:
+            self.view = view
+            self.check.view(view)
 
     def refresh(self, wait: float = 0.0) -> View:
         """Feed the bot the events since last time (waiting up to `wait` seconds for one), and
@@ -121,14 +133,16 @@ class Seat:
             ),
         )
         self.new_events.extend(page.events)
-        for event in page.events:
-            self.bot.observe(event)
-            self.version = event.version
+        if page.events:
+            self.version = page.events[-1].version
+        view = None
         if self.view is None or page.events:
-            self.view = call_view(
+            view = call_view(
                 "get_game",
                 lambda: get_game.sync_detailed(self.game_id, client=self.client),
             )
+        self.seen(page.events, view)
+        assert self.view is not None
         return self.view
 
     def send(self, command: Command) -> CommandResult | Problem:
@@ -227,12 +241,15 @@ class Table:
                 ),
             )
             client = AuthenticatedClient(base_url=url, token=joined.token, timeout=_timeout())
-            seats.append(Seat(bot, client, game_id, joined.seat))
+            check = _check(game, f"{bot.name} bot in seat {joined.seat}")
+            seats.append(Seat(bot, client, game_id, joined.seat, check))
         call_view(
             "start_game",
             lambda: start_game.sync_detailed(game_id, client=host),
         )
-        watcher = None if seats else Seat(Spectator(), anyone, game_id, -1)
+        watcher = (
+            None if seats else Seat(Spectator(), anyone, game_id, -1, _check(game, "spectator"))
+        )
         return cls(url, game, seats, game_id, rng or random.Random(), house=house, watcher=watcher)
 
     def step(self) -> bool:
@@ -292,6 +309,12 @@ class Table:
                 eyes.new_events = []
             if not going:
                 return view
+
+
+def _check(game: str, who: str) -> OpeningCheck:
+    """A seat's check of the openings it receives, with its game's cards shown face up."""
+    rules = game_of(game)
+    return OpeningCheck(who, rules.seen, rules.shown)
 
 
 def _house_plays(view: View, seat: int) -> bool:

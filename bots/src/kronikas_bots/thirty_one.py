@@ -17,6 +17,9 @@ from kronikas_client.models import (
     SwapAll,
     ThirtyOneCardSwappedEvent,
     ThirtyOneGameView,
+    ThirtyOneHandExchangedEvent,
+    ThirtyOneHandShownEvent,
+    ThirtyOneHandsSwappedEvent,
     ThirtyOneMatchEndedEvent,
     ThirtyOneOptions,
     ThirtyOneRoundDealtEvent,
@@ -283,6 +286,28 @@ def _describe(event: GameEvent, names: Sequence[str]) -> str | None:
             return None
 
 
+def _seen(event: GameEvent) -> list[list[str]]:
+    """Cards laid face up (the table dealt, a hand laid down, shown or scored) and a seat's own."""
+    match event:
+        case ThirtyOneRoundDealtEvent(data=dealt):
+            return [[*(c for hand in dealt.hands if hand is not None for c in hand), *dealt.table]]
+        case ThirtyOneHandExchangedEvent(data=laid) | ThirtyOneHandsSwappedEvent(data=laid):
+            return [laid.table]
+        case ThirtyOneCardSwappedEvent(data=swapped):
+            return [[swapped.give, swapped.take]]
+        case ThirtyOneHandShownEvent(data=shown):
+            return [shown.hand]
+        case ThirtyOneRoundEndedEvent(data=ended):
+            return [[c for hand in ended.hands if hand is not None for c in hand]]
+        case _:
+            return []
+
+
+def _shown(view: ThirtyOneGameView) -> list[str]:
+    """The table's cards."""
+    return list(view.thirty_one.table) if view.thirty_one else []
+
+
 GAME: Game[ThirtyOneGameView, ThirtyOneCommand, CreateThirtyOneGame] = Game(
     kind="thirty_one",
     view=ThirtyOneGameView,
@@ -292,6 +317,8 @@ GAME: Game[ThirtyOneGameView, ThirtyOneCommand, CreateThirtyOneGame] = Game(
     plainest=_plainest,
     ends_round=_ends_round,
     describe=_describe,
+    seen=_seen,
+    shown=_shown,
     examples=(
         """--game thirty_one --bots good,random,random --options '{"lives": 1}'""",
         "--url http://localhost:8000 --game thirty_one",

@@ -16,10 +16,11 @@ and `path` the sibling hashes from the leaf up (the API docs, "Fair deals"):
     seen = Openings()
     for event in events:              # as this viewer's events page or stream gives them
         seen.observe(event)           # its deal, and the openings it carries
-    seen.saw(round, view.me.hand)     # cards this viewer saw together in that round
+    seen.view(view)                   # the openings a view holds, and the hand it shows
+    seen.saw(round, cards)            # other cards this viewer saw together in that round
     print(seen.problems)              # [] when every opening agrees
 
-An opening or event may be a plain JSON object (a dict) or the SDK's model of it.
+An opening, event or view may be a plain JSON object (a dict) or the SDK's model of it.
 """
 
 from __future__ import annotations
@@ -49,8 +50,15 @@ _DECK = 32
 
 
 def _field(item: Any, name: str) -> Any:
-    """`item[name]` of a JSON object, or the attribute of an SDK model (None when unset)."""
-    value = item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
+    """`item[name]` of a JSON object, or the attribute of an SDK model (None when unset): `round`
+    is its `round_`, and a field the model does not name yet is in its `additional_properties`."""
+    if isinstance(item, Mapping):
+        return item.get(name)
+    value = getattr(item, name, None)
+    if value is None:
+        value = getattr(item, f"{name}_", None)
+    if value is None and isinstance(extra := getattr(item, "additional_properties", None), dict):
+        value = extra.get(name)
     return None if isinstance(value, Unset) else value
 
 
@@ -116,12 +124,13 @@ class Openings:
     card against its deal's commitment; no position holds two cards; no card lies at more
     positions than the deck holds copies of it; every card the viewer saw (`saw`) is opened.
 
-    `problems` lists each disagreement found, in words, as it is found; an opening that comes
-    before its deal waits for it (`deal`, or `observe` of the `round_dealt` event)."""
+    `problems` lists each disagreement found, in words, as it is found; an opening or a card seen
+    before its deal is known waits for it (`deal`, or `observe` of the `round_dealt` event)."""
 
     problems: list[str] = field(default_factory=list)
     _deals: dict[int, _Deal] = field(default_factory=dict)
     _waiting: dict[int, list[Any]] = field(default_factory=dict)
+    _sightings: dict[int, list[list[str]]] = field(default_factory=dict)
     _round: int | None = None
 
     def deal(self, round: int, commitment: str, deck_size: int, scheme: str = SCHEME) -> None:
@@ -135,6 +144,8 @@ class Openings:
         self._round = max(round, self._round or round)
         for opening in self._waiting.pop(round, []):
             self.add(opening)
+        for cards in self._sightings.pop(round, []):
+            self.saw(round, cards)
 
     def add(self, opening: Any) -> bool:
         """Take one opening: False if it disagrees (its problem is added to `problems`)."""
@@ -170,11 +181,15 @@ class Openings:
 
     def saw(self, round: int, cards: Iterable[str]) -> bool:
         """The viewer saw these cards together in `round` (a hand, the table, cards turned up):
-        False if one is not opened to it there (as many times as it is listed)."""
+        False if one is not opened to it there (as many times as it is listed). Before the
+        round's deal is known, they wait for it."""
         deal = self._deals.get(round)
-        if deal is not None and deal.scheme != SCHEME:
+        if deal is None:
+            self._sightings.setdefault(round, []).append(list(cards))
+            return True
+        if deal.scheme != SCHEME:
             return True  # a deal from before: its deck is shown whole at the round's end
-        opened = Counter(deal.cards.values()) if deal is not None else Counter[str]()
+        opened = Counter(deal.cards.values())
         missing = sorted((Counter(cards) - opened).elements())
         if missing:
             self.problems.append(f"round {round}: no opening for {', '.join(missing)}")
@@ -193,6 +208,21 @@ class Openings:
             self.deal(round, commitment, size if size is not None else 0, scheme)
         for opening in _field(data, "openings") or []:
             self.add(opening)
+
+    def view(self, view: Any) -> None:
+        """Take what a view tells, whatever its game: the openings it holds, and the hand it
+        shows (`me.hand`), seen in its `round`."""
+        for opening in _field(view, "openings") or []:
+            self.add(opening)
+        round, me = _int(_field(view, "round")), _field(view, "me")
+        hand = _field(me, "hand") if me is not None else None
+        if round and hand:
+            self.saw(round, hand)
+
+    @property
+    def proven(self) -> int:
+        """How many positions are proven so far, of every deal (each opening that checked, once)."""
+        return sum(len(deal.cards) for deal in self._deals.values())
 
     @property
     def round(self) -> int | None:

@@ -28,22 +28,27 @@ export declare function copies(card: string, deckSize: number): number;
  *
  * `problems` lists each disagreement found, in words, as it is found (`onProblem` hears each).
  * The calls run one after the other in the order they are made, whatever awaits them; an opening
- * that comes before its deal waits for it (`deal`, or `observe` of the `round_dealt` event).
+ * or a card seen before its deal is known waits for it (`deal`, or `observe` of `round_dealt`).
  */
 export declare class OpeningsChecker {
     #private;
     private readonly onProblem?;
     readonly problems: string[];
     constructor(onProblem?: ((problem: string) => void) | undefined);
+    /** How many positions are proven so far, of every deal (each opening that checked, once). */
+    get proven(): number;
     /** The deal of `round`: its commitment (root), its deck's size and its scheme. */
     deal(round: number, commitment: string, deckSize: number, scheme?: string): Promise<void>;
     /** Take one opening: false if it disagrees (its problem is added to `problems`). */
     add(opening: CardOpening): Promise<boolean>;
     /**
      * The viewer saw these cards together in `round` (a hand, the table, cards turned up): false
-     * if one is not opened to it there (as many times as it is listed).
+     * if one is not opened to it there (as many times as it is listed). Before the round's deal is
+     * known, they wait for it.
      */
     saw(round: number, cards: readonly string[]): Promise<boolean>;
+    /** Take what a view tells, whatever its game: the openings it holds, and the hand it shows (`me.hand`), seen in its `round`. */
+    view(view: unknown): Promise<void>;
     /** Take what one event tells: a deal (`commitment`, `deck_size`, `scheme`), and the openings it carries, whatever its game. */
     observe(event: unknown): Promise<void>;
 }

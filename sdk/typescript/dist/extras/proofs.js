@@ -86,13 +86,14 @@ const record = (value) => typeof value === "object" && value !== null ? value : 
  *
  * `problems` lists each disagreement found, in words, as it is found (`onProblem` hears each).
  * The calls run one after the other in the order they are made, whatever awaits them; an opening
- * that comes before its deal waits for it (`deal`, or `observe` of the `round_dealt` event).
+ * or a card seen before its deal is known waits for it (`deal`, or `observe` of `round_dealt`).
  */
 export class OpeningsChecker {
     onProblem;
     problems = [];
     #deals = new Map();
     #waiting = new Map();
+    #sightings = new Map();
     #queue = Promise.resolve();
     constructor(onProblem) {
         this.onProblem = onProblem;
@@ -106,6 +107,13 @@ export class OpeningsChecker {
         this.problems.push(text);
         this.onProblem?.(text);
         return false;
+    }
+    /** How many positions are proven so far, of every deal (each opening that checked, once). */
+    get proven() {
+        let n = 0;
+        for (const deal of this.#deals.values())
+            n += deal.cards.size;
+        return n;
     }
     /** The deal of `round`: its commitment (root), its deck's size and its scheme. */
     deal(round, commitment, deckSize, scheme = SCHEME) {
@@ -121,6 +129,10 @@ export class OpeningsChecker {
             this.#waiting.delete(round);
             for (const opening of waiting)
                 await this.#add(opening);
+            const deal = this.#deals.get(round);
+            for (const cards of this.#sightings.get(round) ?? [])
+                this.#saw(deal, round, cards);
+            this.#sightings.delete(round);
         });
     }
     /** Take one opening: false if it disagrees (its problem is added to `problems`). */
@@ -156,28 +168,46 @@ export class OpeningsChecker {
     }
     /**
      * The viewer saw these cards together in `round` (a hand, the table, cards turned up): false
-     * if one is not opened to it there (as many times as it is listed).
+     * if one is not opened to it there (as many times as it is listed). Before the round's deal is
+     * known, they wait for it.
      */
     saw(round, cards) {
         return this.#then(() => {
             const deal = this.#deals.get(round);
-            if (deal && deal.scheme !== SCHEME)
-                return true; // a deal from before: its deck is shown whole
-            const opened = new Map();
-            for (const c of deal?.cards.values() ?? [])
-                opened.set(c, (opened.get(c) ?? 0) + 1);
-            const missing = [];
-            for (const c of cards) {
-                const left = opened.get(c) ?? 0;
-                if (left > 0)
-                    opened.set(c, left - 1);
-                else
-                    missing.push(c);
-            }
-            if (!missing.length)
+            if (!deal) {
+                this.#sightings.set(round, [...(this.#sightings.get(round) ?? []), [...cards]]);
                 return true;
-            return this.#problem(`round ${round}: no opening for ${missing.sort().join(", ")}`);
+            }
+            return this.#saw(deal, round, cards);
         });
+    }
+    #saw(deal, round, cards) {
+        if (deal.scheme !== SCHEME)
+            return true; // a deal from before: its deck is shown whole
+        const opened = new Map();
+        for (const c of deal.cards.values())
+            opened.set(c, (opened.get(c) ?? 0) + 1);
+        const missing = [];
+        for (const c of cards) {
+            const left = opened.get(c) ?? 0;
+            if (left > 0)
+                opened.set(c, left - 1);
+            else
+                missing.push(c);
+        }
+        if (!missing.length)
+            return true;
+        return this.#problem(`round ${round}: no opening for ${missing.sort().join(", ")}`);
+    }
+    /** Take what a view tells, whatever its game: the openings it holds, and the hand it shows (`me.hand`), seen in its `round`. */
+    async view(view) {
+        const fields = record(view);
+        const openings = fields?.openings;
+        await Promise.all((Array.isArray(openings) ? openings : []).map((o) => this.add(o)));
+        const hand = record(fields?.me)?.hand;
+        const round = fields?.round;
+        if (isInt(round) && round > 0 && Array.isArray(hand) && hand.length)
+            await this.saw(round, hand);
     }
     /** Take what one event tells: a deal (`commitment`, `deck_size`, `scheme`), and the openings it carries, whatever its game. */
     async observe(event) {

@@ -108,12 +108,13 @@ const record = (value: unknown): Fields | null =>
  *
  * `problems` lists each disagreement found, in words, as it is found (`onProblem` hears each).
  * The calls run one after the other in the order they are made, whatever awaits them; an opening
- * that comes before its deal waits for it (`deal`, or `observe` of the `round_dealt` event).
+ * or a card seen before its deal is known waits for it (`deal`, or `observe` of `round_dealt`).
  */
 export class OpeningsChecker {
   readonly problems: string[] = [];
   #deals = new Map<number, Deal>();
   #waiting = new Map<number, CardOpening[]>();
+  #sightings = new Map<number, string[][]>();
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly onProblem?: (problem: string) => void) {}
@@ -130,6 +131,13 @@ export class OpeningsChecker {
     return false;
   }
 
+  /** How many positions are proven so far, of every deal (each opening that checked, once). */
+  get proven(): number {
+    let n = 0;
+    for (const deal of this.#deals.values()) n += deal.cards.size;
+    return n;
+  }
+
   /** The deal of `round`: its commitment (root), its deck's size and its scheme. */
   deal(round: number, commitment: string, deckSize: number, scheme: string = SCHEME): Promise<void> {
     return this.#then(async () => {
@@ -143,6 +151,9 @@ export class OpeningsChecker {
       const waiting = this.#waiting.get(round) ?? [];
       this.#waiting.delete(round);
       for (const opening of waiting) await this.#add(opening);
+      const deal = this.#deals.get(round) as Deal;
+      for (const cards of this.#sightings.get(round) ?? []) this.#saw(deal, round, cards);
+      this.#sightings.delete(round);
     });
   }
 
@@ -178,23 +189,43 @@ export class OpeningsChecker {
 
   /**
    * The viewer saw these cards together in `round` (a hand, the table, cards turned up): false
-   * if one is not opened to it there (as many times as it is listed).
+   * if one is not opened to it there (as many times as it is listed). Before the round's deal is
+   * known, they wait for it.
    */
   saw(round: number, cards: readonly string[]): Promise<boolean> {
     return this.#then(() => {
       const deal = this.#deals.get(round);
-      if (deal && deal.scheme !== SCHEME) return true; // a deal from before: its deck is shown whole
-      const opened = new Map<string, number>();
-      for (const c of deal?.cards.values() ?? []) opened.set(c, (opened.get(c) ?? 0) + 1);
-      const missing: string[] = [];
-      for (const c of cards) {
-        const left = opened.get(c) ?? 0;
-        if (left > 0) opened.set(c, left - 1);
-        else missing.push(c);
+      if (!deal) {
+        this.#sightings.set(round, [...(this.#sightings.get(round) ?? []), [...cards]]);
+        return true;
       }
-      if (!missing.length) return true;
-      return this.#problem(`round ${round}: no opening for ${missing.sort().join(", ")}`);
+      return this.#saw(deal, round, cards);
     });
+  }
+
+  #saw(deal: Deal, round: number, cards: readonly string[]): boolean {
+    if (deal.scheme !== SCHEME) return true; // a deal from before: its deck is shown whole
+    const opened = new Map<string, number>();
+    for (const c of deal.cards.values()) opened.set(c, (opened.get(c) ?? 0) + 1);
+    const missing: string[] = [];
+    for (const c of cards) {
+      const left = opened.get(c) ?? 0;
+      if (left > 0) opened.set(c, left - 1);
+      else missing.push(c);
+    }
+    if (!missing.length) return true;
+    return this.#problem(`round ${round}: no opening for ${missing.sort().join(", ")}`);
+  }
+
+
+  /** Take what a view tells, whatever its game: the openings it holds, and the hand it shows (`me.hand`), seen in its `round`. */
+  async view(view: unknown): Promise<void> {
+    const fields = record(view);
+    const openings = fields?.openings;
+    await Promise.all((Array.isArray(openings) ? (openings as CardOpening[]) : []).map((o) => this.add(o)));
+    const hand = record(fields?.me)?.hand;
+    const round = fields?.round;
+    if (isInt(round) && round > 0 && Array.isArray(hand) && hand.length) await this.saw(round, hand as string[]);
   }
 
   /** Take what one event tells: a deal (`commitment`, `deck_size`, `scheme`), and the openings it carries, whatever its game. */
