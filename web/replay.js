@@ -11,6 +11,7 @@
 /** @import { TableRecord } from "./replay_data.js" */
 
 import { API_BASE, API_PARAM, ApiError } from "./api.js";
+import { SCHEME } from "./client/proofs.js";
 import { gameOf, titles } from "./games.js";
 import { PastViews, Proofs, openingsOf, readRecord } from "./replay_data.js";
 import { cardWords, h, humanize, listWords, messageBox, plural, problemWords, replace } from "./ui.js";
@@ -20,6 +21,7 @@ const root = document.getElementById("app");
 const params = new URLSearchParams(location.search);
 const gameTitle = (kind) => gameOf(kind)?.title ?? humanize(kind);
 const LOG_LINES = 40; // the newest steps "What happened" lists, as the table's log
+const UNCHECKED = "This browser checks cards only over https (or on this machine): nothing was checked.";
 
 /** A link to this folder's page `file` with `query`, keeping an http(s) `?api=`. */
 function link(file, query) {
@@ -265,26 +267,20 @@ async function replay(id) {
     );
     const carried = openingsOf(event);
     const held = /** @type {Opening[]} */ (view?.openings ?? []);
-    const hand = view?.me?.hand ?? [];
-    Promise.all([
-      R.proofs.all(carried),
-      R.proofs.all(held),
-      view?.round ? R.proofs.opened(view.round, hand) : true,
-    ]).then(([now, kept, handOpened]) => {
-      const failed = [...now, ...kept].filter((c) => !c.ok).map((c) => c.opening);
-      if (failed.length || !handOpened) {
-        line.dataset.failed = String(failed.length + (handOpened ? 0 : 1));
-        const texts = [
-          failed.length ? failedWords(failed) : "",
-          handOpened ? "" : "Your hand holds a card the record never proved to you.",
-        ];
-        replace(
-          line,
-          messageBox({ kind: "error", title: "A proof failed", text: texts.filter(Boolean).join(" ") }),
-        );
+    if (!R.proofs.able) {
+      line.dataset.failed = "0";
+      replace(line, h("p", { class: "quiet" }, UNCHECKED));
+      return line;
+    }
+    Promise.all([R.proofs.all(carried), view ? R.proofs.ofView(view) : []]).then(([checks, problems]) => {
+      const failed = checks.filter((c) => !c.ok).map((c) => c.opening);
+      line.dataset.failed = String(failed.length + problems.length);
+      if (failed.length || problems.length) {
+        const texts = [failed.length ? failedWords(failed) : "", ...problems.map((p) => `${capital(p)}.`)];
+        const text = `${texts.filter(Boolean).join(" ")} This record cannot be trusted.`;
+        replace(line, messageBox({ kind: "error", title: "A proof failed", text }));
         return;
       }
-      line.dataset.failed = "0";
       replace(
         line,
         h(
@@ -304,6 +300,17 @@ async function replay(id) {
 
   /** The whole record's openings, checked once, for the side panel. */
   async function checkAll() {
+    const old = [...record.deals.values()].some((d) => d.scheme !== SCHEME)
+      ? h(
+          "p",
+          { class: "quiet" },
+          "Deals stored before cards were proven one by one open no card: their whole deck was revealed at the round’s end.",
+        )
+      : null;
+    if (!R.proofs.able) {
+      summary.dataset.failed = "0";
+      return replace(summary, h("p", { class: "quiet" }, UNCHECKED), old);
+    }
     const each = record.events.map((e) => ({ version: e.version, openings: openingsOf(e) }));
     const results = await Promise.all(
       each.map(async (s) => ({ ...s, checks: await R.proofs.all(s.openings) })),
@@ -311,7 +318,6 @@ async function replay(id) {
     const count = results.reduce((n, s) => n + s.checks.length, 0);
     const bad = results.filter((s) => s.checks.some((c) => !c.ok));
     const disagreements = await R.proofs.disagreements;
-    const old = [...record.deals.values()].some((d) => d.scheme === "deck-sha256");
     summary.dataset.failed = String(bad.length + disagreements.length);
     const steps = `${bad.length === 1 ? "step" : "steps"} ${listWords(bad.map((s) => String(s.version)))}`;
     replace(
@@ -332,16 +338,10 @@ async function replay(id) {
             "p",
             { class: count ? "proof ok" : "quiet" },
             count
-              ? `Every card opened to ${token ? "you" : "a spectator"} (${plural(count, "opening")}) matches its deal’s commitment.`
+              ? `Every card opened to ${token ? "you" : "a spectator"} (${plural(count, "opening")}) matches its deal’s commitment, and they agree.`
               : "No card was opened in this record.",
           ),
-      old
-        ? h(
-            "p",
-            { class: "quiet" },
-            "Deals stored before per-card proofs were checked by their whole deck, revealed at the round’s end.",
-          )
-        : null,
+      old,
     );
   }
 

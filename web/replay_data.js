@@ -1,14 +1,17 @@
 // What the replay reads, and how it checks it: a table's record (`GET /v1/games/{id}/record`,
 // every event as this viewer's events page shows it), the views the service served this viewer
 // at each past version (`GET /v1/games/{id}/views`), and the openings of both checked against
-// their deals' commitments with the TypeScript client's verifier (client/proofs.js). Nothing
-// here folds the rules or touches the DOM: the page draws what the service served.
+// their deals' commitments with the TypeScript client's verifier (client/proofs.js); the views are
+// read with its replay helper (client/replay.js). Nothing here folds the rules or touches the
+// DOM: the page draws what the service served.
 
 // @ts-check: type-checked against the client generated from the OpenAPI document (make test).
-/** @import { GameEvent, GameRecord, GameView, Opening, PastViews as ViewsPage } from "../sdk/typescript/src/gen/types.gen.js" */
+/** @import { GameEvent, GameRecord, GameView, Opening } from "../sdk/typescript/src/gen/types.gen.js" */
 
-import { ApiError, request } from "./api.js";
-import { OpeningsChecker, verifyOpening } from "./client/proofs.js";
+import { API_BASE, ApiError, asApiError, request } from "./api.js";
+import { OLD_SCHEME, SCHEME, verifyOpening } from "./client/proofs.js";
+import { pastViews } from "./client/replay.js";
+import { openingsCheck } from "./proofs.js";
 
 /**
  * A deal's commitment, from its deal event.
@@ -68,7 +71,7 @@ export async function readRecord(id, token) {
     if (typeof d.commitment === "string" && typeof d.round === "number")
       deals.set(d.round, {
         commitment: d.commitment,
-        scheme: d.scheme ?? "deck-sha256",
+        scheme: d.scheme ?? OLD_SCHEME,
         deckSize: d.deck_size,
       });
   }
@@ -116,13 +119,14 @@ export class PastViews {
   /** @param {number} after */
   page(after) {
     if (!this.loading.has(after)) {
-      const done = read(
-        `/v1/games/${enc(this.id)}/views?after=${after}&limit=${VIEWS_PAGE}`,
-        this.token,
-      ).then((/** @type {ViewsPage} */ page) =>
-        page.views.forEach((view) => this.views.set(view.version, view)),
+      const options = { baseUrl: API_BASE, gameId: this.id, token: this.token, after, page: VIEWS_PAGE };
+      const done = pastViews(options).then(
+        (page) => page.views.forEach((view) => this.views.set(view.version, view)),
+        (err) => {
+          this.loading.delete(after); // a failed page is asked again next time
+          throw asApiError(err);
+        },
       );
-      done.catch(() => this.loading.delete(after)); // a failed page is asked again next time
       this.loading.set(after, done);
     }
     return this.loading.get(after);
@@ -130,11 +134,14 @@ export class PastViews {
 }
 
 /**
- * The openings of a record: each checked against its deal's commitment (`deals`, by round), and
- * all of them together by the client's OpeningsChecker (no position with two cards, no card at
- * more positions than the deck holds copies of it). An opening of a round the record has no deal
- * for, or of a deal not committed card by card, fails. Checks are kept: a step seen again is not
- * hashed again.
+ * The openings of a record, checked. Each opening of a step against its deal's commitment
+ * (`deals`, by round), for the step that carries it: one of a round the record has no deal for,
+ * or of a deal not committed card by card, fails. And all of them together, as a live tab checks
+ * what it follows (proofs.js, the client's OpeningsChecker): no position opened as two cards, no
+ * card at more positions than the deck holds copies of it, every card an event shows face up
+ * opened; then each step's view against them (its openings, its hand, its face-up cards).
+ * `able` is false where the browser cannot compute SHA-256 (WebCrypto: https, or this machine):
+ * then nothing is checked, and nothing is said to have failed.
  */
 export class Proofs {
   /** @param {TableRecord} record */
@@ -142,22 +149,35 @@ export class Proofs {
     this.deals = record.deals;
     /** @type {Map<string, Promise<boolean>>} */
     this.checked = new Map();
-    this.together = new OpeningsChecker();
+    const quiet = () => {}; // problems are read from the checker, step by step
+    this.whole = openingsCheck(quiet);
+    this.able = this.whole != null;
     /** What the openings of the whole record disagree on, in words (none: an empty list). */
-    this.disagreements = (async () => {
-      for (const event of record.events) await this.together.observe(event);
-      return [...this.together.problems];
-    })();
+    this.disagreements = feed(this.whole, record.events).then(() => [
+      ...(this.whole?.checker.problems ?? []),
+    ]);
+    this.sight = openingsCheck(quiet);
+    this.fed = feed(this.sight, record.events);
+    this.queue = Promise.resolve();
   }
 
   /**
-   * Whether every one of `cards`, which the viewer held in `round`, is opened to it in the record.
-   * @param {number} round
-   * @param {string[]} cards
+   * What is wrong with the cards a step's view shows, in words: an opening that does not prove
+   * its card, a card of its hand or face up that the record never opened to this viewer.
+   * @param {GameView} view
+   * @returns {Promise<string[]>}
    */
-  async opened(round, cards) {
-    await this.disagreements;
-    return !this.deals.has(round) || this.together.saw(round, cards);
+  ofView(view) {
+    // One view at a time: the problems a view adds are those that came during its own check.
+    const next = this.queue.then(async () => {
+      await this.fed;
+      if (!this.sight) return [];
+      const before = this.sight.checker.problems.length;
+      await this.sight.view(view);
+      return this.sight.checker.problems.slice(before);
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   /**
@@ -169,7 +189,7 @@ export class Proofs {
     if (!this.checked.has(key)) {
       const deal = this.deals.get(opening.round);
       const ok =
-        deal && deal.scheme !== "deck-sha256"
+        deal && deal.scheme === SCHEME
           ? verifyOpening(opening, deal.commitment, deal.deckSize).catch(() => false)
           : Promise.resolve(false);
       this.checked.set(key, ok);
@@ -195,4 +215,13 @@ export class Proofs {
 export function openingsOf(event) {
   const d = /** @type {Record<string, any>} */ (event?.data || {});
   return Array.isArray(d.openings) ? d.openings : [];
+}
+
+/**
+ * Every event of `events` to `check`, in order.
+ * @param {ReturnType<typeof openingsCheck>} check
+ * @param {GameEvent[]} events
+ */
+async function feed(check, events) {
+  if (check) for (const event of events) await check.event(event);
 }
