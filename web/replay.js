@@ -474,9 +474,9 @@ function players(view, game, { me, name }) {
 /** @param {Opening[]} failed */
 function failedWords(failed) {
   const cards = failed.map(
-    (o) => `${cardWords(o.card)} at position ${o.position + 1} of round ${o.round}’s deck`,
+    (o) => `${cardWords(o.card)} at position ${o.position} of round ${o.round}’s deck`,
   );
-  return `${capital(listWords(cards))} ${failed.length === 1 ? "does" : "do"} not match the deal’s commitment: this record cannot be trusted.`;
+  return `${capital(listWords(cards))} ${failed.length === 1 ? "does" : "do"} not match the deal’s commitment.`;
 }
 
 /** @param {Opening[]} openings */
