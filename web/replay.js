@@ -134,7 +134,7 @@ async function replay(id) {
     dataset: { key: "slider" },
     oninput: () => go(Number(slider.value)),
   });
-  const where = h("p", { class: "step-count", role: "status", dataset: { testid: "step-count" } });
+  const where = h("p", { class: "step-count", dataset: { testid: "step-count" } });
   const button = (key, label, keys, to) =>
     h(
       "button",
@@ -160,7 +160,8 @@ async function replay(id) {
       "Keys: ← and → step back and forward, Home and End go to the first and the last step.",
     ),
   );
-  const stepBox = h("section", { class: "panel step", "aria-label": "This step" });
+  // Read out as it changes: a step's words and proofs, to whoever cannot see the page.
+  const stepBox = h("section", { class: "panel step", "aria-label": "This step", "aria-live": "polite" });
 
   const head = h(
     "section",
