@@ -178,3 +178,14 @@ async def test_past_views_page_through_every_version_each_the_view_served_then(
                 break
         assert sorted(past) == list(range(1, page["version"] + 1))
         assert {v: past[v] for v in live} == live, "a seat" if token else "a spectator"
+
+
+async def test_past_views_after_the_last_version_are_none_and_say_no_more(
+    tables: Tables, client: Client
+) -> None:
+    table = await tables.ready("thirty_one", 2)
+    version = (await tables.view(table))["version"]
+    for after in (version, 2**31):
+        r = await client.get(f"/v1/games/{table.id}/views", params={"after": after})
+        assert r.status_code == 200, r.text
+        assert r.json() == {"views": [], "version": version, "more": False}

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get
-from litestar.datastructures import State
 from litestar.params import QueryParameter
 
 from kronikas.api.client import client_address
@@ -15,10 +14,12 @@ from kronikas.api.shapes import GameRecord, PastViews
 from kronikas.application.games import Games
 from kronikas.application.wire import EVENT_PAGE, VIEWS_DEFAULT, VIEWS_PAGE
 
+Asking = Request[Any, Any, Any]
 
-def _asked(state: State, request: Request[Any, Any, Any]) -> tuple[Games, str | None, str]:
+
+def _asked(request: Asking) -> tuple[Games, str | None, str]:
     """The use cases, the asker's token (if any) and the client's address."""
-    games: Games = state.games
+    games: Games = request.app.state.games
     return games, bearer(request), client_address(request.scope, games.settings)
 
 
@@ -30,10 +31,10 @@ def _private(body: bytes) -> Response[Any]:
 READS = problems(401, 404, 422, 429, 503)
 """What a read of a table may be refused with."""
 EventsLimit = Annotated[int, QueryParameter(ge=1, le=EVENT_PAGE, description="Events per page.")]
-ViewsAfter = Annotated[
+Since = Annotated[
     int, QueryParameter(ge=0, le=2**31, description="Only views at a greater version.")
 ]
-ViewsLimit = Annotated[int, QueryParameter(ge=1, le=VIEWS_PAGE, description="Views per page.")]
+Views = Annotated[int, QueryParameter(ge=1, le=VIEWS_PAGE, description="Views per page.")]
 
 
 class RecordsController(Controller):
@@ -42,12 +43,7 @@ class RecordsController(Controller):
 
     @get("/games/{game_id:str}/record", operation_id="get_record", responses=READS)
     async def get_record(
-        self,
-        state: State,
-        request: Request[Any, Any, Any],
-        game_id: GameId,
-        after: After = 0,
-        limit: EventsLimit = EVENT_PAGE,
+        self, request: Asking, game_id: GameId, after: After = 0, limit: EventsLimit = EVENT_PAGE
     ) -> Response[GameRecord]:
         """A table's record as the asker may see it, finished or not, a page at a time: the
         table (kind, options, players), its events as `list_events` gives them to the asker,
@@ -56,17 +52,12 @@ class RecordsController(Controller):
         The token is optional (`Authorization: Bearer <token>`): without one, a spectator's
         record. Page on with `after` set to the last event's version while `more` is true.
         """
-        games, token, client = _asked(state, request)
+        games, token, client = _asked(request)
         return _private(await games.record(game_id, token, after, limit, client))
 
     @get("/games/{game_id:str}/views", operation_id="list_views", responses=READS)
     async def list_views(
-        self,
-        state: State,
-        request: Request[Any, Any, Any],
-        game_id: GameId,
-        after: ViewsAfter = 0,
-        limit: ViewsLimit = VIEWS_DEFAULT,
+        self, request: Asking, game_id: GameId, after: Since = 0, limit: Views = VIEWS_DEFAULT
     ) -> Response[PastViews]:
         """The views the asker was served at past versions of the table, one for each version
         after `after`: what replays a match, step by step, as the asker saw it. Paid as one
@@ -77,5 +68,5 @@ class RecordsController(Controller):
         a spectator's views. Page on with `after` set to the last view's version while `more`
         is true.
         """
-        games, token, client = _asked(state, request)
+        games, token, client = _asked(request)
         return _private(await games.past_views(game_id, token, after, limit, client))

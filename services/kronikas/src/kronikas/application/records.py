@@ -151,7 +151,7 @@ class Records:
         cost = max(1, queries.page_size(game_id, after, limit))  # one a view, as `look`
         table, role = await queries.reader(game_id, token, client, cost)
         last = min(table.version, after + limit)
-        past = await self._past(table, after, last)
+        past = await self._past(table, after, last) if after < last else []
         views = [seat_view(fold, seat_then(fold, role)).body for fold in past]
         return views_json(views, table.version, last < table.version)
 
