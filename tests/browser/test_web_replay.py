@@ -89,9 +89,11 @@ async def pages(client: httpx.AsyncClient, path: str, token: str | None, key: st
             return items
 
 
-async def finished_match(client: httpx.AsyncClient, kind: str) -> Table:
+async def finished_match(
+    client: httpx.AsyncClient, kind: str, options: dict[str, Any] | None = None
+) -> Table:
     tables = Tables(client)
-    table = await tables.create(kind, SHORT[kind], seed=41)
+    table = await tables.create(kind, SHORT[kind] | (options or {}), seed=41)
     await tables.join(table, "Ilona")
     await tables.join(table, "Bence")
     await tables.start(table)
@@ -153,12 +155,14 @@ def compare(
         assert "No card is opened at this step." in snapshot["proofs"]
 
 
-@pytest.mark.parametrize("kind", ["cheat", "thirty_one"])
+@pytest.mark.parametrize(
+    ("kind", "reveal"), [("cheat", "never"), ("thirty_one", "never"), ("thirty_one", "match_end")]
+)
 async def test_a_finished_table_replays_as_each_viewer_saw_it(
-    web_service: Served, page_factory: PageFactory, kind: str
+    web_service: Served, page_factory: PageFactory, kind: str, reveal: str
 ) -> None:
     async with httpx.AsyncClient(base_url=web_service.url, timeout=30) as client:
-        table = await finished_match(client, kind)
+        table = await finished_match(client, kind, {"reveal": reveal})
         seat = table.players[0]
         path = f"/v1/games/{table.id}"
         seen = {
@@ -172,6 +176,8 @@ async def test_a_finished_table_replays_as_each_viewer_saw_it(
     last = len(events)
     assert [v["version"] for v in views] == list(range(1, last + 1))
     assert any((e["data"] or {}).get("openings") for e in events), "the seat was dealt cards"
+    # With `reveal: "match_end"`, the last step opens every card of every deal, to everyone.
+    assert (events[-1]["type"].endswith(".deals_opened")) == (reveal == "match_end")
 
     # The seat opens its replay from the finished table's page.
     page = await page_factory()
