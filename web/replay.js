@@ -65,7 +65,6 @@ async function replay(id) {
     views: null,
     /** @type {Proofs | null} */
     proofs: null,
-    version: 0, // the step shown
     wanted: 0, // the step asked for last (a slow page may answer after the next was asked)
     message: null,
   };
@@ -223,7 +222,6 @@ async function replay(id) {
       return paint(null, version);
     }
     if (R.wanted !== version) return; // a later step was asked for meanwhile
-    R.version = version;
     const query = new URLSearchParams(location.search);
     query.set("v", String(version));
     history.replaceState(null, "", `?${query}`);
