@@ -4,8 +4,13 @@ pushes and views, errors, headers.
 
 What a viewer may know is built from its own event log, in order, from the fields that open cards
 by the rules: its own hand (dealt, or taken with the pile), the cards it played, the cards a Cheat
-call turns up, the Thirty-One table and every hand shown, and the whole deck once `deck_revealed`
-ends the round. A card code is any string that is exactly a code (ids and tokens never are).
+call turns up, the Thirty-One table and every hand shown, the whole deck once `deck_revealed`
+ends the round, and with `reveal: "match_end"` every deal's cards once `deals_opened` comes. A
+card code is any string that is exactly a code (ids and tokens never are).
+
+Beside the codes, what an opening proves is judged by the table's stored log, read from Redis
+(positions.py): an opening (or a salt) of a position the viewer may not know is a leak, even of a
+card code it knows — two decks hold each code twice, and the copy tells whose hand it was in.
 
 A viewer is a player, never a seat index: its seat at each version is the one its player holds
 then, followed by player id through `player_joined` and `player_left` (seats move down when a
@@ -31,6 +36,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.api.tables import Table, Tables, auth, candidates, game_moves
 from tests.conftest import ServiceProcess
+from tests.reliability import positions
 
 CARD = re.compile(r"(7|8|9|10|U|O|K|A)(H|B|L|A)|X(C|P)")
 WORD = re.compile(r"[0-9A-Za-z]+")
@@ -38,7 +44,7 @@ DECK = [r + s for s in "HBLA" for r in ("7", "8", "9", "10", "U", "O", "K", "A")
 PREVIOUS_ROUND = ("last_round", "last_call")
 """View fields that may speak of the round before the current deal (then fully revealed)."""
 GAMES_PLAYED = 16
-FIGURES = {"games": 0, "bytes": 0, "cards checked": 0, "leaks": 0}
+FIGURES = {"games": 0, "bytes": 0, "cards checked": 0, "openings checked": 0, "leaks": 0}
 
 
 class Known(NamedTuple):
@@ -92,6 +98,9 @@ def knowledge(events: list[dict[str, Any]], player: str | None) -> list[Known]:
             current |= {c for hand in data.get("hands") or [] if hand for c in hand}
         elif kind == "deck_revealed":
             current |= set(data["deck"] or [])
+        elif kind == "deals_opened":
+            current |= {opening["card"] for opening in data["openings"]}
+            ever |= current
         if gone:
             current, ever = set(), set()
         ever |= current
@@ -146,13 +155,18 @@ class Viewer:
 
 
 def check(
-    viewer: Viewer, events: list[dict[str, Any]], differences: list[str] | None = None
+    viewer: Viewer,
+    events: list[dict[str, Any]],
+    differences: list[str] | None = None,
+    stored: list[dict[str, Any]] | None = None,
 ) -> list[str]:
     """The leaks in what `viewer` received, judged by the table's log `events` as the viewer
-    reads it at the end (a player who left before the start: the spectator's, up to its leave).
+    reads it at the end (a player who left before the start: the spectator's, up to its leave),
+    and with the `stored` log (`positions.stored_log`) by the positions its openings prove.
     What differs from the log, or shows the viewer as someone else, is raised, or added to
     `differences` when given."""
     known = knowledge(events, viewer.player)
+    opened = positions.follow(stored) if stored is not None else None
     leaks: list[str] = []
 
     def differ(text: str) -> None:
@@ -164,12 +178,16 @@ def check(
         return known[min(version, len(known) - 1)]
 
     def scan(what: str, version: int, body: Any, sent: frozenset[str]) -> None:
-        current, ever, _, _ = at(version)
+        current, ever, seat, gone = at(version)
         for card, path in cards_in(body):
             FIGURES["cards checked"] += 1
             allowed = ever if any(p in PREVIOUS_ROUND for p in path) else current
             if card not in allowed | sent:
                 leaks.append(f"{viewer.name} got {card} at {'.'.join(path)} in {what} (v{version})")
+        if opened is not None:
+            proven = positions.leaks(opened, body, version, None if gone else seat)
+            FIGURES["openings checked"] += len(positions.openings_in(body))
+            leaks.extend(f"{viewer.name} got {p} in {what} (v{version})" for p in proven)
 
     def scan_view(what: str, view: dict[str, Any], sent: frozenset[str]) -> None:
         scan(what, view["version"], view, sent)
@@ -289,7 +307,10 @@ def pushed_once(frames: list[dict[str, str]], last: int) -> bool:
     return [int(f["id"]) for f in frames] == list(range(1, last + 1))
 
 
-async def play(base_url: str, kind: str, players: int, options: dict[str, Any], seed: int) -> None:
+async def play(
+    base_url: str, redis_url: str, kind: str, players: int, options: dict[str, Any], seed: int
+) -> list[str]:
+    """Play one table to its end with every viewer following it every way; its leaks."""
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
         tables = Tables(http)
@@ -375,10 +396,10 @@ async def play(base_url: str, kind: str, players: int, options: dict[str, Any], 
             if viewer.name != "host":
                 assert viewer.streamed[-1]["id"] == str(version), f"{viewer.name}'s stream lags"
             assert pushed_once(viewer.socketed, version), f"{viewer.name}'s socket"
-            leaks += check(viewer, events)
+            leaks += check(viewer, events, stored=positions.stored_log(redis_url, table.id))
         FIGURES["games"] += 1
         FIGURES["leaks"] += len(leaks)
-        assert leaks == [], leaks[:10]
+        return leaks
 
 
 async def send(
@@ -410,7 +431,9 @@ GAMES = st.one_of(
 )
 
 
-def test_no_viewer_ever_receives_a_card_it_cannot_know(service: ServiceProcess) -> None:
+def test_no_viewer_ever_receives_a_card_it_cannot_know(
+    service: ServiceProcess, redis_url: str
+) -> None:
     for key in FIGURES:
         FIGURES[key] = 0
 
@@ -425,7 +448,8 @@ def test_no_viewer_ever_receives_a_card_it_cannot_know(service: ServiceProcess) 
     )
     def one_game(game: tuple[str, int, dict[str, Any]], seed: int) -> None:
         kind, players, options = game
-        asyncio.run(play(service.url, kind, players, options, seed))
+        leaks = asyncio.run(play(service.url, redis_url, kind, players, options, seed))
+        assert leaks == [], leaks[:10]
 
     one_game()
     print("\nleak figures:", json.dumps(FIGURES))
@@ -473,3 +497,65 @@ def test_the_scanner_reads_what_sockets_pushed() -> None:
     differences: list[str] = []
     assert check(viewer, events, differences) == ["seat 1 got 7H at data.hands in stream (v3)"]
     assert pushed_once(viewer.socketed, 3) is False  # versions 1 and 2 were not pushed
+
+
+def cheat_deal(hands: list[list[str] | None], **more: Any) -> dict[str, Any]:
+    """A Cheat deal of two seats (the dealer seat 1: position i goes to seat i mod 2)."""
+    return {"type": "round_dealt", "round": 1, "dealer": 1, "set_aside": 0, "hands": hands} | more
+
+
+def test_the_scanner_judges_an_opening_by_its_position_not_its_card() -> None:
+    # two decks: seat 0 holds 7H at position 0, seat 1 the other 7H at position 1
+    deck, salts = ["7H", "7H", "8H", "8H"], [f"{n:032x}" for n in range(1, 5)]
+    stored = [
+        {"type": "player_joined", "player_id": "p0", "seat": 0},
+        {"type": "player_joined", "player_id": "p1", "seat": 1},
+        cheat_deal([["7H", "8H"], ["7H", "8H"]], deck=deck, salts=salts),
+    ]
+    events = [
+        *joins("p0", "p1"),
+        {
+            "version": 3,
+            "type": "cheat.round_dealt",
+            "at": "",
+            "data": cheat_deal([["7H", "8H"], None]),
+        },
+    ]
+
+    def opening(position: int) -> dict[str, Any]:
+        card, salt = deck[position], salts[position]
+        return {"round": 1, "position": position, "card": card, "salt": salt, "path": []}
+
+    viewer = Viewer("seat 0", "p0", "t")
+    view = {"version": 3, "me": {"id": "p0", "seat": 0}, "openings": [opening(0), opening(2)]}
+    viewer.received.append(Received("view", 3, view))
+    assert check(viewer, events, stored=stored) == []
+    view["openings"] = [opening(1)]  # the other seat's copy of a code seat 0 holds too
+    view["note"] = salts[3]
+    assert check(viewer, events, stored=stored) == [
+        "seat 0 got an opening of round 1 position 1 at openings in view (v3)",
+        "seat 0 got the salt of round 1 position 3 in view (v3)",
+    ]
+
+
+def test_deals_opened_opens_every_position_to_everyone() -> None:
+    deck, salts = ["7H", "8H"], ["a" * 32, "b" * 32]
+    opened = [
+        {"round": 1, "position": p, "card": deck[p], "salt": salts[p], "path": []} for p in (0, 1)
+    ]
+    stored = [
+        {"type": "player_joined", "player_id": "p0", "seat": 0},
+        {"type": "player_joined", "player_id": "p1", "seat": 1},
+        cheat_deal([["7H"], ["8H"]], deck=deck, salts=salts),
+        {"type": "deals_opened", "openings": opened},
+    ]
+    events = [
+        *joins("p0", "p1"),
+        {"version": 3, "type": "cheat.round_dealt", "at": "", "data": cheat_deal([None, None])},
+        {"version": 4, "type": "cheat.deals_opened", "at": "", "data": stored[-1]},
+    ]
+    spectator = Viewer("spectator", None, None)
+    assert check(spectator, events, stored=stored) == []
+    spectator.received.append(Received("events", 3, {"events": [events[-1] | {"version": 3}]}))
+    differences: list[str] = []
+    assert len(check(spectator, events, differences, stored)) == 4  # two cards, two openings

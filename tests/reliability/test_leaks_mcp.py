@@ -23,6 +23,7 @@ import pytest
 from tests.api.tables import auth
 from tests.conftest import serving
 from tests.mcp.agent import Seat, ToolFailed, call, connected, pick
+from tests.reliability import positions
 from tests.reliability.test_leaks import DECK, Received, Viewer, cards_in, check, knowledge
 
 FIGURES = {"games": 0, "results": 0, "cards checked": 0, "leaks": 0}
@@ -133,7 +134,9 @@ async def log_of(url: str, table_id: str, token: str | None) -> list[dict[str, A
     return events
 
 
-async def play(urls: list[str], kind: str, agents: int, options: dict[str, Any], seed: int) -> None:
+async def play(
+    urls: list[str], redis_url: str, kind: str, agents: int, options: dict[str, Any], seed: int
+) -> None:
     rng = random.Random(seed)
     async with connected(urls[0]) as a, connected(urls[1]) as b:
         table = await call(a, "open_table", {"kind": kind, "house_players": 1, "options": options})
@@ -158,10 +161,11 @@ async def play(urls: list[str], kind: str, agents: int, options: dict[str, Any],
             onlookers(lookers),
         )
     leaks: list[str] = []
+    stored = positions.stored_log(redis_url, table_id)
     for n, (viewer, seat) in enumerate(zip(viewers, [*seats, *lookers], strict=True)):
         events = await log_of(urls[0], table_id, viewer.token)
         received(seat.calls.answers, viewer, sent[n], events)
-        leaks += check(viewer, events)
+        leaks += check(viewer, events, stored=stored)
     FIGURES["cards checked"] += sum(
         len(list(cards_in(item.body))) for viewer in viewers for item in viewer.received
     )
@@ -192,7 +196,7 @@ async def play(urls: list[str], kind: str, agents: int, options: dict[str, Any],
     ],
 )
 async def test_no_tool_result_shows_a_card_its_viewer_cannot_know(
-    two: list[str], kind: str, agents: int, options: dict[str, Any], seed: int
+    two: list[str], redis_url: str, kind: str, agents: int, options: dict[str, Any], seed: int
 ) -> None:
-    await play(two, kind, agents, options, seed)
+    await play(two, redis_url, kind, agents, options, seed)
     print(f"MCP leak scan so far: {FIGURES}")
