@@ -6,10 +6,12 @@ import hashlib
 import random
 from typing import Any
 
+import msgspec
 import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
+from kronikas.domain import proofs
 from tests.api.tables import Table, Tables, auth
 from tests.api.test_tables import assert_problem
 
@@ -170,30 +172,49 @@ async def test_events_are_gapless_and_redacted_per_seat(tables: Tables, client: 
         assert [h is not None for h in hands] == [s == seat for s in range(3)]
 
 
-async def test_every_deal_is_committed_and_revealed(tables: Tables, client: Client) -> None:
-    table = await tables.ready("cheat", 3, {"rounds": 2, "chroniclers": True}, seed=11)
+async def test_every_deal_is_committed_and_each_card_opened_only_to_who_may_know_it(
+    tables: Tables, client: Client
+) -> None:
+    """Over HTTP: each seat's copy of each deal opens its own hand against the deal's
+    commitment and nothing else; no deck is revealed; with `reveal: "match_end"` one event
+    after the match's end opens every position of every deal to everyone."""
+    options = {"rounds": 2, "chroniclers": True, "reveal": "match_end"}
+    table = await tables.ready("cheat", 3, options, seed=11)
     await tables.play_to_end(table, random.Random(5))
-    seen: dict[int, list[dict[str, Any]]] = {}
-    for seat, token in enumerate(table.players):
-        r = await client.get(f"/v1/games/{table.id}/events", headers=auth(token))
+    seen: dict[int | None, list[dict[str, Any]]] = {}
+    for seat, token in [(None, None), *enumerate(table.players)]:
+        headers = auth(token) if token else {}
+        r = await client.get(f"/v1/games/{table.id}/events", headers=headers)
         seen[seat] = r.json()["events"]
-    deals = [e for e in seen[0] if e["type"] == "cheat.round_dealt"]
-    reveals = [e for e in seen[0] if e["type"] == "cheat.deck_revealed"]
-    assert len(deals) == len(reveals) == 2
-    for deal, reveal in zip(deals, reveals, strict=True):
-        salt, deck = reveal["data"]["salt"], reveal["data"]["deck"]
-        digest = hashlib.sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest()
-        assert digest == deal["data"]["commitment"]
-        assert sorted(deck) == sorted([*STANDARD, "XC", "XP"])
-        dealer, n = deal["data"]["dealer"], 3
-        per_seat = len(deck) // n
-        for seat in range(n):
-            mine = next(e for e in seen[seat] if e["version"] == deal["version"])["data"]["hands"][
-                seat
-            ]
-            expected = [deck[i] for i in range(per_seat * n) if (dealer + 1 + i) % n == seat]
-            assert sorted(mine) == sorted(expected)
-        assert deal["data"]["set_aside"] == len(deck) - per_seat * n
+    assert not any(e["type"] == "cheat.deck_revealed" for e in seen[None])
+    deals = {e["version"]: e["data"] for e in seen[None] if e["type"] == "cheat.round_dealt"}
+    assert [d["round"] for d in deals.values()] == [1, 2]
+    roots = {d["round"]: (d["commitment"], d["deck_size"]) for d in deals.values()}
+    assert all(d["scheme"] == "merkle-sha256" and d["openings"] is None for d in deals.values())
+
+    def checked(opening: dict[str, Any]) -> tuple[int, int, str]:
+        commitment, size = roots[opening["round"]]
+        assert proofs.verify(msgspec.convert(opening, proofs.Opening), commitment, size)
+        return opening["round"], opening["position"], opening["card"]
+
+    for seat in range(3):
+        for e in seen[seat]:
+            if e["type"] == "cheat.round_dealt":
+                data = e["data"]
+                assert [i for i, h in enumerate(data["hands"]) if h is not None] == [seat]
+                opened = [checked(o) for o in data["openings"]]
+                assert [card for _, _, card in opened] == data["hands"][seat]
+                n, dealer = 3, data["dealer"]
+                assert sorted(p for _, p, _ in opened) == [
+                    i
+                    for i in range(data["deck_size"] - data["set_aside"])
+                    if (dealer + 1 + i) % n == seat
+                ]
+    last = seen[None][-1]
+    assert last["type"] == "cheat.deals_opened"
+    every = {checked(o) for o in last["data"]["openings"]}
+    assert {(r, p) for r, p, _ in every} == {(r, p) for r in (1, 2) for p in range(34)}
+    assert all(seen[seat][-1] == last for seat in range(3))
 
 
 STANDARD = [r + s for s in "HBLA" for r in ("7", "8", "9", "10", "U", "O", "K", "A")]
@@ -221,35 +242,37 @@ async def test_complete_games_over_http(
     assert_problem(r, 409, "game_over")
 
 
-async def test_every_thirty_one_deal_is_committed_and_revealed(
+async def test_every_thirty_one_deal_opens_a_seat_its_hand_and_everyone_the_table(
     tables: Tables, client: Client
 ) -> None:
     table = await tables.ready("thirty_one", 4, {"lives": 0, "chronicler": True}, seed=13)
     await tables.play_to_end(table, random.Random(8))
-    seen = {
-        seat: (await client.get(f"/v1/games/{table.id}/events", headers=auth(token))).json()[
-            "events"
-        ]
-        for seat, token in enumerate(table.players)
+    seen: dict[int | None, list[dict[str, Any]]] = {}
+    for viewer, headers in ((None, {}), *((s, auth(t)) for s, t in enumerate(table.players))):
+        r = await client.get(f"/v1/games/{table.id}/events", headers=headers)
+        seen[viewer] = r.json()["events"]
+        assert not any(e["type"] == "thirty_one.deck_revealed" for e in seen[viewer])
+    deals = {
+        e["data"]["round"]: e["data"] for e in seen[0] if e["type"] == "thirty_one.round_dealt"
     }
-    deals = [e for e in seen[0] if e["type"] == "thirty_one.round_dealt"]
-    reveals = {
-        e["data"]["round"]: e["data"] for e in seen[0] if e["type"] == "thirty_one.deck_revealed"
-    }
-    assert deals and len(reveals) == len(deals)
-    for deal in deals:
-        shown = reveals[deal["data"]["round"]]
-        salt, deck = shown["salt"], shown["deck"]
-        digest = hashlib.sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest()
-        assert digest == deal["data"]["commitment"]
-        assert sorted(deck) == sorted([*STANDARD, "XC"])
-        order = deal["data"]["seats"]  # players in the round, from the seat after the dealer
-        m = len(order)
-        assert deal["data"]["table"] == deck[3 * m : 3 * m + 3]
-        for seat in order:
-            mine = next(e for e in seen[seat] if e["version"] == deal["version"])
-            expected = [deck[i] for i in range(3 * m) if order[i % m] == seat]
-            assert sorted(mine["data"]["hands"][seat]) == sorted(expected)
+    assert len(deals) > 1
+    for viewer, events in seen.items():
+        for event in events:
+            opened = event["data"].get("openings") or []
+            for opening in msgspec.convert(opened, list[proofs.Opening]):
+                deal = deals[opening.round]
+                assert (deal["scheme"], deal["deck_size"]) == (proofs.SCHEME, 33)
+                assert proofs.verify(opening, deal["commitment"], deal["deck_size"])
+            if event["type"] != "thirty_one.round_dealt":
+                continue
+            mine = event["data"]
+            assert mine["deck"] is None and mine["salts"] is None
+            order, m = mine["seats"], len(mine["seats"])
+            own = [order.index(viewer) + k * m for k in range(3)] if viewer in order else []
+            table_at = [3 * m, 3 * m + 1, 3 * m + 2]
+            assert [o["position"] for o in mine["openings"]] == [*own, *table_at]
+            hand = mine["hands"][viewer] if viewer is not None else None
+            assert [o["card"] for o in mine["openings"]] == [*(hand or []), *mine["table"]]
 
 
 async def test_a_long_history_comes_in_pages_of_500_that_say_when_more_follow(

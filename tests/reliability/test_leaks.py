@@ -86,6 +86,8 @@ def knowledge(events: list[dict[str, Any]], player: str | None) -> list[Known]:
                 current |= set(data["hands"][seat])
         elif kind in ("cards_played", "pile_taken", "penalty_taken") and mine:
             current |= set(data["cards"] or [])
+        elif kind == "penalty_taken":
+            current.add("XP")  # everyone learns the uncalled play held the Pale Chronicler
         elif kind == "cheat_called":
             current |= set(data["cards"])
         elif kind in ("hand_exchanged", "hands_swapped"):
@@ -100,7 +102,6 @@ def knowledge(events: list[dict[str, Any]], player: str | None) -> list[Known]:
             current |= set(data["deck"] or [])
         elif kind == "deals_opened":
             current |= {opening["card"] for opening in data["openings"]}
-            ever |= current
         if gone:
             current, ever = set(), set()
         ever |= current

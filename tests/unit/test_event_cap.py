@@ -76,14 +76,11 @@ def thirty_one_in_round() -> thirty_one.State:
     return msgspec.structs.replace(state, match=msgspec.structs.replace(state.match, lives=lives))
 
 
-def test_thirty_one_at_the_cap_reveals_the_deck_and_the_most_lives_win() -> None:
+def test_thirty_one_at_the_cap_opens_no_hand_and_the_most_lives_win() -> None:
     state = thirty_one_in_round()
     assert isinstance(state, thirty_one.DealerChoice)
     events = thirty_one.decide(state, CapReached(), None, SeededRandomness(0))
-    assert events == [
-        DeckRevealed(round=1, salt=state.deal.salt, deck=list(state.deal.deck)),
-        thirty_one.ThirtyOneMatchEnded(winners=[0, 2], reason="event_cap"),
-    ]
+    assert events == [thirty_one.ThirtyOneMatchEnded(winners=[0, 2], reason="event_cap")]
     for event in events:
         state = thirty_one.evolve(state, event)
     assert thirty_one.is_terminal(state)
@@ -123,8 +120,9 @@ def cheat_in_round(points: tuple[int, ...]) -> cheat.ToPlay:
     assert isinstance(state, cheat.ToPlay)
     deal = state.deal
     hands = (deal.hands[0][:5], deal.hands[1][:2], deal.hands[2][:2])
+    held = (deal.held[0][:5], deal.held[1][:2], deal.held[2][:2])
     match = msgspec.structs.replace(state.match, points=points)
-    return cheat.ToPlay(match, msgspec.structs.replace(deal, hands=hands))
+    return cheat.ToPlay(match, msgspec.structs.replace(deal, hands=hands, held=held))
 
 
 @pytest.mark.parametrize(
@@ -135,14 +133,13 @@ def cheat_in_round(points: tuple[int, ...]) -> cheat.ToPlay:
         ((7, 3, 4), [0]),  # the most points win, whatever they hold
     ],
 )
-def test_cheat_at_the_cap_reveals_the_deck_the_most_points_then_fewest_cards_win(
+def test_cheat_at_the_cap_shows_no_card_the_most_points_then_fewest_cards_win(
     points: tuple[int, ...], winners: list[int]
 ) -> None:
     state: cheat.State = cheat_in_round(points)
     assert isinstance(state, cheat.ToPlay)
     events = cheat.decide(state, CapReached(), None, SeededRandomness(0))
     assert events == [
-        DeckRevealed(round=1, salt=state.deal.salt, deck=list(state.deal.deck)),
         cheat.CheatMatchEnded(winners=winners, points=list(points), reason="event_cap"),
     ]
     for event in events:
@@ -217,11 +214,11 @@ async def test_the_command_that_reaches_the_cap_appends_its_events_and_then_the_
         answer = json.loads((await w.games.command(s.game_id, s.token(mover), command, b"")).body)
     assert mover is not None
     types = [e["type"] for e in answer["events"]]
-    assert types[-2:] == ["thirty_one.deck_revealed", "thirty_one.match_ended"]
+    assert types[-1] == "thirty_one.match_ended"  # a round cut short opens no hand
     assert types[0] in ("thirty_one.card_swapped", "thirty_one.passed", "thirty_one.hand_kept")
     ended = answer["events"][-1]
     assert ended["data"] == {"type": "match_ended", "winners": [0, 1], "reason": "event_cap"}
-    assert answer["version"] == ended["version"] == 32, "the move's event is the 30th"
+    assert answer["version"] == ended["version"] == 31, "the move's event is the 30th"
     game = answer["game"]
     assert (game["status"], game["end_reason"], game["winners"]) == (
         "finished",
@@ -234,10 +231,10 @@ async def test_the_command_that_reaches_the_cap_appends_its_events_and_then_the_
     with pytest.raises(GameOver):
         await w.games.command(s.game_id, s.token(1 - mover), Leave(), b"")
     log = await stored(w.store, s.game_id)
-    assert len(log) == 32 and tag(log[-1]) == "match_ended"
+    assert len(log) == 31 and tag(log[-1]) == "match_ended"
     # Read again by another process, the table is the same.
     again = await view(w.process(), s)
-    assert (again["status"], again["end_reason"], again["version"]) == ("finished", "event_cap", 32)
+    assert (again["status"], again["end_reason"], again["version"]) == ("finished", "event_cap", 31)
 
 
 async def test_a_lobby_churned_to_the_cap_ends_and_takes_no_more_players() -> None:

@@ -9,6 +9,7 @@ from typing import Any, TypeAlias
 from .models import (
     CheatCardsPlayedEvent,
     CheatCheatCalledEvent,
+    CheatDealsOpenedEvent,
     CheatDeckRevealedEvent,
     CheatGameCreatedEvent,
     CheatGameView,
@@ -23,6 +24,7 @@ from .models import (
     CheatSeatAwayEvent,
     CheatSeatBackEvent,
     ThirtyOneCardSwappedEvent,
+    ThirtyOneDealsOpenedEvent,
     ThirtyOneDeckRevealedEvent,
     ThirtyOneGameCreatedEvent,
     ThirtyOneGameView,
@@ -43,6 +45,7 @@ from .models import (
 GameEvent: TypeAlias = (
     CheatCardsPlayedEvent
     | CheatCheatCalledEvent
+    | CheatDealsOpenedEvent
     | CheatDeckRevealedEvent
     | CheatGameCreatedEvent
     | CheatMatchEndedEvent
@@ -56,6 +59,7 @@ GameEvent: TypeAlias = (
     | CheatSeatAwayEvent
     | CheatSeatBackEvent
     | ThirtyOneCardSwappedEvent
+    | ThirtyOneDealsOpenedEvent
     | ThirtyOneDeckRevealedEvent
     | ThirtyOneGameCreatedEvent
     | ThirtyOneHandExchangedEvent
@@ -76,6 +80,7 @@ GameEvent: TypeAlias = (
 EVENT_CLASSES: dict[str, type[GameEvent]] = {
     "cheat.cards_played": CheatCardsPlayedEvent,
     "cheat.cheat_called": CheatCheatCalledEvent,
+    "cheat.deals_opened": CheatDealsOpenedEvent,
     "cheat.deck_revealed": CheatDeckRevealedEvent,
     "cheat.game_created": CheatGameCreatedEvent,
     "cheat.match_ended": CheatMatchEndedEvent,
@@ -89,6 +94,7 @@ EVENT_CLASSES: dict[str, type[GameEvent]] = {
     "cheat.seat_away": CheatSeatAwayEvent,
     "cheat.seat_back": CheatSeatBackEvent,
     "thirty_one.card_swapped": ThirtyOneCardSwappedEvent,
+    "thirty_one.deals_opened": ThirtyOneDealsOpenedEvent,
     "thirty_one.deck_revealed": ThirtyOneDeckRevealedEvent,
     "thirty_one.game_created": ThirtyOneGameCreatedEvent,
     "thirty_one.hand_exchanged": ThirtyOneHandExchangedEvent,

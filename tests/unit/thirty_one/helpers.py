@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kronikas.adapters.randomness import SeededRandomness
+from kronikas.domain import proofs
 from kronikas.domain import thirty_one as t
 from kronikas.domain.cards import Card
 from kronikas.domain.common import DeckRevealed, Randomness, Shuffle, commitment
@@ -14,6 +15,9 @@ from kronikas.domain.thirty_one.engine import ENGINE
 from tests.unit.decider import Given
 
 SALT = "5a17" * 16
+"""The salt of a deal stored before deals were committed card by card (`old=True`)."""
+SALTS = tuple(f"{position:032x}" for position in range(33))
+"""The salts of a stacked deal: one for each position, as a deal commits to today."""
 
 
 def h(cards: str) -> list[Card]:
@@ -66,19 +70,44 @@ def dealt(
     round: int = 1,
     out: Sequence[int] = (),
     chronicler: bool = False,
+    old: bool = False,
 ) -> t.ThirtyOneRoundDealt:
-    """The deal event of a round with these hands (by seat) and table."""
+    """The deal event of a round with these hands (by seat) and table, as `Stacked` deals it;
+    `old`: as a deal was stored before deals were committed card by card."""
     deck = arrange(hands, table, dealer, n, out, chronicler)
+    seats = order_of(n, dealer, out)
+    by_seat = [list(hands[s]) if s in hands and s not in out else None for s in range(n)]
+    if old:
+        return t.ThirtyOneRoundDealt(
+            round=round,
+            dealer=dealer,
+            seats=seats,
+            hands=by_seat,
+            table=list(table),
+            commitment=commitment(deck, SALT),
+            deck=deck,
+            salt=SALT,
+        )
+    shuffle = Shuffle.committed(deck, SALTS[: len(deck)])
     return t.ThirtyOneRoundDealt(
         round=round,
         dealer=dealer,
-        seats=order_of(n, dealer, out),
-        hands=[list(hands[s]) if s in hands and s not in out else None for s in range(n)],
+        seats=seats,
+        hands=by_seat,
         table=list(table),
-        commitment=commitment(deck, SALT),
+        commitment=shuffle.commitment,
         deck=deck,
-        salt=SALT,
+        salts=list(shuffle.salts),
+        scheme=proofs.SCHEME,
+        deck_size=len(deck),
     )
+
+
+def opens(deal: t.ThirtyOneRoundDealt, cards: Sequence[Card]) -> list[proofs.Opening]:
+    """The openings of these cards of a deal (new scheme), in their order."""
+    assert deal.deck is not None and deal.salts is not None
+    tree = proofs.Tree(deal.deck, deal.salts)
+    return [tree.opening(deal.round, deal.deck.index(card)) for card in cards]
 
 
 class Stacked:
@@ -92,7 +121,7 @@ class Stacked:
     def shuffle(self, cards: Sequence[Card], round: int) -> Shuffle:
         deck = tuple(self.decks[round])
         assert sorted(deck) == sorted(cards)
-        return Shuffle.committed(deck, [SALT[:32]] * len(deck))
+        return Shuffle.committed(deck, SALTS[: len(deck)])
 
     def pick(self, n: int) -> int:
         self.picked.append(n)
@@ -113,7 +142,7 @@ def fold(events: Sequence[Any]) -> t.State:
 
 
 def revealed(deal: t.ThirtyOneRoundDealt) -> DeckRevealed:
-    """The deck_revealed event that ends the round of this deal."""
+    """The deck_revealed event that ends the round of a deal of the old scheme."""
     return DeckRevealed(round=deal.round, salt=deal.salt, deck=deal.deck)
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import thirty_one as t
-from kronikas.domain.common import DeckRevealed, IllegalMove, InvalidOptions
+from kronikas.domain.common import IllegalMove, InvalidOptions
 from kronikas.domain.seating import (
     Back,
     Leave,
@@ -23,7 +23,7 @@ from kronikas.domain.seating import (
     TimeOut,
 )
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
-from tests.unit.thirty_one.helpers import dealt, fold, given, h, lobby, run
+from tests.unit.thirty_one.helpers import dealt, fold, given, h, lobby, opens, run
 
 HANDS = {0: h("7H 8B 9L"), 1: h("AH KH 7L"), 2: h("10B UB 9B")}
 TABLE = h("AL KL 8A")
@@ -126,7 +126,7 @@ def test_time_out_makes_the_seat_away_and_the_house_plays_it() -> None:
     player = t.view(state, None, "g", 6).players[0]
     assert (player.house, player.away, player.left) == (False, True, False)
     given(*TURNS, SeatAway(seat=0)).when(t.Show(), 0, by_house=True).then(
-        [t.ThirtyOneHandShown(seat=0, hand=HANDS[0], turn=1)]
+        [t.ThirtyOneHandShown(seat=0, hand=HANDS[0], turn=1, openings=opens(CHOICE[-1], HANDS[0]))]
     )
 
 
@@ -143,7 +143,7 @@ def test_waiting_for_is_the_dealer_then_the_player_on_turn_and_nobody_outside_a_
     assert t.waiting_for(fold(TURNS)) == 0
     assert t.waiting_for(fold(LAST)) == 1
     assert t.waiting_for(fold(OVER)) is None
-    cut = next(i for i, e in enumerate(OVER) if isinstance(e, DeckRevealed)) + 1
+    cut = next(i for i, e in enumerate(OVER) if isinstance(e, t.ThirtyOneRoundEnded)) + 1
     between = fold(OVER[:cut])
     assert isinstance(between, t.RoundOver)
     assert t.waiting_for(between) is None

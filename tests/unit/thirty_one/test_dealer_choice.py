@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kronikas.domain import thirty_one as t
 from kronikas.domain.common import IllegalMove, NotYourTurn, Start
-from tests.unit.thirty_one.helpers import Stacked, arrange, dealt, given, h, lobby, revealed
+from tests.unit.thirty_one.helpers import Stacked, arrange, dealt, given, h, lobby, opens
 
 HANDS = {0: h("7H 8B 9L"), 1: h("AH KH 7L"), 2: h("10B UB 9B")}
 TABLE = h("AL KL 8A")
@@ -31,7 +31,13 @@ def test_the_dealer_exchanges_the_whole_hand_with_the_table() -> None:
     state = (
         given(*HISTORY)
         .when(t.Exchange(), 2)
-        .then([t.ThirtyOneHandExchanged(seat=2, table=h("10B UB 9B"), turn=0)])
+        .then(
+            [
+                t.ThirtyOneHandExchanged(
+                    seat=2, table=h("10B UB 9B"), turn=0, openings=opens(DEAL, HANDS[2])
+                )
+            ]
+        )
     )
     assert isinstance(state, t.Turns)
     assert state.deal.hands[2] == tuple(TABLE)
@@ -92,8 +98,8 @@ def test_three_aces_from_the_deal_win_before_the_dealers_choice() -> None:
                     out=[],
                     three_aces=1,
                     lives=[2, 3, 2],
+                    openings=opens(first, h("AH AB AL")),
                 ),
-                revealed(first),
                 dealt(next_hands, next_table, dealer=0, n=3, round=2),
             ]
         )
@@ -136,7 +142,9 @@ def test_three_aces_taken_by_the_dealers_exchange_win_at_once() -> None:
     hands = {0: h("7H 8B 9L"), 1: h("AL KH 7L"), 2: h("10B UB 9B")}
     deal = dealt(hands, table, dealer=2, n=3)
     events = given(*lobby(3), deal).when(t.Exchange(), 2).events()
-    assert events[0] == t.ThirtyOneHandExchanged(seat=2, table=h("10B UB 9B"), turn=None)
+    assert events[0] == t.ThirtyOneHandExchanged(
+        seat=2, table=h("10B UB 9B"), turn=None, openings=opens(deal, h("10B UB 9B"))
+    )
     assert events[1] == t.ThirtyOneRoundEnded(
         round=1,
         hands=[None, None, h("AH AB AA")],
@@ -145,8 +153,8 @@ def test_three_aces_taken_by_the_dealers_exchange_win_at_once() -> None:
         out=[],
         three_aces=2,
         lives=[2, 2, 3],
+        openings=opens(deal, h("AH AB AA")),
     )
-    assert events[2] == revealed(deal)
-    assert isinstance(events[3], t.ThirtyOneRoundDealt)
-    assert events[3].round == 2
-    assert events[3].dealer == 0
+    assert isinstance(events[2], t.ThirtyOneRoundDealt)
+    assert events[2].round == 2
+    assert events[2].dealer == 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kronikas.domain import thirty_one as t
 from kronikas.domain.common import IllegalMove, NotYourTurn
-from tests.unit.thirty_one.helpers import dealt, given, h, lobby, revealed
+from tests.unit.thirty_one.helpers import dealt, given, h, lobby, opens
 
 HANDS = {0: h("7H 8B 9L"), 1: h("AH KH 7L"), 2: h("10B UB 9B"), 3: h("AA 7A 8A")}
 TABLE = h("AB KL 8H")
@@ -54,9 +54,9 @@ def test_each_other_player_has_exactly_one_turn_ending_with_the_one_before_the_s
         out=[],
         three_aces=None,
         lives=[2, 3, 3, 3],
+        openings=opens(DEAL, h("7H 8B 9L AH KH 7L 10B UB 9B AA 7A 8A")),
     )
-    assert events[2] == revealed(DEAL)
-    assert isinstance(events[3], t.ThirtyOneRoundDealt)
+    assert isinstance(events[2], t.ThirtyOneRoundDealt)
 
 
 def test_show_is_not_a_move_of_the_last_circuit() -> None:
@@ -88,8 +88,12 @@ def test_a_last_circuit_swap_to_21_or_more_shows_at_once() -> None:
         .when(t.Swap(give="9B", take="AB"), 2)
         .then(
             [
-                t.ThirtyOneCardSwapped(seat=2, give="9B", take="AB", turn=2),
-                t.ThirtyOneHandShown(seat=2, hand=h("10B UB AB"), turn=3),
+                t.ThirtyOneCardSwapped(
+                    seat=2, give="9B", take="AB", turn=2, openings=opens(DEAL, ["9B"])
+                ),
+                t.ThirtyOneHandShown(
+                    seat=2, hand=h("10B UB AB"), turn=3, openings=opens(DEAL, h("10B UB AB"))
+                ),
             ]
         )
     )
@@ -101,10 +105,15 @@ def test_a_last_circuit_swap_to_21_or_more_shows_at_once() -> None:
 
 def test_a_last_circuit_swap_all_needs_21_and_shows_at_once() -> None:
     given(*SHOWN).when(t.SwapAll(), 2).raises(IllegalMove, match="at least 21")
-    given(*shown(dealt(HANDS, h("AB KB 8H"), dealer=3, n=4))).when(t.SwapAll(), 2).then(
+    rich = dealt(HANDS, h("AB KB 8H"), dealer=3, n=4)
+    given(*shown(rich)).when(t.SwapAll(), 2).then(
         [
-            t.ThirtyOneHandsSwapped(seat=2, table=h("10B UB 9B"), turn=2),
-            t.ThirtyOneHandShown(seat=2, hand=h("AB KB 8H"), turn=3),
+            t.ThirtyOneHandsSwapped(
+                seat=2, table=h("10B UB 9B"), turn=2, openings=opens(rich, h("10B UB 9B"))
+            ),
+            t.ThirtyOneHandShown(
+                seat=2, hand=h("AB KB 8H"), turn=3, openings=opens(rich, h("AB KB 8H"))
+            ),
         ]
     )
 
@@ -117,8 +126,10 @@ def test_a_last_circuit_swap_by_the_player_before_the_shower_ends_the_round() ->
     history = [*shown(rich), t.ThirtyOnePassed(seat=2, turn=3), t.ThirtyOnePassed(seat=3, turn=0)]
     events = given(*history).when(t.Swap(give="7H", take="AB"), 0).events()
     assert events[:2] == [
-        t.ThirtyOneCardSwapped(seat=0, give="7H", take="AB", turn=0),
-        t.ThirtyOneHandShown(seat=0, hand=h("AB KB 9L"), turn=None),
+        t.ThirtyOneCardSwapped(seat=0, give="7H", take="AB", turn=0, openings=opens(rich, ["7H"])),
+        t.ThirtyOneHandShown(
+            seat=0, hand=h("AB KB 9L"), turn=None, openings=opens(rich, h("AB KB 9L"))
+        ),
     ]
     ended = events[2]
     assert isinstance(ended, t.ThirtyOneRoundEnded)
@@ -137,9 +148,11 @@ def test_three_aces_in_the_last_circuit_win_and_cost_the_shower_a_life() -> None
         t.ThirtyOneHandShown(seat=1, hand=h("10H KH 7L"), turn=2),
     ]
     events = given(*history).when(t.Swap(give="9B", take="AA"), 2).events()
-    assert events[:4] == [
-        t.ThirtyOneCardSwapped(seat=2, give="9B", take="AA", turn=2),
-        t.ThirtyOneHandShown(seat=2, hand=h("AB AL AA"), turn=None),
+    assert events[:3] == [
+        t.ThirtyOneCardSwapped(seat=2, give="9B", take="AA", turn=2, openings=opens(deal, ["9B"])),
+        t.ThirtyOneHandShown(
+            seat=2, hand=h("AB AL AA"), turn=None, openings=opens(deal, h("AB AL AA"))
+        ),
         t.ThirtyOneRoundEnded(
             round=1,
             hands=[None, None, h("AB AL AA"), None],
@@ -148,11 +161,11 @@ def test_three_aces_in_the_last_circuit_win_and_cost_the_shower_a_life() -> None
             out=[],
             three_aces=2,
             lives=[2, 2, 3, 2],
+            openings=opens(deal, h("AB AL AA")),
         ),
-        revealed(deal),
     ]
-    assert isinstance(events[4], t.ThirtyOneRoundDealt)
-    assert events[4].dealer == 0
+    assert isinstance(events[3], t.ThirtyOneRoundDealt)
+    assert events[3].dealer == 0
 
 
 def test_three_aces_by_a_swap_in_the_turns_win_at_once() -> None:
@@ -160,8 +173,10 @@ def test_three_aces_by_a_swap_in_the_turns_win_at_once() -> None:
     deal = dealt(hands, h("AA KL 8H"), dealer=2, n=3)
     history = [*lobby(3), deal, t.ThirtyOneHandKept(seat=2, turn=0)]
     events = given(*history).when(t.Swap(give="9B", take="AA"), 0).events()
-    assert events[:3] == [
-        t.ThirtyOneCardSwapped(seat=0, give="9B", take="AA", turn=None),
+    assert events[:2] == [
+        t.ThirtyOneCardSwapped(
+            seat=0, give="9B", take="AA", turn=None, openings=opens(deal, ["9B"])
+        ),
         t.ThirtyOneRoundEnded(
             round=1,
             hands=[h("AB AL AA"), None, None],
@@ -170,9 +185,10 @@ def test_three_aces_by_a_swap_in_the_turns_win_at_once() -> None:
             out=[],
             three_aces=0,
             lives=[3, 2, 2],
+            openings=opens(deal, h("AB AL AA")),
         ),
-        revealed(deal),
     ]
+    assert isinstance(events[2], t.ThirtyOneRoundDealt)
 
 
 def test_three_aces_by_swap_all_taking_them_from_the_table() -> None:
@@ -180,8 +196,10 @@ def test_three_aces_by_swap_all_taking_them_from_the_table() -> None:
     deal = dealt(hands, h("AA AB AL"), dealer=2, n=3)
     history = [*lobby(3), deal, t.ThirtyOneHandKept(seat=2, turn=0)]
     events = given(*history).when(t.SwapAll(), 0).events()
-    assert events[:3] == [
-        t.ThirtyOneHandsSwapped(seat=0, table=h("7H 8B 9L"), turn=None),
+    assert events[:2] == [
+        t.ThirtyOneHandsSwapped(
+            seat=0, table=h("7H 8B 9L"), turn=None, openings=opens(deal, h("7H 8B 9L"))
+        ),
         t.ThirtyOneRoundEnded(
             round=1,
             hands=[h("AA AB AL"), None, None],
@@ -190,9 +208,10 @@ def test_three_aces_by_swap_all_taking_them_from_the_table() -> None:
             out=[],
             three_aces=0,
             lives=[3, 2, 2],
+            openings=opens(deal, h("AA AB AL")),
         ),
-        revealed(deal),
     ]
+    assert isinstance(events[2], t.ThirtyOneRoundDealt)
 
 
 def test_three_aces_with_the_chronicler() -> None:

@@ -7,17 +7,20 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from kronikas.adapters.randomness import SeededRandomness
+from kronikas.domain import proofs
 from kronikas.domain import thirty_one as t
-from kronikas.domain.common import (
-    DeckRevealed,
-    GameNotOpen,
-    GameOver,
-    NotYourTurn,
-    Start,
-    commitment,
-)
+from kronikas.domain.common import GameNotOpen, GameOver, NotYourTurn, Start
 from kronikas.domain.seating import Join
-from tests.unit.thirty_one.helpers import Stacked, arrange, dealt, h, lobby, order_of, run
+from tests.unit.thirty_one.helpers import (
+    Stacked,
+    arrange,
+    dealt,
+    h,
+    lobby,
+    opens,
+    order_of,
+    run,
+)
 
 LOSER, WORST, MIDDLE, BEST = h("7H 8B 9L"), h("7L 8H 9B"), h("AA KA 7A"), h("AB KB OB")
 TABLE = h("AL KL 8A")
@@ -146,7 +149,9 @@ def test_some_at_zero_go_out_when_not_everyone_left_would() -> None:
     rng = Stacked({1: deck(hands, 2, 3)}, dealer=2)
     state, events = run_start(3, rng, showdown(3, 2), options)
     assert t.is_terminal(state)
-    assert events[-3:] == [
+    deal = events[0]
+    assert isinstance(deal, t.ThirtyOneRoundDealt)
+    assert events[-2:] == [
         t.ThirtyOneRoundEnded(
             round=1,
             hands=[LOSER, WORST, MIDDLE],
@@ -155,8 +160,8 @@ def test_some_at_zero_go_out_when_not_everyone_left_would() -> None:
             out=[0, 1],
             three_aces=None,
             lives=[0, 0, 0],
+            openings=opens(deal, [*LOSER, *WORST, *MIDDLE]),
         ),
-        DeckRevealed(round=1, salt=events[0].salt, deck=events[0].deck),  # type: ignore[union-attr]
         t.ThirtyOneMatchEnded(winners=[2]),
     ]
 
@@ -220,7 +225,7 @@ def test_out_players_are_skipped_for_the_dealer_the_deal_and_the_turns() -> None
     assert view.thirty_one.circuit == 2, "a circuit is the 3 players still in, not the 4 seats"
 
 
-def test_the_next_round_is_dealt_at_once_with_a_new_shuffle_and_the_deck_revealed() -> None:
+def test_the_next_round_is_dealt_at_once_with_a_new_shuffle_and_no_deck_revealed() -> None:
     rng = SeededRandomness(11)
     state, events = run(lobby(3), [], rng)
     start = t.decide(state, Start(), None, rng)
@@ -229,12 +234,11 @@ def test_the_next_round_is_dealt_at_once_with_a_new_shuffle_and_the_deck_reveale
     if len(start) > 1:  # three Aces were dealt: another seed would be kinder, but it is fine
         return
     state, events = run([*lobby(3), *start], showdown(3, first.dealer), rng)
-    ended, reveal, second = events[-3:]
+    ended, second = events[-2:]
     assert isinstance(ended, t.ThirtyOneRoundEnded)
-    assert reveal == DeckRevealed(round=1, salt=first.salt, deck=first.deck)
     assert first.deck is not None
-    assert first.salt is not None
-    assert first.commitment == commitment(first.deck, first.salt)
+    assert first.salts is not None
+    assert first.commitment == proofs.Tree(first.deck, first.salts).root
     assert isinstance(second, t.ThirtyOneRoundDealt)
     assert second.round == 2
     assert second.dealer == (first.dealer + 1) % 3

@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 from kronikas.adapters.randomness import SeededRandomness
+from kronikas.domain import proofs
 from kronikas.domain import thirty_one as t
-from kronikas.domain.common import (
-    GameFull,
-    GameNotOpen,
-    IllegalMove,
-    NotYourTurn,
-    Start,
-    commitment,
-)
+from kronikas.domain.common import GameFull, GameNotOpen, IllegalMove, NotYourTurn, Start
 from kronikas.domain.seating import Join, PlayerJoined
 from tests.unit.thirty_one.helpers import Stacked, arrange, dealt, given, h, lobby
 
@@ -56,13 +50,16 @@ def test_start_draws_the_first_dealer_and_deals_from_the_seat_after_them() -> No
     assert deck[9:12] == table
 
 
-def test_the_deal_commits_to_the_whole_deck_and_keeps_it_with_its_salt() -> None:
+def test_the_deal_commits_to_each_card_of_the_deck_and_keeps_it_with_its_salts() -> None:
     rng = SeededRandomness(7)
     [deal] = given(*lobby(4)).when(Start(), None, rng).events()
     assert isinstance(deal, t.ThirtyOneRoundDealt)
     assert deal.deck is not None
-    assert deal.salt is not None
-    assert deal.commitment == commitment(deal.deck, deal.salt)
+    assert deal.salts is not None
+    assert (deal.scheme, deal.deck_size, deal.salt) == (proofs.SCHEME, 32, None)
+    assert len(set(deal.salts)) == 32 and all(len(salt) == 32 for salt in deal.salts)
+    assert deal.commitment == proofs.Tree(deal.deck, deal.salts).root
+    assert deal.openings is None  # each viewer's are made when the deal is redacted for it
     assert len(deal.deck) == 32
     dealt_cards = [card for hand in deal.hands if hand for card in hand] + deal.table
     assert len(dealt_cards) == 15

@@ -21,6 +21,7 @@ from tests.unit.thirty_one.helpers import (
     given,
     h,
     lobby,
+    opens,
     order_of,
     revealed,
     run,
@@ -39,9 +40,12 @@ def seat_out(
     dealer: int,
     options: t.ThirtyOneOptions | None = None,
 ) -> list[t.Event]:
-    """A table whose round 1 put `out` out, now at round 2's deal (dealer `dealer`)."""
+    """A table whose round 1 (dealt before deals were committed card by card) put `out` out,
+    now at round 2's deal (dealer `dealer`)."""
     assert n <= 4
-    first = dealt({s: FOUR[s] for s in range(n)}, h("OH OB OL"), dealer=(dealer - 1) % n, n=n)
+    first = dealt(
+        {s: FOUR[s] for s in range(n)}, h("OH OB OL"), dealer=(dealer - 1) % n, n=n, old=True
+    )
     return [
         *lobby(n, options),
         first,
@@ -72,11 +76,14 @@ def test_out_players_are_skipped_in_the_last_circuit_which_ends_before_the_showe
         t.ThirtyOneHandKept(seat=3, turn=0),
         t.ThirtyOnePassed(seat=0, turn=2),
     ]
+    deal = dealt(OUT_HANDS, OUT_TABLE, dealer=3, n=4, round=2, out=[1])
+    shown = opens(deal, h("10B UB 9B"))
     state = (
         given(*history)
         .when(t.Show(), 2)
-        .then([t.ThirtyOneHandShown(seat=2, hand=h("10B UB 9B"), turn=3)])
+        .then([t.ThirtyOneHandShown(seat=2, hand=h("10B UB 9B"), turn=3, openings=shown)])
     )
+    assert shown[0].round == 2
     assert isinstance(state, t.LastCircuit)
     given(*history, t.ThirtyOneHandShown(seat=2, hand=h("10B UB 9B"), turn=3)).when(
         t.Pass(), 1
@@ -94,7 +101,7 @@ def test_out_players_are_skipped_in_the_last_circuit_which_ends_before_the_showe
     assert ended.scores == [0.0, None, 29.0, 25.0]
     assert ended.lost_life == [0]
     assert ended.lives == [0, 0, 2, 1]
-    nxt = events[3]
+    nxt = events[2]
     assert isinstance(nxt, t.ThirtyOneRoundDealt)
     assert nxt.dealer == 0  # after seat 3 comes seat 0
     assert nxt.seats == [2, 3, 0]  # seat 1 is dealt nothing
@@ -160,7 +167,7 @@ def test_the_deal_skips_an_out_seat_when_the_dealer_goes_out_too() -> None:
     ended = events[1]
     assert isinstance(ended, t.ThirtyOneRoundEnded)
     assert ended.out == [0]
-    nxt = events[3]
+    nxt = events[2]
     assert isinstance(nxt, t.ThirtyOneRoundDealt)
     assert nxt.dealer == 2
     assert nxt.seats == [3, 2]
@@ -177,10 +184,17 @@ DEAL3 = {0: h("7H 8B 9L"), 1: h("AH KH 7L"), 2: h("10B UB 9B")}
 def test_the_dealer_may_exchange_whatever_the_table_scores() -> None:
     poor = h("7A 8H KB")
     assert t.score(poor) == 0
+    deal = dealt(DEAL3, poor, dealer=2, n=3)
     state = (
-        given(*lobby(3), dealt(DEAL3, poor, dealer=2, n=3))
+        given(*lobby(3), deal)
         .when(t.Exchange(), 2)
-        .then([t.ThirtyOneHandExchanged(seat=2, table=h("10B UB 9B"), turn=0)])
+        .then(
+            [
+                t.ThirtyOneHandExchanged(
+                    seat=2, table=h("10B UB 9B"), turn=0, openings=opens(deal, h("10B UB 9B"))
+                )
+            ]
+        )
     )
     view = t.view(state, 0, "g", 6)
     assert view.thirty_one is not None
@@ -220,15 +234,13 @@ def test_the_dealers_choice_comes_before_the_first_turn_of_every_round() -> None
 def test_swap_all_counts_the_chronicler_on_the_table_at_its_best() -> None:
     options = t.ThirtyOneOptions(chronicler=True)
     for table, allowed in ((h("AH 7L XC"), True), (h("7A 8H XC"), False)):
-        history = [
-            *lobby(3, options),
-            dealt(DEAL3 | {1: h("AL KL 7B")}, table, dealer=2, n=3, chronicler=True),
-            t.ThirtyOneHandKept(seat=2, turn=0),
-        ]
+        deal = dealt(DEAL3 | {1: h("AL KL 7B")}, table, dealer=2, n=3, chronicler=True)
+        history = [*lobby(3, options), deal, t.ThirtyOneHandKept(seat=2, turn=0)]
         assert ("swap_all" in t.legal(given(*history).state, 0)) is allowed
         if allowed:
+            laid = opens(deal, h("7H 8B 9L"))
             given(*history).when(t.SwapAll(), 0).then(
-                [t.ThirtyOneHandsSwapped(seat=0, table=h("7H 8B 9L"), turn=1)]
+                [t.ThirtyOneHandsSwapped(seat=0, table=h("7H 8B 9L"), turn=1, openings=laid)]
             )
         else:
             given(*history).when(t.SwapAll(), 0).raises(IllegalMove, match="scores 0")
@@ -255,14 +267,17 @@ def test_a_pass_in_one_round_does_not_forbid_a_pass_in_the_next() -> None:
 
 
 def test_a_player_who_passed_may_show_on_the_next_turn() -> None:
+    deal = dealt({0: LOSER, 1: MIDDLE}, h("AL KL 8A"), dealer=1, n=2)
     history = [
         *lobby(2),
-        dealt({0: LOSER, 1: MIDDLE}, h("AL KL 8A"), dealer=1, n=2),
+        deal,
         t.ThirtyOneHandKept(seat=1, turn=0),
         t.ThirtyOnePassed(seat=0, turn=1),
         t.ThirtyOnePassed(seat=1, turn=0),
     ]
-    given(*history).when(t.Show(), 0).then([t.ThirtyOneHandShown(seat=0, hand=LOSER, turn=1)])
+    given(*history).when(t.Show(), 0).then(
+        [t.ThirtyOneHandShown(seat=0, hand=LOSER, turn=1, openings=opens(deal, LOSER))]
+    )
 
 
 # The last circuit: swap or swap_all only to a hand of 21 or more (XC at its best), shown at once.
@@ -271,9 +286,10 @@ def test_a_player_who_passed_may_show_on_the_next_turn() -> None:
 def test_the_last_circuits_21_counts_the_chronicler_at_its_best() -> None:
     options = t.ThirtyOneOptions(chronicler=True)
     hands = {0: h("7H 8B 9L"), 1: h("10B UB 9B"), 2: h("AA 7L 8L")}
+    deal = dealt(hands, h("XC 9A 8H"), dealer=2, n=3, chronicler=True)
     history = [
         *lobby(3, options),
-        dealt(hands, h("XC 9A 8H"), dealer=2, n=3, chronicler=True),
+        deal,
         t.ThirtyOneHandKept(seat=2, turn=0),
         t.ThirtyOneHandShown(seat=0, hand=h("7H 8B 9L"), turn=1),
         t.ThirtyOnePassed(seat=1, turn=2),
@@ -283,8 +299,10 @@ def test_the_last_circuits_21_counts_the_chronicler_at_its_best() -> None:
     given(*history).when(t.Swap(give="7L", take="9A"), 2).raises(IllegalMove, match="score 0")
     events = given(*history).when(t.Swap(give="8L", take="XC"), 2).events()
     assert events[:2] == [
-        t.ThirtyOneCardSwapped(seat=2, give="8L", take="XC", turn=2),
-        t.ThirtyOneHandShown(seat=2, hand=h("AA 7L XC"), turn=None),
+        t.ThirtyOneCardSwapped(seat=2, give="8L", take="XC", turn=2, openings=opens(deal, ["8L"])),
+        t.ThirtyOneHandShown(
+            seat=2, hand=h("AA 7L XC"), turn=None, openings=opens(deal, h("AA 7L XC"))
+        ),
     ]
     ended = events[2]
     assert isinstance(ended, t.ThirtyOneRoundEnded)
@@ -323,9 +341,13 @@ def test_three_aces_by_swap_all_in_the_last_circuit_win_at_once() -> None:
         t.ThirtyOneHandShown(seat=0, hand=h("7H 8B 9L"), turn=1),
     ]
     events = given(*history).when(t.SwapAll(), 1).events()
-    assert events[:4] == [
-        t.ThirtyOneHandsSwapped(seat=1, table=h("10H KH 7L"), turn=1),
-        t.ThirtyOneHandShown(seat=1, hand=h("AA AB AL"), turn=None),
+    assert events[:3] == [
+        t.ThirtyOneHandsSwapped(
+            seat=1, table=h("10H KH 7L"), turn=1, openings=opens(deal, h("10H KH 7L"))
+        ),
+        t.ThirtyOneHandShown(
+            seat=1, hand=h("AA AB AL"), turn=None, openings=opens(deal, h("AA AB AL"))
+        ),
         t.ThirtyOneRoundEnded(
             round=1,
             hands=[None, h("AA AB AL"), None],
@@ -334,9 +356,10 @@ def test_three_aces_by_swap_all_in_the_last_circuit_win_at_once() -> None:
             out=[],
             three_aces=1,
             lives=[2, 3, 2],
+            openings=opens(deal, h("AA AB AL")),
         ),
-        revealed(deal),
     ]
+    assert isinstance(events[3], t.ThirtyOneRoundDealt)
 
 
 def test_two_aces_and_the_chronicler_dealt_win_before_the_dealers_choice() -> None:
@@ -377,19 +400,18 @@ def test_three_aces_in_a_later_deal_end_that_round_in_the_same_decision() -> Non
     assert [type(e) for e in events] == [
         t.ThirtyOnePassed,
         t.ThirtyOneRoundEnded,
-        DeckRevealed,
         t.ThirtyOneRoundDealt,
         t.ThirtyOneRoundEnded,
-        DeckRevealed,
         t.ThirtyOneRoundDealt,
     ]
-    second = events[4]
+    second = events[3]
     assert isinstance(second, t.ThirtyOneRoundEnded)
     assert second.round == 2
     assert second.three_aces == 1
     assert second.lost_life == [0, 2]
     assert second.lives == [1, 3, 2]  # seat 0 lost round 1 as well
-    assert events[6] == dealt(plain, h("KA OA UA"), dealer=1, n=3, round=3)
+    assert second.openings == opens(dealt(aces, h("KL OL 8A"), dealer=0, n=3, round=2), aces[1])
+    assert events[4] == dealt(plain, h("KA OA UA"), dealer=1, n=3, round=3)
 
 
 def test_three_aces_dealt_can_end_the_match_at_once() -> None:
@@ -400,7 +422,6 @@ def test_three_aces_dealt_can_end_the_match_at_once() -> None:
     assert [type(e) for e in events] == [
         t.ThirtyOneRoundDealt,
         t.ThirtyOneRoundEnded,
-        DeckRevealed,
         t.ThirtyOneMatchEnded,
     ]
     assert events[1] == t.ThirtyOneRoundEnded(
@@ -411,8 +432,9 @@ def test_three_aces_dealt_can_end_the_match_at_once() -> None:
         out=[1],
         three_aces=0,
         lives=[0, 0],
+        openings=opens(dealt(hands, h("7H 8B 9L"), dealer=1, n=2), h("AH AB AL")),
     )
-    assert events[3] == t.ThirtyOneMatchEnded(winners=[0])
+    assert events[2] == t.ThirtyOneMatchEnded(winners=[0])
 
 
 def test_three_aces_cost_only_players_still_in_the_match_and_drown_a_swimmer() -> None:
@@ -423,6 +445,7 @@ def test_three_aces_cost_only_players_still_in_the_match_and_drown_a_swimmer() -
         t.ThirtyOneHandKept(seat=3, turn=0),
     ]
     events = given(*history).when(t.Swap(give="9B", take="AA"), 0).events()
+    deal = dealt(hands, h("AA KL 8H"), dealer=3, n=4, round=2, out=[1])
     assert events[1] == t.ThirtyOneRoundEnded(
         round=2,
         hands=[h("AB AL AA"), None, None, None],
@@ -431,8 +454,9 @@ def test_three_aces_cost_only_players_still_in_the_match_and_drown_a_swimmer() -
         out=[2],
         three_aces=0,
         lives=[2, 0, 0, 0],
+        openings=opens(deal, h("AB AL AA")),
     )
-    nxt = events[3]
+    nxt = events[2]
     assert isinstance(nxt, t.ThirtyOneRoundDealt)
     assert nxt.dealer == 0
     assert nxt.seats == [3, 0]
@@ -489,8 +513,8 @@ def test_nobody_is_out_when_every_player_still_in_would_be_although_a_seat_is_al
     assert ended.lost_life == [0, 2]
     assert ended.out == []
     assert ended.lives == [0, 0, 0]
-    assert isinstance(events[3], t.ThirtyOneRoundDealt)
-    assert events[3].seats == [2, 0]
+    assert isinstance(events[2], t.ThirtyOneRoundDealt)
+    assert events[2].seats == [2, 0]
 
 
 # The view's fields, phase by phase, and what it hides.
@@ -528,8 +552,31 @@ def test_the_view_follows_a_round_phase_by_phase() -> None:
     assert [(p.lives, p.out) for p in view.players] == [(2, False), (3, False), (3, False)]
 
 
-def test_the_undealt_rest_is_in_no_view_or_event_until_the_deck_is_revealed() -> None:
+def test_the_undealt_rest_is_in_no_view_or_event_even_after_the_round() -> None:
     deal = dealt(DEAL3, h("AL KL 8A"), dealer=2, n=3)
+    assert deal.deck is not None
+    rest = set(deal.deck[12:])
+    history: list[t.Event] = [*lobby(3), deal]
+    moves: list[tuple[int, t.Command]] = [(2, t.Keep()), (0, t.Swap(give="7H", take="8A"))]
+    moves += [(1, t.SwapAll()), (2, t.Pass()), (0, t.Show()), (1, t.Pass())]
+    for seat, command in moves:
+        _, events = run(history, [(seat, command)])
+        history += events
+        for viewer in (None, 0, 1, 2):
+            view = msgspec.json.encode(t.view(fold(history), viewer, "g", len(history))).decode()
+            assert not any(f'"{card}"' in view for card in rest), (viewer, command)
+    _, events = run(history, [(2, t.Pass())])
+    assert isinstance(events[1], t.ThirtyOneRoundEnded)
+    assert isinstance(events[2], t.ThirtyOneRoundDealt)  # the next round: another deck
+    assert not any(isinstance(event, DeckRevealed) for event in events)
+    for viewer in (None, 0, 1, 2):
+        for event in [*history, *events[:2]]:
+            seen = msgspec.json.encode(t.redact(event, viewer)).decode()
+            assert not any(f'"{card}"' in seen for card in rest), (viewer, event)
+
+
+def test_an_old_deals_undealt_rest_is_in_no_view_or_event_until_its_deck_is_revealed() -> None:
+    deal = dealt(DEAL3, h("AL KL 8A"), dealer=2, n=3, old=True)
     assert deal.deck is not None
     rest = set(deal.deck[12:])
     history: list[t.Event] = [*lobby(3), deal]

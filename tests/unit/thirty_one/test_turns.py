@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from kronikas.domain import thirty_one as t
 from kronikas.domain.common import IllegalMove, NotYourTurn
-from tests.unit.thirty_one.helpers import dealt, given, h, lobby
+from tests.unit.thirty_one.helpers import dealt, given, h, lobby, opens
 
 HANDS = {0: h("7H 8B 9L"), 1: h("AH KH 7L"), 2: h("10B UB 9B")}
 RICH_TABLE = h("AL KL 8A")  # scores 21
 POOR_TABLE = h("7A 8H KB")  # scores 0
+
+
+def deal(table: list[str] = RICH_TABLE) -> t.ThirtyOneRoundDealt:
+    """The round's deal: dealer 2, these hands and this table."""
+    return dealt(HANDS, table, dealer=2, n=3)
 
 
 def turns(
@@ -17,7 +22,7 @@ def turns(
     """Three players, dealer 2 kept: seat 0 is on turn."""
     return [
         *lobby(3, options),
-        dealt(HANDS, table, dealer=2, n=3),
+        deal(table),
         t.ThirtyOneHandKept(seat=2, turn=0),
     ]
 
@@ -30,7 +35,13 @@ def test_swap_exchanges_one_hand_card_with_one_table_card() -> None:
     state = (
         given(*turns())
         .when(t.Swap(give="8B", take="KL"), 0)
-        .then([t.ThirtyOneCardSwapped(seat=0, give="8B", take="KL", turn=1)])
+        .then(
+            [
+                t.ThirtyOneCardSwapped(
+                    seat=0, give="8B", take="KL", turn=1, openings=opens(deal(), ["8B"])
+                )
+            ]
+        )
     )
     assert isinstance(state, t.Turns)
     assert state.deal.hands[0] == ("7H", "KL", "9L")
@@ -52,7 +63,13 @@ def test_swap_all_exchanges_hand_and_table_when_the_table_scores_21_or_more() ->
     state = (
         given(*turns())
         .when(t.SwapAll(), 0)
-        .then([t.ThirtyOneHandsSwapped(seat=0, table=h("7H 8B 9L"), turn=1)])
+        .then(
+            [
+                t.ThirtyOneHandsSwapped(
+                    seat=0, table=h("7H 8B 9L"), turn=1, openings=opens(deal(), HANDS[0])
+                )
+            ]
+        )
     )
     assert isinstance(state, t.Turns)
     assert state.deal.hands[0] == tuple(RICH_TABLE)
@@ -105,7 +122,13 @@ def test_show_is_allowed_on_the_first_turn_and_starts_the_last_circuit() -> None
     state = (
         given(*turns())
         .when(t.Show(), 0)
-        .then([t.ThirtyOneHandShown(seat=0, hand=h("7H 8B 9L"), turn=1)])
+        .then(
+            [
+                t.ThirtyOneHandShown(
+                    seat=0, hand=h("7H 8B 9L"), turn=1, openings=opens(deal(), HANDS[0])
+                )
+            ]
+        )
     )
     assert isinstance(state, t.LastCircuit)
     assert state.shower == 0
@@ -118,7 +141,9 @@ def test_show_is_allowed_on_the_first_turn_and_starts_the_last_circuit() -> None
 
 def test_show_is_allowed_whatever_the_hand_scores() -> None:
     assert t.score(HANDS[0]) == 0
-    given(*turns()).when(t.Show(), 0).then([t.ThirtyOneHandShown(seat=0, hand=HANDS[0], turn=1)])
+    given(*turns()).when(t.Show(), 0).then(
+        [t.ThirtyOneHandShown(seat=0, hand=HANDS[0], turn=1, openings=opens(deal(), HANDS[0]))]
+    )
 
 
 def test_only_the_player_on_turn_may_act() -> None:
@@ -134,7 +159,17 @@ def test_thirty_one_does_not_end_the_turns() -> None:
     state = (
         given(*history)
         .when(t.Swap(give="7L", take="10H"), 1)
-        .then([t.ThirtyOneCardSwapped(seat=1, give="7L", take="10H", turn=2)])
+        .then(
+            [
+                t.ThirtyOneCardSwapped(
+                    seat=1,
+                    give="7L",
+                    take="10H",
+                    turn=2,
+                    openings=opens(deal(h("10H 9A 8A")), ["7L"]),
+                )
+            ]
+        )
     )
     assert isinstance(state, t.Turns)
     assert t.score(state.deal.hands[1]) == 62
@@ -155,7 +190,7 @@ def test_max_circuits_forces_a_show_after_that_many_full_circuits() -> None:
     for command in (t.Swap(give="7H", take="AL"), t.SwapAll(), t.Pass()):
         given(*history).when(command, 0).raises(IllegalMove, match="only show")
     given(*history).when(t.Show(), 0).then(
-        [t.ThirtyOneHandShown(seat=0, hand=h("7H 8B 9L"), turn=1)]
+        [t.ThirtyOneHandShown(seat=0, hand=h("7H 8B 9L"), turn=1, openings=opens(deal(), HANDS[0]))]
     )
 
 

@@ -6,10 +6,11 @@ import typing
 
 import msgspec
 
+from kronikas.domain import proofs
 from kronikas.domain import thirty_one as t
-from kronikas.domain.common import DeckRevealed
+from kronikas.domain.common import DealsOpened, DeckRevealed
 from kronikas.domain.seating import PlayerJoined
-from tests.unit.thirty_one.helpers import dealt, given, h, lobby
+from tests.unit.thirty_one.helpers import dealt, given, h, lobby, opens
 
 HANDS = {0: h("7H 8B 9L"), 1: h("AH KH 7L"), 2: h("10B UB 9B")}
 TABLE = h("AL KL 8A")
@@ -38,6 +39,7 @@ API_FIELDS = {
     "thirty_one",
     "last_round",
     "deadline",
+    "openings",
 }
 
 
@@ -60,6 +62,7 @@ def test_the_view_has_every_api_field_and_no_cheat_block() -> None:
         "max_circuits": 20,
         "chronicler": False,
         "turn_seconds": None,
+        "reveal": "never",
     }
     assert body["seeded"] is False
     assert body["round"] == 1
@@ -96,9 +99,15 @@ def test_the_view_has_every_api_field_and_no_cheat_block() -> None:
         "shown": [["7H", "8B", "9L"], None, None],
         "circuit": None,
         "passed": [],
+        "commitment": DEAL.commitment,
+        "scheme": "merkle-sha256",
+        "deck_size": 32,
     }
     assert body["last_round"] is None
     assert body["deadline"] is None
+    # seat 1's hand, the table and seat 0's shown hand, by position
+    seen = sorted(opens(DEAL, [*HANDS[1], *TABLE, *HANDS[0]]), key=lambda o: o.position)
+    assert body["openings"] == msgspec.json.decode(msgspec.json.encode(seen))
 
 
 def test_a_spectator_sees_no_hand_and_no_legal_moves() -> None:
@@ -142,10 +151,13 @@ def test_the_deal_shows_a_viewer_only_their_own_hand_the_table_and_the_commitmen
     assert mine.commitment == DEAL.commitment
     assert mine.deck is None
     assert mine.salt is None
+    assert mine.salts is None
+    assert (mine.scheme, mine.deck_size) == (proofs.SCHEME, 32)
     spectator = t.redact(DEAL, None)
     assert isinstance(spectator, t.ThirtyOneRoundDealt)
     assert spectator.hands == [None, None, None]
     assert spectator.deck is None
+    assert spectator.salts is None
 
 
 def test_shows_swaps_round_ends_and_the_revealed_deck_are_public() -> None:
@@ -159,6 +171,9 @@ def test_shows_swaps_round_ends_and_the_revealed_deck_are_public() -> None:
         t.ThirtyOneHandShown(seat=0, hand=h("7H 8H 9H"), turn=1),
         DeckRevealed(round=1, salt=DEAL.salt, deck=DEAL.deck),
         t.ThirtyOneMatchEnded(winners=[1]),
+        t.ThirtyOneCardSwapped(seat=0, give="7H", take="AL", turn=1, openings=opens(DEAL, ["7H"])),
+        t.ThirtyOneHandShown(seat=0, hand=HANDS[0], turn=1, openings=opens(DEAL, HANDS[0])),
+        DealsOpened(openings=opens(DEAL, DEAL.deck or [])),
     ]
     for event in public:
         for viewer in (None, 0, 1, 2):
@@ -188,6 +203,7 @@ def test_every_wire_type_has_a_unique_name_and_events_have_past_tense_tags() -> 
         "round_ended",
         "deck_revealed",
         "match_ended",
+        "deals_opened",
         "player_left",
         "seat_away",
         "seat_back",

@@ -8,6 +8,7 @@ from .cheat_called import CheatCalled
 from .cheat_cards_played import CheatCardsPlayed
 from .cheat_cards_played_event import CheatCardsPlayedEvent
 from .cheat_cheat_called_event import CheatCheatCalledEvent
+from .cheat_deals_opened_event import CheatDealsOpenedEvent
 from .cheat_deck_revealed_event import CheatDeckRevealedEvent
 from .cheat_game_created import CheatGameCreated
 from .cheat_game_created_event import CheatGameCreatedEvent
@@ -19,6 +20,7 @@ from .cheat_match_ended_event import CheatMatchEndedEvent
 from .cheat_my_hand import CheatMyHand
 from .cheat_my_hand_rank_counts import CheatMyHandRankCounts
 from .cheat_options import CheatOptions
+from .cheat_options_reveal import CheatOptionsReveal
 from .cheat_penalty import CheatPenalty
 from .cheat_penalty_taken import CheatPenaltyTaken
 from .cheat_penalty_taken_event import CheatPenaltyTakenEvent
@@ -29,6 +31,8 @@ from .cheat_play_accepted_event import CheatPlayAcceptedEvent
 from .cheat_player_joined_event import CheatPlayerJoinedEvent
 from .cheat_player_left_event import CheatPlayerLeftEvent
 from .cheat_player_view import CheatPlayerView
+from .cheat_record_table import CheatRecordTable
+from .cheat_record_table_status import CheatRecordTableStatus
 from .cheat_round_dealt import CheatRoundDealt
 from .cheat_round_dealt_event import CheatRoundDealtEvent
 from .cheat_round_ended import CheatRoundEnded
@@ -37,14 +41,17 @@ from .cheat_round_result import CheatRoundResult
 from .cheat_seat_away_event import CheatSeatAwayEvent
 from .cheat_seat_back_event import CheatSeatBackEvent
 from .cheat_table_options import CheatTableOptions
+from .cheat_table_options_reveal_type_0 import CheatTableOptionsRevealType0
 from .cheat_table_view import CheatTableView
 from .command_result import CommandResult
 from .create_cheat_game import CreateCheatGame
 from .create_thirty_one_game import CreateThirtyOneGame
 from .created import Created
+from .deals_opened import DealsOpened
 from .deck_revealed import DeckRevealed
 from .event_page import EventPage
 from .exchange import Exchange
+from .game_record import GameRecord
 from .health import Health
 from .house_seated import HouseSeated
 from .join_request import JoinRequest
@@ -60,9 +67,11 @@ from .lobby import Lobby
 from .lobby_entry import LobbyEntry
 from .lobby_entry_kind import LobbyEntryKind
 from .lobby_entry_status import LobbyEntryStatus
+from .opening import Opening
 from .option_info import OptionInfo
 from .option_info_type import OptionInfoType
 from .pass_ import Pass
+from .past_views import PastViews
 from .play import Play
 from .player_joined import PlayerJoined
 from .player_left import PlayerLeft
@@ -86,6 +95,7 @@ from .swap import Swap
 from .swap_all import SwapAll
 from .thirty_one_card_swapped import ThirtyOneCardSwapped
 from .thirty_one_card_swapped_event import ThirtyOneCardSwappedEvent
+from .thirty_one_deals_opened_event import ThirtyOneDealsOpenedEvent
 from .thirty_one_deck_revealed_event import ThirtyOneDeckRevealedEvent
 from .thirty_one_game_created import ThirtyOneGameCreated
 from .thirty_one_game_created_event import ThirtyOneGameCreatedEvent
@@ -103,11 +113,14 @@ from .thirty_one_match_ended import ThirtyOneMatchEnded
 from .thirty_one_match_ended_event import ThirtyOneMatchEndedEvent
 from .thirty_one_my_hand import ThirtyOneMyHand
 from .thirty_one_options import ThirtyOneOptions
+from .thirty_one_options_reveal import ThirtyOneOptionsReveal
 from .thirty_one_passed import ThirtyOnePassed
 from .thirty_one_passed_event import ThirtyOnePassedEvent
 from .thirty_one_player_joined_event import ThirtyOnePlayerJoinedEvent
 from .thirty_one_player_left_event import ThirtyOnePlayerLeftEvent
 from .thirty_one_player_view import ThirtyOnePlayerView
+from .thirty_one_record_table import ThirtyOneRecordTable
+from .thirty_one_record_table_status import ThirtyOneRecordTableStatus
 from .thirty_one_round_dealt import ThirtyOneRoundDealt
 from .thirty_one_round_dealt_event import ThirtyOneRoundDealtEvent
 from .thirty_one_round_ended import ThirtyOneRoundEnded
@@ -117,6 +130,7 @@ from .thirty_one_seat_away_event import ThirtyOneSeatAwayEvent
 from .thirty_one_seat_back_event import ThirtyOneSeatBackEvent
 from .thirty_one_swap_choice import ThirtyOneSwapChoice
 from .thirty_one_table_options import ThirtyOneTableOptions
+from .thirty_one_table_options_reveal import ThirtyOneTableOptionsReveal
 from .thirty_one_table_view import ThirtyOneTableView
 from .thirty_one_table_view_phase import ThirtyOneTableViewPhase
 
@@ -129,6 +143,7 @@ __all__ = (
     "CheatCardsPlayed",
     "CheatCardsPlayedEvent",
     "CheatCheatCalledEvent",
+    "CheatDealsOpenedEvent",
     "CheatDeckRevealedEvent",
     "CheatGameCreated",
     "CheatGameCreatedEvent",
@@ -140,6 +155,7 @@ __all__ = (
     "CheatMyHand",
     "CheatMyHandRankCounts",
     "CheatOptions",
+    "CheatOptionsReveal",
     "CheatPenalty",
     "CheatPenaltyTaken",
     "CheatPenaltyTakenEvent",
@@ -150,6 +166,8 @@ __all__ = (
     "CheatPlayerJoinedEvent",
     "CheatPlayerLeftEvent",
     "CheatPlayerView",
+    "CheatRecordTable",
+    "CheatRecordTableStatus",
     "CheatRoundDealt",
     "CheatRoundDealtEvent",
     "CheatRoundEnded",
@@ -158,14 +176,17 @@ __all__ = (
     "CheatSeatAwayEvent",
     "CheatSeatBackEvent",
     "CheatTableOptions",
+    "CheatTableOptionsRevealType0",
     "CheatTableView",
     "CommandResult",
     "CreateCheatGame",
     "Created",
     "CreateThirtyOneGame",
+    "DealsOpened",
     "DeckRevealed",
     "EventPage",
     "Exchange",
+    "GameRecord",
     "Health",
     "HouseSeated",
     "Joined",
@@ -181,9 +202,11 @@ __all__ = (
     "LobbyEntry",
     "LobbyEntryKind",
     "LobbyEntryStatus",
+    "Opening",
     "OptionInfo",
     "OptionInfoType",
     "Pass",
+    "PastViews",
     "Play",
     "PlayerJoined",
     "PlayerLeft",
@@ -207,6 +230,7 @@ __all__ = (
     "SwapAll",
     "ThirtyOneCardSwapped",
     "ThirtyOneCardSwappedEvent",
+    "ThirtyOneDealsOpenedEvent",
     "ThirtyOneDeckRevealedEvent",
     "ThirtyOneGameCreated",
     "ThirtyOneGameCreatedEvent",
@@ -224,11 +248,14 @@ __all__ = (
     "ThirtyOneMatchEndedEvent",
     "ThirtyOneMyHand",
     "ThirtyOneOptions",
+    "ThirtyOneOptionsReveal",
     "ThirtyOnePassed",
     "ThirtyOnePassedEvent",
     "ThirtyOnePlayerJoinedEvent",
     "ThirtyOnePlayerLeftEvent",
     "ThirtyOnePlayerView",
+    "ThirtyOneRecordTable",
+    "ThirtyOneRecordTableStatus",
     "ThirtyOneRoundDealt",
     "ThirtyOneRoundDealtEvent",
     "ThirtyOneRoundEnded",
@@ -238,6 +265,7 @@ __all__ = (
     "ThirtyOneSeatBackEvent",
     "ThirtyOneSwapChoice",
     "ThirtyOneTableOptions",
+    "ThirtyOneTableOptionsReveal",
     "ThirtyOneTableView",
     "ThirtyOneTableViewPhase",
 )

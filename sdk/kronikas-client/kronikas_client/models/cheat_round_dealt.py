@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.opening import Opening
+
 
 T = TypeVar("T", bound="CheatRoundDealt")
 
@@ -16,10 +20,14 @@ class CheatRoundDealt:
         commitment (str):
         dealer (int):
         deck (list[str] | None):
+        deck_size (int | None):
         hands (list[list[str] | None]):
+        openings (list[Opening] | None):
         rank (str):
         round_ (int):
         salt (None | str):
+        salts (list[str] | None):
+        scheme (str):  Default: 'deck-sha256'.
         set_aside (int):
         set_aside_cards (list[str] | None):
         turn (int):
@@ -29,13 +37,17 @@ class CheatRoundDealt:
     commitment: str
     dealer: int
     deck: list[str] | None
+    deck_size: int | None
     hands: list[list[str] | None]
+    openings: list[Opening] | None
     rank: str
     round_: int
     salt: None | str
+    salts: list[str] | None
     set_aside: int
     set_aside_cards: list[str] | None
     turn: int
+    scheme: str = "deck-sha256"
     type_: Literal["round_dealt"] = "round_dealt"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -51,6 +63,9 @@ class CheatRoundDealt:
         else:
             deck = self.deck
 
+        deck_size: int | None
+        deck_size = self.deck_size
+
         hands = []
         for hands_item_data in self.hands:
             hands_item: list[str] | None
@@ -61,12 +76,31 @@ class CheatRoundDealt:
                 hands_item = hands_item_data
             hands.append(hands_item)
 
+        openings: list[dict[str, Any]] | None
+        if isinstance(self.openings, list):
+            openings = []
+            for openings_type_0_item_data in self.openings:
+                openings_type_0_item = openings_type_0_item_data.to_dict()
+                openings.append(openings_type_0_item)
+
+        else:
+            openings = self.openings
+
         rank = self.rank
 
         round_ = self.round_
 
         salt: None | str
         salt = self.salt
+
+        salts: list[str] | None
+        if isinstance(self.salts, list):
+            salts = self.salts
+
+        else:
+            salts = self.salts
+
+        scheme = self.scheme
 
         set_aside = self.set_aside
 
@@ -88,10 +122,14 @@ class CheatRoundDealt:
                 "commitment": commitment,
                 "dealer": dealer,
                 "deck": deck,
+                "deck_size": deck_size,
                 "hands": hands,
+                "openings": openings,
                 "rank": rank,
                 "round": round_,
                 "salt": salt,
+                "salts": salts,
+                "scheme": scheme,
                 "set_aside": set_aside,
                 "set_aside_cards": set_aside_cards,
                 "turn": turn,
@@ -103,6 +141,8 @@ class CheatRoundDealt:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.opening import Opening  # noqa: PLC0415
+
         d = dict(src_dict)
         commitment = d.pop("commitment")
 
@@ -122,6 +162,13 @@ class CheatRoundDealt:
             return cast(list[str] | None, data)
 
         deck = _parse_deck(d.pop("deck"))
+
+        def _parse_deck_size(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        deck_size = _parse_deck_size(d.pop("deck_size"))
 
         hands = []
         _hands = d.pop("hands")
@@ -144,6 +191,26 @@ class CheatRoundDealt:
 
             hands.append(hands_item)
 
+        def _parse_openings(data: object) -> list[Opening] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                openings_type_0 = []
+                _openings_type_0 = data
+                for openings_type_0_item_data in _openings_type_0:
+                    openings_type_0_item = Opening.from_dict(openings_type_0_item_data)
+
+                    openings_type_0.append(openings_type_0_item)
+
+                return openings_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[Opening] | None, data)
+
+        openings = _parse_openings(d.pop("openings"))
+
         rank = d.pop("rank")
 
         round_ = d.pop("round")
@@ -154,6 +221,23 @@ class CheatRoundDealt:
             return cast(None | str, data)
 
         salt = _parse_salt(d.pop("salt"))
+
+        def _parse_salts(data: object) -> list[str] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                salts_type_0 = cast(list[str], data)
+
+                return salts_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None, data)
+
+        salts = _parse_salts(d.pop("salts"))
+
+        scheme = d.pop("scheme")
 
         set_aside = d.pop("set_aside")
 
@@ -182,10 +266,14 @@ class CheatRoundDealt:
             commitment=commitment,
             dealer=dealer,
             deck=deck,
+            deck_size=deck_size,
             hands=hands,
+            openings=openings,
             rank=rank,
             round_=round_,
             salt=salt,
+            salts=salts,
+            scheme=scheme,
             set_aside=set_aside,
             set_aside_cards=set_aside_cards,
             turn=turn,

@@ -19,6 +19,7 @@ class OptionInfo:
         default (Any):
         name (str):
         type_ (OptionInfoType):
+        choices (list[str] | None | Unset):
         description (None | str | Unset):
         max_items (int | None | Unset):
         maximum (int | None | Unset):
@@ -30,6 +31,7 @@ class OptionInfo:
     default: Any
     name: str
     type_: OptionInfoType
+    choices: list[str] | None | Unset = UNSET
     description: None | str | Unset = UNSET
     max_items: int | None | Unset = UNSET
     maximum: int | None | Unset = UNSET
@@ -44,6 +46,15 @@ class OptionInfo:
         name = self.name
 
         type_ = self.type_.value
+
+        choices: list[str] | None | Unset
+        if isinstance(self.choices, Unset):
+            choices = UNSET
+        elif isinstance(self.choices, list):
+            choices = self.choices
+
+        else:
+            choices = self.choices
 
         description: None | str | Unset
         if isinstance(self.description, Unset):
@@ -86,6 +97,8 @@ class OptionInfo:
                 "type": type_,
             }
         )
+        if choices is not UNSET:
+            field_dict["choices"] = choices
         if description is not UNSET:
             field_dict["description"] = description
         if max_items is not UNSET:
@@ -109,6 +122,23 @@ class OptionInfo:
         name = d.pop("name")
 
         type_ = OptionInfoType(d.pop("type"))
+
+        def _parse_choices(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                choices_type_0 = cast(list[str], data)
+
+                return choices_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        choices = _parse_choices(d.pop("choices", UNSET))
 
         def _parse_description(data: object) -> None | str | Unset:
             if data is None:
@@ -161,6 +191,7 @@ class OptionInfo:
             default=default,
             name=name,
             type_=type_,
+            choices=choices,
             description=description,
             max_items=max_items,
             maximum=maximum,

@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.opening import Opening
+
 
 T = TypeVar("T", bound="ThirtyOneCardSwapped")
 
@@ -14,6 +18,7 @@ class ThirtyOneCardSwapped:
     """
     Attributes:
         give (str):
+        openings (list[Opening] | None):
         seat (int):
         take (str):
         turn (int | None):
@@ -21,6 +26,7 @@ class ThirtyOneCardSwapped:
     """
 
     give: str
+    openings: list[Opening] | None
     seat: int
     take: str
     turn: int | None
@@ -29,6 +35,16 @@ class ThirtyOneCardSwapped:
 
     def to_dict(self) -> dict[str, Any]:
         give = self.give
+
+        openings: list[dict[str, Any]] | None
+        if isinstance(self.openings, list):
+            openings = []
+            for openings_type_0_item_data in self.openings:
+                openings_type_0_item = openings_type_0_item_data.to_dict()
+                openings.append(openings_type_0_item)
+
+        else:
+            openings = self.openings
 
         seat = self.seat
 
@@ -44,6 +60,7 @@ class ThirtyOneCardSwapped:
         field_dict.update(
             {
                 "give": give,
+                "openings": openings,
                 "seat": seat,
                 "take": take,
                 "turn": turn,
@@ -55,8 +72,30 @@ class ThirtyOneCardSwapped:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.opening import Opening  # noqa: PLC0415
+
         d = dict(src_dict)
         give = d.pop("give")
+
+        def _parse_openings(data: object) -> list[Opening] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                openings_type_0 = []
+                _openings_type_0 = data
+                for openings_type_0_item_data in _openings_type_0:
+                    openings_type_0_item = Opening.from_dict(openings_type_0_item_data)
+
+                    openings_type_0.append(openings_type_0_item)
+
+                return openings_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[Opening] | None, data)
+
+        openings = _parse_openings(d.pop("openings"))
 
         seat = d.pop("seat")
 
@@ -75,6 +114,7 @@ class ThirtyOneCardSwapped:
 
         thirty_one_card_swapped = cls(
             give=give,
+            openings=openings,
             seat=seat,
             take=take,
             turn=turn,

@@ -10,6 +10,7 @@ from ..models.thirty_one_game_view_status import ThirtyOneGameViewStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.opening import Opening
     from ..models.thirty_one_my_hand import ThirtyOneMyHand
     from ..models.thirty_one_player_view import ThirtyOnePlayerView
     from ..models.thirty_one_round_result import ThirtyOneRoundResult
@@ -32,6 +33,9 @@ class ThirtyOneGameView:
         last_round (None | ThirtyOneRoundResult):
         legal (list[str] | None):
         me (None | ThirtyOneMyHand):
+        openings (list[Opening]): The openings of the round's cards this view shows the viewer (its hand, the table, the
+            hands shown in the last circuit), by position, to check against the round's `commitment`; empty outside a round
+            or for a deal of the old scheme.
         options (ThirtyOneTableOptions):
         players (list[ThirtyOnePlayerView]):
         round_ (int):
@@ -51,6 +55,7 @@ class ThirtyOneGameView:
     last_round: None | ThirtyOneRoundResult
     legal: list[str] | None
     me: None | ThirtyOneMyHand
+    openings: list[Opening]
     options: ThirtyOneTableOptions
     players: list[ThirtyOnePlayerView]
     round_: int
@@ -98,6 +103,11 @@ class ThirtyOneGameView:
         else:
             me = self.me
 
+        openings = []
+        for openings_item_data in self.openings:
+            openings_item = openings_item_data.to_dict()
+            openings.append(openings_item)
+
         options = self.options.to_dict()
 
         players = []
@@ -141,6 +151,7 @@ class ThirtyOneGameView:
                 "last_round": last_round,
                 "legal": legal,
                 "me": me,
+                "openings": openings,
                 "options": options,
                 "players": players,
                 "round": round_,
@@ -159,6 +170,7 @@ class ThirtyOneGameView:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.opening import Opening  # noqa: PLC0415
         from ..models.thirty_one_my_hand import ThirtyOneMyHand  # noqa: PLC0415
         from ..models.thirty_one_player_view import ThirtyOnePlayerView  # noqa: PLC0415
         from ..models.thirty_one_round_result import ThirtyOneRoundResult  # noqa: PLC0415
@@ -232,6 +244,13 @@ class ThirtyOneGameView:
 
         me = _parse_me(d.pop("me"))
 
+        openings = []
+        _openings = d.pop("openings")
+        for openings_item_data in _openings:
+            openings_item = Opening.from_dict(openings_item_data)
+
+            openings.append(openings_item)
+
         options = ThirtyOneTableOptions.from_dict(d.pop("options"))
 
         players = []
@@ -291,6 +310,7 @@ class ThirtyOneGameView:
             last_round=last_round,
             legal=legal,
             me=me,
+            openings=openings,
             options=options,
             players=players,
             round_=round_,

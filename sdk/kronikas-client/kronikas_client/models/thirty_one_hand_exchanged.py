@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.opening import Opening
+
 
 T = TypeVar("T", bound="ThirtyOneHandExchanged")
 
@@ -13,12 +17,14 @@ T = TypeVar("T", bound="ThirtyOneHandExchanged")
 class ThirtyOneHandExchanged:
     """
     Attributes:
+        openings (list[Opening] | None):
         seat (int):
         table (list[str]):
         turn (int | None):
         type_ (Literal['hand_exchanged']):  Default: 'hand_exchanged'.
     """
 
+    openings: list[Opening] | None
     seat: int
     table: list[str]
     turn: int | None
@@ -26,6 +32,16 @@ class ThirtyOneHandExchanged:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        openings: list[dict[str, Any]] | None
+        if isinstance(self.openings, list):
+            openings = []
+            for openings_type_0_item_data in self.openings:
+                openings_type_0_item = openings_type_0_item_data.to_dict()
+                openings.append(openings_type_0_item)
+
+        else:
+            openings = self.openings
+
         seat = self.seat
 
         table = self.table
@@ -39,6 +55,7 @@ class ThirtyOneHandExchanged:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "openings": openings,
                 "seat": seat,
                 "table": table,
                 "turn": turn,
@@ -50,7 +67,30 @@ class ThirtyOneHandExchanged:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.opening import Opening  # noqa: PLC0415
+
         d = dict(src_dict)
+
+        def _parse_openings(data: object) -> list[Opening] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                openings_type_0 = []
+                _openings_type_0 = data
+                for openings_type_0_item_data in _openings_type_0:
+                    openings_type_0_item = Opening.from_dict(openings_type_0_item_data)
+
+                    openings_type_0.append(openings_type_0_item)
+
+                return openings_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[Opening] | None, data)
+
+        openings = _parse_openings(d.pop("openings"))
+
         seat = d.pop("seat")
 
         table = cast(list[str], d.pop("table"))
@@ -67,6 +107,7 @@ class ThirtyOneHandExchanged:
             raise ValueError(f"type must match const 'hand_exchanged', got '{type_}'")
 
         thirty_one_hand_exchanged = cls(
+            openings=openings,
             seat=seat,
             table=table,
             turn=turn,

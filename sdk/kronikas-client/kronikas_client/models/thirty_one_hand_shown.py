@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.opening import Opening
+
 
 T = TypeVar("T", bound="ThirtyOneHandShown")
 
@@ -14,12 +18,14 @@ class ThirtyOneHandShown:
     """
     Attributes:
         hand (list[str]):
+        openings (list[Opening] | None):
         seat (int):
         turn (int | None):
         type_ (Literal['hand_shown']):  Default: 'hand_shown'.
     """
 
     hand: list[str]
+    openings: list[Opening] | None
     seat: int
     turn: int | None
     type_: Literal["hand_shown"] = "hand_shown"
@@ -27,6 +33,16 @@ class ThirtyOneHandShown:
 
     def to_dict(self) -> dict[str, Any]:
         hand = self.hand
+
+        openings: list[dict[str, Any]] | None
+        if isinstance(self.openings, list):
+            openings = []
+            for openings_type_0_item_data in self.openings:
+                openings_type_0_item = openings_type_0_item_data.to_dict()
+                openings.append(openings_type_0_item)
+
+        else:
+            openings = self.openings
 
         seat = self.seat
 
@@ -40,6 +56,7 @@ class ThirtyOneHandShown:
         field_dict.update(
             {
                 "hand": hand,
+                "openings": openings,
                 "seat": seat,
                 "turn": turn,
                 "type": type_,
@@ -50,8 +67,30 @@ class ThirtyOneHandShown:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.opening import Opening  # noqa: PLC0415
+
         d = dict(src_dict)
         hand = cast(list[str], d.pop("hand"))
+
+        def _parse_openings(data: object) -> list[Opening] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                openings_type_0 = []
+                _openings_type_0 = data
+                for openings_type_0_item_data in _openings_type_0:
+                    openings_type_0_item = Opening.from_dict(openings_type_0_item_data)
+
+                    openings_type_0.append(openings_type_0_item)
+
+                return openings_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[Opening] | None, data)
+
+        openings = _parse_openings(d.pop("openings"))
 
         seat = d.pop("seat")
 
@@ -68,6 +107,7 @@ class ThirtyOneHandShown:
 
         thirty_one_hand_shown = cls(
             hand=hand,
+            openings=openings,
             seat=seat,
             turn=turn,
             type_=type_,

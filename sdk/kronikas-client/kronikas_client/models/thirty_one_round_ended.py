@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.opening import Opening
+
 
 T = TypeVar("T", bound="ThirtyOneRoundEnded")
 
@@ -16,6 +20,7 @@ class ThirtyOneRoundEnded:
         hands (list[list[str] | None]):
         lives (list[int]):
         lost_life (list[int]):
+        openings (list[Opening] | None):
         out (list[int]):
         round_ (int):
         scores (list[float | None]):
@@ -26,6 +31,7 @@ class ThirtyOneRoundEnded:
     hands: list[list[str] | None]
     lives: list[int]
     lost_life: list[int]
+    openings: list[Opening] | None
     out: list[int]
     round_: int
     scores: list[float | None]
@@ -47,6 +53,16 @@ class ThirtyOneRoundEnded:
         lives = self.lives
 
         lost_life = self.lost_life
+
+        openings: list[dict[str, Any]] | None
+        if isinstance(self.openings, list):
+            openings = []
+            for openings_type_0_item_data in self.openings:
+                openings_type_0_item = openings_type_0_item_data.to_dict()
+                openings.append(openings_type_0_item)
+
+        else:
+            openings = self.openings
 
         out = self.out
 
@@ -70,6 +86,7 @@ class ThirtyOneRoundEnded:
                 "hands": hands,
                 "lives": lives,
                 "lost_life": lost_life,
+                "openings": openings,
                 "out": out,
                 "round": round_,
                 "scores": scores,
@@ -82,6 +99,8 @@ class ThirtyOneRoundEnded:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.opening import Opening  # noqa: PLC0415
+
         d = dict(src_dict)
         hands = []
         _hands = d.pop("hands")
@@ -107,6 +126,26 @@ class ThirtyOneRoundEnded:
         lives = cast(list[int], d.pop("lives"))
 
         lost_life = cast(list[int], d.pop("lost_life"))
+
+        def _parse_openings(data: object) -> list[Opening] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                openings_type_0 = []
+                _openings_type_0 = data
+                for openings_type_0_item_data in _openings_type_0:
+                    openings_type_0_item = Opening.from_dict(openings_type_0_item_data)
+
+                    openings_type_0.append(openings_type_0_item)
+
+                return openings_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[Opening] | None, data)
+
+        openings = _parse_openings(d.pop("openings"))
 
         out = cast(list[int], d.pop("out"))
 
@@ -140,6 +179,7 @@ class ThirtyOneRoundEnded:
             hands=hands,
             lives=lives,
             lost_life=lost_life,
+            openings=openings,
             out=out,
             round_=round_,
             scores=scores,

@@ -6,6 +6,8 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.thirty_one_table_options_reveal import ThirtyOneTableOptionsReveal
+
 T = TypeVar("T", bound="ThirtyOneTableOptions")
 
 
@@ -17,6 +19,8 @@ class ThirtyOneTableOptions:
         lives (int): Lives each player starts with; 0: out at the first loss.
         max_circuits (int | None): After this many full circuits without a show, the player on turn may only show
             (1–100); null: no limit, and players who never show never end the round.
+        reveal (ThirtyOneTableOptionsReveal): `never`: a card is opened only to those who may know it; `match_end`: when
+            the match ends, every card of every deal is opened to everyone (`deals_opened`).
         turn_seconds (int | None): Seconds a player has for each move (5–86,400): when they run out the house plays the
             seat until its player comes back; null: no clock.
     """
@@ -24,6 +28,7 @@ class ThirtyOneTableOptions:
     chronicler: bool
     lives: int
     max_circuits: int | None
+    reveal: ThirtyOneTableOptionsReveal
     turn_seconds: int | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -35,6 +40,8 @@ class ThirtyOneTableOptions:
         max_circuits: int | None
         max_circuits = self.max_circuits
 
+        reveal = self.reveal.value
+
         turn_seconds: int | None
         turn_seconds = self.turn_seconds
 
@@ -45,6 +52,7 @@ class ThirtyOneTableOptions:
                 "chronicler": chronicler,
                 "lives": lives,
                 "max_circuits": max_circuits,
+                "reveal": reveal,
                 "turn_seconds": turn_seconds,
             }
         )
@@ -65,6 +73,8 @@ class ThirtyOneTableOptions:
 
         max_circuits = _parse_max_circuits(d.pop("max_circuits"))
 
+        reveal = ThirtyOneTableOptionsReveal(d.pop("reveal"))
+
         def _parse_turn_seconds(data: object) -> int | None:
             if data is None:
                 return data
@@ -76,6 +86,7 @@ class ThirtyOneTableOptions:
             chronicler=chronicler,
             lives=lives,
             max_circuits=max_circuits,
+            reveal=reveal,
             turn_seconds=turn_seconds,
         )
 

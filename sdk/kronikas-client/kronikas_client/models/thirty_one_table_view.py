@@ -16,16 +16,22 @@ class ThirtyOneTableView:
     """
     Attributes:
         circuit (int | None):
+        commitment (None | str):
+        deck_size (int | None):
         passed (list[int]):
         phase (ThirtyOneTableViewPhase):
+        scheme (None | str):
         shown (list[list[str] | None]):
         shown_by (int | None):
         table (list[str]):
     """
 
     circuit: int | None
+    commitment: None | str
+    deck_size: int | None
     passed: list[int]
     phase: ThirtyOneTableViewPhase
+    scheme: None | str
     shown: list[list[str] | None]
     shown_by: int | None
     table: list[str]
@@ -35,9 +41,18 @@ class ThirtyOneTableView:
         circuit: int | None
         circuit = self.circuit
 
+        commitment: None | str
+        commitment = self.commitment
+
+        deck_size: int | None
+        deck_size = self.deck_size
+
         passed = self.passed
 
         phase = self.phase.value
+
+        scheme: None | str
+        scheme = self.scheme
 
         shown = []
         for shown_item_data in self.shown:
@@ -59,8 +74,11 @@ class ThirtyOneTableView:
         field_dict.update(
             {
                 "circuit": circuit,
+                "commitment": commitment,
+                "deck_size": deck_size,
                 "passed": passed,
                 "phase": phase,
+                "scheme": scheme,
                 "shown": shown,
                 "shown_by": shown_by,
                 "table": table,
@@ -80,9 +98,30 @@ class ThirtyOneTableView:
 
         circuit = _parse_circuit(d.pop("circuit"))
 
+        def _parse_commitment(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        commitment = _parse_commitment(d.pop("commitment"))
+
+        def _parse_deck_size(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        deck_size = _parse_deck_size(d.pop("deck_size"))
+
         passed = cast(list[int], d.pop("passed"))
 
         phase = ThirtyOneTableViewPhase(d.pop("phase"))
+
+        def _parse_scheme(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        scheme = _parse_scheme(d.pop("scheme"))
 
         shown = []
         _shown = d.pop("shown")
@@ -116,8 +155,11 @@ class ThirtyOneTableView:
 
         thirty_one_table_view = cls(
             circuit=circuit,
+            commitment=commitment,
+            deck_size=deck_size,
             passed=passed,
             phase=phase,
+            scheme=scheme,
             shown=shown,
             shown_by=shown_by,
             table=table,

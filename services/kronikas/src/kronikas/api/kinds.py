@@ -16,7 +16,7 @@ class OptionInfo(msgspec.Struct, frozen=True, omit_defaults=True):
     """One table option: its type, default and limits."""
 
     name: str
-    type: Literal["integer", "boolean", "integer_list"]
+    type: Literal["integer", "boolean", "integer_list", "string"]
     default: Any
     nullable: bool = False
     minimum: int | None = None
@@ -24,6 +24,8 @@ class OptionInfo(msgspec.Struct, frozen=True, omit_defaults=True):
     min_items: int | None = None
     max_items: int | None = None
     description: str | None = None
+    choices: list[str] | None = None
+    """The values a `string` option may take."""
 
 
 class KindFacts(NamedTuple):
@@ -60,6 +62,11 @@ def _option(field: mi.Field) -> OptionInfo:
         )
     if isinstance(kind, mi.BoolType):
         return OptionInfo(field.name, "boolean", default, nullable, description=description)
+    if isinstance(kind, mi.LiteralType) and all(isinstance(v, str) for v in kind.values):
+        choices = [str(v) for v in kind.values]
+        return OptionInfo(
+            field.name, "string", default, nullable, description=description, choices=choices
+        )
     if isinstance(kind, mi.VarTupleType | mi.ListType):
         item, _ = _unwrap(kind.item_type)
         if not isinstance(item, mi.IntType):

@@ -1,6 +1,7 @@
 """What every game shares besides seating (`seating.py`): domain errors, the random input, the
-start and the cap of events, the end reason, the deck's reveal, and the options and view fields
-of clocks and the house (docs/rules.md, "Clocks, leaving and the house")."""
+start and the cap of events, the end reason, the deals' openings at the match's end (and the
+deck's reveal of deals stored before), and the options and view fields of clocks and the house
+(docs/rules.md, "Clocks, leaving and the house")."""
 
 from __future__ import annotations
 
@@ -145,6 +146,8 @@ def _broken(value: object, kind: msgspec.inspect.Type) -> str | None:
             return None if type(value) is int else "be a whole number"
         case msgspec.inspect.BoolType():
             return None if type(value) is bool else "be true or false"
+        case msgspec.inspect.LiteralType(values=values):
+            return None if value in values else "be " + " or ".join(f'"{v}"' for v in values)
         case msgspec.inspect.VarTupleType(
             item_type=item, min_length=int() as low, max_length=int() as high
         ):
@@ -234,11 +237,29 @@ class MyHand(msgspec.Struct, frozen=True):
 
 
 class DeckRevealed(msgspec.Struct, frozen=True, tag_field="type", tag="deck_revealed"):
-    """A round ended: the salt and the whole shuffled deck behind its deal's `commitment`."""
+    """A round of a deal stored before deals were committed card by card (`proofs.OLD_SCHEME`)
+    ended: the salt and the whole shuffled deck behind its `commitment`."""
 
     round: int
     salt: str | None
     deck: list[Card] | None
+
+
+Reveal = Annotated[
+    Literal["never", "match_end"],
+    msgspec.Meta(
+        description="`never`: a card is opened only to those who may know it; `match_end`: "
+        "when the match ends, every card of every deal is opened to everyone (`deals_opened`)."
+    ),
+]
+"""The `reveal` option of every game (absent from a table stored before it: `never`)."""
+
+
+class DealsOpened(msgspec.Struct, frozen=True, tag_field="type", tag="deals_opened"):
+    """The match ended at a table whose `reveal` is `match_end`: every position of every deal
+    of the match, opened to everyone."""
+
+    openings: list[proofs.Opening]
 
 
 # --- clocks, leaving and the house: options and view fields both games share ------------------

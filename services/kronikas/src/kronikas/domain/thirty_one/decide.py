@@ -12,6 +12,7 @@ from kronikas.domain.cards import Card
 from kronikas.domain.common import (
     EVENT_CAP_REASON,
     CapReached,
+    DealsOpened,
     DeckRevealed,
     GameNotOpen,
     GameOver,
@@ -28,6 +29,7 @@ from kronikas.domain.thirty_one.legal import (
     check_swap_all,
     reaches_21,
 )
+from kronikas.domain.thirty_one.openings import every, opened
 from kronikas.domain.thirty_one.options import (
     HAND_SIZE,
     MIN_PLAYERS,
@@ -85,8 +87,9 @@ def decide(
 
 def _end_at_cap(state: st.State) -> list[ev.Event]:
     """The table's log reached its cap of events: the match ends where it stands. A round in
-    play is not scored (nobody showed), but its deck is revealed as at every round's end; the
-    players still in with the most lives win. Before the start nobody wins."""
+    play is not scored (nobody showed), so it opens no hand (a deal of the old scheme has its
+    deck revealed, as at every round's end then); the players still in with the most lives win.
+    Before the start nobody wins."""
     events: list[ev.Event] = []
     match state:
         case st.Finished():
@@ -94,9 +97,7 @@ def _end_at_cap(state: st.State) -> list[ev.Event]:
         case st.Lobby():
             return [ev.ThirtyOneMatchEnded(winners=[], reason=EVENT_CAP_REASON)]
         case st.DealerChoice() | st.Turns() | st.LastCircuit():
-            deal = state.deal
-            revealed = DeckRevealed(round=state.match.round, salt=deal.salt, deck=list(deal.deck))
-            events.append(revealed)
+            events += _revealed(state.match, state.deal)
         case st.RoundOver():
             pass
         case _:
@@ -106,7 +107,22 @@ def _end_at_cap(state: st.State) -> list[ev.Event]:
     most = max(match.lives[s] for s in still_in)
     winners = [s for s in still_in if match.lives[s] == most]
     events.append(ev.ThirtyOneMatchEnded(winners=winners, reason=EVENT_CAP_REASON))
-    return events
+    return events + _opened_at_end(match)
+
+
+def _revealed(match: st.Match, deal: st.Deal) -> list[ev.Event]:
+    """The deck of a deal of the old scheme, revealed at its round's end; nothing for a deal
+    committed card by card, whose cards are opened only to those who may know them."""
+    if deal.salts is not None:
+        return []
+    return [DeckRevealed(round=match.round, salt=deal.salt, deck=list(deal.deck))]
+
+
+def _opened_at_end(match: st.Match) -> list[ev.Event]:
+    """`deals_opened` after the match's end, at a table whose `reveal` asks for it."""
+    if match.options.reveal != "match_end" or not match.deals:
+        return []
+    return [DealsOpened(openings=every(match.deals))]
 
 
 def _start(state: st.State, rng: Randomness) -> list[ev.Event]:
@@ -211,7 +227,10 @@ def _dealer_choice(
             wins = score(deal.table) == THREE_ACES
             events: list[ev.Event] = [
                 ev.ThirtyOneHandExchanged(
-                    seat=seat, table=list(deal.hands[seat]), turn=None if wins else first
+                    seat=seat,
+                    table=list(deal.hands[seat]),
+                    turn=None if wins else first,
+                    openings=opened(deal, state.match.round, deal.hands[seat]),
                 )
             ]
             return _won(state, events, rng, seat) if wins else events
@@ -232,7 +251,11 @@ def _turn(state: st.Turns, move: cmd.Move, seat: int, rng: Randomness) -> list[e
             wins = score(swapped(hand, move.give, move.take)) == THREE_ACES
             events: list[ev.Event] = [
                 ev.ThirtyOneCardSwapped(
-                    seat=seat, give=move.give, take=move.take, turn=None if wins else nxt
+                    seat=seat,
+                    give=move.give,
+                    take=move.take,
+                    turn=None if wins else nxt,
+                    openings=opened(deal, state.match.round, [move.give]),
                 )
             ]
             return _won(state, events, rng, seat) if wins else events
@@ -242,13 +265,17 @@ def _turn(state: st.Turns, move: cmd.Move, seat: int, rng: Randomness) -> list[e
                 raise IllegalMove("You passed on your previous turn; swap or show now.")
             return [ev.ThirtyOnePassed(seat=seat, turn=nxt)]
         case cmd.Show():
-            return [ev.ThirtyOneHandShown(seat=seat, hand=list(hand), turn=nxt)]
+            shown = opened(deal, state.match.round, hand)
+            return [ev.ThirtyOneHandShown(seat=seat, hand=list(hand), turn=nxt, openings=shown)]
         case cmd.SwapAll():
             check_not_forced(state)
             check_swap_all(deal.table)
             wins = score(deal.table) == THREE_ACES
             turn = None if wins else nxt
-            events = [ev.ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=turn)]
+            laid = opened(deal, state.match.round, hand)
+            events = [
+                ev.ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=turn, openings=laid)
+            ]
             return _won(state, events, rng, seat) if wins else events
         case cmd.Keep() | cmd.Exchange():
             raise IllegalMove(_NOT_THE_DEALERS_CHOICE)
@@ -274,11 +301,20 @@ def _last_turn(state: st.LastCircuit, move: cmd.Move, seat: int, rng: Randomness
                     "In the last circuit a swap must leave your hand at 21 or more; "
                     f"this one would score {score_text(score(new_hand))}."
                 )
-            swap = ev.ThirtyOneCardSwapped(seat=seat, give=move.give, take=move.take, turn=seat)
+            swap = ev.ThirtyOneCardSwapped(
+                seat=seat,
+                give=move.give,
+                take=move.take,
+                turn=seat,
+                openings=opened(deal, state.match.round, [move.give]),
+            )
             return _show_at_once(state, swap, rng, seat, new_hand, following)
         case cmd.SwapAll():
             check_swap_all(deal.table)
-            swap_all = ev.ThirtyOneHandsSwapped(seat=seat, table=list(hand), turn=seat)
+            laid = opened(deal, state.match.round, hand)
+            swap_all = ev.ThirtyOneHandsSwapped(
+                seat=seat, table=list(hand), turn=seat, openings=laid
+            )
             return _show_at_once(state, swap_all, rng, seat, deal.table, following)
         case cmd.Show():
             raise IllegalMove("Show is not a move of the last circuit; swap, swap_all or pass.")
@@ -299,7 +335,12 @@ def _show_at_once(
     """Whoever swaps in the last circuit shows at once; three Aces or the last turn end the
     round."""
     wins = score(hand) == THREE_ACES
-    shown = ev.ThirtyOneHandShown(seat=seat, hand=list(hand), turn=None if wins else following)
+    shown = ev.ThirtyOneHandShown(
+        seat=seat,
+        hand=list(hand),
+        turn=None if wins else following,
+        openings=opened(state.deal, state.match.round, hand),
+    )
     events: list[ev.Event] = [swap, shown]
     if wins:
         return _won(state, events, rng, seat)
@@ -316,7 +357,8 @@ def _won(
 
 
 def _end_round(state: st.State, rng: Randomness, three_aces: int | None) -> list[ev.Event]:
-    """Score the round, take lives, put players out, reveal the deck, deal on or end the match."""
+    """Score the round, take lives, put players out, open the hands it shows, deal on or end
+    the match."""
     match, deal = state.match, st.deal_of(state)
     if deal is None or match.dealer is None:
         raise ImpossibleState(f"A round cannot end in {type(state).__name__}.")
@@ -351,14 +393,12 @@ def _end_round(state: st.State, rng: Randomness, three_aces: int | None) -> list
         out=sorted(out),
         three_aces=three_aces,
         lives=lives,
+        openings=opened(deal, match.round, (c for hand in hands if hand is not None for c in hand)),
     )
-    events: list[ev.Event] = [
-        ended,
-        DeckRevealed(round=match.round, salt=deal.salt, deck=list(deal.deck)),
-    ]
+    events: list[ev.Event] = [ended, *_revealed(match, deal)]
     left = [s for s in deal.order if s not in out]
     if len(left) == 1:
-        return [*events, ev.ThirtyOneMatchEnded(winners=left)]
+        return [*events, ev.ThirtyOneMatchEnded(winners=left), *_opened_at_end(match)]
     still_in = set(left)
     dealer = next(s % n for s in range(match.dealer + 1, match.dealer + n + 1) if s % n in still_in)
     over = _after(state, events)

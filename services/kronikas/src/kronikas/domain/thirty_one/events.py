@@ -8,8 +8,8 @@ from typing import TypeAlias
 from msgspec import UNSET, Struct
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, EndReasonOnWire
-from kronikas.domain.proofs import OLD_SCHEME
+from kronikas.domain.common import DealsOpened, DeckRevealed, EndReasonOnWire
+from kronikas.domain.proofs import OLD_SCHEME, Opening
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.options import ThirtyOneOptions
 from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
@@ -29,8 +29,11 @@ class ThirtyOneGameCreated(_ThirtyOneEvent, frozen=True, tag="game_created"):
 class ThirtyOneRoundDealt(_ThirtyOneEvent, frozen=True, tag="round_dealt"):
     """A round was dealt. `seats` is the order of play of the players in the round, from the
     seat after the dealer to the dealer; `hands` is by seat (null for a seat out of the match or
-    a hand the viewer may not see); `deck` and `salt` are seen by nobody until `deck_revealed`.
-    The dealer is on turn, to keep or exchange."""
+    a hand the viewer may not see). `commitment` is the Merkle root of the shuffled deck's
+    `deck_size` positions (`scheme` `merkle-sha256`); `openings` opens the viewer's own hand and
+    the table's cards; `deck` and `salts` are seen by nobody. (A deal stored before has
+    `scheme` `deck-sha256`: one hash of the deck and `salt`, revealed by `deck_revealed`.) The
+    dealer is on turn, to keep or exchange."""
 
     round: int
     dealer: int
@@ -43,6 +46,7 @@ class ThirtyOneRoundDealt(_ThirtyOneEvent, frozen=True, tag="round_dealt"):
     salts: list[str] | None = None
     scheme: str = OLD_SCHEME
     deck_size: int | None = None
+    openings: list[Opening] | None = None
 
 
 class ThirtyOneHandKept(_ThirtyOneEvent, frozen=True, tag="hand_kept"):
@@ -53,30 +57,36 @@ class ThirtyOneHandKept(_ThirtyOneEvent, frozen=True, tag="hand_kept"):
 
 
 class ThirtyOneHandExchanged(_ThirtyOneEvent, frozen=True, tag="hand_exchanged"):
-    """The dealer took the table into their hand and laid their old hand, now `table`, face up.
-    `turn` is null when the exchange ended the round (three Aces)."""
+    """The dealer took the table into their hand and laid their old hand, now `table`, face up
+    (`openings` opens its cards). `turn` is null when the exchange ended the round (three
+    Aces)."""
 
     seat: int
     table: list[Card]
     turn: int | None
+    openings: list[Opening] | None = None
 
 
 class ThirtyOneCardSwapped(_ThirtyOneEvent, frozen=True, tag="card_swapped"):
-    """`seat` gave `give` to the table and took `take` from it. `turn` is who is on turn next
-    (the swapper again in the last circuit, who shows at once; null when the round ended)."""
+    """`seat` gave `give` to the table (`openings` opens it) and took `take` from it. `turn` is
+    who is on turn next (the swapper again in the last circuit, who shows at once; null when
+    the round ended)."""
 
     seat: int
     give: Card
     take: Card
     turn: int | None
+    openings: list[Opening] | None = None
 
 
 class ThirtyOneHandsSwapped(_ThirtyOneEvent, frozen=True, tag="hands_swapped"):
-    """`seat` exchanged their whole hand with the table; their old hand is now `table`."""
+    """`seat` exchanged their whole hand with the table; their old hand is now `table`
+    (`openings` opens its cards)."""
 
     seat: int
     table: list[Card]
     turn: int | None
+    openings: list[Opening] | None = None
 
 
 class ThirtyOnePassed(_ThirtyOneEvent, frozen=True, tag="passed"):
@@ -87,21 +97,23 @@ class ThirtyOnePassed(_ThirtyOneEvent, frozen=True, tag="passed"):
 
 
 class ThirtyOneHandShown(_ThirtyOneEvent, frozen=True, tag="hand_shown"):
-    """`seat` laid their hand open: by `show` (which starts the last circuit) or after a swap in
-    the last circuit."""
+    """`seat` laid their hand open (`openings` opens its cards): by `show` (which starts the
+    last circuit) or after a swap in the last circuit."""
 
     seat: int
     hand: list[Card]
     turn: int | None
+    openings: list[Opening] | None = None
 
 
 class ThirtyOneRoundEnded(ThirtyOneRoundResult, frozen=True, tag_field="type", tag="round_ended"):
     """A round was scored. Lists are by seat: `hands` and `scores` hold what was shown (null
-    elsewhere; with three Aces only the winner's); `lost_life` and `out` are seats; `lives` is
-    every seat's lives afterwards. (The fields before `lives` are the round's result, which the
-    match keeps as its `last_round`.)"""
+    elsewhere; with three Aces only the winner's), and `openings` opens the cards of `hands`;
+    `lost_life` and `out` are seats; `lives` is every seat's lives afterwards. (The fields
+    before `lives` are the round's result, which the match keeps as its `last_round`.)"""
 
     lives: list[int]
+    openings: list[Opening] | None = None
 
 
 class ThirtyOneMatchEnded(_ThirtyOneEvent, frozen=True, tag="match_ended", omit_defaults=True):
@@ -124,6 +136,7 @@ PlayEvent: TypeAlias = (
     | ThirtyOneRoundEnded
     | DeckRevealed
     | ThirtyOneMatchEnded
+    | DealsOpened
 )
 """The events of the match once started, from its first deal to its end."""
 

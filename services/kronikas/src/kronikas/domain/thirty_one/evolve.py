@@ -10,7 +10,14 @@ from msgspec.structs import replace
 import kronikas.domain.thirty_one.events as ev
 import kronikas.domain.thirty_one.states as st
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, EventOutOfPlace, expect, kept, state_reason
+from kronikas.domain.common import (
+    DealsOpened,
+    DeckRevealed,
+    EventOutOfPlace,
+    expect,
+    kept,
+    state_reason,
+)
 from kronikas.domain.thirty_one.scoring import swapped
 from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
 
@@ -41,6 +48,8 @@ def evolve(state: st.State, event: ev.OwnEvent) -> st.State:
             return _revealed(state, event)
         case ev.ThirtyOneMatchEnded():
             return _ended(state, event)
+        case DealsOpened():
+            return expect(state, st.Finished, event)
         case ev.ThirtyOneGameCreated():
             expect(state, st.Lobby, event)
             return st.initial_state(event.options, event.seeded)
@@ -63,12 +72,14 @@ def _revealed(state: st.State, event: DeckRevealed) -> st.State:
 
 
 def _ended(state: st.State, event: ev.ThirtyOneMatchEnded) -> st.State:
-    """After the last round; or, when the table's cap of events ends the match, after a round
-    cut short or in the lobby."""
+    """After the last round; or, when the table's cap of events ends the match, in the lobby or
+    in a round it cuts short (after its `deck_revealed`, for a deal of the old scheme)."""
     match state:
         case st.RoundOver():
             pass
-        case st.Lobby() if state_reason(event.reason) is not None:
+        case st.Lobby() | st.DealerChoice() | st.Turns() | st.LastCircuit() if (
+            state_reason(event.reason) is not None
+        ):
             pass
         case st.Lobby() | st.DealerChoice() | st.Turns() | st.LastCircuit() | st.Finished():
             raise EventOutOfPlace.of(state, event)
@@ -195,8 +206,12 @@ def _dealt(state: st.State, event: ev.ThirtyOneRoundDealt) -> st.State:
                 deck=tuple(event.deck or ()),
                 salt=event.salt,
                 commitment=event.commitment,
+                salts=None if event.salts is None else tuple(event.salts),
             )
             game = replace(state.match, round=event.round, dealer=event.dealer)
+            if deal.salts is not None and game.options.reveal == "match_end":
+                kept_deal = st.Shuffled(event.round, deal.deck, deal.salts)
+                game = replace(game, deals=(*game.deals, kept_deal))
             return st.DealerChoice(match=game, deal=deal)
         case st.DealerChoice() | st.Turns() | st.LastCircuit() | st.Finished():
             raise EventOutOfPlace.of(state, event)

@@ -8,7 +8,7 @@ from typing import Annotated, Final
 from msgspec import Meta, Struct
 
 from kronikas.domain.cards import COLOURED, STANDARD, Card
-from kronikas.domain.common import TurnSeconds
+from kronikas.domain.common import Reveal, TurnSeconds
 
 KIND: Final = "thirty_one"
 MIN_PLAYERS: Final = 2
@@ -51,6 +51,7 @@ class ThirtyOneOptions(Struct, frozen=True, forbid_unknown_fields=True):
     max_circuits: MaxCircuits = DEFAULT_MAX_CIRCUITS
     chronicler: Chronicler = False
     turn_seconds: TurnSeconds = None
+    reveal: Reveal = "never"
 
 
 class ThirtyOneTableOptions(Struct, frozen=True):
@@ -60,11 +61,18 @@ class ThirtyOneTableOptions(Struct, frozen=True):
     max_circuits: MaxCircuits
     chronicler: Chronicler
     turn_seconds: TurnSeconds
+    reveal: Reveal
 
     @classmethod
     def of(cls, options: ThirtyOneOptions) -> ThirtyOneTableOptions:
         """The options of a table, as its views show them."""
-        return cls(options.lives, options.max_circuits, options.chronicler, options.turn_seconds)
+        return cls(
+            options.lives,
+            options.max_circuits,
+            options.chronicler,
+            options.turn_seconds,
+            options.reveal,
+        )
 
 
 def max_players(options: ThirtyOneOptions) -> int:

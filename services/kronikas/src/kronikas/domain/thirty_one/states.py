@@ -15,9 +15,18 @@ from kronikas.domain.thirty_one.view_types import ThirtyOneRoundResult
 T = TypeVar("T")
 
 
+class Shuffled(Struct, frozen=True):
+    """A deal of the match, kept for `deals_opened` at a table with `reveal` `match_end`."""
+
+    round: int
+    deck: tuple[Card, ...]
+    salts: tuple[str, ...]
+
+
 class Match(Struct, frozen=True):
     """What lasts the whole match: the seating (`seating`: who sits where, and who plays each
-    seat), the seats' lives and who is out, the round and its dealer."""
+    seat), the seats' lives and who is out, the round and its dealer; with `reveal`
+    `match_end`, every deal committed card by card (`deals`)."""
 
     options: ThirtyOneOptions
     seeded: bool
@@ -27,11 +36,14 @@ class Match(Struct, frozen=True):
     round: int = 0
     dealer: int | None = None
     last_round: ThirtyOneRoundResult | None = None
+    deals: tuple[Shuffled, ...] = ()
 
 
 class Deal(Struct, frozen=True):
     """One round's cards. `order` is the players in the round from the seat after the dealer;
-    `after` maps a seat to the next seat in the round (-1 for a seat that is out)."""
+    `after` maps a seat to the next seat in the round (-1 for a seat that is out). The deck is
+    committed card by card (`salts`, `proofs.SCHEME`), or, dealt before that, by one hash
+    (`salt`, `proofs.OLD_SCHEME`, `salts` None)."""
 
     order: tuple[int, ...]
     after: tuple[int, ...]
@@ -40,6 +52,7 @@ class Deal(Struct, frozen=True):
     deck: tuple[Card, ...]
     salt: str | None
     commitment: str
+    salts: tuple[str, ...] | None = None
 
 
 class Lobby(Struct, frozen=True):

@@ -24,7 +24,7 @@ from typing import Final, TypeAlias, assert_never
 
 import kronikas.domain.thirty_one.events as ev
 from kronikas.domain.cards import COLOURED, STANDARD, Card
-from kronikas.domain.common import DeckRevealed
+from kronikas.domain.common import DealsOpened, DeckRevealed
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.commands import Command, Exchange, Keep, Pass, Show, Swap, SwapAll
 from kronikas.domain.thirty_one.scoring import MIN_SCORE, THREE_ACES, VALUES, score, swapped
@@ -192,6 +192,7 @@ class _Round:
                     | ev.ThirtyOneRoundEnded()
                     | DeckRevealed()
                     | ev.ThirtyOneMatchEnded()
+                    | DealsOpened()
                     | PlayerLeft()
                     | SeatAway()
                     | SeatBack()

@@ -10,12 +10,15 @@ from msgspec.structs import replace
 import kronikas.domain.thirty_one.events as ev
 import kronikas.domain.thirty_one.states as st
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, wire_reason
+from kronikas.domain.common import DealsOpened, DeckRevealed, wire_reason
 from kronikas.domain.engine import Viewer
+from kronikas.domain.proofs import OLD_SCHEME, SCHEME
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from kronikas.domain.thirty_one.facts import my_hand
+from kronikas.domain.thirty_one.openings import dealt, seen
 from kronikas.domain.thirty_one.options import ThirtyOneTableOptions
 from kronikas.domain.thirty_one.view_types import (
+    Phase,
     ThirtyOneGameView,
     ThirtyOnePlayerView,
     ThirtyOneTableView,
@@ -48,41 +51,14 @@ def view(
             zip(game.seats, hands, game.lives, game.out, strict=True)
         )
     ]
-    table: ThirtyOneTableView | None = None
     turn: int | None = None
     winners: list[int] = []
     end_reason: str | None = None
     match state:  # the cases run in order: the most frequent first
-        case st.Turns():
+        case st.Turns() | st.LastCircuit():
             turn = state.turn
-            table = ThirtyOneTableView(
-                table=list(state.deal.table),
-                phase="turns",
-                shown_by=None,
-                shown=[None] * n,
-                circuit=state.turns // len(state.deal.order) + 1,
-                passed=[s for s in range(n) if state.passed[s]],
-            )
-        case st.LastCircuit():
-            turn = state.turn
-            table = ThirtyOneTableView(
-                table=list(state.deal.table),
-                phase="last_circuit",
-                shown_by=state.shower,
-                shown=[list(hand) if hand is not None else None for hand in state.shown],
-                circuit=None,
-                passed=[],
-            )
         case st.DealerChoice():
             turn = game.dealer
-            table = ThirtyOneTableView(
-                table=list(state.deal.table),
-                phase="dealer_choice",
-                shown_by=None,
-                shown=[None] * n,
-                circuit=None,
-                passed=[],
-            )
         case st.Lobby() | st.RoundOver():
             pass
         case st.Finished():
@@ -105,17 +81,51 @@ def view(
         if seat is None
         else my_hand(state, seat, players[seat].id, hands[seat], viewer.legal or ()),
         legal=viewer.legal,
-        thirty_one=table,
+        thirty_one=_middle(state, n),
         last_round=game.last_round,
         deadline=deadline,
+        openings=seen(state, seat),
         end_reason=wire_reason(end_reason),
     )
 
 
+def _middle(state: st.State, n: int) -> ThirtyOneTableView | None:
+    """The middle of the table in a round, with its deal's commitment; None outside one."""
+    shown: list[list[Card] | None] = [None] * n
+    circuit: int | None
+    match state:  # the cases run in order: the most frequent first
+        case st.Turns():
+            phase: Phase = "turns"
+            circuit = state.turns // len(state.deal.order) + 1
+            passed = [s for s in range(n) if state.passed[s]]
+        case st.LastCircuit():
+            phase, circuit, passed = "last_circuit", None, []
+            shown = [list(hand) if hand is not None else None for hand in state.shown]
+        case st.DealerChoice():
+            phase, circuit, passed = "dealer_choice", None, []
+        case st.Lobby() | st.RoundOver() | st.Finished():
+            return None
+        case _:
+            assert_never(state)
+    deal = state.deal
+    return ThirtyOneTableView(
+        table=list(deal.table),
+        phase=phase,
+        shown_by=state.shower if isinstance(state, st.LastCircuit) else None,
+        shown=shown,
+        circuit=circuit,
+        passed=passed,
+        commitment=deal.commitment,
+        scheme=OLD_SCHEME if deal.salts is None else SCHEME,
+        deck_size=None if deal.salts is None else len(deal.deck),
+    )
+
+
 def redact(event: ev.Event, viewer: int | None) -> ev.Event:
-    """The event as a viewer may see it: a deal shows only the viewer's own hand and never the
-    deck or its salt; every other Thirty-One event is public (a show or a round's end carries
-    only the hands it opens; `deck_revealed` comes once the round is over)."""
+    """The event as a viewer may see it: a deal shows only the viewer's own hand, opens it and
+    the table's cards, and never shows the deck or its salts; every other Thirty-One event is
+    public (a show or a round's end carries only the hands it opens; `deck_revealed` comes once
+    a round of the old scheme is over)."""
     match event:
         case ev.ThirtyOneRoundDealt():
             return replace(
@@ -124,6 +134,7 @@ def redact(event: ev.Event, viewer: int | None) -> ev.Event:
                 deck=None,
                 salt=None,
                 salts=None,
+                openings=dealt(event, viewer),
             )
         case (  # public; the most frequent first, as the cases run in order
             ev.ThirtyOneCardSwapped()
@@ -135,6 +146,7 @@ def redact(event: ev.Event, viewer: int | None) -> ev.Event:
             | ev.ThirtyOneRoundEnded()
             | DeckRevealed()
             | ev.ThirtyOneMatchEnded()
+            | DealsOpened()
             | PlayerJoined()
             | ev.ThirtyOneGameCreated()
             | PlayerLeft()

@@ -16,6 +16,7 @@ from kronikas.domain.common import (
     MyHand,
 )
 from kronikas.domain.engine import Status
+from kronikas.domain.proofs import Opening
 from kronikas.domain.thirty_one.options import ThirtyOneTableOptions
 
 
@@ -34,17 +35,25 @@ class ThirtyOnePlayerView(Struct, frozen=True):
     left: LeftSeat
 
 
+Phase = Literal["dealer_choice", "turns", "last_circuit"]
+
+
 class ThirtyOneTableView(Struct, frozen=True):
     """The middle of the table in the current round. `shown` is by seat: the hands laid open in
     this round's last circuit; `circuit` counts the circuits of the turns from 1 (null outside
-    them); `passed` lists the seats whose previous turn was a pass (they may not pass now)."""
+    them); `passed` lists the seats whose previous turn was a pass (they may not pass now).
+    `commitment`, `scheme` and `deck_size` are the round's deal's, as its `round_dealt` says
+    (`deck_size` null for a deal of the old scheme)."""
 
     table: list[Card]
-    phase: Literal["dealer_choice", "turns", "last_circuit"]
+    phase: Phase
     shown_by: int | None
     shown: list[list[Card] | None]
     circuit: int | None
     passed: list[int]
+    commitment: str | None = None
+    scheme: str | None = None
+    deck_size: int | None = None
 
 
 class ThirtyOneRoundResult(Struct, frozen=True):
@@ -104,6 +113,16 @@ class ThirtyOneMyHand(MyHand, frozen=True):
     swap_all: SwapAllScore
 
 
+ViewOpenings = Annotated[
+    list[Opening],
+    Meta(
+        description="The openings of the round's cards this view shows the viewer (its hand, "
+        "the table, the hands shown in the last circuit), by position, to check against the "
+        "round's `commitment`; empty outside a round or for a deal of the old scheme."
+    ),
+]
+
+
 class ThirtyOneGameView(
     Struct, frozen=True, tag_field="kind", tag="thirty_one", omit_defaults=True
 ):
@@ -125,4 +144,5 @@ class ThirtyOneGameView(
     thirty_one: ThirtyOneTableView | None
     last_round: ThirtyOneRoundResult | None
     deadline: Deadline
+    openings: ViewOpenings
     end_reason: EndReasonOnWire = UNSET
