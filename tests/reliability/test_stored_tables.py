@@ -5,8 +5,9 @@ tests/fixtures/stored41/ holds tables of each kind, one finished and one in the 
 round, captured from the service of the commit before (tools/capture_stored_tables.py): the keys
 Redis held for each (its log, meta and auth, as stored) and what each seat, the host and a
 spectator were served then — the view and every events page. Loaded into Redis under the code of
-today, every field served then keeps its value (fields added since are allowed), and a table
-that was not over plays on to its end: the deal stored before ends with its `deck_revealed` as
+today, every field served then keeps its value (fields added since are allowed), in the view and
+events pages as in the record and the past view that replay them, and a table that was not over
+plays on to its end: the deal stored before ends with its `deck_revealed` as
 it did, and every later deal is committed card by card.
 """
 
@@ -88,6 +89,26 @@ async def served(http: httpx.AsyncClient, game: str, token: str | None) -> dict[
     return {"view": view.json(), "events": pages}
 
 
+async def replay(
+    http: httpx.AsyncClient, game: str, token: str | None, version: int
+) -> dict[str, Any]:
+    """A viewer's view at `version` as the past views give it, and its events as its record's
+    pages give them."""
+    r = await http.get(
+        f"/v1/games/{game}/views", params={"after": version - 1, "limit": 1}, headers=auth(token)
+    )
+    assert r.status_code == 200, r.text
+    events: list[dict[str, Any]] = []
+    more = True
+    while more:
+        page = await http.get(
+            f"/v1/games/{game}/record", params={"after": len(events)}, headers=auth(token)
+        )
+        assert page.status_code == 200, page.text
+        events, more = events + page.json()["events"], page.json()["more"]
+    return {"view": r.json()["views"][0], "events": events}
+
+
 def test_the_fixtures_hold_a_finished_and_an_unfinished_table_of_each_kind() -> None:
     tables = [json.loads((FIXTURES / f"{name}.json").read_text()) for name in NAMES]
     held = {(t["kind"], t["served"]["spectator"]["view"]["status"]) for t in tables}
@@ -109,6 +130,11 @@ async def test_a_table_stored_before_answers_as_it_did(
         for who, token in tokens(table).items():
             now = await served(http, table["id"], token)
             differences += [f"{who}: {d}" for d in changed(table["served"][who], now)]
+            # its record and its view at the last version replay what was served
+            view, pages = table["served"][who]["view"], table["served"][who]["events"]
+            before = {"view": view, "events": [e for page in pages for e in page["events"]]}
+            replayed = await replay(http, table["id"], token, view["version"])
+            differences += [f"{who}'s replay: {d}" for d in changed(before, replayed)]
         assert differences == [], differences[:20]
 
 
@@ -135,8 +161,9 @@ async def test_a_table_stored_mid_round_plays_on_to_its_end(
     revealed = events[ended + 1]["data"]
     whole = f"{revealed['salt']}:{','.join(revealed['deck'])}".encode()
     assert hashlib.sha256(whole).hexdigest() == old_deal["commitment"]
-    # every later deal is committed card by card
+    # every later deal is committed card by card, and none is revealed whole
     later = [e["data"] for e in events[ended + 1 :]]
     for deal in (d for d in later if d["type"] == "round_dealt"):
         assert deal["scheme"] == "merkle-sha256" and deal["deck_size"] > 0, deal
+    assert [d for d in later[1:] if d["type"] == "deck_revealed"] == []
     assert kinds[-1] == "match_ended"
