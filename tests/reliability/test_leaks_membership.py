@@ -62,7 +62,11 @@ LOBBIES: dict[str, list[str]] = {
     + ["leave last", "house", "leave 0", "join", "leave middle", "house", "join"],
 }
 GAMES: list[tuple[str, dict[str, Any], int]] = [
-    ("cheat", {"max_play": 3, "chroniclers": True, "house_pause_seconds": 0}, 11),
+    (
+        "cheat",
+        {"max_play": 3, "chroniclers": True, "house_pause_seconds": 0, "reveal": "match_end"},
+        11,
+    ),
     ("thirty_one", {"lives": 2, "max_circuits": 2, "chronicler": True}, 12),
 ]
 """Kind, options and seed of each table; each gets a clock (`turn_seconds` 5) to go away on."""
