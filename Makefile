@@ -9,7 +9,8 @@ RUN := $(UV) run --frozen
 SDK_DIR := sdk/kronikas-client
 TS_DIR := sdk/typescript
 # The Python SDK's hand-written modules (their one home; `make sdk` keeps them), linted as ours are.
-SDK_OWN := $(SDK_DIR)/kronikas_client/socket.py $(SDK_DIR)/kronikas_client/streaming.py
+SDK_OWN := $(SDK_DIR)/kronikas_client/socket.py $(SDK_DIR)/kronikas_client/streaming.py \
+	$(SDK_DIR)/kronikas_client/replay.py
 # Node is not required: without it the TypeScript client is neither installed, regenerated nor tested.
 NODE := $(shell command -v node 2>/dev/null)
 export PORT ?= 8000
@@ -118,8 +119,9 @@ conversations: install ## record the seat-socket conversations under tests/conve
 clean: ## remove the virtualenv, caches and embedded Redis data
 	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis .data $(TS_DIR)/node_modules
 
-bench: install ## measure the service against its ceiling (prints a table, writes bench-results.json)
+bench: install ## measure the service against its ceiling (prints a table, writes bench-results.json), then what a fair deal costs
 	$(RUN) python -m benchmarks.bench $(ARGS)
+	$(RUN) python -m benchmarks.deals
 
 bench-attacks: install ## the attacks of docs/security.md, figures (ARGS="--before CHECKOUT --rounds 2")
 	$(RUN) python -m benchmarks.attacks $(ARGS)

@@ -30,6 +30,7 @@ SLOW_MODULES = {
     "tests/e2e/test_sdk_games.py": "processes",
     "tests/e2e/test_bots_house.py": "processes",
     "tests/e2e/test_sdk_house.py": "processes",
+    "tests/e2e/test_sdk_replay.py": "processes",
     "tests/e2e/test_sdk_streaming.py": "processes",
     "tests/e2e/test_sdk_socket.py": "processes",
     "tests/integration/test_clocks.py": "processes",
@@ -53,6 +54,7 @@ SLOW_MODULES = {
     "tests/test_generated.py": "generated",
     "tests/browser/": "browser",
     "tests/typescript/test_node.py": "node",
+    "tests/typescript/test_replay.py": "node",
     "tests/typescript/test_types.py": "node",
 }
 """The modules `make test-fast` leaves out, by the marker each gets (pyproject.toml lists them):

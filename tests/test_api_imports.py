@@ -33,6 +33,8 @@ ALLOWED: dict[str, frozenset[str]] = {
             "Delivered",
             "EVENT_PAGE",
             "EventPage",
+            "VIEWS_DEFAULT",
+            "VIEWS_PAGE",
             "GameView",
             "HouseSeated",
             "Joined",
@@ -43,6 +45,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "camel",
             "envelope",
             "list_of",
+            "record_table",
             "struct_of",
         }
     ),

@@ -15,7 +15,11 @@ CONFIG = ROOT / "tools" / "sdk-config.yaml"
 GENERATED = "kronikas-client"
 COMMITTED = ROOT / "sdk" / GENERATED
 PACKAGE = "kronikas_client"
-HAND_WRITTEN = (Path(PACKAGE) / "streaming.py", Path(PACKAGE) / "socket.py")
+HAND_WRITTEN = (
+    Path(PACKAGE) / "streaming.py",
+    Path(PACKAGE) / "socket.py",
+    Path(PACKAGE) / "replay.py",
+)
 """The SDK's hand-written modules. They live in the package itself (sdk/kronikas-client), their
 one home: regeneration carries them over from the tree it replaces, and no generated module may
 take one of their names."""

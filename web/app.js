@@ -372,6 +372,7 @@ function ago(iso) {
 const PARSERS = {
   integer: (raw, o) => (String(raw ?? "").trim() === "" ? (o.nullable ? null : o.default) : Number(raw)),
   boolean: (raw) => raw === "on",
+  string: (raw, o) => String(raw ?? o.default),
   integer_list: (raw, o) => {
     const items = String(raw ?? "")
       .split(/[\s,;]+/)
@@ -382,12 +383,17 @@ const PARSERS = {
   },
 };
 
-/** What every game's clock option says, in a player's words (the option belongs to the seats). */
+/** What the options every game has say, in a player's words (the clock belongs to the seats). */
 const SHARED_WORDS = {
   turn_seconds: {
     label: "Seconds for each move",
     help: "When a player's time runs out, the computer plays for them until they are back.",
     empty: "Leave it empty for no clock.",
+  },
+  reveal: {
+    label: "Show every card at the end",
+    help: "Whether everyone sees every card of every deal once the match is over. Until then, each card is shown only to those who may know it.",
+    choices: { never: "Never", match_end: "When the match ends" },
   },
 };
 
@@ -414,6 +420,13 @@ function optionField(o, kind) {
       placeholder: o.nullable ? "none" : null,
       required: !o.nullable,
     });
+  } else if (o.type === "string") {
+    const choices = /** @type {string[]} */ (o.choices || []);
+    input = h(
+      "select",
+      { id, name: o.name },
+      choices.map((c) => h("option", { value: c, selected: c === o.default }, words?.choices?.[c] ?? c)),
+    );
   } else if (o.type === "integer_list") {
     input = h("input", {
       id,

@@ -37,7 +37,7 @@ import * as thirtyOne from "./thirty_one.js";
  * @typedef {object} GameModule
  * @property {string} title
  * @property {string[]} howTo
- * @property {Record<string, {label: string, help: string, empty?: string}>} optionWords
+ * @property {Record<string, {label: string, help: string, empty?: string, choices?: Record<string, string>}>} optionWords
  * @property {(type: string, d: any, w: {me: number | null, who: (seat: number | null) => string, Who: (seat: number | null) => string, cards: (codes: string[]) => string}) => string | undefined} describe
  * @property {(player: any) => string[]} playerFacts
  * @property {(ctx: TableContext<any>) => any} render

@@ -30,7 +30,9 @@ export function describe(event, names, me) {
     case "player_joined":
       return `${d.name} sat down${d.house ? " (the house plays this seat)" : ""}.`;
     case "deck_revealed":
-      return `The deck of round ${d.round} was revealed: the deal can be checked.`;
+      return `The whole deck of round ${d.round} was shown, as deals were before each card had a proof of its own: the deal can be checked.`;
+    case "deals_opened":
+      return "The match is over and the table shows every card of every deal: each can be checked against its deal.";
     case "player_left":
       return `${Who(d.seat)} left the table${d.started ? "; the house plays that seat to the end" : ""}.`;
     case "seat_away":

@@ -172,30 +172,49 @@ async def test_events_are_gapless_and_redacted_per_seat(tables: Tables, client: 
         assert [h is not None for h in hands] == [s == seat for s in range(3)]
 
 
-async def test_every_deal_is_committed_and_revealed(tables: Tables, client: Client) -> None:
-    table = await tables.ready("cheat", 3, {"rounds": 2, "chroniclers": True}, seed=11)
+async def test_every_deal_is_committed_and_each_card_opened_only_to_who_may_know_it(
+    tables: Tables, client: Client
+) -> None:
+    """Over HTTP: each seat's copy of each deal opens its own hand against the deal's
+    commitment and nothing else; no deck is revealed; with `reveal: "match_end"` one event
+    after the match's end opens every position of every deal to everyone."""
+    options = {"rounds": 2, "chroniclers": True, "reveal": "match_end"}
+    table = await tables.ready("cheat", 3, options, seed=11)
     await tables.play_to_end(table, random.Random(5))
-    seen: dict[int, list[dict[str, Any]]] = {}
-    for seat, token in enumerate(table.players):
-        r = await client.get(f"/v1/games/{table.id}/events", headers=auth(token))
+    seen: dict[int | None, list[dict[str, Any]]] = {}
+    for seat, token in [(None, None), *enumerate(table.players)]:
+        headers = auth(token) if token else {}
+        r = await client.get(f"/v1/games/{table.id}/events", headers=headers)
         seen[seat] = r.json()["events"]
-    deals = [e for e in seen[0] if e["type"] == "cheat.round_dealt"]
-    reveals = [e for e in seen[0] if e["type"] == "cheat.deck_revealed"]
-    assert len(deals) == len(reveals) == 2
-    for deal, reveal in zip(deals, reveals, strict=True):
-        salt, deck = reveal["data"]["salt"], reveal["data"]["deck"]
-        digest = hashlib.sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest()
-        assert digest == deal["data"]["commitment"]
-        assert sorted(deck) == sorted([*STANDARD, "XC", "XP"])
-        dealer, n = deal["data"]["dealer"], 3
-        per_seat = len(deck) // n
-        for seat in range(n):
-            mine = next(e for e in seen[seat] if e["version"] == deal["version"])["data"]["hands"][
-                seat
-            ]
-            expected = [deck[i] for i in range(per_seat * n) if (dealer + 1 + i) % n == seat]
-            assert sorted(mine) == sorted(expected)
-        assert deal["data"]["set_aside"] == len(deck) - per_seat * n
+    assert not any(e["type"] == "cheat.deck_revealed" for e in seen[None])
+    deals = {e["version"]: e["data"] for e in seen[None] if e["type"] == "cheat.round_dealt"}
+    assert [d["round"] for d in deals.values()] == [1, 2]
+    roots = {d["round"]: (d["commitment"], d["deck_size"]) for d in deals.values()}
+    assert all(d["scheme"] == "merkle-sha256" and d["openings"] is None for d in deals.values())
+
+    def checked(opening: dict[str, Any]) -> tuple[int, int, str]:
+        commitment, size = roots[opening["round"]]
+        assert proofs.verify(msgspec.convert(opening, proofs.Opening), commitment, size)
+        return opening["round"], opening["position"], opening["card"]
+
+    for seat in range(3):
+        for e in seen[seat]:
+            if e["type"] == "cheat.round_dealt":
+                data = e["data"]
+                assert [i for i, h in enumerate(data["hands"]) if h is not None] == [seat]
+                opened = [checked(o) for o in data["openings"]]
+                assert [card for _, _, card in opened] == data["hands"][seat]
+                n, dealer = 3, data["dealer"]
+                assert sorted(p for _, p, _ in opened) == [
+                    i
+                    for i in range(data["deck_size"] - data["set_aside"])
+                    if (dealer + 1 + i) % n == seat
+                ]
+    last = seen[None][-1]
+    assert last["type"] == "cheat.deals_opened"
+    every = {checked(o) for o in last["data"]["openings"]}
+    assert {(r, p) for r, p, _ in every} == {(r, p) for r in (1, 2) for p in range(34)}
+    assert all(seen[seat][-1] == last for seat in range(3))
 
 
 STANDARD = [r + s for s in "HBLA" for r in ("7", "8", "9", "10", "U", "O", "K", "A")]

@@ -34,7 +34,7 @@ READS_THE_WIRE = textwrap.dedent(
                 "round": 1,
                 "cards": ["AH", None],
                 "deck": None,
-                "salt": None,
+                "salts": None,
                 "commitment": "c",
             }},
         }}

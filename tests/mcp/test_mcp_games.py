@@ -140,6 +140,7 @@ async def test_a_token_from_one_table_cannot_act_at_another(two: list[ServicePro
             ("wait", {"after_version": 0}),
             ("leave_table", {}),
             ("get_events", {}),
+            ("record", {}),
         ]:
             with pytest.raises(ToolFailed) as refused:
                 await call(
@@ -312,6 +313,7 @@ async def test_rules_resources_and_the_prompt(two: list[ServiceProcess]) -> None
             "wait",
             "leave_table",
             "get_events",
+            "record",
         }
         assert all(t.description for t in tools.values())
 

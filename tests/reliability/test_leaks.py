@@ -80,6 +80,8 @@ def knowledge(events: list[dict[str, Any]], player: str | None) -> list[Known]:
                 current |= set(data["hands"][seat])
         elif kind in ("cards_played", "pile_taken", "penalty_taken") and mine:
             current |= set(data["cards"] or [])
+        elif kind == "penalty_taken":
+            current.add("XP")  # everyone learns the uncalled play held the Pale Chronicler
         elif kind == "cheat_called":
             current |= set(data["cards"])
         elif kind in ("hand_exchanged", "hands_swapped"):
@@ -92,6 +94,8 @@ def knowledge(events: list[dict[str, Any]], player: str | None) -> list[Known]:
             current |= {c for hand in data.get("hands") or [] if hand for c in hand}
         elif kind == "deck_revealed":
             current |= set(data["deck"] or [])
+        elif kind == "deals_opened":
+            current |= {opening["card"] for opening in data["openings"]}
         if gone:
             current, ever = set(), set()
         ever |= current

@@ -9,7 +9,6 @@ from kronikas.domain.cards import STANDARD
 from kronikas.domain.common import (
     EVENT_CAP_REASON,
     CapReached,
-    DeckRevealed,
     GameNotOpen,
     GameOver,
     NotYourTurn,
@@ -64,7 +63,8 @@ def decide(
 def _deal(round: int, rng: Randomness) -> HighCardRoundDealt:
     shuffle = rng.shuffle(STANDARD, round)
     deck = list(shuffle.deck)
-    return HighCardRoundDealt(round, [*deck[:PLAYERS]], deck, shuffle.salt, shuffle.commitment)
+    salts = list(shuffle.salts)
+    return HighCardRoundDealt(round, [*deck[:PLAYERS]], deck, salts, shuffle.commitment)
 
 
 def _leaders(points: tuple[int, ...]) -> list[int]:
@@ -94,7 +94,6 @@ def _move(
     events: list[Event] = [
         chosen,
         HighCardRoundEnded(state.round, [*state.cards], winner, points),
-        DeckRevealed(state.round, state.salt, [*state.deck]),
     ]
     if state.round < state.options.rounds:
         events.append(_deal(state.round + 1, rng))

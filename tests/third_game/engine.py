@@ -7,6 +7,7 @@ from typing import get_args
 from kronikas.application.engines import service_games
 from kronikas.domain.builder import build
 from kronikas.domain.engine import Engine, Seats, Timing, registry, rules
+from tests.third_game.account import account
 from tests.third_game.commands import COMMANDS, Command
 from tests.third_game.decide import created, decide
 from tests.third_game.events import Event, HighCardMatchEnded, HighCardRoundDealt
@@ -43,6 +44,7 @@ ENGINE: Engine[HighCardOptions, State, Command, Event, HighCardGameView] = build
     waiting_for=waiting_for,
     timing=lambda options: Timing(options.turn_seconds, 0),
     house_command=house,
+    account=account,
 )
 
 GAMES = registry(*service_games().values(), rules(ENGINE))

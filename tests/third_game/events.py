@@ -8,7 +8,7 @@ import msgspec
 from msgspec import Struct
 
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, EndReasonOnWire
+from kronikas.domain.common import EndReasonOnWire
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from tests.third_game.options import HighCardOptions
 
@@ -22,12 +22,12 @@ class HighCardGameCreated(Struct, frozen=True, tag_field="type", tag="game_creat
 
 class HighCardRoundDealt(Struct, frozen=True, tag_field="type", tag="round_dealt"):
     """A round was dealt: one card to each seat (a seat sees its own alone until the round
-    ends), from a deck whose `commitment` is public."""
+    ends), from a deck whose `commitment` (a Merkle root over its salted positions) is public."""
 
     round: int
     cards: list[Card | None]
     deck: list[Card] | None
-    salt: str | None
+    salts: list[str] | None
     commitment: str
 
 
@@ -71,7 +71,6 @@ Event: TypeAlias = (
     | HighCardRevealed
     | HighCardFolded
     | HighCardRoundEnded
-    | DeckRevealed
     | HighCardMatchEnded
 )
 
@@ -81,7 +80,6 @@ OwnEvent: TypeAlias = (
     | HighCardRevealed
     | HighCardFolded
     | HighCardRoundEnded
-    | DeckRevealed
     | HighCardMatchEnded
 )
 """The game's own events: every event but seating's."""

@@ -6,7 +6,7 @@ from typing import assert_never
 
 import msgspec
 
-from kronikas.domain.common import DeckRevealed, EventOutOfPlace
+from kronikas.domain.common import EventOutOfPlace
 from tests.third_game.events import (
     HighCardFolded,
     HighCardGameCreated,
@@ -36,7 +36,7 @@ def evolve(state: State, event: OwnEvent) -> State:
                 tuple(c or "" for c in event.cards),
                 (None,) * PLAYERS,
                 tuple(event.deck or ()),
-                event.salt or "",
+                tuple(event.salts or ()),
                 points,
                 last,
             )
@@ -50,8 +50,6 @@ def evolve(state: State, event: OwnEvent) -> State:
             if not isinstance(state, Playing):
                 raise EventOutOfPlace.of(state, event)
             return msgspec.structs.replace(state, points=tuple(event.points), last=event)
-        case DeckRevealed():
-            return state
         case HighCardMatchEnded():
             if not isinstance(state, Playing):
                 raise EventOutOfPlace.of(state, event)

@@ -26,7 +26,7 @@ class Playing(Struct, frozen=True):
     cards: tuple[Card, ...]
     choices: tuple[Literal["reveal", "fold"] | None, ...]
     deck: tuple[Card, ...]
-    salt: str
+    salts: tuple[str, ...]
     points: tuple[int, ...]
     last: HighCardRoundEnded | None = None
 

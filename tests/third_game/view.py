@@ -94,7 +94,7 @@ def view(
 
 
 def redact(event: Event, viewer: int | None) -> Event:
-    """A deal as `viewer` may see it: its own card alone, no deck, no salt."""
+    """A deal as `viewer` may see it: its own card alone, no deck, no salts."""
     if isinstance(event, HighCardRoundDealt):
         cards = [c if seat == viewer else None for seat, c in enumerate(event.cards)]
         return HighCardRoundDealt(event.round, cards, None, None, event.commitment)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from kronikas.adapters.randomness import SecureRandomness, SeededRandomness
+from kronikas.domain import proofs
 from kronikas.domain.cards import make_deck
-from kronikas.domain.common import commitment
 
 DECK = make_deck(1, ("XC", "XP"))
 
@@ -14,8 +14,9 @@ DECK = make_deck(1, ("XC", "XP"))
 def test_a_secure_shuffle_is_a_permutation_with_a_matching_commitment() -> None:
     shuffle = SecureRandomness().shuffle(DECK, 1)
     assert sorted(shuffle.deck) == sorted(DECK)
-    assert shuffle.commitment == commitment(shuffle.deck, shuffle.salt)
-    assert len(shuffle.salt) == 64
+    assert shuffle.commitment == proofs.Tree(shuffle.deck, shuffle.salts).root
+    assert len(shuffle.salts) == len(DECK) == len(set(shuffle.salts))
+    assert all(len(salt) == 32 and int(salt, 16) >= 0 for salt in shuffle.salts)
 
 
 def test_secure_shuffles_differ_and_put_every_card_everywhere_evenly() -> None:

@@ -9,6 +9,7 @@ from typing import Any, TypeAlias
 from .models import (
     CheatCardsPlayedEvent,
     CheatCheatCalledEvent,
+    CheatDealsOpenedEvent,
     CheatDeckRevealedEvent,
     CheatGameCreatedEvent,
     CheatGameView,
@@ -44,6 +45,7 @@ from .models import (
 GameEvent: TypeAlias = (
     CheatCardsPlayedEvent
     | CheatCheatCalledEvent
+    | CheatDealsOpenedEvent
     | CheatDeckRevealedEvent
     | CheatGameCreatedEvent
     | CheatMatchEndedEvent
@@ -78,6 +80,7 @@ GameEvent: TypeAlias = (
 EVENT_CLASSES: dict[str, type[GameEvent]] = {
     "cheat.cards_played": CheatCardsPlayedEvent,
     "cheat.cheat_called": CheatCheatCalledEvent,
+    "cheat.deals_opened": CheatDealsOpenedEvent,
     "cheat.deck_revealed": CheatDeckRevealedEvent,
     "cheat.game_created": CheatGameCreatedEvent,
     "cheat.match_ended": CheatMatchEndedEvent,

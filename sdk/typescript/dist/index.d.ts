@@ -3,4 +3,5 @@ export { type Client, type Config, createClient, createConfig } from "./gen/clie
 export { type ConnectOptions, connect } from "./extras/connect.js";
 export { KronikasError, type ProblemCode, problemOf, retryAfterOf, unwrap } from "./extras/errors.js";
 export { type Follower, type FollowMode, type FollowOptions, type FollowState, type Frame, follow, frameParser, } from "./extras/follow.js";
+export { pastViews, REPLAY_PAGE, type ReplayOptions, replay, replayViews } from "./extras/replay.js";
 export * from "./extras/socket.js";

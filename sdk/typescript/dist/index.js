@@ -5,4 +5,5 @@ export { createClient, createConfig } from "./gen/client/index.js";
 export { connect } from "./extras/connect.js";
 export { KronikasError, problemOf, retryAfterOf, unwrap } from "./extras/errors.js";
 export { follow, frameParser, } from "./extras/follow.js";
+export { pastViews, REPLAY_PAGE, replay, replayViews } from "./extras/replay.js";
 export * from "./extras/socket.js";

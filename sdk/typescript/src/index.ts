@@ -14,4 +14,5 @@ export {
   follow,
   frameParser,
 } from "./extras/follow.js";
+export { pastViews, REPLAY_PAGE, type ReplayOptions, replay, replayViews } from "./extras/replay.js";
 export * from "./extras/socket.js";

@@ -32,6 +32,8 @@ export function describe(event: GameEvent): string {
     case "cheat.deck_revealed":
     case "thirty_one.deck_revealed":
       return `deck of round ${event.data.round}: ${event.data.deck?.length ?? "hidden"} cards, salt ${event.data.salt}`;
+    case "cheat.deals_opened":
+      return `${event.data.openings.length} cards opened, first at ${event.data.openings[0]?.position}`;
     case "cheat.match_ended":
       return `won by ${event.data.winners.join(",")} with ${event.data.points.join(",")}${event.final ? "" : "?"}`;
     case "cheat.player_left":

@@ -44,6 +44,7 @@ from tests.unit.application.clock_helpers import (
     wire_movers,
     world,
 )
+from tests.unit.house.tables import unhashed
 
 KINDS = ["cheat", "thirty_one"]
 RFC3339_MS = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"
@@ -736,4 +737,5 @@ async def test_the_houses_decisions_do_not_change_when_only_cards_its_seat_canno
     house, hand = await house_decisions(deck)
     house_again, other_hand = await house_decisions(other)
     assert hand != other_hand, "the persons' hands differ"
-    assert house and house == house_again
+    # Alike but for the audit paths of the call's openings, which hash the whole deck.
+    assert house and unhashed(house) == unhashed(house_again)

@@ -6,13 +6,17 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import cheat
 from kronikas.domain.cards import Card
 from kronikas.domain.cheat import CheatOptions, CheatRoundDealt, Command, Event
 from kronikas.domain.cheat.engine import ENGINE
+from kronikas.domain.cheat.states import dealt_positions
 from kronikas.domain.cheat.view import CheatGameView
 from kronikas.domain.common import Randomness, Shuffle, commitment
+from kronikas.domain.proofs import SCHEME
 from kronikas.domain.seating import PlayerJoined
 from tests.unit.decider import Given
 
@@ -44,27 +48,54 @@ def lobby(n: int, options: CheatOptions = OPTIONS, seeded: bool = False) -> list
     return [*cheat.created(options, seeded), *joins]
 
 
+def salts_for(size: int, round: int = 1) -> list[str]:
+    """A salt for each position of a fixture's deck, each its own."""
+    return [f"{round:016x}{i:016x}" for i in range(size)]
+
+
 def dealt(
     hands: Sequence[Sequence[Card]],
     dealer: int | None = None,
     round: int = 1,
     set_aside: Sequence[Card] = (),
+    committed: bool = False,
 ) -> CheatRoundDealt:
-    """A deal of chosen hands (its `deck` is only their concatenation: a test fixture)."""
+    """A deal of chosen hands: its deck holds them where a deal puts them (round the table
+    from the seat after the dealer, `dealt_positions`), then the cards set aside. Stored as a
+    deal was before deals were committed card by card (one hash of the whole deck), unless
+    `committed`: then a salt for each position and their Merkle root, as a deal is now."""
     n = len(hands)
     dealer = n - 1 if dealer is None else dealer
-    deck = [card for hand in hands for card in hand] + list(set_aside)
-    return CheatRoundDealt(
+    sorted_hands = [list(cheat.sort_cards(list(hand))) for hand in hands]
+    deck: list[Card] = [""] * sum(len(hand) for hand in hands)
+    for hand, positions in zip(
+        sorted_hands, dealt_positions(dealer, [len(h) for h in hands]), strict=True
+    ):
+        for card, position in zip(hand, positions, strict=True):
+            deck[position] = card
+    deck += set_aside
+    event = CheatRoundDealt(
         round=round,
         dealer=dealer,
         turn=(dealer + 1) % n,
         rank="7",
         set_aside=len(set_aside),
         commitment=commitment(deck, SALT),
-        hands=[list(cheat.sort_cards(list(hand))) for hand in hands],
+        hands=sorted_hands,
         set_aside_cards=list(set_aside),
         deck=deck,
         salt=SALT,
+    )
+    if not committed:
+        return event
+    salts = salts_for(len(deck), round)
+    return msgspec.structs.replace(
+        event,
+        commitment=Shuffle.committed(deck, salts).commitment,
+        salt=None,
+        salts=salts,
+        scheme=SCHEME,
+        deck_size=len(deck),
     )
 
 
@@ -73,9 +104,12 @@ def table(
     options: CheatOptions = OPTIONS,
     dealer: int | None = None,
     set_aside: Sequence[Card] = (),
+    committed: bool = False,
 ) -> list[Event]:
-    """A started table with these hands; by default seat 0 plays first."""
-    return [*lobby(len(hands), options), dealt(hands, dealer, set_aside=set_aside)]
+    """A started table with these hands; by default seat 0 plays first. Its deal is one stored
+    before deals were committed card by card, unless `committed`."""
+    deal = dealt(hands, dealer, set_aside=set_aside, committed=committed)
+    return [*lobby(len(hands), options), deal]
 
 
 def run(

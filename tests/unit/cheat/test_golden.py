@@ -23,9 +23,9 @@ GAME_ID = "golden-cheat"
 SEED = 12
 """The table's seed; with the players' seed below, the game shows every command and outcome."""
 PLAYERS_SEED = 1
-OPTIONS = CheatTableOptions(rounds=2, chroniclers=True)
+OPTIONS = CheatTableOptions(rounds=2, chroniclers=True, reveal="match_end")
 """As a table stored before `max_plays` existed keeps them: its rounds have no limit of plays, and
-it replays exactly as it did."""
+it replays exactly as it did; every deal is opened to everyone at the match's end."""
 NAMES = ("Anna", "Bence", "Csilla")
 
 AnyCommand = cheat.Command | Join | Start
@@ -131,9 +131,10 @@ def test_golden_playthrough_shows_every_command_and_outcome() -> None:
         "penalty_taken",
         "play_accepted",
         "round_ended",
-        "deck_revealed",
         "match_ended",
+        "deals_opened",
     }
+    assert "deck_revealed" not in types, "deals committed card by card are never revealed whole"
     calls = [e["honest"] for e in events if e["type"] == "cheat_called"]
     assert True in calls and False in calls
     played = {c for e in events if e["type"] == "cards_played" for c in e["cards"]}

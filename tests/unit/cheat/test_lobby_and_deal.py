@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat
+from kronikas.domain import cheat, proofs
 from kronikas.domain.cards import STANDARD
 from kronikas.domain.cheat import (
     Accept,
@@ -23,7 +23,6 @@ from kronikas.domain.common import (
     IllegalMove,
     NotYourTurn,
     Start,
-    commitment,
 )
 from kronikas.domain.seating import Join, PlayerJoined
 
@@ -110,11 +109,13 @@ def test_the_first_dealer_is_drawn_at_random_with_the_first_shuffle() -> None:
     assert rng.shuffled == [(STANDARD, 1)]
 
 
-def test_the_deal_commits_to_the_shuffled_deck() -> None:
+def test_the_deal_commits_to_each_position_of_the_shuffled_deck() -> None:
     deal = given(lobby(3)).when(Start(), None, SeededRandomness(7)).events()[0]
     assert isinstance(deal, CheatRoundDealt)
-    assert deal.deck is not None and deal.salt is not None
-    assert deal.commitment == commitment(deal.deck, deal.salt)
+    assert deal.deck is not None and deal.salts is not None
+    assert (deal.scheme, deal.deck_size, deal.salt) == (proofs.SCHEME, 32, None)
+    assert len(set(deal.salts)) == 32, "a salt of its own for each position"
+    assert deal.commitment == proofs.Tree(deal.deck, deal.salts).root
 
 
 EXPECTED_DEALS = [

@@ -16,10 +16,17 @@ from hypothesis import strategies as st
 
 from kronikas.adapters.randomness import SeededRandomness
 from kronikas.domain import cheat
-from kronikas.domain.cards import ALL_CODES
+from kronikas.domain.cards import ALL_CODES, PALE
 from kronikas.domain.cheat import Accept, Call, CheatOptions, Event, Play
 from kronikas.domain.cheat.engine import ENGINE
-from kronikas.domain.common import DeckRevealed, DomainError, IllegalMove, NotYourTurn, Start
+from kronikas.domain.common import (
+    DealsOpened,
+    DeckRevealed,
+    DomainError,
+    IllegalMove,
+    NotYourTurn,
+    Start,
+)
 from kronikas.domain.seating import Back, Join, Leave, TimeOut
 from tests.conftest import examples
 
@@ -51,6 +58,7 @@ def tables(draw: st.DrawFn) -> Table:
         rounds=draw(st.integers(1, 3)),
         place_points=tuple(draw(st.lists(st.integers(0, 100), min_size=1, max_size=8))),
         chroniclers=draw(st.booleans()),
+        reveal=draw(st.sampled_from(["never", "match_end"])),
     )
     n = draw(st.integers(2, cheat.max_players(options)))
     return options, n, draw(st.integers(0, 2**32)), draw(st.booleans())
@@ -333,6 +341,8 @@ def test_no_view_or_event_shows_a_card_its_viewer_cannot_know(
                 turned_up = set()
             if isinstance(event, cheat.CheatCalled):
                 turned_up |= set(event.cards)
+            if isinstance(event, cheat.CheatPenaltyTaken):
+                turned_up.add(PALE)  # everyone learns the play held it (docs/rules.md)
             if isinstance(state, cheat.InRound):
                 for v in range(n):
                     known[v] |= set(state.deal.hands[v])
@@ -340,7 +350,7 @@ def test_no_view_or_event_shows_a_card_its_viewer_cannot_know(
                 seen = cheat.redact(event, viewer)
                 assert type(seen) is type(event)
                 _check_structure(seen, viewer)
-                if not isinstance(seen, DeckRevealed):
+                if not isinstance(seen, DeckRevealed | DealsOpened):
                     assert set(_codes(msgspec.to_builtins(seen))) <= known[viewer] | turned_up
         # What the lobby lists is read from the state alone: it agrees with every view.
         standing = standing_of(after)
@@ -359,10 +369,10 @@ def _check_structure(event: Any, viewer: int | None) -> None:
     match event:
         case cheat.CheatRoundDealt():
             assert all(hand is None for s, hand in enumerate(event.hands) if s != viewer)
-            assert (event.deck, event.salt, event.set_aside_cards) == (None, None, None)
+            assert (event.deck, event.salt, event.salts, event.set_aside_cards) == (None,) * 4
         case cheat.CheatCardsPlayed() | cheat.CheatPileTaken() | cheat.CheatPenaltyTaken():
             assert (event.cards is None) == (event.seat != viewer)
         case DeckRevealed():
-            assert event.deck is not None and event.salt is not None
+            raise AssertionError("a deal committed card by card is never revealed whole")
         case _:
             pass

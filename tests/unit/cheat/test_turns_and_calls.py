@@ -471,8 +471,9 @@ def test_only_the_next_player_may_accept() -> None:
 
 
 def test_accepting_a_play_that_emptied_a_hand_finishes_the_round() -> None:
+    """A deal stored before deals were committed card by card still reveals its deck."""
     history = run(OUT, (0, Play(cards=["7H"])))
-    deck = ["7H", "8B", "9B", "8L", "9L", "10L"]
+    deck = ["7H", "8B", "8L", "9B", "9L", "10L"]  # round the table, skipping a full hand
     state = (
         given(history)
         .when(Accept(), 1)

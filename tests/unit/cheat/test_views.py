@@ -78,6 +78,8 @@ def test_a_player_sees_their_own_hand_and_legal_moves_and_a_spectator_neither() 
         last_play=None,
         last_call=None,
         commitment=state.deal.commitment,
+        scheme="deck-sha256",
+        deck_size=10,
     )
 
 

@@ -22,13 +22,26 @@ CommandT = TypeVar("CommandT", bound=msgspec.Struct)
 EventT = TypeVar("EventT", bound=msgspec.Struct)
 ViewT = TypeVar("ViewT", bound=View)
 
-COMMITMENT = "0" * 64
-"""Both twins publish this commitment: it hides the deck, so they must not differ by it."""
+HASHES = frozenset({"commitment", "path"})
+"""What ties a view or an event to the whole deck: the deal's commitment and the openings'
+audit paths. Hashes that hide the deck, they differ between twins dealt differently where a
+seat cannot see, and the house must not read them."""
+
+
+def unhashed(value: Any) -> Any:
+    """A view or a history as builtins, less the hashes (`HASHES`) that hide the deck."""
+    if isinstance(value, msgspec.Struct | list | tuple):
+        value = msgspec.to_builtins(value)
+    if isinstance(value, dict):
+        return {k: unhashed(v) for k, v in value.items() if k not in HASHES}
+    if isinstance(value, list):
+        return [unhashed(v) for v in value]
+    return value
 
 
 class Decks:
-    """A Randomness that deals the decks it is given by round (or shuffles one from `seed`), all
-    under the same salt and commitment, and draws the first dealer given."""
+    """A Randomness that deals the decks it is given by round (or shuffles one from `seed`), each
+    position under the same salt in every deal, and draws the first dealer given."""
 
     def __init__(self, seed: int, dealer: int, decks: dict[int, list[Card]] | None = None):
         self.seed, self.dealer = seed, dealer

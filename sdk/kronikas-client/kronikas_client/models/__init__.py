@@ -8,6 +8,7 @@ from .cheat_called import CheatCalled
 from .cheat_cards_played import CheatCardsPlayed
 from .cheat_cards_played_event import CheatCardsPlayedEvent
 from .cheat_cheat_called_event import CheatCheatCalledEvent
+from .cheat_deals_opened_event import CheatDealsOpenedEvent
 from .cheat_deck_revealed_event import CheatDeckRevealedEvent
 from .cheat_game_created import CheatGameCreated
 from .cheat_game_created_event import CheatGameCreatedEvent
@@ -19,6 +20,7 @@ from .cheat_match_ended_event import CheatMatchEndedEvent
 from .cheat_my_hand import CheatMyHand
 from .cheat_my_hand_rank_counts import CheatMyHandRankCounts
 from .cheat_options import CheatOptions
+from .cheat_options_reveal import CheatOptionsReveal
 from .cheat_penalty import CheatPenalty
 from .cheat_penalty_taken import CheatPenaltyTaken
 from .cheat_penalty_taken_event import CheatPenaltyTakenEvent
@@ -29,6 +31,8 @@ from .cheat_play_accepted_event import CheatPlayAcceptedEvent
 from .cheat_player_joined_event import CheatPlayerJoinedEvent
 from .cheat_player_left_event import CheatPlayerLeftEvent
 from .cheat_player_view import CheatPlayerView
+from .cheat_record_table import CheatRecordTable
+from .cheat_record_table_status import CheatRecordTableStatus
 from .cheat_round_dealt import CheatRoundDealt
 from .cheat_round_dealt_event import CheatRoundDealtEvent
 from .cheat_round_ended import CheatRoundEnded
@@ -37,6 +41,7 @@ from .cheat_round_result import CheatRoundResult
 from .cheat_seat_away_event import CheatSeatAwayEvent
 from .cheat_seat_back_event import CheatSeatBackEvent
 from .cheat_table_options import CheatTableOptions
+from .cheat_table_options_reveal_type_0 import CheatTableOptionsRevealType0
 from .cheat_table_view import CheatTableView
 from .command_result import CommandResult
 from .create_cheat_game import CreateCheatGame
@@ -46,6 +51,7 @@ from .deals_opened import DealsOpened
 from .deck_revealed import DeckRevealed
 from .event_page import EventPage
 from .exchange import Exchange
+from .game_record import GameRecord
 from .health import Health
 from .house_seated import HouseSeated
 from .join_request import JoinRequest
@@ -65,6 +71,7 @@ from .opening import Opening
 from .option_info import OptionInfo
 from .option_info_type import OptionInfoType
 from .pass_ import Pass
+from .past_views import PastViews
 from .play import Play
 from .player_joined import PlayerJoined
 from .player_left import PlayerLeft
@@ -112,6 +119,8 @@ from .thirty_one_passed_event import ThirtyOnePassedEvent
 from .thirty_one_player_joined_event import ThirtyOnePlayerJoinedEvent
 from .thirty_one_player_left_event import ThirtyOnePlayerLeftEvent
 from .thirty_one_player_view import ThirtyOnePlayerView
+from .thirty_one_record_table import ThirtyOneRecordTable
+from .thirty_one_record_table_status import ThirtyOneRecordTableStatus
 from .thirty_one_round_dealt import ThirtyOneRoundDealt
 from .thirty_one_round_dealt_event import ThirtyOneRoundDealtEvent
 from .thirty_one_round_ended import ThirtyOneRoundEnded
@@ -134,6 +143,7 @@ __all__ = (
     "CheatCardsPlayed",
     "CheatCardsPlayedEvent",
     "CheatCheatCalledEvent",
+    "CheatDealsOpenedEvent",
     "CheatDeckRevealedEvent",
     "CheatGameCreated",
     "CheatGameCreatedEvent",
@@ -145,6 +155,7 @@ __all__ = (
     "CheatMyHand",
     "CheatMyHandRankCounts",
     "CheatOptions",
+    "CheatOptionsReveal",
     "CheatPenalty",
     "CheatPenaltyTaken",
     "CheatPenaltyTakenEvent",
@@ -155,6 +166,8 @@ __all__ = (
     "CheatPlayerJoinedEvent",
     "CheatPlayerLeftEvent",
     "CheatPlayerView",
+    "CheatRecordTable",
+    "CheatRecordTableStatus",
     "CheatRoundDealt",
     "CheatRoundDealtEvent",
     "CheatRoundEnded",
@@ -163,6 +176,7 @@ __all__ = (
     "CheatSeatAwayEvent",
     "CheatSeatBackEvent",
     "CheatTableOptions",
+    "CheatTableOptionsRevealType0",
     "CheatTableView",
     "CommandResult",
     "CreateCheatGame",
@@ -172,6 +186,7 @@ __all__ = (
     "DeckRevealed",
     "EventPage",
     "Exchange",
+    "GameRecord",
     "Health",
     "HouseSeated",
     "Joined",
@@ -191,6 +206,7 @@ __all__ = (
     "OptionInfo",
     "OptionInfoType",
     "Pass",
+    "PastViews",
     "Play",
     "PlayerJoined",
     "PlayerLeft",
@@ -238,6 +254,8 @@ __all__ = (
     "ThirtyOnePlayerJoinedEvent",
     "ThirtyOnePlayerLeftEvent",
     "ThirtyOnePlayerView",
+    "ThirtyOneRecordTable",
+    "ThirtyOneRecordTableStatus",
     "ThirtyOneRoundDealt",
     "ThirtyOneRoundDealtEvent",
     "ThirtyOneRoundEnded",

@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.opening import Opening
+
 
 T = TypeVar("T", bound="CheatCalled")
 
@@ -16,6 +20,7 @@ class CheatCalled:
         caller (int):
         cards (list[str]):
         honest (bool):
+        openings (list[Opening] | None):
         rank (str):
         seat (int):
         taker (int):
@@ -25,6 +30,7 @@ class CheatCalled:
     caller: int
     cards: list[str]
     honest: bool
+    openings: list[Opening] | None
     rank: str
     seat: int
     taker: int
@@ -37,6 +43,16 @@ class CheatCalled:
         cards = self.cards
 
         honest = self.honest
+
+        openings: list[dict[str, Any]] | None
+        if isinstance(self.openings, list):
+            openings = []
+            for openings_type_0_item_data in self.openings:
+                openings_type_0_item = openings_type_0_item_data.to_dict()
+                openings.append(openings_type_0_item)
+
+        else:
+            openings = self.openings
 
         rank = self.rank
 
@@ -53,6 +69,7 @@ class CheatCalled:
                 "caller": caller,
                 "cards": cards,
                 "honest": honest,
+                "openings": openings,
                 "rank": rank,
                 "seat": seat,
                 "taker": taker,
@@ -64,12 +81,34 @@ class CheatCalled:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.opening import Opening  # noqa: PLC0415
+
         d = dict(src_dict)
         caller = d.pop("caller")
 
         cards = cast(list[str], d.pop("cards"))
 
         honest = d.pop("honest")
+
+        def _parse_openings(data: object) -> list[Opening] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                openings_type_0 = []
+                _openings_type_0 = data
+                for openings_type_0_item_data in _openings_type_0:
+                    openings_type_0_item = Opening.from_dict(openings_type_0_item_data)
+
+                    openings_type_0.append(openings_type_0_item)
+
+                return openings_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[Opening] | None, data)
+
+        openings = _parse_openings(d.pop("openings"))
 
         rank = d.pop("rank")
 
@@ -85,6 +124,7 @@ class CheatCalled:
             caller=caller,
             cards=cards,
             honest=honest,
+            openings=openings,
             rank=rank,
             seat=seat,
             taker=taker,

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ..models.cheat_round_result import CheatRoundResult
     from ..models.cheat_table_options import CheatTableOptions
     from ..models.cheat_table_view import CheatTableView
+    from ..models.opening import Opening
 
 
 T = TypeVar("T", bound="CheatGameView")
@@ -33,6 +34,7 @@ class CheatGameView:
         last_round (CheatRoundResult | None):
         legal (list[str] | None):
         me (CheatMyHand | None):
+        openings (list[Opening]):
         options (CheatTableOptions):
         players (list[CheatPlayerView]):
         round_ (int):
@@ -52,6 +54,7 @@ class CheatGameView:
     last_round: CheatRoundResult | None
     legal: list[str] | None
     me: CheatMyHand | None
+    openings: list[Opening]
     options: CheatTableOptions
     players: list[CheatPlayerView]
     round_: int
@@ -104,6 +107,11 @@ class CheatGameView:
         else:
             me = self.me
 
+        openings = []
+        for openings_item_data in self.openings:
+            openings_item = openings_item_data.to_dict()
+            openings.append(openings_item)
+
         options = self.options.to_dict()
 
         players = []
@@ -142,6 +150,7 @@ class CheatGameView:
                 "last_round": last_round,
                 "legal": legal,
                 "me": me,
+                "openings": openings,
                 "options": options,
                 "players": players,
                 "round": round_,
@@ -164,6 +173,7 @@ class CheatGameView:
         from ..models.cheat_round_result import CheatRoundResult  # noqa: PLC0415
         from ..models.cheat_table_options import CheatTableOptions  # noqa: PLC0415
         from ..models.cheat_table_view import CheatTableView  # noqa: PLC0415
+        from ..models.opening import Opening  # noqa: PLC0415
 
         d = dict(src_dict)
 
@@ -247,6 +257,13 @@ class CheatGameView:
 
         me = _parse_me(d.pop("me"))
 
+        openings = []
+        _openings = d.pop("openings")
+        for openings_item_data in _openings:
+            openings_item = Opening.from_dict(openings_item_data)
+
+            openings.append(openings_item)
+
         options = CheatTableOptions.from_dict(d.pop("options"))
 
         players = []
@@ -292,6 +309,7 @@ class CheatGameView:
             last_round=last_round,
             legal=legal,
             me=me,
+            openings=openings,
             options=options,
             players=players,
             round_=round_,

@@ -5,6 +5,7 @@ from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.cheat_options_reveal import CheatOptionsReveal
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="CheatOptions")
@@ -23,6 +24,9 @@ class CheatOptions:
             out play's, then the round ends and places go by cards in hand. Default: 300.
         place_points (list[int] | Unset): Points for 1st, 2nd, … place (1–8 whole numbers, 0–100); a place beyond the
             list scores 0.
+        reveal (CheatOptionsReveal | Unset): `never`: a card is opened only to those who may know it; `match_end`: when
+            the match ends, every card of every deal is opened to everyone (`deals_opened`). Default:
+            CheatOptionsReveal.NEVER.
         rounds (int | Unset): Rounds in the match (1–100). Default: 1.
         turn_seconds (int | None | Unset): Seconds a player has for each move (5–86,400): when they run out the house
             plays the seat until its player comes back; null: no clock.
@@ -34,6 +38,7 @@ class CheatOptions:
     max_play: int | Unset = 4
     max_plays: int | Unset = 300
     place_points: list[int] | Unset = UNSET
+    reveal: CheatOptionsReveal | Unset = CheatOptionsReveal.NEVER
     rounds: int | Unset = 1
     turn_seconds: int | None | Unset = UNSET
 
@@ -51,6 +56,10 @@ class CheatOptions:
         place_points: list[int] | Unset = UNSET
         if not isinstance(self.place_points, Unset):
             place_points = self.place_points
+
+        reveal: str | Unset = UNSET
+        if not isinstance(self.reveal, Unset):
+            reveal = self.reveal.value
 
         rounds = self.rounds
 
@@ -75,6 +84,8 @@ class CheatOptions:
             field_dict["max_plays"] = max_plays
         if place_points is not UNSET:
             field_dict["place_points"] = place_points
+        if reveal is not UNSET:
+            field_dict["reveal"] = reveal
         if rounds is not UNSET:
             field_dict["rounds"] = rounds
         if turn_seconds is not UNSET:
@@ -97,6 +108,13 @@ class CheatOptions:
 
         place_points = cast(list[int], d.pop("place_points", UNSET))
 
+        _reveal = d.pop("reveal", UNSET)
+        reveal: CheatOptionsReveal | Unset
+        if isinstance(_reveal, Unset):
+            reveal = UNSET
+        else:
+            reveal = CheatOptionsReveal(_reveal)
+
         rounds = d.pop("rounds", UNSET)
 
         def _parse_turn_seconds(data: object) -> int | None | Unset:
@@ -115,6 +133,7 @@ class CheatOptions:
             max_play=max_play,
             max_plays=max_plays,
             place_points=place_points,
+            reveal=reveal,
             rounds=rounds,
             turn_seconds=turn_seconds,
         )

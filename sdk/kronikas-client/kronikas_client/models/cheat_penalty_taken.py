@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.opening import Opening
+
 
 T = TypeVar("T", bound="CheatPenaltyTaken")
 
@@ -15,6 +19,7 @@ class CheatPenaltyTaken:
     Attributes:
         cards (list[str] | None):
         count (int):
+        openings (list[Opening] | None):
         seat (int):
         turn (int):
         type_ (Literal['penalty_taken']):  Default: 'penalty_taken'.
@@ -22,6 +27,7 @@ class CheatPenaltyTaken:
 
     cards: list[str] | None
     count: int
+    openings: list[Opening] | None
     seat: int
     turn: int
     type_: Literal["penalty_taken"] = "penalty_taken"
@@ -37,6 +43,16 @@ class CheatPenaltyTaken:
 
         count = self.count
 
+        openings: list[dict[str, Any]] | None
+        if isinstance(self.openings, list):
+            openings = []
+            for openings_type_0_item_data in self.openings:
+                openings_type_0_item = openings_type_0_item_data.to_dict()
+                openings.append(openings_type_0_item)
+
+        else:
+            openings = self.openings
+
         seat = self.seat
 
         turn = self.turn
@@ -49,6 +65,7 @@ class CheatPenaltyTaken:
             {
                 "cards": cards,
                 "count": count,
+                "openings": openings,
                 "seat": seat,
                 "turn": turn,
                 "type": type_,
@@ -59,6 +76,8 @@ class CheatPenaltyTaken:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.opening import Opening  # noqa: PLC0415
+
         d = dict(src_dict)
 
         def _parse_cards(data: object) -> list[str] | None:
@@ -78,6 +97,26 @@ class CheatPenaltyTaken:
 
         count = d.pop("count")
 
+        def _parse_openings(data: object) -> list[Opening] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                openings_type_0 = []
+                _openings_type_0 = data
+                for openings_type_0_item_data in _openings_type_0:
+                    openings_type_0_item = Opening.from_dict(openings_type_0_item_data)
+
+                    openings_type_0.append(openings_type_0_item)
+
+                return openings_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[Opening] | None, data)
+
+        openings = _parse_openings(d.pop("openings"))
+
         seat = d.pop("seat")
 
         turn = d.pop("turn")
@@ -89,6 +128,7 @@ class CheatPenaltyTaken:
         cheat_penalty_taken = cls(
             cards=cards,
             count=count,
+            openings=openings,
             seat=seat,
             turn=turn,
             type_=type_,

@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.opening import Opening
+
 
 T = TypeVar("T", bound="CheatPileTaken")
 
@@ -15,6 +19,7 @@ class CheatPileTaken:
     Attributes:
         cards (list[str] | None):
         count (int):
+        openings (list[Opening] | None):
         seat (int):
         turn (int | None):
         type_ (Literal['pile_taken']):  Default: 'pile_taken'.
@@ -22,6 +27,7 @@ class CheatPileTaken:
 
     cards: list[str] | None
     count: int
+    openings: list[Opening] | None
     seat: int
     turn: int | None
     type_: Literal["pile_taken"] = "pile_taken"
@@ -37,6 +43,16 @@ class CheatPileTaken:
 
         count = self.count
 
+        openings: list[dict[str, Any]] | None
+        if isinstance(self.openings, list):
+            openings = []
+            for openings_type_0_item_data in self.openings:
+                openings_type_0_item = openings_type_0_item_data.to_dict()
+                openings.append(openings_type_0_item)
+
+        else:
+            openings = self.openings
+
         seat = self.seat
 
         turn: int | None
@@ -50,6 +66,7 @@ class CheatPileTaken:
             {
                 "cards": cards,
                 "count": count,
+                "openings": openings,
                 "seat": seat,
                 "turn": turn,
                 "type": type_,
@@ -60,6 +77,8 @@ class CheatPileTaken:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.opening import Opening  # noqa: PLC0415
+
         d = dict(src_dict)
 
         def _parse_cards(data: object) -> list[str] | None:
@@ -79,6 +98,26 @@ class CheatPileTaken:
 
         count = d.pop("count")
 
+        def _parse_openings(data: object) -> list[Opening] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                openings_type_0 = []
+                _openings_type_0 = data
+                for openings_type_0_item_data in _openings_type_0:
+                    openings_type_0_item = Opening.from_dict(openings_type_0_item_data)
+
+                    openings_type_0.append(openings_type_0_item)
+
+                return openings_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[Opening] | None, data)
+
+        openings = _parse_openings(d.pop("openings"))
+
         seat = d.pop("seat")
 
         def _parse_turn(data: object) -> int | None:
@@ -95,6 +134,7 @@ class CheatPileTaken:
         cheat_pile_taken = cls(
             cards=cards,
             count=count,
+            openings=openings,
             seat=seat,
             turn=turn,
             type_=type_,

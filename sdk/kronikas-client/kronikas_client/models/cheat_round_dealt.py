@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.opening import Opening
+
 
 T = TypeVar("T", bound="CheatRoundDealt")
 
@@ -18,6 +22,7 @@ class CheatRoundDealt:
         deck (list[str] | None):
         deck_size (int | None):
         hands (list[list[str] | None]):
+        openings (list[Opening] | None):
         rank (str):
         round_ (int):
         salt (None | str):
@@ -34,6 +39,7 @@ class CheatRoundDealt:
     deck: list[str] | None
     deck_size: int | None
     hands: list[list[str] | None]
+    openings: list[Opening] | None
     rank: str
     round_: int
     salt: None | str
@@ -69,6 +75,16 @@ class CheatRoundDealt:
             else:
                 hands_item = hands_item_data
             hands.append(hands_item)
+
+        openings: list[dict[str, Any]] | None
+        if isinstance(self.openings, list):
+            openings = []
+            for openings_type_0_item_data in self.openings:
+                openings_type_0_item = openings_type_0_item_data.to_dict()
+                openings.append(openings_type_0_item)
+
+        else:
+            openings = self.openings
 
         rank = self.rank
 
@@ -108,6 +124,7 @@ class CheatRoundDealt:
                 "deck": deck,
                 "deck_size": deck_size,
                 "hands": hands,
+                "openings": openings,
                 "rank": rank,
                 "round": round_,
                 "salt": salt,
@@ -124,6 +141,8 @@ class CheatRoundDealt:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.opening import Opening  # noqa: PLC0415
+
         d = dict(src_dict)
         commitment = d.pop("commitment")
 
@@ -171,6 +190,26 @@ class CheatRoundDealt:
             hands_item = _parse_hands_item(hands_item_data)
 
             hands.append(hands_item)
+
+        def _parse_openings(data: object) -> list[Opening] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                openings_type_0 = []
+                _openings_type_0 = data
+                for openings_type_0_item_data in _openings_type_0:
+                    openings_type_0_item = Opening.from_dict(openings_type_0_item_data)
+
+                    openings_type_0.append(openings_type_0_item)
+
+                return openings_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[Opening] | None, data)
+
+        openings = _parse_openings(d.pop("openings"))
 
         rank = d.pop("rank")
 
@@ -229,6 +268,7 @@ class CheatRoundDealt:
             deck=deck,
             deck_size=deck_size,
             hands=hands,
+            openings=openings,
             rank=rank,
             round_=round_,
             salt=salt,

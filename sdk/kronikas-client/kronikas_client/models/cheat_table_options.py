@@ -6,6 +6,7 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.cheat_table_options_reveal_type_0 import CheatTableOptionsRevealType0
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="CheatTableOptions")
@@ -27,6 +28,8 @@ class CheatTableOptions:
             seat until its player comes back; null: no clock.
         max_plays (int | Unset): The most plays a round allows (20–10,000): the last one's window is settled as a going-
             out play's, then the round ends and places go by cards in hand.
+        reveal (CheatTableOptionsRevealType0 | Unset): `never`: a card is opened only to those who may know it;
+            `match_end`: when the match ends, every card of every deal is opened to everyone (`deals_opened`).
     """
 
     chroniclers: bool
@@ -37,6 +40,7 @@ class CheatTableOptions:
     rounds: int
     turn_seconds: int | None
     max_plays: int | Unset = UNSET
+    reveal: CheatTableOptionsRevealType0 | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -61,6 +65,12 @@ class CheatTableOptions:
         else:
             max_plays = self.max_plays
 
+        reveal: str | Unset
+        if isinstance(self.reveal, Unset):
+            reveal = UNSET
+        else:
+            reveal = self.reveal.value
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -76,6 +86,8 @@ class CheatTableOptions:
         )
         if max_plays is not UNSET:
             field_dict["max_plays"] = max_plays
+        if reveal is not UNSET:
+            field_dict["reveal"] = reveal
 
         return field_dict
 
@@ -108,6 +120,17 @@ class CheatTableOptions:
 
         max_plays = _parse_max_plays(d.pop("max_plays", UNSET))
 
+        def _parse_reveal(data: object) -> CheatTableOptionsRevealType0 | Unset:
+            if isinstance(data, Unset):
+                return data
+            if not isinstance(data, str):
+                raise TypeError()
+            reveal_type_0 = CheatTableOptionsRevealType0(data)
+
+            return reveal_type_0
+
+        reveal = _parse_reveal(d.pop("reveal", UNSET))
+
         cheat_table_options = cls(
             chroniclers=chroniclers,
             decks=decks,
@@ -117,6 +140,7 @@ class CheatTableOptions:
             rounds=rounds,
             turn_seconds=turn_seconds,
             max_plays=max_plays,
+            reveal=reveal,
         )
 
         cheat_table_options.additional_properties = d

@@ -20,21 +20,25 @@ class CheatTableView:
     """
     Attributes:
         commitment (None | str):
+        deck_size (int | None):
         last_call (CheatCallResult | None):
         last_penalty (CheatPenalty | None):
         last_play (CheatLastPlay | None):
         pile_size (int):
         rank (str):
+        scheme (None | str):
         set_aside (int):
         window_open (bool):
     """
 
     commitment: None | str
+    deck_size: int | None
     last_call: CheatCallResult | None
     last_penalty: CheatPenalty | None
     last_play: CheatLastPlay | None
     pile_size: int
     rank: str
+    scheme: None | str
     set_aside: int
     window_open: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -46,6 +50,9 @@ class CheatTableView:
 
         commitment: None | str
         commitment = self.commitment
+
+        deck_size: int | None
+        deck_size = self.deck_size
 
         last_call: dict[str, Any] | None
         if isinstance(self.last_call, CheatCallResult):
@@ -69,6 +76,9 @@ class CheatTableView:
 
         rank = self.rank
 
+        scheme: None | str
+        scheme = self.scheme
+
         set_aside = self.set_aside
 
         window_open = self.window_open
@@ -78,11 +88,13 @@ class CheatTableView:
         field_dict.update(
             {
                 "commitment": commitment,
+                "deck_size": deck_size,
                 "last_call": last_call,
                 "last_penalty": last_penalty,
                 "last_play": last_play,
                 "pile_size": pile_size,
                 "rank": rank,
+                "scheme": scheme,
                 "set_aside": set_aside,
                 "window_open": window_open,
             }
@@ -104,6 +116,13 @@ class CheatTableView:
             return cast(None | str, data)
 
         commitment = _parse_commitment(d.pop("commitment"))
+
+        def _parse_deck_size(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        deck_size = _parse_deck_size(d.pop("deck_size"))
 
         def _parse_last_call(data: object) -> CheatCallResult | None:
             if data is None:
@@ -154,17 +173,26 @@ class CheatTableView:
 
         rank = d.pop("rank")
 
+        def _parse_scheme(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        scheme = _parse_scheme(d.pop("scheme"))
+
         set_aside = d.pop("set_aside")
 
         window_open = d.pop("window_open")
 
         cheat_table_view = cls(
             commitment=commitment,
+            deck_size=deck_size,
             last_call=last_call,
             last_penalty=last_penalty,
             last_play=last_play,
             pile_size=pile_size,
             rank=rank,
+            scheme=scheme,
             set_aside=set_aside,
             window_open=window_open,
         )

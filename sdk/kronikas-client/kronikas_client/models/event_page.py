@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 if TYPE_CHECKING:
     from ..models.cheat_cards_played_event import CheatCardsPlayedEvent
     from ..models.cheat_cheat_called_event import CheatCheatCalledEvent
+    from ..models.cheat_deals_opened_event import CheatDealsOpenedEvent
     from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent
     from ..models.cheat_game_created_event import CheatGameCreatedEvent
     from ..models.cheat_match_ended_event import CheatMatchEndedEvent
@@ -46,15 +47,15 @@ T = TypeVar("T", bound="EventPage")
 class EventPage:
     """
     Attributes:
-        events (list[CheatCardsPlayedEvent | CheatCheatCalledEvent | CheatDeckRevealedEvent | CheatGameCreatedEvent |
-            CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent | CheatPlayAcceptedEvent |
-            CheatPlayerJoinedEvent | CheatPlayerLeftEvent | CheatRoundDealtEvent | CheatRoundEndedEvent | CheatSeatAwayEvent
-            | CheatSeatBackEvent | ThirtyOneCardSwappedEvent | ThirtyOneDealsOpenedEvent | ThirtyOneDeckRevealedEvent |
-            ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent |
-            ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent |
-            ThirtyOnePlayerLeftEvent | ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent |
-            ThirtyOneSeatBackEvent]): At most 500 events, oldest first; when `more` is true, ask again with `after` set to
-            the last one's version.
+        events (list[CheatCardsPlayedEvent | CheatCheatCalledEvent | CheatDealsOpenedEvent | CheatDeckRevealedEvent |
+            CheatGameCreatedEvent | CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent |
+            CheatPlayAcceptedEvent | CheatPlayerJoinedEvent | CheatPlayerLeftEvent | CheatRoundDealtEvent |
+            CheatRoundEndedEvent | CheatSeatAwayEvent | CheatSeatBackEvent | ThirtyOneCardSwappedEvent |
+            ThirtyOneDealsOpenedEvent | ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent
+            | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent |
+            ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent | ThirtyOnePlayerLeftEvent | ThirtyOneRoundDealtEvent |
+            ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent | ThirtyOneSeatBackEvent]): At most 500 events, oldest first;
+            when `more` is true, ask again with `after` set to the last one's version.
         more (bool): True when events after this page exist: the page was cut at 500 events.
         version (int): The table's version when it was read.
     """
@@ -62,6 +63,7 @@ class EventPage:
     events: list[
         CheatCardsPlayedEvent
         | CheatCheatCalledEvent
+        | CheatDealsOpenedEvent
         | CheatDeckRevealedEvent
         | CheatGameCreatedEvent
         | CheatMatchEndedEvent
@@ -98,6 +100,7 @@ class EventPage:
     def to_dict(self) -> dict[str, Any]:
         from ..models.cheat_cards_played_event import CheatCardsPlayedEvent  # noqa: PLC0415
         from ..models.cheat_cheat_called_event import CheatCheatCalledEvent  # noqa: PLC0415
+        from ..models.cheat_deals_opened_event import CheatDealsOpenedEvent  # noqa: PLC0415
         from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent  # noqa: PLC0415
         from ..models.cheat_game_created_event import CheatGameCreatedEvent  # noqa: PLC0415
         from ..models.cheat_match_ended_event import CheatMatchEndedEvent  # noqa: PLC0415
@@ -150,6 +153,8 @@ class EventPage:
             elif isinstance(events_item_data, CheatDeckRevealedEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, CheatMatchEndedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatDealsOpenedEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, CheatPlayerLeftEvent):
                 events_item = events_item_data.to_dict()
@@ -212,6 +217,7 @@ class EventPage:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.cheat_cards_played_event import CheatCardsPlayedEvent  # noqa: PLC0415
         from ..models.cheat_cheat_called_event import CheatCheatCalledEvent  # noqa: PLC0415
+        from ..models.cheat_deals_opened_event import CheatDealsOpenedEvent  # noqa: PLC0415
         from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent  # noqa: PLC0415
         from ..models.cheat_game_created_event import CheatGameCreatedEvent  # noqa: PLC0415
         from ..models.cheat_match_ended_event import CheatMatchEndedEvent  # noqa: PLC0415
@@ -251,6 +257,7 @@ class EventPage:
             ) -> (
                 CheatCardsPlayedEvent
                 | CheatCheatCalledEvent
+                | CheatDealsOpenedEvent
                 | CheatDeckRevealedEvent
                 | CheatGameCreatedEvent
                 | CheatMatchEndedEvent
@@ -371,7 +378,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_11 = CheatPlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_11 = CheatDealsOpenedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_11
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -379,7 +386,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_12 = CheatSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_12 = CheatPlayerLeftEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_12
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -387,7 +394,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_13 = CheatSeatBackEvent.from_dict(data)
+                    componentsschemas_game_event_type_13 = CheatSeatAwayEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_13
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -395,7 +402,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_14 = ThirtyOneGameCreatedEvent.from_dict(data)
+                    componentsschemas_game_event_type_14 = CheatSeatBackEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_14
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -403,7 +410,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_15 = ThirtyOnePlayerJoinedEvent.from_dict(data)
+                    componentsschemas_game_event_type_15 = ThirtyOneGameCreatedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_15
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -411,7 +418,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_16 = ThirtyOneRoundDealtEvent.from_dict(data)
+                    componentsschemas_game_event_type_16 = ThirtyOnePlayerJoinedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_16
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -419,7 +426,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_17 = ThirtyOneHandKeptEvent.from_dict(data)
+                    componentsschemas_game_event_type_17 = ThirtyOneRoundDealtEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_17
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -427,7 +434,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_18 = ThirtyOneHandExchangedEvent.from_dict(data)
+                    componentsschemas_game_event_type_18 = ThirtyOneHandKeptEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_18
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -435,7 +442,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_19 = ThirtyOneCardSwappedEvent.from_dict(data)
+                    componentsschemas_game_event_type_19 = ThirtyOneHandExchangedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_19
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -443,7 +450,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_20 = ThirtyOneHandsSwappedEvent.from_dict(data)
+                    componentsschemas_game_event_type_20 = ThirtyOneCardSwappedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_20
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -451,7 +458,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_21 = ThirtyOnePassedEvent.from_dict(data)
+                    componentsschemas_game_event_type_21 = ThirtyOneHandsSwappedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_21
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -459,7 +466,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_22 = ThirtyOneHandShownEvent.from_dict(data)
+                    componentsschemas_game_event_type_22 = ThirtyOnePassedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_22
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -467,7 +474,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_23 = ThirtyOneRoundEndedEvent.from_dict(data)
+                    componentsschemas_game_event_type_23 = ThirtyOneHandShownEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_23
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -475,7 +482,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_24 = ThirtyOneDeckRevealedEvent.from_dict(data)
+                    componentsschemas_game_event_type_24 = ThirtyOneRoundEndedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_24
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -483,7 +490,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_25 = ThirtyOneMatchEndedEvent.from_dict(data)
+                    componentsschemas_game_event_type_25 = ThirtyOneDeckRevealedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_25
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -491,7 +498,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_26 = ThirtyOneDealsOpenedEvent.from_dict(data)
+                    componentsschemas_game_event_type_26 = ThirtyOneMatchEndedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_26
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -499,7 +506,7 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_27 = ThirtyOnePlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_27 = ThirtyOneDealsOpenedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_27
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -507,16 +514,24 @@ class EventPage:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_28 = ThirtyOneSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_28 = ThirtyOnePlayerLeftEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_28
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_game_event_type_29 = ThirtyOneSeatAwayEvent.from_dict(data)
+
+                    return componentsschemas_game_event_type_29
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_game_event_type_29 = ThirtyOneSeatBackEvent.from_dict(data)
+                componentsschemas_game_event_type_30 = ThirtyOneSeatBackEvent.from_dict(data)
 
-                return componentsschemas_game_event_type_29
+                return componentsschemas_game_event_type_30
 
             events_item = _parse_events_item(events_item_data)
 

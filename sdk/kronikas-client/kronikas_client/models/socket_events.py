@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 if TYPE_CHECKING:
     from ..models.cheat_cards_played_event import CheatCardsPlayedEvent
     from ..models.cheat_cheat_called_event import CheatCheatCalledEvent
+    from ..models.cheat_deals_opened_event import CheatDealsOpenedEvent
     from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent
     from ..models.cheat_game_created_event import CheatGameCreatedEvent
     from ..models.cheat_match_ended_event import CheatMatchEndedEvent
@@ -46,14 +47,14 @@ T = TypeVar("T", bound="SocketEvents")
 class SocketEvents:
     """
     Attributes:
-        events (list[CheatCardsPlayedEvent | CheatCheatCalledEvent | CheatDeckRevealedEvent | CheatGameCreatedEvent |
-            CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent | CheatPlayAcceptedEvent |
-            CheatPlayerJoinedEvent | CheatPlayerLeftEvent | CheatRoundDealtEvent | CheatRoundEndedEvent | CheatSeatAwayEvent
-            | CheatSeatBackEvent | ThirtyOneCardSwappedEvent | ThirtyOneDealsOpenedEvent | ThirtyOneDeckRevealedEvent |
-            ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent |
-            ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent | ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent |
-            ThirtyOnePlayerLeftEvent | ThirtyOneRoundDealtEvent | ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent |
-            ThirtyOneSeatBackEvent]):
+        events (list[CheatCardsPlayedEvent | CheatCheatCalledEvent | CheatDealsOpenedEvent | CheatDeckRevealedEvent |
+            CheatGameCreatedEvent | CheatMatchEndedEvent | CheatPenaltyTakenEvent | CheatPileTakenEvent |
+            CheatPlayAcceptedEvent | CheatPlayerJoinedEvent | CheatPlayerLeftEvent | CheatRoundDealtEvent |
+            CheatRoundEndedEvent | CheatSeatAwayEvent | CheatSeatBackEvent | ThirtyOneCardSwappedEvent |
+            ThirtyOneDealsOpenedEvent | ThirtyOneDeckRevealedEvent | ThirtyOneGameCreatedEvent | ThirtyOneHandExchangedEvent
+            | ThirtyOneHandKeptEvent | ThirtyOneHandShownEvent | ThirtyOneHandsSwappedEvent | ThirtyOneMatchEndedEvent |
+            ThirtyOnePassedEvent | ThirtyOnePlayerJoinedEvent | ThirtyOnePlayerLeftEvent | ThirtyOneRoundDealtEvent |
+            ThirtyOneRoundEndedEvent | ThirtyOneSeatAwayEvent | ThirtyOneSeatBackEvent]):
         type_ (Literal['events']):  Default: 'events'.
         version (int): The last event's version.
     """
@@ -61,6 +62,7 @@ class SocketEvents:
     events: list[
         CheatCardsPlayedEvent
         | CheatCheatCalledEvent
+        | CheatDealsOpenedEvent
         | CheatDeckRevealedEvent
         | CheatGameCreatedEvent
         | CheatMatchEndedEvent
@@ -97,6 +99,7 @@ class SocketEvents:
     def to_dict(self) -> dict[str, Any]:
         from ..models.cheat_cards_played_event import CheatCardsPlayedEvent  # noqa: PLC0415
         from ..models.cheat_cheat_called_event import CheatCheatCalledEvent  # noqa: PLC0415
+        from ..models.cheat_deals_opened_event import CheatDealsOpenedEvent  # noqa: PLC0415
         from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent  # noqa: PLC0415
         from ..models.cheat_game_created_event import CheatGameCreatedEvent  # noqa: PLC0415
         from ..models.cheat_match_ended_event import CheatMatchEndedEvent  # noqa: PLC0415
@@ -149,6 +152,8 @@ class SocketEvents:
             elif isinstance(events_item_data, CheatDeckRevealedEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, CheatMatchEndedEvent):
+                events_item = events_item_data.to_dict()
+            elif isinstance(events_item_data, CheatDealsOpenedEvent):
                 events_item = events_item_data.to_dict()
             elif isinstance(events_item_data, CheatPlayerLeftEvent):
                 events_item = events_item_data.to_dict()
@@ -211,6 +216,7 @@ class SocketEvents:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.cheat_cards_played_event import CheatCardsPlayedEvent  # noqa: PLC0415
         from ..models.cheat_cheat_called_event import CheatCheatCalledEvent  # noqa: PLC0415
+        from ..models.cheat_deals_opened_event import CheatDealsOpenedEvent  # noqa: PLC0415
         from ..models.cheat_deck_revealed_event import CheatDeckRevealedEvent  # noqa: PLC0415
         from ..models.cheat_game_created_event import CheatGameCreatedEvent  # noqa: PLC0415
         from ..models.cheat_match_ended_event import CheatMatchEndedEvent  # noqa: PLC0415
@@ -250,6 +256,7 @@ class SocketEvents:
             ) -> (
                 CheatCardsPlayedEvent
                 | CheatCheatCalledEvent
+                | CheatDealsOpenedEvent
                 | CheatDeckRevealedEvent
                 | CheatGameCreatedEvent
                 | CheatMatchEndedEvent
@@ -370,7 +377,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_11 = CheatPlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_11 = CheatDealsOpenedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_11
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -378,7 +385,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_12 = CheatSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_12 = CheatPlayerLeftEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_12
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -386,7 +393,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_13 = CheatSeatBackEvent.from_dict(data)
+                    componentsschemas_game_event_type_13 = CheatSeatAwayEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_13
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -394,7 +401,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_14 = ThirtyOneGameCreatedEvent.from_dict(data)
+                    componentsschemas_game_event_type_14 = CheatSeatBackEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_14
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -402,7 +409,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_15 = ThirtyOnePlayerJoinedEvent.from_dict(data)
+                    componentsschemas_game_event_type_15 = ThirtyOneGameCreatedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_15
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -410,7 +417,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_16 = ThirtyOneRoundDealtEvent.from_dict(data)
+                    componentsschemas_game_event_type_16 = ThirtyOnePlayerJoinedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_16
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -418,7 +425,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_17 = ThirtyOneHandKeptEvent.from_dict(data)
+                    componentsschemas_game_event_type_17 = ThirtyOneRoundDealtEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_17
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -426,7 +433,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_18 = ThirtyOneHandExchangedEvent.from_dict(data)
+                    componentsschemas_game_event_type_18 = ThirtyOneHandKeptEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_18
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -434,7 +441,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_19 = ThirtyOneCardSwappedEvent.from_dict(data)
+                    componentsschemas_game_event_type_19 = ThirtyOneHandExchangedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_19
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -442,7 +449,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_20 = ThirtyOneHandsSwappedEvent.from_dict(data)
+                    componentsschemas_game_event_type_20 = ThirtyOneCardSwappedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_20
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -450,7 +457,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_21 = ThirtyOnePassedEvent.from_dict(data)
+                    componentsschemas_game_event_type_21 = ThirtyOneHandsSwappedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_21
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -458,7 +465,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_22 = ThirtyOneHandShownEvent.from_dict(data)
+                    componentsschemas_game_event_type_22 = ThirtyOnePassedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_22
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -466,7 +473,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_23 = ThirtyOneRoundEndedEvent.from_dict(data)
+                    componentsschemas_game_event_type_23 = ThirtyOneHandShownEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_23
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -474,7 +481,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_24 = ThirtyOneDeckRevealedEvent.from_dict(data)
+                    componentsschemas_game_event_type_24 = ThirtyOneRoundEndedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_24
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -482,7 +489,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_25 = ThirtyOneMatchEndedEvent.from_dict(data)
+                    componentsschemas_game_event_type_25 = ThirtyOneDeckRevealedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_25
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -490,7 +497,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_26 = ThirtyOneDealsOpenedEvent.from_dict(data)
+                    componentsschemas_game_event_type_26 = ThirtyOneMatchEndedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_26
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -498,7 +505,7 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_27 = ThirtyOnePlayerLeftEvent.from_dict(data)
+                    componentsschemas_game_event_type_27 = ThirtyOneDealsOpenedEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_27
                 except (TypeError, ValueError, AttributeError, KeyError):
@@ -506,16 +513,24 @@ class SocketEvents:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_game_event_type_28 = ThirtyOneSeatAwayEvent.from_dict(data)
+                    componentsschemas_game_event_type_28 = ThirtyOnePlayerLeftEvent.from_dict(data)
 
                     return componentsschemas_game_event_type_28
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_game_event_type_29 = ThirtyOneSeatAwayEvent.from_dict(data)
+
+                    return componentsschemas_game_event_type_29
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_game_event_type_29 = ThirtyOneSeatBackEvent.from_dict(data)
+                componentsschemas_game_event_type_30 = ThirtyOneSeatBackEvent.from_dict(data)
 
-                return componentsschemas_game_event_type_29
+                return componentsschemas_game_event_type_30
 
             events_item = _parse_events_item(events_item_data)
 

@@ -81,6 +81,22 @@ export const joinGame = (options) => (options.client ?? client).post({
     }
 });
 /**
+ * GetRecord
+ *
+ * A table's record as the asker may see it, finished or not, a page at a time: the
+ * table (kind, options, players), its events as `list_events` gives them to the asker,
+ * and every opening those events hold. Paid as a page of events.
+ *
+ * The token is optional (`Authorization: Bearer <token>`): without one, a spectator's
+ * record. Page on with `after` set to the last event's version while `more` is true.
+ *
+ * With `Accept: text/plain`, the same page as an account in words (`text/plain;
+ * charset=utf-8`), for people and LLM agents: the table and the asker's seat, then round
+ * by round each deal, play, call, swap, show and result, with the asker's own cards where
+ * its events show them; its last line says where to page on when more events follow.
+ */
+export const getRecord = (options) => (options.client ?? client).get({ url: '/v1/games/{game_id}/record', ...options });
+/**
  * StartGame
  *
  * Deal the first round (host token only; at least two players).
@@ -99,6 +115,19 @@ export const startGame = (options) => (options.client ?? client).post({
  * `Last-Event-ID`.
  */
 export const streamEvents = (options) => (options.client ?? client).sse.get({ url: '/v1/games/{game_id}/stream', ...options });
+/**
+ * ListViews
+ *
+ * The views the asker was served at past versions of the table, one for each version
+ * after `after`: what replays a match, step by step, as the asker saw it. Paid as one
+ * view read a view.
+ *
+ * A player token sees its seat's view at each version (a spectator's before it sat
+ * down), never a card its seat could not see then; without a token (or with the host's),
+ * a spectator's views. Page on with `after` set to the last view's version while `more`
+ * is true.
+ */
+export const listViews = (options) => (options.client ?? client).get({ url: '/v1/games/{game_id}/views', ...options });
 /**
  * Health
  *

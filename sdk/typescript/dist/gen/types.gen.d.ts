@@ -37,6 +37,7 @@ export type CheatCalled = {
     caller: number;
     cards: Array<string>;
     honest: boolean;
+    openings: Array<Opening> | null;
     rank: string;
     seat: number;
     taker: number;
@@ -79,6 +80,21 @@ export type CheatCheatCalledEvent = {
     at: string;
     data: CheatCalled;
     type: 'cheat.cheat_called';
+    /**
+     * 1, 2, 3… without gaps.
+     */
+    version: number;
+};
+/**
+ * CheatDealsOpenedEvent
+ */
+export type CheatDealsOpenedEvent = {
+    /**
+     * When, as RFC 3339 UTC.
+     */
+    at: string;
+    data: DealsOpened;
+    type: 'cheat.deals_opened';
     /**
      * 1, 2, 3… without gaps.
      */
@@ -141,6 +157,7 @@ export type CheatGameView = {
     last_round: CheatRoundResult | null;
     legal: Array<string> | null;
     me: CheatMyHand | null;
+    openings: Array<Opening>;
     options: CheatTableOptions;
     players: Array<CheatPlayerView>;
     round: number;
@@ -232,6 +249,10 @@ export type CheatOptions = {
      */
     place_points?: Array<number>;
     /**
+     * `never`: a card is opened only to those who may know it; `match_end`: when the match ends, every card of every deal is opened to everyone (`deals_opened`).
+     */
+    reveal?: 'never' | 'match_end';
+    /**
      * Rounds in the match (1–100).
      */
     rounds?: number;
@@ -253,6 +274,7 @@ export type CheatPenalty = {
 export type CheatPenaltyTaken = {
     cards: Array<string> | null;
     count: number;
+    openings: Array<Opening> | null;
     seat: number;
     turn: number;
     type: 'penalty_taken';
@@ -278,6 +300,7 @@ export type CheatPenaltyTakenEvent = {
 export type CheatPileTaken = {
     cards: Array<string> | null;
     count: number;
+    openings: Array<Opening> | null;
     seat: number;
     turn: number | null;
     type: 'pile_taken';
@@ -373,6 +396,17 @@ export type CheatPlayerView = {
     seat: number;
 };
 /**
+ * CheatRecordTable
+ */
+export type CheatRecordTable = {
+    id: string;
+    kind: 'cheat';
+    options: CheatTableOptions;
+    players: Array<CheatPlayerView>;
+    seeded: boolean;
+    status: 'open' | 'playing' | 'finished';
+};
+/**
  * CheatRoundDealt
  */
 export type CheatRoundDealt = {
@@ -381,6 +415,7 @@ export type CheatRoundDealt = {
     deck: Array<string> | null;
     deck_size: number | null;
     hands: Array<Array<string> | null>;
+    openings: Array<Opening> | null;
     rank: string;
     round: number;
     salt: string | null;
@@ -510,6 +545,10 @@ export type CheatTableOptions = {
      */
     place_points: Array<number>;
     /**
+     * `never`: a card is opened only to those who may know it; `match_end`: when the match ends, every card of every deal is opened to everyone (`deals_opened`).
+     */
+    reveal?: 'never' | 'match_end';
+    /**
      * Rounds in the match (1–100).
      */
     rounds: number;
@@ -523,11 +562,13 @@ export type CheatTableOptions = {
  */
 export type CheatTableView = {
     commitment: string | null;
+    deck_size: number | null;
     last_call: CheatCallResult | null;
     last_penalty: CheatPenalty | null;
     last_play: CheatLastPlay | null;
     pile_size: number;
     rank: string;
+    scheme: string | null;
     set_aside: number;
     window_open: boolean;
 };
@@ -669,6 +710,8 @@ export type GameEvent = ({
 } & CheatDeckRevealedEvent) | ({
     type: 'cheat.match_ended';
 } & CheatMatchEndedEvent) | ({
+    type: 'cheat.deals_opened';
+} & CheatDealsOpenedEvent) | ({
     type: 'cheat.player_left';
 } & CheatPlayerLeftEvent) | ({
     type: 'cheat.seat_away';
@@ -707,6 +750,28 @@ export type GameEvent = ({
 } & ThirtyOneSeatAwayEvent) | ({
     type: 'thirty_one.seat_back';
 } & ThirtyOneSeatBackEvent);
+/**
+ * GameRecord
+ */
+export type GameRecord = {
+    /**
+     * At most `limit` (at most 500) events after `after`, oldest first, as `list_events` gives them to the asker.
+     */
+    events: Array<GameEvent>;
+    /**
+     * True when events after this page exist: ask again with `after`.
+     */
+    more: boolean;
+    /**
+     * Every opening the page's events hold for the asker, in their order: each proves one card against its deal's `commitment`.
+     */
+    openings: Array<Opening>;
+    table: RecordTable;
+    /**
+     * The table's version when it was read.
+     */
+    version: number;
+};
 /**
  * GameView
  *
@@ -838,6 +903,23 @@ export type Pass = {
     type: 'pass';
 };
 /**
+ * PastViews
+ */
+export type PastViews = {
+    /**
+     * True when later versions exist: ask again with `after`.
+     */
+    more: boolean;
+    /**
+     * The table's version when it was read.
+     */
+    version: number;
+    /**
+     * The view at each version after `after`, oldest first (at most 50), as the asker's token saw the table then.
+     */
+    views: Array<GameView>;
+};
+/**
  * Play
  */
 export type Play = {
@@ -877,6 +959,16 @@ export type Problem = {
     title: string;
     type?: string;
 };
+/**
+ * RecordTable
+ *
+ * The table a record is of, as its view says it; `kind` says which game.
+ */
+export type RecordTable = ({
+    kind: 'cheat';
+} & CheatRecordTable) | ({
+    kind: 'thirty_one';
+} & ThirtyOneRecordTable);
 /**
  * SeatAway
  */
@@ -1448,6 +1540,17 @@ export type ThirtyOnePlayerView = {
     seat: number;
 };
 /**
+ * ThirtyOneRecordTable
+ */
+export type ThirtyOneRecordTable = {
+    id: string;
+    kind: 'thirty_one';
+    options: ThirtyOneTableOptions;
+    players: Array<ThirtyOnePlayerView>;
+    seeded: boolean;
+    status: 'open' | 'playing' | 'finished';
+};
+/**
  * ThirtyOneRoundDealt
  */
 export type ThirtyOneRoundDealt = {
@@ -1965,6 +2068,56 @@ export type JoinGameResponses = {
     201: Joined;
 };
 export type JoinGameResponse = JoinGameResponses[keyof JoinGameResponses];
+export type GetRecordData = {
+    body?: never;
+    path: {
+        /**
+         * The table's id.
+         */
+        game_id: string;
+    };
+    query?: {
+        /**
+         * Only events with a greater version.
+         */
+        after?: number;
+        /**
+         * Events per page.
+         */
+        limit?: number;
+    };
+    url: '/v1/games/{game_id}/record';
+};
+export type GetRecordErrors = {
+    /**
+     * No token, or a token this table does not know (`unauthorized`).
+     */
+    401: Problem;
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+export type GetRecordError = GetRecordErrors[keyof GetRecordErrors];
+export type GetRecordResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: GameRecord;
+};
+export type GetRecordResponse = GetRecordResponses[keyof GetRecordResponses];
 export type StartGameData = {
     body?: never;
     path: {
@@ -2073,6 +2226,56 @@ export type StreamEventsResponses = {
      */
     200: unknown;
 };
+export type ListViewsData = {
+    body?: never;
+    path: {
+        /**
+         * The table's id.
+         */
+        game_id: string;
+    };
+    query?: {
+        /**
+         * Only views at a greater version.
+         */
+        after?: number;
+        /**
+         * Views per page.
+         */
+        limit?: number;
+    };
+    url: '/v1/games/{game_id}/views';
+};
+export type ListViewsErrors = {
+    /**
+     * No token, or a token this table does not know (`unauthorized`).
+     */
+    401: Problem;
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+export type ListViewsError = ListViewsErrors[keyof ListViewsErrors];
+export type ListViewsResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: PastViews;
+};
+export type ListViewsResponse = ListViewsResponses[keyof ListViewsResponses];
 export type HealthData = {
     body?: never;
     path?: never;

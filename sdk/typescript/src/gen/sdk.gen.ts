@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CreateGameData, CreateGameErrors, CreateGameResponses, GetGameData, GetGameErrors, GetGameResponses, GetRulesData, GetRulesErrors, GetRulesResponses, HealthData, HealthErrors, HealthResponses, JoinGameData, JoinGameErrors, JoinGameResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListKindsData, ListKindsErrors, ListKindsResponses, ReadyData, ReadyErrors, ReadyResponses, SeatHousePlayerData, SeatHousePlayerErrors, SeatHousePlayerResponses, SendCommandData, SendCommandErrors, SendCommandResponses, StartGameData, StartGameErrors, StartGameResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponses } from './types.gen.js';
+import type { CreateGameData, CreateGameErrors, CreateGameResponses, GetGameData, GetGameErrors, GetGameResponses, GetRecordData, GetRecordErrors, GetRecordResponses, GetRulesData, GetRulesErrors, GetRulesResponses, HealthData, HealthErrors, HealthResponses, JoinGameData, JoinGameErrors, JoinGameResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListKindsData, ListKindsErrors, ListKindsResponses, ListViewsData, ListViewsErrors, ListViewsResponses, ReadyData, ReadyErrors, ReadyResponses, SeatHousePlayerData, SeatHousePlayerErrors, SeatHousePlayerResponses, SendCommandData, SendCommandErrors, SendCommandResponses, StartGameData, StartGameErrors, StartGameResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -106,6 +106,23 @@ export const joinGame = <ThrowOnError extends boolean = false>(options: Options<
 });
 
 /**
+ * GetRecord
+ *
+ * A table's record as the asker may see it, finished or not, a page at a time: the
+ * table (kind, options, players), its events as `list_events` gives them to the asker,
+ * and every opening those events hold. Paid as a page of events.
+ *
+ * The token is optional (`Authorization: Bearer <token>`): without one, a spectator's
+ * record. Page on with `after` set to the last event's version while `more` is true.
+ *
+ * With `Accept: text/plain`, the same page as an account in words (`text/plain;
+ * charset=utf-8`), for people and LLM agents: the table and the asker's seat, then round
+ * by round each deal, play, call, swap, show and result, with the asker's own cards where
+ * its events show them; its last line says where to page on when more events follow.
+ */
+export const getRecord = <ThrowOnError extends boolean = false>(options: Options<GetRecordData, ThrowOnError>) => (options.client ?? client).get<GetRecordResponses, GetRecordErrors, ThrowOnError>({ url: '/v1/games/{game_id}/record', ...options });
+
+/**
  * StartGame
  *
  * Deal the first round (host token only; at least two players).
@@ -125,6 +142,20 @@ export const startGame = <ThrowOnError extends boolean = false>(options: Options
  * `Last-Event-ID`.
  */
 export const streamEvents = <ThrowOnError extends boolean = false>(options: Options<StreamEventsData, ThrowOnError, unknown>) => (options.client ?? client).sse.get<StreamEventsResponses, StreamEventsErrors, ThrowOnError>({ url: '/v1/games/{game_id}/stream', ...options });
+
+/**
+ * ListViews
+ *
+ * The views the asker was served at past versions of the table, one for each version
+ * after `after`: what replays a match, step by step, as the asker saw it. Paid as one
+ * view read a view.
+ *
+ * A player token sees its seat's view at each version (a spectator's before it sat
+ * down), never a card its seat could not see then; without a token (or with the host's),
+ * a spectator's views. Page on with `after` set to the last view's version while `more`
+ * is true.
+ */
+export const listViews = <ThrowOnError extends boolean = false>(options: Options<ListViewsData, ThrowOnError>) => (options.client ?? client).get<ListViewsResponses, ListViewsErrors, ThrowOnError>({ url: '/v1/games/{game_id}/views', ...options });
 
 /**
  * Health

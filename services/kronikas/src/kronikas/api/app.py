@@ -27,6 +27,7 @@ from kronikas.api.logs import configure_logging
 from kronikas.api.mcp import McpEndpoint
 from kronikas.api.openapi import MendedJson
 from kronikas.api.problems import handle_exception
+from kronikas.api.records import RecordsController
 from kronikas.api.routes import GamesController, send_command_inputs, within_limit
 from kronikas.api.shapes import ApiWire
 from kronikas.api.socket import close_all, seat_socket
@@ -74,6 +75,10 @@ commands. Send a token as `Authorization: Bearer <token>`. Every view and event 
 whoever asks: a seat sees its own cards, never another hidden card. Errors are
 `application/problem+json` with a stable `code`.
 """
+
+
+CONTROLLERS = (SystemController, GamesController, RecordsController)
+"""The routes of the document."""
 
 
 def openapi_config(wire: ApiWire) -> OpenAPIConfig:
@@ -184,7 +189,7 @@ def create_app(
     if mcp is not None:
         pages.append(mcp.route())
     app = Kronikas(
-        route_handlers=[SystemController, GamesController, seat_socket, *pages, *extra_routes],
+        route_handlers=[*CONTROLLERS, seat_socket, *pages, *extra_routes],
         state=state,
         on_startup=[on_startup],
         on_shutdown=[on_shutdown],

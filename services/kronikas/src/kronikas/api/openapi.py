@@ -20,7 +20,7 @@ from kronikas.api.openapi_schemas import answers_in_full, restore_constraints, s
 from kronikas.api.shapes import ApiWire
 from kronikas.api.socket_wire import socket_messages
 from kronikas.application.engines import Registry
-from kronikas.application.wire import envelope
+from kronikas.application.wire import envelope, record_table
 
 _TAG_FIELDS = ("type", "kind")
 
@@ -274,6 +274,9 @@ def _unions(engines: Registry) -> dict[str, frozenset[str]]:
             for cls in game.events
         ),
         "Command": frozenset(cls.__name__ for game in engines.values() for cls in game.commands),
+        "RecordTable": frozenset(
+            record_table(kind, game.view_type).__name__ for kind, game in engines.items()
+        ),
     }
 
 
@@ -282,6 +285,7 @@ _UNION_DOCS = {
     "GameEvent": "One change to a table, as the asker may see it: `type` names the game and "
     "the event (`<kind>.round_dealt`), `data` holds its fields.",
     "Command": "One command; `type` chooses it.",
+    "RecordTable": "The table a record is of, as its view says it; `kind` says which game.",
 }
 
 

@@ -156,6 +156,8 @@ class ApiWire(Wire):
             "GameView": self.GameView,
             "CommandResult": self.CommandResult,
             "EventPage": self.EventPage,
+            "GameRecord": self.GameRecord,
+            "PastViews": self.PastViews,
             "Created": self.Created,
             "Joined": self.Joined,
             "HouseSeated": self.HouseSeated,
@@ -173,6 +175,8 @@ Lobby: TypeAlias = msgspec.Struct
 GameView: TypeAlias = msgspec.Struct
 CommandResult: TypeAlias = msgspec.Struct
 EventPage: TypeAlias = msgspec.Struct
+GameRecord: TypeAlias = msgspec.Struct
+PastViews: TypeAlias = msgspec.Struct
 Created: TypeAlias = msgspec.Struct
 Joined: TypeAlias = msgspec.Struct
 HouseSeated: TypeAlias = msgspec.Struct

@@ -258,7 +258,8 @@ class Folds:
             )
         held.roles.update(appended.auth)
 
-    def _new_table(self, game_id: str, first: bytes) -> Fold:
+    def new_table(self, game_id: str, first: bytes) -> Fold:
+        """The table at version 1, from its log's first record (`first`, as stored)."""
         head = self.codec.first(first)
         kind = head.k or ""
         engine = self.engines.get(kind)
@@ -395,7 +396,7 @@ class Folds:
                 continue
             records = result.records
             if held is None:
-                held = self._hold(Held(self._new_table(game_id, records[0])))
+                held = self._hold(Held(self.new_table(game_id, records[0])))
                 records = records[1:]
             table = self._fold_in(held, records)
             if table.version >= result.version or not result.records:
@@ -420,7 +421,7 @@ class Folds:
             if table is None:
                 if not raws:
                     raise NotFound(NO_TABLE.format(game_id))
-                table, raws = self._new_table(game_id, raws[0]), raws[1:]
+                table, raws = self.new_table(game_id, raws[0]), raws[1:]
             if not raws:
                 return table, appended
             # a log's record is at its version's place: those before `first` fold unread

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from kronikas.application import accounts
 from kronikas.application.access import hash_token
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.clocks import Clocks
@@ -36,6 +37,7 @@ from kronikas.application.house import now_ms
 from kronikas.application.ids import is_table_id
 from kronikas.application.ports import ChangeFeed, RandomSource, Stores, Summary
 from kronikas.application.queries import Queries
+from kronikas.application.records import Records
 from kronikas.application.session import Session, Sight
 from kronikas.application.wire import Answer, Delivered
 from kronikas.config import Settings
@@ -69,6 +71,7 @@ class Games:
         self.commands = Commands(self.folds, stores, randomness, settings, now, ceilings)
         self.queries = Queries(self.folds, stores.lobby, stores.buckets, settings, ceilings)
         self.clocks = Clocks(self.commands, stores.deadlines, now)
+        self.records = Records(self.queries)
 
     def run_clocks(self) -> None:
         """Start acting on due deadlines (the turn clocks) in this process."""
@@ -200,6 +203,27 @@ class Games:
     ) -> bytes:
         """Events after `after` that the asker may see, waiting up to `wait` s for the first."""
         return await self.queries.events(game_id, token, after, wait, client)
+
+    async def record(
+        self, game_id: str, token: str | None, after: int, limit: int, client: str | None = None
+    ) -> bytes:
+        """A page of the table's record after `after`: the table, its events and their
+        openings as the asker may see them (`GameRecord`), paid as an events page."""
+        return await self.records.record(game_id, token, after, limit, client)
+
+    async def account(
+        self, game_id: str, token: str | None, after: int, limit: int, client: str | None = None
+    ) -> accounts.Account:
+        """The same page as `record`, told in words by the table's game (`Engine.account`) to
+        the asker: what `Accept: text/plain` on the record and the MCP tool `record` answer."""
+        return await accounts.account(self.queries, game_id, token, after, limit, client)
+
+    async def past_views(
+        self, game_id: str, token: str | None, after: int, limit: int, client: str | None = None
+    ) -> bytes:
+        """The views the asker was served at the versions after `after`, `limit` at most
+        (`PastViews`), paid as that many views."""
+        return await self.records.views(game_id, token, after, limit, client)
 
     async def stream(
         self, game_id: str, token: str | None, after: int, client: str | None = None

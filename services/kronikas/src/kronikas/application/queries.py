@@ -180,12 +180,17 @@ class Queries:
             await self.admit(client, cost)
             raise
 
-    def page_cost(self, game_id: str, after: int) -> int:
-        """What a page of events after `after` costs (`read_cost`), as far as this process knows
-        the table: a full page's when it does not hold it."""
+    def page_cost(self, game_id: str, after: int, most: int = EVENT_PAGE) -> int:
+        """What a page of at most `most` events after `after` costs (`read_cost`), as far as this
+        process knows the table: a full page's when it does not hold it."""
+        return read_cost(self.page_size(game_id, after, most))
+
+    def page_size(self, game_id: str, after: int, most: int) -> int:
+        """How many of `most` things a version after `after` a page holds, as far as this
+        process knows the table: `most` when it does not hold it."""
         table = self.folds.held(game_id)
-        version = after + EVENT_PAGE if table is None else table.version
-        return read_cost(min(EVENT_PAGE, version - after))
+        version = after + most if table is None else table.version
+        return min(most, version - after)
 
     async def look(self, game_id: str, token: str | None, client: str | None = None) -> Sight:
         """The table as the token's holder (or a spectator) sees it now: a read, paid."""

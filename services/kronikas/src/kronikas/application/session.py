@@ -35,16 +35,28 @@ SEATING = frozenset({tag_of(Leave), tag_of(Back)})
 """The seating commands every game shares: legal for a seat, but not moves of the game."""
 
 BRIEF_LEFT_OUT = frozenset(
-    {"kind", "id", "status", "version", "deadline", "legal", "options", "seeded", "last_round"}
+    {
+        "kind",
+        "id",
+        "status",
+        "version",
+        "deadline",
+        "legal",
+        "options",
+        "seeded",
+        "last_round",
+        "openings",
+    }
 )
 """What every game's view holds that a brief view leaves out: said beside it by each transport
 (the version, the status, the deadline, the legal moves), fixed for the match (the options,
-whether it is seeded), or past (the last round, which the events that ended it told)."""
+whether it is seeded), past (the last round, which the events that ended it told), or proof of
+a fair deal that decides no move (the openings, which the events brought)."""
 PLAYER_LEFT_OUT = frozenset({"id", "seat"})
 """What a brief view leaves out of each player: its id, and its seat (its place in the list)."""
-BLOCK_LEFT_OUT = frozenset({"commitment"})
-"""What a brief view leaves out of the game's block: the deal's commitment, which checks a fair
-deal after the round (docs/api.md, Fair deals) and decides no move."""
+BLOCK_LEFT_OUT = frozenset({"commitment", "scheme", "deck_size"})
+"""What a brief view leaves out of the game's block: the deal's commitment, its scheme and its
+deck's size, which check a fair deal's openings (docs/api.md, Fair deals) and decide no move."""
 
 
 def _set(values: dict[str, Any], left_out: frozenset[str]) -> dict[str, Any]:
@@ -141,21 +153,30 @@ def delivered(seen: list[Seen], seat: int | None) -> list[Delivered]:
 
 
 async def page_after(
-    folds: Folds, table: Fold, after: int, seat: int | None
+    folds: Folds, table: Fold, after: int, seat: int | None, most: int = EVENT_PAGE
 ) -> tuple[list[Delivered], int]:
-    """A page of events after `after` as `seat` sees them, and the version they were read at:
-    from the table's latest events when they reach back that far, else from the store. The page
-    ends at the table's version: `seat` is the viewer's seat in that state, and later events
-    may have moved it."""
+    """A page of events after `after` (`most` at most) as `seat` sees them, and the version
+    they were read at (`seen_after`). The page ends at the table's version: `seat` is the
+    viewer's seat in that state, and later events may have moved it."""
+    seen, version = await seen_after(folds, table, after, most)
+    return delivered(seen, seat), version
+
+
+async def seen_after(
+    folds: Folds, table: Fold, after: int, most: int = EVENT_PAGE
+) -> tuple[list[Seen], int]:
+    """The stored events after `after` (`most` at most), up to the table's version, and the
+    version they were read at: from the table's latest events when they reach back that far,
+    else from the store."""
     if after >= table.version:
         return [], table.version
     at_hand = folds.recent(table, after)
     if at_hand is not None:
-        return delivered(at_hand[:EVENT_PAGE], seat), table.version
-    limit = min(EVENT_PAGE, table.version - after)
+        return at_hand[:most], table.version
+    limit = min(most, table.version - after)
     result = await folds.log.read(table.game_id, after, "", limit, rate=False)
     records = [folds.codec.decode(table.kind, raw) for raw in result.records]
-    return delivered(seen_of(table, records), seat), result.version
+    return seen_of(table, records), result.version
 
 
 async def caught_up(

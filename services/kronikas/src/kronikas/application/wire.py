@@ -22,6 +22,7 @@ import msgspec
 
 from kronikas.application.engines import Registry
 from kronikas.domain.engine import Rules, View, tag_of
+from kronikas.domain.proofs import Opening
 
 _encoder = msgspec.json.Encoder()
 
@@ -145,6 +146,33 @@ def game_event(kind: str, version: int, at: str, event: msgspec.Struct) -> msgsp
 
 EVENT_PAGE = 500
 """The most events one page holds; clients page on with `after`."""
+VIEWS_PAGE = 50
+"""The most past views one page holds (`GET /v1/games/{id}/views`); clients page on with `after`."""
+VIEWS_DEFAULT = 20
+"""How many past views a page holds when the client does not say."""
+TABLE_FIELDS = ("id", "options", "seeded", "players", "status")
+"""What a record says of its table (`RecordTable`) besides its kind: as the view says it."""
+
+
+@functools.cache
+def record_table(kind: str, view: type[msgspec.Struct]) -> type[msgspec.Struct]:
+    """The table a `kind` table's record describes: the fields `TABLE_FIELDS` of its view (of
+    class `view`), tagged by `kind` as the view is."""
+    types_of = {f.name: f.type for f in msgspec.structs.fields(view)}
+    made = msgspec.defstruct(
+        f"{camel(kind)}RecordTable",
+        [(name, types_of[name]) for name in TABLE_FIELDS],
+        tag_field="kind",
+        tag=kind,
+        frozen=True,
+        module=__name__,
+    )
+    made.__doc__ = "The table a record is of: its kind, options and players, as its view says."
+    return made
+
+
+def _described(kind: Any, description: str) -> Any:
+    return Annotated[kind, msgspec.Meta(description=description)]
 
 
 class Wire:
@@ -216,6 +244,7 @@ class Wire:
                 ),
             ],
         )
+        self.GameRecord, self.PastViews = replay_types(engines, self.GameEvent, self.GameView)
         self.Created = struct_of(
             "Created",
             "A new table and the host token that may start it.",
@@ -232,6 +261,64 @@ class Wire:
             "token is handed out: nobody but the house plays that seat.",
             [("player_id", str), ("seat", int), ("game", self.GameView)],
         )
+
+
+def replay_types(engines: Registry, event: Any, view: Any) -> tuple[Any, Any]:
+    """The answers of a table's record (`GameRecord`) and of its past views (`PastViews`), for
+    the games of `engines` whose events and views are `event` and `view` (`Wire`)."""
+    record = struct_of(
+        "GameRecord",
+        "A table's record as the asker may see it, a page at a time (docs/api.md, Records): "
+        "the table, its events as the asker's events page shows them, and every opening "
+        "those events hold.",
+        [
+            (
+                "table",
+                Union[tuple(record_table(k, g.view_type) for k, g in engines.items())],  # noqa: UP007
+            ),
+            (
+                "events",
+                _described(
+                    list_of(event),
+                    f"At most `limit` (at most {EVENT_PAGE}) events after `after`, oldest "
+                    "first, as `list_events` gives them to the asker.",
+                ),
+            ),
+            (
+                "openings",
+                _described(
+                    list[Opening],
+                    "Every opening the page's events hold for the asker, in their order: "
+                    "each proves one card against its deal's `commitment`.",
+                ),
+            ),
+            ("version", _described(int, "The table's version when it was read.")),
+            (
+                "more",
+                _described(bool, "True when events after this page exist: ask again with `after`."),
+            ),
+        ],
+    )
+    views = struct_of(
+        "PastViews",
+        "The views the asker was served at past versions of a table, one a version.",
+        [
+            (
+                "views",
+                _described(
+                    list_of(view),
+                    f"The view at each version after `after`, oldest first (at most "
+                    f"{VIEWS_PAGE}), as the asker's token saw the table then.",
+                ),
+            ),
+            ("version", _described(int, "The table's version when it was read.")),
+            (
+                "more",
+                _described(bool, "True when later versions exist: ask again with `after`."),
+            ),
+        ],
+    )
+    return record, views
 
 
 def list_of(item: Any) -> Any:
@@ -321,3 +408,28 @@ def result_json(version: int, events: Sequence[bytes], view: View) -> bytes:
 def page_json(events: Sequence[bytes], version: int, more: bool) -> bytes:
     """A page of events (`EventPage`), each already as the asker sees it."""
     return _encoder.encode({"events": _raw(events), "version": version, "more": more})
+
+
+def record_json(
+    table: msgspec.Struct,
+    events: Sequence[bytes],
+    openings: Sequence[bytes],
+    version: int,
+    more: bool,
+) -> bytes:
+    """A page of a table's record (`GameRecord`): its events and openings already as the asker
+    sees them."""
+    return _encoder.encode(
+        {
+            "table": table,
+            "events": _raw(events),
+            "openings": _raw(openings),
+            "version": version,
+            "more": more,
+        }
+    )
+
+
+def views_json(views: Sequence[bytes], version: int, more: bool) -> bytes:
+    """A page of past views (`PastViews`), each already as the asker saw it."""
+    return _encoder.encode({"views": _raw(views), "version": version, "more": more})

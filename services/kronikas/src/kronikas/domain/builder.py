@@ -271,6 +271,7 @@ def build(
     waiting_for: Callable[[StateT], int | None],
     timing: Callable[[OptionsT], Timing],
     house_command: Callable[[ViewT, Sequence[EventT], random.Random], CommandT | None],
+    account: Callable[[Sequence[EventT], int | None, Sequence[str]], str],
     answers: tuple[type[CommandT], ...] = (),
     may_answer: Callable[[StateT], frozenset[int]] = lambda state: frozenset(),
 ) -> Engine[OptionsT, StateT, CommandT, EventT, ViewT]:
@@ -307,6 +308,7 @@ def build(
         timing=composed.timing,
         standing=composed.standing,
         house_command=house_command,
+        account=account,
         answers=answers,
         may_answer=may_answer,
         rules_text=_rules_text(package),

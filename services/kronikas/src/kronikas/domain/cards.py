@@ -29,6 +29,44 @@ CARD_PATTERN: Final = r"^(7|8|9|10|U|O|K|A)(H|B|L|A)$|^X(C|P)$"
 """A regular expression that matches exactly the valid wire codes."""
 
 
+RANK_NAMES: Final[dict[str, str]] = {
+    "7": "Seven",
+    "8": "Eight",
+    "9": "Nine",
+    "10": "Ten",
+    "U": "Under",
+    "O": "Over",
+    "K": "King",
+    "A": "Ace",
+}
+"""Each rank in words, as the web table names it (web/ui.js)."""
+RANKS_PLURAL: Final[dict[str, str]] = {
+    "7": "sevens",
+    "8": "eights",
+    "9": "nines",
+    "10": "tens",
+    "U": "Unders",
+    "O": "Overs",
+    "K": "Kings",
+    "A": "Aces",
+}
+"""Each rank as a play announces it (`2 cards as sevens`), as the web table says it."""
+SUIT_NAMES: Final[dict[str, str]] = {"H": "Hearts", "B": "Bells", "L": "Leaves", "A": "Acorns"}
+"""Each suit in words, as the web table names it."""
+CHRONICLER_NAMES: Final[dict[Card, str]] = {
+    COLOURED: "Coloured Chronicler",
+    PALE: "Pale Chronicler",
+}
+
+
+def card_name(card: Card) -> str:
+    """A card in words, as the web table and the rules name it: `AH` is the Ace of Hearts."""
+    if card in CHRONICLER_NAMES:
+        return CHRONICLER_NAMES[card]
+    rank, suit = RANK_NAMES.get(card[:-1]), SUIT_NAMES.get(card[-1:])
+    return f"{rank} of {suit}" if rank and suit else "an unknown card"
+
+
 def make_deck(decks: int = 1, chroniclers: tuple[Card, ...] = ()) -> tuple[Card, ...]:
     """An unshuffled deck: `decks` copies of the 32 cards, then the given Chroniclers."""
     return STANDARD * decks + chroniclers

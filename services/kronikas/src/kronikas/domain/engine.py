@@ -182,6 +182,10 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     """The house's move for a seat it plays, from that seat's view and its round's events as the
     seat saw them: a move when the seat is to act, an answer to the last play (`answers`) when
     it decides to, else None."""
+    account: Callable[[Sequence[EventT], int | None, Sequence[str]], str]
+    """A table's events in words for one viewer (docs/api.md, "Records"): the events as that
+    viewer's events page holds them (redacted, in order), its seat (None: a spectator) and the
+    seats' names; round by round, naming only cards those events show it."""
     answers: tuple[type[CommandT], ...] = ()
     """Its commands that answer the last play out of turn (Cheat's `call`); none by default."""
     may_answer: Callable[[StateT], frozenset[int]] = lambda state: frozenset()

@@ -151,6 +151,15 @@ class Calls:
     ) -> CallToolResult:
         return await answer(self.tools.get_events(table_id, token, after_version, ctx))
 
+    async def record(
+        self,
+        ctx: Context,
+        table_id: TableId,
+        token: Token = None,
+        after_version: Annotated[int, Field(ge=0, le=2**31)] = 0,
+    ) -> CallToolResult:
+        return await answer(self.tools.record(table_id, token, after_version, ctx))
+
 
 class Tool(NamedTuple):
     """One tool: the `Calls` method that takes it, what an agent reads of it (`{kinds}`: the
@@ -241,6 +250,12 @@ TOOLS = (
         "get_events",
         f"The events after a version as your seat may see them (at most {results.EVENTS_MAX}; "
         "`more`): your deals, every move and score.",
+        READ_ONLY,
+    ),
+    Tool(
+        "record",
+        f"The table's story in words after a version (at most {results.EVENTS_MAX} events; "
+        "`more`), as your seat may see it: round by round, every move, your own cards.",
         READ_ONLY,
     ),
 )

@@ -58,6 +58,17 @@ class Events(BaseModel):
     more: bool
 
 
+class Record(BaseModel):
+    """A page of a table's account in words (docs/api.md, Records), as the token may see it:
+    the events after `after_version` up to `version`; `more` when more followed."""
+
+    table_id: str
+    after_version: int
+    version: int
+    more: bool
+    account: str
+
+
 class Opened(BaseModel):
     """A new table, with its house seats, and the host token that alone starts it."""
 

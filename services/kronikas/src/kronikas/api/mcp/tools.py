@@ -25,6 +25,7 @@ from kronikas.api.mcp.results import (
     Kinds,
     Moved,
     Opened,
+    Record,
     Seat,
     SeatView,
     Tables,
@@ -314,6 +315,20 @@ class Tools:
             version=page["version"],
             events=events[:EVENTS_MAX],
             more=page["more"] or len(events) > EVENTS_MAX,
+        )
+
+    async def record(
+        self, game_id: str, token: str | None, after_version: int, ctx: Context
+    ) -> Record:
+        """The table's account in words after a version, paid as `get_events` pays."""
+        token = self.token(token, ctx, required=False)
+        told = await self.games.account(game_id, token, after_version, EVENTS_MAX, self.client(ctx))
+        return Record(
+            table_id=game_id,
+            after_version=after_version,
+            version=told.version,
+            more=told.more,
+            account=told.text,
         )
 
     async def still_legal(self, game_id: str, token: str | None, ctx: Context) -> dict[str, Any]:

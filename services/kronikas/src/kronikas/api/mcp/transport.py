@@ -43,6 +43,7 @@ PAYING_TOOLS = frozenset(
         "leave_table",
         "wait",
         "get_events",
+        "record",
     }
 )
 """The tools that pay for themselves, each as the HTTP route that does the same (tools.py)."""

@@ -21,7 +21,7 @@ from kronikas.domain.cards import COLOURED, PALE, Card, make_deck
 from kronikas.domain.cheat.events import Event
 from kronikas.domain.cheat.states import ANNOUNCED
 from kronikas.domain.cheat.view import CheatGameView
-from kronikas.domain.common import DeckRevealed
+from kronikas.domain.common import DealsOpened, DeckRevealed
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 
 BLUFF_COUNTS: Final = {1: 0.85, 2: 0.1, 3: 0.03, 4: 0.02}
@@ -204,6 +204,7 @@ class Learnt:
                 | ev.CheatRoundEnded()
                 | DeckRevealed()
                 | ev.CheatMatchEnded()
+                | DealsOpened()
                 | PlayerLeft()
                 | SeatAway()
                 | SeatBack()

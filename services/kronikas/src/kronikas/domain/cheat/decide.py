@@ -8,7 +8,7 @@ from typing import Final, assert_never
 import msgspec
 
 import kronikas.domain.cheat.events as ev
-from kronikas.domain import seating
+from kronikas.domain import proofs, seating
 from kronikas.domain.cards import COLOURED, PALE, Card, make_deck
 from kronikas.domain.cheat.commands import Accept, Call, Move, Play
 from kronikas.domain.cheat.legal import allowed
@@ -33,6 +33,7 @@ from kronikas.domain.cheat.states import (
 from kronikas.domain.common import (
     EVENT_CAP_REASON,
     CapReached,
+    DealsOpened,
     DeckRevealed,
     DomainError,
     GameNotOpen,
@@ -77,9 +78,9 @@ def decide(
 
 def _end_at_cap(state: State) -> list[ev.Event]:
     """The table's log reached its cap of events: the match ends where it stands. A round in
-    play is not scored (nobody finished it), but its deck is revealed as at every round's end;
-    the players with the most points win, and among them those holding the fewest cards. Before
-    the start nobody wins."""
+    play is not scored (nobody finished it), and its cards stay as hidden as at any round's end
+    (a deal stored before is revealed, as its rounds were); the players with the most points
+    win, and among them those holding the fewest cards. Before the start nobody wins."""
     match state:
         case Finished():
             return []
@@ -87,10 +88,7 @@ def _end_at_cap(state: State) -> list[ev.Event]:
             points = [0] * len(state.match.seats)
             return [ev.CheatMatchEnded(winners=[], points=points, reason=EVENT_CAP_REASON)]
         case ToPlay() | Window():
-            match, deal = state.match, state.deal
-            events: list[ev.Event] = [
-                DeckRevealed(round=match.round, salt=deal.salt, deck=list(deal.deck))
-            ]
+            match, deal, events = state.match, state.deal, _revealed(state.match, state.deal)
         case RoundOver():
             match, deal, events = state.match, state.deal, []
         case _:
@@ -101,7 +99,30 @@ def _end_at_cap(state: State) -> list[ev.Event]:
     fewest = min(len(deal.hands[s]) for s in leaders)
     winners = [s for s in leaders if len(deal.hands[s]) == fewest]
     events.append(ev.CheatMatchEnded(winners=winners, points=points, reason=EVENT_CAP_REASON))
-    return events
+    return events + _opened(match)
+
+
+def _revealed(match: Match, deal: Deal) -> list[ev.Event]:
+    """A round's end reveals the whole deck of a deal stored before (`proofs.OLD_SCHEME`) only:
+    a deal committed card by card opens each card to those who may know it, as it goes."""
+    if deal.salts:
+        return []
+    return [DeckRevealed(round=match.round, salt=deal.salt, deck=list(deal.deck))]
+
+
+def _opened(match: Match) -> list[ev.Event]:
+    """After the match's end, every position of every deal opened to everyone, when the table's
+    `reveal` asks for it (`match.kept` holds those deals)."""
+    if match.options.reveal != "match_end":
+        return []
+    openings = [
+        opening
+        for kept in match.kept
+        for opening in proofs.tree(kept.deck, kept.salts).openings(
+            kept.round, range(len(kept.deck))
+        )
+    ]
+    return [DealsOpened(openings=openings)]
 
 
 # --- the lobby and the deal ---------------------------------------------------------------------
@@ -238,10 +259,7 @@ def _play(state: InRound, seat: int, cards: list[Card]) -> list[ev.Event]:
     events: list[ev.Event] = []
     if isinstance(state, Window) and PALE in state.top.cards:
         # The window closes uncalled on an XP play: its player takes the pile before these land.
-        top = state.top
-        events.append(
-            ev.CheatPenaltyTaken(seat=top.seat, count=len(deal.pile), turn=seat, cards=[*deal.pile])
-        )
+        events.append(_penalty(state, turn=seat))
     events.append(
         ev.CheatCardsPlayed(
             seat=seat,
@@ -253,6 +271,19 @@ def _play(state: InRound, seat: int, cards: list[Card]) -> list[ev.Event]:
         )
     )
     return events
+
+
+def _penalty(state: Window, turn: int) -> ev.CheatPenaltyTaken:
+    """The player of an uncalled play that held the Pale Chronicler takes the pile (and the
+    pile's openings, which its event shows everyone else only of the Pale Chronicler)."""
+    deal = state.deal
+    return ev.CheatPenaltyTaken(
+        seat=state.top.seat,
+        count=len(deal.pile),
+        turn=turn,
+        cards=[*deal.pile],
+        openings=deal.openings(state.match.round, deal.pile_at),
+    )
 
 
 def _call(state: Window, caller: int, rng: Randomness) -> list[ev.Event]:
@@ -273,8 +304,15 @@ def _call(state: Window, caller: int, rng: Randomness) -> list[ev.Event]:
             cards=[*top.cards],
             honest=honest,
             taker=taker,
+            openings=deal.openings(match.round, top.at),
         ),
-        ev.CheatPileTaken(seat=taker, count=len(deal.pile), turn=turn, cards=[*deal.pile]),
+        ev.CheatPileTaken(
+            seat=taker,
+            count=len(deal.pile),
+            turn=turn,
+            cards=[*deal.pile],
+            openings=deal.openings(match.round, deal.pile_at),
+        ),
     ]
     if finished or state.at_limit:
         sizes = [len(hand) for hand in deal.hands]
@@ -288,9 +326,7 @@ def _accept(state: Window, seat: int, rng: Randomness) -> list[ev.Event]:
     events: list[ev.Event] = [ev.CheatPlayAccepted(seat=seat, player=top.seat)]
     sizes = [len(hand) for hand in deal.hands]
     if PALE in top.cards:
-        events.append(
-            ev.CheatPenaltyTaken(seat=top.seat, count=len(deal.pile), turn=seat, cards=[*deal.pile])
-        )
+        events.append(_penalty(state, turn=seat))
         if not state.at_limit:
             return events
         sizes[top.seat] += len(deal.pile)
@@ -334,7 +370,7 @@ def _end_round(
             totals=totals,
             reason=reason,
         ),
-        DeckRevealed(round=match.round, salt=deal.salt, deck=list(deal.deck)),
+        *_revealed(match, deal),
     ]
     n = len(match.seats)
     if match.round < match.options.rounds:
@@ -346,4 +382,5 @@ def _end_round(
                 winners=[s for s, t in enumerate(totals) if t == best], points=totals
             )
         )
+        events += _opened(match)
     return events

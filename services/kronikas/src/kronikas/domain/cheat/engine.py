@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import get_args
 
 from kronikas.domain.builder import build
+from kronikas.domain.cheat.account import account
 from kronikas.domain.cheat.commands import COMMANDS, Call, Command
 from kronikas.domain.cheat.decide import created, decide
 from kronikas.domain.cheat.events import CheatMatchEnded, CheatRoundDealt, Event
@@ -51,6 +52,7 @@ ENGINE: Engine[CheatTableOptions, State, Command, Event, CheatGameView] = build(
     waiting_for=waiting_for,
     timing=lambda options: Timing(options.turn_seconds, options.house_pause_seconds),
     house_command=house_command,
+    account=account,
     answers=(Call,),
     may_answer=may_call,
 )

@@ -9,8 +9,8 @@ import msgspec
 from kronikas.domain.cards import Card
 from kronikas.domain.cheat.options import CheatTableOptions
 from kronikas.domain.cheat.states import CheatCallResult, RoundReason
-from kronikas.domain.common import DeckRevealed, EndReasonOnWire
-from kronikas.domain.proofs import OLD_SCHEME
+from kronikas.domain.common import DealsOpened, DeckRevealed, EndReasonOnWire
+from kronikas.domain.proofs import OLD_SCHEME, Opening
 from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 
 
@@ -24,7 +24,11 @@ class CheatGameCreated(msgspec.Struct, frozen=True, tag_field="type", tag="game_
 
 class CheatRoundDealt(msgspec.Struct, frozen=True, tag_field="type", tag="round_dealt"):
     """A round was dealt: `hands` by seat (each viewer sees only their own), `set_aside` cards
-    out of play; `commitment` is the hash of the shuffled deck (docs/api.md, "Fair deals")."""
+    out of play; `commitment` is the root of the Merkle tree over the shuffled deck's
+    `deck_size` salted positions (`scheme` `merkle-sha256`; a deal stored before has the hash
+    of the whole deck, `deck-sha256`), docs/api.md "Fair deals". A seat's copy opens its own
+    cards (`openings`, made for it when the event is redacted: the stored event holds the deck
+    and its salts)."""
 
     round: int
     dealer: int
@@ -39,6 +43,7 @@ class CheatRoundDealt(msgspec.Struct, frozen=True, tag_field="type", tag="round_
     salts: list[str] | None = None
     scheme: str = OLD_SCHEME
     deck_size: int | None = None
+    openings: list[Opening] | None = None
 
 
 class CheatCardsPlayed(msgspec.Struct, frozen=True, tag_field="type", tag="cards_played"):
@@ -54,29 +59,35 @@ class CheatCardsPlayed(msgspec.Struct, frozen=True, tag_field="type", tag="cards
 
 
 class CheatCalled(CheatCallResult, frozen=True, tag_field="type", tag="cheat_called"):
-    """`caller` called "Cheat!" on the play of `seat`; its `cards` are turned up for all. On an
-    honest play the caller is the `taker` of the pile, on a lie the player who lied. (The
-    fields are the call's result, which the table keeps until the next call or deal.)"""
+    """`caller` called "Cheat!" on the play of `seat`; its `cards` are turned up and opened
+    (`openings`) for all. On an honest play the caller is the `taker` of the pile, on a lie the
+    player who lied. (The fields but `openings` are the call's result, which the table keeps
+    until the next call or deal.)"""
+
+    openings: list[Opening] | None = None
 
 
 class CheatPileTaken(msgspec.Struct, frozen=True, tag_field="type", tag="pile_taken"):
-    """After a call `seat` took the whole pile (`count` cards; the cards are shown only to them);
-    `turn` plays next, or null when the round ends with this call."""
+    """After a call `seat` took the whole pile (`count` cards; the cards and their `openings`
+    are shown only to them); `turn` plays next, or null when the round ends with this call."""
 
     seat: int
     count: int
     turn: int | None
     cards: list[Card] | None = None
+    openings: list[Opening] | None = None
 
 
 class CheatPenaltyTaken(msgspec.Struct, frozen=True, tag_field="type", tag="penalty_taken"):
     """The last play held the Pale Chronicler and was not called: its player `seat` took the pile
-    (`count` cards, shown only to them); `turn` plays next."""
+    (`count` cards, shown only to them); `turn` plays next. `openings` opens the pile to its
+    taker, and to everyone else the Pale Chronicler the penalty announces."""
 
     seat: int
     count: int
     turn: int
     cards: list[Card] | None = None
+    openings: list[Opening] | None = None
 
 
 class CheatPlayAccepted(msgspec.Struct, frozen=True, tag_field="type", tag="play_accepted"):
@@ -124,6 +135,7 @@ PlayEvent: TypeAlias = (
     | CheatRoundEnded
     | DeckRevealed
     | CheatMatchEnded
+    | DealsOpened
 )
 """The events of the match once started, from its first deal to its end."""
 

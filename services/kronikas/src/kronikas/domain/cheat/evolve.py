@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import TypeVar, assert_never
 
 import msgspec
 
 import kronikas.domain.cheat.events as ev
 import kronikas.domain.cheat.states as st
 from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, EventOutOfPlace, expect, kept, state_reason
+from kronikas.domain.common import (
+    DealsOpened,
+    DeckRevealed,
+    EventOutOfPlace,
+    expect,
+    kept,
+    state_reason,
+)
 
 
 def _in_round(state: st.State, event: ev.Event) -> st.InRound:
@@ -22,9 +29,12 @@ def _in_round(state: st.State, event: ev.Event) -> st.InRound:
             assert_never(state)
 
 
+ItemT = TypeVar("ItemT")
+
+
 def _at(
-    items: tuple[tuple[Card, ...], ...], i: int, value: tuple[Card, ...]
-) -> tuple[tuple[Card, ...], ...]:
+    items: tuple[tuple[ItemT, ...], ...], i: int, value: tuple[ItemT, ...]
+) -> tuple[tuple[ItemT, ...], ...]:
     return (*items[:i], value, *items[i + 1 :])
 
 
@@ -35,38 +45,58 @@ def _unredacted(cards: list[Card] | None) -> list[Card]:
 
 
 def _dealt(match: st.Match, event: ev.CheatRoundDealt) -> st.ToPlay:
-    """A round dealt: the first round's points start at 0 for every seat."""
+    """A round dealt: the first round's points start at 0 for every seat; each seat holds the
+    positions the deal gives it, and the match keeps the deal when it opens every deal at its
+    end."""
     points = match.points or (0,) * len(match.seats)
+    deck, salts = tuple(_unredacted(event.deck)), tuple(event.salts or ())
+    hands = tuple(tuple(_unredacted(hand)) for hand in event.hands)
+    kept = match.kept
+    if salts and match.options.reveal == "match_end":
+        kept = (*kept, st.DealKept(round=event.round, deck=deck, salts=salts))
     return st.ToPlay(
-        msgspec.structs.replace(match, points=points, round=event.round, dealer=event.dealer),
+        msgspec.structs.replace(
+            match, points=points, round=event.round, dealer=event.dealer, kept=kept
+        ),
         st.Deal(
-            deck=tuple(_unredacted(event.deck)),
+            deck=deck,
             salt=event.salt or "",
             commitment=event.commitment,
-            hands=tuple(tuple(_unredacted(hand)) for hand in event.hands),
+            hands=hands,
             set_aside=tuple(_unredacted(event.set_aside_cards)),
             pile=(),
             rank=event.rank,
             turn=event.turn,
+            salts=salts,
+            held=tuple(
+                st.in_hand_order(deck, positions)
+                for positions in st.dealt_positions(event.dealer, [len(hand) for hand in hands])
+            ),
         ),
     )
 
 
 def _played(state: st.InRound, event: ev.CheatCardsPlayed) -> st.Window:
+    """A play: of each card named, the seat puts down its copy at the lowest position."""
     deal = state.deal
     cards = _unredacted(event.cards)
-    hand = list(deal.hands[event.seat])
+    hand, held = list(deal.hands[event.seat]), list(deal.held[event.seat])
+    at = []
     for card in cards:
-        hand.remove(card)
+        i = hand.index(card)  # hands are in hand order, copies by position
+        del hand[i]
+        at.append(held.pop(i))
     deal = msgspec.structs.replace(
         deal,
         hands=_at(deal.hands, event.seat, tuple(hand)),
+        held=_at(deal.held, event.seat, tuple(held)),
         pile=deal.pile + tuple(cards),
+        pile_at=deal.pile_at + tuple(at),
         rank=event.next_rank,
         turn=event.turn,
         plays=deal.plays + 1,
     )
-    top = st.PileTop(seat=event.seat, cards=tuple(cards), rank=event.rank)
+    top = st.PileTop(seat=event.seat, cards=tuple(cards), rank=event.rank, at=tuple(at))
     return st.Window(state.match, deal, top)
 
 
@@ -76,11 +106,14 @@ def _taken(
     penalty: st.CheatPenalty | None,
 ) -> st.ToPlay:
     deal = state.deal
-    taken = _unredacted(event.cards)
+    _unredacted(event.cards)  # the pile's cards, as `deal.pile_at` places them
+    held = st.in_hand_order(deal.deck, (*deal.held[event.seat], *deal.pile_at))
     deal = msgspec.structs.replace(
         deal,
-        hands=_at(deal.hands, event.seat, st.sort_cards((*deal.hands[event.seat], *taken))),
+        hands=_at(deal.hands, event.seat, tuple(deal.deck[p] for p in held)),
+        held=_at(deal.held, event.seat, held),
         pile=(),
+        pile_at=(),
         turn=deal.turn if event.turn is None else event.turn,
         last_penalty=penalty,
     )
@@ -101,7 +134,8 @@ def evolve(state: st.State, event: ev.OwnEvent) -> st.State:
         case ev.CheatCalled():
             window = expect(state, st.Window, event)
             call = kept(st.CheatCallResult, event)
-            return st.ToPlay(window.match, msgspec.structs.replace(window.deal, last_call=call))
+            deal = msgspec.structs.replace(window.deal, last_call=call, called_at=window.top.at)
+            return st.ToPlay(window.match, deal)
         case ev.CheatPileTaken():
             playing = _in_round(state, event)
             return _taken(playing, event, playing.deal.last_penalty)
@@ -137,9 +171,14 @@ def evolve(state: st.State, event: ev.OwnEvent) -> st.State:
             winners = tuple(event.winners)
             if isinstance(state, st.Lobby) and reason is not None:
                 return st.Finished(state.match, winners, reason)
-            over = expect(state, st.RoundOver, event)
+            if isinstance(state, st.ToPlay | st.Window) and reason is not None:
+                over = st.RoundOver(state.match, state.deal, last_play=_last_play(state))
+            else:  # the round ended first (at the cap, a deal stored before by `deck_revealed`)
+                over = expect(state, st.RoundOver, event)
             match = msgspec.structs.replace(over.match, points=tuple(event.points))
             return st.Finished(match, winners, reason, over.deal, over.last_play)
+        case DealsOpened():
+            return expect(state, st.Finished, event)
         case ev.CheatGameCreated():
             lobby = expect(state, st.Lobby, event)
             match = msgspec.structs.replace(lobby.match, options=event.options, seeded=event.seeded)

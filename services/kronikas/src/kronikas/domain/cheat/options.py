@@ -7,7 +7,7 @@ from typing import Annotated, Final
 
 import msgspec
 
-from kronikas.domain.common import TurnSeconds
+from kronikas.domain.common import Reveal, TurnSeconds
 
 KIND: Final = "cheat"
 MIN_PLAYERS: Final = 2
@@ -66,7 +66,8 @@ DEFAULT_MAX_PLAYS: Final = 300
 class CheatTableOptions(msgspec.Struct, frozen=True):
     """A Cheat table's options as its first event stores them and its views show them. Every
     field has the default it had when it was added, so a table stored before a field existed
-    still loads as it was: one stored before `max_plays` has none (absent: no limit)."""
+    still loads as it was: one stored before `max_plays` has none (absent: no limit), one stored
+    before `reveal` opens no deal at the match's end (absent: `never`)."""
 
     decks: Decks = 1
     max_play: MaxPlay = 4
@@ -76,6 +77,7 @@ class CheatTableOptions(msgspec.Struct, frozen=True):
     chroniclers: Chroniclers = False
     turn_seconds: TurnSeconds = None
     house_pause_seconds: HousePauseSeconds = 3
+    reveal: Reveal | msgspec.UnsetType = msgspec.UNSET
 
     @property
     def play_limit(self) -> int | None:
@@ -92,9 +94,10 @@ class CheatTableOptions(msgspec.Struct, frozen=True):
 
 class CheatOptions(CheatTableOptions, frozen=True, forbid_unknown_fields=True):
     """The options a Cheat table is created with; every field may be left out for its default,
-    and a new table's rounds allow `max_plays` plays."""
+    a new table's rounds allow `max_plays` plays, and its `reveal` is `never` unless it asks."""
 
     max_plays: MaxPlays = DEFAULT_MAX_PLAYS
+    reveal: Reveal = "never"
 
 
 def max_players(options: CheatTableOptions) -> int:

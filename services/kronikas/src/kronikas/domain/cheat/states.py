@@ -5,10 +5,12 @@ order."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Annotated, Final, Literal, TypeAlias
 
 import msgspec
 
+from kronikas.domain import proofs
 from kronikas.domain.cards import COLOURED, PALE, RANKS, SUITS, Card
 from kronikas.domain.cheat.options import CheatTableOptions
 from kronikas.domain.common import EndReason
@@ -41,6 +43,28 @@ def card_order(card: Card) -> int:
 def sort_cards(cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
     """Cards in hand order: rank 7…A, then suit H B L A, Chroniclers last."""
     return tuple(sorted(cards, key=_ORDER.__getitem__))
+
+
+def in_hand_order(deck: tuple[Card, ...], positions: Iterable[int]) -> tuple[int, ...]:
+    """Positions of the deck in the hand order of their cards; two copies of a card (two decks)
+    by position, so a hand's first copy of a card is the one at the lower position."""
+    return tuple(sorted(positions, key=lambda p: (_ORDER[deck[p]], p)))
+
+
+def dealt_positions(dealer: int, sizes: list[int]) -> list[list[int]]:
+    """The positions of the shuffled deck in each seat's hand of a deal of hands of `sizes`
+    cards: the deck is dealt one card at a time, from the seat after the dealer round the
+    table, to each seat whose hand is not yet full. A deal's hands are of one size, so position
+    i goes to seat (dealer + 1 + i) mod n; the rest is set aside."""
+    n, dealt = len(sizes), sum(sizes)
+    held: list[list[int]] = [[] for _ in sizes]
+    position, seat = 0, (dealer + 1) % n
+    while position < dealt:
+        if len(held[seat]) < sizes[seat]:
+            held[seat].append(position)
+            position += 1
+        seat = (seat + 1) % n
+    return held
 
 
 # --- what the state keeps and the view shows as it is -----------------------------------------
@@ -96,17 +120,27 @@ class CheatRoundResult(msgspec.Struct, frozen=True):
 
 
 class PileTop(msgspec.Struct, frozen=True, gc=False):
-    """The most recent play while its cards lie on top of the pile: who, which cards, announced
-    as what."""
+    """The most recent play while its cards lie on top of the pile: who, which cards (at which
+    positions of the deck, `at`), announced as what."""
 
     seat: int
     cards: tuple[Card, ...]
     rank: str
+    at: tuple[int, ...] = ()
+
+
+class DealKept(msgspec.Struct, frozen=True, gc=False):
+    """A deal the match opens to everyone at its end (its table's `reveal` is `match_end`)."""
+
+    round: int
+    deck: tuple[Card, ...]
+    salts: tuple[str, ...]
 
 
 class Match(msgspec.Struct, frozen=True, gc=False):
     """What lasts the whole match: the options, the seating (`seating`: who sits where, and who
-    plays each seat), the points, the round and its dealer, and the last round's result."""
+    plays each seat), the points, the round and its dealer, the last round's result, and the
+    deals to open at the end (`kept`, only when the table's `reveal` asks for it)."""
 
     options: CheatTableOptions
     seeded: bool
@@ -116,12 +150,18 @@ class Match(msgspec.Struct, frozen=True, gc=False):
     dealer: int = 0
     """The round's dealer (0 before the first deal: the views show none in the lobby)."""
     last_round: CheatRoundResult | None = None
+    kept: tuple[DealKept, ...] = ()
 
 
 class Deal(msgspec.Struct, frozen=True, gc=False):
     """One round's cards, whichever its phase: the deck behind its commitment, the hands, the
     cards set aside and the pile, the rank due and who is on turn, and what the view keeps
-    showing of the round's last call and penalty."""
+    showing of the round's last call and penalty.
+
+    Every card in a hand or on the pile is one position of the deck (`held`, `pile_at`,
+    `called_at`: the positions of `hands`, `pile` and `last_call`'s cards, card for card), so an
+    opening names the very copy a viewer saw even when two decks hold the card twice. `salts`
+    commit to each position (`proofs.SCHEME`); a deal stored before has none, only `salt`."""
 
     deck: tuple[Card, ...]
     salt: str
@@ -135,6 +175,22 @@ class Deal(msgspec.Struct, frozen=True, gc=False):
     last_penalty: CheatPenalty | None = None
     plays: int = 0
     """The plays made in the round so far."""
+    salts: tuple[str, ...] = ()
+    held: tuple[tuple[int, ...], ...] = ()
+    pile_at: tuple[int, ...] = ()
+    called_at: tuple[int, ...] = ()
+
+    @property
+    def scheme(self) -> str:
+        """How the deal is committed to: card by card, or (stored before) as one deck."""
+        return proofs.SCHEME if self.salts else proofs.OLD_SCHEME
+
+    def openings(self, round: int, positions: Iterable[int]) -> list[proofs.Opening] | None:
+        """The openings of `positions` in their order; None for a deal stored before (it has
+        no salt for each card: its `deck_revealed` shows the whole deck at the round's end)."""
+        if not self.salts:
+            return None
+        return proofs.tree(self.deck, self.salts).openings(round, list(positions))
 
 
 class Lobby(msgspec.Struct, frozen=True):

@@ -9,12 +9,14 @@ import msgspec
 
 import kronikas.domain.cheat.events as ev
 import kronikas.domain.cheat.states as st
-from kronikas.domain.cards import Card
+from kronikas.domain import proofs
+from kronikas.domain.cards import PALE, Card
 from kronikas.domain.cheat.facts import CheatMyHand, my_hand
 from kronikas.domain.cheat.options import CheatTableOptions
 from kronikas.domain.common import (
     AwaySeat,
     Deadline,
+    DealsOpened,
     DeckRevealed,
     EndReasonOnWire,
     HouseSeat,
@@ -57,13 +59,21 @@ class CheatTableView(msgspec.Struct, frozen=True):
     last_play: CheatLastPlay | None
     last_call: st.CheatCallResult | None = None
     commitment: str | None = None
+    """The deal's commitment: the root of its Merkle tree (`scheme` `merkle-sha256`), or the
+    hash of its whole deck for a deal stored before (`deck-sha256`)."""
     last_penalty: st.CheatPenalty | None = None
     """Everyone learns that an uncalled play held XP (docs/rules.md); shown until the next deal."""
+    scheme: str | None = None
+    """How `commitment` commits to the deal: `merkle-sha256` or `deck-sha256`."""
+    deck_size: int | None = None
+    """The cards in the deal's deck, which an opening is checked against."""
 
 
 class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat", omit_defaults=True):
     """A Cheat table as one viewer may see it; a spectator's `me` and `legal` are null.
-    `end_reason` is there only when the table's cap of events ended the match."""
+    `openings` opens, against the deal's `cheat.commitment`, the cards of the deal it shows the
+    viewer: its hand and the last call's turned-up cards. `end_reason` is there only when the
+    table's cap of events ended the match."""
 
     id: str
     status: Status
@@ -80,16 +90,27 @@ class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat", 
     cheat: CheatTableView | None
     last_round: st.CheatRoundResult | None
     deadline: Deadline
+    openings: list[proofs.Opening]
     end_reason: EndReasonOnWire = msgspec.UNSET
 
 
 def redact(event: ev.Event, viewer: int | None) -> ev.Event:
-    """The event as `viewer` may see it: hidden cards become `None`."""
+    """The event as `viewer` may see it: hidden cards become `None`, and it keeps only the
+    openings of cards the viewer comes to know by it (docs/rules.md)."""
     match event:
-        case ev.CheatCardsPlayed() | ev.CheatPileTaken() | ev.CheatPenaltyTaken():
+        case ev.CheatCardsPlayed():
             if event.seat == viewer or event.cards is None:
                 return event
             return msgspec.structs.replace(event, cards=None)
+        case ev.CheatPileTaken():
+            if event.seat == viewer or event.cards is None:
+                return event
+            return msgspec.structs.replace(event, cards=None, openings=None)
+        case ev.CheatPenaltyTaken():
+            if event.seat == viewer or event.cards is None:
+                return event
+            announced = None if event.openings is None else _pale(event.openings)
+            return msgspec.structs.replace(event, cards=None, openings=announced)
         case ev.CheatRoundDealt():
             return msgspec.structs.replace(
                 event,
@@ -98,6 +119,7 @@ def redact(event: ev.Event, viewer: int | None) -> ev.Event:
                 deck=None,
                 salt=None,
                 salts=None,
+                openings=_dealt_openings(event, viewer),
             )
         case (
             ev.CheatGameCreated()
@@ -107,6 +129,7 @@ def redact(event: ev.Event, viewer: int | None) -> ev.Event:
             | ev.CheatRoundEnded()
             | DeckRevealed()
             | ev.CheatMatchEnded()
+            | DealsOpened()
             | PlayerLeft()
             | SeatAway()
             | SeatBack()
@@ -114,6 +137,25 @@ def redact(event: ev.Event, viewer: int | None) -> ev.Event:
             return event
         case _:
             assert_never(event)
+
+
+def _pale(openings: list[proofs.Opening]) -> list[proofs.Opening]:
+    """Of a penalty's pile, what everyone learns: the Pale Chronicler (one in a deck)."""
+    return [opening for opening in openings if opening.card == PALE]
+
+
+def _dealt_openings(event: ev.CheatRoundDealt, viewer: int | None) -> list[proofs.Opening] | None:
+    """A seat's own dealt cards opened, in its hand's order, from the stored deck and salts;
+    None for a spectator or a seat the deal did not reach, a redacted event, or a deal stored
+    before (no salt for each card)."""
+    if viewer is None or not 0 <= viewer < len(event.hands) or event.deck is None:
+        return None
+    if not event.salts:
+        return None
+    deck, sizes = tuple(event.deck), [len(hand or ()) for hand in event.hands]
+    positions = st.dealt_positions(event.dealer, sizes)[viewer]
+    tree = proofs.tree(deck, tuple(event.salts))
+    return tree.openings(event.round, st.in_hand_order(deck, positions))
 
 
 def _players(
@@ -163,6 +205,7 @@ def _lobby_view(
         cheat=None,
         last_round=None,
         deadline=deadline,
+        openings=[],
         end_reason=wire_reason(reason),
     )
 
@@ -219,8 +262,19 @@ def view(
             last_call=deal.last_call,
             last_penalty=deal.last_penalty,
             commitment=deal.commitment,
+            scheme=deal.scheme,
+            deck_size=len(deal.deck),
         ),
         last_round=game.last_round,
         deadline=deadline,
+        openings=_shown(game, deal, seat),
         end_reason=wire_reason(end_reason),
     )
+
+
+def _shown(match: st.Match, deal: st.Deal, seat: int | None) -> list[proofs.Opening]:
+    """The openings of the deal's cards a view shows: the seat's hand, then the last call's
+    turned-up cards (each position once)."""
+    positions = [*deal.held[seat]] if seat is not None else []
+    positions += [p for p in deal.called_at if p not in positions]
+    return deal.openings(match.round, positions) or []

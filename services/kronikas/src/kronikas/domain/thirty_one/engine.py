@@ -6,6 +6,7 @@ from typing import get_args
 
 from kronikas.domain.builder import build
 from kronikas.domain.engine import Engine, Seats, Timing
+from kronikas.domain.thirty_one.account import account
 from kronikas.domain.thirty_one.commands import COMMANDS, Command
 from kronikas.domain.thirty_one.decide import created, decide
 from kronikas.domain.thirty_one.events import Event, ThirtyOneMatchEnded, ThirtyOneRoundDealt
@@ -51,4 +52,5 @@ ENGINE: Engine[ThirtyOneOptions, State, Command, Event, ThirtyOneGameView] = bui
     waiting_for=waiting_for,
     timing=lambda options: Timing(options.turn_seconds, pause_seconds=0),  # nobody calls
     house_command=house_command,
+    account=account,
 )
