@@ -98,8 +98,9 @@ def _end_at_cap(state: State) -> list[ev.Event]:
     leaders = [s for s, p in enumerate(points) if p == best]
     fewest = min(len(deal.hands[s]) for s in leaders)
     winners = [s for s in leaders if len(deal.hands[s]) == fewest]
+    events += _opened(match)
     events.append(ev.CheatMatchEnded(winners=winners, points=points, reason=EVENT_CAP_REASON))
-    return events + _opened(match)
+    return events
 
 
 def _revealed(match: Match, deal: Deal) -> list[ev.Event]:
@@ -111,8 +112,9 @@ def _revealed(match: Match, deal: Deal) -> list[ev.Event]:
 
 
 def _opened(match: Match) -> list[ev.Event]:
-    """After the match's end, every position of every deal opened to everyone, when the table's
-    `reveal` asks for it (`match.kept` holds those deals)."""
+    """As the match ends, every position of every deal opened to everyone, when the table's
+    `reveal` asks for it (`match.kept` holds those deals): the event right before
+    `match_ended`, which stays the match's last (`final` on the wire)."""
     if match.options.reveal != "match_end":
         return []
     # Trees of their own, not the process's cache: a long match would push out the live deals'.
@@ -378,10 +380,10 @@ def _end_round(
         events.append(_deal(match.options, n, match.round + 1, (match.dealer + 1) % n, rng))
     else:
         best = max(totals)
+        events += _opened(match)
         events.append(
             ev.CheatMatchEnded(
                 winners=[s for s, t in enumerate(totals) if t == best], points=totals
             )
         )
-        events += _opened(match)
     return events

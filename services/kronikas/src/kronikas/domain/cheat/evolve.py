@@ -177,8 +177,10 @@ def evolve(state: st.State, event: ev.OwnEvent) -> st.State:
                 over = expect(state, st.RoundOver, event)
             match = msgspec.structs.replace(over.match, points=tuple(event.points))
             return st.Finished(match, winners, reason, over.deal, over.last_play)
-        case DealsOpened():
-            return expect(state, st.Finished, event)
+        case DealsOpened():  # right before `match_ended`: it changes nothing of the state
+            if isinstance(state, st.Lobby | st.Finished):
+                raise EventOutOfPlace.of(state, event)
+            return state
         case ev.CheatGameCreated():
             lobby = expect(state, st.Lobby, event)
             match = msgspec.structs.replace(lobby.match, options=event.options, seeded=event.seeded)

@@ -106,8 +106,9 @@ def _end_at_cap(state: st.State) -> list[ev.Event]:
     still_in = [s for s in range(len(match.seats)) if not match.out[s]]
     most = max(match.lives[s] for s in still_in)
     winners = [s for s in still_in if match.lives[s] == most]
+    events += _opened_at_end(match)
     events.append(ev.ThirtyOneMatchEnded(winners=winners, reason=EVENT_CAP_REASON))
-    return events + _opened_at_end(match)
+    return events
 
 
 def _revealed(match: st.Match, deal: st.Deal) -> list[ev.Event]:
@@ -119,7 +120,8 @@ def _revealed(match: st.Match, deal: st.Deal) -> list[ev.Event]:
 
 
 def _opened_at_end(match: st.Match) -> list[ev.Event]:
-    """`deals_opened` after the match's end, at a table whose `reveal` asks for it."""
+    """`deals_opened` as the match ends, at a table whose `reveal` asks for it: right before
+    `match_ended`, which stays the match's last event (`final` on the wire)."""
     if match.options.reveal != "match_end" or not match.deals:
         return []
     return [DealsOpened(openings=every(match.deals))]
@@ -398,7 +400,7 @@ def _end_round(state: st.State, rng: Randomness, three_aces: int | None) -> list
     events: list[ev.Event] = [ended, *_revealed(match, deal)]
     left = [s for s in deal.order if s not in out]
     if len(left) == 1:
-        return [*events, ev.ThirtyOneMatchEnded(winners=left), *_opened_at_end(match)]
+        return [*events, *_opened_at_end(match), ev.ThirtyOneMatchEnded(winners=left)]
     still_in = set(left)
     dealer = next(s % n for s in range(match.dealer + 1, match.dealer + n + 1) if s % n in still_in)
     over = _after(state, events)

@@ -48,8 +48,10 @@ def evolve(state: st.State, event: ev.OwnEvent) -> st.State:
             return _revealed(state, event)
         case ev.ThirtyOneMatchEnded():
             return _ended(state, event)
-        case DealsOpened():
-            return expect(state, st.Finished, event)
+        case DealsOpened():  # right before `match_ended`: it changes nothing of the state
+            if isinstance(state, st.Lobby | st.Finished):
+                raise EventOutOfPlace.of(state, event)
+            return state
         case ev.ThirtyOneGameCreated():
             expect(state, st.Lobby, event)
             return st.initial_state(event.options, event.seeded)
