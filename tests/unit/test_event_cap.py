@@ -18,7 +18,7 @@ from kronikas.adapters.randomness import SeededRandomness
 from kronikas.application.engines import Registry
 from kronikas.domain import cheat, thirty_one
 from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import CapReached, DeckRevealed, GameNotOpen, GameOver, Start
+from kronikas.domain.common import CapReached, GameNotOpen, GameOver, Start
 from kronikas.domain.engine import rules
 from kronikas.domain.seating import Join, Leave
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
