@@ -37,6 +37,13 @@ function pageLink(table) {
   return `${location.pathname}${search ? `?${search}` : ""}`;
 }
 
+/** The replay of `table` (replay.js), in this tab: it sees the match as this tab's seat. */
+function replayLink(table) {
+  const q = new URLSearchParams({ table });
+  if (API_PARAM) q.set("api", API_PARAM);
+  return `replay.html?${q}`;
+}
+
 // ---- what this tab keeps of a table ----
 
 const store = {
@@ -1078,7 +1085,12 @@ function table(id) {
       "section",
       { class: "panel winners", role: "status" },
       h("h2", {}, `The match is over. ${text.charAt(0).toUpperCase()}${text.slice(1)}`),
-      h("a", { href: pageLink(null) }, "Open another table"),
+      h(
+        "p",
+        { class: "row" },
+        h("a", { href: replayLink(T.id) }, "Replay the match"),
+        h("a", { href: pageLink(null) }, "Open another table"),
+      ),
     );
   }
 

@@ -142,26 +142,28 @@ export function render(ctx) {
               `(${plural(hand.length, "card")}${chosen.length ? `, ${chosen.length} chosen` : ""})`,
             ),
           ),
-          h(
-            "ul",
-            { class: "cards choose", "aria-label": "Your cards: press a card to choose it" },
-            hand.map((code, i) =>
-              h(
-                "li",
-                {},
-                cardToggle(code, {
-                  pressed: ui.chosen.has(i),
-                  key: `hand-${i}-${code}`,
-                  onToggle: () => {
-                    ui.chosen.has(i) ? ui.chosen.delete(i) : ui.chosen.add(i);
-                    ctx.rerender();
-                  },
-                }),
+          ctx.readOnly
+            ? cardRow(hand, { label: "Your cards" })
+            : h(
+                "ul",
+                { class: "cards choose", "aria-label": "Your cards: press a card to choose it" },
+                hand.map((code, i) =>
+                  h(
+                    "li",
+                    {},
+                    cardToggle(code, {
+                      pressed: ui.chosen.has(i),
+                      key: `hand-${i}-${code}`,
+                      onToggle: () => {
+                        ui.chosen.has(i) ? ui.chosen.delete(i) : ui.chosen.add(i);
+                        ctx.rerender();
+                      },
+                    }),
+                  ),
+                ),
               ),
-            ),
-          ),
           ctx.notice,
-          view.status === "playing" ? actions(ctx, chosen) : null,
+          view.status === "playing" && !ctx.readOnly ? actions(ctx, chosen) : null,
         )
       : null,
   ];

@@ -31,6 +31,7 @@ import * as thirtyOne from "./thirty_one.js";
  * @property {() => void} rerender
  * @property {(text: string) => void} message
  * @property {HTMLElement | null} [notice]
+ * @property {boolean} [readOnly] a replay's past view: its cards as pictures, and no moves
  */
 
 /**

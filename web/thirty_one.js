@@ -175,7 +175,7 @@ export function render(ctx) {
           ),
           cards(hand, "give", "Your cards"),
           ctx.notice,
-          view.status === "playing" ? actions(ctx, hand, t.table) : null,
+          view.status === "playing" && !ctx.readOnly ? actions(ctx, hand, t.table) : null,
         )
       : null,
   ];

@@ -336,6 +336,26 @@ async def test_the_option_form_follows_the_kinds(
     await expect(button(page, "Open a Cheat table")).to_be_enabled()
 
 
+async def test_a_string_option_is_chosen_from_its_values_in_words(
+    web_service: Served, page_factory: PageFactory
+) -> None:
+    """`reveal` is listed with its values (/v1/kinds); the form offers them in words, and the
+    table opened keeps the one chosen."""
+    page = await page_factory()
+    await open_lobby(page, f"{web_service.url}/")
+    await page.get_by_role("radio", name=re.compile("Cheat")).check()
+    await page.get_by_text("More options").click()
+    field = page.locator("#opt-reveal")
+    await expect(field).to_have_value("never")
+    await field.select_option(label="When the match ends")
+    await page.get_by_label("Your name").fill("Ilona")
+    await page.get_by_role("button", name="Open a Cheat table").click()
+    await page.wait_for_url(re.compile(r"[?&]table=[0-9a-f]{16}"))
+    game = re.search(r"table=([0-9a-f]{16})", page.url).group(1)  # type: ignore[union-attr]
+    view = httpx.get(f"{web_service.url}/v1/games/{game}").json()
+    assert view["options"]["reveal"] == "match_end"
+
+
 # ---- from another origin, and at phone width ----
 
 

@@ -1,11 +1,19 @@
 """Hidden information: every byte each seat, a spectator and the host receive holds no card they
 cannot know at that moment — views, command answers, events, long-polls, SSE, the seat socket's
-pushes and views, errors, headers.
+pushes and views, records and past views, errors, headers — at tables of both kinds with either
+value of `reveal`.
 
-What a viewer may know is built from its own event log, in order, from the fields that open cards
-by the rules: its own hand (dealt, or taken with the pile), the cards it played, the cards a Cheat
-call turns up, the Thirty-One table and every hand shown, and the whole deck once `deck_revealed`
-ends the round. A card code is any string that is exactly a code (ids and tokens never are).
+What a viewer may know is built from its own event log, in order, from the events that open cards
+to it by the rules, and only from them: its own hand (dealt, or taken with the pile), the cards it
+played, the cards a Cheat call turns up, the Pale Chronicler a penalty announces, the Thirty-One
+table and every hand shown or scored, and with `reveal: "match_end"` every deal's cards once
+`deals_opened` comes. `deck_revealed` opens nothing: a whole deck revealed is the leak the scanner
+finds on the code before issue 41 (a spectator rebuilds every hand, and with them the bluffs
+nobody called). A card code is any string that is exactly a code (ids and tokens never are).
+
+Beside the codes, what an opening proves is judged by the table's stored log, read from Redis
+(positions.py): an opening (or a salt) of a position the viewer may not know is a leak, even of a
+card code it knows — two decks hold each code twice, and the copy tells whose hand it was in.
 
 A viewer is a player, never a seat index: its seat at each version is the one its player holds
 then, followed by player id through `player_joined` and `player_left` (seats move down when a
@@ -31,14 +39,20 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.api.tables import Table, Tables, auth, candidates, game_moves
 from tests.conftest import ServiceProcess
+from tests.reliability import positions
 
 CARD = re.compile(r"(7|8|9|10|U|O|K|A)(H|B|L|A)|X(C|P)")
 WORD = re.compile(r"[0-9A-Za-z]+")
 DECK = [r + s for s in "HBLA" for r in ("7", "8", "9", "10", "U", "O", "K", "A")] + ["XC", "XP"]
+RANKS = {"Seven": "7", "Eight": "8", "Nine": "9", "Ten": "10", "Under": "U", "Over": "O"}
+RANKS |= {"King": "K", "Ace": "A"}
+SUITS = {"Hearts": "H", "Bells": "B", "Leaves": "L", "Acorns": "A"}
+NAMED = re.compile(rf"({'|'.join(RANKS)}) of ({'|'.join(SUITS)})|(Coloured|Pale) Chronicler")
+"""A card as a record's account in words names it (`kronikas.domain.cards.card_name`)."""
 PREVIOUS_ROUND = ("last_round", "last_call")
 """View fields that may speak of the round before the current deal (then fully revealed)."""
 GAMES_PLAYED = 16
-FIGURES = {"games": 0, "bytes": 0, "cards checked": 0, "leaks": 0}
+FIGURES = {"games": 0, "bytes": 0, "cards checked": 0, "openings checked": 0, "leaks": 0}
 
 
 class Known(NamedTuple):
@@ -92,8 +106,6 @@ def knowledge(events: list[dict[str, Any]], player: str | None) -> list[Known]:
             current |= set(data["hand"])
         elif kind == "round_ended":
             current |= {c for hand in data.get("hands") or [] if hand for c in hand}
-        elif kind == "deck_revealed":
-            current |= set(data["deck"] or [])
         elif kind == "deals_opened":
             current |= {opening["card"] for opening in data["openings"]}
         if gone:
@@ -101,6 +113,14 @@ def knowledge(events: list[dict[str, Any]], player: str | None) -> list[Known]:
         ever |= current
         known.append(Known(frozenset(current), frozenset(ever), seat, gone))
     return known
+
+
+def named(text: str) -> list[str]:
+    """The codes of the cards a text names in words."""
+    return [
+        RANKS[m[1]] + SUITS[m[2]] if m[1] else ("XC" if m[3] == "Coloured" else "XP")
+        for m in NAMED.finditer(text)
+    ]
 
 
 def cards_in(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, tuple[str, ...]]]:
@@ -150,13 +170,18 @@ class Viewer:
 
 
 def check(
-    viewer: Viewer, events: list[dict[str, Any]], differences: list[str] | None = None
+    viewer: Viewer,
+    events: list[dict[str, Any]],
+    differences: list[str] | None = None,
+    stored: list[dict[str, Any]] | None = None,
 ) -> list[str]:
     """The leaks in what `viewer` received, judged by the table's log `events` as the viewer
-    reads it at the end (a player who left before the start: the spectator's, up to its leave).
+    reads it at the end (a player who left before the start: the spectator's, up to its leave),
+    and with the `stored` log (`positions.stored_log`) by the positions its openings prove.
     What differs from the log, or shows the viewer as someone else, is raised, or added to
     `differences` when given."""
     known = knowledge(events, viewer.player)
+    opened = positions.follow(stored) if stored is not None else None
     leaks: list[str] = []
 
     def differ(text: str) -> None:
@@ -167,13 +192,20 @@ def check(
     def at(version: int) -> Known:
         return known[min(version, len(known) - 1)]
 
-    def scan(what: str, version: int, body: Any, sent: frozenset[str]) -> None:
-        current, ever, _, _ = at(version)
+    def scan(
+        what: str, version: int, body: Any, sent: frozenset[str], earlier: bool = False
+    ) -> None:
+        """`earlier`: the body speaks of every round so far (a record's openings)."""
+        current, ever, seat, gone = at(version)
         for card, path in cards_in(body):
             FIGURES["cards checked"] += 1
-            allowed = ever if any(p in PREVIOUS_ROUND for p in path) else current
+            allowed = ever if earlier or any(p in PREVIOUS_ROUND for p in path) else current
             if card not in allowed | sent:
                 leaks.append(f"{viewer.name} got {card} at {'.'.join(path)} in {what} (v{version})")
+        if opened is not None:
+            proven = positions.leaks(opened, body, version, None if gone else seat)
+            FIGURES["openings checked"] += len(positions.openings_in(body))
+            leaks.extend(f"{viewer.name} got {p} in {what} (v{version})" for p in proven)
 
     def scan_view(what: str, view: dict[str, Any], sent: frozenset[str]) -> None:
         scan(what, view["version"], view, sent)
@@ -201,6 +233,17 @@ def check(
         elif item.what.startswith("events") and "events" in body:
             for event in body["events"]:
                 scan_event(item.what, event)
+        elif item.what.startswith("record") and "events" in body:
+            for event in body["events"]:
+                scan_event(item.what, event)
+            rest = {k: v for k, v in body.items() if k != "events"}
+            scan(item.what, body["version"], rest, item.sent, earlier=True)
+        elif item.what.startswith("account"):  # a record in words, of every round so far
+            scan(item.what, item.version, {"words": named(body)}, item.sent, earlier=True)
+        elif item.what.startswith("past views") and "views" in body:
+            for view in body["views"]:
+                scan_view(item.what, view, item.sent)
+            scan(item.what, body["version"], body | {"views": []}, item.sent)
         else:
             scan(item.what, item.version, body, item.sent)
     for message in [*viewer.streamed, *viewer.socketed]:
@@ -293,7 +336,10 @@ def pushed_once(frames: list[dict[str, str]], last: int) -> bool:
     return [int(f["id"]) for f in frames] == list(range(1, last + 1))
 
 
-async def play(base_url: str, kind: str, players: int, options: dict[str, Any], seed: int) -> None:
+async def play(
+    base_url: str, redis_url: str, kind: str, players: int, options: dict[str, Any], seed: int
+) -> list[str]:
+    """Play one table to its end with every viewer following it every way; its leaks."""
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
         tables = Tables(http)
@@ -328,6 +374,8 @@ async def play(base_url: str, kind: str, players: int, options: dict[str, Any], 
                 )
                 page = viewer.take("events", r, version, frozenset())
                 viewer.received.append(Received("events", version, page))
+            if rng.random() < 0.1:  # a record page and past views, from anywhere so far
+                await look_back(http, table, rng.choice(viewers), rng, version)
             seated = [views[s] for s in range(players)]
             view = rng.choice([v for v in seated if game_moves(v)])
             seat = view["me"]["seat"]
@@ -376,13 +424,66 @@ async def play(base_url: str, kind: str, players: int, options: dict[str, Any], 
                 page = viewer.take("events", r, version, frozenset())
                 events, more = events + page["events"], page["more"]
             assert [e["version"] for e in events] == list(range(1, version + 1))
+            assert await whole_record(http, table, viewer, version) == events
             if viewer.name != "host":
                 assert viewer.streamed[-1]["id"] == str(version), f"{viewer.name}'s stream lags"
             assert pushed_once(viewer.socketed, version), f"{viewer.name}'s socket"
-            leaks += check(viewer, events)
+            leaks += check(viewer, events, stored=positions.stored_log(redis_url, table.id))
         FIGURES["games"] += 1
         FIGURES["leaks"] += len(leaks)
-        assert leaks == [], leaks[:10]
+        return leaks
+
+
+async def look_back(
+    http: httpx.AsyncClient, table: Table, viewer: Viewer, rng: random.Random, version: int
+) -> None:
+    """A page of the viewer's record, as JSON and in words, and one of its past views, from a
+    random version."""
+    params = {"after": rng.randint(0, version), "limit": rng.randint(1, 50)}
+    r = await http.get(f"/v1/games/{table.id}/record", params=params, headers=auth(viewer.token))
+    assert r.status_code == 200, r.text
+    viewer.received.append(Received("record", version, viewer.take("record", r, version, NONE)))
+    told = await http.get(
+        f"/v1/games/{table.id}/record",
+        params=params,
+        headers=auth(viewer.token) | {"Accept": "text/plain"},
+    )
+    assert told.status_code == 200 and told.headers["content-type"].startswith("text/plain")
+    viewer.received.append(Received("account", version, told.text))
+    params = {"after": rng.randint(0, version - 1), "limit": rng.randint(1, 5)}
+    r = await http.get(f"/v1/games/{table.id}/views", params=params, headers=auth(viewer.token))
+    assert r.status_code == 200, r.text
+    page = viewer.take("past views", r, version, NONE)
+    viewer.received.append(Received("past views", version, page))
+
+
+async def whole_record(
+    http: httpx.AsyncClient, table: Table, viewer: Viewer, version: int
+) -> list[dict[str, Any]]:
+    """The viewer's whole record, page by page, and in words (each scanned); its events."""
+    events: list[dict[str, Any]] = []
+    more = True
+    while more:
+        r = await http.get(
+            f"/v1/games/{table.id}/record",
+            params={"after": len(events), "limit": 500},
+            headers=auth(viewer.token),
+        )
+        assert r.status_code == 200, r.text
+        page = viewer.take("record", r, version, NONE)
+        viewer.received.append(Received("record", version, page))
+        told = await http.get(
+            f"/v1/games/{table.id}/record",
+            params={"after": len(events), "limit": 500},
+            headers=auth(viewer.token) | {"Accept": "text/plain"},
+        )
+        assert told.status_code == 200, told.text
+        viewer.received.append(Received("account", version, told.text))
+        events, more = events + page["events"], page["more"]
+    return events
+
+
+NONE: frozenset[str] = frozenset()
 
 
 async def send(
@@ -398,23 +499,34 @@ async def send(
     return r
 
 
+REVEAL = st.sampled_from(["never", "match_end"])
+"""Both values of the tables' `reveal`: nothing opened at the match's end, or every deal."""
 GAMES = st.one_of(
     st.tuples(
         st.just("cheat"),
         st.integers(2, 4),
         st.fixed_dictionaries(
-            {"chroniclers": st.booleans(), "max_play": st.integers(2, 4), "rounds": st.just(1)}
+            {
+                "chroniclers": st.booleans(),
+                "max_play": st.integers(2, 4),
+                "rounds": st.integers(1, 2),
+                "reveal": REVEAL,
+            }
         ),
     ),
     st.tuples(
         st.just("thirty_one"),
         st.integers(2, 4),
-        st.fixed_dictionaries({"chronicler": st.booleans(), "lives": st.integers(0, 1)}),
+        st.fixed_dictionaries(
+            {"chronicler": st.booleans(), "lives": st.integers(0, 1), "reveal": REVEAL}
+        ),
     ),
 )
 
 
-def test_no_viewer_ever_receives_a_card_it_cannot_know(service: ServiceProcess) -> None:
+def test_no_viewer_ever_receives_a_card_it_cannot_know(
+    service: ServiceProcess, redis_url: str
+) -> None:
     for key in FIGURES:
         FIGURES[key] = 0
 
@@ -429,7 +541,8 @@ def test_no_viewer_ever_receives_a_card_it_cannot_know(service: ServiceProcess) 
     )
     def one_game(game: tuple[str, int, dict[str, Any]], seed: int) -> None:
         kind, players, options = game
-        asyncio.run(play(service.url, kind, players, options, seed))
+        leaks = asyncio.run(play(service.url, redis_url, kind, players, options, seed))
+        assert leaks == [], leaks[:10]
 
     one_game()
     print("\nleak figures:", json.dumps(FIGURES))
@@ -477,3 +590,98 @@ def test_the_scanner_reads_what_sockets_pushed() -> None:
     differences: list[str] = []
     assert check(viewer, events, differences) == ["seat 1 got 7H at data.hands in stream (v3)"]
     assert pushed_once(viewer.socketed, 3) is False  # versions 1 and 2 were not pushed
+
+
+def cheat_deal(hands: list[list[str] | None], **more: Any) -> dict[str, Any]:
+    """A Cheat deal of two seats (the dealer seat 1: position i goes to seat i mod 2)."""
+    return {"type": "round_dealt", "round": 1, "dealer": 1, "set_aside": 0, "hands": hands} | more
+
+
+def test_the_scanner_counts_no_card_from_a_whole_deck_revealed() -> None:
+    deck = ["7H", "8H", "9H", "10H"]
+    events = [
+        *joins("p0", "p1"),
+        {"version": 3, "type": "cheat.round_dealt", "at": "", "data": cheat_deal([None, None])},
+        {
+            "version": 4,
+            "type": "cheat.deck_revealed",
+            "at": "",
+            "data": {"type": "deck_revealed", "round": 1, "salt": "0" * 32, "deck": deck},
+        },
+    ]
+    spectator = Viewer("spectator", None, None)
+    assert check(spectator, events) == [
+        f"spectator got {card} at data.deck in events page (v4)" for card in deck
+    ]
+
+
+def test_the_scanner_judges_an_opening_by_its_position_not_its_card() -> None:
+    # two decks: seat 0 holds 7H at position 0, seat 1 the other 7H at position 1
+    deck, salts = ["7H", "7H", "8H", "8H"], [f"{n:032x}" for n in range(1, 5)]
+    stored = [
+        {"type": "player_joined", "player_id": "p0", "seat": 0},
+        {"type": "player_joined", "player_id": "p1", "seat": 1},
+        cheat_deal([["7H", "8H"], ["7H", "8H"]], deck=deck, salts=salts),
+    ]
+    events = [
+        *joins("p0", "p1"),
+        {
+            "version": 3,
+            "type": "cheat.round_dealt",
+            "at": "",
+            "data": cheat_deal([["7H", "8H"], None]),
+        },
+    ]
+
+    def opening(position: int) -> dict[str, Any]:
+        card, salt = deck[position], salts[position]
+        return {"round": 1, "position": position, "card": card, "salt": salt, "path": []}
+
+    viewer = Viewer("seat 0", "p0", "t")
+    view = {"version": 3, "me": {"id": "p0", "seat": 0}, "openings": [opening(0), opening(2)]}
+    viewer.received.append(Received("view", 3, view))
+    assert check(viewer, events, stored=stored) == []
+    view["openings"] = [opening(1)]  # the other seat's copy of a code seat 0 holds too
+    view["note"] = salts[3]
+    assert check(viewer, events, stored=stored) == [
+        "seat 0 got an opening of round 1 position 1 at openings in view (v3)",
+        "seat 0 got the salt of round 1 position 3 in view (v3)",
+    ]
+
+
+def test_deals_opened_opens_every_position_to_everyone() -> None:
+    deck, salts = ["7H", "8H"], ["a" * 32, "b" * 32]
+    opened = [
+        {"round": 1, "position": p, "card": deck[p], "salt": salts[p], "path": []} for p in (0, 1)
+    ]
+    stored = [
+        {"type": "player_joined", "player_id": "p0", "seat": 0},
+        {"type": "player_joined", "player_id": "p1", "seat": 1},
+        cheat_deal([["7H"], ["8H"]], deck=deck, salts=salts),
+        {"type": "deals_opened", "openings": opened},
+    ]
+    events = [
+        *joins("p0", "p1"),
+        {"version": 3, "type": "cheat.round_dealt", "at": "", "data": cheat_deal([None, None])},
+        {"version": 4, "type": "cheat.deals_opened", "at": "", "data": stored[-1]},
+    ]
+    spectator = Viewer("spectator", None, None)
+    assert check(spectator, events, stored=stored) == []
+    spectator.received.append(Received("events", 3, {"events": [events[-1] | {"version": 3}]}))
+    differences: list[str] = []
+    assert len(check(spectator, events, differences, stored)) == 4  # two cards, two openings
+
+
+def test_the_scanner_reads_the_cards_an_account_names_in_words() -> None:
+    deal = {"type": "round_dealt", "hands": [None, ["8H"]], "table": []}
+    events = [
+        *joins("p0", "p1"),
+        {"version": 3, "type": "thirty_one.round_dealt", "at": "", "data": deal},
+    ]
+    viewer = Viewer("seat 1", "p1", "t")
+    told = "Your hand: the Eight of Hearts. P0 holds the Ace of Acorns and the Pale Chronicler."
+    viewer.received.append(Received("account", 3, told))
+    assert check(viewer, events) == [
+        "seat 1 got AA at words in account (v3)",
+        "seat 1 got XP at words in account (v3)",
+    ]

@@ -1,12 +1,14 @@
 """Hidden information over MCP (issue 29): every tool result and tool error an agent, a
 spectator or the host receives at the `/mcp` endpoint holds no card they cannot know at that
-moment — the view, the legal moves written out (`moves`, `choices`), the events, a refused
-move's problem. Judged by test_leaks.py's scanner, from each viewer's own log, read at the end
-over HTTP: a result is judged at the version it shows, each event it carries at its own.
+moment — the view, the legal moves written out (`moves`, `choices`), the events, the record in
+words, a refused move's problem. Judged by test_leaks.py's scanner, from each viewer's own log,
+read at the end over HTTP: a result is judged at the version it shows, each event it carries at
+its own.
 
-Agents of the `mcp` SDK's client play whole matches of both games against a house seat, on two
-service processes (each agent's calls go to both in turn), and now and then send a move that
-must be refused, whose error is scanned too. A card planted in a result is caught.
+Agents of the `mcp` SDK's client play whole matches of both games against a house seat (with
+either value of `reveal`), on two service processes (each agent's calls go to both in turn),
+and now and then send a move that must be refused, whose error is scanned too. A card planted in
+a result is caught.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import pytest
 from tests.api.tables import auth
 from tests.conftest import serving
 from tests.mcp.agent import Seat, ToolFailed, call, connected, pick
+from tests.reliability import positions
 from tests.reliability.test_leaks import DECK, Received, Viewer, cards_in, check, knowledge
 
 FIGURES = {"games": 0, "results": 0, "cards checked": 0, "leaks": 0}
@@ -61,6 +64,8 @@ def received(
         if "view" in result and result["view"].get("version", version) == version:
             view = {"version": version, **result["view"]}
             into.received.append(Received(f"view ({tool})", version, view))
+        if "account" in result:  # a record in words
+            into.received.append(Received(f"account ({tool})", version, result["account"]))
         moves = {k: result[k] for k in ("moves", "choices") if k in result}
         into.received.append(Received(f"moves ({tool})", version, moves))
         if "events" in result:
@@ -97,6 +102,8 @@ async def agent(
                 await seat.call("make_move", move=bad, expected_version=version)
         if rng.random() < 0.1:
             await seat.call("get_events", after_version=rng.randint(0, version))
+        if rng.random() < 0.05:
+            await seat.call("record", after_version=rng.randint(0, version))
         acting = answer["your_turn"] or rng.random() < 0.3
         if answer["may_act"] and acting:
             try:
@@ -116,6 +123,7 @@ async def onlookers(lookers: list[Seat]) -> None:
         for seat in lookers:
             view = await seat.call("get_view")
             await seat.call("get_events", after_version=max(0, view["version"] - 5))
+            await seat.call("record", after_version=max(0, view["version"] - 10))
             finished = view["status"] == "finished"
         await asyncio.sleep(0.2)  # a pace for the onlookers, not a wait for anything
 
@@ -133,7 +141,9 @@ async def log_of(url: str, table_id: str, token: str | None) -> list[dict[str, A
     return events
 
 
-async def play(urls: list[str], kind: str, agents: int, options: dict[str, Any], seed: int) -> None:
+async def play(
+    urls: list[str], redis_url: str, kind: str, agents: int, options: dict[str, Any], seed: int
+) -> None:
     rng = random.Random(seed)
     async with connected(urls[0]) as a, connected(urls[1]) as b:
         table = await call(a, "open_table", {"kind": kind, "house_players": 1, "options": options})
@@ -158,10 +168,11 @@ async def play(urls: list[str], kind: str, agents: int, options: dict[str, Any],
             onlookers(lookers),
         )
     leaks: list[str] = []
+    stored = positions.stored_log(redis_url, table_id)
     for n, (viewer, seat) in enumerate(zip(viewers, [*seats, *lookers], strict=True)):
         events = await log_of(urls[0], table_id, viewer.token)
         received(seat.calls.answers, viewer, sent[n], events)
-        leaks += check(viewer, events)
+        leaks += check(viewer, events, stored=stored)
     FIGURES["cards checked"] += sum(
         len(list(cards_in(item.body))) for viewer in viewers for item in viewer.received
     )
@@ -182,17 +193,17 @@ async def play(urls: list[str], kind: str, agents: int, options: dict[str, Any],
     ("kind", "agents", "options", "seed"),
     [
         ("cheat", 2, {"house_pause_seconds": 0}, 1),
-        ("cheat", 2, {"house_pause_seconds": 0, "rounds": 2}, 5),
+        ("cheat", 2, {"house_pause_seconds": 0, "rounds": 2, "reveal": "match_end"}, 5),
         ("cheat", 3, {"house_pause_seconds": 0, "chroniclers": True, "max_play": 3}, 2),
         ("cheat", 4, {"house_pause_seconds": 0, "decks": 2, "chroniclers": True}, 6),
         ("thirty_one", 2, {"lives": 1}, 3),
-        ("thirty_one", 2, {"lives": 2}, 7),
+        ("thirty_one", 2, {"lives": 2, "reveal": "match_end"}, 7),
         ("thirty_one", 3, {"lives": 1, "chronicler": True}, 4),
         ("thirty_one", 4, {"lives": 1, "max_circuits": 2}, 8),
     ],
 )
 async def test_no_tool_result_shows_a_card_its_viewer_cannot_know(
-    two: list[str], kind: str, agents: int, options: dict[str, Any], seed: int
+    two: list[str], redis_url: str, kind: str, agents: int, options: dict[str, Any], seed: int
 ) -> None:
-    await play(two, kind, agents, options, seed)
+    await play(two, redis_url, kind, agents, options, seed)
     print(f"MCP leak scan so far: {FIGURES}")

@@ -26,6 +26,7 @@ import httpx
 
 from tests.api.tables import Table, Tables, auth, candidates, game_moves
 from tests.conftest import two_processes
+from tests.reliability import positions
 from tests.reliability.test_leaks import (
     FIGURES,
     Received,
@@ -61,7 +62,11 @@ LOBBIES: dict[str, list[str]] = {
     + ["leave last", "house", "leave 0", "join", "leave middle", "house", "join"],
 }
 GAMES: list[tuple[str, dict[str, Any], int]] = [
-    ("cheat", {"max_play": 3, "chroniclers": True, "house_pause_seconds": 0}, 11),
+    (
+        "cheat",
+        {"max_play": 3, "chroniclers": True, "house_pause_seconds": 0, "reveal": "match_end"},
+        11,
+    ),
     ("thirty_one", {"lives": 2, "max_circuits": 2, "chronicler": True}, 12),
 ]
 """Kind, options and seed of each table; each gets a clock (`turn_seconds` 5) to go away on."""
@@ -113,8 +118,10 @@ class Game:
     """One table played through two processes; what its viewers received, and what went wrong
     besides leaks (`problems`)."""
 
-    def __init__(self, two: Two, kind: str, options: dict[str, Any], seed: int) -> None:
-        self.two, self.kind, self.seed = two, kind, seed
+    def __init__(
+        self, two: Two, kind: str, options: dict[str, Any], seed: int, redis_url: str
+    ) -> None:
+        self.two, self.kind, self.seed, self.redis_url = two, kind, seed, redis_url
         self.options = options | {"turn_seconds": 5}
         self.rng = random.Random(seed)
         self.spectator = Viewer(f"{kind}: spectator", None, None)
@@ -434,6 +441,7 @@ class Game:
         spectators = await self.log(self.spectator)
         assert spectators is not None
         leaks = []
+        stored = positions.stored_log(self.redis_url, self.table.id)
         for viewer in [*self.people, self.spectator, self.host]:
             events = await self.log(viewer)
             if viewer.player in self.gone:
@@ -442,7 +450,7 @@ class Game:
                 events = spectators[: self.gone[viewer.player or ""]]  # what it may ever read
             assert events is not None, f"{viewer.name} cannot read the log"
             viewer.streamed = [f for r in self.readers if r.viewer is viewer for f in r.frames]
-            leaks += check(viewer, events, self.problems)
+            leaks += check(viewer, events, self.problems, stored)
         FIGURES["games"] += 1
         return leaks
 
@@ -464,9 +472,9 @@ class Game:
 
 
 async def one_table(
-    two: Two, kind: str, options: dict[str, Any], seed: int
+    two: Two, kind: str, options: dict[str, Any], seed: int, redis_url: str
 ) -> tuple[list[str], list[str]]:
-    game = Game(two, kind, options, seed)
+    game = Game(two, kind, options, seed, redis_url)
     await game.create()
     for step in LOBBIES[kind]:
         if step == "join":
@@ -484,7 +492,7 @@ async def one_table(
 async def all_tables(redis_url: str, logs: Path) -> tuple[list[str], list[str]]:
     async with two_processes(redis_url, logs) as (a, b):
         results = await asyncio.gather(
-            *(one_table(Two(a, b), kind, options, seed) for kind, options, seed in GAMES)
+            *(one_table(Two(a, b), kind, options, seed, redis_url) for kind, options, seed in GAMES)
         )
     return [x for r in results for x in r[0]], [x for r in results for x in r[1]]
 

@@ -63,7 +63,7 @@ def _option(field: mi.Field) -> OptionInfo:
     if isinstance(kind, mi.BoolType):
         return OptionInfo(field.name, "boolean", default, nullable, description=description)
     if isinstance(kind, mi.LiteralType) and all(isinstance(v, str) for v in kind.values):
-        choices = [str(v) for v in kind.values]
+        choices = sorted((str(v) for v in kind.values), key=lambda v: v != default)  # default 1st
         return OptionInfo(
             field.name, "string", default, nullable, description=description, choices=choices
         )

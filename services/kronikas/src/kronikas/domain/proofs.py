@@ -52,7 +52,8 @@ def _node(left: bytes, right: bytes) -> bytes:
 
 
 class Tree:
-    """The Merkle tree of one deal: its root, and any position's opening."""
+    """The Merkle tree of one deal: its root, and any position's opening (each made once: views
+    and events ask for the same ones again and again)."""
 
     def __init__(self, deck: Sequence[Card], salts: Sequence[str]) -> None:
         if len(deck) != len(salts) or not deck:
@@ -67,26 +68,31 @@ class Tree:
             level = pairs + level[-1:] if len(level) % 2 else pairs
             self._levels.append(level)
         self.root = level[0].hex()
+        self._hex = [[node.hex() for node in level] for level in self._levels[:-1]]
+        self._made: dict[tuple[int, int], Opening] = {}
 
     def path(self, position: int) -> list[str]:
         """The audit path of `position`: its siblings' hashes from the leaf up."""
         path, i = [], position
-        for level in self._levels[:-1]:
+        for level in self._hex:
             sibling = i ^ 1
             if sibling < len(level):
-                path.append(level[sibling].hex())
+                path.append(level[sibling])
             i //= 2
         return path
 
     def opening(self, round: int, position: int) -> Opening:
-        """The opening of one position."""
-        return Opening(
-            round=round,
-            position=position,
-            card=self.deck[position],
-            salt=self.salts[position],
-            path=self.path(position),
-        )
+        """The opening of one position (the same value each time it is asked for)."""
+        made = self._made.get((round, position))
+        if made is None:
+            made = self._made[round, position] = Opening(
+                round=round,
+                position=position,
+                card=self.deck[position],
+                salt=self.salts[position],
+                path=self.path(position),
+            )
+        return made
 
     def openings(self, round: int, positions: Sequence[int]) -> list[Opening]:
         """The openings of `positions`, in their order."""

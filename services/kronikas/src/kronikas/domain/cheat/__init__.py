@@ -41,6 +41,12 @@ and listed in docs/rules.md):
   first seat placed 1st as its `winner`, since the API fixes `winner` as a seat.
 - The clock runs for the player on turn; during the challenge window that is the next player
   (`waiting_for`), who plays or accepts. Calling is never on a clock.
+- Each card in play is one position of the deal's shuffled deck. With two decks a code is at two
+  positions: a play puts down the copy at the lowest position its player holds, so the opening a
+  call shows names the very copy that was played.
+- A penalty's event opens the Pale Chronicler to everyone (the rules announce it) and the whole
+  pile to its taker only; a view opens the viewer's hand and the last call's turned-up cards, which
+  it shows.
 """
 
 from __future__ import annotations

@@ -115,10 +115,11 @@ def _opened(match: Match) -> list[ev.Event]:
     `reveal` asks for it (`match.kept` holds those deals)."""
     if match.options.reveal != "match_end":
         return []
+    # Trees of their own, not the process's cache: a long match would push out the live deals'.
     openings = [
         opening
         for kept in match.kept
-        for opening in proofs.tree(kept.deck, kept.salts).openings(
+        for opening in proofs.Tree(kept.deck, kept.salts).openings(
             kept.round, range(len(kept.deck))
         )
     ]

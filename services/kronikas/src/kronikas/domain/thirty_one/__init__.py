@@ -10,9 +10,16 @@ its view says), `evolve`, `decide`, `view` (`view`, `redact`), `seats` (where se
 Decisions taken here where the rules leave a detail open (docs/rules.md lists them too):
 
 - A round's end comes in one decision with its cause: the move, `round_ended` (scores, lives,
-  who is out), `deck_revealed`, then the next `round_dealt` or `match_ended`. The deck's unused
-  cards are never shown during the round; `deck_revealed` shows them once it is over, as
-  docs/api.md's "Fair deals" requires.
+  who is out), then the next `round_dealt` or `match_ended` (and, with `reveal` `match_end`,
+  `deals_opened`). A deal of the old scheme (stored before deals were committed card by card)
+  still has `deck_revealed` after its `round_ended`.
+- A card is opened (docs/api.md, "Fair deals"; `openings`) in the event where a viewer comes to
+  know it, and never otherwise: a seat's hand in its copy of `round_dealt`, with the table's
+  cards in everyone's; the cards put face up by `hand_exchanged`, `card_swapped` (the card
+  given) and `hands_swapped`; the shower's hand in `hand_shown`, the swapper's too after a swap
+  in the last circuit; in `round_ended` every hand it lists, so at three Aces the winner's only.
+  A round the table's cap of events cuts short opens nothing. The view's `openings` are those
+  of the round's cards it shows the viewer (its hand, the table, the shown hands).
 - A swap in the last circuit is followed at once by `hand_shown` for the swapper ("whoever swaps
   shows at once"); a swap that makes three Aces is then followed by the round's end.
 - With three Aces the round result holds only the winner's hand and score, even when hands were
