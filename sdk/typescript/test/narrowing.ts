@@ -45,6 +45,9 @@ export function describe(event: GameEvent): string {
     case "cheat.seat_back":
     case "thirty_one.seat_back":
       return `${event.data.seat} is back`;
+    case "cheat.deals_opened":
+    case "thirty_one.deals_opened":
+      return `every deal opened: ${event.data.openings.length} positions`;
     case "thirty_one.game_created":
       return `thirty-one opened, ${event.data.options.lives} lives`;
     case "thirty_one.player_joined":
