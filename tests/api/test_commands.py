@@ -209,11 +209,12 @@ async def test_every_deal_is_committed_and_each_card_opened_only_to_who_may_know
                     for i in range(data["deck_size"] - data["set_aside"])
                     if (dealer + 1 + i) % n == seat
                 ]
-    last = seen[None][-1]
-    assert last["type"] == "cheat.deals_opened"
+    ended, last = seen[None][-1], seen[None][-2]
+    assert ended["type"] == "cheat.match_ended" and ended["final"] is True  # nothing follows it
+    assert last["type"] == "cheat.deals_opened" and "final" not in last
     every = {checked(o) for o in last["data"]["openings"]}
     assert {(r, p) for r, p, _ in every} == {(r, p) for r in (1, 2) for p in range(34)}
-    assert all(seen[seat][-1] == last for seat in range(3))
+    assert all(seen[seat][-2] == last for seat in range(3))
 
 
 STANDARD = [r + s for s in "HBLA" for r in ("7", "8", "9", "10", "U", "O", "K", "A")]

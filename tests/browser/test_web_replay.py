@@ -176,8 +176,9 @@ async def test_a_finished_table_replays_as_each_viewer_saw_it(
     last = len(events)
     assert [v["version"] for v in views] == list(range(1, last + 1))
     assert any((e["data"] or {}).get("openings") for e in events), "the seat was dealt cards"
-    # With `reveal: "match_end"`, the last step opens every card of every deal, to everyone.
-    assert (events[-1]["type"].endswith(".deals_opened")) == (reveal == "match_end")
+    # With `reveal: "match_end"`, the step before the last (the match's end) opens every card
+    # of every deal, to everyone.
+    assert (events[-2]["type"].endswith(".deals_opened")) == (reveal == "match_end")
 
     # The seat opens its replay from the finished table's page.
     page = await page_factory()

@@ -236,8 +236,8 @@ def test_reveal_at_match_end_opens_every_position_of_every_deal_to_everyone(
 ) -> None:
     options = CheatOptions(rounds=2, decks=decks, chroniclers=chroniclers, reveal="match_end")
     history = _to_the_end(options, n, 3)
-    assert isinstance(history[-2], cheat.CheatMatchEnded)
-    opened = history[-1]
+    assert isinstance(history[-1], cheat.CheatMatchEnded)  # the match's last, `final` on the wire
+    opened = history[-2]
     assert isinstance(opened, DealsOpened)
     deals = [e for e in history if isinstance(e, cheat.CheatRoundDealt)]
     assert [d.round for d in deals] == [1, 2]
@@ -255,7 +255,7 @@ def test_reveal_never_opens_no_deal_at_the_end_nor_at_the_cap() -> None:
     options = CheatOptions(reveal="match_end")
     state = fold(started(options, 3))
     events = cheat.decide(state, CapReached(), None, SeededRandomness(0))
-    assert [type(e) for e in events] == [cheat.CheatMatchEnded, DealsOpened]
+    assert [type(e) for e in events] == [DealsOpened, cheat.CheatMatchEnded]
     state = fold(started(CheatOptions(), 3))
     events = cheat.decide(state, CapReached(), None, SeededRandomness(0))
     assert [type(e) for e in events] == [cheat.CheatMatchEnded]

@@ -333,12 +333,12 @@ def _match(options: t.ThirtyOneOptions, seed: int) -> list[t.Event]:
     return history
 
 
-def test_reveal_match_end_opens_every_position_of_every_deal_after_the_match_ends() -> None:
+def test_reveal_match_end_opens_every_position_of_every_deal_as_the_match_ends() -> None:
     history = _match(t.ThirtyOneOptions(lives=1, reveal="match_end"), seed=3)
     deals = [e for e in history if isinstance(e, t.ThirtyOneRoundDealt)]
     assert len(deals) >= 2
-    assert isinstance(history[-2], t.ThirtyOneMatchEnded)
-    last = history[-1]
+    assert isinstance(history[-1], t.ThirtyOneMatchEnded)  # the match's last, `final` on the wire
+    last = history[-2]
     assert isinstance(last, DealsOpened)
     assert public(last) == last.openings
     expected = [(deal.round, p) for deal in deals for p in range(32)]
@@ -371,9 +371,9 @@ def test_reveal_match_end_opens_the_deals_when_the_cap_ends_the_match() -> None:
     options = t.ThirtyOneOptions(reveal="match_end")
     history = [*lobby(3, options), DEAL, t.ThirtyOneHandKept(seat=2, turn=0)]
     events = cap(fold(history))
-    assert [type(e) for e in events] == [t.ThirtyOneMatchEnded, DealsOpened]
+    assert [type(e) for e in events] == [DealsOpened, t.ThirtyOneMatchEnded]
     assert t.is_terminal(fold([*history, *events]))
-    opened = events[1]
+    opened = events[0]
     assert isinstance(opened, DealsOpened)
     assert proven(opened.openings, DEAL) == DEAL.deck
     assert cap(fold(lobby(3, options))) == [t.ThirtyOneMatchEnded(winners=[], reason="event_cap")]
