@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import functools
 import json
+import math
 import statistics
 import tempfile
 from collections.abc import Callable
@@ -309,9 +310,10 @@ async def _run(
             return statistics.median(p[f"x_{key}"] for p in phases)
 
         def ratio(key: str, phases: list[dict[str, Any]] = phases) -> float:
-            return statistics.median(
-                p[f"x_{key}"] / q[f"x_{key}"] for p, q in zip(phases, first, strict=True)
-            )
+            # A short phase on a busy machine may see no tick of a process's CPU: not a ratio.
+            pairs = zip(phases, first, strict=True)
+            ratios = [p[f"x_{key}"] / q[f"x_{key}"] for p, q in pairs if q[f"x_{key}"]]
+            return statistics.median(ratios) if ratios else math.nan
 
         problems = sum(p["x_refused"] + p["x_streams_lost"] for p in phases)
         print(
