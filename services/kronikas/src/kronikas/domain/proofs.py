@@ -70,6 +70,7 @@ class Tree:
         self.root = level[0].hex()
         self._hex = [[node.hex() for node in level] for level in self._levels[:-1]]
         self._made: dict[tuple[int, int], Opening] = {}
+        self._lists: dict[tuple[int, tuple[int, ...]], list[Opening]] = {}
 
     def path(self, position: int) -> list[str]:
         """The audit path of `position`: its siblings' hashes from the leaf up."""
@@ -95,14 +96,54 @@ class Tree:
         return made
 
     def openings(self, round: int, positions: Sequence[int]) -> list[Opening]:
-        """The openings of `positions`, in their order."""
-        return [self.opening(round, p) for p in positions]
+        """The openings of `positions`, in their order: one list for the same positions asked
+        again (a hand's, view after view), shared like the openings in it: never mutate it."""
+        key = (round, tuple(positions))
+        made = self._lists.get(key)
+        if made is None:
+            if len(self._lists) >= LISTS_KEPT:
+                self._lists.pop(next(iter(self._lists)))
+            made = self._lists[key] = [self.opening(round, p) for p in key[1]]
+        return made
 
 
-@functools.lru_cache(maxsize=64)
-def tree(deck: tuple[Card, ...], salts: tuple[str, ...]) -> Tree:
-    """The tree of a deal, built once a process for the deals it serves."""
-    return Tree(deck, salts)
+TREES_KEPT: Final = 64
+"""Deals whose trees a process keeps: those it serves now, and a few it served last."""
+
+LISTS_KEPT: Final = 256
+"""Lists of openings a tree keeps (`Tree.openings`): each hand's as it changes, and more."""
+
+
+class _Deal:
+    """A deal as the memo of its trees knows it: by its root, which names one deck and its
+    salts, so that a lookup hashes one string, not the deck."""
+
+    __slots__ = ("built", "deck", "root", "salts")
+
+    def __init__(
+        self, root: str, deck: Sequence[Card], salts: Sequence[str], built: Tree | None = None
+    ) -> None:
+        self.root, self.deck, self.salts, self.built = root, deck, salts, built
+
+    def __hash__(self) -> int:
+        return hash(self.root)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Deal) and other.root == self.root
+
+
+@functools.lru_cache(maxsize=TREES_KEPT)
+def _tree(deal: _Deal) -> Tree:
+    return deal.built or Tree(deal.deck, deal.salts)
+
+
+def tree(deck: Sequence[Card], salts: Sequence[str], root: str | None = None) -> Tree:
+    """The tree of a deal, built once a process for the deals it serves, looked up by its `root`
+    (the deal's commitment); without one, built and kept under the root it has."""
+    if root is not None:
+        return _tree(_Deal(root, deck, salts))
+    made = Tree(deck, salts)
+    return _tree(_Deal(made.root, deck, salts, made))
 
 
 def verify(opening: Opening, commitment: str, size: int) -> bool:

@@ -190,7 +190,7 @@ class Deal(msgspec.Struct, frozen=True, gc=False):
         no salt for each card: its `deck_revealed` shows the whole deck at the round's end)."""
         if not self.salts:
             return None
-        return proofs.tree(self.deck, self.salts).openings(round, list(positions))
+        return proofs.tree(self.deck, self.salts, self.commitment).openings(round, list(positions))
 
 
 class Lobby(msgspec.Struct, frozen=True):

@@ -154,7 +154,7 @@ def _dealt_openings(event: ev.CheatRoundDealt, viewer: int | None) -> list[proof
         return None
     deck, sizes = tuple(event.deck), [len(hand or ()) for hand in event.hands]
     positions = st.dealt_positions(event.dealer, sizes)[viewer]
-    tree = proofs.tree(deck, tuple(event.salts))
+    tree = proofs.tree(deck, event.salts, event.commitment)
     return tree.openings(event.round, st.in_hand_order(deck, positions))
 
 

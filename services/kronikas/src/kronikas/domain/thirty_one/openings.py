@@ -50,7 +50,7 @@ class _Opened(NamedTuple):
 def _opened(deal: _Deal) -> _Opened:
     """The openings of a deal, made once a process for the deals it serves: views and deals are
     redacted far more often than cards are dealt."""
-    tree = proofs.tree(tuple(deal.deck), tuple(deal.salts))
+    tree = proofs.tree(deal.deck, deal.salts, deal.commitment)
     openings = tuple(tree.openings(deal.round, range(len(deal.deck))))
     return _Opened(openings, {card: position for position, card in enumerate(deal.deck)})
 
