@@ -114,10 +114,11 @@ class Outlet:
         return now
 
     def in_flight(self) -> int:
-        """The bytes the transport holds of the message in flight: of the largest it took since
-        it last held none of it, the one a reader that reads is reading. `OUTBOX_BYTES` bounds
-        what waits besides it, so that a reader that reads gets a message larger than the bound
-        whole, and one that does not pins at most the bound and one message."""
+        """The bytes the transport holds of the message in flight: each time it takes one,
+        whichever it holds more of, that one or the one in flight before (a reader that reads
+        is reading it). `OUTBOX_BYTES` bounds what waits besides it, so that a reader that reads
+        gets a message larger than the bound whole, and one that does not pins at most the bound
+        and one message."""
         big = self.big
         if not big:
             return 0
