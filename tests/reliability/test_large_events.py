@@ -150,5 +150,5 @@ async def test_followers_that_read_get_an_event_larger_than_the_bound_whole(
         stored = r.json()["events"][-1]
     assert stored["type"] == f"{kind}.deals_opened"
     assert len(json.dumps(stored, separators=(",", ":"))) > 4 * BOUND
-    said = [e if isinstance(e, BaseException) else e["type"] for e in got]
-    assert all(event == stored for event in got), said
+    said = [type(e).__name__ if isinstance(e, BaseException) else e["type"] for e in got]
+    assert all(event == stored for event in got), ", ".join(said)
