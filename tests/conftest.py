@@ -25,6 +25,7 @@ SLOW_MODULES = {
     "tests/api/test_client_address.py": "processes",
     "tests/reliability/test_hostile_bytes.py": "processes",
     "tests/reliability/test_hostile_socket.py": "processes",
+    "tests/reliability/test_large_events.py": "processes",
     "tests/reliability/test_hostile_mcp.py": "processes",
     "tests/api/test_third_game_sdk.py": "processes",
     "tests/e2e/test_sdk_games.py": "processes",

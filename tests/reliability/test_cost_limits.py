@@ -38,7 +38,7 @@ from kronikas.config import Settings
 from tests.api.tables import Table, Tables, auth, candidates, game_moves
 from tests.conftest import ServiceProcess, serving
 from tests.reliability.test_fair_limits import REAL_LIMITS
-from tests.socket.wire import WAIT_S
+from tests.socket.wire import WAIT_S, greeted, heard
 
 DEFAULTS = Settings()
 SLOW_READER = 4508
@@ -442,23 +442,36 @@ async def test_a_hundred_never_reading_sockets_are_closed_at_the_byte_bound(
 ) -> None:
     """A hundred spectator sockets (from four addresses) follow the long table from its first
     event and never read; its person plays on. Each is closed as a slow reader (4508) once what
-    waits for it passes `OUTBOX_BYTES` (or its connection is dropped after its close), however
-    few messages that is (`SOCKET_BACKLOG` is out of the way here)."""
-    env = {"OUTBOX_BYTES": str(16 * 1024), "SOCKET_BACKLOG": "100000", "SOCKET_IDLE_S": "600"}
+    waits for it passes `OUTBOX_BYTES` besides the one message it is being sent (or its
+    connection is dropped after its close), however few messages that is (`SOCKET_BACKLOG` is
+    out of the way here). Their first page of the log is larger than the bound: it is the one
+    message spared, and the second, whose send waits behind it, counts; a send that waits is
+    checked every `SLOW_CHECK_S`, so they are read only once a reading socket has been told
+    (a `heartbeat`, `SOCKET_HEARTBEAT_S` at its least) that a second passed after the moves."""
+    env = {
+        "OUTBOX_BYTES": str(16 * 1024),
+        "SOCKET_BACKLOG": "100000",
+        "SOCKET_IDLE_S": "600",
+        "SOCKET_HEARTBEAT_S": "1",
+    }
     long = built.long
     with limited(redis_url, tmp_path / "service.log", **env) as service:
         readers = [NeverReading(service.port, 20 + n % 4, long.id) for n in range(100)]
         async with at(service, 12) as person:
             tables = Tables(person)
-            rng = random.Random(5)
-            moved = 0
-            while moved < 10:  # each of the person's moves, and the house's answers, pushed
-                view = await tables.view(long, long.players[0])
-                for command in candidates(view, rng) if game_moves(view) else []:
-                    r = await tables.send(long, 0, command)
-                    if r.status_code == 200:
-                        moved += 1
-                        break
+            version = (await tables.view(long))["version"]
+            async with greeted(service.url, long.id, after=version) as (clock, _):
+                rng = random.Random(5)
+                moved = 0
+                while moved < 10:  # each of the person's moves, and the house's answers, pushed
+                    view = await tables.view(long, long.players[0])
+                    for command in candidates(view, rng) if game_moves(view) else []:
+                        r = await tables.send(long, 0, command)
+                        if r.status_code == 200:
+                            moved += 1
+                            break
+                while (await heard(clock))["type"] != "heartbeat":
+                    pass  # the house's answers, then a second of quiet
         codes = Counter(await asyncio.gather(*(asyncio.to_thread(r.close_code) for r in readers)))
     assert set(codes) <= {SLOW_READER, None} and codes[SLOW_READER] > 0, codes
 

@@ -3,10 +3,12 @@
 The server's `send` is driven where it is called, and only a send that must wait (the client is
 not reading) goes to a task; behind it, messages wait in a queue of at most `SOCKET_BACKLOG`
 messages and `OUTBOX_BYTES` bytes (the send that waits, the queue and what the connection's
-transport holds, together), and one more overflows: the socket closes (4508) and nothing is
-buffered without bound. The connection's kernel send buffer is made small (api/sse.py,
-`Outlet`); a slow reader's connection is dropped `CLOSE_GRACE_S` after its close was queued,
-should it not read that far.
+transport holds, together, besides one message: the larger of the one in flight, which the
+transport holds, and the one whose send waits), and one more overflows: the socket closes (4508)
+and nothing is buffered without bound. So a client that reads gets a message larger than the
+bound whole, and one that does not pins at most the bound and that one message. The
+connection's kernel send buffer is made small (api/sse.py, `Outlet`); a slow reader's connection
+is dropped `CLOSE_GRACE_S` after its close was queued, should it not read that far.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ class Outbox:
         self.draining: asyncio.Task[None] | None = None
         self.queued = 0
         """The bytes of the send that waits and of the messages queued behind it."""
+        self.holding = 0
+        """The bytes of the send that waits (0: none)."""
         self.outlet = Outlet(send)
         self.loop = asyncio.get_running_loop()
         self.sent_at = self.loop.time()
@@ -72,25 +76,33 @@ class Outbox:
             self.lost()
             return
         if waiting is None:
-            if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
-                self.overflow()
+            if self.outlet.took(len(text)) > self.bound and self.behind(0):
+                self.overflow()  # taken, but the client is not reading
             return
-        self.queued = len(text)
+        self.queued = self.holding = len(text)
         self.draining = asyncio.ensure_future(self._drain(waiting, len(text)))
 
     def behind(self, owed: int) -> bool:
-        """Whether what waits to be sent, and `owed` bytes more, come to more than the bound."""
-        return self.queued + self.outlet.waiting() + owed > self.bound
+        """Whether what waits to be sent, and `owed` bytes more, come to more than the bound,
+        besides the one message it spares: the larger of the one in flight and the one whose
+        send waits."""
+        outlet, holding = self.outlet, self.holding
+        spared = max(outlet.in_flight(), holding)
+        return self.queued + outlet.waiting() + owed - spared > self.bound
 
     async def _drain(self, sending: Any, first: int) -> None:
         """A send that waits for the client, then what queued up behind it, in order."""
+        outlet = self.outlet
         try:
             await sending
+            outlet.took(first)
             self.queued -= first
             send, queue = self.send, self.queue
             while queue:
                 text = queue.popleft()
+                self.holding = len(text)
                 await send({"type": "websocket.send", "bytes": None, "text": text})
+                outlet.took(len(text))
                 self.queued -= len(text)
         except asyncio.CancelledError:
             pass  # a slow reader: dropped
@@ -98,7 +110,7 @@ class Outbox:
             self.lost()
         finally:
             self.draining = None
-            self.queued = 0
+            self.queued = self.holding = 0
 
     def lost(self) -> None:
         """The connection failed under a send: the client is gone."""
@@ -111,7 +123,7 @@ class Outbox:
         holds, and the connection is cut `CLOSE_GRACE_S` later."""
         self.dropped = True
         self.queue.clear()
-        self.queued = 0
+        self.queued = self.holding = 0
         if self.draining is not None:
             self.draining.cancel()
         self.outlet.open_up()

@@ -73,11 +73,15 @@ class Outlet:
     server, nothing is reached and nothing is done): its kernel send buffer made small at once,
     the bytes its transport holds for the client, and the cut of a reader too slow."""
 
-    __slots__ = ("transport",)
+    __slots__ = ("after", "big", "transport")
 
     def __init__(self, send: Any) -> None:
         transport: Any = getattr(getattr(send, "__self__", None), "transport", None)
         self.transport: asyncio.WriteTransport | None = None
+        self.big = 0
+        """The bytes the transport took of the message in flight (`in_flight`); 0: none."""
+        self.after = 0
+        """The bytes it took after that message."""
         if not all(hasattr(transport, name) for name in _TRANSPORT):  # asyncio's, or uvloop's
             return
         self.transport = transport
@@ -94,6 +98,35 @@ class Outlet:
         if transport is None or transport.is_closing():
             return 0
         return transport.get_write_buffer_size()
+
+    def took(self, size: int) -> int:
+        """Right after a send of a message of `size` bytes is done (the transport took it): the
+        bytes the transport holds; those of the message among them become the message in
+        flight when they outweigh what it holds of the one before."""
+        now = self.waiting()
+        part = min(now, size)  # the kernel took the rest at once, or it is all behind the rest
+        if part > 0:
+            before = now - part - self.after  # of the message in flight, and what came before it
+            if before <= 0 or part >= min(before, self.big):
+                self.big, self.after = part, 0
+            else:
+                self.after += part
+        return now
+
+    def in_flight(self) -> int:
+        """The bytes the transport holds of the message in flight: each time it takes one,
+        whichever it holds more of, that one or the one in flight before (a reader that reads
+        is reading it). `OUTBOX_BYTES` bounds what waits besides it, so that a reader that reads
+        gets a message larger than the bound whole, and one that does not pins at most the bound
+        and one message."""
+        big = self.big
+        if not big:
+            return 0
+        left = self.waiting() - self.after
+        if left <= 0:
+            self.big = self.after = 0
+            return 0
+        return min(left, big)
 
     def open_up(self) -> None:
         """Let one last message in (a socket's close) however backed up the transport is: its
@@ -166,8 +199,8 @@ class _Frames:
         await start.after_response()
 
 
-def _body(event: Delivered | None) -> Message:
-    return {"type": "http.response.body", "body": frame(event), "more_body": True}
+def _body(body: bytes, more: bool = True) -> Message:
+    return {"type": "http.response.body", "body": body, "more_body": more}
 
 
 class _Push:
@@ -176,11 +209,13 @@ class _Push:
     as soon as called (it awaits only while the client's socket is backed up). A send that must
     wait is left to the stream's task to finish (`held`) before anything else it sends."""
 
-    __slots__ = ("bound", "held", "outlet", "send", "session", "timer")
+    __slots__ = ("bound", "held", "holding", "outlet", "send", "session", "timer")
 
     def __init__(self, session: Session, send: Send, bound: int) -> None:
         self.session, self.send, self.bound = session, send, bound
         self.held: HeldSend | None = None
+        self.holding = 0
+        """The bytes of the frame whose send waits (`held`, or the task's own): 0 when none."""
         self.outlet = Outlet(send)
         self.timer: asyncio.TimerHandle | None = None
 
@@ -193,18 +228,18 @@ class _Push:
             if events is None:
                 return False
             for event in events:
-                sending = self.send(_body(event))
+                body = frame(event)
+                sending = self.send(_body(body))
                 if type(sending) is not CoroutineType:  # not one to drive here: the task's
                     return False
                 try:
                     blocked = sending.send(None)
                 except StopIteration:
                     session.after = event.version
-                    if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
-                        self._check()
-                        return True
+                    if self.outlet.took(len(body)) > self.bound and self._check():
+                        return True  # taken, but the client is not reading
                     continue
-                self.held = HeldSend(sending, blocked)
+                self.held, self.holding = HeldSend(sending, blocked), len(body)
                 session.after = event.version  # on its way: the task sends it first
                 return False
         except Exception:  # the stream's task meets it again, where it can end the stream
@@ -212,25 +247,27 @@ class _Push:
             return False
         return True
 
-    async def send_now(self, message: Message) -> None:
-        """The stream task's own send: done where it is called when the server takes it at
-        once, else awaited (`wait_out`)."""
-        sending = driven(self.send(message))
+    async def send_now(self, body: bytes, more: bool = True) -> None:
+        """The stream task's own send of `body`: done where it is called when the server takes
+        it at once, else awaited (`wait_out`)."""
+        sending = driven(self.send(_body(body, more)))
         if sending is None:
-            if self.outlet.waiting() > self.bound:  # taken, but the client is not reading
+            if self.outlet.took(len(body)) > self.bound:  # taken, but the client is not reading
                 self._check()
             return
-        await self.wait_out(sending)
+        await self.wait_out(sending, len(body))
 
-    async def wait_out(self, sending: Awaitable[None]) -> None:
-        """A send that waits for the client, awaited; meanwhile, every `SLOW_CHECK_S`, the
-        stream is checked against the bound (`_check`)."""
+    async def wait_out(self, sending: Awaitable[None], size: int) -> None:
+        """A send (of `size` bytes) that waits for the client, awaited; meanwhile, every
+        `SLOW_CHECK_S`, the stream is checked against the bound (`_check`)."""
         loop = asyncio.get_running_loop()
         timer = loop.call_later(SLOW_CHECK_S, self._tick, loop)
-        self.timer = timer
+        self.timer, self.holding = timer, size
         try:
             await sending
+            self.outlet.took(size)
         finally:
+            self.holding = 0
             if self.timer is not None:
                 self.timer.cancel()
                 self.timer = None
@@ -242,9 +279,11 @@ class _Push:
 
     def _check(self) -> bool:
         """While a send waits for the client: cut the connection (True) once the events the
-        stream is behind by and what the connection holds come to more than the bound."""
-        outlet = self.outlet
-        owed = outlet.waiting()
+        stream is behind by and what the connection holds come to more than the bound, besides
+        the one frame the bound spares: the larger of the one in flight (`Outlet.in_flight`)
+        and the one whose send waits."""
+        outlet, holding = self.outlet, self.holding
+        owed = outlet.waiting() + holding - max(outlet.in_flight(), holding)
         if owed <= self.bound:
             behind = self.session.owed_bytes()
             owed += self.bound + 1 if behind is None else behind
@@ -318,18 +357,18 @@ async def _pump(session: Session, send: Send, receive: Receive, bound: int) -> N
                 events = await session.next()
                 if push.held is not None:  # begun before these were owed: it goes first
                     held, push.held = push.held, None
-                    await push.wait_out(held)
+                    await push.wait_out(held, push.holding)
                 if events is None:
-                    await push.send_now(_body(None))
+                    await push.send_now(KEEP_ALIVE)
                     continue
                 for event in events:
-                    await push.send_now(_body(event))
-                    session.after = event.version
+                    session.after = event.version  # on its way: not owed (`_check`)
+                    await push.send_now(frame(event))
     except Unauthorized:  # its player left the table before the start: nothing more is theirs
         if push.held is not None:
             held, push.held = push.held, None
-            await push.wait_out(held)
-        await push.send_now({"type": "http.response.body", "body": b"", "more_body": False})
+            await push.wait_out(held, push.holding)
+        await push.send_now(b"", more=False)
     except asyncio.CancelledError:
         if not gone:
             raise
