@@ -36,6 +36,8 @@ SeatToken = Annotated[
 ]
 STATUS = Literal["open", "playing", "finished"]
 Version = Annotated[int, Field(ge=0, le=2**31, description="The version you last saw.")]
+After = Annotated[int, Field(ge=0, le=2**31)]
+"""A version to page on after (0: from the start)."""
 
 
 class Calls:
@@ -147,7 +149,7 @@ class Calls:
         ctx: Context,
         table_id: TableId,
         token: Token = None,
-        after_version: Annotated[int, Field(ge=0, le=2**31)] = 0,
+        after_version: After = 0,
     ) -> CallToolResult:
         return await answer(self.tools.get_events(table_id, token, after_version, ctx))
 
@@ -156,7 +158,7 @@ class Calls:
         ctx: Context,
         table_id: TableId,
         token: Token = None,
-        after_version: Annotated[int, Field(ge=0, le=2**31)] = 0,
+        after_version: After = 0,
     ) -> CallToolResult:
         return await answer(self.tools.record(table_id, token, after_version, ctx))
 
