@@ -97,7 +97,7 @@ async def socketed(
     url: str, port: int, table: Table, token: str | None, followers: Followers, me: int
 ) -> dict[str, Any]:
     """Follows the table over a seat socket (with views) from its start, reading all as it
-    comes, until the match's last event; then a `ping` is answered: that event."""
+    comes, until the deals opened as the match ends; then a `ping` is answered: that event."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
     sock.connect(("127.0.0.1", port))
@@ -111,7 +111,9 @@ async def socketed(
                 continue
             last: dict[str, Any] = message["events"][-1]
             await followers.reading(me, last["version"])
-            if last["type"].endswith(".deals_opened"):
+            opened = [e for e in message["events"] if e["type"].endswith(".deals_opened")]
+            if opened:  # it comes right before `match_ended`, the match's last event
+                last = opened[0]
                 break
         await say(ws, {"type": "ping"})
         while (message := await heard(ws))["type"] != "pong":
@@ -146,9 +148,10 @@ async def test_followers_that_read_get_an_event_larger_than_the_bound_whole(
             await move(tables, table, rng)
         async with asyncio.timeout(6 * WAIT_S):
             got = await asyncio.gather(*following, return_exceptions=True)
-        r = await http.get(f"/v1/games/{table.id}/events", params={"after": view["version"] - 1})
-        stored = r.json()["events"][-1]
+        r = await http.get(f"/v1/games/{table.id}/events", params={"after": view["version"] - 2})
+        stored, ended = r.json()["events"]
     assert stored["type"] == f"{kind}.deals_opened"
+    assert ended["type"] == f"{kind}.match_ended" and ended["final"] is True
     assert len(json.dumps(stored, separators=(",", ":"))) > 4 * BOUND
     said = [type(e).__name__ if isinstance(e, BaseException) else e["type"] for e in got]
     assert all(event == stored for event in got), ", ".join(said)
