@@ -64,7 +64,13 @@ class Client:
 
 def playing(keepalive_s: float = 30.0) -> Games:
     feed = MemoryChangeFeed()
-    settings = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=keepalive_s)
+    settings = Settings(
+        rate_per_s=100_000,
+        rate_burst=100_000,
+        address_per_s=100_000,
+        address_burst=100_000,
+        sse_keepalive_s=keepalive_s,
+    )
     return Games(MemoryStores(feeds=[feed]), feed, for_table, settings, ENGINES)
 
 

@@ -474,7 +474,9 @@ async def test_a_clock_that_looks_between_a_starts_arm_and_its_append_loses_no_d
     own_redis: EmbeddedRedis,
 ) -> None:
     redis = Redis.from_url(own_redis.url)
-    settings = Settings(rate_per_s=100_000, rate_burst=100_000)
+    settings = Settings(
+        rate_per_s=100_000, rate_burst=100_000, address_per_s=100_000, address_burst=100_000
+    )
     feeds = [Notifier(redis), Notifier(redis)]
     for feed in feeds:
         feed.start()

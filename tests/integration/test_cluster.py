@@ -230,6 +230,10 @@ def cluster_settings(cluster: LocalCluster) -> Settings:
         log_level="CRITICAL",
         rate_per_s=100_000,
         rate_burst=100_000,
+        read_per_s=100_000,
+        read_burst=100_000,
+        address_per_s=100_000,  # every request here comes from one address
+        address_burst=100_000,
         open_per_min=1_000_000,
         allowed_hosts=(TEST_HOST,),
     )

@@ -30,7 +30,13 @@ class Seated:
 
 async def instance(redis: Redis) -> AsyncIterator[Games]:
     """The use cases as one service process has them: its own fold cache and notifier."""
-    settings = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=5.0)
+    settings = Settings(
+        rate_per_s=100_000,
+        rate_burst=100_000,
+        address_per_s=100_000,
+        address_burst=100_000,
+        sse_keepalive_s=5.0,
+    )
     notifier = Notifier(redis)
     notifier.start()
     try:
@@ -180,7 +186,13 @@ async def test_streams_on_two_processes_miss_and_repeat_nothing_while_pubsub_is_
 
 
 async def test_a_followed_table_is_not_read_again_for_each_move(redis: Redis) -> None:
-    settings = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=5.0)
+    settings = Settings(
+        rate_per_s=100_000,
+        rate_burst=100_000,
+        address_per_s=100_000,
+        address_burst=100_000,
+        sse_keepalive_s=5.0,
+    )
     notifiers = [Notifier(redis), Notifier(redis)]
     stores = [counting(redis) for _ in notifiers]
     for notifier in notifiers:
