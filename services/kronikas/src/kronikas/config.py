@@ -58,6 +58,21 @@ def _networks(env: Mapping[str, str], name: str) -> tuple[Network, ...]:
 _NAME = re.compile(r"(?:\*\.)?[a-z0-9_-]+(?:\.[a-z0-9_-]+)*")
 
 
+def _addresses(env: Mapping[str, str], name: str) -> tuple[tuple[str, int], ...]:
+    """A comma-separated list of `host:port` (an IPv6 host in brackets: `[::1]:26379`)."""
+    found: list[tuple[str, int]] = []
+    for item in env.get(name, "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        host, sep, port = item.rpartition(":")
+        host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(f"{name} must list host:port addresses, not {item!r}")
+        found.append((host, int(port)))
+    return tuple(found)
+
+
 def _host_names(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     """Comma-separated host names (`cards.example, *.cards.example, 192.0.2.7, [2001:db8::1]`),
     lower-case, without a trailing dot; `*` alone for any name. No scheme, port or path: any
@@ -170,6 +185,23 @@ class Settings:
     outbox_bytes: int = 256 * 1024
     """Bytes a seat socket or an event stream may have waiting for a slow reader (beyond its
     small kernel send buffer) before it is closed (4508) or ended."""
+    write_replicas: int = 0
+    """Replicas that must have an append (Redis `WAIT`) before its command is answered and any
+    follower hears of it; 0: answered once the primary has it (one Redis, the embedded one)."""
+    write_wait_ms: int = 1000
+    """How long an append waits for `write_replicas` to confirm it; fewer in time: 503
+    `outcome_unknown`, and a retry with the same key learns the one true outcome."""
+    redis_sentinels: tuple[tuple[str, int], ...] = ()
+    """Sentinels (host, port) that name the primary; empty: `redis_url` is the server."""
+    redis_sentinel_master: str = "kronikas"
+    """The name under which the sentinels monitor the primary."""
+    redis_sentinel_password: str | None = None
+    """The sentinels' own password (`requirepass` in sentinel.conf); the servers' is in
+    `redis_url`."""
+    metrics_enabled: bool = False
+    """Whether `GET /metrics` serves Prometheus' text format."""
+    metrics_token: str | None = None
+    """When set, `/metrics` answers only a request bearing it (`Authorization: Bearer ...`)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -234,4 +266,11 @@ class Settings:
             address_per_s=_int(env, "ADDRESS_LIMIT_PER_S", 100, 1, 1_000_000),
             address_burst=_int(env, "ADDRESS_LIMIT_BURST", 200, 1, 1_000_000),
             outbox_bytes=_int(env, "OUTBOX_BYTES", 256 * 1024, 16 * 1024, 64 * 1024 * 1024),
+            write_replicas=_int(env, "WRITE_REPLICAS", 0, 0, 16),
+            write_wait_ms=_int(env, "WRITE_WAIT_MS", 1000, 10, 60_000),
+            redis_sentinels=_addresses(env, "REDIS_SENTINELS"),
+            redis_sentinel_master=env.get("REDIS_SENTINEL_MASTER", "").strip() or "kronikas",
+            redis_sentinel_password=env.get("REDIS_SENTINEL_PASSWORD") or None,
+            metrics_enabled=_bool(env, "METRICS", False),
+            metrics_token=env.get("METRICS_TOKEN") or None,
         )
