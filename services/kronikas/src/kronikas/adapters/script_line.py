@@ -38,6 +38,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from kronikas.metrics import redis_call
+
 STALL = 2
 """Time-outs without a word from Redis while a call waits, after which the connection is dropped
 (a dead peer, a server that stopped answering): calls behind a stuck one would all time out."""
@@ -101,7 +103,7 @@ class _Wire(asyncio.Protocol):
         reader = self.reader
         reader.feed(data)
         pending = self.pending
-        self.heard_at = time.monotonic()
+        self.heard_at = heard = time.monotonic()
         while True:
             try:
                 reply = reader.gets()
@@ -116,7 +118,8 @@ class _Wire(asyncio.Protocol):
             if not pending:
                 self.fail(RedisConnectionError("Redis sent a reply nobody asked for"))
                 return
-            future, _, early = pending.popleft()
+            future, sent_at, early = pending.popleft()
+            redis_call(heard - sent_at)
             if future.done():
                 continue  # a call that timed out (or was cancelled): its caller has gone
             if early is not None:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from kronikas import metrics
 from kronikas.application import accounts
 from kronikas.application.access import hash_token
 from kronikas.application.ceilings import Ceilings
@@ -41,7 +42,7 @@ from kronikas.application.records import Records
 from kronikas.application.session import Session, Sight
 from kronikas.application.wire import Answer, Delivered
 from kronikas.config import Settings
-from kronikas.domain.common import DomainError
+from kronikas.domain.common import DomainError, Refusal
 
 __all__ = ["Answer", "Delivered", "Games", "Session", "Sight"]
 
@@ -114,15 +115,35 @@ class Games:
         """One move by the seat the token holds. Accepted, it paid with its append (its address's
         ceiling, then its token in the append); refused, its token pays now (its address, when
         the table does not know the token)."""
+        asked = Asked(command, body, if_match, idempotency_key, client)
         try:
-            asked = Asked(command, body, if_match, idempotency_key, client)
+            answer = await self._command(game_id, token, asked)
+        except Refusal as exc:
+            self._counted(game_id, exc)
+            raise
+        self._counted(game_id, None)
+        return answer
+
+    async def _command(self, game_id: str, token: str, asked: Asked) -> Answer:
+        try:
             return await self.commands.seat_move(game_id, token, asked)
         except (Unauthorized, NotFound):
-            await self.refused(game_id, None, client)
+            await self.refused(game_id, None, asked.client)
             raise
         except REFUSED:
-            await self.refused(game_id, token, client)
+            await self.refused(game_id, token, asked.client)
             raise
+
+    def _counted(self, game_id: str, refusal: Refusal | None) -> None:
+        """A seat's command counted (kronikas/metrics.py), applied or refused with the code it
+        is answered with, by its table's game as this process holds it (`none`: none held)."""
+        if metrics.counting():
+            held = self.folds.held(game_id)
+            game = "none" if held is None else held.kind
+            if refusal is None:
+                metrics.moved(game)
+            else:
+                metrics.move_refused(game, refusal.code)
 
     async def charge(self, game_id: str, token: str | None, client: str | None) -> None:
         """Take one request from its address's ceiling and the token's bucket at the table, or
