@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 from redis.asyncio import Redis
 
+from kronikas import metrics
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 from tests.api.tables import Table, Tables, auth, candidates, game_moves, move
 from tests.conftest import ServiceProcess, serving
@@ -216,7 +217,12 @@ async def test_two_workers_answer_one_set_of_counts_and_a_dead_one_leaves_its_co
                 answered_by.add(r.headers["x-request-id"][:10])  # a prefix a process
         assert len(answered_by) == 2, "both workers should have answered"
         kinds = total(before, "kronikas_http_requests_total", route="/v1/kinds") + 40
-        for _ in range(8):  # whichever worker answers, it counts both
+        # Whichever worker answers, it adds up both (each worker's counts within FLUSH_S).
+        await until(
+            url, lambda s: total(s, "kronikas_http_requests_total", route="/v1/kinds") == kinds
+        )
+        await asyncio.sleep(metrics.FLUSH_S)
+        for _ in range(8):
             _, samples = await scrape(url)
             assert total(samples, "kronikas_http_requests_total", route="/v1/kinds") == kinds
         async with httpx.AsyncClient(base_url=url, timeout=20) as http:

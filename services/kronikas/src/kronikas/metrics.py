@@ -15,15 +15,22 @@ methods and statuses, transports. A table id, a token or a player's name is neve
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import tempfile
+from bisect import bisect_left
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+FLUSH_S = 1.0
+"""At most how long a count waits in the process that made it before a scrape can see it.
+Counting is a dictionary update on the hot path; the values `prometheus_client` keeps (a lock
+and a write into the worker's file each) are updated in one go, a series at a time."""
+INF = float("inf")
 TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8"
 """The media type of what a scrape answers: Prometheus' text format, which every version of
 Prometheus reads (`prometheus_client.generate_latest` writes it)."""
@@ -44,8 +51,9 @@ _REDIS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 0.5, 
 
 
 class _Families:
-    """The metric families, made once a process by `enable()`, with their labelled children
-    kept by label (`prometheus_client`'s own `labels()` checks and locks on every call)."""
+    """The metric families, made once a process by `enable()`; and what was counted since they
+    were last brought up to date (`flush`), with their labelled children kept by label
+    (`prometheus_client`'s own `labels()` checks and locks on every call)."""
 
     def __init__(self, multiprocess: bool) -> None:
         import prometheus_client
@@ -127,17 +135,63 @@ class _Families:
         for transport in TRANSPORTS:
             self.rate_limited.labels(transport)
             self.outcome_unknown.labels(transport)
-        self.redis_observe = self.redis.observe
-        self.shortfall_inc = self.shortfalls.inc
-        self.switch_inc = self.switches.inc
         self._children: dict[tuple[Any, ...], Any] = {}
+        self.counts: dict[tuple[Any, ...], float] = {}
+        """Counts made since the last `flush`, by (counter, *labels)."""
+        self.observed: dict[tuple[Any, ...], list[float]] = {}
+        """Observations made since the last `flush`, by (histogram, *labels): their sum, then
+        how many fell in each bucket."""
+        self.bounds = {self.durations: (*_DURATIONS, INF), self.redis: (*_REDIS, INF)}
+        self.flushing: Any = None
+        """The timer of the next `flush`, while counts wait for it."""
+
+    def count(self, key: tuple[Any, ...]) -> None:
+        counts = self.counts
+        counts[key] = counts.get(key, 0.0) + 1.0
+        if self.flushing is None:
+            self.soon()
+
+    def observe(self, key: tuple[Any, ...], value: float) -> None:
+        found = self.observed.get(key)
+        if found is None:
+            found = self.observed[key] = [0.0] * (len(self.bounds[key[0]]) + 1)
+        found[0] += value
+        found[1 + bisect_left(self.bounds[key[0]], value)] += 1
+        if self.flushing is None:
+            self.soon()
+
+    def soon(self) -> None:
+        """A `flush` within `FLUSH_S`: on the event loop that counts, else (no loop) now."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        self.flushing = loop.call_later(FLUSH_S, self.flush)
+
+    def flush(self) -> None:
+        """Add what was counted since the last flush to the families' values (in multiprocess
+        mode, this worker's file): one write a series, however many events it had."""
+        if self.flushing is not None:
+            self.flushing.cancel()
+            self.flushing = None
+        counts, self.counts = self.counts, {}
+        observed, self.observed = self.observed, {}
+        for (family, *labels), n in counts.items():
+            self.child(family, *labels).inc(n)
+        for (family, *labels), (total, *buckets) in observed.items():
+            child = self.child(family, *labels)
+            child._sum.inc(total)  # what `Histogram.observe` adds, for many observations at once
+            for bucket, n in zip(child._buckets, buckets, strict=True):
+                if n:
+                    bucket.inc(n)
 
     def child(self, family: Any, *labels: str) -> Any:
-        """`family.labels(*labels)`, looked up once."""
+        """`family.labels(*labels)` (the family itself when it has none), looked up once."""
         key = (family, *labels)
         found = self._children.get(key)
         if found is None:
-            found = self._children[key] = family.labels(*labels)
+            found = self._children[key] = family.labels(*labels) if labels else family
         return found
 
     def exposition(self) -> bytes:
@@ -169,9 +223,17 @@ def counting() -> bool:
     return _on is not None
 
 
+def flush() -> None:
+    """Add this process's counts to what a scrape reads now, not within `FLUSH_S` (before a
+    scrape, at shut-down). On the event loop that counts."""
+    if _on is not None:
+        _on.flush()
+
+
 def exposition() -> bytes:
-    """The text a scrape answers (`TEXT_FORMAT`); every worker's counts when several serve.
-    Reads files in multiprocess mode: call it off the event loop."""
+    """The text a scrape answers (`TEXT_FORMAT`): every worker's counts as last flushed, this
+    process's included when it flushed first. Reads files in multiprocess mode: call it off
+    the event loop."""
     if _on is None:
         raise RuntimeError("metrics are not enabled")
     return _on.exposition()
@@ -187,20 +249,20 @@ def http_request(route: str, method: str, status: int, seconds: float) -> None:
         return
     if method not in _METHODS:
         method = "other"
-    on.child(on.requests, route, method, str(status)).inc()
-    on.child(on.durations, route).observe(seconds)
+    on.count((on.requests, route, method, str(status)))
+    on.observe((on.durations, route), seconds)
 
 
 def moved(game: str) -> None:
     """A seat's command applied at a table of `game`."""
     if (on := _on) is not None:
-        on.child(on.moves, game).inc()
+        on.count((on.moves, game))
 
 
 def move_refused(game: str, code: str) -> None:
     """A seat's command refused with `code`, at a table of `game` (`none`: no table known)."""
     if (on := _on) is not None:
-        on.child(on.refusals, game, code).inc()
+        on.count((on.refusals, game, code))
 
 
 def answered(code: str, transport: str) -> None:
@@ -209,9 +271,9 @@ def answered(code: str, transport: str) -> None:
     if (on := _on) is None:
         return
     if code == "rate_limited":
-        on.child(on.rate_limited, transport).inc()
+        on.count((on.rate_limited, transport))
     elif code == "outcome_unknown":
-        on.child(on.outcome_unknown, transport).inc()
+        on.count((on.outcome_unknown, transport))
 
 
 @contextmanager
@@ -232,19 +294,19 @@ def open_connection(kind: str) -> Iterator[None]:
 def replica_shortfall() -> None:
     """An append that fewer than `WRITE_REPLICAS` replicas confirmed within `WRITE_WAIT_MS`."""
     if (on := _on) is not None:
-        on.shortfall_inc()
+        on.count((on.shortfalls,))
 
 
 def primary_switch() -> None:
     """The service moved its connections to a new primary (Sentinel named another)."""
     if (on := _on) is not None:
-        on.switch_inc()
+        on.count((on.switches,))
 
 
 def redis_call(seconds: float) -> None:
     """One call on the service's own Redis line, `seconds` from written to answered."""
     if (on := _on) is not None:
-        on.redis_observe(seconds)
+        on.observe((on.redis,), seconds)
 
 
 # -- the supervisor's part (serve.py) ----------------------------------------------------------

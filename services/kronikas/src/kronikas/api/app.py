@@ -160,6 +160,7 @@ def create_app(
             await stores.aclose()
         if redis is None and app.state.redis is not None:
             await app.state.redis.aclose()
+        metrics.flush()  # the last second's counts, for the scrapes after this worker
 
     cors = (
         CORSConfig(

@@ -127,7 +127,8 @@ class RequestLogMiddleware:
             await self.app(scope, receive, send_with_id)
         finally:
             took = time.perf_counter() - started
-            metrics.http_request(route_template(scope), scope["method"], status, took)
+            if metrics.counting():
+                metrics.http_request(route_template(scope), scope["method"], status, took)
             if self.log.isEnabledFor(logging.INFO):
                 self.log.info(
                     "%s %s %s",

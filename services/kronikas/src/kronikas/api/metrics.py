@@ -15,6 +15,7 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
+import anyio.to_thread
 from litestar import Request, Response, get
 from litestar.handlers import HTTPRouteHandler
 
@@ -38,16 +39,18 @@ def bearing(authorization: str | None, token: str) -> bool:
 def metrics_route(token: str | None) -> HTTPRouteHandler:
     """The route, answering only a request bearing `token` when one is set."""
 
-    # Off the event loop: in multiprocess mode a scrape reads every worker's files.
-    @get(PATH, include_in_schema=False, sync_to_thread=True, name="metrics")
-    def scrape(request: Request[Any, Any, Any]) -> Response[bytes]:
+    @get(PATH, include_in_schema=False, name="metrics")
+    async def scrape(request: Request[Any, Any, Any]) -> Response[bytes]:
         if token is not None and not bearing(request.headers.get("authorization"), token):
             raise Unauthorized(
                 "The metrics need the metrics token: `Authorization: Bearer <METRICS_TOKEN>`.",
                 headers=_CHALLENGE,
             )
+        metrics.flush()  # this worker's latest counts too
+        # Off the event loop: in multiprocess mode a scrape reads every worker's files.
+        body = await anyio.to_thread.run_sync(metrics.exposition)
         return Response(
-            metrics.exposition(),
+            body,
             media_type=_MEDIA_TYPE,
             headers={"Cache-Control": "no-store"},
         )

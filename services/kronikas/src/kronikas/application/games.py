@@ -13,6 +13,7 @@ process (the clocks, tests), which has no address to charge.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NoReturn
 
 import msgspec
 
@@ -115,24 +116,32 @@ class Games:
         """One move by the seat the token holds. Accepted, it paid with its append (its address's
         ceiling, then its token in the append); refused, its token pays now (its address, when
         the table does not know the token)."""
-        asked = Asked(command, body, if_match, idempotency_key, client)
         try:
-            answer = await self._command(game_id, token, asked)
-        except Refusal as exc:
+            asked = Asked(command, body, if_match, idempotency_key, client)
+            answer = await self.commands.seat_move(game_id, token, asked)
+        except (Unauthorized, NotFound) as exc:
+            await self._paid(exc, game_id, None, client)
+        except REFUSED as exc:
+            await self._paid(exc, game_id, token, client)
+        except Refusal as exc:  # a limit, or the store away: nothing more to pay
             self._counted(game_id, exc)
             raise
-        self._counted(game_id, None)
+        if metrics.counting():
+            self._counted(game_id, None)
         return answer
 
-    async def _command(self, game_id: str, token: str, asked: Asked) -> Answer:
+    async def _paid(
+        self, refusal: Refusal, game_id: str, token: str | None, client: str | None
+    ) -> NoReturn:
+        """A refused command paid for (`refused`), then raised: counted with the code it is
+        answered with (a rate limit's, when it could not be paid)."""
         try:
-            return await self.commands.seat_move(game_id, token, asked)
-        except (Unauthorized, NotFound):
-            await self.refused(game_id, None, asked.client)
+            await self.refused(game_id, token, client)
+        except Refusal as limit:
+            self._counted(game_id, limit)
             raise
-        except REFUSED:
-            await self.refused(game_id, token, asked.client)
-            raise
+        self._counted(game_id, refusal)
+        raise refusal
 
     def _counted(self, game_id: str, refusal: Refusal | None) -> None:
         """A seat's command counted (kronikas/metrics.py), applied or refused with the code it
