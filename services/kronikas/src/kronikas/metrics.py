@@ -152,11 +152,12 @@ class _Families:
             self.soon()
 
     def observe(self, key: tuple[Any, ...], value: float) -> None:
+        bounds = self.bounds[key[0]]
         found = self.observed.get(key)
         if found is None:
-            found = self.observed[key] = [0.0] * (len(self.bounds[key[0]]) + 1)
+            found = self.observed[key] = [0.0] * (len(bounds) + 1)
         found[0] += value
-        found[1 + bisect_left(self.bounds[key[0]], value)] += 1
+        found[1 + bisect_left(bounds, value)] += 1
         if self.flushing is None:
             self.soon()
 
@@ -178,7 +179,7 @@ class _Families:
         counts, self.counts = self.counts, {}
         observed, self.observed = self.observed, {}
         for (family, *labels), n in counts.items():
-            self.child(family, *labels).inc(n)
+            self.child(family, *map(str, labels)).inc(n)
         for (family, *labels), (total, *buckets) in observed.items():
             child = self.child(family, *labels)
             child._sum.inc(total)  # what `Histogram.observe` adds, for many observations at once
@@ -249,7 +250,7 @@ def http_request(route: str, method: str, status: int, seconds: float) -> None:
         return
     if method not in _METHODS:
         method = "other"
-    on.count((on.requests, route, method, str(status)))
+    on.count((on.requests, route, method, status))  # the status made a label at the flush
     on.observe((on.durations, route), seconds)
 
 
