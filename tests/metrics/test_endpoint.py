@@ -124,3 +124,23 @@ async def test_a_method_a_client_makes_up_is_counted_as_other(app_with: Any) -> 
     samples = parsed((await http.get("/metrics")).text)
     assert total(samples, "kronikas_http_requests_total", method="other") >= 1
     assert total(samples, "kronikas_http_requests_total", method="BREW") == 0
+
+
+async def test_an_observation_lands_in_its_bucket(app_with: Any) -> None:
+    http = await app_with(metrics_enabled=True)
+    before = parsed((await http.get("/metrics")).text)
+    # Far slower than the app's own Redis calls meanwhile, which land below 0.1 s.
+    for seconds in (0.3, 1.5, 1.5):
+        metrics.redis_call(seconds)
+    after = parsed((await http.get("/metrics")).text)
+
+    def grew(le: str) -> float:
+        name = "kronikas_redis_call_seconds_bucket"
+        return total(after, name, le=le) - total(before, name, le=le)
+
+    # Buckets are cumulative: 0.3 s is at or below 0.5 s, the other two below 2 s.
+    assert grew("0.5") - grew("0.1") == 1
+    assert grew("2.0") - grew("0.5") == 2
+    assert grew("+Inf") - grew("2.0") == 0
+    name = "kronikas_redis_call_seconds_sum"
+    assert total(after, name) - total(before, name) >= 3.3
