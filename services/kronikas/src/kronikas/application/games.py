@@ -13,9 +13,11 @@ process (the clocks, tests), which has no address to charge.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NoReturn
 
 import msgspec
 
+from kronikas import metrics
 from kronikas.application import accounts
 from kronikas.application.access import hash_token
 from kronikas.application.ceilings import Ceilings
@@ -41,7 +43,7 @@ from kronikas.application.records import Records
 from kronikas.application.session import Session, Sight
 from kronikas.application.wire import Answer, Delivered
 from kronikas.config import Settings
-from kronikas.domain.common import DomainError
+from kronikas.domain.common import DomainError, Refusal
 
 __all__ = ["Answer", "Delivered", "Games", "Session", "Sight"]
 
@@ -116,13 +118,41 @@ class Games:
         the table does not know the token)."""
         try:
             asked = Asked(command, body, if_match, idempotency_key, client)
-            return await self.commands.seat_move(game_id, token, asked)
-        except (Unauthorized, NotFound):
-            await self.refused(game_id, None, client)
+            answer = await self.commands.seat_move(game_id, token, asked)
+        except (Unauthorized, NotFound) as exc:
+            await self._paid(exc, game_id, None, client)
+        except REFUSED as exc:
+            await self._paid(exc, game_id, token, client)
+        except Refusal as exc:  # a limit, or the store away: nothing more to pay
+            self._counted(game_id, exc)
             raise
-        except REFUSED:
+        if metrics.counting():
+            self._counted(game_id, None)
+        return answer
+
+    async def _paid(
+        self, refusal: Refusal, game_id: str, token: str | None, client: str | None
+    ) -> NoReturn:
+        """A refused command paid for (`refused`), then raised: counted with the code it is
+        answered with (a rate limit's, when it could not be paid)."""
+        try:
             await self.refused(game_id, token, client)
+        except Refusal as limit:
+            self._counted(game_id, limit)
             raise
+        self._counted(game_id, refusal)
+        raise refusal
+
+    def _counted(self, game_id: str, refusal: Refusal | None) -> None:
+        """A seat's command counted (kronikas/metrics.py), applied or refused with the code it
+        is answered with, by its table's game as this process holds it (`none`: none held)."""
+        if metrics.counting():
+            held = self.folds.held(game_id)
+            game = "none" if held is None else held.kind
+            if refusal is None:
+                metrics.moved(game)
+            else:
+                metrics.move_refused(game, refusal.code)
 
     async def charge(self, game_id: str, token: str | None, client: str | None) -> None:
         """Take one request from its address's ceiling and the token's bucket at the table, or
