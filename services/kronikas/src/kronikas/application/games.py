@@ -116,39 +116,48 @@ class Games:
         """One move by the seat the token holds. Accepted, it paid with its append (its address's
         ceiling, then its token in the append); refused, its token pays now (its address, when
         the table does not know the token)."""
+        # The table's kind as held before the move: an outcome left unknown drops the fold.
+        before = self.folds.held(game_id) if metrics.counting() else None
+        kind = None if before is None else before.kind
         try:
             asked = Asked(command, body, if_match, idempotency_key, client)
             answer = await self.commands.seat_move(game_id, token, asked)
         except (Unauthorized, NotFound) as exc:
-            await self._paid(exc, game_id, None, client)
+            await self._paid(exc, game_id, None, client, kind)
         except REFUSED as exc:
-            await self._paid(exc, game_id, token, client)
+            await self._paid(exc, game_id, token, client, kind)
         except Refusal as exc:  # a limit, or the store away: nothing more to pay
-            self._counted(game_id, exc)
+            self._counted(game_id, exc, kind)
             raise
         if metrics.counting():
-            self._counted(game_id, None)
+            self._counted(game_id, None, kind)
         return answer
 
     async def _paid(
-        self, refusal: Refusal, game_id: str, token: str | None, client: str | None
+        self,
+        refusal: Refusal,
+        game_id: str,
+        token: str | None,
+        client: str | None,
+        kind: str | None,
     ) -> NoReturn:
         """A refused command paid for (`refused`), then raised: counted with the code it is
         answered with (a rate limit's, when it could not be paid)."""
         try:
             await self.refused(game_id, token, client)
         except Refusal as limit:
-            self._counted(game_id, limit)
+            self._counted(game_id, limit, kind)
             raise
-        self._counted(game_id, refusal)
+        self._counted(game_id, refusal, kind)
         raise refusal
 
-    def _counted(self, game_id: str, refusal: Refusal | None) -> None:
+    def _counted(self, game_id: str, refusal: Refusal | None, kind: str | None) -> None:
         """A seat's command counted (kronikas/metrics.py), applied or refused with the code it
-        is answered with, by its table's game as this process holds it (`none`: none held)."""
+        is answered with, by its table's game as this process holds it, or held it before the
+        command (`kind`; `none`: neither)."""
         if metrics.counting():
             held = self.folds.held(game_id)
-            game = "none" if held is None else held.kind
+            game = held.kind if held is not None else kind or "none"
             if refusal is None:
                 metrics.moved(game)
             else:
