@@ -35,7 +35,7 @@ from tests.sentinel.helpers import (
     version_of,
 )
 
-IN_FLIGHT = 4
+IN_FLIGHT = 6
 """Tables played at once while the primary moves."""
 
 
