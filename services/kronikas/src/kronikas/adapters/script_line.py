@@ -273,6 +273,8 @@ class ScriptLine:
         self.host, self.port, self.timeout_s = host, port, timeout_s
         self._locate = locate
         self._checked_at = -RECHECK_S
+        self._moves = 0
+        """How often the primary moved (`moved`): a connection opened across a move is not kept."""
         self._rechecking: asyncio.Task[None] | None = None
         self._pushed, self._lost = pushed, lost
         self._hello: list[tuple[Any, ...]] = []
@@ -381,6 +383,7 @@ class ScriptLine:
     def moved(self, address: Address) -> None:
         """The primary moved to `address` (a Sentinel said so): retire a connection elsewhere;
         with none, say the line is lost all the same (whoever waits to connect again may now)."""
+        self._moves += 1
         wire = self._wire
         if wire is None:
             if self._lost is not None:
@@ -414,12 +417,18 @@ class ScriptLine:
             loop = asyncio.get_running_loop()
             try:
                 async with asyncio.timeout(self.timeout_s):
-                    host, port = (
-                        (self.host, self.port) if self._locate is None else await self._locate()
-                    )
-                    _, wire = await loop.create_connection(
-                        lambda: _Wire(self, self._pushed, self.timeout_s), host, port
-                    )
+                    while True:
+                        moves = self._moves
+                        host, port = (
+                            (self.host, self.port) if self._locate is None else await self._locate()
+                        )
+                        _, wire = await loop.create_connection(
+                            lambda: _Wire(self, self._pushed, self.timeout_s), host, port
+                        )
+                        if self._moves == moves:
+                            break
+                        if wire.transport is not None:  # the primary moved meanwhile: again
+                            wire.transport.abort()
             except TimeoutError as exc:
                 raise RedisTimeoutError("Timeout connecting to Redis") from exc
             except OSError as exc:
