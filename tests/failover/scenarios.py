@@ -1,0 +1,245 @@
+"""The failover scenarios (issue 42, item 4), each run whole by `run`: a primary, one replica and
+three Sentinels (tests/redis_group.py, `min-replicas-to-write 1`), two service processes that
+find the primary through the Sentinels and acknowledge a write once a replica has it
+(`WRITE_REPLICAS=1`), tables of both games played to their end by clients that retry with their
+keys, a stream and a long-poll following each table — and one fault in the middle of it:
+
+- `primary_killed`: SIGKILL to the primary under load; once the Sentinels have promoted the
+  replica, the killed server is started again as its replica, as a supervisor would (with
+  `min-replicas-to-write 1` the new primary takes no write until then);
+- `primary_paused`: SIGSTOP to the primary until the Sentinels have promoted the replica, then
+  SIGCONT: the old primary comes back believing it is one, until a Sentinel demotes it;
+- `replica_killed`: SIGKILL to the replica, started again two seconds later.
+
+`run` answers the figures (the write pause, a move's p50/p99 across the failover, acknowledged
+commands checked and lost) and every problem the checks found; tests/failover/test_failover.py
+asserts there is none, benchmarks/failover.py prints the figures of several runs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from tests.api.tables import Table, Tables
+from tests.conftest import ServiceProcess
+from tests.failover import checks
+from tests.failover.followers import Follower, long_poll, stream
+from tests.failover.players import Player, Record
+from tests.redis_group import RedisGroup
+
+GAMES = [
+    ("cheat", 3, {"rounds": 3}),
+    ("thirty_one", 3, {}),
+    ("cheat", 2, {"rounds": 3}),
+    ("thirty_one", 2, {}),
+]
+"""The tables each scenario plays: both games, two and three seats."""
+MOVES_BEFORE = 8
+"""Every table has made this many moves when the fault comes (the load it comes under)."""
+PACE_S = 0.03
+"""A client's pause between moves, so that the matches outlast the failover."""
+REPLICA_DOWN_S = 2.0
+MATCH_DEADLINE_S = 60.0
+"""How long the matches may take in all; beyond it the clients are stopped and it is a problem."""
+SERVICE_ENV = {"WRITE_REPLICAS": "1", "WRITE_WAIT_MS": "1000", "REDIS_TIMEOUT_MS": "1000"}
+
+
+@dataclass
+class Figures:
+    """What one run measured, and what its checks found wrong."""
+
+    scenario: str
+    pause_s: float | None = None
+    """From the fault to the first move acknowledged on an attempt sent after it."""
+    p50_ms: float = 0.0
+    p99_ms: float = 0.0
+    """A move's time, from its first attempt to its 200, over every move of the run."""
+    max_ms: float = 0.0
+    moves: int = 0
+    checked: int = 0
+    lost: int = 0
+    answers: dict[str, int] = field(default_factory=dict)
+    took_s: float = 0.0
+    phases: dict[str, float] = field(default_factory=dict)
+    """Seconds from the run's start to: the group up, the services up, the fault, its repair,
+    the matches' end, the checks' end."""
+    problems: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        pause = "-" if self.pause_s is None else f"{self.pause_s:.2f} s"
+        return (
+            f"{self.scenario}: write pause {pause}, move p50 {self.p50_ms:.0f} ms "
+            f"p99 {self.p99_ms:.0f} ms max {self.max_ms:.0f} ms, {self.moves} moves, "
+            f"acknowledged checked {self.checked} lost {self.lost}, {self.took_s:.1f} s"
+        )
+
+
+async def primary_killed(group: RedisGroup) -> None:
+    old = group.primary()
+    group.kill(old)
+    await asyncio.to_thread(group.wait_for_new_primary, old)
+    await asyncio.to_thread(group.restart_as_replica, old)
+    await asyncio.to_thread(group.wait_synced)
+
+
+async def primary_paused(group: RedisGroup) -> None:
+    old = group.primary()
+    old.pause()
+    try:
+        await asyncio.to_thread(group.wait_for_new_primary, old)
+    finally:
+        old.resume()
+    await asyncio.to_thread(group.wait_demoted, old)
+    await asyncio.to_thread(group.wait_synced)
+
+
+async def replica_killed(group: RedisGroup) -> None:
+    replica = group.replicas()[0]
+    group.kill(replica)
+    await asyncio.sleep(REPLICA_DOWN_S)
+    await asyncio.to_thread(group.restart_as_replica, replica)
+    await asyncio.to_thread(group.wait_synced)
+
+
+SCENARIOS: dict[str, Callable[[RedisGroup], Awaitable[None]]] = {
+    "primary_killed": primary_killed,
+    "primary_paused": primary_paused,
+    "replica_killed": replica_killed,
+}
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@contextlib.asynccontextmanager
+async def two_services(
+    redis_url: str, root: Path, env: dict[str, str]
+) -> AsyncIterator[list[ServiceProcess]]:
+    """Two service processes on the group, started and stopped side by side (each takes
+    seconds)."""
+    made = await asyncio.gather(
+        *(
+            asyncio.to_thread(
+                functools.partial(ServiceProcess, redis_url, root / f"service-{name}.log", **env)
+            )
+            for name in "ab"
+        ),
+        return_exceptions=True,
+    )
+    services = [s for s in made if isinstance(s, ServiceProcess)]
+    try:
+        for failed in made:
+            if isinstance(failed, BaseException):
+                raise failed
+        yield services
+    finally:
+        await asyncio.gather(*(asyncio.to_thread(s.stop) for s in services))
+
+
+async def run(scenario: str, root: Path, min_replicas: int = 1) -> Figures:
+    """One scenario from a fresh group of Redis servers to its checks."""
+    started = time.monotonic()
+    group = RedisGroup(root / "redis", replicas=1, sentinels=3, min_replicas=min_replicas)
+    with group:
+        mark = time.monotonic()
+        env = SERVICE_ENV | {"REDIS_SENTINELS": group.sentinel_addresses}
+        url = group.primary_url()
+        async with (
+            two_services(url, root, env) as (a, b),
+            httpx.AsyncClient(base_url=a.url, timeout=10) as ca,
+            httpx.AsyncClient(base_url=b.url, timeout=10) as cb,
+        ):
+            figures = await _play(scenario, group, [ca, cb])
+    figures.took_s = time.monotonic() - started
+    figures.phases = {"group": mark - started} | {k: v - started for k, v in figures.phases.items()}
+    return figures
+
+
+async def _play(scenario: str, group: RedisGroup, clients: list[httpx.AsyncClient]) -> Figures:
+    figures = Figures(scenario)
+    figures.phases["services"] = time.monotonic()
+    record = Record()
+    tables = [await Tables(clients[0]).ready(k, n, o, seed=None) for k, n, o in GAMES]
+    players = [Player(clients, t, record, seed) for seed, t in enumerate(tables)]
+    followers = [f for t in tables for f in (Follower(t.id, "stream"), Follower(t.id, "long-poll"))]
+    following = [
+        asyncio.create_task(
+            stream(clients[0], f, record) if f.how == "stream" else long_poll(clients[1], f, record)
+        )
+        for f in followers
+    ]
+    for player in players:
+        player.pace_s = PACE_S
+    playing = [asyncio.create_task(p.play()) for p in players]
+    found = checks.Found()
+    try:
+        while min(p.moves for p in players) < MOVES_BEFORE and not all(t.done() for t in playing):
+            await asyncio.sleep(0.01)
+        figures.phases["fault"] = at = time.monotonic()
+        await SCENARIOS[scenario](group)
+        figures.phases["repaired"] = time.monotonic()
+        done, late = await asyncio.wait(playing, timeout=MATCH_DEADLINE_S)
+        for task in late:
+            task.cancel()
+            found.problem("a client did not finish its match in time")
+        for task in done:
+            if task.exception() is not None:
+                found.problem(f"a client failed: {task.exception()!r}")
+        figures.phases["played"] = time.monotonic()
+        await _check(found, group, clients, tables, followers, record)
+    finally:
+        for task in [*playing, *following]:
+            task.cancel()
+        for task in [*playing, *following]:
+            with contextlib.suppress(BaseException):
+                await task
+    figures.phases["checked"] = time.monotonic()
+    after = [d for d in record.acknowledged if d.last_sent >= at]
+    figures.pause_s = min(d.answered for d in after) - at if after else None
+    times = [(d.answered - d.sent) * 1000 for d in record.acknowledged]
+    figures.p50_ms, figures.p99_ms = percentile(times, 0.5), percentile(times, 0.99)
+    figures.max_ms = max(times, default=0.0)
+    figures.moves = len(record.acknowledged)
+    figures.checked, figures.lost, figures.problems = found.checked, found.lost, found.problems
+    figures.answers = dict(sorted(record.answers.items()))
+    return figures
+
+
+async def _check(
+    found: checks.Found,
+    group: RedisGroup,
+    clients: list[httpx.AsyncClient],
+    tables: list[Table],
+    followers: list[Follower],
+    record: Record,
+) -> None:
+    """Once the matches are over: the followers catch up with the last version, then every
+    check runs on the logs as the servers and the services hold them."""
+    views = [await Tables(clients[0]).view(t) for t in tables]
+    checks.check_finished(found, tables, views)
+    last = {t.id: view["version"] for t, view in zip(tables, views, strict=True)}
+    for follower in followers:
+        follower.stop_at(last[follower.table_id])
+    waits = [asyncio.create_task(f.reached.wait()) for f in followers]
+    await asyncio.wait(waits, timeout=15)
+    for task in waits:
+        task.cancel()
+    await asyncio.to_thread(group.wait_synced)
+    copies = await asyncio.to_thread(checks.raw_logs, group, tables)
+    primary = group.primary().port
+    checks.check_raw(found, primary, copies)
+    logs = await checks.check_api(found, clients, tables, copies[primary])
+    checks.check_acknowledged(found, record.acknowledged, copies[primary], logs)
+    checks.check_followers(found, followers, logs)
+    checks.check_answers(found, record)
