@@ -36,6 +36,7 @@ SLOW_MODULES = {
     "tests/e2e/test_sdk_streaming.py": "processes",
     "tests/e2e/test_sdk_socket.py": "processes",
     "tests/integration/test_clocks.py": "processes",
+    "tests/sentinel/": "processes",
     "tests/integration/test_processes.py": "processes",
     "tests/integration/test_serve.py": "processes",
     "tests/reliability/test_leaks.py": "processes",

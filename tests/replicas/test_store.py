@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from redis.asyncio import Redis
+from redis.asyncio import Connection, ConnectionPool, Redis
 
 from kronikas.adapters.event_store import RedisStores, notify_channel
 from kronikas.adapters.scripts import game_keys
@@ -53,6 +53,27 @@ async def primary(group: RedisGroup) -> AsyncIterator[Redis]:
 
 async def stores(client: Redis, replicas: int) -> RedisStores:
     return RedisStores(client, write_replicas=replicas, write_wait_ms=WAIT_MS)
+
+
+class PlainConnection(Connection):
+    """redis-py's own connection under another name: the store runs its scripts through
+    redis-py (as on TLS or a Unix socket), not on its own line."""
+
+
+@pytest.fixture(params=["own line", "redis-py"])
+async def client(group: RedisGroup, request: pytest.FixtureRequest) -> AsyncIterator[Redis]:
+    """A client of the primary whose store runs its scripts on its own line, or through
+    redis-py (an append and its WAIT in one pipeline)."""
+    url = group.primary_url()
+    if request.param == "own line":
+        made = Redis.from_url(url, socket_timeout=2)
+    else:
+        pool = ConnectionPool.from_url(url, connection_class=PlainConnection, socket_timeout=2)
+        made = Redis(connection_pool=pool)
+    try:
+        yield made
+    finally:
+        await made.aclose()
 
 
 async def until_acked(primary: Redis, game_id: str, version: int) -> None:
@@ -129,9 +150,10 @@ async def test_with_replicas_the_notice_follows_the_wait(group: RedisGroup, prim
 
 
 async def test_an_append_the_paused_replica_lacks_is_unknown_and_never_read(
-    group: RedisGroup, replica: Server, primary: Redis
+    replica: Server, primary: Redis, client: Redis
 ) -> None:
-    store = await stores(primary, 1)
+    store = await stores(client, 1)
+    assert store.scripts.on_line != (client.connection_pool.connection_class is PlainConnection)
     game_id, first, second = new_id(), record("created"), record("a move")
     pubsub = primary.pubsub()
     try:

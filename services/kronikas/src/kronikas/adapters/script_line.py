@@ -12,7 +12,10 @@ The notifier's pub/sub runs on a line of its own: what Redis pushes (a message, 
 subscription, the answer to a PING) goes to the `pushed` callback as it is parsed, with no task,
 no time-out scope and no dictionary per message, which is what redis-py's `get_message` costs.
 
-It speaks plain TCP to one server (`redis://`); TLS, Unix sockets and a cluster keep redis-py.
+It speaks plain TCP to one server (`redis://`), or to the primary Redis Sentinel names
+(adapters/sentinel.py): each connection asks the Sentinels, and when the primary moves the line
+retires its connection — the calls written to it get their replies there, new calls connect to
+the new primary. TLS, Unix sockets and a cluster keep redis-py.
 No call waits longer than the time-out, and a call that times out fails alone (`ReplyLate`): the
 calls behind it keep their own time-outs, and its reply, should it come, is read and dropped.
 Only a connection on which Redis has said nothing for `STALL` time-outs is dropped.
@@ -25,7 +28,9 @@ did, as that `WAIT`'s reply is read. A lost or
 dropped connection fails what it holds: `ReplyLost` for calls written to it (Redis may have run
 them), redis-py's `ConnectionError` for calls never written (nothing was run). A call that could
 not connect fails with `ConnectionError` or `TimeoutError` (nothing was sent). The next call
-connects again.
+connects again. A reply saying the server cannot write now (`READONLY`, `NOREPLICAS`: see
+`sentinel.not_primary`) fails its call with `Refused` (nothing was run) and retires the
+connection, so that the next call asks again where the primary is.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ import collections
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, cast
 
 import hiredis
@@ -45,6 +50,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from kronikas.adapters.acks import Acks
+from kronikas.adapters.sentinel import Address, SentinelPool, not_primary
 
 STALL = 2
 """Time-outs without a word from Redis while a call waits, after which the connection is dropped
@@ -61,6 +67,11 @@ class ReplyLate(RedisTimeoutError):
     yet; the connection stays, and the reply is dropped when it comes."""
 
 
+class Refused(RedisConnectionError):
+    """The server refused the call before running it: it is no writable primary (a replica, a
+    primary cut off from its replicas, one loading its data)."""
+
+
 def maybe_run(error: BaseException) -> bool:
     """Whether a failed call of the line may have been run by Redis all the same."""
     return isinstance(error, (ReplyLost, ReplyLate))
@@ -71,6 +82,8 @@ _MORE = object()
 PUSHES = frozenset({b"message", b"subscribe", b"unsubscribe", b"pong"})
 """The first element of what Redis pushes to a subscribed connection."""
 Pushed = Callable[[list[Any]], None]
+Locate = Callable[[], Awaitable[Address]]
+"""Where to connect, asked before each connection (the primary Sentinel names)."""
 Early = Callable[[Any], None]
 """Called with a call's reply as soon as it is read, before whoever awaits the call resumes."""
 log = logging.getLogger("kronikas.redis")
@@ -98,6 +111,9 @@ class _Wire(asyncio.Protocol):
         )
         self.transport: asyncio.Transport | None = None
         self.closed = False
+        self.retired = False
+        """Taking no new calls (the primary moved): closed once the calls written are answered."""
+        self.address: Address | None = None
         self.out: list[bytes] = []
         """Commands queued in this turn of the event loop, written together at its end."""
         self.watch: asyncio.TimerHandle | None = None
@@ -113,6 +129,9 @@ class _Wire(asyncio.Protocol):
         pending = self.pending
         self.heard_at = time.monotonic()
         while True:
+            if self.retired and not pending:  # its last call answered
+                self.fail(RedisConnectionError("the connection was retired"))
+                return
             try:
                 reply = reader.gets()
             except hiredis.ProtocolError as exc:
@@ -220,6 +239,13 @@ class _Wire(asyncio.Protocol):
         loop = asyncio.get_running_loop()
         self.watch = loop.call_later(max(0.0, next_at - now), self.check)
 
+    def retire(self) -> None:
+        """Take no new calls; close once the calls written to it have their replies."""
+        self.retired = True
+        self.line._forget(self)
+        if not self.pending:
+            self.fail(RedisConnectionError("the connection was retired"))
+
     def fail(self, error: Exception) -> None:
         """Fail every pending call and drop the connection: those written to it with
         `ReplyLost`, those not yet written (queued for this turn's write) with `error`."""
@@ -255,6 +281,7 @@ class ScriptLine:
         host: str,
         port: int,
         *,
+        locate: Locate | None = None,
         db: int = 0,
         username: str | None = None,
         password: str | None = None,
@@ -263,8 +290,10 @@ class ScriptLine:
         lost: Callable[[], None] | None = None,
     ) -> None:
         """`pushed` takes what Redis pushes once the line subscribes; `lost` is called when
-        the connection is lost."""
+        the connection is lost; `locate`, when given, names the server of each new connection
+        in place of `host` and `port`."""
         self.host, self.port, self.timeout_s = host, port, timeout_s
+        self._locate = locate
         self._pushed, self._lost = pushed, lost
         self._hello: list[tuple[Any, ...]] = []
         if password:
@@ -276,12 +305,28 @@ class ScriptLine:
 
     @classmethod
     def of(cls, redis: Any, **hooks: Any) -> ScriptLine | None:
-        """A line to the server of a redis-py client on plain TCP; None for any other client.
-        `hooks` are `pushed` and `lost`."""
+        """A line to the server of a redis-py client on plain TCP (to the primary, for a client
+        of the Sentinels' primary); None for any other client. `hooks` are `pushed` and
+        `lost`."""
         if not isinstance(redis, Redis):
             return None
         pool = redis.connection_pool
         kwargs = pool.connection_kwargs
+        if isinstance(pool, SentinelPool):
+            if pool.connection_class.__name__ != "PackedSentinelConnection":
+                return None  # TLS
+            line = cls(
+                "",
+                0,
+                locate=pool.primary.locate,
+                db=int(kwargs.get("db", 0) or 0),
+                username=kwargs.get("username"),
+                password=kwargs.get("password"),
+                timeout_s=float(kwargs.get("socket_timeout") or 2.0),
+                **hooks,
+            )
+            pool.primary.follow(line)
+            return line
         if pool.connection_class.__name__ not in ("Connection", "PackedConnection"):
             return None  # TLS or a Unix socket
         return cls(
@@ -328,7 +373,13 @@ class ScriptLine:
             reply = await future
         if isinstance(reply, ResponseError):
             text = str(reply)
-            raise NoScriptError(text) if text.startswith("NOSCRIPT") else reply
+            if text.startswith("NOSCRIPT"):
+                raise NoScriptError(text)
+            if not_primary(text):
+                if not wire.retired:
+                    wire.retire()  # the next call asks again where the primary is
+                raise Refused(f"Redis refused the call, which was not run: {text}") from reply
+            raise reply
         return reply
 
     async def wire(self) -> _Wire:
@@ -348,6 +399,16 @@ class ScriptLine:
             raise RedisConnectionError("Connection to Redis lost")
         wire.transport.write(hiredis.pack_command(command))
         return wire.heard_at
+
+    def moved(self, address: Address) -> None:
+        """The primary moved to `address` (a Sentinel said so): retire a connection elsewhere;
+        with none, say the line is lost all the same (whoever waits to connect again may now)."""
+        wire = self._wire
+        if wire is None:
+            if self._lost is not None:
+                self._lost()
+        elif wire.address is not None and wire.address != address:
+            wire.retire()
 
     def drop(self, error: Exception) -> None:
         """Drop the connection (a stalled subscription), failing what waits on it."""
@@ -375,13 +436,17 @@ class ScriptLine:
             loop = asyncio.get_running_loop()
             try:
                 async with asyncio.timeout(self.timeout_s):
+                    host, port = (
+                        (self.host, self.port) if self._locate is None else await self._locate()
+                    )
                     _, wire = await loop.create_connection(
-                        lambda: _Wire(self, self._pushed, self.timeout_s), self.host, self.port
+                        lambda: _Wire(self, self._pushed, self.timeout_s), host, port
                     )
             except TimeoutError as exc:
                 raise RedisTimeoutError("Timeout connecting to Redis") from exc
             except OSError as exc:
                 raise RedisConnectionError(f"Error connecting to Redis: {exc}") from exc
+            wire.address = (host, port)
             self._wire = wire
             try:
                 for command in self._hello:

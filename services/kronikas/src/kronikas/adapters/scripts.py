@@ -104,6 +104,8 @@ class Scripts:
         """On a cluster the lobby's keys and a table's are on different slots: no one script."""
         self._line = ScriptLine.of(redis)
         """The scripts' own line; None where they go through redis-py."""
+        if replicas and self._line is not None and wait_ms >= self._line.timeout_s * 1000:
+            log.warning("WRITE_WAIT_MS is not below REDIS_TIMEOUT_MS: calls behind a WAIT time out")
         self._line_scripts: dict[str, LineScript] = {}
         """Each script as the line runs it, by its SHA1."""
 

@@ -1,0 +1,140 @@
+"""The service finds its primary through Sentinel (`REDIS_SENTINELS`, no server in `REDIS_URL`)
+and follows it across a failover without a restart: a graceful one (`SENTINEL FAILOVER`) and a
+primary killed (SIGKILL). Moves made meanwhile are answered honestly (2xx, 409/412, 503 — never a
+500), later moves are applied on the new primary, and a follower of the table is given every
+later version once, in order, with no gap."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from kronikas import metrics
+from kronikas.api.app import create_app
+from tests.api.tables import Tables
+from tests.apps import ENGINES, TEST_HOST, settings
+from tests.conftest import serving
+from tests.redis_group import RedisGroup, can_start
+from tests.sentinel.helpers import (
+    Follower,
+    Moves,
+    graceful_failover,
+    in_thread,
+    keep_moving,
+    long_poll,
+    moved_once,
+    running,
+    stream,
+    version_of,
+)
+
+IN_FLIGHT = 3
+"""Tables played at once while the primary moves."""
+
+
+@pytest.fixture
+def group(tmp_path: Path) -> Iterator[RedisGroup]:
+    if reason := can_start(tmp_path):
+        pytest.skip(reason)
+    with RedisGroup(tmp_path / "redis", replicas=1, sentinels=3) as group:
+        yield group
+
+
+def sentinels(group: RedisGroup) -> tuple[tuple[str, int], ...]:
+    return tuple(("127.0.0.1", s.port) for s in group.sentinels)
+
+
+@contextlib.asynccontextmanager
+async def tasks(*coroutines: object) -> AsyncIterator[list[asyncio.Task[None]]]:
+    running = [asyncio.ensure_future(c) for c in coroutines]  # type: ignore[arg-type]
+    try:
+        yield running
+    finally:
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
+
+
+async def test_an_app_follows_a_graceful_failover(
+    group: RedisGroup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    switches: list[int] = []
+    monkeypatch.setattr(metrics, "primary_switch", lambda: switches.append(1))
+    app = create_app(
+        settings("", redis_sentinels=sentinels(group), redis_timeout_s=1.0), games=ENGINES
+    )
+    rng = random.Random(42)
+    moves = Moves()
+    async with (
+        running(app),
+        httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url=f"http://{TEST_HOST}", timeout=30
+        ) as http,
+    ):
+        tables = Tables(http)
+        played = [await tables.ready("cheat", 2, {"rounds": 20}, seed=i) for i in range(IN_FLIGHT)]
+        watched = played[0]
+        for _ in range(5):
+            await moved_once(http, watched, rng, moves, within=5)
+        follower = Follower(await version_of(http, watched))
+        old = group.primary()
+        async with tasks(
+            long_poll(http, watched, follower),
+            *(keep_moving(http, t, random.Random(i), moves) for i, t in enumerate(played)),
+        ):
+            await asyncio.sleep(0.3)
+            new = await in_thread(graceful_failover, group)
+            assert new.port != old.port
+            for _ in range(5):
+                await moved_once(http, watched, rng, moves, within=15)
+            await asyncio.sleep(0.3)
+        final = await version_of(http, watched)
+        await follower_reaches(http, watched, follower, final)
+    assert moves.dishonest() == {}, moves.answers
+    assert follower.gapless(), follower.seen
+    assert await in_thread(new.role) == b"master"
+    assert switches == [1]  # counted once, though both lines and the pool moved
+
+
+async def follower_reaches(http: object, table: object, follower: Follower, version: int) -> None:
+    """The follower, still following, is given up to `version`."""
+    async with tasks(long_poll(http, table, follower)):  # type: ignore[arg-type]
+        await follower.reached(version)
+
+
+async def test_a_process_follows_its_primary_killed(group: RedisGroup, tmp_path: Path) -> None:
+    rng = random.Random(7)
+    moves = Moves()
+    with serving("", tmp_path / "service.log", REDIS_SENTINELS=group.sentinel_addresses) as s:
+        pid = s.process.pid
+        async with httpx.AsyncClient(base_url=s.url, timeout=30) as http:
+            tables = Tables(http)
+            played = [
+                await tables.ready("thirty_one", 3, {"lives": 10}, seed=i) for i in range(IN_FLIGHT)
+            ]
+            watched = played[0]
+            for _ in range(5):
+                await moved_once(http, watched, rng, moves, within=5)
+            follower = Follower(await version_of(http, watched))
+            async with tasks(
+                stream(s.url, watched, follower),
+                *(keep_moving(http, t, random.Random(i), moves) for i, t in enumerate(played)),
+            ):
+                await follower.reached(await version_of(http, watched))
+                old = group.primary()
+                group.kill(old)
+                new = await in_thread(group.wait_for_new_primary, old)
+                for _ in range(5):
+                    await moved_once(http, watched, rng, moves, within=15)
+                final = await version_of(http, watched)
+                await follower.reached(final)
+            assert s.process.poll() is None and s.process.pid == pid  # no restart
+    assert moves.dishonest() == {}, moves.answers
+    assert follower.gapless(), follower.seen
+    assert new.role() == b"master"
