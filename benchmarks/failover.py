@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import statistics
 import sys
 import tempfile
@@ -39,13 +40,17 @@ async def main(runs: int, scenarios: list[str]) -> int:
     results: dict[str, list[Figures]] = {name: [] for name in scenarios}
     for i in range(runs):
         for name in scenarios:
-            with tempfile.TemporaryDirectory(prefix=f"failover-{name}-") as root:
-                figures = await run(name, Path(root))
+            root = Path(tempfile.mkdtemp(prefix=f"failover-{name}-"))
+            figures = await run(name, root)
             results[name].append(figures)
             print(f"run {i + 1}: {figures.line()}", flush=True)
             print(f"  answers: {figures.answers}", flush=True)
             for problem in figures.problems:
                 print(f"  PROBLEM: {problem}", flush=True)
+            if figures.problems:  # the services' and the servers' logs, to read
+                print(f"  logs kept in {root}", flush=True)
+            else:
+                shutil.rmtree(root, ignore_errors=True)
     print()
     for name, runs_of in results.items():
         print(summary(name, runs_of))

@@ -30,8 +30,9 @@ class Acknowledged:
     seat: int
     key: str
     answer: dict[str, Any]
-    sent: float
-    """When its first attempt was sent (`time.monotonic()`)."""
+    began: float
+    """When its player began the turn: the first read of the views it was decided on
+    (`time.monotonic()`)."""
     last_sent: float
     """When the attempt that was answered 200 was sent."""
     answered: float
@@ -42,6 +43,10 @@ class Record:
     """Every answer the clients of one scenario were given, and the moves acknowledged."""
 
     acknowledged: list[Acknowledged] = field(default_factory=list)
+    in_flight: int = 0
+    """Moves sent and not answered yet, now."""
+    attempts: list[tuple[float, float, str]] = field(default_factory=list)
+    """Each attempt at a move: when sent, when answered, its outcome."""
     answers: dict[str, int] = field(default_factory=dict)
     """`<method> <status> <code>` (or `<method> timeout`, `<method> dropped`) → how many."""
 
@@ -79,6 +84,7 @@ class Player:
         self.turns = itertools.cycle(range(len(clients)))
         self.pace_s = 0.0
         self.moves = 0
+        self.began = 0.0
 
     def http(self) -> httpx.AsyncClient:
         return self.clients[next(self.turns)]
@@ -107,30 +113,36 @@ class Player:
         key = secrets.token_hex(8)
         headers = auth(self.table.players[seat]) | {"Idempotency-Key": key}
         url = f"/v1/games/{self.table.id}/commands"
-        sent = time.monotonic()
         while True:
             last_sent = time.monotonic()
+            self.record.in_flight += 1
+            said = "dropped"
             try:
                 r = await self.http().post(url, json=command, headers=headers)
             except httpx.TimeoutException:
-                self.record.note("POST", "timeout")
+                said = "timeout"
             except httpx.TransportError:
-                self.record.note("POST", "dropped")
+                pass
             else:
-                self.record.note("POST", outcome(r))
+                said = outcome(r)
                 if r.status_code < 500:
                     if r.status_code == 200:
                         done = Acknowledged(
-                            self.table, seat, key, r.json(), sent, last_sent, time.monotonic()
+                            self.table, seat, key, r.json(), self.began, last_sent, time.monotonic()
                         )
                         self.record.acknowledged.append(done)
                     return r
+            finally:
+                self.record.in_flight -= 1
+                self.record.note("POST", said)
+                self.record.attempts.append((last_sent, time.monotonic(), said))
             await asyncio.sleep(RETRY_PAUSE_S)
 
     async def play(self, limit: int = 5000) -> None:
         """Legal moves from the views alone, as `Tables.play_to_end` makes them, to the end."""
         base = f"/v1/games/{self.table.id}"
         while self.moves < limit:
+            self.began = time.monotonic()
             spectator = await self.get(base)
             if spectator["status"] == "finished":
                 return

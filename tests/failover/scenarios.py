@@ -62,9 +62,12 @@ class Figures:
     """From the fault to the first move acknowledged on an attempt sent after it."""
     p50_ms: float = 0.0
     p99_ms: float = 0.0
-    """A move's time, from its first attempt to its 200, over every move of the run."""
+    """A move's time, from its player's first read of the table for it to its 200 (reads,
+    refused candidates and retries included), over every move of the run."""
     max_ms: float = 0.0
     moves: int = 0
+    in_flight: dict[str, int] = field(default_factory=dict)
+    """What the moves in flight when the fault struck were answered."""
     checked: int = 0
     lost: int = 0
     answers: dict[str, int] = field(default_factory=dict)
@@ -79,7 +82,8 @@ class Figures:
         return (
             f"{self.scenario}: write pause {pause}, move p50 {self.p50_ms:.0f} ms "
             f"p99 {self.p99_ms:.0f} ms max {self.max_ms:.0f} ms, {self.moves} moves, "
-            f"acknowledged checked {self.checked} lost {self.lost}, {self.took_s:.1f} s"
+            f"acknowledged checked {self.checked} lost {self.lost}, in flight at the fault "
+            f"{self.in_flight}, {self.took_s:.1f} s"
         )
 
 
@@ -156,7 +160,7 @@ async def run(scenario: str, root: Path, min_replicas: int = 1) -> Figures:
     with group:
         mark = time.monotonic()
         env = SERVICE_ENV | {"REDIS_SENTINELS": group.sentinel_addresses}
-        url = group.primary_url()
+        url = "redis:///0"  # the Sentinels name the server
         async with (
             two_services(url, root, env) as (a, b),
             httpx.AsyncClient(base_url=a.url, timeout=10) as ca,
@@ -188,6 +192,7 @@ async def _play(scenario: str, group: RedisGroup, clients: list[httpx.AsyncClien
     try:
         while min(p.moves for p in players) < MOVES_BEFORE and not all(t.done() for t in playing):
             await asyncio.sleep(0.01)
+        await _moves_in_flight(record)
         figures.phases["fault"] = at = time.monotonic()
         await SCENARIOS[scenario](group)
         figures.phases["repaired"] = time.monotonic()
@@ -211,13 +216,23 @@ async def _play(scenario: str, group: RedisGroup, clients: list[httpx.AsyncClien
     figures.phases["checked"] = time.monotonic()
     after = [d for d in record.acknowledged if d.last_sent >= at]
     figures.pause_s = min(d.answered for d in after) - at if after else None
-    times = [(d.answered - d.sent) * 1000 for d in record.acknowledged]
+    times = [(d.answered - d.began) * 1000 for d in record.acknowledged]
     figures.p50_ms, figures.p99_ms = percentile(times, 0.5), percentile(times, 0.99)
     figures.max_ms = max(times, default=0.0)
     figures.moves = len(record.acknowledged)
+    for sent, answered, said in record.attempts:
+        if sent <= at <= answered:
+            figures.in_flight[said] = figures.in_flight.get(said, 0) + 1
     figures.checked, figures.lost, figures.problems = found.checked, found.lost, found.problems
     figures.answers = dict(sorted(record.answers.items()))
     return figures
+
+
+async def _moves_in_flight(record: Record, n: int = 2, timeout: float = 2.0) -> None:
+    """Until `n` moves are on their way (so that the fault strikes some in flight), or a while."""
+    deadline = time.monotonic() + timeout
+    while record.in_flight < n and time.monotonic() < deadline:
+        await asyncio.sleep(0.0005)
 
 
 async def _check(
