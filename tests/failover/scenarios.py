@@ -50,7 +50,9 @@ failover; then they play on at full speed."""
 REPLICA_DOWN_S = 2.0
 MATCH_DEADLINE_S = 45.0
 """How long the matches may take in all; beyond it the clients are stopped and it is a problem."""
-SERVICE_ENV = {"WRITE_REPLICAS": "1", "WRITE_WAIT_MS": "1000", "REDIS_TIMEOUT_MS": "1000"}
+SERVICE_ENV = {"WRITE_REPLICAS": "1", "WRITE_WAIT_MS": "500", "REDIS_TIMEOUT_MS": "1000"}
+"""A replica's confirmation waited for below the store's time-out (calls queue behind a WAIT),
+both short so that a failover is answered within seconds."""
 
 
 @dataclass
@@ -88,6 +90,8 @@ class Figures:
 
 
 async def primary_killed(group: RedisGroup) -> None:
+    """SIGKILL; the killed server is started again as a replica once Sentinel has promoted the
+    other (with `min-replicas-to-write 1` the new primary takes writes only then)."""
     old = group.primary()
     group.kill(old)
     await asyncio.to_thread(group.wait_for_new_primary, old)
@@ -96,6 +100,10 @@ async def primary_killed(group: RedisGroup) -> None:
 
 
 async def primary_paused(group: RedisGroup) -> None:
+    """SIGSTOP until Sentinel has promoted the replica, then SIGCONT. The old primary comes back
+    a primary without replicas (so it refuses writes), and the new one has none until a
+    Sentinel demotes the old one — which Redis 6.2's Sentinel does only once it has answered
+    for 8 s (`SENTINEL_PUBLISH_PERIOD * 4`), then at its next INFO: writes pause ~10 s more."""
     old = group.primary()
     old.pause()
     try:
@@ -107,6 +115,8 @@ async def primary_paused(group: RedisGroup) -> None:
 
 
 async def replica_killed(group: RedisGroup) -> None:
+    """SIGKILL to the replica, started again `REPLICA_DOWN_S` later: meanwhile the primary
+    refuses writes (it counts a replica gone the moment its connection closes)."""
     replica = group.replicas()[0]
     group.kill(replica)
     await asyncio.sleep(REPLICA_DOWN_S)
