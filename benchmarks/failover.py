@@ -6,7 +6,7 @@ move's p50/p99/max across the failover (first attempt to 200, the client's retri
 the acknowledged commands checked against the logs and how many of them were lost (must be 0),
 and what the requests were answered. Exits 1 when a check found a problem.
 
-    uv run python -m benchmarks.failover [--runs 3] [--scenario primary_killed ...]
+    uv run python -m benchmarks.failover [--runs 3] [--scenario primary_killed ...] [--replicas 2]
 """
 
 from __future__ import annotations
@@ -36,12 +36,12 @@ def summary(name: str, runs: list[Figures]) -> str:
     )
 
 
-async def main(runs: int, scenarios: list[str]) -> int:
+async def main(runs: int, scenarios: list[str], replicas: int) -> int:
     results: dict[str, list[Figures]] = {name: [] for name in scenarios}
     for i in range(runs):
         for name in scenarios:
             root = Path(tempfile.mkdtemp(prefix=f"failover-{name}-"))
-            figures = await run(name, root)
+            figures = await run(name, root, replicas)
             results[name].append(figures)
             print(f"run {i + 1}: {figures.line()}", flush=True)
             print(f"  answers: {figures.answers}", flush=True)
@@ -61,8 +61,16 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--scenario", action="append", choices=list(SCENARIOS))
+    parser.add_argument(
+        "--replicas",
+        type=int,
+        default=1,
+        help="replicas in the group (the tests' 1; with 2, as docker-compose's profile, a new "
+        "primary has a replica at once)",
+    )
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as probe:
         if why := can_start(Path(probe)):
             sys.exit(f"cannot run: {why}")
-    sys.exit(asyncio.run(main(arguments.runs, arguments.scenario or list(SCENARIOS))))
+    chosen = arguments.scenario or list(SCENARIOS)
+    sys.exit(asyncio.run(main(arguments.runs, chosen, arguments.replicas)))

@@ -178,7 +178,13 @@ def check_followers(
         versions = [e["version"] for e in follower.seen]
         where = f"{follower.table_id} {follower.how}"
         if versions != list(range(1, len(versions) + 1)):
-            found.problem(f"{where}: shown versions out of order or twice: {versions}")
+            at = next(i for i, v in enumerate(versions) if v != i + 1)
+            found.problem(
+                f"{where}: shown versions out of order or twice: … {versions[max(0, at - 3) : at]}"
+                f" then {versions[at : at + 6]} … (at the {at + 1}th event, on its "
+                f"{'stream' if follower.how == 'stream' else 'poll'} #{follower.connections[at]}"
+                f" of {follower.opened}; the one before on #{follower.connections[at - 1]})"
+            )
         gone = [e for e in follower.seen if e["version"] > len(log) or log[e["version"] - 1] != e]
         if gone:
             found.problem(f"{where}: shown {len(gone)} event(s) the log does not hold: {gone[:2]}")

@@ -25,6 +25,9 @@ class Follower:
     how: str
     """`stream` or `long-poll`."""
     seen: list[dict[str, Any]] = field(default_factory=list)
+    connections: list[int] = field(default_factory=list)
+    """For each event seen, which of the follower's streams (or polls) showed it: 1, 2, …"""
+    opened: int = 0
     reached: asyncio.Event = field(default_factory=asyncio.Event)
     until: int | None = None
     """The version it is to reach before it stops (the table's last, once its match is over)."""
@@ -35,6 +38,7 @@ class Follower:
 
     def shown(self, event: dict[str, Any]) -> None:
         self.seen.append(event)
+        self.connections.append(self.opened)
         if self.until is not None and self.last >= self.until:
             self.reached.set()
 
@@ -51,6 +55,7 @@ async def stream(http: httpx.AsyncClient, follower: Follower, record: Record) ->
         headers = {"Last-Event-ID": str(follower.last)} if follower.seen else {}
         try:
             async with http.stream("GET", url, headers=headers, timeout=None) as r:
+                follower.opened += 1
                 record.note("STREAM", outcome(r))
                 if r.status_code == 200:
                     await _frames(r, follower)
@@ -79,6 +84,7 @@ async def long_poll(http: httpx.AsyncClient, follower: Follower, record: Record)
     url = f"/v1/games/{follower.table_id}/events"
     while not follower.reached.is_set():
         try:
+            follower.opened += 1
             r = await http.get(
                 url, params={"after": follower.last, "wait": POLL_WAIT_S}, timeout=15
             )

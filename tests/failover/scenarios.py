@@ -163,10 +163,11 @@ async def two_services(
         await asyncio.gather(*(asyncio.to_thread(s.stop) for s in services))
 
 
-async def run(scenario: str, root: Path, min_replicas: int = 1) -> Figures:
-    """One scenario from a fresh group of Redis servers to its checks."""
+async def run(scenario: str, root: Path, replicas: int = 1, min_replicas: int = 1) -> Figures:
+    """One scenario from a fresh group of Redis servers to its checks (the tests' group: one
+    replica, `min-replicas-to-write 1`; the bench may ask for another)."""
     started = time.monotonic()
-    group = RedisGroup(root / "redis", replicas=1, sentinels=3, min_replicas=min_replicas)
+    group = RedisGroup(root / "redis", replicas=replicas, sentinels=3, min_replicas=min_replicas)
     with group:
         mark = time.monotonic()
         env = SERVICE_ENV | {"REDIS_SENTINELS": group.sentinel_addresses}
