@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -34,7 +35,7 @@ from tests.sentinel.helpers import (
     version_of,
 )
 
-IN_FLIGHT = 3
+IN_FLIGHT = 4
 """Tables played at once while the primary moves."""
 
 
@@ -89,9 +90,12 @@ async def test_an_app_follows_a_graceful_failover(
             *(keep_moving(http, t, random.Random(i), moves) for i, t in enumerate(played)),
         ):
             await asyncio.sleep(0.3)
+            asked = time.monotonic()
             new = await in_thread(graceful_failover, group)
             assert new.port != old.port
-            for _ in range(5):
+            await moved_once(http, watched, rng, moves, within=15)
+            paused = time.monotonic() - asked
+            for _ in range(4):
                 await moved_once(http, watched, rng, moves, within=15)
             await asyncio.sleep(0.3)
         final = await version_of(http, watched)
@@ -100,6 +104,7 @@ async def test_an_app_follows_a_graceful_failover(
     assert follower.gapless(), follower.seen
     assert await in_thread(new.role) == b"master"
     assert switches == [1]  # counted once, though both lines and the pool moved
+    print(f"\ngraceful failover: a move applied {paused:.2f} s after SENTINEL FAILOVER;", moves)
 
 
 async def follower_reaches(http: object, table: object, follower: Follower, version: int) -> None:
@@ -129,8 +134,11 @@ async def test_a_process_follows_its_primary_killed(group: RedisGroup, tmp_path:
                 await follower.reached(await version_of(http, watched))
                 old = group.primary()
                 group.kill(old)
+                killed = time.monotonic()
+                await moved_once(http, watched, rng, moves, within=20)
+                paused = time.monotonic() - killed
                 new = await in_thread(group.wait_for_new_primary, old)
-                for _ in range(5):
+                for _ in range(4):
                     await moved_once(http, watched, rng, moves, within=15)
                 final = await version_of(http, watched)
                 await follower.reached(final)
@@ -138,3 +146,4 @@ async def test_a_process_follows_its_primary_killed(group: RedisGroup, tmp_path:
     assert moves.dishonest() == {}, moves.answers
     assert follower.gapless(), follower.seen
     assert new.role() == b"master"
+    print(f"\nprimary killed: a move applied {paused:.2f} s after the SIGKILL;", moves)

@@ -129,15 +129,14 @@ class _Wire(asyncio.Protocol):
         pending = self.pending
         self.heard_at = time.monotonic()
         while True:
-            if self.retired and not pending:  # its last call answered
-                self.fail(RedisConnectionError("the connection was retired"))
-                return
             try:
                 reply = reader.gets()
             except hiredis.ProtocolError as exc:
                 self.fail(RedisConnectionError(f"Redis sent what is not RESP: {exc}"))
                 return
             if reply is _MORE:
+                if self.retired and not pending:  # its last call answered
+                    self.fail(RedisConnectionError("the connection was retired"))
                 return
             if self.pushed is not None and type(reply) is list and reply and reply[0] in PUSHES:
                 self.pushed(reply)

@@ -156,9 +156,10 @@ class Scripts:
         early: Early | None = None,
         meanwhile: Callable[[], None] | None = None,
     ) -> tuple[Any, int]:
-        """`call`, followed by `WAIT` on the same connection: the reply, and how many replicas
-        confirmed it. `early` sees the reply once `replicas` did, before the caller resumes (on
-        the line, as the `WAIT`'s reply is read); through redis-py the two go in one pipeline."""
+        """A script run once (as `Scripts.call` runs it), followed by `WAIT` on the same
+        connection: the reply, and how many replicas confirmed it. `early` sees the reply once
+        `replicas` did, before the caller resumes (on the line, as the `WAIT`'s reply is read);
+        through redis-py the two go in one pipeline."""
         if self._line is not None:
             known = self._line_scripts[script.sha]
             return await acks.evalsha_acked(

@@ -99,16 +99,17 @@ class Primary:
         answer naming a primary they do not think down; `MasterNotFoundError` (a
         `ConnectionError`: nothing was sent) when none does."""
         self.listen()
-        address, epoch = await self._ask()
-        if epoch < self.epoch and self.address is not None:
+        address, epoch, unanimous = await self._ask()
+        if epoch < self.epoch and self.address is not None and not unanimous:
             return self.address  # a Sentinel that has not heard of the last failover yet
         self.epoch = epoch
         self.moved(address)
         return address
 
-    async def _ask(self) -> tuple[Address, int]:
-        """The Sentinels' newest answer: each is asked at once; once one has answered, the
-        others have a moment more."""
+    async def _ask(self) -> tuple[Address, int, bool]:
+        """The Sentinels' newest answer, its epoch, and whether every Sentinel gave it (then it
+        is followed whatever its epoch: Sentinels reset by hand start again from 0). Each is
+        asked at once; once one has answered, the others have a moment more."""
         asks = [
             asyncio.ensure_future(client.sentinel_master(self.master))
             for client in self.sentinel.sentinels
@@ -146,7 +147,8 @@ class Primary:
             said = "; ".join(errors) if errors else "none names a primary that is up"
             raise MasterNotFoundError(f"No primary found for {self.master!r}: {said}")
         epoch, address = max(found)
-        return address, epoch
+        unanimous = len(found) == len(asks) and all(a == address for _, a in found)
+        return address, epoch, unanimous
 
     def moved(self, address: Address) -> None:
         """The primary is at `address`: when that is news, count a switch and tell the
@@ -202,9 +204,11 @@ class Primary:
                 said = message["data"]
                 fields = (said.decode() if isinstance(said, bytes) else str(said)).split()
                 if len(fields) == 5 and fields[0] == self.master and fields[4].isdigit():
-                    # The failover raised the epoch: older answers are not followed back.
-                    self.epoch += 1
-                    self.moved((fields[3], int(fields[4])))
+                    address = (fields[3], int(fields[4]))
+                    if address != self.address:
+                        # The failover raised the epoch: older answers are not followed back.
+                        self.epoch += 1
+                        self.moved(address)
                     with contextlib.suppress(RedisConnectionError, RedisTimeoutError):
                         await self.locate()  # learn the new epoch itself
         finally:
