@@ -21,7 +21,7 @@ from kronikas.api.app import create_app
 from tests.api.tables import Tables
 from tests.apps import ENGINES, TEST_HOST, settings
 from tests.conftest import serving
-from tests.redis_group import RedisGroup, can_start
+from tests.redis_group import MASTER, RedisGroup, ask, can_start
 from tests.sentinel.helpers import (
     Follower,
     Moves,
@@ -35,7 +35,7 @@ from tests.sentinel.helpers import (
     version_of,
 )
 
-IN_FLIGHT = 4
+IN_FLIGHT = 6
 """Tables played at once while the primary moves."""
 
 
@@ -147,3 +147,37 @@ async def test_a_process_follows_its_primary_killed(group: RedisGroup, tmp_path:
     assert follower.gapless(), follower.seen
     assert new.role() == b"master"
     print(f"\nprimary killed: a move applied {paused:.2f} s after the SIGKILL;", moves)
+
+
+async def test_the_servers_password_and_database_come_from_redis_url(group: RedisGroup) -> None:
+    for server in group.servers:
+        assert ask(server.port, "config", "set", "masterauth", "s3cret") == b"OK"
+        assert ask(server.port, "config", "set", "requirepass", "s3cret") == b"OK"
+    for sentinel in group.sentinels:
+        said = ask(sentinel.port, "sentinel", "set", MASTER, "auth-pass", "s3cret")
+        assert said == b"OK", said
+    app = create_app(
+        settings("redis://:s3cret@/3", redis_sentinels=sentinels(group)), games=ENGINES
+    )
+    rng = random.Random(3)
+    moves = Moves()
+    async with (
+        running(app),
+        httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url=f"http://{TEST_HOST}", timeout=30
+        ) as http,
+    ):
+        table = await Tables(http).ready("cheat", 2, {"rounds": 20}, seed=3)
+        await moved_once(http, table, rng, moves, within=5)
+        old = group.primary()
+        said = ask(group.sentinels[0].port, "sentinel", "failover", MASTER)
+        assert said == b"OK", said
+        for _ in range(300):  # (the group's own wait asks the servers, without the password)
+            if (await in_thread(group.primary)).port != old.port:
+                break
+            await asyncio.sleep(0.05)
+        assert group.primary().port != old.port
+        await moved_once(http, table, rng, moves, within=15)
+    keys = ask(group.primary().port, "-a", "s3cret", "-n", "3", "--no-auth-warning", "dbsize")
+    assert int(keys) > 0  # the tables are in database 3
+    assert moves.dishonest() == {}, moves.answers

@@ -4,16 +4,20 @@
 
 from __future__ import annotations
 
+import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from litestar import Litestar
 
+from kronikas.adapters.embedded_redis import free_port, redis_binary
 from kronikas.api.app import create_app
 from tests.api.tables import Tables
 from tests.apps import ENGINES, TEST_HOST, settings
-from tests.redis_group import RedisGroup, ask, can_start
+from tests.redis_group import MASTER, RedisGroup, ask, can_start
 from tests.sentinel.helpers import running
 
 
@@ -25,12 +29,10 @@ def group(tmp_path: Path) -> Iterator[RedisGroup]:
         yield group
 
 
-def client(url: str) -> tuple[object, httpx.AsyncClient]:
-    app = create_app(settings(url), games=ENGINES)
-    http = httpx.AsyncClient(
+def client_of(app: Litestar) -> httpx.AsyncClient:
+    return httpx.AsyncClient(
         transport=httpx.ASGITransport(app=app), base_url=f"http://{TEST_HOST}", timeout=30
     )
-    return app, http
 
 
 async def test_a_replica_refuses_and_the_service_says_unavailable(group: RedisGroup) -> None:
@@ -74,3 +76,39 @@ async def test_a_primary_short_of_replicas_refuses_moves(group: RedisGroup) -> N
 
 def auth(table: object, seat: int) -> dict[str, str]:
     return {"Authorization": f"Bearer {table.players[seat]}"}  # type: ignore[attr-defined]
+
+
+async def test_sentinels_with_a_password_are_asked_with_it(tmp_path: Path) -> None:
+    if reason := can_start(tmp_path):
+        pytest.skip(reason)
+    with RedisGroup(tmp_path / "redis", replicas=1, sentinels=0) as group:
+        port = free_port()
+        (tmp_path / "sentinel.conf").write_text(
+            f"port {port}\nbind 127.0.0.1\ndir {tmp_path}\nrequirepass sentinel-secret\n"
+            f"sentinel monitor {MASTER} 127.0.0.1 {group.primary().port} 1\n"
+        )
+        process = subprocess.Popen(
+            [redis_binary(), str(tmp_path / "sentinel.conf"), "--sentinel"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            for _ in range(100):
+                if ask(port, "-a", "sentinel-secret", "--no-auth-warning", "ping") == b"PONG":
+                    break
+                time.sleep(0.05)
+            for password, status in (("wrong", 503), ("sentinel-secret", 201)):
+                app = create_app(
+                    settings(
+                        "",
+                        redis_sentinels=(("127.0.0.1", port),),
+                        redis_sentinel_password=password,
+                    ),
+                    games=ENGINES,
+                )
+                async with running(app), client_of(app) as http:
+                    r = await http.post("/v1/games", json={"kind": "cheat"})
+                    assert r.status_code == status, r.text
+        finally:
+            process.kill()
+            process.wait()

@@ -29,14 +29,16 @@ dropped connection fails what it holds: `ReplyLost` for calls written to it (Red
 them), redis-py's `ConnectionError` for calls never written (nothing was run). A call that could
 not connect fails with `ConnectionError` or `TimeoutError` (nothing was sent). The next call
 connects again. A reply saying the server cannot write now (`READONLY`, `NOREPLICAS`: see
-`sentinel.not_primary`) fails its call with `Refused` (nothing was run) and retires the
-connection, so that the next call asks again where the primary is.
+`sentinel.not_primary`) fails its call with `Refused` (nothing was run, `error_of`): a replica's
+retires the connection, so that the next call asks again where the primary is; a primary's
+(short of replicas) has the line ask the Sentinels in the background.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import hashlib
 import logging
 import time
@@ -50,8 +52,10 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from kronikas.adapters.acks import Acks
-from kronikas.adapters.sentinel import Address, SentinelPool, not_primary
+from kronikas.adapters.sentinel import Address, SentinelPool, a_replica, not_primary
 
+RECHECK_S = 1.0
+"""How often at most a line asks the Sentinels again while its primary refuses writes."""
 STALL = 2
 """Time-outs without a word from Redis while a call waits, after which the connection is dropped
 (a dead peer, a server that stopped answering): calls behind a stuck one would all time out."""
@@ -272,6 +276,26 @@ class _Wire(asyncio.Protocol):
             self.transport.abort()
 
 
+def error_of(wire: _Wire, reply: ResponseError) -> Exception:
+    """What a call answered with an error reply raises: `NoScriptError` (load it, call again),
+    `Refused` when the server cannot write now (nothing was run) — a replica's connection is
+    retired, so that the next call asks where the primary is; for a primary short of replicas
+    the line asks in the background (once a second at most), and moves if it moved — else the
+    reply itself."""
+    text = str(reply)
+    if text.startswith("NOSCRIPT"):
+        return NoScriptError(text)
+    if not_primary(text):
+        if not a_replica(text):
+            wire.line.recheck()
+        elif not wire.retired:
+            wire.retire()
+        refused = Refused(f"Redis refused the call, which was not run: {text}")
+        refused.__cause__ = reply
+        return refused
+    return reply
+
+
 class ScriptLine:
     """`EVALSHA` (and any command) on one pipelined connection to one Redis server."""
 
@@ -293,6 +317,10 @@ class ScriptLine:
         in place of `host` and `port`."""
         self.host, self.port, self.timeout_s = host, port, timeout_s
         self._locate = locate
+        self._checked_at = -RECHECK_S
+        self._moves = 0
+        """How often the primary moved (`moved`): a connection opened across a move is not kept."""
+        self._rechecking: asyncio.Task[None] | None = None
         self._pushed, self._lost = pushed, lost
         self._hello: list[tuple[Any, ...]] = []
         if password:
@@ -371,14 +399,7 @@ class ScriptLine:
         finally:
             reply = await future
         if isinstance(reply, ResponseError):
-            text = str(reply)
-            if text.startswith("NOSCRIPT"):
-                raise NoScriptError(text)
-            if not_primary(text):
-                if not wire.retired:
-                    wire.retire()  # the next call asks again where the primary is
-                raise Refused(f"Redis refused the call, which was not run: {text}") from reply
-            raise reply
+            raise error_of(wire, reply)
         return reply
 
     async def wire(self) -> _Wire:
@@ -399,9 +420,24 @@ class ScriptLine:
         wire.transport.write(hiredis.pack_command(command))
         return wire.heard_at
 
+    def recheck(self) -> None:
+        """Ask the Sentinels where the primary is, in the background, once a `RECHECK_S` at
+        most: a move is followed as a `+switch-master` is (`moved`)."""
+        loop = asyncio.get_running_loop()
+        if self._locate is None or loop.time() - self._checked_at < RECHECK_S:
+            return
+        self._checked_at = loop.time()
+        self._rechecking = loop.create_task(self._recheck())
+
+    async def _recheck(self) -> None:
+        assert self._locate is not None
+        with contextlib.suppress(RedisConnectionError, RedisTimeoutError):
+            await self._locate()
+
     def moved(self, address: Address) -> None:
         """The primary moved to `address` (a Sentinel said so): retire a connection elsewhere;
         with none, say the line is lost all the same (whoever waits to connect again may now)."""
+        self._moves += 1
         wire = self._wire
         if wire is None:
             if self._lost is not None:
@@ -435,12 +471,18 @@ class ScriptLine:
             loop = asyncio.get_running_loop()
             try:
                 async with asyncio.timeout(self.timeout_s):
-                    host, port = (
-                        (self.host, self.port) if self._locate is None else await self._locate()
-                    )
-                    _, wire = await loop.create_connection(
-                        lambda: _Wire(self, self._pushed, self.timeout_s), host, port
-                    )
+                    while True:
+                        moves = self._moves
+                        host, port = (
+                            (self.host, self.port) if self._locate is None else await self._locate()
+                        )
+                        _, wire = await loop.create_connection(
+                            lambda: _Wire(self, self._pushed, self.timeout_s), host, port
+                        )
+                        if self._moves == moves:
+                            break
+                        if wire.transport is not None:  # the primary moved meanwhile: again
+                            wire.transport.abort()
             except TimeoutError as exc:
                 raise RedisTimeoutError("Timeout connecting to Redis") from exc
             except OSError as exc:

@@ -59,10 +59,20 @@ given before anything is written: a script's first write is refused, and a scrip
 written nothing has changed nothing."""
 
 
+_REPLICA = re.compile(r"(?:^|-)(?:READONLY|MASTERDOWN)\b")
+"""The error replies of a replica: the primary is elsewhere."""
+
+
 def not_primary(error: BaseException | str) -> bool:
     """Whether an error reply says the server cannot take writes now (a replica, a primary cut
     off from its replicas, one loading its data): nothing was run; ask where the primary is."""
     return bool(_NOT_PRIMARY.search(str(error)))
+
+
+def a_replica(error: BaseException | str) -> bool:
+    """Whether an error reply is a replica's (`not_primary`, and the primary is elsewhere; a
+    primary short of replicas, or loading, may still be the one)."""
+    return bool(_REPLICA.search(str(error)))
 
 
 class Follower(Protocol):
