@@ -13,6 +13,9 @@ import httpx
 
 from tests.failover.players import RETRY_PAUSE_S, Record, outcome
 
+STREAM_SILENCE_S = 20.0
+"""A stream that says nothing this long (not even its keep-alive, every 15 s) is given up and
+opened again; its headers are waited for as long."""
 POLL_WAIT_S = 2
 """A long-poll's `wait`: short, since a service stopping waits for the polls it holds."""
 
@@ -54,13 +57,16 @@ async def stream(http: httpx.AsyncClient, follower: Follower, record: Record) ->
     while not follower.reached.is_set():
         headers = {"Last-Event-ID": str(follower.last)} if follower.seen else {}
         try:
-            async with http.stream("GET", url, headers=headers, timeout=None) as r:
+            timeout = httpx.Timeout(5.0, read=STREAM_SILENCE_S)
+            async with http.stream("GET", url, headers=headers, timeout=timeout) as r:
                 follower.opened += 1
+                if r.status_code != 200:
+                    await r.aread()  # a problem, to read its code
                 record.note("STREAM", outcome(r))
                 if r.status_code == 200:
                     await _frames(r, follower)
-                else:
-                    await r.aread()
+        except httpx.TimeoutException:
+            record.note("STREAM", "timeout")
         except httpx.TransportError:
             record.note("STREAM", "dropped")
         await asyncio.sleep(RETRY_PAUSE_S)

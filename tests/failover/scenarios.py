@@ -31,7 +31,7 @@ import httpx
 from tests.api.tables import Table, Tables
 from tests.conftest import ServiceProcess
 from tests.failover import checks
-from tests.failover.followers import Follower, long_poll, stream
+from tests.failover.followers import STREAM_SILENCE_S, Follower, long_poll, stream
 from tests.failover.players import Player, Record
 from tests.redis_group import RedisGroup
 
@@ -218,6 +218,9 @@ async def _play(scenario: str, group: RedisGroup, clients: list[httpx.AsyncClien
                 found.problem(f"a client failed: {task.exception()!r}")
         figures.phases["played"] = time.monotonic()
         await _check(found, group, clients, tables, followers, record)
+        for task, follower in zip(following, followers, strict=True):
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                found.problem(f"{follower.table_id} {follower.how} failed: {task.exception()!r}")
     finally:
         for task in [*playing, *following]:
             task.cancel()
@@ -265,7 +268,7 @@ async def _check(
     for follower in followers:
         follower.stop_at(last.get(follower.table_id, 0))
     waits = [asyncio.create_task(f.reached.wait()) for f in followers]
-    await asyncio.wait(waits, timeout=15)
+    await asyncio.wait(waits, timeout=STREAM_SILENCE_S + 5)
     for task in waits:
         task.cancel()
     await asyncio.to_thread(group.wait_synced)
