@@ -12,10 +12,8 @@ The notifier's pub/sub runs on a line of its own: what Redis pushes (a message, 
 subscription, the answer to a PING) goes to the `pushed` callback as it is parsed, with no task,
 no time-out scope and no dictionary per message, which is what redis-py's `get_message` costs.
 
-It speaks plain TCP to one server (`redis://`), or to the primary Redis Sentinel names
-(adapters/sentinel.py): each connection asks the Sentinels, and when the primary moves the line
-retires its connection — the calls written to it get their replies there, new calls connect to
-the new primary. TLS, Unix sockets and a cluster keep redis-py.
+It speaks plain TCP to one server (`redis://`), or to the primary Sentinel names (its moves are
+followed: adapters/sentinel.py). TLS, Unix sockets and a cluster keep redis-py.
 No call waits longer than the time-out, and a call that times out fails alone (`ReplyLate`): the
 calls behind it keep their own time-outs, and its reply, should it come, is read and dropped.
 Only a connection on which Redis has said nothing for `STALL` time-outs is dropped.
@@ -28,21 +26,18 @@ did, as that `WAIT`'s reply is read. A lost or
 dropped connection fails what it holds: `ReplyLost` for calls written to it (Redis may have run
 them), redis-py's `ConnectionError` for calls never written (nothing was run). A call that could
 not connect fails with `ConnectionError` or `TimeoutError` (nothing was sent). The next call
-connects again. A reply saying the server cannot write now (`READONLY`, `NOREPLICAS`: see
-`sentinel.not_primary`) fails its call with `Refused` (nothing was run, `error_of`): a replica's
-retires the connection, so that the next call asks again where the primary is; a primary's
-(short of replicas) has the line ask the Sentinels in the background.
+connects again. A server that cannot write now refuses a call with `Refused` (nothing was
+run: adapters/line_errors.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import hashlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import hiredis
@@ -52,33 +47,14 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from kronikas.adapters.acks import Acks
-from kronikas.adapters.sentinel import Address, SentinelPool, a_replica, not_primary
+from kronikas.adapters.line_errors import Refused as Refused
+from kronikas.adapters.line_errors import ReplyLate, ReplyLost, error_of
+from kronikas.adapters.line_errors import maybe_run as maybe_run
+from kronikas.adapters.sentinel import Address, Primary, SentinelPool
 
-RECHECK_S = 1.0
-"""How often at most a line asks the Sentinels again while its primary refuses writes."""
 STALL = 2
 """Time-outs without a word from Redis while a call waits, after which the connection is dropped
 (a dead peer, a server that stopped answering): calls behind a stuck one would all time out."""
-
-
-class ReplyLost(RedisConnectionError):
-    """The call was written, then the connection was lost before its reply: Redis may have run
-    it."""
-
-
-class ReplyLate(RedisTimeoutError):
-    """The call was written and no reply came within the time-out: Redis may have run it, or may
-    yet; the connection stays, and the reply is dropped when it comes."""
-
-
-class Refused(RedisConnectionError):
-    """The server refused the call before running it: it is no writable primary (a replica, a
-    primary cut off from its replicas, one loading its data)."""
-
-
-def maybe_run(error: BaseException) -> bool:
-    """Whether a failed call of the line may have been run by Redis all the same."""
-    return isinstance(error, (ReplyLost, ReplyLate))
 
 
 _MORE = object()
@@ -86,8 +62,6 @@ _MORE = object()
 PUSHES = frozenset({b"message", b"subscribe", b"unsubscribe", b"pong"})
 """The first element of what Redis pushes to a subscribed connection."""
 Pushed = Callable[[list[Any]], None]
-Locate = Callable[[], Awaitable[Address]]
-"""Where to connect, asked before each connection (the primary Sentinel names)."""
 Early = Callable[[Any], None]
 """Called with a call's reply as soon as it is read, before whoever awaits the call resumes."""
 log = logging.getLogger("kronikas.redis")
@@ -276,26 +250,6 @@ class _Wire(asyncio.Protocol):
             self.transport.abort()
 
 
-def error_of(wire: _Wire, reply: ResponseError) -> Exception:
-    """What a call answered with an error reply raises: `NoScriptError` (load it, call again),
-    `Refused` when the server cannot write now (nothing was run) — a replica's connection is
-    retired, so that the next call asks where the primary is; for a primary short of replicas
-    the line asks in the background (once a second at most), and moves if it moved — else the
-    reply itself."""
-    text = str(reply)
-    if text.startswith("NOSCRIPT"):
-        return NoScriptError(text)
-    if not_primary(text):
-        if not a_replica(text):
-            wire.line.recheck()
-        elif not wire.retired:
-            wire.retire()
-        refused = Refused(f"Redis refused the call, which was not run: {text}")
-        refused.__cause__ = reply
-        return refused
-    return reply
-
-
 class ScriptLine:
     """`EVALSHA` (and any command) on one pipelined connection to one Redis server."""
 
@@ -304,7 +258,7 @@ class ScriptLine:
         host: str,
         port: int,
         *,
-        locate: Locate | None = None,
+        primary: Primary | None = None,
         db: int = 0,
         username: str | None = None,
         password: str | None = None,
@@ -313,14 +267,12 @@ class ScriptLine:
         lost: Callable[[], None] | None = None,
     ) -> None:
         """`pushed` takes what Redis pushes once the line subscribes; `lost` is called when
-        the connection is lost; `locate`, when given, names the server of each new connection
+        the connection is lost; `primary`, when given, names the server of each new connection
         in place of `host` and `port`."""
         self.host, self.port, self.timeout_s = host, port, timeout_s
-        self._locate = locate
-        self._checked_at = -RECHECK_S
+        self._primary = primary
         self._moves = 0
         """How often the primary moved (`moved`): a connection opened across a move is not kept."""
-        self._rechecking: asyncio.Task[None] | None = None
         self._pushed, self._lost = pushed, lost
         self._hello: list[tuple[Any, ...]] = []
         if password:
@@ -339,32 +291,23 @@ class ScriptLine:
             return None
         pool = redis.connection_pool
         kwargs = pool.connection_kwargs
-        if isinstance(pool, SentinelPool):
-            if pool.connection_class.__name__ != "PackedSentinelConnection":
-                return None  # TLS
-            line = cls(
-                "",
-                0,
-                locate=pool.primary.locate,
-                db=int(kwargs.get("db", 0) or 0),
-                username=kwargs.get("username"),
-                password=kwargs.get("password"),
-                timeout_s=float(kwargs.get("socket_timeout") or 2.0),
-                **hooks,
-            )
-            pool.primary.follow(line)
-            return line
-        if pool.connection_class.__name__ not in ("Connection", "PackedConnection"):
+        sentinel = isinstance(pool, SentinelPool)
+        plain = ("PackedSentinelConnection",) if sentinel else ("Connection", "PackedConnection")
+        if pool.connection_class.__name__ not in plain:
             return None  # TLS or a Unix socket
-        return cls(
+        line = cls(
             kwargs.get("host", "localhost"),
             int(kwargs.get("port", 6379)),
+            primary=pool.primary if isinstance(pool, SentinelPool) else None,
             db=int(kwargs.get("db", 0) or 0),
             username=kwargs.get("username"),
             password=kwargs.get("password"),
             timeout_s=float(kwargs.get("socket_timeout") or 2.0),
             **hooks,
         )
+        if isinstance(pool, SentinelPool):
+            pool.primary.follow(line)
+        return line
 
     async def evalsha(
         self,
@@ -421,18 +364,10 @@ class ScriptLine:
         return wire.heard_at
 
     def recheck(self) -> None:
-        """Ask the Sentinels where the primary is, in the background, once a `RECHECK_S` at
-        most: a move is followed as a `+switch-master` is (`moved`)."""
-        loop = asyncio.get_running_loop()
-        if self._locate is None or loop.time() - self._checked_at < RECHECK_S:
-            return
-        self._checked_at = loop.time()
-        self._rechecking = loop.create_task(self._recheck())
-
-    async def _recheck(self) -> None:
-        assert self._locate is not None
-        with contextlib.suppress(RedisConnectionError, RedisTimeoutError):
-            await self._locate()
+        """The server refused a write, but may still be the primary: have the Sentinels asked
+        again (`Primary.recheck`)."""
+        if self._primary is not None:
+            self._primary.recheck()
 
     def moved(self, address: Address) -> None:
         """The primary moved to `address` (a Sentinel said so): retire a connection elsewhere;
@@ -474,7 +409,9 @@ class ScriptLine:
                     while True:
                         moves = self._moves
                         host, port = (
-                            (self.host, self.port) if self._locate is None else await self._locate()
+                            (self.host, self.port)
+                            if self._primary is None
+                            else await self._primary.locate()
                         )
                         _, wire = await loop.create_connection(
                             lambda: _Wire(self, self._pushed, self.timeout_s), host, port

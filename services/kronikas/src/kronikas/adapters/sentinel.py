@@ -49,6 +49,8 @@ SWITCH = "+switch-master"
 `<master name> <old ip> <old port> <new ip> <new port>`."""
 GRACE_S = 0.2
 """How long the other Sentinels may still answer once one has named the primary."""
+RECHECK_S = 1.0
+"""How often at most the Sentinels are asked again while the primary refuses writes."""
 RELISTEN_S = 1.0
 """How long the switch listener waits before trying the next Sentinel."""
 
@@ -99,6 +101,8 @@ class Primary:
         self._followers: weakref.WeakSet[Any] = weakref.WeakSet()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        self._checked_at = -RECHECK_S
+        self._rechecking: asyncio.Task[None] | None = None
 
     def follow(self, follower: Follower) -> None:
         """Tell `follower` when the primary moves (it is held weakly)."""
@@ -124,6 +128,8 @@ class Primary:
             asyncio.ensure_future(client.sentinel_master(self.master))
             for client in self.sentinel.sentinels
         ]
+        for asked in asks:  # one answered too late to count (or cancelled) is not reported
+            asked.add_done_callback(_retrieved)
         found: list[tuple[int, Address]] = []
         errors: list[str] = []
         try:
@@ -153,12 +159,27 @@ class Primary:
             for ask in asks:
                 if not ask.done():
                     ask.cancel()
+
         if not found:
             said = "; ".join(errors) if errors else "none names a primary that is up"
             raise MasterNotFoundError(f"No primary found for {self.master!r}: {said}")
         epoch, address = max(found)
         unanimous = len(found) == len(asks) and all(a == address for _, a in found)
         return address, epoch, unanimous
+
+    def recheck(self) -> None:
+        """Ask the Sentinels again in the background, once a `RECHECK_S` at most (a server
+        refused a write and may no longer be the primary): a move is followed as a
+        `+switch-master` is."""
+        loop = asyncio.get_running_loop()
+        if loop.time() - self._checked_at < RECHECK_S:
+            return
+        self._checked_at = loop.time()
+        self._rechecking = loop.create_task(self._recheck())
+
+    async def _recheck(self) -> None:
+        with contextlib.suppress(RedisConnectionError, RedisTimeoutError):
+            await self.locate()
 
     def moved(self, address: Address) -> None:
         """The primary is at `address`: when that is news, count a switch and tell the
@@ -232,6 +253,11 @@ class Primary:
             task.cancel()
             await asyncio.wait([task], timeout=2.0)
         await self.sentinel.aclose()
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 class PackedSentinelConnection(SentinelManagedConnection):
