@@ -4,7 +4,8 @@ killed), with every check the tests make. Prints, for each run and then for each
 write pause (from the fault to the first move acknowledged on an attempt sent after it), a
 move's p50/p99/max across the failover (first attempt to 200, the client's retries included),
 the acknowledged commands checked against the logs and how many of them were lost (must be 0),
-and what the requests were answered. Exits 1 when a check found a problem.
+what the requests were answered, and how many error lines the services logged. Exits 1 when a
+check found a problem.
 
     uv run python -m benchmarks.failover [--runs 3] [--scenario primary_killed ...] [--replicas 2]
 """
@@ -32,7 +33,7 @@ def summary(name: str, runs: list[Figures]) -> str:
         f"{statistics.median(p99s):.0f} ms, max {max(p99s):.0f} ms; max move "
         f"{max(f.max_ms for f in runs):.0f} ms; acknowledged checked "
         f"{sum(f.checked for f in runs)}, lost {sum(f.lost for f in runs)}; problems "
-        f"{sum(len(f.problems) for f in runs)}"
+        f"{sum(len(f.problems) for f in runs)}; errors logged {sum(f.errors_logged for f in runs)}"
     )
 
 

@@ -73,6 +73,9 @@ class Figures:
     checked: int = 0
     lost: int = 0
     answers: dict[str, int] = field(default_factory=dict)
+    errors_logged: int = 0
+    """Lines the services logged at level error (printed, not asserted: a stream that ends on
+    a failed re-read logs one, and its client resumes without missing anything)."""
     took_s: float = 0.0
     phases: dict[str, float] = field(default_factory=dict)
     """Seconds from the run's start to: the group up, the services up, the fault, its repair,
@@ -85,7 +88,7 @@ class Figures:
             f"{self.scenario}: write pause {pause}, move p50 {self.p50_ms:.0f} ms "
             f"p99 {self.p99_ms:.0f} ms max {self.max_ms:.0f} ms, {self.moves} moves, "
             f"acknowledged checked {self.checked} lost {self.lost}, in flight at the fault "
-            f"{self.in_flight}, {self.took_s:.1f} s"
+            f"{self.in_flight}, errors logged {self.errors_logged}, {self.took_s:.1f} s"
         )
 
 
@@ -179,6 +182,10 @@ async def run(scenario: str, root: Path, replicas: int = 1, min_replicas: int = 
         ):
             figures = await _play(scenario, group, [ca, cb])
     figures.took_s = time.monotonic() - started
+    figures.errors_logged = sum(
+        log.read_text(errors="replace").count('"level": "error"')
+        for log in root.glob("service-*.log")
+    )
     figures.phases = {"group": mark - started} | {k: v - started for k, v in figures.phases.items()}
     return figures
 
