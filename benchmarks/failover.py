@@ -2,7 +2,8 @@
 scenario of tests/failover/scenarios.py (the primary killed, the primary paused, a replica
 killed), with every check the tests make. Prints, for each run and then for each scenario, the
 write pause (from the fault to the first move acknowledged on an attempt sent after it), a
-move's p50/p99/max across the failover (first attempt to 200, the client's retries included),
+move's p50/p99/max across the failover (from its client's first read for that turn to its
+200: reads, refused candidates and retries with the same key included),
 the acknowledged commands checked against the logs and how many of them were lost (must be 0),
 what the requests were answered, and how many error lines the services logged. Exits 1 when a
 check found a problem.
