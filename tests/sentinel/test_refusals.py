@@ -50,9 +50,12 @@ async def test_a_replica_refuses_and_the_service_says_unavailable(group: RedisGr
             assert r.json()["code"] == "unavailable", r.text
 
 
-async def test_a_primary_short_of_replicas_refuses_moves(group: RedisGroup) -> None:
+@pytest.mark.parametrize("write_replicas", [0, 1])  # 1: the append is followed by a WAIT
+async def test_a_primary_short_of_replicas_refuses_moves(
+    group: RedisGroup, write_replicas: int
+) -> None:
     primary = group.primary()
-    app = create_app(settings(primary.url), games=ENGINES)
+    app = create_app(settings(primary.url, write_replicas=write_replicas), games=ENGINES)
     async with (
         running(app),
         httpx.AsyncClient(

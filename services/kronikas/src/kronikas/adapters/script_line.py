@@ -51,6 +51,7 @@ from kronikas.adapters.line_errors import Refused as Refused
 from kronikas.adapters.line_errors import ReplyLate, ReplyLost, error_of
 from kronikas.adapters.line_errors import maybe_run as maybe_run
 from kronikas.adapters.sentinel import Address, Primary, SentinelPool
+from kronikas.metrics import redis_call
 
 STALL = 2
 """Time-outs without a word from Redis while a call waits, after which the connection is dropped
@@ -105,7 +106,7 @@ class _Wire(asyncio.Protocol):
         reader = self.reader
         reader.feed(data)
         pending = self.pending
-        self.heard_at = time.monotonic()
+        self.heard_at = heard = time.monotonic()
         while True:
             try:
                 reply = reader.gets()
@@ -122,7 +123,8 @@ class _Wire(asyncio.Protocol):
             if not pending:
                 self.fail(RedisConnectionError("Redis sent a reply nobody asked for"))
                 return
-            future, _, early = pending.popleft()
+            future, sent_at, early = pending.popleft()
+            redis_call(heard - sent_at)
             if future.done():
                 continue  # a call that timed out (or was cancelled): its caller has gone
             if early is not None:
