@@ -21,6 +21,7 @@ from kronikas.api.app import create_app
 from tests.api.tables import Tables
 from tests.apps import ENGINES, TEST_HOST, settings
 from tests.conftest import serving
+from tests.metrics.scrapes import scrape, total
 from tests.redis_group import MASTER, RedisGroup, ask, can_start
 from tests.sentinel.helpers import (
     Follower,
@@ -128,7 +129,11 @@ async def test_a_process_follows_its_primary_killed(
 ) -> None:
     rng = random.Random(7)
     moves = Moves()
-    env = {"REDIS_SENTINELS": group.sentinel_addresses, "WRITE_REPLICAS": str(write_replicas)}
+    env = {
+        "REDIS_SENTINELS": group.sentinel_addresses,
+        "WRITE_REPLICAS": str(write_replicas),
+        "METRICS": "1",
+    }
     with serving("", tmp_path / "service.log", **env) as s:
         pid = s.process.pid
         async with httpx.AsyncClient(base_url=s.url, timeout=30) as http:
@@ -158,6 +163,12 @@ async def test_a_process_follows_its_primary_killed(
                 final = await version_of(http, watched)
                 await follower.reached(final)
             assert s.process.poll() is None and s.process.pid == pid  # no restart
+            for _ in range(50):  # counts reach the scrape within a second or so
+                _, samples = await scrape(s.url)
+                if total(samples, "kronikas_primary_switches_total"):
+                    break
+                await asyncio.sleep(0.1)
+            assert total(samples, "kronikas_primary_switches_total") == 1
     assert moves.dishonest() == {}, moves.answers
     assert follower.gapless(), follower.seen
     assert new.role() == b"master"
