@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from redis.asyncio import Redis
 
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 from tests.api.tables import Table, Tables, auth, move
@@ -157,4 +158,54 @@ async def test_no_request_fails_once_redis_is_back(
             codes += [(await http.get(url)).status_code for _ in range(10)]
             assert codes == [200] * 20
     finally:
+        service.stop()
+
+
+async def test_a_stream_whose_read_fails_ends_cleanly_and_resumes(
+    own_redis: EmbeddedRedis, tmp_path: Path
+) -> None:
+    """A stream told to read again (its pub/sub line lost and resubscribed, as after a failover)
+    while the store cannot answer the read is ended as a stream ends — the last chunk sent, no
+    error in the log — and a reconnect with `Last-Event-ID` carries on."""
+    log = tmp_path / "service.log"
+    service = ServiceProcess(own_redis.url, log, REDIS_TIMEOUT_MS=str(int(REDIS_TIMEOUT_S * 1000)))
+    admin = Redis(port=own_redis.port)
+    try:
+        async with httpx.AsyncClient(base_url=service.url, timeout=30) as http:
+            tables = Tables(http)
+            table = await tables.ready("cheat", 2, seed=1)
+            url = f"/v1/games/{table.id}/stream"
+            version = (await http.get(f"/v1/games/{table.id}")).json()["version"]
+            async with http.stream("GET", url, headers=auth(table.players[0])) as stream:
+
+                async def read() -> list[str]:  # to its end; httpx raises on a cut stream
+                    return [line async for line in stream.aiter_lines()]
+
+                reading = asyncio.create_task(read())
+                await asyncio.sleep(1)  # subscribed, and caught up
+                # Scripts wait (reads too), subscriptions do not: the notifier resubscribes at
+                # once, and the stream's read after it times out.
+                await admin.execute_command("CLIENT", "PAUSE", 4000, "WRITE")
+                await admin.execute_command("CLIENT", "KILL", "TYPE", "pubsub")
+                lines = await asyncio.wait_for(reading, 15)
+            ids = [int(line[4:]) for line in lines if line.startswith("id: ")]
+            assert ids == list(range(1, version + 1))
+            await asyncio.sleep(4)  # the pause is over
+            await move(tables, table, random.Random(1))
+            headers = auth(table.players[0]) | {"Last-Event-ID": str(version)}
+
+            async def first_id() -> int:
+                async with http.stream("GET", url, headers=headers) as again:
+                    async for line in again.aiter_lines():
+                        if line.startswith("id: "):
+                            return int(line[4:])
+                raise AssertionError("the stream ended without an event")
+
+            assert await asyncio.wait_for(first_id(), 15) == version + 1
+        said = log.read_text()
+        assert "stream ended: the store is unavailable" in said
+        assert "Exception in ASGI application" not in said
+        assert "Traceback" not in said
+    finally:
+        await admin.aclose()
         service.stop()

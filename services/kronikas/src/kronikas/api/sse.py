@@ -42,7 +42,7 @@ from litestar.response.base import ASGIResponse
 from litestar.types import Message, Receive, Scope, Send
 
 from kronikas import metrics
-from kronikas.application.errors import Unauthorized
+from kronikas.application.errors import Unauthorized, Unavailable
 from kronikas.application.session import Session
 from kronikas.application.wire import Delivered
 
@@ -367,6 +367,13 @@ async def _pump(session: Session, send: Send, receive: Receive, bound: int) -> N
                     session.after = event.version  # on its way: not owed (`_check`)
                     await push.send_now(frame(event))
     except Unauthorized:  # its player left the table before the start: nothing more is theirs
+        if push.held is not None:
+            held, push.held = push.held, None
+            await push.wait_out(held, push.holding)
+        await push.send_now(b"", more=False)
+    except Unavailable as exc:  # the store away while owed events were read (a failover)
+        # Ended, not failed: the client reconnects with `Last-Event-ID` and misses nothing.
+        log.warning("stream ended: the store is unavailable", extra={"why": str(exc)})
         if push.held is not None:
             held, push.held = push.held, None
             await push.wait_out(held, push.holding)
