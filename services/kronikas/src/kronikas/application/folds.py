@@ -303,6 +303,15 @@ class Folds:
         current; else a page of `READ_PAGE` events a round trip); also learns the token's
         role. With `rate`, a token the table knows pays `cost` from its bucket in the first
         round trip. `game_id` is a table id (`ids.table_id`): its use case checked it."""
+        return (await self.reach(game_id, token_hash, rate, cost))[0]
+
+    async def reach(
+        self, game_id: str, token_hash: str = "", rate: bool = True, cost: int = 1
+    ) -> tuple[Fold, int]:
+        """The table as `load` reads it, and how many events its log holds: more than the
+        table's version while its replicas have not confirmed the tail (`ReadResult.stored`;
+        a follower within it waits), fewer than a follower's version when a failover lost the
+        tail (the log shrank: the follower goes back to its end)."""
         held = self._cache.get(game_id)
         after = held.fold.version if held else 0
         asker, role = token_hash, None
@@ -316,7 +325,10 @@ class Folds:
                 self._cache.pop(game_id, None)
                 raise NotFound(NO_TABLE.format(game_id))
             held = self._cache.get(game_id)  # as it is now: the feed may have moved it on
-            if 0 < result.version < after:  # the log was replaced (expired and made again)
+            # A log shorter than the table held was replaced (expired and made again) or lost
+            # its tail in a failover. A read cut short of the table held (`acked` lags after a
+            # failover) is not: every version held here was confirmed by its replicas.
+            if 0 < result.length < after:
                 self._cache.pop(game_id, None)
                 held = None
             if held is None and after:  # read over, from the first event
@@ -334,7 +346,7 @@ class Folds:
         if role:
             held.roles[token_hash] = role
         self._cache.move_to_end(game_id)
-        return table
+        return table, max(table.version, result.length)
 
     async def before(self, game_id: str, first: int) -> tuple[Fold, list[Record[msgspec.Struct]]]:
         """The table read from the store as it was before the append whose first event is at
