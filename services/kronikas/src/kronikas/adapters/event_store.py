@@ -110,7 +110,8 @@ class RedisEventLog:
         cost: int = 1,
     ) -> ReadResult:
         """The version, the token's role and up to `limit` events after `after` (read.lua: the
-        role is looked up first, and only a known token's bucket is charged, `cost`)."""
+        role is looked up first, and only a known token's bucket is charged, `cost`). A read
+        cut at `acked` says how many events the log holds (`stored`)."""
         keys = game_keys(game_id)
         tag = keys["log"].rsplit(":", 1)[0]
         read_keys = [keys["log"], keys["auth"], f"{tag}:rate:{token_hash}"]
@@ -131,10 +132,11 @@ class RedisEventLog:
         )
         role = reply[1]
         version, records = int(reply[0]), list(reply[3:])
+        stored: int | None = None  # the log's length, when the read stops short of it
         if self.replicas and len(reply) > 3:
             acked, records = int(reply[3]), records[1:]
             if acked < version and not await self._acknowledged(game_id, version):
-                version, records = acked, records[: max(0, acked - after)]
+                stored, version, records = version, acked, records[: max(0, acked - after)]
                 if version == 0:
                     raise Unavailable("The store's replicas do not confirm this table yet.")
         return ReadResult(
@@ -142,6 +144,7 @@ class RedisEventLog:
             role=role.decode() if isinstance(role, bytes) else str(role),
             retry_after_ms=int(reply[2]),
             records=records,
+            stored=stored,
         )
 
     async def _acknowledged(self, game_id: str, version: int) -> bool:

@@ -11,9 +11,10 @@ import msgspec
 from kronikas.application.access import mover, seat_in, seated
 from kronikas.application.engines import Registry
 from kronikas.application.errors import NotFound, Unavailable, rate_limited
+from kronikas.application.held import Held, advanced, seat_of
 from kronikas.application.ids import NO_TABLE
 from kronikas.application.ports import AppendResult, ChangeFeed, EventLog
-from kronikas.application.tables import Accepted, Appended, Codec, Fold, Keys, Recent, Seen
+from kronikas.application.tables import Accepted, Appended, Codec, Fold, Seen
 from kronikas.application.wire import Record, ms_of
 
 _CACHE_SIZE = 4096
@@ -21,81 +22,6 @@ READ_PAGE = 1_000
 """The most events one read of a log asks for: a table not held here is read in pages of this
 many, folded as they come, so that no single store call carries a whole log (a table keeps up
 to its engine's `event_cap` events)."""
-
-
-def advanced(table: Fold, state: object, records: list[Record[msgspec.Struct]]) -> Fold:
-    """The fold after `table` moved on to `state` by appended `records` (the version of the
-    last): a new value; the round's events start again at a deal."""
-    if not records:
-        return table._replace(state=state)
-    deal = table.engine.deal_event
-    events = [record.e for record in records]
-    for i in range(len(events) - 1, -1, -1):
-        if isinstance(events[i], deal):
-            round = tuple(events[i:])
-            break
-    else:
-        round = (*table.round, *events)
-    last = records[-1]
-    return Fold(
-        table.game_id,
-        table.kind,
-        table.engine,
-        table.seed,
-        last.v,
-        state,
-        table.created_ms,
-        last.at,
-        round,
-    )
-
-
-def _seat(held: Held, role: str) -> int | None:
-    """The seat `role` holds in the fold held, looked up once a state."""
-    state = held.fold.state
-    seats = held.seats
-    if held.seats_in is not state:
-        seats.clear()
-        held.seats_in = state
-    try:
-        return seats[role]
-    except KeyError:
-        seat = seats[role] = seat_in(held.fold.engine, state, role)
-        return seat
-
-
-class Held:
-    """A table as this process holds it: its fold, and the memos kept beside it. Only the
-    repository (`Folds`) touches them; each follows the fold as it moves on."""
-
-    __slots__ = ("fold", "keys", "live", "recent", "roles", "seats", "seats_in")
-
-    def __init__(self, fold: Fold) -> None:
-        self.fold = fold
-        self.roles: dict[str, str] = {}
-        """Token hash → role: `host`, `p:<player id>`, or a seat number (tables made before
-        players could leave); a token's role never changes once issued."""
-        self.recent = Recent()
-        """The table's latest events, for streams and long-polls."""
-        self.keys = Keys()
-        """The idempotency keys its log records."""
-        self.live: int | None = None
-        """The change feed's generation under which the fold was read and kept up since: while
-        the feed reports the same generation, the fold is current without asking the store."""
-        self.seats: dict[str, int | None] = {}
-        """Role → the seat it holds in `seats_in`, as looked up for deliveries (`seat_held`):
-        every stream's frame asks, and the state changes once a move."""
-        self.seats_in: object = None
-        """The state `seats` were looked up in: a frozen state, so another one means start
-        again."""
-
-    def moved(self, fold: Fold, records: list[Record[msgspec.Struct]], seen: list[Seen]) -> None:
-        """The fold moved on to `fold` by `records` (`seen`: their events as kept)."""
-        self.fold = fold
-        for record in records:
-            if record.i is not None:
-                self.keys.add(record.i, record.v, record.at)
-        self.recent.add(seen)
 
 
 class Folds:
@@ -145,7 +71,7 @@ class Folds:
         held = self._cache.get(table.game_id)
         if held is None or held.fold.state is not table.state:
             return seat_in(table.engine, table.state, role)
-        return _seat(held, role)
+        return seat_of(held, role)
 
     def seated_now(self, table: Fold, role: str | None) -> int | None:
         """The seat a reader's role holds now (None: the host, a spectator); 401 when its player
@@ -174,7 +100,7 @@ class Folds:
         seen = held.recent.after(after, version)
         if seen is None:
             return None
-        return seen, None if role is None else _seat(held, role)
+        return seen, None if role is None else seat_of(held, role)
 
     def accepted(self, table: Fold, key: str, now_ms: int) -> Accepted | None:
         """The command the table's log records as accepted under `key` within the last day."""
@@ -377,6 +303,15 @@ class Folds:
         current; else a page of `READ_PAGE` events a round trip); also learns the token's
         role. With `rate`, a token the table knows pays `cost` from its bucket in the first
         round trip. `game_id` is a table id (`ids.table_id`): its use case checked it."""
+        return (await self.reach(game_id, token_hash, rate, cost))[0]
+
+    async def reach(
+        self, game_id: str, token_hash: str = "", rate: bool = True, cost: int = 1
+    ) -> tuple[Fold, int]:
+        """The table as `load` reads it, and how many events its log holds: more than the
+        table's version while its replicas have not confirmed the tail (`ReadResult.stored`;
+        a follower within it waits), fewer than a follower's version when a failover lost the
+        tail (the log shrank: the follower goes back to its end)."""
         held = self._cache.get(game_id)
         after = held.fold.version if held else 0
         asker, role = token_hash, None
@@ -390,7 +325,10 @@ class Folds:
                 self._cache.pop(game_id, None)
                 raise NotFound(NO_TABLE.format(game_id))
             held = self._cache.get(game_id)  # as it is now: the feed may have moved it on
-            if 0 < result.version < after:  # the log was replaced (expired and made again)
+            # A log shorter than the table held was replaced (expired and made again) or lost
+            # its tail in a failover. A read cut short of the table held (`acked` lags after a
+            # failover) is not: every version held here was confirmed by its replicas.
+            if 0 < result.length < after:
                 self._cache.pop(game_id, None)
                 held = None
             if held is None and after:  # read over, from the first event
@@ -408,7 +346,7 @@ class Folds:
         if role:
             held.roles[token_hash] = role
         self._cache.move_to_end(game_id)
-        return table
+        return table, max(table.version, result.length)
 
     async def before(self, game_id: str, first: int) -> tuple[Fold, list[Record[msgspec.Struct]]]:
         """The table read from the store as it was before the append whose first event is at

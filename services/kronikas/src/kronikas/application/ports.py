@@ -20,6 +20,14 @@ class ReadResult:
     retry_after_ms: int
     records: list[bytes]
     """Encoded events after the requested version, in order."""
+    stored: int | None = None
+    """How many events the log holds, when the read stopped short of them (`WRITE_REPLICAS`: a
+    tail its replicas have not confirmed); None when it reached its end."""
+
+    @property
+    def length(self) -> int:
+        """How many events the log holds (its real end, whatever the read showed of it)."""
+        return self.version if self.stored is None else self.stored
 
 
 @dataclass(frozen=True)

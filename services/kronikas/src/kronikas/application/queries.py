@@ -23,7 +23,13 @@ from collections.abc import Callable
 from kronikas import metrics
 from kronikas.application.access import HOST, hash_token, role_of
 from kronikas.application.ceilings import Ceilings
-from kronikas.application.errors import NotFound, RateLimited, Unauthorized, rate_limited
+from kronikas.application.errors import (
+    NotFound,
+    RateLimited,
+    Unauthorized,
+    Unavailable,
+    rate_limited,
+)
 from kronikas.application.folds import Folds
 from kronikas.application.house import now_ms
 from kronikas.application.ids import table_id
@@ -241,7 +247,22 @@ class Queries:
                 table, role = await self._known(game_id, token, at_least)
         else:
             table, role = await self._known(game_id, token, at_least)
+        if table.version < since:
+            table = await self._reaching(table, since)
         return await caught_up(self.folds, table, role, since)
+
+    async def _reaching(self, table: Fold, since: int) -> Fold:
+        """The table read again for a viewer at `since`, past `table`. Its log may hold `since`
+        while its replicas have not confirmed it again (as after a failover): an answer from a
+        table behind it would send the viewer back over versions it had (`Unavailable`: ask
+        again). A log that ends before `since` shrank (a failover lost its tail): its end."""
+        table, length = await self.folds.reach(table.game_id, rate=False)
+        if table.version < min(since, length):
+            raise Unavailable(
+                "The store's replicas have not confirmed the table's latest versions again yet; "
+                "try again."
+            )
+        return table
 
     async def events(
         self, game_id: str, token: str | None, after: int, wait: float, client: str | None = None

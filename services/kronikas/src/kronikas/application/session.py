@@ -276,12 +276,14 @@ class Session:
         return seat_view(table, seat)
 
     async def _within(self) -> Fold:
-        """The table followed; a viewer past its log (it shrank: a failover lost its tail) is
-        owed its events from the log's end on, once a read confirms it."""
+        """The table followed. A viewer past it is told of a shrink by a read of the log's
+        length, not by the version shown: past the log's end (it shrank: a failover lost its
+        tail) it is owed the events from that end on; within the log (its tail not yet
+        confirmed by the replicas again, as after a failover) it waits, sent nothing twice."""
         table = await self.folds.followed(self.game_id)
         if table.version < self.after:
-            table = await self.folds.load(self.game_id, rate=False)
-            self.after = min(self.after, table.version)
+            table, length = await self.folds.reach(self.game_id, rate=False)
+            self.after = min(self.after, length)
         return table
 
     def view_at(self, version: int) -> bytes | None:

@@ -179,7 +179,7 @@ class Recent:
 
 
 class Fold(NamedTuple):
-    """A game folded up to `version`: a frozen value, a new one a version (`folds.advanced`). What
+    """A game folded up to `version`: a frozen value, a new one a version (`held.advanced`). What
     this process keeps beside the fold it holds of a table (the tokens' roles, its latest
     events, the keys its log records, its seats looked up) the repository keeps (folds.py)."""
 
