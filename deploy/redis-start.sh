@@ -10,25 +10,32 @@ set -eu
 self=$1
 first=$2
 umask 077
-conf=/tmp/redis.conf
+conf=${TMPDIR:-/tmp}/redis.conf
 {
     echo "include /usr/local/etc/kronikas/redis.conf"
     printf 'requirepass %s\nmasterauth %s\n' "$REDIS_PASSWORD" "$REDIS_PASSWORD"
     printf 'maxmemory %s\n' "$REDIS_MAXMEMORY"
     printf 'replica-announce-ip %s\n' "$self"
 } >"$conf"
+# A Sentinel answers two lines, the name (they announce names: sentinel.conf) and the port;
+# anything else (no answer, an error, none named yet) is no answer.
 primary=""
+primary_port=6379
 for sentinel in sentinel-1 sentinel-2 sentinel-3; do
-    named=$(REDISCLI_AUTH="$REDIS_PASSWORD" timeout 2 redis-cli -h "$sentinel" -p 26379 \
-        sentinel get-master-addr-by-name kronikas 2>/dev/null | head -n 1) || true
-    if [ -n "$named" ]; then
-        primary=$named
-        break
-    fi
+    said=$(REDISCLI_AUTH="$REDIS_PASSWORD" timeout 2 redis-cli -h "$sentinel" -p 26379 \
+        sentinel get-master-addr-by-name kronikas 2>/dev/null) || true
+    named=$(printf '%s\n' "$said" | sed -n 1p)
+    port=$(printf '%s\n' "$said" | sed -n 2p)
+    case "$port" in
+        "" | *[!0-9]*) continue ;;
+    esac
+    primary=$named
+    primary_port=$port
+    break
 done
 primary=${primary:-$first}
 if [ "$primary" != "$self" ]; then
-    printf 'replicaof %s 6379\n' "$primary" >>"$conf"
+    printf 'replicaof %s %s\n' "$primary" "$primary_port" >>"$conf"
 fi
 # Sentinel rewrites this file (CONFIG REWRITE) when it moves the role: Redis's user owns it.
 chown redis "$conf"

@@ -237,6 +237,55 @@ def test_every_script_a_service_runs_is_in_deploy_and_is_valid_sh() -> None:
             assert arguments[1] == DATA_SERVERS[0]
 
 
+def started(tmp_path: Path, name: str, sentinels_say: str | None) -> str:
+    """The configuration deploy/redis-start.sh gives the data server `name` when each Sentinel
+    answers `sentinels_say` (None: none answers), run with stand-ins for the image's commands:
+    `redis-cli` answers for the Sentinels, `docker-entrypoint.sh` shows the file it was given."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    stand_ins = {
+        "redis-cli": "exit 1" if sentinels_say is None else f"printf '{sentinels_say}'",
+        "chown": "exit 0",
+        "docker-entrypoint.sh": 'test "$1" = redis-server && ls -l "$2" && cat "$2"',
+    }
+    for command, body in stand_ins.items():
+        (bin_dir / command).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_dir / command).chmod(0o755)
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "TMPDIR": str(tmp_path)}
+    env |= {"REDIS_PASSWORD": PASSWORD, "REDIS_MAXMEMORY": "256mb"}
+    command = services()[name]["command"]
+    script = DEPLOY / command[1].removeprefix(f"{MOUNTED}/")
+    run = subprocess.run(
+        ["sh", str(script), *command[2:]], env=env, capture_output=True, text=True, timeout=30
+    )
+    assert run.returncode == 0, run.stderr
+    mode, conf = run.stdout.split("\n", 1)
+    assert mode.startswith("-rw-------"), mode  # only Redis's user reads the password
+    return conf
+
+
+@pytest.mark.parametrize(
+    ("sentinels_say", "primary"),
+    [
+        (None, "redis-1"),  # the first start: no Sentinel yet
+        ("NOAUTH Authentication required.\\n", "redis-1"),  # no answer either
+        ("redis-2\\n6379\\n", "redis-2"),  # after a failover
+    ],
+)
+def test_a_data_server_starts_as_a_replica_of_the_primary_the_sentinels_name(
+    tmp_path: Path, sentinels_say: str | None, primary: str
+) -> None:
+    for name in DATA_SERVERS:
+        conf = started(tmp_path, name, sentinels_say)
+        lines = conf.splitlines()
+        assert lines[0] == f"include {MOUNTED}/redis.conf"  # first, so a rewrite keeps it
+        assert f"requirepass {PASSWORD}" in lines and f"masterauth {PASSWORD}" in lines
+        assert f"replica-announce-ip {name}" in lines
+        assert "maxmemory 256mb" in lines
+        replica_of = [line for line in lines if line.startswith("replicaof ")]
+        assert replica_of == ([] if name == primary else [f"replicaof {primary} 6379"]), name
+
+
 class Running:
     """The bundled redis-server run with a file of deploy/ (as the image runs it) on loopback."""
 
