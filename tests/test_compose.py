@@ -64,11 +64,9 @@ def services() -> dict[str, dict[str, Any]]:
     return found
 
 
-def environment(service: dict[str, Any]) -> dict[str, str]:
-    """A service's environment as its container gets it."""
-    return {
-        name: interpolate(str(value), ENVIRONMENT) for name, value in service["environment"].items()
-    }
+def environment(service: dict[str, Any], given: Mapping[str, str] = ENVIRONMENT) -> dict[str, str]:
+    """A service's environment as its container gets it, `given` what `docker compose` runs in."""
+    return {name: interpolate(str(value), given) for name, value in service["environment"].items()}
 
 
 def directives(path: Path) -> list[list[str]]:
@@ -113,9 +111,9 @@ class Reading(Mapping[str, str]):
         return len(self.env)
 
 
-def settings_of(name: str) -> Settings:
+def settings_of(name: str, given: Mapping[str, str] = ENVIRONMENT) -> Settings:
     """The settings the service instance `name` starts with, every name it is given read."""
-    env = Reading(environment(services()[name]))
+    env = Reading(environment(services()[name], given))
     settings = Settings.from_env(env)
     assert set(env.env) - env.read == set(), f"{name} is given settings the service never reads"
     return settings
@@ -185,6 +183,10 @@ def test_the_instances_find_the_primary_through_the_sentinels_and_wait_for_a_rep
         assert settings.redis_url == f"redis://:{PASSWORD}@{first}:{port}/0"
         assert 1 <= settings.write_replicas <= len(DATA_SERVERS) - 1
         assert settings.write_wait_ms >= 100
+        # Metrics are off unless asked for, with the token they are asked for with.
+        assert not settings.metrics_enabled
+        asked = settings_of(instance, {**ENVIRONMENT, "METRICS": "1", "METRICS_TOKEN": "t0ken"})
+        assert (asked.metrics_enabled, asked.metrics_token) == (True, "t0ken")
     assert first == DATA_SERVERS[0]
     assert int(quorum) == len(SENTINELS) // 2 + 1
 
