@@ -172,7 +172,7 @@ def test_the_replicated_profile_has_three_servers_three_sentinels_and_two_instan
 
 def test_the_instances_find_the_primary_through_the_sentinels_and_wait_for_a_replica() -> None:
     monitor = directive(DEPLOY / "sentinel.conf", "sentinel", "monitor")
-    name, first, port, quorum = monitor
+    name, first, _, quorum = monitor
     sentinel_port = int(directive(DEPLOY / "sentinel.conf", "port")[0])
     for instance in INSTANCES:
         settings = settings_of(instance)
@@ -180,7 +180,8 @@ def test_the_instances_find_the_primary_through_the_sentinels_and_wait_for_a_rep
         assert settings.redis_sentinel_master == name
         # The Sentinels' own password (their requirepass, sentinel-start.sh) is the servers'.
         assert settings.redis_sentinel_password == PASSWORD
-        assert settings.redis_url == f"redis://:{PASSWORD}@{first}:{port}/0"
+        # REDIS_URL gives the servers' password and database, and names no server.
+        assert settings.redis_url == f"redis://:{PASSWORD}@/0"
         assert 1 <= settings.write_replicas <= len(DATA_SERVERS) - 1
         assert settings.write_wait_ms >= 100
         # Metrics are off unless asked for, with the token they are asked for with.
