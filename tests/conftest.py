@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 
 SLOW_MODULES = {
+    "tests/replicas/test_service.py": "processes",
     "tests/api/test_live.py": "processes",
     "tests/api/test_identity.py": "processes",
     "tests/api/test_client_address.py": "processes",

@@ -16,6 +16,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from kronikas import metrics
 from kronikas.adapters.lobby import (
     LOBBY_INDEXES,
     LOBBY_KEY,
@@ -32,6 +33,7 @@ from kronikas.adapters.scripts import (
     translated,
     unknown,
 )
+from kronikas.application.errors import OutcomeUnknown, Unavailable
 from kronikas.application.ports import (
     AppendProgress,
     AppendRequest,
@@ -64,9 +66,26 @@ def _when_stored(progress: AppendProgress, reply: Any) -> None:
         progress.stored()
 
 
+def _made(reply: Any) -> bool:
+    """Whether append.lua's reply says the append was made."""
+    return type(reply) is int or (type(reply) is list and bool(reply) and reply[0] == b"ok")
+
+
+def _version(reply: Any) -> int:
+    """The version after an append made (`_made`)."""
+    return reply if type(reply) is int else int(reply[1])
+
+
 class RedisEventLog:
     """`EventLog` on one Redis server or a Redis Cluster: each token's bucket at a table is
-    charged `rate_per_s`, `burst` (0: no limit) in the read's or the append's own script."""
+    charged `rate_per_s`, `burst` (0: no limit) in the read's or the append's own script.
+
+    With `WRITE_REPLICAS` (the scripts' `replicas`), an append is made only once that many
+    replicas have it: `WAIT` follows it on its connection; then ack.lua raises the meta's
+    `acked` to its version and publishes it (the append's script does not), and only then are
+    this process's followers told. Fewer in time: `OutcomeUnknown`. A read shows no version past
+    `acked` unless a `WAIT` confirms the rest (an unacknowledged tail: its writer's `WAIT` is
+    under way, failed, or its writer died), which then raises `acked` for it."""
 
     def __init__(
         self, scripts: Scripts, lobby: RedisLobby, rate_per_s: float = 0, burst: int = 1
@@ -77,6 +96,8 @@ class RedisEventLog:
         self.burst = burst
         self._append = scripts.script("append.lua")
         self._read = scripts.script("read.lua")
+        self._ack = scripts.script("ack.lua")
+        self.replicas = scripts.replicas
 
     @translated
     async def read(
@@ -92,9 +113,12 @@ class RedisEventLog:
         role is looked up first, and only a known token's bucket is charged, `cost`)."""
         keys = game_keys(game_id)
         tag = keys["log"].rsplit(":", 1)[0]
+        read_keys = [keys["log"], keys["auth"], f"{tag}:rate:{token_hash}"]
+        if self.replicas:
+            read_keys.append(keys["meta"])
         reply: list[Any] = await self.scripts.run(
             self._read,
-            keys=[keys["log"], keys["auth"], f"{tag}:rate:{token_hash}"],
+            keys=read_keys,
             args=[
                 after,
                 token_hash,
@@ -106,12 +130,30 @@ class RedisEventLog:
             ],
         )
         role = reply[1]
+        version, records = int(reply[0]), list(reply[3:])
+        if self.replicas and len(reply) > 3:
+            acked, records = int(reply[3]), records[1:]
+            if acked < version and not await self._acknowledged(game_id, version):
+                version, records = acked, records[: max(0, acked - after)]
+                if version == 0:
+                    raise Unavailable("The store's replicas do not confirm this table yet.")
         return ReadResult(
-            version=int(reply[0]),
+            version=version,
             role=role.decode() if isinstance(role, bytes) else str(role),
             retry_after_ms=int(reply[2]),
-            records=list(reply[3:]),
+            records=records,
         )
+
+    async def _acknowledged(self, game_id: str, version: int) -> bool:
+        """Whether the replicas have the table's log up to `version` (a `WAIT` after a write of
+        nothing covers every earlier write); if so `acked` is raised to it, and its followers
+        elsewhere told the version (they read what they missed)."""
+        if await self.scripts.acknowledge(game_id) < self.replicas:
+            metrics.replica_shortfall()
+            return False
+        keys = game_keys(game_id)
+        self.scripts.fire(self._ack, [keys["meta"]], [version, notify_channel(game_id), version])
+        return True
 
     @translated
     async def append(self, request: AppendRequest) -> AppendResult:
@@ -131,15 +173,33 @@ class RedisEventLog:
                 listed = text(reply[2])
             result = AppendResult("ok", version=int(reply[1]))
         elif outcome == "conflict":
-            after, records = list(reply[2:]), list(request.records)
-            if maybe_applied and records and after[: len(records)] == records:
-                return AppendResult("ok", version=request.expected + len(records))  # ours
-            return AppendResult("conflict", version=int(reply[1]), records=after)
+            return await self._conflict(request, reply, maybe_applied)
         else:
             return AppendResult("limited", retry_after_ms=int(reply[1]))
         if listed is not None or (new and not list_here):
             await self.lobby.appended(request.game_id, keys, request.summary, listed, new)
         return result
+
+    async def _conflict(
+        self, request: AppendRequest, reply: list[Any], maybe_applied: bool
+    ) -> AppendResult:
+        """A conflict's result: ours when a first try that may have been applied made it (with
+        `WRITE_REPLICAS`, not known to be on the replicas: its outcome is unknown); else the
+        events after `expected`, confirmed on the replicas first (with `WRITE_REPLICAS`)."""
+        version, after, records = int(reply[1]), list(reply[2:]), list(request.records)
+        if self.replicas:
+            acked, after = int(after[0]), after[1:]
+        if maybe_applied and records and after[: len(records)] == records:
+            if self.replicas:
+                raise unknown(RedisConnectionError("an append made on a second try"))
+            return AppendResult("ok", version=request.expected + len(records))  # ours
+        if (
+            self.replicas
+            and acked < version
+            and not await self._acknowledged(request.game_id, version)
+        ):
+            raise Unavailable("The store's replicas do not confirm the table; try again.")
+        return AppendResult("conflict", version=version, records=after)
 
     def _arguments(
         self, request: AppendRequest, keys: dict[str, str], list_here: bool
@@ -161,7 +221,7 @@ class RedisEventLog:
             now_ms(),
             self.rate_per_s if token_hash and self.rate_per_s > 0 else 0,
             self.burst,
-            notify_channel(game_id),
+            "" if self.replicas else notify_channel(game_id),
             summary.status,
             game_id if list_here else "",
             summary.created_ms if list_here else "",
@@ -187,7 +247,11 @@ class RedisEventLog:
         progress, scripts = request.progress, self.scripts
         early = None if progress is None else functools.partial(_when_stored, progress)
         meanwhile = None if progress is None else progress.meanwhile
+        if self.replicas:
+            early = functools.partial(self._when_acked, request, keys[1])
         try:
+            if self.replicas:
+                return await self._acked_reply(request, keys, args, early, meanwhile), False
             return await scripts.call(self._append, keys, args, early, meanwhile), False
         except (RedisConnectionError, RedisTimeoutError) as exc:
             maybe_applied = scripts.maybe_run(exc)
@@ -195,11 +259,46 @@ class RedisEventLog:
                 raise unknown(exc) from exc
             await scripts.reconnect(exc)
             try:
+                if self.replicas:  # a conflict with ours, or made now
+                    return await self._acked_reply(request, keys, args, early, None), maybe_applied
                 return await scripts.call(self._append, keys, args, early), maybe_applied
             except (RedisConnectionError, RedisTimeoutError, ResponseError) as again:
                 if maybe_applied or scripts.maybe_run(again):
                     raise unknown(again) from again
                 raise
+
+    async def _acked_reply(
+        self,
+        request: AppendRequest,
+        keys: list[str],
+        args: list[Any],
+        early: Any,
+        meanwhile: Any,
+    ) -> Any:
+        """append.lua's reply, followed by `WAIT`: an append made that fewer than `replicas`
+        confirmed in time may be lost in a failover, or may not: its outcome is unknown."""
+        scripts = self.scripts
+        reply, count = await scripts.call_acked(self._append, keys, args, early, meanwhile)
+        if _made(reply) and count < self.replicas:
+            metrics.replica_shortfall()
+            log.warning("an append reached %d of %d replicas in time", count, self.replicas)
+            raise OutcomeUnknown(
+                "The store's replicas did not confirm the command in time; it may or may not "
+                "have been applied. Retry with the same Idempotency-Key, or read the table."
+            )
+        return reply
+
+    def _when_acked(self, request: AppendRequest, meta: str, reply: Any) -> None:
+        """An append the replicas have, as soon as the line reads their `WAIT`: `acked` raised
+        and the notice published (ack.lua, sent before the answer leaves), then this process's
+        followers told (`stored`)."""
+        if not _made(reply):
+            return
+        version = _version(reply)
+        notice = b"\n".join([str(version).encode(), *request.records])
+        self.scripts.fire(self._ack, [meta], [version, notify_channel(request.game_id), notice])
+        if request.progress is not None:
+            request.progress.stored()
 
 
 class RedisBuckets:
@@ -280,13 +379,21 @@ class RedisDeadlines:
 
 class RedisStores(Stores):
     """Every store port on one Redis server or cluster, their scripts on one line; a token's
-    reads and appends at a table limited to `rate_per_s`, `burst` (0: no limit)."""
+    reads and appends at a table limited to `rate_per_s`, `burst` (0: no limit); each append
+    confirmed by `write_replicas` replicas within `write_wait_ms` (0: by the primary alone)."""
 
     log: RedisEventLog
     lobby: RedisLobby
 
-    def __init__(self, redis: Redis | RedisCluster, rate_per_s: float = 0, burst: int = 1) -> None:
-        self.scripts = scripts = Scripts(redis)
+    def __init__(
+        self,
+        redis: Redis | RedisCluster,
+        rate_per_s: float = 0,
+        burst: int = 1,
+        write_replicas: int = 0,
+        write_wait_ms: int = 1000,
+    ) -> None:
+        self.scripts = scripts = Scripts(redis, write_replicas, write_wait_ms)
         lobby = RedisLobby(scripts)
         super().__init__(
             log=RedisEventLog(scripts, lobby, rate_per_s, burst),

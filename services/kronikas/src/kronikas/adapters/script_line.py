@@ -15,7 +15,13 @@ no time-out scope and no dictionary per message, which is what redis-py's `get_m
 It speaks plain TCP to one server (`redis://`); TLS, Unix sockets and a cluster keep redis-py.
 No call waits longer than the time-out, and a call that times out fails alone (`ReplyLate`): the
 calls behind it keep their own time-outs, and its reply, should it come, is read and dropped.
-Only a connection on which Redis has said nothing for `STALL` time-outs is dropped. A lost or
+Only a connection on which Redis has said nothing for `STALL` time-outs is dropped.
+
+An append that must reach replicas before it is answered (`WRITE_REPLICAS`) is sent with
+`call_acked`: the calls of a turn that ask for it are followed, in the same write, by ONE `WAIT`
+(so a batch of appends costs one more command, and one slow replica holds a batch, not each
+append); each learns how many replicas confirmed, and its `early` callback runs only when enough
+did, as that `WAIT`'s reply is read. A lost or
 dropped connection fails what it holds: `ReplyLost` for calls written to it (Redis may have run
 them), redis-py's `ConnectionError` for calls never written (nothing was run). A call that could
 not connect fails with `ConnectionError` or `TimeoutError` (nothing was sent). The next call
@@ -37,6 +43,8 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from kronikas.adapters.acks import Acks
 
 STALL = 2
 """Time-outs without a word from Redis while a call waits, after which the connection is dropped
@@ -93,6 +101,8 @@ class _Wire(asyncio.Protocol):
         self.out: list[bytes] = []
         """Commands queued in this turn of the event loop, written together at its end."""
         self.watch: asyncio.TimerHandle | None = None
+        self.acks: Acks | None = None
+        """The `WAIT` that will follow this turn's queued acknowledged calls, once written."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
@@ -148,9 +158,42 @@ class _Wire(asyncio.Protocol):
             self.watch = loop.call_later(self.timeout_s, self.check)
         return future
 
+    def send_acked(
+        self, command: tuple[Any, ...], early: Early | None, replicas: int, wait_ms: int
+    ) -> tuple[asyncio.Future[Any], asyncio.Future[Any]]:
+        """Send a command to be followed by this turn's one `WAIT` (queued, never written
+        alone); its future, and that `WAIT`'s. `early` sees the reply once enough replicas have
+        it (`Acks.heard`)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        if self.closed:
+            future.set_exception(RedisConnectionError("Connection to Redis lost"))
+            return future, future
+        if not self.out:
+            loop.call_soon(self.flush)
+        self.out.append(hiredis.pack_command(command))
+        self.pending.append((future, time.monotonic(), None))
+        acks = self.acks
+        if acks is None:
+            acks = self.acks = Acks(loop.create_future(), replicas, wait_ms)
+        acks.calls.append((future, early))
+        if self.watch is None:
+            self.watch = loop.call_later(self.timeout_s, self.check)
+        return future, acks.future
+
     def flush(self) -> None:
-        """Write what this turn of the event loop queued, in one system call."""
+        """Write what this turn of the event loop queued, in one system call (with the `WAIT`
+        that follows its acknowledged calls, last)."""
         out, self.out = self.out, []
+        acks, self.acks = self.acks, None
+        if acks is not None:
+            if self.closed:
+                if not acks.future.done():
+                    acks.future.set_exception(RedisConnectionError("Connection to Redis lost"))
+            else:
+                wait: tuple[Any, ...] = ("WAIT", acks.replicas, acks.wait_ms)
+                out.append(hiredis.pack_command(wait))
+                self.pending.append((acks.future, time.monotonic(), acks.heard))
         if out and self.transport is not None and not self.closed:
             self.transport.write(b"".join(out))
 
@@ -184,6 +227,9 @@ class _Wire(asyncio.Protocol):
         self.line._forget(self)
         written = len(self.pending) - len(self.out)
         self.out = []
+        acks, self.acks = self.acks, None
+        if acks is not None and not acks.future.done():
+            acks.future.set_exception(error)  # never sent
         if self.watch is not None:
             self.watch.cancel()
             self.watch = None
@@ -284,6 +330,15 @@ class ScriptLine:
             text = str(reply)
             raise NoScriptError(text) if text.startswith("NOSCRIPT") else reply
         return reply
+
+    async def wire(self) -> _Wire:
+        """The line's connection, connecting first if need be (adapters/acks.py sends on it)."""
+        return self._wire if self._wire is not None else await self._connect()
+
+    def connected(self) -> _Wire | None:
+        """The line's connection as it is now: None while it has none."""
+        wire = self._wire
+        return None if wire is None or wire.closed else wire
 
     async def push(self, *command: Any) -> float:
         """Send a command whose answer is pushed (SUBSCRIBE, UNSUBSCRIBE, PING once subscribed),

@@ -3,6 +3,7 @@ through redis-py; and the errors of a store call as the application's."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import time
@@ -17,6 +18,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import OutOfMemoryError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from kronikas.adapters import acks
 from kronikas.adapters.script_line import Early, LineScript, ScriptLine, maybe_run
 from kronikas.application.errors import OutcomeUnknown, Unavailable
 
@@ -87,14 +89,23 @@ def text(value: bytes | str) -> str:
 class Scripts:
     """The scripts of `lua/` on one Redis server or cluster, and how they are run: on the
     stores' own pipelined connection (adapters/script_line.py), one a process, shared by every
-    store on it; on a cluster, TLS or a Unix socket, through redis-py."""
+    store on it; on a cluster, TLS or a Unix socket, through redis-py.
 
-    def __init__(self, redis: Redis | RedisCluster) -> None:
+    With `replicas` (`WRITE_REPLICAS` > 0), an acknowledged call (`call_acked`) is followed by
+    `WAIT replicas wait_ms` on the connection that made it (adapters/acks.py)."""
+
+    def __init__(self, redis: Redis | RedisCluster, replicas: int = 0, wait_ms: int = 1000) -> None:
         self.redis = redis
         self.cluster = isinstance(redis, RedisCluster)
+        if replicas and self.cluster:
+            raise ValueError("WRITE_REPLICAS is for one primary with replicas, not a cluster")
+        self.replicas, self.wait_ms = replicas, wait_ms
+        self._fired: set[asyncio.Task[Any]] = set()
         """On a cluster the lobby's keys and a table's are on different slots: no one script."""
         self._line = ScriptLine.of(redis)
         """The scripts' own line; None where they go through redis-py."""
+        if replicas and self._line is not None and wait_ms >= self._line.timeout_s * 1000:
+            log.warning("WRITE_WAIT_MS is not below REDIS_TIMEOUT_MS: calls behind a WAIT time out")
         self._line_scripts: dict[str, LineScript] = {}
         """Each script as the line runs it, by its SHA1."""
 
@@ -136,6 +147,61 @@ class Scripts:
         if meanwhile is not None:
             meanwhile()
         return await script(keys=keys, args=args)
+
+    async def call_acked(
+        self,
+        script: AsyncScript,
+        keys: list[str],
+        args: list[Any],
+        early: Early | None = None,
+        meanwhile: Callable[[], None] | None = None,
+    ) -> tuple[Any, int]:
+        """A script run once (as `Scripts.call` runs it), followed by `WAIT` on the same
+        connection: the reply, and how many replicas confirmed it. `early` sees the reply once
+        `replicas` did, before the caller resumes (on the line, as the `WAIT`'s reply is read);
+        through redis-py the two go in one pipeline."""
+        if self._line is not None:
+            known = self._line_scripts[script.sha]
+            return await acks.evalsha_acked(
+                self._line, known, keys, args, self.replicas, self.wait_ms, early, meanwhile
+            )
+        if meanwhile is not None:
+            meanwhile()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            await script(keys=keys, args=args, client=pipe)  # type: ignore[arg-type]
+            pipe.execute_command("WAIT", self.replicas, self.wait_ms)
+            reply, count = await pipe.execute()
+        if early is not None and int(count) >= self.replicas:
+            early(reply)
+        return reply, int(count)
+
+    async def acknowledge(self, probe: str) -> int:
+        """How many replicas have every write made so far (by anyone): a write of nothing (a
+        PUBLISH on a channel nobody hears, `probe` its message), then `WAIT` on its connection."""
+        command = ("PUBLISH", "kr:acknowledged", probe)
+        if self._line is not None:
+            _, count = await acks.call_acked(self._line, command, self.replicas, self.wait_ms)
+            return count
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.execute_command(*command)
+            pipe.execute_command("WAIT", self.replicas, self.wait_ms)
+            _, count = await pipe.execute()
+        return int(count)
+
+    def fire(self, script: AsyncScript, keys: list[str], args: list[Any]) -> None:
+        """Run a script without awaiting it: on the line, sent before the caller's next write
+        elsewhere; through redis-py, in a task (a failure is logged)."""
+        line = self._line
+        if line is not None and acks.fire(line, self._line_scripts[script.sha], keys, args):
+            return
+        task = asyncio.ensure_future(self.run(script, keys, args))
+        self._fired.add(task)
+        task.add_done_callback(self._fire_done)
+
+    def _fire_done(self, task: asyncio.Task[Any]) -> None:
+        self._fired.discard(task)
+        if not task.cancelled() and (error := task.exception()) is not None:
+            log.warning("a script sent without waiting failed: %s", type(error).__name__)
 
     def maybe_run(self, error: BaseException) -> bool:
         """Whether a failed script call may have been run all the same: the line tells (a reply

@@ -107,6 +107,17 @@ def openapi_config(wire: ApiWire) -> OpenAPIConfig:
     )
 
 
+def redis_stores(redis: Any, settings: Settings) -> RedisStores:
+    """The stores on `redis` as the settings make them: rate limits, replicas to confirm."""
+    return RedisStores(
+        redis,
+        settings.rate_per_s,
+        settings.rate_burst,
+        settings.write_replicas,
+        settings.write_wait_ms,
+    )
+
+
 def create_app(
     settings: Settings | None = None,
     redis: Any = None,
@@ -132,7 +143,7 @@ def create_app(
     async def on_startup(app: Litestar) -> None:
         if app.state.redis is None:
             app.state.redis = connect(settings)
-        stores = RedisStores(app.state.redis, settings.rate_per_s, settings.rate_burst)
+        stores = redis_stores(app.state.redis, settings)
         app.state.stores = stores
         notifier = Notifier(app.state.redis)
         notifier.start()

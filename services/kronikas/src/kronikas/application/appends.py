@@ -32,7 +32,7 @@ import msgspec
 
 from kronikas.application.access import seat_in
 from kronikas.application.ceilings import Ceilings
-from kronikas.application.errors import InvalidRequest, Unavailable, rate_limited
+from kronikas.application.errors import InvalidRequest, OutcomeUnknown, Unavailable, rate_limited
 from kronikas.application.folds import Folds
 from kronikas.application.house import next_deadline, now_ms
 from kronikas.application.ports import AppendRequest, AppendResult, Stores, Summary
@@ -319,7 +319,8 @@ class Appends:
         address when short: nothing is sent), and given back unless the append is made: a
         `limited` took nothing from the token, a `conflict` neither (the change is decided again
         and its next try takes it again). An append whose outcome the store cannot tell keeps
-        it."""
+        it, and the table held here is dropped: it may be behind the store now, or (replicas not
+        confirming the append) ahead of what survives a failover."""
         table, change, records = pending.table, pending.change, pending.records
         client = change.client if change.token_hash else None
         wait = self.ceilings.take(client)
@@ -329,6 +330,7 @@ class Appends:
             await self.deadlines.arm(table.game_id, pending.due)
         summary = pending.summary()
         self.folds.expect(pending.appended)
+        unknown = False
         try:
             result = await self.log.append(
                 AppendRequest(
@@ -342,8 +344,11 @@ class Appends:
                     pending,
                 )
             )
+        except OutcomeUnknown:
+            unknown = True
+            raise
         finally:
-            self.folds.expected(pending.appended)
+            self.folds.expected(pending.appended, unknown)
         # (The Redis store knows its own append on its second try; this is for any that does not.)
         if result.outcome == "conflict" and _ours(result.records, records):
             return AppendResult("ok", pending.version)

@@ -238,9 +238,11 @@ class Folds:
         does, it is folded in as it was decided (`advance`)."""
         self._own[appended.before.game_id] = appended
 
-    def expected(self, appended: Appended) -> None:
-        """The append has its answer."""
+    def expected(self, appended: Appended, unknown: bool = False) -> None:
+        """The append has its answer (`unknown`: not its outcome; the table held is dropped)."""
         game_id = appended.before.game_id
+        if unknown:
+            self._cache.pop(game_id, None)
         if self._own.get(game_id) is appended:
             del self._own[game_id]
 

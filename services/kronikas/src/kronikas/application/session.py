@@ -270,10 +270,19 @@ class Session:
         player left."""
         waiter = self.waiter
         assert waiter is not None, "inside `async with`"
-        table = await self.folds.followed(self.game_id)
+        table = await self._within()
         seat = waiter.viewer = self.folds.seated_now(table, self.role)
         waiter.push = push
         return seat_view(table, seat)
+
+    async def _within(self) -> Fold:
+        """The table followed; a viewer past its log (it shrank: a failover lost its tail) is
+        owed its events from the log's end on, once a read confirms it."""
+        table = await self.folds.followed(self.game_id)
+        if table.version < self.after:
+            table = await self.folds.load(self.game_id, rate=False)
+            self.after = min(self.after, table.version)
+        return table
 
     def view_at(self, version: int) -> bytes | None:
         """The view's bytes at `version`, when the table this process holds is at it (else
@@ -291,7 +300,7 @@ class Session:
         without one."""
         waiter = self.waiter
         assert waiter is not None, "inside `async with`"
-        table = await self.folds.followed(self.game_id)
+        table = await self._within()
         seat = waiter.viewer = self.folds.seated_now(table, self.role)
         if table.version > self.after:
             delivered, _ = await page_after(self.folds, table, self.after, seat)

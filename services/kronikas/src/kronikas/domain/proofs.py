@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 import msgspec
@@ -69,8 +69,16 @@ class Tree:
             self._levels.append(level)
         self.root = level[0].hex()
         self._hex = [[node.hex() for node in level] for level in self._levels[:-1]]
-        self._made: dict[tuple[int, int], Opening] = {}
+        self._made: dict[int, dict[int, Opening]] = {}
+        """Each round's openings made so far, by position (a deal has one round)."""
         self._lists: dict[tuple[int, tuple[int, ...]], list[Opening]] = {}
+
+    def __eq__(self, other: object) -> bool:
+        # The root names one deck and its salts: two trees with one root are the same tree.
+        return isinstance(other, Tree) and other.root == self.root
+
+    def __hash__(self) -> int:
+        return hash(self.root)
 
     def path(self, position: int) -> list[str]:
         """The audit path of `position`: its siblings' hashes from the leaf up."""
@@ -84,27 +92,29 @@ class Tree:
 
     def opening(self, round: int, position: int) -> Opening:
         """The opening of one position (the same value each time it is asked for)."""
-        made = self._made.get((round, position))
-        if made is None:
-            made = self._made[round, position] = Opening(
+        made = self._made.setdefault(round, {})
+        opening = made.get(position)
+        if opening is None:
+            opening = made[position] = Opening(
                 round=round,
                 position=position,
                 card=self.deck[position],
                 salt=self.salts[position],
                 path=self.path(position),
             )
-        return made
+        return opening
 
-    def openings(self, round: int, positions: Sequence[int]) -> list[Opening]:
+    def openings(self, round: int, positions: Iterable[int]) -> list[Opening]:
         """The openings of `positions`, in their order: one list for the same positions asked
         again (a hand's, view after view), shared like the openings in it: never mutate it."""
-        key = (round, tuple(positions))
-        made = self._lists.get(key)
-        if made is None:
+        key = (round, positions if type(positions) is tuple else tuple(positions))
+        listed = self._lists.get(key)
+        if listed is None:
             if len(self._lists) >= LISTS_KEPT:
                 self._lists.pop(next(iter(self._lists)))
-            made = self._lists[key] = [self.opening(round, p) for p in key[1]]
-        return made
+            made, opening = self._made.get(round, {}), self.opening
+            listed = self._lists[key] = [made.get(p) or opening(round, p) for p in key[1]]
+        return listed
 
 
 TREES_KEPT: Final = 64

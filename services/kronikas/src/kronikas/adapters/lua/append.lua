@@ -7,7 +7,9 @@
 -- ARGV[1] expected version   ARGV[2] ttl seconds   ARGV[3] the lobby summary after the append
 -- ARGV[4] now (ms)   ARGV[5] rate per second (0: no limit)   ARGV[6] burst
 -- ARGV[7] the channel on which the append is published ("kr:notify:<game id>"): the new version,
---         then each appended event, each after a newline (stored events are JSON: no raw newline)
+--         then each appended event, each after a newline (stored events are JSON: no raw newline);
+--         "" with WRITE_REPLICAS: published after the replicas have it (ack.lua), not here, and a
+--         conflict's reply says the version acknowledged ("acked" in meta) after its version
 -- ARGV[8] the table's status after the append (in the summary too)
 -- ARGV[9] the table id to list in the lobby ("": not listed here)   ARGV[10] its creation (ms)
 -- ARGV[11] n: auth entries that follow as pairs   ARGV[12 .. 11+2n] token hash, role
@@ -21,6 +23,7 @@
 -- expiries are set again only when that moves them by more than a minute (or auth was written,
 -- or the log starts), which spares four commands on most appends.
 -- Returns version (a number: the append was made) | {"conflict", version, event...}
+--       | {"conflict", version, acked, event...} with WRITE_REPLICAS (ARGV[7] "")
 --       | {"limited", retry_after_ms}
 --       | {"ok", version, listed} when the lobby's indexes hold this table under another status
 --         than the summary's: `listed` is the meta's 'listed' field, the status they were last
@@ -30,6 +33,9 @@ local expected = tonumber(ARGV[1])
 local version = redis.call('LLEN', KEYS[1])
 if version ~= expected then
   local reply = {'conflict', version}
+  if ARGV[7] == '' then
+    reply[3] = math.min(version, tonumber(redis.call('HGET', KEYS[2], 'acked')) or 0)
+  end
   if expected < version then
     local tail = redis.call('LRANGE', KEYS[1], expected, -1)
     for i = 1, #tail do reply[#reply + 1] = tail[i] end
@@ -92,7 +98,9 @@ if ARGV[9] ~= '' then
   redis.call('HSET', KEYS[2], 'listed', ARGV[8])
   listed = ARGV[8]
 end
-if first <= #ARGV then
+if ARGV[7] == '' then
+  -- published by ack.lua, once the replicas have it
+elseif first <= #ARGV then
   redis.call('PUBLISH', ARGV[7], version .. '\n' .. table.concat(ARGV, '\n', first, #ARGV))
 else
   redis.call('PUBLISH', ARGV[7], version)

@@ -3,7 +3,11 @@
 -- ARGV[1] after   ARGV[2] token hash ("" for none)   ARGV[3] now (ms)
 -- ARGV[4] rate per second (0: no limit)   ARGV[5] burst   ARGV[6] max events to return
 -- ARGV[7] n: what the read costs (application/queries.py, `read_cost`)
+-- KEYS[4] with WRITE_REPLICAS: the meta (hash), whose "acked" is the version the replicas are
+--         known to have (ack.lua)
 -- Returns {version, role ("" unknown), retry_after_ms (0: allowed), event...}
+--       | {version, role, 0, acked, event...} with KEYS[4]: the caller shows no event past acked
+--         unless the replicas confirm the rest (adapters/event_store.py)
 -- The role is looked up first: only a token this table knows takes from a bucket of its own
 -- (one a made-up token would make for nothing); the caller charges an unknown token's request
 -- to its client's address. A known token's read takes n from its bucket (as bucket.lua: a
@@ -33,6 +37,9 @@ if rate > 0 and role ~= '' then
   end
 end
 local reply = {version, role, 0}
+if KEYS[4] then
+  reply[4] = math.min(version, tonumber(redis.call('HGET', KEYS[4], 'acked')) or 0)
+end
 local after = tonumber(ARGV[1])
 local limit = tonumber(ARGV[6])
 if after < version and limit > 0 then

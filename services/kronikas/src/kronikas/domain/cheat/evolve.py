@@ -8,6 +8,7 @@ import msgspec
 
 import kronikas.domain.cheat.events as ev
 import kronikas.domain.cheat.states as st
+from kronikas.domain import proofs
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
     DealsOpened,
@@ -68,6 +69,7 @@ def _dealt(match: st.Match, event: ev.CheatRoundDealt) -> st.ToPlay:
             rank=event.rank,
             turn=event.turn,
             salts=salts,
+            tree=proofs.tree(deck, salts, event.commitment) if salts else None,
             held=tuple(
                 st.in_hand_order(deck, positions)
                 for positions in st.dealt_positions(event.dealer, [len(hand) for hand in hands])

@@ -179,6 +179,9 @@ class Deal(msgspec.Struct, frozen=True, gc=False):
     held: tuple[tuple[int, ...], ...] = ()
     pile_at: tuple[int, ...] = ()
     called_at: tuple[int, ...] = ()
+    tree: proofs.Tree | None = None
+    """The Merkle tree of `deck` and `salts`, built once for the deal and carried from state to
+    state, so that no view looks it up again; None for a deal stored before."""
 
     @property
     def scheme(self) -> str:
@@ -190,7 +193,8 @@ class Deal(msgspec.Struct, frozen=True, gc=False):
         no salt for each card: its `deck_revealed` shows the whole deck at the round's end)."""
         if not self.salts:
             return None
-        return proofs.tree(self.deck, self.salts, self.commitment).openings(round, list(positions))
+        tree = self.tree or proofs.tree(self.deck, self.salts, self.commitment)
+        return tree.openings(round, positions)
 
 
 class Lobby(msgspec.Struct, frozen=True):

@@ -9,6 +9,7 @@ from msgspec.structs import replace
 
 import kronikas.domain.thirty_one.events as ev
 import kronikas.domain.thirty_one.states as st
+from kronikas.domain import proofs
 from kronikas.domain.cards import Card
 from kronikas.domain.common import (
     DealsOpened,
@@ -209,6 +210,9 @@ def _dealt(state: st.State, event: ev.ThirtyOneRoundDealt) -> st.State:
                 salt=event.salt,
                 commitment=event.commitment,
                 salts=None if event.salts is None else tuple(event.salts),
+                tree=None
+                if event.salts is None or event.deck is None
+                else proofs.tree(event.deck, event.salts, event.commitment),
             )
             game = replace(state.match, round=event.round, dealer=event.dealer)
             if deal.salts is not None and game.options.reveal == "match_end":

@@ -17,7 +17,9 @@ from kronikas.domain.thirty_one.options import HAND_SIZE, TABLE_SIZE
 
 def _tree(deal: st.Deal) -> proofs.Tree | None:
     """The deal's tree (kept by `proofs.tree` under its root), or None for the old scheme."""
-    return None if deal.salts is None else proofs.tree(deal.deck, deal.salts, deal.commitment)
+    if deal.salts is None:
+        return None
+    return deal.tree or proofs.tree(deal.deck, deal.salts, deal.commitment)
 
 
 def opened(deal: st.Deal, round: int, cards: Iterable[Card]) -> list[proofs.Opening] | None:

@@ -6,6 +6,7 @@ from typing import TypeAlias, TypeVar, assert_never
 
 from msgspec import Struct
 
+from kronikas.domain import proofs
 from kronikas.domain.cards import Card
 from kronikas.domain.common import EndReason
 from kronikas.domain.seating import Seating
@@ -53,6 +54,9 @@ class Deal(Struct, frozen=True):
     salt: str | None
     commitment: str
     salts: tuple[str, ...] | None = None
+    tree: proofs.Tree | None = None
+    """The Merkle tree of `deck` and `salts`, built once for the deal and carried from state to
+    state; None for a deal of the old scheme."""
 
 
 class Lobby(Struct, frozen=True):
