@@ -50,6 +50,7 @@ SLOW_MODULES = {
     "tests/socket/test_limits.py": "processes",
     "tests/socket/test_processes.py": "processes",
     "tests/e2e/test_snippets.py": "processes",
+    "tests/metrics/test_served.py": "processes",
     "tests/integration/test_cluster.py": "cluster",
     "tests/reliability/test_fuzz.py": "fuzz",
     "tests/integration/test_bench.py": "bench",

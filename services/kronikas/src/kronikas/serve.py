@@ -18,6 +18,7 @@ import uvicorn
 import uvicorn.config
 from litestar import Litestar
 
+from kronikas import metrics
 from kronikas.api.app import WithoutQueryStrings, create_app, log_without_query_strings
 from kronikas.api.logs import configure_logging, formatter
 from kronikas.application.engines import service_games
@@ -179,6 +180,8 @@ def _supervise(app: str, host: str, port: int, workers: int) -> int:
                 if process.is_alive() or stopping:
                     continue
                 code = process.exitcode
+                if process.pid is not None:
+                    metrics.worker_died(process.pid)
                 if time.monotonic() - since < _STARTUP_S:
                     log.error("a worker failed at start-up; stopping", extra={"code": code})
                     stopping.append(0)
@@ -247,6 +250,9 @@ def main() -> int:
         print(f"Krónikás on {url}  docs: {url}/schema  (Ctrl-C stops)", file=sys.stderr, flush=True)
     else:  # every line of the output is a JSON log line
         log.info("Krónikás is serving", extra={"url": url, "docs": f"{url}/schema"})
+    # Every worker counts in one directory a scrape adds up (kronikas/metrics.py): made now,
+    # empty, before any worker starts; a dead worker's open connections are then taken out.
+    counts = metrics.multiprocess_dir() if settings.metrics_enabled else None
     # The benchmark serves an app with its ceiling route added; nothing else sets this.
     app = os.environ.get("KRONIKAS_APP", "kronikas.serve:app")
     status = 0
@@ -269,6 +275,8 @@ def main() -> int:
                 **socket_options(settings),
             )
     finally:
+        if counts is not None and counts[1]:
+            metrics.remove_dir(counts[0])
         if embedded is not None:
             embedded.stop()
             log.info("embedded redis-server stopped")

@@ -45,6 +45,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from kronikas.adapters.acks import Acks
+from kronikas.metrics import redis_call
 
 STALL = 2
 """Time-outs without a word from Redis while a call waits, after which the connection is dropped
@@ -111,7 +112,7 @@ class _Wire(asyncio.Protocol):
         reader = self.reader
         reader.feed(data)
         pending = self.pending
-        self.heard_at = time.monotonic()
+        self.heard_at = heard = time.monotonic()
         while True:
             try:
                 reply = reader.gets()
@@ -126,7 +127,8 @@ class _Wire(asyncio.Protocol):
             if not pending:
                 self.fail(RedisConnectionError("Redis sent a reply nobody asked for"))
                 return
-            future, _, early = pending.popleft()
+            future, sent_at, early = pending.popleft()
+            redis_call(heard - sent_at)
             if future.done():
                 continue  # a call that timed out (or was cancelled): its caller has gone
             if early is not None:

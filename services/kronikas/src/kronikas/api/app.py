@@ -15,7 +15,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.types import ControllerRouterHandler
 
-from kronikas import __version__
+from kronikas import __version__, metrics
 from kronikas.adapters.event_store import RedisStores
 from kronikas.adapters.notifier import Notifier
 from kronikas.adapters.randomness import for_table
@@ -25,6 +25,7 @@ from kronikas.api.hosts import Hosts
 from kronikas.api.lane import Kronikas
 from kronikas.api.logs import configure_logging
 from kronikas.api.mcp import McpEndpoint
+from kronikas.api.metrics import metrics_route
 from kronikas.api.openapi import MendedJson
 from kronikas.api.problems import handle_exception
 from kronikas.api.records import RecordsController
@@ -170,6 +171,7 @@ def create_app(
             await stores.aclose()
         if redis is None and app.state.redis is not None:
             await app.state.redis.aclose()
+        metrics.flush()  # the last second's counts, for the scrapes after this worker
 
     cors = (
         CORSConfig(
@@ -199,6 +201,10 @@ def create_app(
     mcp = McpEndpoint(wire, settings, lambda: state.games) if settings.mcp_enabled else None
     if mcp is not None:
         pages.append(mcp.route())
+    # `/metrics` (api/metrics.py): the process counts from now on, and serves what it counts.
+    if settings.metrics_enabled:
+        metrics.enable()
+        pages.append(metrics_route(settings.metrics_token))
     app = Kronikas(
         route_handlers=[*CONTROLLERS, seat_socket, *pages, *extra_routes],
         state=state,

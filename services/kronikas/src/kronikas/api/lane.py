@@ -32,6 +32,8 @@ from kronikas.api.sse import SERVER_SEND
 from kronikas.application.games import Games
 
 _ROUTE = re.compile(r"/v1/games/([^/]+)/commands")
+TEMPLATE = "/v1/games/{game_id}/commands"
+"""The route's template, as routing names it (what its requests are counted by)."""
 _JSON = JSON.encode()
 _HEADERS = [(name.lower().encode(), value.encode()) for name, value in PRIVATE.items()]
 
@@ -77,6 +79,7 @@ class Kronikas(Litestar):
         if (found := takes(scope)) is not None:
             scope["app"] = scope["litestar_app"] = self
             scope["path_params"] = {"game_id": found[1]}
+            scope["path_template"] = TEMPLATE
             await self._lane(scope, receive, send)
             return
         if scope["type"] in ("http", "websocket"):  # for the stream's and socket's frames

@@ -14,6 +14,8 @@ from typing import Any
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, HTTPScope, Message, Receive, Scope, Send
 
+from kronikas import metrics
+
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
 _STANDARD.add("color_message")  # uvicorn's message again, with terminal colours
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -64,8 +66,21 @@ def configure_logging(level: str, fmt: str) -> None:
     root.handlers[:] = [*others, handler]
 
 
+def route_template(scope: Scope) -> str:
+    """The template of the route that served a request (`/v1/games/{game_id}`), never its path:
+    what routing matched (the command lane names its own), the path a mounted app is mounted
+    at (routing names none for it), or `none` when no route matched."""
+    handler = scope.get("route_handler")
+    if getattr(handler, "is_mount", False):
+        paths = handler.paths
+        if len(paths) == 1:
+            return str(next(iter(paths)))
+    return scope.get("path_template") or "none"
+
+
 class RequestLogMiddleware:
-    """Gives each request an id (`X-Request-ID`) and logs one line when it ends.
+    """Gives each request an id (`X-Request-ID`) and logs one line when it ends, and counts it
+    (kronikas/metrics.py) by its route's template, never its path: a path names a table.
 
     Only the path is logged, never the query string or headers: tokens travel there.
     """
@@ -111,6 +126,9 @@ class RequestLogMiddleware:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
+            took = time.perf_counter() - started
+            if metrics.counting():
+                metrics.http_request(route_template(scope), scope["method"], status, took)
             if self.log.isEnabledFor(logging.INFO):
                 self.log.info(
                     "%s %s %s",
@@ -120,6 +138,6 @@ class RequestLogMiddleware:
                     extra={
                         "request_id": request_id,
                         "status": status,
-                        "ms": round((time.perf_counter() - started) * 1000, 2),
+                        "ms": round(took * 1000, 2),
                     },
                 )

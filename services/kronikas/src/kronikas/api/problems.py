@@ -13,6 +13,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 
+from kronikas import metrics
 from kronikas.application.errors import ApiError
 from kronikas.domain.common import DomainError, InvalidOptions
 
@@ -175,6 +176,8 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
     if isinstance(exc, ApiError):
         status = _API_STATUS[exc.code]
         headers = exc.headers
+        # A socket's problem is made here too (api/socket_gate.py), as a request `WEBSOCKET`.
+        metrics.answered(exc.code, "socket" if request.method == "WEBSOCKET" else "http")
         if status == 503 and "Retry-After" not in headers:
             headers = headers | {"Retry-After": str(RETRY_AFTER_S)}
         return problem_response(request, status, exc.code, exc.detail, headers, exc.errors)

@@ -26,6 +26,7 @@ import msgspec
 from litestar import Request, WebSocket, websocket
 from litestar.types import Receive, Scope, Send
 
+from kronikas import metrics
 from kronikas.api import inputs
 from kronikas.api.client import client_address
 from kronikas.api.socket_gate import (
@@ -80,7 +81,8 @@ async def seat_socket(socket: WebSocket[Any, Any, Any]) -> None:
     sockets: set[Socket] = app.state.sockets
     sockets.add(seat)
     try:
-        await seat.run()
+        with metrics.open_connection("socket"):
+            await seat.run()
     finally:
         sockets.discard(seat)
 

@@ -13,6 +13,7 @@ import msgspec
 from litestar import Request, WebSocket
 from litestar.types import Scope
 
+from kronikas import metrics
 from kronikas.api.problems import handle_exception, send_problem
 from kronikas.application.errors import (
     ApiError,
@@ -43,6 +44,8 @@ class Closing(Exception):
 
 def refusal(exc: BaseException) -> Closing:
     """What a failed `hello` closes the socket with."""
+    if isinstance(exc, ApiError):
+        metrics.answered(exc.code, "socket")
     if isinstance(exc, Unauthorized):
         return Closing(UNAUTHORIZED, "unauthorized")
     if isinstance(exc, NotFound):

@@ -41,6 +41,7 @@ from litestar.response import Stream
 from litestar.response.base import ASGIResponse
 from litestar.types import Message, Receive, Scope, Send
 
+from kronikas import metrics
 from kronikas.application.errors import Unauthorized
 from kronikas.application.session import Session
 from kronikas.application.wire import Delivered
@@ -193,7 +194,8 @@ class _Frames:
             if start.is_head_response:
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
             else:
-                await _pump(self.session, scope.get(SERVER_SEND, send), receive, self.bound)  # type: ignore[arg-type]
+                with metrics.open_connection("stream"):
+                    await _pump(self.session, scope.get(SERVER_SEND, send), receive, self.bound)  # type: ignore[arg-type]
         finally:
             self.session.close()  # its place, given back however the response ends
         await start.after_response()

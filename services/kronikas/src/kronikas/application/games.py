@@ -13,9 +13,11 @@ process (the clocks, tests), which has no address to charge.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NoReturn
 
 import msgspec
 
+from kronikas import metrics
 from kronikas.application import accounts
 from kronikas.application.access import hash_token
 from kronikas.application.ceilings import Ceilings
@@ -41,7 +43,7 @@ from kronikas.application.records import Records
 from kronikas.application.session import Session, Sight
 from kronikas.application.wire import Answer, Delivered
 from kronikas.config import Settings
-from kronikas.domain.common import DomainError
+from kronikas.domain.common import DomainError, Refusal
 
 __all__ = ["Answer", "Delivered", "Games", "Session", "Sight"]
 
@@ -114,15 +116,52 @@ class Games:
         """One move by the seat the token holds. Accepted, it paid with its append (its address's
         ceiling, then its token in the append); refused, its token pays now (its address, when
         the table does not know the token)."""
+        # The table's kind as held before the move: an outcome left unknown drops the fold.
+        before = self.folds.held(game_id) if metrics.counting() else None
+        kind = None if before is None else before.kind
         try:
             asked = Asked(command, body, if_match, idempotency_key, client)
-            return await self.commands.seat_move(game_id, token, asked)
-        except (Unauthorized, NotFound):
-            await self.refused(game_id, None, client)
+            answer = await self.commands.seat_move(game_id, token, asked)
+        except (Unauthorized, NotFound) as exc:
+            await self._paid(exc, game_id, None, client, kind)
+        except REFUSED as exc:
+            await self._paid(exc, game_id, token, client, kind)
+        except Refusal as exc:  # a limit, or the store away: nothing more to pay
+            self._counted(game_id, exc, kind)
             raise
-        except REFUSED:
+        if metrics.counting():
+            self._counted(game_id, None, kind)
+        return answer
+
+    async def _paid(
+        self,
+        refusal: Refusal,
+        game_id: str,
+        token: str | None,
+        client: str | None,
+        kind: str | None,
+    ) -> NoReturn:
+        """A refused command paid for (`refused`), then raised: counted with the code it is
+        answered with (a rate limit's, when it could not be paid)."""
+        try:
             await self.refused(game_id, token, client)
+        except Refusal as limit:
+            self._counted(game_id, limit, kind)
             raise
+        self._counted(game_id, refusal, kind)
+        raise refusal
+
+    def _counted(self, game_id: str, refusal: Refusal | None, kind: str | None) -> None:
+        """A seat's command counted (kronikas/metrics.py), applied or refused with the code it
+        is answered with, by its table's game as this process holds it, or held it before the
+        command (`kind`; `none`: neither)."""
+        if metrics.counting():
+            held = self.folds.held(game_id)
+            game = held.kind if held is not None else kind or "none"
+            if refusal is None:
+                metrics.moved(game)
+            else:
+                metrics.move_refused(game, refusal.code)
 
     async def charge(self, game_id: str, token: str | None, client: str | None) -> None:
         """Take one request from its address's ceiling and the token's bucket at the table, or

@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from kronikas import metrics
 from kronikas.application.access import HOST, hash_token, role_of
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import NotFound, RateLimited, Unauthorized, rate_limited
@@ -253,14 +254,17 @@ class Queries:
         if table.version <= after and wait > 0:
             release = self.holds.hold(token, client)
             try:
-                async with self.changes.waiting(game_id, folds.seated_now(table, role)) as waiter:
-                    table = await folds.followed(game_id)
-                    while table.version <= after:
-                        remaining = deadline - time.monotonic()
-                        if remaining <= 0 or not await waiter.wait(remaining):
-                            break
-                        waiter.clear()
+                with metrics.open_connection("long_poll"):
+                    async with self.changes.waiting(
+                        game_id, folds.seated_now(table, role)
+                    ) as waiter:
                         table = await folds.followed(game_id)
+                        while table.version <= after:
+                            remaining = deadline - time.monotonic()
+                            if remaining <= 0 or not await waiter.wait(remaining):
+                                break
+                            waiter.clear()
+                            table = await folds.followed(game_id)
             finally:
                 release()
         # Redacted for whoever the token is now: the seat may have moved, or been given up.

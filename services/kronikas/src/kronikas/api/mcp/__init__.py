@@ -33,7 +33,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.resources import TextResource
 from mcp.server.transport_security import TransportSecuritySettings
 
-from kronikas import __version__
+from kronikas import __version__, metrics
 from kronikas.api.client import client_address
 from kronikas.api.mcp.bounds import MESSAGE_MAX, scrubbed
 from kronikas.api.mcp.calls import register
@@ -166,7 +166,9 @@ class McpEndpoint:
 
         @asgi(PATH, is_mount=True, copy_scope=True, include_in_schema=False)
         async def mcp_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
-            await guard(cast(Any, scope), cast(Any, receive), cast(Any, send))
+            # Stateless (`stateless_http`): an MCP session lives for one request.
+            with metrics.open_connection("mcp_session"):
+                await guard(cast(Any, scope), cast(Any, receive), cast(Any, send))
 
         return mcp_endpoint
 
@@ -209,6 +211,7 @@ class McpEndpoint:
         try:
             await self.tools.games.read_paid(client_address(scope, self.settings))
         except ApiError as exc:
+            metrics.answered(exc.code, "mcp")
             problem = {"code": exc.code, "detail": exc.detail, "retry_after_s": exc.retry_after}
             return json.dumps(problem, ensure_ascii=False)
         return None

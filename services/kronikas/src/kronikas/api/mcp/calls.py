@@ -16,6 +16,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field, WithJsonSchema
 
+from kronikas import metrics
 from kronikas.api.mcp import results
 from kronikas.api.mcp.bounds import scrubbed
 from kronikas.api.mcp.tools import WAIT_MAX_S, Tools
@@ -322,6 +323,7 @@ async def answer(
 def _problem(exc: Exception) -> dict[str, Any]:
     """The problem of a refusal, as the HTTP API's problem+json has its `code` and `detail`."""
     if isinstance(exc, ApiError):
+        metrics.answered(exc.code, "mcp")
         problem: dict[str, Any] = {"code": exc.code, "detail": exc.detail}
         if (retry := exc.retry_after) is not None:
             problem["retry_after_s"] = retry

@@ -26,6 +26,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from kronikas import metrics
 from kronikas.api.client import client_address
 from kronikas.api.mcp.bounds import ID_MAX, Inputs
 from kronikas.application.errors import ApiError, RateLimited
@@ -253,6 +254,7 @@ def _bound_tool_error(text: str, inputs: Inputs) -> str:
 async def _limited(send: Send, message: Any, exc: ApiError) -> None:
     """A refusal by a limit (429, or 503 should the bucket not answer), as a JSON-RPC error."""
     wait = exc.retry_after or 1
+    metrics.answered(exc.code, "mcp")
     status = 429 if isinstance(exc, RateLimited) else 503
     data = {"code": exc.code, "retry_after_s": wait}
     id_ = message.get("id") if isinstance(message, dict) else None
