@@ -119,6 +119,30 @@ def redis_stores(redis: Any, settings: Settings) -> RedisStores:
     )
 
 
+def cors_config(settings: Settings) -> CORSConfig | None:
+    """CORS for the browsers of `CORS_ORIGINS` (none: no CORS headers at all)."""
+    return (
+        CORSConfig(
+            allow_origins=list(settings.cors_origins),
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=[
+                "Authorization",
+                "Content-Type",
+                "If-Match",
+                "Idempotency-Key",
+                "Last-Event-ID",
+                # What a browser MCP client (the MCP Inspector) sends to /mcp.
+                "Mcp-Protocol-Version",
+                "Mcp-Session-Id",
+            ],
+            expose_headers=["Date", "ETag", "Retry-After", "X-Request-ID"],
+            max_age=600,
+        )
+        if settings.cors_origins
+        else None
+    )
+
+
 def create_app(
     settings: Settings | None = None,
     redis: Any = None,
@@ -173,26 +197,7 @@ def create_app(
             await app.state.redis.aclose()
         metrics.flush()  # the last second's counts, for the scrapes after this worker
 
-    cors = (
-        CORSConfig(
-            allow_origins=list(settings.cors_origins),
-            allow_methods=["GET", "POST", "OPTIONS"],
-            allow_headers=[
-                "Authorization",
-                "Content-Type",
-                "If-Match",
-                "Idempotency-Key",
-                "Last-Event-ID",
-                # What a browser MCP client (the MCP Inspector) sends to /mcp.
-                "Mcp-Protocol-Version",
-                "Mcp-Session-Id",
-            ],
-            expose_headers=["Date", "ETag", "Retry-After", "X-Request-ID"],
-            max_age=600,
-        )
-        if settings.cors_origins
-        else None
-    )
+    cors = cors_config(settings)
     # The web table (`web/`, at `/`) and the docs pages' assets: neither is in the document.
     pages: list[ControllerRouterHandler] = [docs_pages.assets_router()]
     if settings.web_dir:
