@@ -47,7 +47,7 @@ run: install ## serve on PORT (8000); an embedded Redis under .data/ when REDIS_
 test: install lint typecheck node-install pytest ## everything CI runs: lint, types, all tests against real Redis
 
 WORKERS ?= 3
-FAST := not (processes or cluster or fuzz or bench or generated or browser or node)
+FAST := not (processes or cluster or failover or fuzz or bench or generated or browser or node)
 test-fast: install ## the inner loop: domain, application and API tests, three workers
 	@# No schemathesis or Faker: only the fuzz tests use them, and they cost a second to load.
 	@# Three workers (pytest-xdist, WORKERS=3), each on a Redis of its own: the tests wait on Redis

@@ -36,6 +36,7 @@ SLOW_MODULES = {
     "tests/e2e/test_sdk_streaming.py": "processes",
     "tests/e2e/test_sdk_socket.py": "processes",
     "tests/integration/test_clocks.py": "processes",
+    "tests/sentinel/": "processes",
     "tests/integration/test_processes.py": "processes",
     "tests/integration/test_serve.py": "processes",
     "tests/reliability/test_leaks.py": "processes",
@@ -56,14 +57,16 @@ SLOW_MODULES = {
     "tests/integration/test_bench.py": "bench",
     "tests/test_generated.py": "generated",
     "tests/browser/": "browser",
+    "tests/failover/": "failover",
     "tests/typescript/test_node.py": "node",
     "tests/typescript/test_proofs.py": "node",
     "tests/typescript/test_replay.py": "node",
     "tests/typescript/test_types.py": "node",
 }
 """The modules `make test-fast` leaves out, by the marker each gets (pyproject.toml lists them):
-they start service processes or a cluster, fuzz, run the bench, or regenerate the SDK; a key
-ending in `/` is a folder, every module in it (the browser tests drive Chromium)."""
+they start service processes, a cluster or Redis servers that fail over, fuzz, run the bench, or
+regenerate the SDK; a key ending in `/` is a folder, every module in it (the browser tests drive
+Chromium)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -14,6 +14,8 @@ import ast
 from collections.abc import Collection
 from pathlib import Path
 
+from tests.source import parse
+
 
 def modules(folder: Path, package: str) -> dict[str, Path]:
     """Each module under `folder`, the package `package`, by its dotted name."""
@@ -74,7 +76,7 @@ def graph(folder: Path, package: str) -> dict[str, set[str]]:
     found = modules(folder, package)
     edges: dict[str, set[str]] = {}
     for name, path in found.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        tree = parse(path.read_text(encoding="utf-8"), str(path))
         targets = imports(tree, name, path.name == "__init__.py", found)
         edges[name] = {t for t in targets if t in found and t != name}
     return edges

@@ -159,8 +159,9 @@ class RedisGroup:
         return ("--min-replicas-to-write", str(self.min_replicas), "--min-replicas-max-lag", "10")
 
     def start(self, timeout: float = 20.0) -> RedisGroup:
-        primary = Server(self.root / "server0", None, *self.extra).start()
+        primary = Server(self.root / "server0", None, *self.extra)
         self.servers.append(primary)
+        primary.start()
         for i in range(self.n_replicas):
             self.servers.append(Server(self.root / f"server{i + 1}", primary.port, *self.extra))
             self.servers[-1].start()
@@ -235,6 +236,16 @@ class RedisGroup:
                     return new
             time.sleep(0.05)
         raise TimeoutError("no Sentinel majority named a new primary in time")
+
+    def wait_demoted(self, server: Server, timeout: float = 30.0) -> None:
+        """Until `server` (a primary paused or cut off while the Sentinels promoted another)
+        says it is a replica: a Sentinel demotes it once it answers again."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if server.role() == b"slave":
+                return
+            time.sleep(0.05)
+        raise TimeoutError("the old primary was not demoted in time")
 
     def kill(self, server: Server) -> None:
         server.kill()

@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.source import parse
+
 ROOT = Path(__file__).resolve().parent.parent
 API = "services/kronikas/src/kronikas/api"
 
@@ -56,7 +58,7 @@ ALLOWED: dict[str, frozenset[str]] = {
 def imported(path: Path) -> list[tuple[str, str, int]]:
     """What `path` imports from `kronikas.application`: (module, name, line) each."""
     found: list[tuple[str, str, int]] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module is not None:
             module = node.module
             if module == "kronikas.application":  # `from kronikas.application import folds`

@@ -21,6 +21,7 @@ import pytest
 from kronikas.domain import seating
 from kronikas.domain.engine import Rules
 from tests.apps import ENGINES
+from tests.source import parse
 from tests.third_game import ENGINE as HIGH_CARD
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,7 +63,7 @@ def test_no_module_or_function_of_the_service_is_too_long() -> None:
         where = path.relative_to(SERVICE)
         if text.count("\n") > MAX_MODULE_LINES:
             long.append(f"{where}: {text.count(chr(10))} lines")
-        for node in ast.walk(ast.parse(text)):
+        for node in ast.walk(parse(text)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 lines = (node.end_lineno or node.lineno) - node.lineno + 1
                 if lines > MAX_FUNCTION_LINES:

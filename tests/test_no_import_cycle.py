@@ -11,10 +11,10 @@ they never run.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 from tests.import_graph import cycles, graph, imports
+from tests.source import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "services/kronikas/src/kronikas"
@@ -37,9 +37,9 @@ def test_no_module_of_the_service_imports_itself_round_a_circle() -> None:
 def test_an_import_inside_a_function_closes_a_circle_too() -> None:
     sources = {"a": "def f():\n    from b import g\n", "b": "import a\n"}
     two = {
-        name: set(imports(ast.parse(text), name, False, sources)) & set(sources)
+        name: set(imports(parse(text), name, False, sources)) & set(sources)
         for name, text in sources.items()
     }
     assert cycles(two) == [["a", "b"]]
-    hidden = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import b\n")
+    hidden = parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import b\n")
     assert imports(hidden, "a", False, ()) == ["typing"]

@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.source import parse
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "services/kronikas/src/kronikas"
 ROOTS = {"serve.py", "export_openapi.py"}
@@ -25,7 +27,7 @@ SINGLETONS = {"Wire", "ApiWire", "service_games", "registry"}
 
 def _modules() -> dict[str, ast.Module]:
     return {
-        str(path.relative_to(PACKAGE)): ast.parse(path.read_text(), str(path))
+        str(path.relative_to(PACKAGE)): parse(path.read_text(), str(path))
         for path in sorted(PACKAGE.rglob("*.py"))
     }
 

@@ -26,11 +26,12 @@ from kronikas.domain.engine import Rules, Seats, rules, tag_of
 from kronikas.domain.seating import Join
 from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.apps import ENGINES
+from tests.source import parse
 
 
 def _names_in(path: Path) -> set[str]:
     """Every string constant and identifier of a module's code (its docstrings left out)."""
-    tree = ast.parse(path.read_text())
+    tree = parse(path.read_text())
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):

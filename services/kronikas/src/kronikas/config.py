@@ -43,6 +43,12 @@ PROXY_HEADERS = ("x-forwarded-for", "forwarded")
 """The headers a trusted proxy may name its client in (`TRUSTED_PROXY_HEADER`)."""
 
 
+SENTINELS_AND_CLUSTER = (
+    "REDIS_SENTINELS and REDIS_CLUSTER exclude each other: Sentinel names the primary of one "
+    "replicated server, a Redis Cluster finds its nodes itself; set one of them"
+)
+
+
 def _networks(env: Mapping[str, str], name: str) -> tuple[Network, ...]:
     """Comma-separated addresses and CIDR blocks (`10.0.0.1, 10.1.0.0/16, fd00::/8`)."""
     found = []
@@ -224,6 +230,8 @@ class Settings:
                 "SOCKET_IMPLEMENTATION must be websockets or wsproto, "
                 f"not {socket_implementation!r}"
             )
+        if _bool(env, "REDIS_CLUSTER", False) and _addresses(env, "REDIS_SENTINELS"):
+            raise ValueError(SENTINELS_AND_CLUSTER)
         if log_format not in ("json", "text"):
             raise ValueError(f"LOG_FORMAT must be json or text, not {log_format!r}")
         return cls(

@@ -231,7 +231,15 @@ def main() -> int:
         )
         return 1
     embedded = None
-    if settings.redis_url is None:
+    if settings.redis_sentinels:  # the Sentinels name the primary; REDIS_URL its password
+        from kronikas.adapters.sentinel import credentials
+
+        try:
+            credentials(settings.redis_url)
+        except ValueError as exc:
+            print(f"configuration error: {exc}", file=sys.stderr)
+            return 2
+    elif settings.redis_url is None:
         from kronikas.adapters.embedded_redis import EmbeddedRedis
 
         try:

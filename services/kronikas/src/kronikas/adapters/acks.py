@@ -19,11 +19,13 @@ from typing import Any, Protocol
 
 from redis.exceptions import NoScriptError, ResponseError
 
+from kronikas.adapters.line_errors import LineConnection, error_of
+
 Early = Callable[[Any], None]
 log = logging.getLogger("kronikas.redis")
 
 
-class Wire(Protocol):
+class Wire(LineConnection, Protocol):
     """What is sent here on the line's connection (adapters/script_line.py, `_Wire`)."""
 
     def send(self, command: tuple[Any, ...], early: Early | None = None) -> asyncio.Future[Any]: ...
@@ -101,8 +103,7 @@ async def call_acked(
     finally:
         reply = await future
     if isinstance(reply, ResponseError):
-        text = str(reply)
-        raise NoScriptError(text) if text.startswith("NOSCRIPT") else reply
+        raise error_of(wire, reply)  # as ScriptLine.call: a refused append was not run
     count = await acked
     if isinstance(count, ResponseError):
         raise count

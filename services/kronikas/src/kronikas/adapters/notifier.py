@@ -327,5 +327,8 @@ class Notifier:
             except Exception as exc:
                 log.warning("notification channel lost, reconnecting: %s", type(exc).__name__)
                 await self._disconnect()
-                await asyncio.sleep(delay)
+                # The line says when the primary moved (adapters/sentinel.py): no more waiting.
+                self._line_gone.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._line_gone.wait(), delay)
                 delay = min(delay * 2, 2.0)

@@ -1,4 +1,5 @@
-"""The asyncio Redis client: one server or a Redis Cluster, chosen by configuration."""
+"""The asyncio Redis client: one server, the primary Sentinel names, or a Redis Cluster, chosen
+by configuration."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import hiredis
 from redis.asyncio import BlockingConnectionPool, Connection, Redis
 from redis.asyncio.cluster import RedisCluster
 
-from kronikas.config import Settings
+from kronikas.adapters.sentinel import sentinel_client
+from kronikas.config import SENTINELS_AND_CLUSTER, Settings
 
-AnyRedis = Redis | RedisCluster
+AnyRedis = Redis | RedisCluster  # a `SentinelRedis` is a `Redis`
 POOL_SIZE = 100
 """Connections a process keeps to one Redis server at most."""
 
@@ -29,9 +31,12 @@ class PackedConnection(Connection):
 
 
 def connect(settings: Settings, url: str | None = None) -> AnyRedis:
-    """A client for `url` (default: the configured `REDIS_URL`); it connects on first use."""
+    """A client for `url` (default: the configured `REDIS_URL`, or the primary the configured
+    Sentinels name); it connects on first use."""
     target = url or settings.redis_url
-    if not target:
+    if settings.redis_sentinels and settings.redis_cluster:
+        raise ValueError(SENTINELS_AND_CLUSTER)
+    if not target and not settings.redis_sentinels:
         raise ValueError("REDIS_URL is not set")
     options: dict[str, Any] = {
         "socket_timeout": settings.redis_timeout_s,
@@ -40,6 +45,9 @@ def connect(settings: Settings, url: str | None = None) -> AnyRedis:
         # dead connections are found by a PING instead of failing one request each.
         "health_check_interval": 2,
     }
+    if settings.redis_sentinels and url is None:
+        return sentinel_client(settings, options, POOL_SIZE)
+    assert target is not None
     if settings.redis_cluster:
         return RedisCluster.from_url(target, **options)
     # A `rediss://` or `unix://` address keeps redis-py's own connection class for its scheme.

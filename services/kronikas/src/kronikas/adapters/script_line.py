@@ -12,7 +12,8 @@ The notifier's pub/sub runs on a line of its own: what Redis pushes (a message, 
 subscription, the answer to a PING) goes to the `pushed` callback as it is parsed, with no task,
 no time-out scope and no dictionary per message, which is what redis-py's `get_message` costs.
 
-It speaks plain TCP to one server (`redis://`); TLS, Unix sockets and a cluster keep redis-py.
+It speaks plain TCP to one server (`redis://`), or to the primary Sentinel names (its moves are
+followed: adapters/sentinel.py). TLS, Unix sockets and a cluster keep redis-py.
 No call waits longer than the time-out, and a call that times out fails alone (`ReplyLate`): the
 calls behind it keep their own time-outs, and its reply, should it come, is read and dropped.
 Only a connection on which Redis has said nothing for `STALL` time-outs is dropped.
@@ -25,7 +26,8 @@ did, as that `WAIT`'s reply is read. A lost or
 dropped connection fails what it holds: `ReplyLost` for calls written to it (Redis may have run
 them), redis-py's `ConnectionError` for calls never written (nothing was run). A call that could
 not connect fails with `ConnectionError` or `TimeoutError` (nothing was sent). The next call
-connects again.
+connects again. A server that cannot write now refuses a call with `Refused` (nothing was
+run: adapters/line_errors.py).
 """
 
 from __future__ import annotations
@@ -45,26 +47,15 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from kronikas.adapters.acks import Acks
+from kronikas.adapters.line_errors import Refused as Refused
+from kronikas.adapters.line_errors import ReplyLate, ReplyLost, error_of
+from kronikas.adapters.line_errors import maybe_run as maybe_run
+from kronikas.adapters.sentinel import Address, Primary, SentinelPool
 from kronikas.metrics import redis_call
 
 STALL = 2
 """Time-outs without a word from Redis while a call waits, after which the connection is dropped
 (a dead peer, a server that stopped answering): calls behind a stuck one would all time out."""
-
-
-class ReplyLost(RedisConnectionError):
-    """The call was written, then the connection was lost before its reply: Redis may have run
-    it."""
-
-
-class ReplyLate(RedisTimeoutError):
-    """The call was written and no reply came within the time-out: Redis may have run it, or may
-    yet; the connection stays, and the reply is dropped when it comes."""
-
-
-def maybe_run(error: BaseException) -> bool:
-    """Whether a failed call of the line may have been run by Redis all the same."""
-    return isinstance(error, (ReplyLost, ReplyLate))
 
 
 _MORE = object()
@@ -99,6 +90,9 @@ class _Wire(asyncio.Protocol):
         )
         self.transport: asyncio.Transport | None = None
         self.closed = False
+        self.retired = False
+        """Taking no new calls (the primary moved): closed once the calls written are answered."""
+        self.address: Address | None = None
         self.out: list[bytes] = []
         """Commands queued in this turn of the event loop, written together at its end."""
         self.watch: asyncio.TimerHandle | None = None
@@ -120,6 +114,8 @@ class _Wire(asyncio.Protocol):
                 self.fail(RedisConnectionError(f"Redis sent what is not RESP: {exc}"))
                 return
             if reply is _MORE:
+                if self.retired and not pending:  # its last call answered
+                    self.fail(RedisConnectionError("the connection was retired"))
                 return
             if self.pushed is not None and type(reply) is list and reply and reply[0] in PUSHES:
                 self.pushed(reply)
@@ -222,6 +218,13 @@ class _Wire(asyncio.Protocol):
         loop = asyncio.get_running_loop()
         self.watch = loop.call_later(max(0.0, next_at - now), self.check)
 
+    def retire(self) -> None:
+        """Take no new calls; close once the calls written to it have their replies."""
+        self.retired = True
+        self.line._forget(self)
+        if not self.pending:
+            self.fail(RedisConnectionError("the connection was retired"))
+
     def fail(self, error: Exception) -> None:
         """Fail every pending call and drop the connection: those written to it with
         `ReplyLost`, those not yet written (queued for this turn's write) with `error`."""
@@ -257,6 +260,7 @@ class ScriptLine:
         host: str,
         port: int,
         *,
+        primary: Primary | None = None,
         db: int = 0,
         username: str | None = None,
         password: str | None = None,
@@ -265,8 +269,12 @@ class ScriptLine:
         lost: Callable[[], None] | None = None,
     ) -> None:
         """`pushed` takes what Redis pushes once the line subscribes; `lost` is called when
-        the connection is lost."""
+        the connection is lost; `primary`, when given, names the server of each new connection
+        in place of `host` and `port`."""
         self.host, self.port, self.timeout_s = host, port, timeout_s
+        self._primary = primary
+        self._moves = 0
+        """How often the primary moved (`moved`): a connection opened across a move is not kept."""
         self._pushed, self._lost = pushed, lost
         self._hello: list[tuple[Any, ...]] = []
         if password:
@@ -278,23 +286,30 @@ class ScriptLine:
 
     @classmethod
     def of(cls, redis: Any, **hooks: Any) -> ScriptLine | None:
-        """A line to the server of a redis-py client on plain TCP; None for any other client.
-        `hooks` are `pushed` and `lost`."""
+        """A line to the server of a redis-py client on plain TCP (to the primary, for a client
+        of the Sentinels' primary); None for any other client. `hooks` are `pushed` and
+        `lost`."""
         if not isinstance(redis, Redis):
             return None
         pool = redis.connection_pool
         kwargs = pool.connection_kwargs
-        if pool.connection_class.__name__ not in ("Connection", "PackedConnection"):
+        sentinel = isinstance(pool, SentinelPool)
+        plain = ("PackedSentinelConnection",) if sentinel else ("Connection", "PackedConnection")
+        if pool.connection_class.__name__ not in plain:
             return None  # TLS or a Unix socket
-        return cls(
+        line = cls(
             kwargs.get("host", "localhost"),
             int(kwargs.get("port", 6379)),
+            primary=pool.primary if isinstance(pool, SentinelPool) else None,
             db=int(kwargs.get("db", 0) or 0),
             username=kwargs.get("username"),
             password=kwargs.get("password"),
             timeout_s=float(kwargs.get("socket_timeout") or 2.0),
             **hooks,
         )
+        if isinstance(pool, SentinelPool):
+            pool.primary.follow(line)
+        return line
 
     async def evalsha(
         self,
@@ -329,8 +344,7 @@ class ScriptLine:
         finally:
             reply = await future
         if isinstance(reply, ResponseError):
-            text = str(reply)
-            raise NoScriptError(text) if text.startswith("NOSCRIPT") else reply
+            raise error_of(wire, reply)
         return reply
 
     async def wire(self) -> _Wire:
@@ -350,6 +364,23 @@ class ScriptLine:
             raise RedisConnectionError("Connection to Redis lost")
         wire.transport.write(hiredis.pack_command(command))
         return wire.heard_at
+
+    def recheck(self) -> None:
+        """The server refused a write, but may still be the primary: have the Sentinels asked
+        again (`Primary.recheck`)."""
+        if self._primary is not None:
+            self._primary.recheck()
+
+    def moved(self, address: Address) -> None:
+        """The primary moved to `address` (a Sentinel said so): retire a connection elsewhere;
+        with none, say the line is lost all the same (whoever waits to connect again may now)."""
+        self._moves += 1
+        wire = self._wire
+        if wire is None:
+            if self._lost is not None:
+                self._lost()
+        elif wire.address is not None and wire.address != address:
+            wire.retire()
 
     def drop(self, error: Exception) -> None:
         """Drop the connection (a stalled subscription), failing what waits on it."""
@@ -377,13 +408,25 @@ class ScriptLine:
             loop = asyncio.get_running_loop()
             try:
                 async with asyncio.timeout(self.timeout_s):
-                    _, wire = await loop.create_connection(
-                        lambda: _Wire(self, self._pushed, self.timeout_s), self.host, self.port
-                    )
+                    while True:
+                        moves = self._moves
+                        host, port = (
+                            (self.host, self.port)
+                            if self._primary is None
+                            else await self._primary.locate()
+                        )
+                        _, wire = await loop.create_connection(
+                            lambda: _Wire(self, self._pushed, self.timeout_s), host, port
+                        )
+                        if self._moves == moves:
+                            break
+                        if wire.transport is not None:  # the primary moved meanwhile: again
+                            wire.transport.abort()
             except TimeoutError as exc:
                 raise RedisTimeoutError("Timeout connecting to Redis") from exc
             except OSError as exc:
                 raise RedisConnectionError(f"Error connecting to Redis: {exc}") from exc
+            wire.address = (host, port)
             self._wire = wire
             try:
                 for command in self._hello:

@@ -19,7 +19,8 @@ from redis.exceptions import OutOfMemoryError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from kronikas.adapters import acks
-from kronikas.adapters.script_line import Early, LineScript, ScriptLine, maybe_run
+from kronikas.adapters.line_errors import maybe_run
+from kronikas.adapters.script_line import Early, LineScript, ScriptLine
 from kronikas.application.errors import OutcomeUnknown, Unavailable
 
 log = logging.getLogger("kronikas.store")
