@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from kronikas.adapters.embedded_redis import die_with_parent, free_port, redis_binary
+from kronikas.adapters.sentinel import credentials
 from kronikas.config import Settings
 from tests.redis_group import ask, can_start
 
@@ -180,8 +181,10 @@ def test_the_instances_find_the_primary_through_the_sentinels_and_wait_for_a_rep
         assert settings.redis_sentinel_master == name
         # The Sentinels' own password (their requirepass, sentinel-start.sh) is the servers'.
         assert settings.redis_sentinel_password == PASSWORD
-        # REDIS_URL gives the servers' password and database, and names no server.
+        # REDIS_URL gives the servers' password and database, and names no server (the
+        # service refuses to start beside REDIS_SENTINELS with one that does).
         assert settings.redis_url == f"redis://:{PASSWORD}@/0"
+        assert credentials(settings.redis_url) == {"password": PASSWORD, "db": 0}
         assert 1 <= settings.write_replicas <= len(DATA_SERVERS) - 1
         assert settings.write_wait_ms >= 100
         # Metrics are off unless asked for, with the token they are asked for with.
