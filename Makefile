@@ -118,7 +118,7 @@ conversations: install ## record the seat-socket conversations under tests/conve
 clean: ## remove the virtualenv, caches and embedded Redis data
 	rm -rf .venv .tools .pytest_cache .mypy_cache .ruff_cache .hypothesis .data $(TS_DIR)/node_modules
 
-bench: install ## measure the service against its ceiling (prints a table, writes bench-results.json), then what a fair deal costs
+bench: install ## measure the service against its ceiling, and what WRITE_REPLICAS=1 and metrics cost (prints a table, writes bench-results.json), then what a fair deal costs
 	$(RUN) python -m benchmarks.bench $(ARGS)
 	$(RUN) python -m benchmarks.deals
 

@@ -8,7 +8,10 @@ against the ceiling (benchmarks/commands.py); tables followed by push (benchmark
 every seat on its own SSE stream, moving when its stream shows its turn, and the same over the
 seat socket (benchmarks/socket_follow.py); how many streams one worker holds while its tables
 play slowly, seats' and spectators' (benchmarks/crowd.py); and what a lobby page costs with
-100,000 tables (benchmarks/lobby.py). `--only commands|follow|crowd|lobby` runs one alone.
+100,000 tables (benchmarks/lobby.py); and what two settings cost, the follow workload played by
+one checkout served with each in turns (benchmarks/alternate.py): `WRITE_REPLICAS` 0 and 1 on a
+Redis with one replica, and metrics off and on (`costs`). `--only
+commands|follow|costs|crowd|lobby` runs one alone.
 `--only attacks` runs the attacks of docs/security.md instead (benchmarks/attacks.py, which
 `make bench-attacks` runs with its own options: `--before CHECKOUT` compares two codes).
 """
@@ -30,6 +33,7 @@ from typing import Any
 import uvloop
 
 from benchmarks import (
+    alternate,
     attacks,
     commands,
     crowd,
@@ -103,7 +107,29 @@ SOCKET_RATIOS = {
 """The issue's targets for the seat socket (issue 27): its figure over HTTP's, in one run."""
 
 
-PHASES = ("commands", "follow", "crowd", "lobby")
+COSTS = {
+    "replicas": ({"WRITE_REPLICAS": "0"}, {"WRITE_REPLICAS": "1"}, True),
+    "metrics": ({"METRICS": "0"}, {"METRICS": "1"}, False),
+}
+"""What a setting costs (issue 42): the keys' prefix, the settings off and on, and whether the
+bench's Redis has a replica (for `WRITE_REPLICAS=1` to wait for)."""
+COST_ROUNDS = 8
+
+
+async def measure_costs(seconds: float) -> dict[str, Any]:
+    """Each of `COSTS`: this checkout served twice, one worker each, with the setting off and
+    on, the follow workload (16 tables) played on each in turns, `COST_ROUNDS` rounds of phases
+    a quarter of `seconds` long (benchmarks/alternate.py), on a Redis of their own."""
+    results: dict[str, Any] = {}
+    phase = max(0.5, seconds / 4)
+    for prefix, (off, on, replica) in COSTS.items():
+        results |= await alternate.figures(
+            prefix, off, on, COST_ROUNDS, phase, follow.TABLES, replica
+        )
+    return results
+
+
+PHASES = ("commands", "follow", "costs", "crowd", "lobby")
 
 
 async def run(
@@ -146,6 +172,8 @@ async def run(
             results |= await crowd.measure(
                 redis, seconds, crowd_tables, crowd_spectators, crowd_think_ms / 1000
             )
+    if "costs" in phases:  # on Redis servers of their own
+        results |= await measure_costs(seconds)
     if "lobby" in phases:  # on a Redis of its own, filled with `lobby_tables` tables
         results |= await lobby.figures(lobby_tables)
     if "commands" not in phases:
@@ -158,6 +186,28 @@ async def run(
     results["engine_cheat_per_s"] = engine_cheat.measure(engine_seconds)
     results["engine_thirty_one_per_s"] = engine_thirty_one.measure(engine_seconds)
     return results
+
+
+def cost_rows(prefix: str, title: str, off: str, on: str) -> list[tuple[str, str, str, str]]:
+    """The table's rows for one of `COSTS`: each figure off, on, and on / off."""
+    rows = []
+    for i, (figure, label, fmt) in enumerate(
+        (
+            ("moves_per_s", "moves/s", "{:,.0f}"),
+            ("service_cpu_us_per_move", "CPU a move costs the service, µs", "{:.0f}"),
+            ("redis_cpu_us_per_move", "CPU a move costs Redis, µs", "{:.1f}"),
+            ("redis_calls_per_move", "Redis calls the service makes a move", "{:.2f}"),
+            ("push_p50_ms", "push delay p50, ms", "{:.2f}"),
+            ("push_p99_ms", "push delay p99, ms", "{:.2f}"),
+        )
+    ):
+        first = f"{title}, in turns: {label}" if i == 0 else f"  {label}"
+        rows += [
+            (f"{prefix}_{figure}_off", f"{first}, {off}", fmt, ""),
+            (f"{prefix}_{figure}_on", f"    {on}", fmt, ""),
+            (f"{prefix}_{figure}_ratio", f"    {on} / {off}", "{:.3f}", "—"),
+        ]
+    return rows
 
 
 ROWS = [
@@ -246,6 +296,14 @@ ROWS = [
     ("socket_redis_commands_per_move_1t", "  commands Redis runs a move", "{:.1f}", "—"),
     ("socket_generator_cpu_us_per_move_1t", "  CPU a move costs the generator, µs", "{:.0f}", ""),
     ("socket_others_cores_1t", "  cores other programs took meanwhile", "{:.2f}", "~0"),
+    *(
+        row
+        for prefix, title, off, on in (
+            ("replicas", "WRITE_REPLICAS 0 and 1 (a replica), 16 tables", "=0", "=1"),
+            ("metrics", "METRICS off and on, 16 tables", "off", "on"),
+        )
+        for row in cost_rows(prefix, title, off, on)
+    ),
     ("crowd_streams", "crowd: streams one worker holds (seats' and spectators')", "{:,.0f}", "—"),
     ("crowd_tables", "  tables, two seats each, played by their seats", "{:,.0f}", ""),
     ("crowd_spectators_per_table", "  spectators' streams on each table", "{:,.0f}", ""),
@@ -299,7 +357,8 @@ def main() -> int:
         "--only",
         choices=(*PHASES, "attacks"),
         help="only the commands (ceiling, commands, reads, flatness, engines), only follow, only "
-        "the crowd (streams one process holds) or only the lobby; `attacks`: docs/security.md's",
+        "what WRITE_REPLICAS=1 and metrics cost (costs), only the crowd (streams one process "
+        "holds) or only the lobby; `attacks`: docs/security.md's",
     )
     parser.add_argument("--crowd-tables", type=int, default=500, help="tables in the crowd")
     parser.add_argument(
@@ -350,6 +409,9 @@ def main() -> int:
             problems = results.get(f"{workload}_problems{suffix}")
             if problems:
                 print(f"  {workload}{suffix}: refused or lost: {problems}")
+    for prefix in COSTS:
+        if results.get(f"{prefix}_problems"):
+            print(f"  {prefix}: refused or lost: {results[f'{prefix}_problems']}")
     if results.get("crowd_problems"):
         print(f"  crowd: refused or lost: {results['crowd_problems']}")
     usage = resource.getrusage(resource.RUSAGE_SELF)

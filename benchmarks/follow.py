@@ -649,9 +649,12 @@ def figures(
         for name, n in p.redis_calls.items():
             calls[name] = calls.get(name, 0) + n
     # A script call counts once; a command sent outside scripts counts once; the commands the
-    # scripts run inside count only among all the commands Redis ran.
+    # scripts run inside count only among all the commands Redis ran, and so do a replica's
+    # acknowledgements (REPLCONF ACK, which a WAIT asks of it).
     sent = sum(
-        n for name, n in calls.items() if name in ("evalsha", "eval") or name not in scripted
+        n
+        for name, n in calls.items()
+        if name in ("evalsha", "eval") or (name not in scripted and name != "replconf")
     )
     per = max(moves, 1)
     generator = sum(p.generator_cpu_s for p in phases)

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 
@@ -67,10 +67,16 @@ class Service:
     bench app's ceiling route mounted. Started when built; `ready()` waits until it answers."""
 
     def __init__(
-        self, redis_url: str, workers: int, source: Path = ROOT, ws: str | None = None
+        self,
+        redis_url: str,
+        workers: int,
+        source: Path = ROOT,
+        ws: str | None = None,
+        settings: Mapping[str, str] | None = None,
     ) -> None:
         """The service of the checkout at `source` (this one unless told); `ws`, its
-        WebSocket implementation (`SOCKET_IMPLEMENTATION`), when not the default."""
+        WebSocket implementation (`SOCKET_IMPLEMENTATION`), when not the default; `settings`, more
+        settings over all these (`WRITE_REPLICAS=1`, `METRICS=1`: benchmarks/alternate.py)."""
         self.port = free_port()
         env = os.environ | {
             "REDIS_URL": redis_url,
@@ -86,6 +92,7 @@ class Service:
         }
         if ws is not None:
             env["SOCKET_IMPLEMENTATION"] = ws
+        env |= settings or {}
         if source != ROOT:  # another checkout's code and bench app, ahead of the installed one
             paths = [source / "services" / "kronikas" / "src", source]
             env["PYTHONPATH"] = os.pathsep.join(str(path) for path in paths)

@@ -5,6 +5,7 @@ and the lobby's (on few tables) too."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -52,6 +53,20 @@ FIGURES = (
     "crowd_spectator_push_p50_ms",
     "crowd_spectator_push_p99_ms",
     "crowd_generator_cpu_share",
+    # What WRITE_REPLICAS=1 (with a replica) and metrics cost, this checkout in turns.
+    *(
+        f"{prefix}_{figure}_{side}"
+        for prefix in ("replicas", "metrics")
+        for figure in (
+            "moves_per_s",
+            "service_cpu_us_per_move",
+            "redis_cpu_us_per_move",
+            "redis_calls_per_move",
+            "push_p50_ms",
+            "push_p99_ms",
+        )
+        for side in ("off", "on", "ratio")
+    ),
     "lobby_page_ms_all_first",
     "lobby_page_ms_all_offset_1000",
     "lobby_page_ms_open_thirty_one_first",
@@ -98,6 +113,7 @@ def test_a_short_benchmark_run_plays_without_a_refusal_and_writes_every_figure(
     assert results["socket_service_cpu_ratio"] == (
         results["socket_service_cpu_us_per_move"] / results["follow_service_cpu_us_per_move"]
     )
+    assert results["replicas_problems"] == results["metrics_problems"] == 0
     assert results["crowd_refused"] == 0, results["crowd_problems"]
     assert results["crowd_streams_lost"] == 0, results["crowd_problems"]
     assert results["crowd_streams"] == 20 * (2 + 5)
@@ -105,6 +121,8 @@ def test_a_short_benchmark_run_plays_without_a_refusal_and_writes_every_figure(
     assert "commands / ceiling" in run.stdout
     assert "follow: 16 tables" in run.stdout
     assert "socket: 16 tables" in run.stdout
+    assert "WRITE_REPLICAS 0 and 1 (a replica), 16 tables, in turns: moves/s" in run.stdout
+    assert "METRICS off and on, 16 tables, in turns: moves/s" in run.stdout
     assert "crowd: streams one worker holds" in run.stdout
     assert "lobby: tables behind it" in run.stdout
     assert f"wrote {output}" in run.stdout
@@ -146,10 +164,53 @@ def test_the_alternated_benchmark_takes_turns_and_compares_the_pairs() -> None:
     assert lines[0].startswith("A = ., B = .: 2 rounds of 0.5 s, 1 table(s) each")
     for side in ("A", "B"):
         line = next(line for line in lines if line.startswith(f"{side}: push delay p50 "))
-        moves = float(line.rsplit(", ", 1)[1].split(" moves/s")[0].replace(",", ""))
+        moves = float(line.split(" moves/s")[0].rsplit(", ", 1)[1].replace(",", ""))
         assert moves > 0
+        assert line.endswith(" moves/s, 0 refused or lost"), line
     assert any(line.startswith("B / A, the median of the pairs: push delay p50 ") for line in lines)
     assert "pairs of 2" in run.stdout
+
+
+def test_the_alternated_benchmark_compares_one_checkout_in_two_environments() -> None:
+    """`python -m benchmarks.alternate` with `WRITE_REPLICAS` 0 and 1 and a replica, briefly:
+    each side plays with its own setting, nothing is refused, and every figure and ratio is
+    printed (no timing is asserted)."""
+    arguments = [
+        *("--a-env", "WRITE_REPLICAS=0", "--b-env", "WRITE_REPLICAS=1", "--replica"),
+        *("--rounds", "2", "--seconds", "0.5"),
+    ]
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.alternate", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    lines = run.stdout.splitlines()
+    assert lines[0] == (
+        "A = . (WRITE_REPLICAS=0), B = . (WRITE_REPLICAS=1): 2 rounds of 0.5 s, 1 table(s) each, "
+        "the bench's Redis with one replica"
+    )
+    figure = r"(\d[\d,]*(?:\.\d+)?)"
+    for side in ("A", "B"):
+        line = next(line for line in lines if line.startswith(f"{side}: "))
+        found = re.fullmatch(
+            rf"{side}: push delay p50 {figure} ms, p99 {figure} ms \(all phases' moves\); "
+            rf"medians of the phases: service CPU a move {figure} µs, Redis CPU a move "
+            rf"{figure} µs, Redis calls a move {figure}, {figure} moves/s, 0 refused or lost",
+            line,
+        )
+        assert found, line
+        assert all(float(n.replace(",", "")) > 0 for n in found.groups()), line
+    ratios = re.fullmatch(
+        rf"B / A, the median of the pairs: push delay p50 {figure} \(B lower in \d pairs of 2\), "
+        rf"service CPU a move {figure}, Redis CPU a move {figure}, moves/s {figure}, Redis calls "
+        rf"a move {figure}; push delay p99, all phases' moves pooled: {figure}",
+        lines[3],
+    )
+    assert ratios, lines[3]
+    assert all(float(n) > 0 for n in ratios.groups()), lines[3]
 
 
 def test_the_socket_benchmark_plays_each_transport_in_turn() -> None:
