@@ -49,11 +49,13 @@ if rate > 0 then
   local bucket = redis.call('HMGET', KEYS[4], 'tokens', 'at')
   local tokens = tonumber(bucket[1]) or burst
   local at = tonumber(bucket[2]) or now
-  tokens = math.min(burst, tokens + (now - at) * rate / 1000)
+  -- Calls reach Redis out of the order their `now` was read in (two processes, a queue behind
+  -- a WAIT): an earlier `now` refills nothing, and never takes back what a later one gave.
+  tokens = math.min(burst, tokens + math.max(0, now - at) * rate / 1000)
   if tokens < 1 then
     return {'limited', math.ceil((1 - tokens) * 1000 / rate)}
   end
-  redis.call('HSET', KEYS[4], 'tokens', tokens - 1, 'at', now)
+  redis.call('HSET', KEYS[4], 'tokens', tokens - 1, 'at', math.max(now, at))
   redis.call('PEXPIRE', KEYS[4], math.ceil(burst * 1000 / rate) + 1000)
 end
 local n = tonumber(ARGV[11])

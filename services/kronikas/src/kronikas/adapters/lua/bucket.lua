@@ -11,10 +11,12 @@ local take = math.min(tonumber(ARGV[4]) or 1, burst)
 local bucket = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(bucket[1]) or burst
 local at = tonumber(bucket[2]) or now
-tokens = math.min(burst, tokens + (now - at) * rate / 1000)
+-- Calls reach Redis out of the order their `now` was read in (two processes, a queue behind
+-- a WAIT): an earlier `now` refills nothing, and never takes back what a later one gave.
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate / 1000)
 if tokens < take then
   return math.ceil((take - tokens) * 1000 / rate)
 end
-redis.call('HSET', KEYS[1], 'tokens', tokens - take, 'at', now)
+redis.call('HSET', KEYS[1], 'tokens', tokens - take, 'at', math.max(now, at))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / rate) + 1000)
 return 0

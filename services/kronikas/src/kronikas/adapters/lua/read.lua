@@ -25,13 +25,15 @@ if rate > 0 and role ~= '' then
   local bucket = redis.call('HMGET', KEYS[3], 'tokens', 'at')
   local tokens = tonumber(bucket[1]) or burst
   local at = tonumber(bucket[2]) or now
-  tokens = math.min(burst, tokens + (now - at) * rate / 1000)
+  -- Calls reach Redis out of the order their `now` was read in (two processes, a queue behind
+  -- a WAIT): an earlier `now` refills nothing, and never takes back what a later one gave.
+  tokens = math.min(burst, tokens + math.max(0, now - at) * rate / 1000)
   if tokens < take then
     return {0, '', math.ceil((take - tokens) * 1000 / rate)}
   end
   -- pcall: a Redis full to its maxmemory refuses the write, and the read goes on uncharged
   -- (every change is refused by its own write then, so nothing grows).
-  local charged = redis.pcall('HSET', KEYS[3], 'tokens', tokens - take, 'at', now)
+  local charged = redis.pcall('HSET', KEYS[3], 'tokens', tokens - take, 'at', math.max(now, at))
   if type(charged) ~= 'table' or not charged.err then
     redis.call('PEXPIRE', KEYS[3], math.ceil(burst * 1000 / rate) + 1000)
   end
