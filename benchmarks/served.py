@@ -77,10 +77,8 @@ class Service:
         """The service of the checkout at `source` (this one unless told); `ws`, its
         WebSocket implementation (`SOCKET_IMPLEMENTATION`), when not the default; `settings`, more
         settings over all these (`WRITE_REPLICAS=1`, `METRICS=1`: benchmarks/alternate.py)."""
-        self.port = free_port()
         env = os.environ | {
             "REDIS_URL": redis_url,
-            "PORT": str(self.port),
             "WORKERS": str(workers),
             "LOG_LEVEL": "WARNING",
             **GENEROUS,
@@ -96,15 +94,28 @@ class Service:
         if source != ROOT:  # another checkout's code and bench app, ahead of the installed one
             paths = [source / "services" / "kronikas" / "src", source]
             env["PYTHONPATH"] = os.pathsep.join(str(path) for path in paths)
+        self.env, self.source = env, source
+        self._start()
+
+    def _start(self) -> None:
+        """Start it on a free port. (Free when asked, not when the service binds it: another
+        process may take it between the two; `ready` then starts it again on another.)"""
+        self.port = free_port()
         self.log = Path(tempfile.gettempdir()) / f"kronikas-bench-{self.port}.log"
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "kronikas.serve"], env=env, cwd=source,
-                stdout=log, stderr=subprocess.STDOUT,
+                [sys.executable, "-m", "kronikas.serve"], env=self.env | {"PORT": str(self.port)},
+                cwd=self.source, stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
 
-    async def ready(self) -> None:
+    async def ready(self, attempts: int = 3) -> None:
         for _ in range(300):
+            if self.process.poll() is not None:
+                said = self.log.read_text()
+                if attempts > 1 and "address already in use" in said.lower():
+                    self._start()
+                    return await self.ready(attempts - 1)
+                raise RuntimeError(f"the service exited at start: {said[-2000:]}")
             try:
                 conn = await Connection(self.port).open()
                 status, _ = await conn.request("GET", "/v1/ready")
