@@ -3,9 +3,10 @@ what the tests ask of it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
+from redis.asyncio import Redis
 
 from tests.redis_group import RedisGroup, Server, ask, can_start
 
@@ -17,6 +18,16 @@ def group(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisGroup]:
         pytest.skip(why)
     with RedisGroup(root, replicas=1, sentinels=0) as started:
         yield started
+
+
+@pytest.fixture
+async def primary(group: RedisGroup) -> AsyncIterator[Redis]:
+    """A client of the group's primary."""
+    client = Redis.from_url(group.primary_url(), socket_timeout=2)
+    try:
+        yield client
+    finally:
+        await client.aclose()
 
 
 @pytest.fixture

@@ -19,16 +19,6 @@ from kronikas.application.games import Games
 from kronikas.config import Settings
 from kronikas.domain.cheat import CheatOptions, Play
 from tests.apps import ENGINES
-from tests.redis_group import RedisGroup
-
-
-@pytest.fixture
-async def primary(group: RedisGroup) -> AsyncIterator[Redis]:
-    client = Redis.from_url(group.primary_url(), socket_timeout=2)
-    try:
-        yield client
-    finally:
-        await client.aclose()
 
 
 @pytest.fixture(params=[0, 1], ids=["no replicas", "one replica"])

@@ -42,15 +42,6 @@ def append(game_id: str, expected: int, *records: bytes) -> AppendRequest:
     return AppendRequest(game_id, expected, list(records), summary(game_id), 600)
 
 
-@pytest.fixture
-async def primary(group: RedisGroup) -> AsyncIterator[Redis]:
-    client = Redis.from_url(group.primary_url(), socket_timeout=2)
-    try:
-        yield client
-    finally:
-        await client.aclose()
-
-
 async def stores(client: Redis, replicas: int) -> RedisStores:
     return RedisStores(client, write_replicas=replicas, write_wait_ms=WAIT_MS)
 
