@@ -16,6 +16,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from kronikas.api.mcp.tools import PROOFS
 from tests.conftest import ServiceProcess, serving
 from tests.mcp.agent import ToolFailed, call, connected
 
@@ -172,9 +173,12 @@ async def test_a_move_answers_the_events_since_it_was_decided_and_a_brief_view(
         assert "at" not in moved["events"][0] and "data" not in moved["events"][0]
         assert moved["more"] is False
         _brief_view_shape(moved["view"], "cheat")
-        # the same events as `get_events` gives them, in the same short form
+        # the same events as `get_events` gives them, in the same short form, less the
+        # deal's proofs, which `get_events` alone gives
         page = await call(client, "get_events", {**seat, "after_version": decided})
-        assert page["events"][: len(moved["events"])] == moved["events"]
+        proved = [{k: v for k, v in e.items() if k not in PROOFS} for e in page["events"]]
+        assert proved[: len(moved["events"])] == moved["events"]
+        assert not any(PROOFS & set(event) for event in moved["events"])
         # `since` reaches further back: every event from the start
         answer = moved
         while not answer["your_turn"]:
@@ -194,9 +198,11 @@ async def test_a_wait_answers_the_events_after_its_version_and_a_brief_view(
     service: ServiceProcess,
 ) -> None:
     async with connected(service.url) as client:
-        table, _ = await seated(client, "thirty_one")
+        table, started = await seated(client, "thirty_one")
         seat = {"table_id": table["table_id"], "token": table["token"]}
         waited = await call(client, "wait", {**seat, "after_version": 2, "timeout_s": 0})
+        dealt = next(event for event in waited["events"] if event["type"] == "round_dealt")
+        assert dealt["hands"][table["seat"]] and not PROOFS & set(dealt)
         versions = [event["version"] for event in waited["events"]]
         assert versions == list(range(3, waited["version"] + 1)), versions
         assert waited["events"][-1]["version"] == waited["version"]
@@ -205,6 +211,12 @@ async def test_a_wait_answers_the_events_after_its_version_and_a_brief_view(
         # the whole view is get_view's, with every move type it lists explained
         whole = await call(client, "get_view", seat)
         assert {"options", "last_round", "version", "legal"} <= set(whole["view"])
+        # the deal's proofs come when asked for: in `get_view` and `get_events` alone
+        assert len(whole["view"]["openings"]) >= 6  # the seat's hand, the table (, a shown hand)
+        assert "openings" not in started["view"]
+        page = await call(client, "get_events", {**seat, "after_version": 2})
+        proved = next(event for event in page["events"] if event["type"] == "round_dealt")
+        assert len(proved["openings"]) == 6 and proved["commitment"]
         types = {m["type"] for m in whole["moves"]} | {c["type"] for c in whole["choices"]}
         assert types | set(whole["seating"]) == set(whole["about"])
         assert all(whole["about"].values())

@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
+from kronikas.api.mcp.tools import PROOFS
 from tests.api.tables import auth
 from tests.conftest import serving
 from tests.mcp.agent import Seat, ToolFailed, call, connected, pick
@@ -47,9 +48,9 @@ def received(
     """A viewer's tool answers as the scanner's items: a result's view and its written-out
     moves at the result's version, its events each at its own; an error at the version it
     names (`sent`: by answer, the cards a refused move named, which its error may quote).
-    The tools give each event as its `data` (less what is null) with its `version`: each must
-    be the viewer's `log` event of that version so told, and that event is what the scanner
-    reads."""
+    The tools give each event as its `data` (less what is null; a move's and a wait's less
+    the deal's proofs too) with its `version`: each must be the viewer's `log` event of that
+    version so told, and that event is what the scanner reads."""
     version = 0
     for n, (tool, result, text, is_error) in enumerate(answers):
         FIGURES["results"] += 1
@@ -70,10 +71,13 @@ def received(
         into.received.append(Received(f"moves ({tool})", version, moves))
         if "events" in result:
             logged = []
+            left_out = NONE if tool == "get_events" else PROOFS
             for event in result["events"]:
                 assert 0 < event["version"] <= len(log), (tool, event)
                 whole = log[event["version"] - 1]
-                data = {k: v for k, v in whole["data"].items() if v is not None}
+                data = {
+                    k: v for k, v in whole["data"].items() if v is not None and k not in left_out
+                }
                 assert event == {"version": whole["version"], **data}, (event, whole)
                 logged.append(whole)
             into.received.append(Received(f"events ({tool})", version, {"events": logged}))

@@ -110,6 +110,9 @@ def test_the_readme_example_runs_as_written_from_the_tarball(
     """Against a service with the default limits a token meets in production: the example
     waits out the 429s a fast two-seat match draws."""
     readme = (PACKAGE / "README.md").read_text(encoding="utf-8")
+    # tests/snippets.py leaves this README to this test, which runs its one TypeScript block:
+    # a second one would go unrun, unseen.
+    assert readme.count("```ts\n") == 1 and "```typescript" not in readme
     example = readme.split("```ts\n", 1)[1].split("```\n", 1)[0]
     assert README_URL in example and len(example.splitlines()) < 70
     (from_tarball / "bot.ts").write_text(example, encoding="utf-8")

@@ -207,14 +207,14 @@ TOOLS = (
     Tool(
         "join_table",
         "Take the next free seat at an open table. Answers your seat's `token` (every later "
-        "call takes it), `seeded`, and the rest as `get_view`.",
+        "call takes it), `seeded`, and the rest as `get_view` (but the deal's `openings`).",
         ACTS,
     ),
     Tool(
         "start_table",
         "Start the table (host token; at least 2 players): deals the first round. With your "
-        "seat's `token` (or its bearer token on the connection) it answers as `get_view` does "
-        "for your seat, your hand in `view.me`; else as for a spectator.",
+        "seat's `token` (or its bearer token on the connection) it answers as `join_table` "
+        "does for your seat, your hand in `view.me`; else as for a spectator.",
         ACTS,
     ),
     Tool(
@@ -237,7 +237,8 @@ TOOLS = (
         "wait",
         f"Wait (at most {WAIT_MAX_S} s) for something to happen after `after_version`; answers "
         "at once when it has, or when the table waits for you. Answers the `events` since "
-        f"(oldest first, at most {results.EVENTS_MAX}; `more`), the seat's fields as "
+        f"(oldest first, at most {results.EVENTS_MAX}; `more`; without the deal's proofs, "
+        "`openings` and `commitment`: `get_events` has them), the seat's fields as "
         "`get_view`, and `view` in short: `me` whole, the rest (`turn`, `round`, `players`, the "
         "game's block…) without what is null, false or empty (`get_view` has all). Call it "
         "again from `version`.",
@@ -252,7 +253,7 @@ TOOLS = (
     Tool(
         "get_events",
         f"The events after a version as your seat may see them (at most {results.EVENTS_MAX}; "
-        "`more`): your deals, every move and score.",
+        "`more`): your deals, every move and score, with the deal's proofs (`openings`).",
         READ_ONLY,
     ),
     Tool(

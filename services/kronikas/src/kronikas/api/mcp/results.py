@@ -41,8 +41,8 @@ class SeatView(Seat):
 
 class Moved(Seat):
     """The events after a version the agent knew (oldest first, at most `EVENTS_MAX`; `more`
-    when more followed), then the table now with its view in short (`Sight.brief`); not the
-    table's id, which the call named."""
+    when more followed; without the deal's proofs, `tools.PROOFS`), then the table now with its
+    view in short (`Sight.brief`); not the table's id, which the call named."""
 
     events: list[dict[str, Any]]
     more: bool

@@ -47,13 +47,20 @@ def _decoded(body: bytes) -> Any:
     return msgspec.json.decode(body)
 
 
-def told(event: bytes | dict[str, Any]) -> dict[str, Any]:
+PROOFS = frozenset({"openings", "commitment", "scheme", "deck_size"})
+"""What the events of a move's or a wait's answer leave out: the proof of a fair deal
+(docs/api.md, Fair deals), which decides no move and was half of a Thirty-One match's bytes;
+`get_events` gives the events with it."""
+
+
+def told(event: bytes | dict[str, Any], left_out: frozenset[str] = frozenset()) -> dict[str, Any]:
     """An event as the tools give it: its `data` (whose `type` is the event's, without the
     game's prefix) with its `version`, without what is null (a card the seat may not see, a
-    deck not yet revealed); not its time (`at`)."""
+    deck not yet revealed) or `left_out` names; not its time (`at`)."""
     whole = _decoded(event) if isinstance(event, bytes) else event
     data: dict[str, Any] = whole["data"]
-    return {"version": whole["version"], **{k: v for k, v in data.items() if v is not None}}
+    kept = {k: v for k, v in data.items() if v is not None and k not in left_out}
+    return {"version": whole["version"], **kept}
 
 
 class Tools:
@@ -101,18 +108,22 @@ class Tools:
     async def now(self, game_id: str, token: str | None, at_least: int = 0) -> SeatView:
         """The table as the token's seat sees it after a call that already paid and let the
         token in (a move, a start): from the table this process holds, read when older than
-        `at_least`."""
-        return self.seat_view(await self.games.seen(game_id, token, at_least))
+        `at_least`; the view without its `openings`, which `get_view` gives."""
+        return self.seat_view(await self.games.seen(game_id, token, at_least), proofs=False)
 
-    def seat_view(self, sight: Sight) -> SeatView:
-        """The viewer's whole view, its legal moves written out, each move type explained."""
+    def seat_view(self, sight: Sight, proofs: bool = True) -> SeatView:
+        """The viewer's whole view (without its `openings` unless `proofs`), its legal moves
+        written out, each move type explained."""
         seat = self.seat(sight)
         types = [*(m["type"] for m in seat.moves), *(c.type for c in seat.choices), *seat.seating]
         about = self.about[sight.kind]
+        view = _decoded(sight.body)
+        if not proofs:
+            view.pop("openings", None)
         return SeatView(
             **dict(seat),
             table_id=sight.game_id,
-            view=_decoded(sight.body),
+            view=view,
             about={kind: about[kind] for kind in dict.fromkeys(types) if kind in about},
         )
 
@@ -132,7 +143,7 @@ class Tools:
     def moved(cls, caught: tuple[Sight, list[Delivered], bool]) -> Moved:
         """The events since a version and the table now, its view in short (`Sight.brief`)."""
         sight, delivered, more = caught
-        events = [told(d.json) for d in delivered[:EVENTS_MAX]]
+        events = [told(d.json, PROOFS) for d in delivered[:EVENTS_MAX]]
         return Moved(
             **dict(cls.seat(sight)),
             events=events,
