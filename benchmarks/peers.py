@@ -12,7 +12,7 @@ order rotating from round to round; the report gives each side's medians over th
 ours / bgio as the median of the rounds' ratios. benchmarks/peers/README.md says how each side is
 measured and what is not equal.
 
-    uv run python -m benchmarks.peers [--rounds 3] [--seconds 5] [--tables 16 --tables 1]
+    uv run python -m benchmarks.peers [--rounds 4] [--seconds 4] [--tables 16 --tables 1]
         [--workers 1 --workers 2] [--pin split|generator|none] [--replica] [--aof]
         [--table-rounds 100] [--out bench-peers-results.json]
 """
@@ -340,8 +340,8 @@ async def run(args: argparse.Namespace) -> Results:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--seconds", type=float, default=5.0, help="a phase's play")
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=4.0, help="a phase's play")
     parser.add_argument("--warm", type=float, default=2.0, help="each side's warm-up phase")
     parser.add_argument("--tables", type=int, action="append", help="default: 16, then 1")
     parser.add_argument("--workers", type=int, action="append", help="ours; default: 1, then 2")
