@@ -300,6 +300,12 @@ def report(results: Results) -> str:
             f"{row['others_cores']:.2f} cores"
             + (f", {row['problems']} refused or lost" if row["problems"] else "")
         )
+    busy = statistics.median(p["others_cores"] for p in results.phases) if results.phases else 0
+    if busy > 0.25:
+        lines.append(
+            f"other programs kept {busy:.2f} cores busy in the median phase: the machine was "
+            "shared, its absolute figures are suspect; the ratios, taken in turns, less so"
+        )
     return "\n".join(lines)
 
 
