@@ -13,8 +13,9 @@ ours / bgio as the median of the rounds' ratios. benchmarks/peers/README.md says
 measured and what is not equal.
 
     uv run python -m benchmarks.peers [--rounds 4] [--seconds 4] [--tables 16 --tables 1]
-        [--workers 1 --workers 2] [--pin split|generator|none] [--replica] [--aof]
-        [--table-rounds 100] [--out bench-peers-results.json]
+        [--workers 1 --workers 2] [--transport socket --transport http]
+        [--pin split|generator|none] [--replica] [--aof] [--table-rounds 100]
+        [--out bench-peers-results.json]
 """
 
 from __future__ import annotations
@@ -115,10 +116,15 @@ def pinning(how: str) -> tuple[set[int] | None, str]:
 
 @contextlib.asynccontextmanager
 async def servers(
-    workers: list[int], replica: bool, aof: bool, bgio_env: dict[str, str]
+    workers: list[int],
+    transports: list[str],
+    replica: bool,
+    aof: bool,
+    bgio_env: dict[str, str],
 ) -> AsyncIterator[list[Target]]:
     """bgio, and our service with each count of `workers` (on one bundled Redis, with a replica
-    when asked and `WRITE_REPLICAS=1` then), started and warmed up."""
+    when asked and `WRITE_REPLICAS=1` then), started and warmed up: the targets, ours over each
+    of `transports`."""
     with (
         tempfile.TemporaryDirectory() as data,
         EmbeddedRedis(
@@ -146,7 +152,7 @@ async def servers(
 
         targets = [Target("bgio", 1, bgio.port, lambda: (cpu_seconds(bgio.process.pid), 0.0))]
         for n, service in services.items():
-            for name in ("socket", "http"):
+            for name in transports:
                 targets.append(Target(name, n, service.port, ours(service.process.pid)))
         yield targets
 
@@ -318,6 +324,7 @@ async def run(args: argparse.Namespace) -> Results:
             "seconds": args.seconds,
             "tables": args.tables,
             "workers": args.workers,
+            "transports": args.transport,
             "table_rounds": args.table_rounds,
             "pinning": pinned,
             "replica": args.replica,
@@ -327,7 +334,7 @@ async def run(args: argparse.Namespace) -> Results:
             "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
     )
-    async with servers(args.workers, args.replica, args.aof, bgio_env) as targets:
+    async with servers(args.workers, args.transport, args.replica, args.aof, bgio_env) as targets:
         for target in targets:  # a warm-up for each, at the first table count, not counted
             await phase(target, args.tables[0], args.warm, args.table_rounds, generator_cores)
         for turn, tables, target in turns(targets, args.tables, args.rounds):
@@ -352,6 +359,12 @@ def main() -> None:
     parser.add_argument("--tables", type=int, action="append", help="default: 16, then 1")
     parser.add_argument("--workers", type=int, action="append", help="ours; default: 1, then 2")
     parser.add_argument(
+        "--transport",
+        choices=["socket", "http"],
+        action="append",
+        help="ours; default: socket, then http",
+    )
+    parser.add_argument(
         "--pin",
         choices=["split", "generator", "none"],
         default="split",
@@ -368,6 +381,7 @@ def main() -> None:
     args = parser.parse_args()
     args.tables = args.tables or [16, 1]
     args.workers = args.workers or [1, 2]
+    args.transport = args.transport or ["socket", "http"]
     if shutil.which("node") is None:
         sys.exit("node not found: the peers bench needs Node 20 (and npm ci in benchmarks/peers)")
     if not (PEERS / "node_modules").is_dir():
