@@ -59,6 +59,8 @@ class Target:
     port: int
     cpu: Callable[[], tuple[float, float]]
     """CPU seconds so far: (the server's own processes, its Redis)."""
+    pids: Callable[[], list[int]] = list
+    """The server's processes and its Redis's, for their resident memory."""
 
     @property
     def label(self) -> str:
@@ -150,11 +152,46 @@ async def servers(
         def ours(pid: int) -> Callable[[], tuple[float, float]]:
             return lambda: (cpu_seconds(pid), sum(cpu_seconds(p) for p in store))
 
-        targets = [Target("bgio", 1, bgio.port, lambda: (cpu_seconds(bgio.process.pid), 0.0))]
+        def family(pid: int) -> Callable[[], list[int]]:
+            return lambda: [*processes(pid), *store]
+
+        targets = [
+            Target(
+                "bgio",
+                1,
+                bgio.port,
+                lambda: (cpu_seconds(bgio.process.pid), 0.0),
+                lambda: [bgio.process.pid],
+            )
+        ]
         for n, service in services.items():
             for name in transports:
-                targets.append(Target(name, n, service.port, ours(service.process.pid)))
+                pid = service.process.pid
+                targets.append(Target(name, n, service.port, ours(pid), family(pid)))
         yield targets
+
+
+def processes(pid: int) -> list[int]:
+    """A process and its live children, all the way down (Linux /proc)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+    return [pid, *(p for child in children for p in processes(int(child)))]
+
+
+def resident_mb(pids: list[int]) -> float:
+    """The processes' resident memory together, in MiB (Linux /proc; 0 for one gone)."""
+    total = 0
+    for pid in pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        total += next(
+            (int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0
+        )
+    return total / 1024
 
 
 # -- one phase -----------------------------------------------------------------------------------
@@ -207,6 +244,7 @@ async def phase(
         "server_cpu_us_per_move": (own1 - own0 + store1 - store0) / moves * 1e6,
         "cores_busy": (busy1[0] - busy0[0]) / (busy1[1] - busy0[1]) if busy1[1] > busy0[1] else 0,
         "others_cores": max(0.0, others - found["generator_cpu_s"]) / wall if wall else 0.0,
+        "server_rss_mb": resident_mb(target.pids()),
     }
 
 
@@ -254,6 +292,7 @@ class Results:
             for key in ("generator_cpu_share", "others_cores"):
                 row[key] = statistics.median(p[key] for p in mine)
             row["problems"] = sum(p["refused"] + p["lost"] for p in mine)
+            row["server_rss_mb_max"] = max(p["server_rss_mb"] for p in mine)
             if side != "bgio":
                 for key in FIGURES:
                     pairs = [
@@ -279,7 +318,8 @@ def report(results: Results) -> str:
         + (", ours with WRITE_REPLICAS=1 and a local replica" if setup["replica"] else "")
         + (", Redis with its append-only file" if setup["aof"] else ""),
         "medians of the rounds; (ours / bgio, the median of the rounds' ratios). Server CPU: "
-        "bgio's one process; ours, service + Redis (service / Redis in brackets).",
+        "bgio's one process; ours, service + Redis (service / Redis in brackets). Memory: "
+        "resident, bgio's process; ours, the service's and Redis's (Redis holds all our tables).",
     ]
     tables = None
     for row in results.summary():
@@ -303,7 +343,8 @@ def report(results: Results) -> str:
             f"{ratio('server_cpu_us_per_move'):<9}{split:<12} push p50 {row['push_p50_ms']:.2f} ms"
             f"{ratio('push_p50_ms'):<9} p99 {row['push_p99_ms']:.2f} ms{ratio('push_p99_ms'):<9}"
             f" generator {row['generator_cpu_share']:.0%} of a core, other programs "
-            f"{row['others_cores']:.2f} cores"
+            f"{row['others_cores']:.2f} cores, servers' memory at most "
+            f"{row['server_rss_mb_max']:.0f} MiB"
             + (f", {row['problems']} refused or lost" if row["problems"] else "")
         )
     busy = statistics.median(p["others_cores"] for p in results.phases) if results.phases else 0
