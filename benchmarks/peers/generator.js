@@ -199,6 +199,20 @@ class BgioSeat {
         socketOpts: { transports: ['websocket'] },
       }),
     });
+    // The push delay's two ends where our seats take them, at the transport: the clock starts
+    // as the client hands the move to socket.io (after its own reducer), and stops as socket.io
+    // hands an `update` to the client (before its store takes it).
+    const transport = this.client.transport;
+    const sendAction = transport.sendAction.bind(transport);
+    transport.sendAction = (state, action) => {
+      if (this.waiting >= 0) table.sent(this.index, this.waiting);
+      sendAction(state, action);
+    };
+    const notifyClient = transport.notifyClient.bind(transport);
+    transport.notifyClient = (data) => {
+      if (data.type === 'update' && !this.closed) table.received(this.index, data.args[1]._stateID);
+      notifyClient(data);
+    };
     // What the server sends, after the client's store has taken it: the seat reads the store.
     const receive = this.client.receiveTransportData.bind(this.client);
     this.client.receiveTransportData = (data) => {
@@ -214,7 +228,6 @@ class BgioSeat {
     const state = this.client.store.getState();
     if (!state || !state.ctx) return;
     const stateID = state._stateID;
-    table.received(this.index, stateID);
     if (this.waiting >= 0 && stateID >= this.waiting) {
       this.waiting = -1;
       table.phase.answered(table, true);
@@ -232,8 +245,7 @@ class BgioSeat {
       const hand = state.G.hands[this.index];
       const card = hand[hand.length - 1];
       table.phase.send(table, () => {
-        this.waiting = stateID + 1;
-        table.sent(this.index, stateID + 1);
+        this.waiting = stateID + 1; // the clock starts in sendAction
         this.client.moves.play(card);
       });
     }
@@ -380,10 +392,14 @@ class SocketSeat extends CheatSeat {
     table.phase.send(table, () => {
       this.sequence += 1;
       this.unanswered += 1;
+      const message = JSON.stringify({
+        type: 'command',
+        id: `m${this.sequence}`,
+        command,
+        if_match: version,
+      });
       table.sent(this.index, version + 1);
-      this.ws.send(
-        JSON.stringify({ type: 'command', id: `m${this.sequence}`, command, if_match: version })
-      );
+      this.ws.send(message);
     });
   }
 
