@@ -8,13 +8,14 @@ UV := $(shell command -v uv 2>/dev/null || echo $(CURDIR)/.tools/bin/uv)
 RUN := $(UV) run --frozen
 SDK_DIR := sdk/kronikas-client
 TS_DIR := sdk/typescript
+PEERS_DIR := benchmarks/peers
 # The Python SDK's hand-written modules (their one home; `make sdk` keeps them), linted as ours are.
 SDK_OWN := $(addprefix $(SDK_DIR)/kronikas_client/,socket.py streaming.py replay.py proofs.py)
 # Node is not required: without it the TypeScript client is neither installed, regenerated nor tested.
 NODE := $(shell command -v node 2>/dev/null)
 export PORT ?= 8000
 
-.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk ts-build generated golden conversations bench bench-attacks bots clean fuzz
+.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk ts-build generated golden conversations bench bench-attacks bench-peers bots clean fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -124,6 +125,18 @@ bench: install ## measure the service against its ceiling, and what WRITE_REPLIC
 
 bench-attacks: install ## the attacks of docs/security.md, figures (ARGS="--before CHECKOUT --rounds 2")
 	$(RUN) python -m benchmarks.attacks $(ARGS)
+
+$(PEERS_DIR)/node_modules/.package-lock.json: $(PEERS_DIR)/package-lock.json $(PEERS_DIR)/package.json
+	cd $(PEERS_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+ifeq ($(NODE),)
+bench-peers:
+	@echo "node not found: the peers bench runs boardgame.io and its load generator on Node 20"; exit 1
+else
+bench-peers: install $(PEERS_DIR)/node_modules/.package-lock.json ## the follow workload beside boardgame.io, alternated (needs Node; ARGS="--seconds 5 --rounds 2")
+	$(RUN) python -m benchmarks.peers $(ARGS)
+endif
 
 bots: install ## play bots against each other on a fresh service (ARGS="--game cheat --games 20")
 	$(RUN) python -m kronikas_bots $(ARGS)
