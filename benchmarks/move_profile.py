@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import linecache
 import os
 import re
 import shutil
@@ -47,7 +48,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,7 +59,7 @@ import uvloop
 from benchmarks import follow
 from benchmarks.alternate import play
 from benchmarks.commands import warm_up
-from benchmarks.profile_diff import Profile, sampled
+from benchmarks.profile_diff import sampled
 from benchmarks.served import ROOT, Service
 from kronikas.adapters.embedded_redis import EmbeddedRedis
 
@@ -67,7 +68,7 @@ BUCKETS = {
     "views": "redaction and views (domain view/redact, application session)",
     "encoding": "encoding (msgspec, json, application/wire.py, api/socket_wire.py)",
     "redis": "Redis round trip and script (adapters, redis-py, the script line)",
-    "loop": "the loop and task switches (asyncio, uvloop, selectors)",
+    "loop": "the loop and task switches (asyncio, uvloop, selectors; a coroutine at an await)",
     "framing": "framing and writes (uvicorn, websockets, wsproto, the socket's push/outbox)",
     "transport": "the transport's own code (kronikas.api, Litestar)",
     "application": "the rest of the application (folds, commands, appends, …)",
@@ -85,7 +86,7 @@ more than its CPU)."""
 _WORKLOADS = {"socket": "socket", "http": "follow"}
 """`--transport` as `alternate.play` names its workload."""
 
-_FRAME = re.compile(r"^(?P<function>.*) \((?P<path>.*?)(?::\d+)?\)$")
+_FRAME = re.compile(r"^(?P<function>.*) \((?P<path>.*?)(?::(?P<line>\d+))?\)$")
 
 _LIBRARIES: tuple[tuple[str, str], ...] = (
     ("/msgspec/", "encoding"),
@@ -132,15 +133,39 @@ _DOMAIN_VIEWS = frozenset({"view", "redact", "legal", "legal_moves", "account"})
 their callees', are views."""
 
 
-def frame_of(text: str) -> tuple[str, str]:
-    """A raw frame, `function (path:line)`, as its function and path; the path begins with a
-    slash (py-spy shortens a module's path to below its folder on `sys.path`:
+def frame_of(text: str) -> tuple[str, str, int]:
+    """A raw frame, `function (path:line)`, as its function, path and line (0: none); the path
+    begins with a slash (py-spy shortens a module's path to below its folder on `sys.path`:
     `kronikas/api/socket.py`, `asyncio/runners.py`)."""
     found = _FRAME.match(text)
     if found is None:
-        return text, ""
+        return text, "", 0
     path = found["path"]
-    return found["function"], path if path.startswith("/") else "/" + path
+    line = int(found["line"]) if found["line"] else 0
+    return found["function"], path if path.startswith("/") else "/" + path, line
+
+
+class Awaits:
+    """Whether a frame's line is an `await` (or `async with`, `async for`), read from the
+    sources of the checkout served and of the libraries on this Python's path."""
+
+    def __init__(self, repo: Path) -> None:
+        self.roots = [repo.resolve() / "services" / "kronikas" / "src", ROOT]
+        self.roots += [Path(entry) for entry in sys.path if entry]
+        self.files: dict[str, Path | None] = {}
+
+    def __call__(self, path: str, line: int) -> bool:
+        if not line:
+            return False
+        found = self.files.get(path, ...)
+        if found is ...:
+            relative = path.lstrip("/")
+            found = next((r / relative for r in self.roots if (r / relative).is_file()), None)
+            self.files[path] = found
+        if found is None:
+            return False
+        text = linecache.getline(str(found), line).strip()
+        return "await " in text or text.startswith(("async with", "async for"))
 
 
 def _ours(path: str) -> str | None:
@@ -164,22 +189,26 @@ def _bucket_of(path: str, function: str) -> str | None:
     return next((bucket for piece, bucket in _LIBRARIES if piece in path), None)
 
 
-def bucket(stack: list[str]) -> str:
+def bucket(stack: list[str], awaits: Callable[[str, int], bool] | None = None) -> str:
     """A sample's bucket (`stack`: its frames, outermost first, as py-spy writes them): its
     innermost frame of interest's; for a domain frame, views when the domain function the
     application called (the outermost of that run of domain frames) is one of `_DOMAIN_VIEWS`,
-    else the rules."""
+    else the rules. Given `awaits` (`Awaits`), a coroutine's frame at an `await` line counts
+    for the loop: the task switching in and out there (a coroutine's own await runs in C: the
+    task's step, the future's callbacks), not its own code."""
     frames = [frame_of(text) for text in stack]
     for at in range(len(frames) - 1, -1, -1):
-        function, path = frames[at]
+        function, path, line = frames[at]
         found = _bucket_of(path, function)
         if found is None:
             continue
+        if awaits is not None and awaits(path, line):
+            return "loop"
         if found != "domain":
             return found
         entry = at
         for outer in range(at - 1, -1, -1):
-            outer_function, outer_path = frames[outer]
+            outer_function, outer_path, _ = frames[outer]
             found = _bucket_of(outer_path, outer_function)
             if found == "domain":
                 entry = outer
@@ -196,12 +225,16 @@ class Sampled:
     made and the worker's CPU while sampled, and each phase's buckets."""
 
     buckets: Counter[str] = field(default_factory=Counter)
-    profile: Profile = field(default_factory=Profile)
+    own: Counter[str] = field(default_factory=Counter)
+    """Samples by their innermost frame (self time), by function; a coroutine's at an `await`
+    apart (`… at an await`: its task switching)."""
     moves: int = 0
     cpu_s: float = 0.0
     phases: list[tuple[int, Counter[str], float]] = field(default_factory=list)
     """Each phase's moves, samples by bucket, and worker CPU."""
     problems: list[str] = field(default_factory=list)
+    awaits: Callable[[str, int], bool] | None = None
+    """Tells an `await` line (`Awaits`), for `bucket`."""
     waited_s: float = 0.0
     """How long the worker waited for a core while sampled (/proc schedstat): py-spy counts
     that time busy, where the worker stood (after a wakeup: the loop; after a write that woke
@@ -212,10 +245,15 @@ class Sampled:
         found: Counter[str] = Counter()
         for line in raw.splitlines():
             stack, _, count = line.rpartition(" ")
-            if stack and count.isdigit():
-                found[bucket(stack.split(";"))] += int(count)
+            if not stack or not count.isdigit():
+                continue
+            frames = stack.split(";")
+            found[bucket(frames, self.awaits)] += int(count)
+            function, path, at = frame_of(frames[-1])
+            switch = self.awaits is not None and self.awaits(path, at)
+            name = f"{function} ({path.lstrip('/')}){' at an await' if switch else ''}"
+            self.own[name] += int(count)
         self.buckets += found
-        self.profile.add(raw, cpu_s, moves)
         self.moves += moves
         self.cpu_s += cpu_s
         self.phases.append((moves, found, cpu_s))
@@ -236,7 +274,7 @@ class Sampled:
         ]
         functions = [
             (name, self.us(n, rate), n / total * cpu_us if total else 0.0)
-            for name, n in self.profile.own.most_common(top)
+            for name, n in self.own.most_common(top)
         ]
         return {
             "moves": self.moves,
@@ -306,7 +344,8 @@ async def profile(
     """`rounds` phases of each transport, in turns, on one worker of `repo`, each sampled with
     py-spy's `options`; `pinned`: the worker on a core of its own (`cores_for_worker`), where
     there are two."""
-    found = {name: Sampled() for name in transports}
+    awaits = Awaits(repo)
+    found = {name: Sampled(awaits=awaits) for name in transports}
     split = cores_for_worker() if pinned else None
     with (
         tempfile.TemporaryDirectory() as data,
@@ -412,10 +451,10 @@ def report(
             f"move ({parts})"
         )
         for name, found in figures.items():
-            whole = found["sampled_us_per_move"]
+            whole, least = found["cpu_us_per_move"], floor["move_floor_us"]
             lines.append(
-                f"  {name}: the sampled move {whole:.1f} µs is {whole / floor['move_floor_us']:.1f}"
-                f"× the floor; beyond it {whole - floor['move_floor_us']:.1f} µs"
+                f"  {name}: the worker's CPU a move, {whole:.1f} µs, is {whole / least:.1f}× the "
+                f"floor; {whole - least:.1f} µs beyond it"
             )
     return "\n".join(lines)
 
@@ -436,6 +475,9 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=5, help="functions listed by self time")
     parser.add_argument("--keep", type=Path, help="a folder for each phase's raw samples")
     parser.add_argument("--output", type=Path, help="the figures as JSON, here")
+    parser.add_argument(
+        "--floor-repeats", type=int, default=7, help="passes of the floor's moves (median)"
+    )
     parser.add_argument(
         "--no-pin",
         dest="pin",
@@ -474,7 +516,7 @@ def main() -> None:
         )
     )
     figures = {name: found.figures(args.rate, args.top) for name, found in sampled_.items()}
-    floor = floor_of(args.repo)
+    floor = floor_of(args.repo, args.floor_repeats)
     print(report(args.repo, figures, floor, args.tables, args.rounds, args.seconds, args.rate))
     if args.output is not None:
         whole = {"repo": str(args.repo.resolve()), "rate": args.rate, "transports": figures}

@@ -119,13 +119,13 @@ def perf_samples(report: str) -> str:
 
 @contextlib.asynccontextmanager
 async def sampled(
-    pid: int, rate: int, output: Path, sampler: str, options: Sequence[str] = ()
+    pid: int, rate: int, output: Path, sampler: str, options: Sequence[str] = ("--function",)
 ) -> AsyncIterator[None]:
     """A sampler attached to process `pid` while inside; its samples written to `output` in
     py-spy's raw format. py-spy sees Python's functions, and counts a sample wherever the worker
     is stopped (waiting for a core too); `perf` counts CPU time only, by C function and kernel
-    function. `options`: more of py-spy's (`--nonblocking`, `--gil`: benchmarks/move_profile.py
-    says what they change)."""
+    function. `options`: py-spy's (by function, not line; benchmarks/move_profile.py asks for
+    lines, `--nonblocking` and `--gil`, and says what they change)."""
     if sampler == "perf":
         recorded = output.with_suffix(".perf")
         command = ["record", "-e", "cpu-clock", "-F", str(rate), "-p", str(pid)]
@@ -137,7 +137,7 @@ async def sampled(
         command = ["record", "--pid", str(pid), "--rate", str(rate), "--format", "raw"]
         command += options
         process = await asyncio.create_subprocess_exec(
-            _tool("py-spy"), *command, "--function", "--output", str(output),
+            _tool("py-spy"), *command, "--output", str(output),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
         )  # fmt: skip
         assert process.stdout is not None

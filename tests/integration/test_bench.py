@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.move_profile import bucket
+from benchmarks.move_profile import Awaits, bucket
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = (
@@ -330,3 +330,46 @@ def test_a_sample_counts_in_the_bucket_of_its_innermost_frame_of_interest(
 
 def test_a_sample_with_no_frame_of_interest_is_other() -> None:
     assert bucket(["<module> (<frozen runpy>:1)", "wrapper (functools.py:909)"]) == "other"
+
+
+def test_a_coroutine_at_an_await_counts_for_the_loop() -> None:
+    """A coroutine's frame at an `await` line is its task switching: the loop's (told from the
+    served checkout's source), its other lines its own."""
+    source = ROOT / "services/kronikas/src/kronikas/application/commands.py"
+    lines = source.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines, 1) if "await self.appends.append(" in line)
+    awaits = Awaits(ROOT)
+    assert awaits("/kronikas/application/commands.py", at)
+    assert not awaits("/kronikas/application/commands.py", at - 1)
+    for line, expected in ((at, "loop"), (at - 1, "application")):
+        frame = f"Commands.change (kronikas/application/commands.py:{line})"
+        assert bucket(_stack(frame), awaits) == expected
+
+
+def test_the_move_profile_buckets_a_short_run_beside_the_floor(tmp_path: Path) -> None:
+    """`python -m benchmarks.move_profile` briefly, on two tables: py-spy's samples are
+    bucketed and the floor set beside them (no timing is asserted). Skipped where py-spy may
+    not read another process (it needs `ptrace`)."""
+    output = tmp_path / "profile.json"
+    arguments = [
+        *("--rounds", "1", "--seconds", "0.5", "--tables", "2", "--rate", "250"),
+        *("--floor-repeats", "1", "--output", str(output)),
+    ]
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.move_profile", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if run.returncode != 0 and "py-spy did not attach" in run.stderr:
+        pytest.skip("py-spy may not read the worker here")
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    found = json.loads(output.read_text())
+    socket = found["transports"]["socket"]
+    assert socket["moves"] > 0 and socket["samples"] > 0
+    assert set(socket["buckets_us_per_move"]) >= {"rules", "views", "encoding", "redis", "loop"}
+    assert sum(socket["buckets_us_per_move"].values()) > 0
+    assert not socket["problems"]
+    assert found["floor"]["move_floor_us"] > 0
+    assert "the worker's CPU a move" in run.stdout
