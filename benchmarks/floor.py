@@ -10,7 +10,9 @@ deals are shuffled by the service's own random source (`for_table(None)`).
 
 One match's moves (`MOVES` of them) are played once to record the tables they were made on;
 then each pass re-makes every move of that record from its table, and the figure is a pass's
-time over its moves, the median of `REPEATS` passes: `move_floor_us`, µs a move. Its parts are
+CPU time (this thread's, as the served move's is the worker's CPU: on a shared machine, waiting
+for a core does not count) over its moves, the median of `REPEATS` passes: `move_floor_us`, µs
+a move. Its parts are
 the same moves in separate passes, each with the function's own work: `decide`, `evolve`,
 `views` (the engine's view of each seat, with its deadline), `events` (each event redacted for
 each seat, in its envelope), `encode` (the views' and the envelopes' JSON); what the floor
@@ -234,7 +236,7 @@ def measure(repeats: int = REPEATS, moves: int = MOVES) -> dict[str, float]:
     for run in PASSES.values():  # a first pass of each, uncounted (caches, the allocator)
         run(record)
     times: dict[str, list[float]] = {name: [] for name in PASSES}
-    clock = time.perf_counter
+    clock = time.thread_time  # CPU time: a pass that waited for a core costs no more
     for _ in range(repeats):
         for name, run in PASSES.items():
             start = clock()
