@@ -69,7 +69,8 @@ BUCKETS = {
     "encoding": "encoding (msgspec, json, application/wire.py, api/socket_wire.py)",
     "redis": "Redis round trip and script (adapters, redis-py, the script line)",
     "loop": "the loop and task switches (asyncio, uvloop, selectors; a coroutine at an await)",
-    "framing": "framing and writes (uvicorn, websockets, wsproto, the socket's push/outbox)",
+    "framing": "framing and writes (uvicorn, websockets, wsproto, httptools; the socket's push "
+    "and outbox, SSE frames, connections.py)",
     "transport": "the transport's own code (kronikas.api, Litestar)",
     "application": "the rest of the application (folds, commands, appends, …)",
     "other": "other (no frame of interest)",
@@ -119,7 +120,7 @@ _OURS: tuple[tuple[str, str], ...] = (
     ("api/lane.py", "framing"),
     ("api/ws_protocol.py", "framing"),
     ("api/", "transport"),
-    ("connections.py", "transport"),
+    ("connections.py", "framing"),
     ("application/", "application"),
 )
 """The service's own files (under `kronikas/`) by a piece of their path, and their bucket;
