@@ -77,6 +77,9 @@ BUCKETS = {
 }
 """The buckets, in the order they are printed, with what each holds."""
 
+FLOOR_BUCKETS = ("rules", "views", "encoding")
+"""The buckets that hold the floor's work (benchmarks/floor.py), as the served move does it."""
+
 SAMPLING = ("--nonblocking", "--gil")
 """py-spy's options: read the worker without pausing it (py-spy's default pause for each
 sample slowed the worker here to less than half its moves, and counted the pauses' aftermath
@@ -453,9 +456,11 @@ def report(
         )
         for name, found in figures.items():
             whole, least = found["cpu_us_per_move"], floor["move_floor_us"]
+            served = sum(found["buckets_cpu_us_per_move"][key] for key in FLOOR_BUCKETS)
             lines.append(
                 f"  {name}: the worker's CPU a move, {whole:.1f} µs, is {whole / least:.1f}× the "
-                f"floor; {whole - least:.1f} µs beyond it"
+                f"floor; {whole - least:.1f} µs beyond it. The floor's work as served (rules, "
+                f"views, encoding): {served:.1f} µs of CPU"
             )
     return "\n".join(lines)
 
