@@ -2,35 +2,39 @@
 its samples bucketed by what they were doing, beside the move's floor (benchmarks/floor.py).
 
 One checkout (`--repo`, this one unless told) serves with one worker on a bundled Redis that
-keeps no append-only file (benchmarks/served.py: every limit lifted). The follow workload plays
-`--tables` tables on it over the seat socket (benchmarks/socket_follow.py; `--transport http`:
-over SSE and HTTP, benchmarks/follow.py; both: in turns), `--rounds` phases of `--seconds`
-each, with `py-spy record` attached to the worker at `--rate` samples a second
-(benchmarks/profile_diff.py's `sampled`: py-spy's raw format, `--native` off).
+keeps no append-only file (benchmarks/served.py: every limit lifted), the worker on a core of
+its own where there are two (the generator, Redis and py-spy on the rest; `--no-pin`: where the
+scheduler puts them). The follow workload plays `--tables` tables on it over the seat socket
+(benchmarks/socket_follow.py; `--transport http`: over SSE and HTTP, benchmarks/follow.py;
+both: in turns), `--rounds` phases of `--seconds` each, with `py-spy record --gil` attached to
+the worker at `--rate` samples a second (benchmarks/profile_diff.py's `sampled`: py-spy's raw
+format, by line, `--native` off; `SAMPLING` says why `--gil`).
 
 Each sample is put in one bucket by its innermost frame of interest (`bucket`), walking out from
 the innermost frame: frames of the standard library's other modules (functools, contextlib,
 dataclasses' generated `__init__`, logging…) are passed over to their caller, so a sample
 counts where the service's code, a library it uses, or the loop spent it. A domain frame counts
 by the domain function the application called (the outermost of the domain frames): `view` and
-`redact` are views, everything else (decide, evolve, the rules' queries) the rules. py-spy
-without `--native` sees no C frame: time in a C extension (msgspec's encoder and decoder,
-hiredis, uvloop's transports, the kernel's send and receive under them) counts for the Python
-frame that called it; so msgspec's work counts as encoding only where the wire module (or json)
-calls it, and a write's system call where the framing calls it. uvloop's own loop, between
+`redact` are views, everything else (decide, evolve, the rules' queries) the rules. A coroutine's
+frame at an `await` line is the task switching in or out there: the loop's. py-spy without
+`--native` sees no C frame: time in a C extension (msgspec's encoder and decoder, hiredis,
+uvloop's transports, the kernel's send and receive under them) counts for the Python frame that
+called it; so msgspec's work counts as encoding where the wire module (or json) calls it, and a
+write's system call where the framing (or the store's line) calls it. uvloop's own loop, between
 callbacks, has no Python frame but the one that runs it (`run`): the loop. The garbage
 collector's passes count for whatever allocation set them off.
 
-Each bucket's µs a move is its samples × the sampling interval / the moves made while sampling
-(py-spy counts a sample only while the worker runs or waits for a core: not while it waits for
-the network); beside it, the same share of the worker's CPU a move (/proc), which a sampler
-that fell behind its rate does not shrink. The five functions with the most samples of their
-own (self time, the innermost frame) follow, and the floor: the same move's pure work
-in-process, measured by benchmarks/floor.py with the checkout's code right after the phases.
+Each bucket's µs a move is its samples × the sampling interval / the moves made while sampling,
+and beside it (`of CPU`) its share of the samples × the worker's CPU a move (/proc): a sampler
+counts time the worker waited for a core while holding the GIL (after a write that woke its
+reader, mostly), which the CPU does not; the wait is printed (/proc schedstat). The functions
+with the most samples of their own (self time, the innermost frame; a coroutine's at an await
+apart) follow, and the floor: the same move's pure work in-process, measured by
+benchmarks/floor.py with the checkout's code right after the phases.
 
     uv run python -m benchmarks.move_profile [--repo CHECKOUT] [--transport socket|http ...]
         [--tables 16] [--rounds 3] [--seconds 6] [--rate 400] [--top 5] [--keep DIR]
-        [--output move-profile.json]
+        [--output move-profile.json] [--no-pin] [--nonblocking] [--no-gil]
 
 py-spy must be allowed to read the worker (as root, or with `ptrace` allowed to the user).
 """
@@ -80,12 +84,14 @@ BUCKETS = {
 FLOOR_BUCKETS = ("rules", "views", "encoding")
 """The buckets that hold the floor's work (benchmarks/floor.py), as the served move does it."""
 
-SAMPLING = ("--nonblocking", "--gil")
-"""py-spy's options: read the worker without pausing it (py-spy's default pause for each
-sample slowed the worker here to less than half its moves, and counted the pauses' aftermath
-busy), and count only samples where the worker holds the GIL (else a worker woken from its
-wait for the network, and waiting for a core, counts busy in the loop: on a shared machine,
-more than its CPU)."""
+SAMPLING = ("--gil",)
+"""py-spy's options: count only samples where the worker holds the GIL. Without it, a worker
+woken from its wait for the network and waiting for a core counts busy in the loop (on a
+shared machine, more than its CPU: 1.37 s sampled against 0.72 s of CPU in one test, 0.87 s
+with `--gil`). py-spy pauses the worker for each sample (its default, kept): `--nonblocking`
+reads it while it runs, and drops a sample whose stack changed under it (13% of them in a
+test), most often while Python code runs, not while the worker sits in a system call or waits:
+on a quiet machine that run put the rules, views and encoding at half the floor."""
 
 _WORKLOADS = {"socket": "socket", "http": "follow"}
 """`--transport` as `alternate.play` names its workload."""
@@ -491,9 +497,9 @@ def main() -> None:
         help="leave the worker where the scheduler puts it (by default it has a core of its own)",
     )
     parser.add_argument(
-        "--blocking",
+        "--nonblocking",
         action="store_true",
-        help="py-spy pauses the worker for each sample (py-spy's default: it slows the worker)",
+        help="py-spy reads the worker without pausing it (it drops samples of running code)",
     )
     parser.add_argument(
         "--no-gil",
@@ -505,7 +511,7 @@ def main() -> None:
     transports = args.transport or ["socket"]
     options = tuple(
         option
-        for option, kept in (("--nonblocking", not args.blocking), ("--gil", args.gil))
+        for option, kept in (("--nonblocking", args.nonblocking), ("--gil", args.gil))
         if kept
     )
     sampled_ = uvloop.run(
