@@ -12,13 +12,15 @@ One match's moves (`MOVES` of them) are played once to record the tables they we
 then each pass re-makes every move of that record from its table, and the figure is a pass's
 CPU time (this thread's, as the served move's is the worker's CPU: on a shared machine, waiting
 for a core does not count) over its moves, the median of `REPEATS` passes: `move_floor_us`, µs
-a move. Its parts are
-the same moves in separate passes, each with the function's own work: `decide`, `evolve`,
-`views` (the engine's view of each seat, with its deadline), `events` (each event redacted for
-each seat, in its envelope), `encode` (the views' and the envelopes' JSON); what the floor
-spends beyond them is `glue`: the application's values around them (the records, each event's
-`Seen`, each view's `Sight`, the next fold). Beside it, outside the floor: `record`, the stored
-bytes of the move's events (the append sends them).
+a move. Its parts are the same moves in separate passes, each with the function's own work:
+`decide`, `evolve`, `views` (the engine's view of each seat, with its deadline), `events` (each
+event redacted for each seat, in its envelope), `encode` (the views' and the envelopes' JSON);
+what the floor spends beyond them is `glue`: the application's values around them (the records,
+each event's `Seen`, each view's `Sight`, the next fold). Beside it, outside the floor:
+`record`, the stored bytes of the move's events (the append sends them).
+
+It counts a view for each seat, as issue 43 defines the floor; the socket workload serves one
+view a move (the mover's, in its `result`), so the floor is a view (~6 µs) above that move's.
 
     uv run python -m benchmarks.floor [--repeats 7] [--moves 2000] [--json]
 
