@@ -11,7 +11,9 @@ play slowly, seats' and spectators' (benchmarks/crowd.py); and what a lobby page
 100,000 tables (benchmarks/lobby.py); and what two settings cost, the follow workload played by
 one checkout served with each in turns (benchmarks/alternate.py): `WRITE_REPLICAS` 0 and 1 on a
 Redis with one replica, and metrics off and on (`costs`). `--only
-commands|follow|costs|crowd|lobby` runs one alone.
+commands|follow|floor|costs|crowd|lobby` runs one alone; `floor` is the follow workload's
+move, its pure work in-process (benchmarks/floor.py: `move_floor_us`, beside the CPU a served
+move costs; benchmarks/move_profile.py shows where the rest goes).
 `--only attacks` runs the attacks of docs/security.md instead (benchmarks/attacks.py, which
 `make bench-attacks` runs with its own options: `--before CHECKOUT` compares two codes).
 """
@@ -39,6 +41,7 @@ from benchmarks import (
     crowd,
     engine_cheat,
     engine_thirty_one,
+    floor,
     follow,
     lobby,
     socket_follow,
@@ -129,7 +132,7 @@ async def measure_costs(seconds: float) -> dict[str, Any]:
     return results
 
 
-PHASES = ("commands", "follow", "costs", "crowd", "lobby")
+PHASES = ("commands", "follow", "floor", "costs", "crowd", "lobby")
 
 
 async def run(
@@ -176,6 +179,11 @@ async def run(
         results |= await measure_costs(seconds)
     if "lobby" in phases:  # on a Redis of its own, filled with `lobby_tables` tables
         results |= await lobby.figures(lobby_tables)
+    if "floor" in phases:  # the follow workload's move, its pure work in this process
+        results |= floor.figures(3 if quick else floor.REPEATS)
+        if results.get("socket_service_cpu_us_per_move"):
+            served = results["socket_service_cpu_us_per_move"]
+            results["socket_floor_ratio"] = served / results["move_floor_us"]
     if "commands" not in phases:
         return results
     results["two_worker_speedup"] = (
@@ -296,6 +304,14 @@ ROWS = [
     ("socket_redis_commands_per_move_1t", "  commands Redis runs a move", "{:.1f}", "—"),
     ("socket_generator_cpu_us_per_move_1t", "  CPU a move costs the generator, µs", "{:.0f}", ""),
     ("socket_others_cores_1t", "  cores other programs took meanwhile", "{:.2f}", "~0"),
+    ("move_floor_us", "the follow move's floor: its pure work in-process, µs", "{:.1f}", "—"),
+    ("move_floor_decide_us", "  decide, µs", "{:.1f}", ""),
+    ("move_floor_evolve_us", "  evolve, µs", "{:.1f}", ""),
+    ("move_floor_views_us", "  the two seats' views, µs", "{:.1f}", ""),
+    ("move_floor_events_us", "  the events redacted for each seat, enveloped, µs", "{:.1f}", ""),
+    ("move_floor_encode_us", "  the views' and envelopes' JSON, µs", "{:.1f}", ""),
+    ("move_floor_glue_us", "  the rest (records, Seen, Sight, the fold), µs", "{:.1f}", ""),
+    ("socket_floor_ratio", "  the socket's service CPU a move / the floor", "{:.1f}", "—"),
     *(
         row
         for prefix, title, off, on in (
@@ -357,8 +373,9 @@ def main() -> int:
         "--only",
         choices=(*PHASES, "attacks"),
         help="only the commands (ceiling, commands, reads, flatness, engines), only follow, only "
-        "what WRITE_REPLICAS=1 and metrics cost (costs), only the crowd (streams one process "
-        "holds) or only the lobby; `attacks`: docs/security.md's",
+        "the follow move's floor in-process, only what WRITE_REPLICAS=1 and metrics cost "
+        "(costs), only the crowd (streams one process holds) or only the lobby; `attacks`: "
+        "docs/security.md's",
     )
     parser.add_argument("--crowd-tables", type=int, default=500, help="tables in the crowd")
     parser.add_argument(

@@ -41,7 +41,7 @@ import shutil
 import signal
 import sys
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -118,11 +118,14 @@ def perf_samples(report: str) -> str:
 
 
 @contextlib.asynccontextmanager
-async def sampled(pid: int, rate: int, output: Path, sampler: str) -> AsyncIterator[None]:
+async def sampled(
+    pid: int, rate: int, output: Path, sampler: str, options: Sequence[str] = ("--function",)
+) -> AsyncIterator[None]:
     """A sampler attached to process `pid` while inside; its samples written to `output` in
     py-spy's raw format. py-spy sees Python's functions, and counts a sample wherever the worker
     is stopped (waiting for a core too); `perf` counts CPU time only, by C function and kernel
-    function."""
+    function. `options`: py-spy's (by function, not line; benchmarks/move_profile.py asks for
+    lines, `--nonblocking` and `--gil`, and says what they change)."""
     if sampler == "perf":
         recorded = output.with_suffix(".perf")
         command = ["record", "-e", "cpu-clock", "-F", str(rate), "-p", str(pid)]
@@ -132,8 +135,9 @@ async def sampled(pid: int, rate: int, output: Path, sampler: str) -> AsyncItera
         )  # fmt: skip
     else:
         command = ["record", "--pid", str(pid), "--rate", str(rate), "--format", "raw"]
+        command += options
         process = await asyncio.create_subprocess_exec(
-            _tool("py-spy"), *command, "--function", "--output", str(output),
+            _tool("py-spy"), *command, "--output", str(output),
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
         )  # fmt: skip
         assert process.stdout is not None

@@ -10,6 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from benchmarks.move_profile import Awaits, bucket
+
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = (
     "ceiling_per_s",
@@ -73,6 +77,10 @@ FIGURES = (
     "lobby_page_ms_open_thirty_one_past_end",
     "lobby_commands_per_page_open_thirty_one_first",
     "lobby_write_ms_create",
+    # The follow move's pure work in-process (benchmarks/floor.py), beside the served move's.
+    "move_floor_us",
+    *(f"move_floor_{part}_us" for part in ("decide", "evolve", "views", "events", "encode")),
+    "socket_floor_ratio",
 )
 SMALL = (
     *("--crowd-tables", "20", "--crowd-spectators", "5", "--crowd-think-ms", "200"),
@@ -236,3 +244,132 @@ def test_the_socket_benchmark_plays_each_transport_in_turn() -> None:
         assert moves > 0, line
         assert line.endswith(", 0 refused or lost"), line
     assert "(/http 1.000)" in run.stdout
+
+
+def test_the_floor_measures_the_follow_move_and_its_parts() -> None:
+    """`python -m benchmarks.floor` on a few moves, once: the floor and each part are there and
+    positive (no timing is asserted); the glue, the floor less its parts, is there."""
+    arguments = ["--json", "--repeats", "1", "--moves", "200"]
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.floor", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    results = json.loads(run.stdout)
+    parts = ("decide", "evolve", "views", "events", "encode", "record")
+    positive = ["move_floor_us", *(f"move_floor_{part}_us" for part in parts)]
+    assert {key: results.get(key, 0) > 0 for key in positive} == dict.fromkeys(positive, True)
+    assert "move_floor_glue_us" in results
+
+
+def _stack(*frames: str) -> list[str]:
+    """A sample's frames as py-spy's raw format writes them, under the service's loop."""
+    loop = ["main (kronikas/serve.py:216)", "Runner.run (asyncio/runners.py:86)"]
+    return [*loop, *frames]
+
+
+@pytest.mark.parametrize(
+    ("frames", "expected"),
+    [
+        ((), "loop"),
+        (("Commands.change (kronikas/application/commands.py:228)",), "application"),
+        (
+            (
+                "Commands.change (kronikas/application/commands.py:228)",
+                "decide (kronikas/domain/cheat/decide.py:58)",
+                "_play (kronikas/domain/cheat/decide.py:247)",
+            ),
+            "rules",
+        ),
+        (
+            (
+                "_moved (kronikas/application/commands.py:358)",
+                "Composed.view (kronikas/domain/builder.py:204)",
+                "view (kronikas/domain/cheat/view.py:213)",
+                "Tree.openings (kronikas/domain/proofs.py:116)",
+            ),
+            "views",
+        ),
+        (
+            (
+                "Seen.json (kronikas/application/tables.py:134)",
+                "event_json (kronikas/application/wire.py:369)",
+            ),
+            "encoding",
+        ),
+        (
+            (
+                "Seen.json (kronikas/application/tables.py:134)",
+                "event_json (kronikas/application/wire.py:369)",
+                "redact (kronikas/domain/cheat/view.py:97)",
+                "wrapper (functools.py:909)",
+            ),
+            "views",
+        ),
+        (("_Wire.send (kronikas/adapters/script_line.py:141)",), "redis"),
+        (("Waiter.set (kronikas/adapters/waiter.py:34)",), "application"),
+        (
+            (
+                "Push.events (kronikas/api/socket_push.py:120)",
+                "WebSocketsSansIOProtocol.send (uvicorn/protocols/websockets/x.py:432)",
+            ),
+            "framing",
+        ),
+        (("Socket._reading (kronikas/api/socket.py:241)",), "transport"),
+        (("Queue.get (asyncio/queues.py:149)",), "loop"),
+    ],
+)
+def test_a_sample_counts_in_the_bucket_of_its_innermost_frame_of_interest(
+    frames: tuple[str, ...], expected: str
+) -> None:
+    assert bucket(_stack(*frames)) == expected
+
+
+def test_a_sample_with_no_frame_of_interest_is_other() -> None:
+    assert bucket(["<module> (<frozen runpy>:1)", "wrapper (functools.py:909)"]) == "other"
+
+
+def test_a_coroutine_at_an_await_counts_for_the_loop() -> None:
+    """A coroutine's frame at an `await` line is its task switching: the loop's (told from the
+    served checkout's source), its other lines its own."""
+    source = ROOT / "services/kronikas/src/kronikas/application/commands.py"
+    lines = source.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines, 1) if "await self.appends.append(" in line)
+    awaits = Awaits(ROOT)
+    assert awaits("/kronikas/application/commands.py", at)
+    assert not awaits("/kronikas/application/commands.py", at - 1)
+    for line, expected in ((at, "loop"), (at - 1, "application")):
+        frame = f"Commands.change (kronikas/application/commands.py:{line})"
+        assert bucket(_stack(frame), awaits) == expected
+
+
+def test_the_move_profile_buckets_a_short_run_beside_the_floor(tmp_path: Path) -> None:
+    """`python -m benchmarks.move_profile` briefly, on two tables: py-spy's samples are
+    bucketed and the floor set beside them (no timing is asserted). Skipped where py-spy may
+    not read another process (it needs `ptrace`)."""
+    output = tmp_path / "profile.json"
+    arguments = [
+        *("--rounds", "1", "--seconds", "0.5", "--tables", "2", "--rate", "250"),
+        *("--floor-repeats", "1", "--output", str(output)),
+    ]
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.move_profile", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if run.returncode != 0 and "py-spy did not attach" in run.stderr:
+        pytest.skip("py-spy may not read the worker here")
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    found = json.loads(output.read_text())
+    socket = found["transports"]["socket"]
+    assert socket["moves"] > 0 and socket["samples"] > 0
+    assert set(socket["buckets_us_per_move"]) >= {"rules", "views", "encoding", "redis", "loop"}
+    assert sum(socket["buckets_us_per_move"].values()) > 0
+    assert not socket["problems"]
+    assert found["floor"]["move_floor_us"] > 0
+    assert "the worker's CPU a move" in run.stdout
