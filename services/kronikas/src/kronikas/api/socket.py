@@ -184,7 +184,7 @@ class Socket:
                     return
                 self.pusher = asyncio.create_task(push.run())
                 self._arm()
-                await self._read_apart()
+                await self._reading()
         finally:
             pusher, self.pusher = self.pusher, None
             if pusher is not None:
@@ -237,19 +237,6 @@ class Socket:
             "game": msgspec.Raw(seen.body) if hello.views else None,
         }
         self._put_bytes(_encoder.encode(welcome))
-
-    async def _read_apart(self) -> None:
-        """`_reading` in a task of its own: a move resumes its chain of awaits twice (the
-        client's message, the store's answer), each time through every frame from the task's
-        first one down: from here, not through the server's and the framework's above this
-        socket, which is about half as deep (docs/performance.md). Cancelled with this one."""
-        reader = self.task = asyncio.create_task(self._reading())
-        try:
-            await reader
-        finally:
-            if not reader.done():
-                reader.cancel()
-                await asyncio.gather(reader, return_exceptions=True)
 
     async def _reading(self) -> None:
         """Each message the client sends, in turn, until the socket closes."""
