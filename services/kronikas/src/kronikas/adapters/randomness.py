@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import secrets
-import struct
 from collections.abc import Sequence
 
 from kronikas.domain.cards import Card
@@ -23,9 +22,9 @@ class SecureRandomness:
         # makes a system call for every draw). Reducing 64 bits modulo at most 64 biases a
         # position by less than 2**-58: no deal is measurably likelier than another.
         deck = list(cards)
-        draws = struct.unpack(f">{len(deck)}Q", secrets.token_bytes(8 * len(deck)))
+        draws = secrets.token_bytes(8 * len(deck))
         for i in range(len(deck) - 1, 0, -1):
-            j = draws[i] % (i + 1)
+            j = int.from_bytes(draws[8 * i : 8 * i + 8], "big") % (i + 1)
             deck[i], deck[j] = deck[j], deck[i]
         noise, width = secrets.token_bytes(SALT_BYTES * len(deck)).hex(), 2 * SALT_BYTES
         return Shuffle.committed(deck, [noise[i : i + width] for i in range(0, len(noise), width)])

@@ -42,25 +42,13 @@ class Opening(msgspec.Struct, frozen=True):
     path: list[str]
 
 
-_sha256 = hashlib.sha256
-
-
 def leaf(position: int, card: str, salt: str) -> bytes:
     """The hash of a position's leaf."""
-    return _sha256(f"\x00{position}:{card}:{salt}".encode()).digest()
+    return hashlib.sha256(b"\x00" + f"{position}:{card}:{salt}".encode()).digest()
 
 
 def _node(left: bytes, right: bytes) -> bytes:
-    return _sha256(b"\x01" + left + right).digest()
-
-
-def _level(level: list[bytes]) -> list[bytes]:
-    """The level above `level`: its nodes paired left to right, a last odd node risen as it is
-    (RFC 6962)."""
-    up = [_sha256(b"\x01" + level[i] + level[i + 1]).digest() for i in range(0, len(level) - 1, 2)]
-    if len(level) % 2:
-        up.append(level[-1])
-    return up
+    return hashlib.sha256(b"\x01" + left + right).digest()
 
 
 class Tree:
@@ -71,16 +59,16 @@ class Tree:
         if len(deck) != len(salts) or not deck:
             raise ValueError("A deal commits to one salt for each of its cards.")
         self.deck, self.salts = tuple(deck), tuple(salts)
-        # Built once a deal, hashed inline: a call a leaf cost as much as its hash.
         level = [
-            _sha256(f"\x00{i}:{card}:{salt}".encode()).digest()
-            for i, (card, salt) in enumerate(zip(deck, salts, strict=True))
+            leaf(i, card, salt) for i, (card, salt) in enumerate(zip(deck, salts, strict=True))
         ]
-        self._hex: list[list[str]] = []
-        while len(level) > 1:
-            self._hex.append([node.hex() for node in level])
-            level = _level(level)
+        self._levels = [level]
+        while len(level) > 1:  # pairs left to right; a last odd node rises as it is (RFC 6962)
+            pairs = [_node(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+            level = pairs + level[-1:] if len(level) % 2 else pairs
+            self._levels.append(level)
         self.root = level[0].hex()
+        self._hex = [[node.hex() for node in level] for level in self._levels[:-1]]
         self._made: dict[int, dict[int, Opening]] = {}
         """Each round's openings made so far, by position (a deal has one round)."""
         self._lists: dict[tuple[int, tuple[int, ...]], list[Opening]] = {}
