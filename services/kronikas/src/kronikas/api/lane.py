@@ -28,7 +28,7 @@ from kronikas.api.logs import RequestLogMiddleware
 from kronikas.api.problems import handle_exception
 from kronikas.api.routes import JSON, PRIVATE, run_command
 from kronikas.api.shapes import ApiWire
-from kronikas.api.sse import SERVER_RECEIVE, SERVER_SEND
+from kronikas.api.sse import SERVER_SEND
 from kronikas.application.games import Games
 
 _ROUTE = re.compile(r"/v1/games/([^/]+)/commands")
@@ -84,8 +84,6 @@ class Kronikas(Litestar):
             return
         if scope["type"] in ("http", "websocket"):  # for the stream's and socket's frames
             scope[SERVER_SEND] = send
-            if scope["type"] == "websocket":  # and the socket's messages
-                scope[SERVER_RECEIVE] = receive
         await self._logged(scope, receive, send)
 
     async def _command(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -49,7 +49,7 @@ from kronikas.api.socket_gate import (
 from kronikas.api.socket_outbox import Outbox
 from kronikas.api.socket_push import Push
 from kronikas.api.socket_wire import Command, Hello, Ping, decoder
-from kronikas.api.sse import SERVER_RECEIVE, SERVER_SEND
+from kronikas.api.sse import SERVER_SEND
 from kronikas.application.errors import ApiError, Forbidden, InvalidRequest, Unauthorized
 from kronikas.application.games import Games
 from kronikas.application.session import Session
@@ -73,13 +73,11 @@ async def seat_socket(socket: WebSocket[Any, Any, Any]) -> None:
         await refuse_upgrade(socket, Forbidden(FOREIGN_ORIGIN))
         return
     await socket.accept()
-    # The server's own `send` and `receive`, where the application keeps them in the scope
-    # (api/lane.py, as for the stream's frames): no layer of the framework's between a message
-    # and the socket (accepted: the framework's checks of the connection's state are done).
+    # The server's own `send`, where the application keeps it in the scope (api/lane.py, as
+    # for the stream's frames): no layer of the framework's between a message and the socket.
     scope: Any = socket.scope
     send: Send = scope.get(SERVER_SEND) or socket.send
-    receive: Receive = scope.get(SERVER_RECEIVE) or socket.receive
-    seat = Socket(games, app.state.wire.commands, socket.scope, receive, send)
+    seat = Socket(games, app.state.wire.commands, socket.scope, socket.receive, send)
     sockets: set[Socket] = app.state.sockets
     sockets.add(seat)
     try:

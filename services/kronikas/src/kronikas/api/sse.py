@@ -50,8 +50,6 @@ log = logging.getLogger("kronikas.sse")
 
 SERVER_SEND = "kronikas.server_send"
 """The scope's key for the server's own `send` (set by the application, api/lane.py)."""
-SERVER_RECEIVE = "kronikas.server_receive"
-"""The scope's key for the server's own `receive` of a WebSocket (the seat socket's messages)."""
 
 KEEP_ALIVE = b": keep-alive\r\n\r\n"
 
