@@ -11,56 +11,17 @@ kronikas.api.ws_protocol:SeatSocketProtocol`). Everything else is uvicorn's own.
 from __future__ import annotations
 
 import asyncio
-from collections import deque
-from typing import Any
 
 import wsproto.events
-from uvicorn._types import ASGIReceiveEvent, ASGISendEvent
+from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.protocols.websockets.wsproto_impl import WSProtocol
 
 GOING_AWAY = 1001
 
 
-class Inbox:
-    """What uvicorn's protocol hands the application (`receive`), for its one reader: a deque
-    and the reader's future. It stands for the `asyncio.Queue` uvicorn makes, whose bookkeeping
-    (the tasks counted, an `Event` cleared on every put, the putters woken on every get) a
-    message a move paid for, and which uvicorn uses for `put_nowait`, `get` and `empty` only."""
-
-    __slots__ = ("_items", "_waiter")
-
-    def __init__(self) -> None:
-        self._items: deque[ASGIReceiveEvent] = deque()
-        self._waiter: asyncio.Future[None] | None = None
-
-    def put_nowait(self, item: ASGIReceiveEvent) -> None:
-        self._items.append(item)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    def empty(self) -> bool:
-        return not self._items
-
-    async def get(self) -> ASGIReceiveEvent:
-        items = self._items
-        while not items:  # a cancelled wait loses nothing: the item stays for the next
-            waiter = self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await waiter
-            finally:
-                self._waiter = None
-        return items.popleft()
-
-
 class SeatSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's default WebSocket protocol (websockets' sans-I/O), with 1001 on shutdown and
-    a lighter queue of received messages (`Inbox`)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.queue = Inbox()  # type: ignore[assignment]  # uvicorn's put_nowait, get and empty
+    """uvicorn's default WebSocket protocol (websockets' sans-I/O), with 1001 on shutdown."""
 
     async def send(self, message: ASGISendEvent) -> None:
         await super().send(message)
