@@ -51,38 +51,6 @@ def _node(left: bytes, right: bytes) -> bytes:
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
-_encoder: Final = msgspec.json.Encoder()
-
-
-class Openings(list[Opening]):
-    """A list of openings that also knows its JSON, made from each opening's JSON as its tree
-    keeps it (each made once a deal): the hand a view shows is encoded opening by opening once
-    a deal, not once a view. It encodes as any list does; an encoder that wants the JSON made
-    already takes `json` (application/wire.py)."""
-
-    __slots__ = ("_json", "_made")
-
-    def __init__(self, openings: list[Opening], made: dict[tuple[int, int], bytes]) -> None:
-        super().__init__(openings)
-        self._made = made
-        """The tree's JSON of each opening, by round and position (shared, filled as asked)."""
-        self._json: bytes | None = None
-
-    @property
-    def json(self) -> bytes:
-        """The list's JSON, as an encoder writes it."""
-        if self._json is None:
-            made, parts = self._made, []
-            for opening in self:
-                key = (opening.round, opening.position)
-                part = made.get(key)
-                if part is None:
-                    part = made[key] = _encoder.encode(opening)
-                parts.append(part)
-            self._json = b"[" + b",".join(parts) + b"]"
-        return self._json
-
-
 class Tree:
     """The Merkle tree of one deal: its root, and any position's opening (each made once: views
     and events ask for the same ones again and again)."""
@@ -103,9 +71,7 @@ class Tree:
         self._hex = [[node.hex() for node in level] for level in self._levels[:-1]]
         self._made: dict[int, dict[int, Opening]] = {}
         """Each round's openings made so far, by position (a deal has one round)."""
-        self._lists: dict[tuple[int, tuple[int, ...]], Openings] = {}
-        self._json: dict[tuple[int, int], bytes] = {}
-        """Each opening's JSON, by round and position, made once (`Openings.json`)."""
+        self._lists: dict[tuple[int, tuple[int, ...]], list[Opening]] = {}
 
     def __eq__(self, other: object) -> bool:
         # The root names one deck and its salts: two trees with one root are the same tree.
@@ -138,7 +104,7 @@ class Tree:
             )
         return opening
 
-    def openings(self, round: int, positions: Iterable[int]) -> Openings:
+    def openings(self, round: int, positions: Iterable[int]) -> list[Opening]:
         """The openings of `positions`, in their order: one list for the same positions asked
         again (a hand's, view after view), shared like the openings in it: never mutate it."""
         key = (round, positions if type(positions) is tuple else tuple(positions))
@@ -147,8 +113,7 @@ class Tree:
             if len(self._lists) >= LISTS_KEPT:
                 self._lists.pop(next(iter(self._lists)))
             made, opening = self._made.get(round, {}), self.opening
-            opened = [made.get(p) or opening(round, p) for p in key[1]]
-            listed = self._lists[key] = Openings(opened, self._json)
+            listed = self._lists[key] = [made.get(p) or opening(round, p) for p in key[1]]
         return listed
 
 
