@@ -22,7 +22,7 @@ import msgspec
 
 from kronikas.application.engines import Registry
 from kronikas.domain.engine import Rules, View, tag_of
-from kronikas.domain.proofs import Opening, Openings
+from kronikas.domain.proofs import Opening
 
 _encoder = msgspec.json.Encoder()
 
@@ -374,34 +374,24 @@ def event_json(
     return _encoder.encode(game_event(kind, record.v, record.at, redacted))
 
 
-def _opened(view: View) -> object:
-    """The view to encode: its openings' JSON as their deal's tree made it, when it shows them
-    as such a list (`proofs.Openings`: each opening encoded once a deal, not once a view)."""
-    openings = getattr(view, "openings", None)
-    if type(openings) is not Openings or not openings or not isinstance(view, msgspec.Struct):
-        return view
-    return msgspec.structs.replace(view, openings=msgspec.Raw(openings.json))
-
-
 def view_json(view: View) -> bytes:
     """A table's view."""
-    return _encoder.encode(_opened(view))
+    return _encoder.encode(view)
 
 
 def created_json(view: View, host_token: str) -> bytes:
     """A new table's answer (`Created`), with its host token."""
-    return _encoder.encode({"game": _opened(view), "host_token": host_token})
+    return _encoder.encode({"game": view, "host_token": host_token})
 
 
 def joined_json(player_id: str, seat: int, token: str, view: View) -> bytes:
     """A taken seat's answer (`Joined`), with its token."""
-    game = _opened(view)
-    return _encoder.encode({"player_id": player_id, "seat": seat, "token": token, "game": game})
+    return _encoder.encode({"player_id": player_id, "seat": seat, "token": token, "game": view})
 
 
 def house_seated_json(player_id: str, seat: int, view: View) -> bytes:
     """A house player's seat (`HouseSeated`): no token (nobody plays it but the house)."""
-    return _encoder.encode({"player_id": player_id, "seat": seat, "game": _opened(view)})
+    return _encoder.encode({"player_id": player_id, "seat": seat, "game": view})
 
 
 def _raw(events: Sequence[bytes]) -> list[msgspec.Raw]:
@@ -412,7 +402,7 @@ def _raw(events: Sequence[bytes]) -> list[msgspec.Raw]:
 def result_json(version: int, events: Sequence[bytes], view: View) -> bytes:
     """A command's answer (`CommandResult`): the new version, the events as the mover sees
     them, the view."""
-    return _encoder.encode({"version": version, "events": _raw(events), "game": _opened(view)})
+    return _encoder.encode({"version": version, "events": _raw(events), "game": view})
 
 
 def page_json(events: Sequence[bytes], version: int, more: bool) -> bytes:

@@ -51,30 +51,6 @@ def _node(left: bytes, right: bytes) -> bytes:
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
-_encoder: Final = msgspec.json.Encoder()
-
-
-class Openings(list[Opening]):
-    """A list of openings that also knows its JSON, from each opening's JSON as its tree made it
-    with the opening (once a deal): the hand a view shows is not encoded again for every view.
-    It encodes as any list does; an encoder that wants the JSON made already takes `json`
-    (application/wire.py)."""
-
-    __slots__ = ("_json", "_parts")
-
-    def __init__(self, openings: list[Opening], parts: list[bytes]) -> None:
-        super().__init__(openings)
-        self._parts = parts
-        self._json: bytes | None = None
-
-    @property
-    def json(self) -> bytes:
-        """The list's JSON, as an encoder writes it."""
-        if self._json is None:
-            self._json = b"[" + b",".join(self._parts) + b"]"
-        return self._json
-
-
 class Tree:
     """The Merkle tree of one deal: its root, and any position's opening (each made once: views
     and events ask for the same ones again and again)."""
@@ -95,9 +71,7 @@ class Tree:
         self._hex = [[node.hex() for node in level] for level in self._levels[:-1]]
         self._made: dict[int, dict[int, Opening]] = {}
         """Each round's openings made so far, by position (a deal has one round)."""
-        self._lists: dict[tuple[int, tuple[int, ...]], Openings] = {}
-        self._json: dict[int, dict[int, bytes]] = {}
-        """Each round's openings' JSON, by position, made with the opening."""
+        self._lists: dict[tuple[int, tuple[int, ...]], list[Opening]] = {}
 
     def __eq__(self, other: object) -> bool:
         # The root names one deck and its salts: two trees with one root are the same tree.
@@ -128,10 +102,9 @@ class Tree:
                 salt=self.salts[position],
                 path=self.path(position),
             )
-            self._json.setdefault(round, {})[position] = _encoder.encode(opening)
         return opening
 
-    def openings(self, round: int, positions: Iterable[int]) -> Openings:
+    def openings(self, round: int, positions: Iterable[int]) -> list[Opening]:
         """The openings of `positions`, in their order: one list for the same positions asked
         again (a hand's, view after view), shared like the openings in it: never mutate it."""
         key = (round, positions if type(positions) is tuple else tuple(positions))
@@ -140,9 +113,7 @@ class Tree:
             if len(self._lists) >= LISTS_KEPT:
                 self._lists.pop(next(iter(self._lists)))
             made, opening = self._made.get(round, {}), self.opening
-            opened = [made.get(p) or opening(round, p) for p in key[1]]
-            json = self._json[round] if opened else {}
-            listed = self._lists[key] = Openings(opened, [json[p] for p in key[1]])
+            listed = self._lists[key] = [made.get(p) or opening(round, p) for p in key[1]]
         return listed
 
 
