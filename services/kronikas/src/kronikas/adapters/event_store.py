@@ -26,9 +26,11 @@ from kronikas.adapters.lobby import (
 )
 from kronikas.adapters.scripts import (
     Scripts,
+    TableKeys,
     game_keys,
     now_ms,
     out_of_memory,
+    table_keys,
     text,
     translated,
     unknown,
@@ -64,6 +66,13 @@ def _when_stored(progress: AppendProgress, reply: Any) -> None:
     made (append.lua). A reply is read once, so `stored` is called at most once."""
     if type(reply) is int or (type(reply) is list and reply and reply[0] == b"ok"):
         progress.stored()
+
+
+@functools.lru_cache(maxsize=1024)
+def _summary_json(kind: str, status: str, players: int, created_ms: int, seeded: bool) -> bytes:
+    """A table's lobby entry as the append stores it (`SummaryRecord`), made once for the
+    appends that do not change it (most: a move changes neither status nor players)."""
+    return msgspec.json.encode(SummaryRecord(kind, status, players, created_ms, seeded))
 
 
 def _made(reply: Any) -> bool:
@@ -165,8 +174,7 @@ class RedisEventLog:
         another, and the lobby lists it once the append is made."""
         new = request.expected == 0
         list_here = new and not self.scripts.cluster
-        keys = game_keys(request.game_id)
-        script_keys, args = self._arguments(request, keys, list_here)
+        script_keys, args = self._arguments(request, table_keys(request.game_id), list_here)
         reply, maybe_applied = await self._reply(request, script_keys, args)
         listed: str | None = None  # the status the lobby was told, when the append reports it
         if isinstance(reply, int):  # made (append.lua)
@@ -180,6 +188,7 @@ class RedisEventLog:
         else:
             return AppendResult("limited", retry_after_ms=int(reply[1]))
         if listed is not None or (new and not list_here):
+            keys = game_keys(request.game_id)
             await self.lobby.appended(request.game_id, keys, request.summary, listed, new)
         return result
 
@@ -205,22 +214,20 @@ class RedisEventLog:
         return AppendResult("conflict", version=version, records=after)
 
     def _arguments(
-        self, request: AppendRequest, keys: dict[str, str], list_here: bool
+        self, request: AppendRequest, keys: TableKeys, list_here: bool
     ) -> tuple[list[str], list[Any]]:
-        """append.lua's keys and arguments for `request` at the table's `keys` (`game_keys`),
+        """append.lua's keys and arguments for `request` at the table's `keys` (`table_keys`),
         listing the table when `list_here`."""
         game_id, summary, token_hash = request.game_id, request.summary, request.token_hash
-        tag = keys["log"].rsplit(":", 1)[0]
-        record = SummaryRecord(
-            summary.kind, summary.status, summary.players, summary.created_ms, summary.seeded
-        )
-        script_keys = [keys["log"], keys["meta"], keys["auth"], f"{tag}:rate:{token_hash}"]
+        script_keys = [keys.log, keys.meta, keys.auth, f"{keys.tag}:rate:{token_hash}"]
         if list_here:
             script_keys += [LOBBY_KEY, LOBBY_INDEXES, *lobby_indexes(summary.kind, summary.status)]
         args: list[Any] = [
             request.expected,
             request.ttl_s,
-            msgspec.json.encode(record),
+            _summary_json(
+                summary.kind, summary.status, summary.players, summary.created_ms, summary.seeded
+            ),
             now_ms(),
             self.rate_per_s if token_hash and self.rate_per_s > 0 else 0,
             self.burst,

@@ -9,7 +9,7 @@ import logging
 import time
 from collections.abc import Callable, Coroutine
 from importlib import resources
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
@@ -71,12 +71,24 @@ def unknown(exc: BaseException) -> OutcomeUnknown:
 
 def game_keys(game_id: str) -> dict[str, str]:
     """Every key of a game shares the Redis Cluster hash tag `{<game id>}`."""
+    log, meta, auth, _ = table_keys(game_id)
+    return {"log": log, "meta": meta, "auth": auth}
+
+
+class TableKeys(NamedTuple):
+    """A table's keys (`game_keys`) and their hash tag's prefix (`kr:{<game id>}`)."""
+
+    log: str
+    meta: str
+    auth: str
+    tag: str
+
+
+@functools.lru_cache(maxsize=4096)
+def table_keys(game_id: str) -> TableKeys:
+    """A table's keys, made once a table for the appends and reads that ask for them."""
     tag = f"kr:{{{game_id}}}"
-    return {
-        "log": f"{tag}:log",
-        "meta": f"{tag}:meta",
-        "auth": f"{tag}:auth",
-    }
+    return TableKeys(f"{tag}:log", f"{tag}:meta", f"{tag}:auth", tag)
 
 
 def now_ms() -> int:

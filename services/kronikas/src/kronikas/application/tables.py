@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 from collections import deque
 from typing import NamedTuple, Union
@@ -128,7 +129,7 @@ class Seen:
     def __init__(self, record: Record[msgspec.Struct], kind: str, rules: Rules) -> None:
         self.record, self.kind, self.rules = record, kind, rules
         self.version: int = record.v
-        self.type: str = wire_type(kind, tag_of(type(record.e)))
+        self.type: str = _wire_type(kind, type(record.e))
         self._json: dict[int | None, bytes] = {}
 
     def json(self, viewer: int | None) -> bytes:
@@ -137,6 +138,12 @@ class Seen:
         if made is None:
             made = self._json[viewer] = event_json(self.rules, self.kind, self.record, viewer)
         return made
+
+
+@functools.cache
+def _wire_type(kind: str, cls: type[msgspec.Struct]) -> str:
+    """An event class's `type` on the wire (`wire.wire_type`), made once a class."""
+    return wire_type(kind, tag_of(cls))
 
 
 def seen_of(table: Fold, records: list[Record[msgspec.Struct]]) -> list[Seen]:
