@@ -49,7 +49,7 @@ def _decoded(body: bytes) -> Any:
 
 PROOFS = frozenset({"openings", "commitment", "scheme", "deck_size"})
 """What the events of a move's or a wait's answer leave out: the proof of a fair deal
-(docs/api.md, Fair deals), which decides no move and was half of a Thirty-One match's bytes;
+(docs/api.md, Fair deals), which decides no move and was half of some matches' bytes;
 `get_events` gives the events with it."""
 
 
