@@ -40,6 +40,7 @@ from benchmarks import (
     engine_cheat,
     engine_thirty_one,
     follow,
+    idle,
     lobby,
     socket_follow,
 )
@@ -129,7 +130,7 @@ async def measure_costs(seconds: float) -> dict[str, Any]:
     return results
 
 
-PHASES = ("commands", "follow", "costs", "crowd", "lobby")
+PHASES = ("commands", "follow", "costs", "crowd", "idle", "lobby")
 
 
 async def run(
@@ -172,6 +173,8 @@ async def run(
             results |= await crowd.measure(
                 redis, seconds, crowd_tables, crowd_spectators, crowd_think_ms / 1000
             )
+        if "idle" in phases:  # 10,000 idle sockets, then streams, on services of their own
+            results |= await idle.measure(redis, 3 * seconds)
     if "costs" in phases:  # on Redis servers of their own
         results |= await measure_costs(seconds)
     if "lobby" in phases:  # on a Redis of its own, filled with `lobby_tables` tables
@@ -321,6 +324,7 @@ ROWS = [
     ("crowd_redis_cpu_share", "  Redis's share of a core", "{:.0%}", ""),
     ("crowd_redis_calls_per_move", "  Redis calls the service makes a move", "{:.2f}", ""),
     ("crowd_generator_cpu_share", "  the generator's share of a core", "{:.0%}", ""),
+    *idle.ROWS,
     ("lobby_tables", "lobby: tables behind it, both kinds, every status", "{:,.0f}", ""),
     ("lobby_page_ms_all_first", "  a page of 20 of every table, ms", "{:.2f}", "—"),
     ("lobby_page_ms_all_offset_1000", "  the same at offset 1,000, ms", "{:.2f}", "—"),
