@@ -10,11 +10,15 @@ the rate limits lifted) and every client connects from 127.0.0.1; the service ra
 open-file limit to `MAX_CONNECTIONS` (capped by the hard limit: kronikas/serve.py), and this
 process raises its own (benchmarks/crowd.py, `raise_fd_limit`).
 
-Each connection is a seat of a two-seat Cheat table dealt on that worker for the purpose (its
-fold held there before the first figure is taken): a socket says `hello` with the seat's token
-and then only pings as a client must (docs/api.md: `ping` whenever nothing else was sent for
-`min(heartbeat_s, idle_s / 3)` = 15 s, spread evenly; it answers the server's WebSocket pings
-as any client library does); a stream is `GET …/stream` with the seat's token, read and
+Each connection is a seat of a four-seat Cheat table dealt on that worker for the purpose (its
+fold held there before the first figure is taken; four seats a table, so that the 2,500 tables
+stay within the folds a worker holds, 4,096: with two-seat tables, 5,000 of them, the seats of
+tables the cache had let go brought their tables back, and the memory a connection seemed to
+cost grew with the connections: 17.9, 22.0 and 25.9 KiB at 1,000, 5,000 and 10,000). A socket
+says `hello` with the seat's token and then only pings as a client must (docs/api.md: `ping`
+whenever nothing else was sent for `min(heartbeat_s, idle_s / 3)` = 15 s, spread evenly; it
+would answer the server's WebSocket pings as any client library does, and the service sends
+none); a stream is `GET …/stream` with the seat's token, read and
 nothing else (the server sends a `: keep-alive` line every 15 s).
 
 It reports the worker's resident memory (`VmRSS`) before the connections and at a tenth, half
@@ -56,6 +60,8 @@ PING_S = 15.0
 """A client's ping interval: what the SDKs send, `min(heartbeat_s, idle_s / 3)` of `welcome`."""
 OPENING = 64
 """Connections opened at once."""
+SEATS = 4
+"""Seats a table: 10,000 connections are the seats of 2,500 tables."""
 SETUP_CONNECTIONS = 16
 """Keep-alive connections the tables are dealt on, in parallel."""
 SETTLE_S = 2.0
@@ -71,13 +77,14 @@ KINDS = ("socket", "stream")
 
 
 async def deal(
-    port: int, tables: int, rounds: int = 100, read: bool = False
+    port: int, tables: int, rounds: int = 100, read: bool = False, seats: int = 2
 ) -> list[tuple[str, str]]:
-    """`tables` two-seat Cheat tables created, joined and started; each seat's (table, token).
+    """`tables` Cheat tables of `seats` seats created, joined and started; each seat's (table,
+    token).
     With `read`, each seat then reads its view and its events once over HTTP: what the table
     holds for its seats (their events' JSON, their views' openings) is held before any
     connection opens, and is not counted as the connections' own."""
-    seats: list[tuple[str, str]] = []
+    found: list[tuple[str, str]] = []
     left = iter(range(tables))
 
     async def dealer() -> None:
@@ -91,7 +98,7 @@ async def deal(
                     raise RuntimeError(f"create refused: {status} {created}")
                 game_id, host = created["game"]["id"], created["host_token"]
                 tokens = []
-                for name in ("A", "B"):
+                for name in "ABCDEFGH"[:seats]:
                     status, joined = await conn.request(
                         "POST", f"/v1/games/{game_id}/players", {"name": name}
                     )
@@ -103,7 +110,7 @@ async def deal(
                 )
                 if status != 200:
                     raise RuntimeError(f"start refused: {status} {started}")
-                seats.extend((game_id, token) for token in tokens)
+                found.extend((game_id, token) for token in tokens)
                 for token in tokens if read else ():
                     for path in (f"/v1/games/{game_id}", f"/v1/games/{game_id}/events?after=0"):
                         status, seen = await conn.request("GET", path, token=token)
@@ -113,7 +120,7 @@ async def deal(
             conn.close()
 
     await asyncio.gather(*(dealer() for _ in range(min(SETUP_CONNECTIONS, tables))))
-    return seats
+    return found
 
 
 # -- the clients --------------------------------------------------------------------------------
@@ -341,7 +348,7 @@ async def hold(
     key = f"idle_{kind}"
     rss_empty = rss_mib(pid)
     dealing = time.perf_counter()
-    seats = await deal(port, (connections + 1) // 2, read=True)
+    seats = await deal(port, -(-connections // SEATS), read=True, seats=SEATS)
     deal_s = time.perf_counter() - dealing
     seats = seats[:connections]
     heard = Heard()
@@ -383,7 +390,7 @@ async def hold(
         f"{key}_open_s": open_s,
         f"{key}_deal_s": deal_s,
         f"{key}_rss_mib_empty": rss_empty,
-        f"{key}_kib_per_table": (rss[0] - rss_empty) * 1024 / max(1, len(seats) // 2),
+        f"{key}_kib_per_table": (rss[0] - rss_empty) * 1024 / max(1, len(seats) // SEATS),
         f"{key}_rss_mib_before": rss[0],
         f"{key}_rss_mib_held": rss_held,
         f"{key}_rss_mib_closed": rss_closed,
