@@ -1,24 +1,28 @@
 """The soak (issue 43, item 4): 2,000 seats playing over seat sockets for half an hour.
 
-`--seats` / 2 two-seat Cheat tables (1,000 by default) are played on a service of two workers
-(`WORKERS=2`, every limit lifted: benchmarks/served.py) and a bundled Redis, each seat on its own
-seat socket exactly as in benchmarks/socket_follow.py (it learns its turn from what its socket
-pushes and moves with `if_match`), but slowly: a seat thinks 1–2 s (1.5 s on average) before
-each move, so that the machine is far from saturated and what is measured is what time does to
-the service, not its ceiling. A table that ends is replaced by a new one (a fresh table dealt
-in its slot, its seats on fresh sockets), so finished tables pile up in Redis as they do in
-production, each with the keys' time to live of a finished game (`FINISHED_GAME_TTL_S`).
+`--seats` / 2 two-seat Cheat tables (1,000 by default, each of 1 to 3 rounds) are played on a
+service of two workers (`WORKERS=2`, every limit lifted: benchmarks/served.py) and a bundled
+Redis, each seat on its own seat socket exactly as in benchmarks/socket_follow.py (it learns its
+turn from what its socket pushes and moves with `if_match`), but slowly: a seat thinks 1–2 s
+(1.5 s on average) before each move, so that the machine is far from saturated and what is
+measured is what time does to the service, not its ceiling. A table that ends is replaced by a
+new one (a fresh table dealt in its slot, its seats on fresh sockets), so finished tables pile up
+in Redis as they do in production, each with the keys' time to live of a finished game
+(`FINISHED_GAME_TTL_S`).
 
 Every `--sample-s` it takes moves/s, the push delay (writing a move to the other seat's socket
 delivering it) p50/p99, the resident memory of each process (the two workers, the supervisor,
 Redis, this generator) and Redis's own `used_memory`, and their CPU. At the end: the push p99 of
 the first and the last five minutes (a sixth of the run each when it is shorter than 30
-minutes) and their ratio (target ≤ 1.2), each process's memory growth from the end of that first
-window (the warm-up) to the end (target < 5%), Redis's memory per finished table (its growth
-over the tables finished meanwhile, and `MEMORY USAGE` of a sample of finished tables' keys),
-and whether every finished table's keys carry a TTL, and which keys in Redis carry none. The
-figures are printed and written to `soak-results.json`, with PNG plots of moves/s, push delay
-and memory over time beside it (`soak-results-moves.png`, `-push.png`, `-memory.png`).
+minutes) and their ratio (target ≤ 1.2); each process's memory growth from the end of that
+first window (the warm-up) to the end (target < 5%), and over the second half (each worker
+holds up to 4,096 tables' folds, application/folds.py, finished ones among them: the cache fills
+in the first six or seven minutes, and until then it is the workers' largest growth); Redis's
+memory per finished table (its growth over the tables finished meanwhile, and `MEMORY USAGE` of
+a sample of finished tables' keys); whether every finished table's keys carry a TTL, and which
+keys in Redis carry none. The figures are printed and written to `soak-results.json`, with PNG
+plots of moves/s, push delay and memory over time beside it (`soak-results-moves.png`,
+`-push.png`, `-memory.png`).
 
 The load generator is one process: callbacks on `asyncio.Protocol`s and websockets' sans-IO
 client, no task or future a move (socket_follow.py); its CPU share is reported.
@@ -393,6 +397,19 @@ async def soak(
     return summary(sampler, phase, seconds, window, open_s) | checked
 
 
+def growth_since(samples: list[dict[str, Any]], since_s: float) -> dict[str, float | None]:
+    """Each process's memory growth from the samples at `since_s` (three, averaged) to the last
+    three, as a fraction."""
+    start = [s for s in samples if s["t_s"] >= since_s][:3] or samples[-3:]
+    end = samples[-3:]
+    growth: dict[str, float | None] = {}
+    for name in samples[-1]["rss_mib"]:
+        before = statistics.mean(s["rss_mib"].get(name, 0.0) for s in start)
+        after = statistics.mean(s["rss_mib"].get(name, 0.0) for s in end)
+        growth[name] = round(after / before - 1, 4) if before else None
+    return growth
+
+
 def summary(
     sampler: Sampler, phase: SoakPhase, seconds: float, window: float, open_s: float
 ) -> dict[str, Any]:
@@ -402,11 +419,7 @@ def summary(
     last = _q([d for _, delays in sampler.last for d in delays], 0.99)
     warm = [s for s in samples if s["t_s"] >= window][:3] or samples[-3:]
     end = samples[-3:]
-    growth = {}
-    for name in samples[-1]["rss_mib"]:
-        before = statistics.mean(s["rss_mib"].get(name, 0.0) for s in warm)
-        after = statistics.mean(s["rss_mib"].get(name, 0.0) for s in end)
-        growth[name] = round(after / before - 1, 4) if before else None
+    growth = growth_since(samples, window)
     used_before = statistics.mean(s["redis_used_mib"] for s in warm)
     used_after = statistics.mean(s["redis_used_mib"] for s in end)
     finished = samples[-1]["finished_tables"] - warm[0]["finished_tables"]
@@ -428,6 +441,7 @@ def summary(
         "soak_push_p99_ms_last": last,
         "soak_push_p99_ratio": last / first if first else None,
         "soak_rss_growth": growth,
+        "soak_rss_growth_second_half": growth_since(samples, samples[-1]["t_s"] / 2),
         "soak_rss_mib_warm": {
             n: round(statistics.mean(s["rss_mib"][n] for s in warm), 2) for n in growth
         },

@@ -124,6 +124,9 @@ class Socket:
         self.scope, self.receive, self.send = scope, receive, send
         self.game_id: str = scope["path_params"]["game_id"]
         self.client = client_address(scope, settings)
+        # The upgrade's headers are read by now (the origin, the client's address); a problem
+        # is answered without them (`as_request`). Kept, they cost each open socket ~1 KB.
+        scope["headers"] = []
         self.request_id = request_id()
         self.loop = asyncio.get_running_loop()
         self.task = asyncio.current_task()
