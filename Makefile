@@ -15,7 +15,7 @@ SDK_OWN := $(addprefix $(SDK_DIR)/kronikas_client/,socket.py streaming.py replay
 NODE := $(shell command -v node 2>/dev/null)
 export PORT ?= 8000
 
-.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk ts-build generated golden conversations bench bench-attacks bench-peers bots clean fuzz
+.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk ts-build generated golden conversations bench bench-attacks bench-peers bots soak clean fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -140,6 +140,9 @@ endif
 
 bots: install ## play bots against each other on a fresh service (ARGS="--game cheat --games 20")
 	$(RUN) python -m kronikas_bots $(ARGS)
+
+soak: install ## 2,000 seats playing over sockets on two workers for 30 minutes (ARGS="--minutes 3"): soak-results.json and its plots
+	$(RUN) python -m benchmarks.soak $(ARGS)
 
 fuzz: install ## a long schemathesis run (KRONIKAS_FUZZ_EXAMPLES per operation and mode, default 2000), then the token timing figure
 	KRONIKAS_FUZZ_EXAMPLES=$${KRONIKAS_FUZZ_EXAMPLES:-2000} $(RUN) pytest -q -s tests/reliability/test_fuzz.py

@@ -10,8 +10,9 @@ seat socket (benchmarks/socket_follow.py); how many streams one worker holds whi
 play slowly, seats' and spectators' (benchmarks/crowd.py); and what a lobby page costs with
 100,000 tables (benchmarks/lobby.py); and what two settings cost, the follow workload played by
 one checkout served with each in turns (benchmarks/alternate.py): `WRITE_REPLICAS` 0 and 1 on a
-Redis with one replica, and metrics off and on (`costs`). `--only
-commands|follow|floor|costs|crowd|lobby` runs one alone; `floor` is the follow workload's
+Redis with one replica, and metrics off and on (`costs`). how much memory and heartbeat CPU 10,000 idle seat
+sockets, then 10,000 idle SSE streams, cost one worker (benchmarks/idle.py, `idle`). `--only
+commands|follow|floor|costs|crowd|idle|lobby` runs one alone; `floor` is the follow workload's
 move, its pure work in-process (benchmarks/floor.py: `move_floor_us`, beside the CPU a served
 move costs; benchmarks/move_profile.py shows where the rest goes).
 `--only attacks` runs the attacks of docs/security.md instead (benchmarks/attacks.py, which
@@ -43,6 +44,7 @@ from benchmarks import (
     engine_thirty_one,
     floor,
     follow,
+    idle,
     lobby,
     socket_follow,
 )
@@ -132,7 +134,7 @@ async def measure_costs(seconds: float) -> dict[str, Any]:
     return results
 
 
-PHASES = ("commands", "follow", "floor", "costs", "crowd", "lobby")
+PHASES = ("commands", "follow", "floor", "costs", "crowd", "idle", "lobby")
 
 
 async def run(
@@ -175,6 +177,8 @@ async def run(
             results |= await crowd.measure(
                 redis, seconds, crowd_tables, crowd_spectators, crowd_think_ms / 1000
             )
+        if "idle" in phases:  # 10,000 idle sockets, then streams, on services of their own
+            results |= await idle.measure(redis, 3 * seconds)
     if "costs" in phases:  # on Redis servers of their own
         results |= await measure_costs(seconds)
     if "lobby" in phases:  # on a Redis of its own, filled with `lobby_tables` tables
@@ -337,6 +341,7 @@ ROWS = [
     ("crowd_redis_cpu_share", "  Redis's share of a core", "{:.0%}", ""),
     ("crowd_redis_calls_per_move", "  Redis calls the service makes a move", "{:.2f}", ""),
     ("crowd_generator_cpu_share", "  the generator's share of a core", "{:.0%}", ""),
+    *idle.ROWS,
     ("lobby_tables", "lobby: tables behind it, both kinds, every status", "{:,.0f}", ""),
     ("lobby_page_ms_all_first", "  a page of 20 of every table, ms", "{:.2f}", "—"),
     ("lobby_page_ms_all_offset_1000", "  the same at offset 1,000, ms", "{:.2f}", "—"),
@@ -374,7 +379,8 @@ def main() -> int:
         choices=(*PHASES, "attacks"),
         help="only the commands (ceiling, commands, reads, flatness, engines), only follow, only "
         "the follow move's floor in-process, only what WRITE_REPLICAS=1 and metrics cost "
-        "(costs), only the crowd (streams one process holds) or only the lobby; `attacks`: "
+        "(costs), only the crowd (streams one process holds), only the idle connections or only the
+lobby; `attacks`: "
         "docs/security.md's",
     )
     parser.add_argument("--crowd-tables", type=int, default=500, help="tables in the crowd")

@@ -57,6 +57,7 @@ SLOW_MODULES = {
     "tests/reliability/test_fuzz.py": "fuzz",
     "tests/integration/test_bench.py": "bench",
     "tests/integration/test_bench_peers.py": "bench",
+    "tests/integration/test_bench_idle.py": "bench",
     "tests/test_generated.py": "generated",
     "tests/browser/": "browser",
     "tests/failover/": "failover",

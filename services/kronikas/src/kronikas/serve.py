@@ -115,14 +115,18 @@ def _port_taken(host: str, port: int) -> OSError | None:
 
 def socket_options(settings: Settings) -> dict[str, Any]:
     """uvicorn's options for the seat sockets (api/socket.py): the implementation that closes
-    them with 1001 on shutdown, compression only when asked for, and frames no larger than a
-    body (uvicorn closes a larger one with 1009 before buffering it)."""
+    them with 1001 on shutdown, compression only when asked for, frames no larger than a body
+    (uvicorn closes a larger one with 1009 before buffering it), and none of uvicorn's own
+    WebSocket pings: the socket's protocol has its heartbeat and idle time-out (a client pings
+    every 15 s, or is closed after `SOCKET_IDLE_S`), and uvicorn's ping every 20 s cost each
+    idle socket a timer (800 bytes) and a frame each way for nothing (issue 43)."""
     from kronikas.api.ws_protocol import protocol
 
     return {
         "ws": protocol(settings.socket_implementation),
         "ws_per_message_deflate": settings.socket_deflate,
         "ws_max_size": settings.max_body_bytes,
+        "ws_ping_interval": None,
     }
 
 

@@ -85,6 +85,20 @@ async def seat_socket(socket: WebSocket[Any, Any, Any]) -> None:
             await seat.run()
     finally:
         sockets.discard(seat)
+        seat.release()
+        scope.pop(SERVER_SEND, None)
+
+
+def _ignored(code: int, reason: str) -> None:
+    """A closed socket's `close`."""
+
+
+def _closed() -> bool:
+    return True
+
+
+def _nothing() -> None:
+    """A closed socket's outbox's `overflow` and `lost`."""
 
 
 def close_all(sockets: set[Socket]) -> None:
@@ -110,6 +124,9 @@ class Socket:
         self.scope, self.receive, self.send = scope, receive, send
         self.game_id: str = scope["path_params"]["game_id"]
         self.client = client_address(scope, settings)
+        # The upgrade's headers are read by now (the origin, the client's address); a problem
+        # is answered without them (`as_request`). Kept, they cost each open socket ~1 KB.
+        scope["headers"] = []
         self.request_id = request_id()
         self.loop = asyncio.get_running_loop()
         self.task = asyncio.current_task()
@@ -128,8 +145,8 @@ class Socket:
             send,
             settings.socket_backlog,
             settings.outbox_bytes,
-            overflow=lambda: self.close(SLOW_READER, "slow_reader"),
-            lost=lambda: self.close(NORMAL, ""),
+            overflow=self._slow_reader,  # methods, not lambdas: a closure a socket less
+            lost=self._lost,
         )
         self.max_bytes = settings.max_body_bytes
         self._request: Request[Any, Any, Any] | None = None
@@ -172,9 +189,7 @@ class Socket:
             return
         self.session = session
         session.keepalive = max(self.heartbeat_s, 1.0)
-        push = self.push = Push(
-            session, self.outbox, hello.views, self.close, lambda: self.closing is not None
-        )
+        push = self.push = Push(session, self.outbox, hello.views, self.close, self.is_closing)
         try:
             async with session:
                 try:
@@ -287,6 +302,24 @@ class Socket:
             self.outbox.drop()
         if self.reading and self.task is not None:
             self.task.cancel()
+
+    def is_closing(self) -> bool:
+        return self.closing is not None
+
+    def _slow_reader(self) -> None:
+        self.close(SLOW_READER, "slow_reader")
+
+    def _lost(self) -> None:
+        self.close(NORMAL, "")
+
+    def release(self) -> None:
+        """Once closed: its push and outbox no longer call back into it (a late call finds the
+        socket closed), so that no cycle holds them and they are freed at once rather than at
+        the collector's next full pass, which the service runs seldom (api/app.py)."""
+        if self.push is not None:
+            self.push.close, self.push.closing = _ignored, _closed
+        self.outbox.overflow = self.outbox.on_lost = _nothing
+        self.task = self.pusher = None
 
     async def _close(self) -> None:
         """The close message, once what is queued is sent (unless the client hung up)."""

@@ -104,6 +104,9 @@ class Push:
                 continue
             if events:
                 self.events(events)
+                # Not held across the next wait: an idle socket kept its last page (its catch-up,
+                # several KB) for as long as it idled.
+                events = None
 
     async def _drained(self, draining: asyncio.Task[None]) -> None:
         """Wait for a send that waits for the client; meanwhile, every `SLOW_CHECK_S`, close the

@@ -259,6 +259,13 @@ class _Push:
             return
         await self.wait_out(sending, len(body))
 
+    async def send_all(self, events: list[Delivered]) -> None:
+        """The stream task's own sends of `events`' frames, in order."""
+        session = self.session
+        for event in events:
+            session.after = event.version  # on its way: not owed (`_check`)
+            await self.send_now(frame(event))
+
     async def wait_out(self, sending: Awaitable[None], size: int) -> None:
         """A send (of `size` bytes) that waits for the client, awaited; meanwhile, every
         `SLOW_CHECK_S`, the stream is checked against the bound (`_check`)."""
@@ -363,9 +370,10 @@ async def _pump(session: Session, send: Send, receive: Receive, bound: int) -> N
                 if events is None:
                     await push.send_now(KEEP_ALIVE)
                     continue
-                for event in events:
-                    session.after = event.version  # on its way: not owed (`_check`)
-                    await push.send_now(frame(event))
+                await push.send_all(events)
+                # Not held across the next wait: an idle stream kept its last page (its
+                # catch-up, several KB) for as long as it idled.
+                events = None
     except Unauthorized:  # its player left the table before the start: nothing more is theirs
         if push.held is not None:
             held, push.held = push.held, None

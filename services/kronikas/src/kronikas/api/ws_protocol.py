@@ -6,26 +6,135 @@ away": reconnect, to another worker or instance, with `after`), which is what br
 libraries know. `SOCKET_IMPLEMENTATION` chooses which of uvicorn's implementations serves the
 sockets (`protocol`); serve with `ws=protocol(settings.socket_implementation)` (uvicorn's `--ws
 kronikas.api.ws_protocol:SeatSocketProtocol`). Everything else is uvicorn's own.
+
+Once a socket is done — its connection lost and the application's task ended — its protocol lets
+go of everything it holds (`LetsGo`): the connection, its scope and the framework's objects in it
+hold each other in cycles, which only the collector's full pass frees, and the service runs that
+pass seldom (api/app.py). Without it, each closed socket left about 20 KB to the collector
+(docs/performance.md, issue 43), and a service whose players come and go grew by that much a
+socket until the pass came.
 """
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import wsproto.events
-from uvicorn._types import ASGISendEvent
+from uvicorn._types import ASGIReceiveEvent, ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.protocols.websockets.wsproto_impl import WSProtocol
 
 GOING_AWAY = 1001
 
 
-class SeatSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's default WebSocket protocol (websockets' sans-I/O), with 1001 on shutdown."""
+class LetsGo(asyncio.Protocol):
+    """A uvicorn WebSocket protocol that empties itself and its scope once the connection is
+    lost and the application's task has ended (whichever comes last), a loop turn later (after
+    whatever subclass code runs after `connection_lost`): nothing calls it after both."""
+
+    app_ended = False
+    disconnected: bool
+    scope: Any
+    loop: asyncio.AbstractEventLoop
+
+    def on_task_complete(self, task: asyncio.Task[None]) -> None:
+        super().on_task_complete(task)  # type: ignore[misc]
+        self.app_ended = True
+        self.loop.call_soon(self._let_go)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self.loop.call_soon(self._let_go)
+
+    def _let_go(self) -> None:
+        if self.__dict__ and self.disconnected and self.app_ended:
+            self.scope.clear()
+            self.__dict__.clear()
+
+
+class Inbox:
+    """uvicorn's queue of a socket's received messages (`put_nowait`, `get`, `empty`) without
+    `asyncio.Queue`'s three deques and event (3 KB a socket): a list and one waiter."""
+
+    __slots__ = ("items", "waiter")
+
+    def __init__(self) -> None:
+        self.items: list[ASGIReceiveEvent] = []
+        self.waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: ASGIReceiveEvent) -> None:
+        self.items.append(item)
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def empty(self) -> bool:
+        return not self.items
+
+    def qsize(self) -> int:
+        return len(self.items)
+
+    async def get(self) -> ASGIReceiveEvent:
+        while not self.items:
+            self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        return self.items.pop(0)
+
+
+class Flag:
+    """uvicorn's `writable` event (`set`, `clear`, `is_set`, `wait`) without `asyncio.Event`'s
+    deque (760 bytes a socket): its waiters, if any, in a list made when one waits."""
+
+    __slots__ = ("on", "waiters")
+
+    def __init__(self) -> None:
+        self.on = True
+        self.waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self.on
+
+    def set(self) -> None:
+        self.on = True
+        waiters, self.waiters = self.waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self.on = False
+
+    async def wait(self) -> bool:
+        while not self.on:  # a send waits only while the client does not read
+            waiter = asyncio.get_running_loop().create_future()
+            if self.waiters is None:
+                self.waiters = []
+            self.waiters.append(waiter)
+            await waiter
+        return True
+
+
+class SeatSocketProtocol(LetsGo, WebSocketsSansIOProtocol):
+    """uvicorn's default WebSocket protocol (websockets' sans-I/O), with 1001 on shutdown, and
+    lighter versions of its receive queue and `writable` event."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Flag()  # type: ignore[assignment]
 
     async def send(self, message: ASGISendEvent) -> None:
         await super().send(message)
-        if message["type"] == "websocket.http.response.body" and not message.get("more_body"):
+        if message["type"] == "websocket.accept" and self.handshake_complete:
+            # The handshake's request and answer are done with; their headers (2 KB) would
+            # stay for the socket's life (the parser's frame holds the request).
+            self.request.headers.clear()
+            self.response.headers.clear()
+        elif message["type"] == "websocket.http.response.body" and not message.get("more_body"):
             # An upgrade refused with an answer (api/socket.py) has ended its handshake: else
             # uvicorn logs "returned without completing handshake" as an error for each one.
             self.handshake_complete = True
@@ -42,7 +151,7 @@ class SeatSocketProtocol(WebSocketsSansIOProtocol):
         super().shutdown()
 
 
-class SeatWsprotoProtocol(WSProtocol):
+class SeatWsprotoProtocol(LetsGo, WSProtocol):
     """uvicorn's wsproto WebSocket protocol, with 1001 on shutdown."""
 
     def shutdown(self) -> None:
