@@ -10,8 +10,9 @@ seat socket (benchmarks/socket_follow.py); how many streams one worker holds whi
 play slowly, seats' and spectators' (benchmarks/crowd.py); and what a lobby page costs with
 100,000 tables (benchmarks/lobby.py); and what two settings cost, the follow workload played by
 one checkout served with each in turns (benchmarks/alternate.py): `WRITE_REPLICAS` 0 and 1 on a
-Redis with one replica, and metrics off and on (`costs`). how much memory and heartbeat CPU 10,000 idle seat
-sockets, then 10,000 idle SSE streams, cost one worker (benchmarks/idle.py, `idle`). `--only
+Redis with one replica, and metrics off and on (`costs`); how much memory and heartbeat CPU
+10,000 idle seat sockets, then 10,000 idle SSE streams, cost one worker (benchmarks/idle.py,
+`idle`). `--only
 commands|follow|floor|costs|crowd|idle|lobby` runs one alone; `floor` is the follow workload's
 move, its pure work in-process (benchmarks/floor.py: `move_floor_us`, beside the CPU a served
 move costs; benchmarks/move_profile.py shows where the rest goes).
@@ -379,8 +380,8 @@ def main() -> int:
         choices=(*PHASES, "attacks"),
         help="only the commands (ceiling, commands, reads, flatness, engines), only follow, only "
         "the follow move's floor in-process, only what WRITE_REPLICAS=1 and metrics cost "
-        "(costs), only the crowd (streams one process holds), only the idle connections or only the
-lobby; `attacks`: "
+        "(costs), only the crowd (streams one process holds), only the idle connections or "
+        "only the lobby; `attacks`: "
         "docs/security.md's",
     )
     parser.add_argument("--crowd-tables", type=int, default=500, help="tables in the crowd")
