@@ -137,17 +137,46 @@ class Heard:
         self.lost: list[str] = []
 
 
-class IdleSocket(asyncio.Protocol):
-    """A seat socket that says `hello` and then only pings: websockets' sans-IO client, with no
-    task or future of its own once open."""
+class IdleClient(asyncio.Protocol):
+    """What an idle socket and an idle stream share: a connection that tells `heard` when it is
+    lost, and a `ready` future that fails with it."""
 
-    def __init__(self, port: int, game_id: str, token: str, heard: Heard) -> None:
-        self.token, self.heard = token, heard
-        uri = parse_uri(f"ws://127.0.0.1:{port}/v1/games/{game_id}/socket")
-        self.ws = ClientProtocol(uri, max_size=None)
+    what = "connection"
+
+    def __init__(self, heard: Heard) -> None:
+        self.heard = heard
         self.transport: asyncio.Transport | None = None
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.closing = False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.closing:
+            self.fail(f"the {self.what} was cut: {exc!r}")
+
+    def fail(self, why: str) -> None:
+        if not self.closing:
+            self.heard.lost.append(why)
+            self.close()
+        if not self.ready.done():
+            self.ready.set_exception(RuntimeError(why))
+
+    def close(self) -> None:
+        self.closing = True
+        if self.transport is not None:
+            self.transport.close()
+
+
+class IdleSocket(IdleClient):
+    """A seat socket that says `hello` and then only pings: websockets' sans-IO client, with no
+    task or future of its own once open."""
+
+    what = "socket"
+
+    def __init__(self, port: int, game_id: str, token: str, heard: Heard) -> None:
+        super().__init__(heard)
+        self.token = token
+        uri = parse_uri(f"ws://127.0.0.1:{port}/v1/games/{game_id}/socket")
+        self.ws = ClientProtocol(uri, max_size=None)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
@@ -187,17 +216,6 @@ class IdleSocket(asyncio.Protocol):
         if ws.close_expected() and not self.closing:
             self.fail(f"the service closed the socket: {ws.close_rcvd}")
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.closing:
-            self.fail(f"the socket was cut: {exc!r}")
-
-    def fail(self, why: str) -> None:
-        if not self.closing:
-            self.heard.lost.append(why)
-            self.close()
-        if not self.ready.done():
-            self.ready.set_exception(RuntimeError(why))
-
     def close(self) -> None:
         if self.closing:
             return
@@ -211,19 +229,18 @@ class IdleSocket(asyncio.Protocol):
             self.transport.close()
 
 
-class IdleStream(asyncio.Protocol):
+class IdleStream(IdleClient):
     """A seat's `GET …/stream`, read and counted (its frames and keep-alive lines), no more."""
 
+    what = "stream"
+
     def __init__(self, port: int, game_id: str, token: str, heard: Heard) -> None:
-        self.heard = heard
+        super().__init__(heard)
         self.request = (
             f"GET /v1/games/{game_id}/stream?after=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             f"Accept: text/event-stream\r\nAuthorization: Bearer {token}\r\n\r\n"
         ).encode()
-        self.transport: asyncio.Transport | None = None
-        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.head = bytearray()
-        self.closing = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
@@ -244,22 +261,6 @@ class IdleStream(asyncio.Protocol):
 
     def ping(self) -> None:
         """A stream's client sends nothing."""
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.closing:
-            self.fail(f"the stream was cut: {exc!r}")
-
-    def fail(self, why: str) -> None:
-        if not self.closing:
-            self.heard.lost.append(why)
-            self.close()
-        if not self.ready.done():
-            self.ready.set_exception(RuntimeError(why))
-
-    def close(self) -> None:
-        self.closing = True
-        if self.transport is not None:
-            self.transport.close()
 
 
 Client = IdleSocket | IdleStream
