@@ -53,7 +53,7 @@ DEADLINES = "kr:{clock}:due"
 
 def _replay_key(game_id: str, key: str) -> str:
     """Where a replayed idempotency key's answer is kept: on the table's slot."""
-    return f"{game_keys(game_id)['log'].rsplit(':', 1)[0]}:replay:{key}"
+    return f"{table_keys(game_id).tag}:replay:{key}"
 
 
 def notify_channel(game_id: str) -> str:
@@ -121,11 +121,10 @@ class RedisEventLog:
         """The version, the token's role and up to `limit` events after `after` (read.lua: the
         role is looked up first, and only a known token's bucket is charged, `cost`). A read
         cut at `acked` says how many events the log holds (`stored`)."""
-        keys = game_keys(game_id)
-        tag = keys["log"].rsplit(":", 1)[0]
-        read_keys = [keys["log"], keys["auth"], f"{tag}:rate:{token_hash}"]
+        keys = table_keys(game_id)
+        read_keys = [keys.log, keys.auth, f"{keys.tag}:rate:{token_hash}"]
         if self.replicas:
-            read_keys.append(keys["meta"])
+            read_keys.append(keys.meta)
         reply: list[Any] = await self.scripts.run(
             self._read,
             keys=read_keys,
@@ -163,8 +162,9 @@ class RedisEventLog:
         if await self.scripts.acknowledge(game_id) < self.replicas:
             metrics.replica_shortfall()
             return False
-        keys = game_keys(game_id)
-        self.scripts.fire(self._ack, [keys["meta"]], [version, notify_channel(game_id), version])
+        self.scripts.fire(
+            self._ack, [table_keys(game_id).meta], [version, notify_channel(game_id), version]
+        )
         return True
 
     @translated
