@@ -9,7 +9,6 @@ state each answer or delivery is made from.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import secrets
 
@@ -28,12 +27,6 @@ def new_token(prefix: str) -> str:
     return f"{prefix}_{secrets.token_urlsafe(24)}"
 
 
-TOKENS_HASHED = 4096
-"""How many tokens' hashes a process remembers (`hash_token`): every request hashes its token,
-and a seat sends the same one move after move."""
-
-
-@functools.lru_cache(maxsize=TOKENS_HASHED)
 def hash_token(token: str) -> str:
     """Tokens are kept, compared and cached only as their SHA-256."""
     return hashlib.sha256(token.encode()).hexdigest()
