@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from benchmarks.move_profile import Awaits, bucket
+from tests.integration.benches import ROOT, bench
 
-ROOT = Path(__file__).resolve().parents[2]
 FIGURES = (
     "ceiling_per_s",
     "commands_per_s",
@@ -93,23 +91,7 @@ def test_a_short_benchmark_run_plays_without_a_refusal_and_writes_every_figure(
     tmp_path: Path,
 ) -> None:
     output = tmp_path / "bench-results.json"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.bench",
-            "--seconds",
-            "1",
-            "--output",
-            str(output),
-            *SMALL,
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    run = bench("benchmarks.bench", "--seconds", "1", "--output", str(output), *SMALL)
     results = json.loads(output.read_text())
     assert {key: results.get(key, 0) > 0 for key in FIGURES} == dict.fromkeys(FIGURES, True)
     assert results["command_errors"] == 0
@@ -139,14 +121,7 @@ def test_a_short_benchmark_run_plays_without_a_refusal_and_writes_every_figure(
 def test_the_clocks_benchmark_acts_on_every_due_table_and_counts_its_calls() -> None:
     """`python -m benchmarks.clocks` on a few tables: every deadline acted on once, and the
     calls counted where Redis counts them (the store's own line bypasses redis-py)."""
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.clocks", "--tables", "30"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    run = bench("benchmarks.clocks", "--tables", "30")
     assert "deadlines armed: 30" in run.stdout
     due = next(line for line in run.stdout.splitlines() if line.startswith("due, "))
     assert due.startswith("due, 30 timed-out turns acted on")
@@ -160,14 +135,7 @@ def test_the_alternated_benchmark_takes_turns_and_compares_the_pairs() -> None:
     """`python -m benchmarks.alternate` with this checkout on both sides, briefly: both sides
     play, and the pairs are compared (no timing is asserted)."""
     arguments = ["--a", ".", "--b", ".", "--rounds", "2", "--seconds", "0.5"]
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.alternate", *arguments],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    run = bench("benchmarks.alternate", *arguments)
     lines = run.stdout.splitlines()
     assert lines[0].startswith("A = ., B = .: 2 rounds of 0.5 s, 1 table(s) each")
     for side in ("A", "B"):
@@ -187,14 +155,7 @@ def test_the_alternated_benchmark_compares_one_checkout_in_two_environments() ->
         *("--a-env", "WRITE_REPLICAS=0", "--b-env", "WRITE_REPLICAS=1", "--replica"),
         *("--rounds", "2", "--seconds", "0.5"),
     ]
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.alternate", *arguments],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    run = bench("benchmarks.alternate", *arguments)
     lines = run.stdout.splitlines()
     assert lines[0] == (
         "A = . (WRITE_REPLICAS=0), B = . (WRITE_REPLICAS=1): 2 rounds of 0.5 s, 1 table(s) each, "
@@ -227,14 +188,7 @@ def test_the_socket_benchmark_plays_each_transport_in_turn() -> None:
     timing is asserted)."""
     transports = ("http", "http-keyed", "socket")
     arguments = [*(f"--transport={name}" for name in transports), "--seconds", "0.5"]
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.socket_follow", *arguments, "--tables", "2"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    run = bench("benchmarks.socket_follow", *arguments, "--tables", "2")
     lines = run.stdout.splitlines()
     assert lines[0].startswith("service pid ")
     assert lines[1] == "2 table(s), 1 round(s) of 0.5 s; medians of the phases:"
@@ -250,14 +204,7 @@ def test_the_floor_measures_the_follow_move_and_its_parts() -> None:
     """`python -m benchmarks.floor` on a few moves, once: the floor and each part are there and
     positive (no timing is asserted); the glue, the floor less its parts, is there."""
     arguments = ["--json", "--repeats", "1", "--moves", "200"]
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.floor", *arguments],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    run = bench("benchmarks.floor", *arguments, timeout=60)
     results = json.loads(run.stdout)
     parts = ("decide", "evolve", "views", "events", "encode", "record")
     positive = ["move_floor_us", *(f"move_floor_{part}_us" for part in parts)]
@@ -355,13 +302,7 @@ def test_the_move_profile_buckets_a_short_run_beside_the_floor(tmp_path: Path) -
         *("--rounds", "1", "--seconds", "0.5", "--tables", "2", "--rate", "250"),
         *("--floor-repeats", "1", "--output", str(output)),
     ]
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.move_profile", *arguments],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    run = bench("benchmarks.move_profile", *arguments, timeout=120, ok=False)
     if run.returncode != 0 and "py-spy did not attach" in run.stderr:
         pytest.skip("py-spy may not read the worker here")
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]

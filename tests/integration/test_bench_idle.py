@@ -4,30 +4,25 @@ every figure and its plots. Nothing is timed: the figures are only there, and so
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _run(module: str, *arguments: str) -> subprocess.CompletedProcess[str]:
-    run = subprocess.run(
-        [sys.executable, "-m", module, *arguments],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
-    return run
+from tests.integration.benches import bench
 
 
 def test_a_short_idle_run_holds_its_sockets_and_streams_and_writes_each_figure(
     tmp_path: Path,
 ) -> None:
     output = tmp_path / "idle.json"
-    run = _run("benchmarks.idle", "--connections", "60", "--seconds", "1", "--output", str(output))
+    run = bench(
+        "benchmarks.idle",
+        "--connections",
+        "60",
+        "--seconds",
+        "1",
+        "--output",
+        str(output),
+        timeout=180,
+    )
     results = json.loads(output.read_text())
     for kind in ("socket", "stream"):
         assert results[f"idle_{kind}_connections"] == 60
@@ -42,10 +37,11 @@ def test_a_short_idle_run_holds_its_sockets_and_streams_and_writes_each_figure(
 
 def test_a_short_soak_plays_finishes_tables_and_finds_their_ttls(tmp_path: Path) -> None:
     output = tmp_path / "soak.json"
-    _run(
+    bench(
         "benchmarks.soak",
         *("--minutes", "0.25", "--seats", "20", "--think-s", "0.2", "--rounds", "1"),
         *("--output", str(output)),
+        timeout=180,
     )
     results = json.loads(output.read_text())
     # Sockets are never cut; a move may be refused (a 503 when Redis answers late on a busy

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.integration.benches import ROOT, bench
+
 PEERS = ROOT / "benchmarks" / "peers"
 INSTALLED = PEERS / "node_modules" / ".package-lock.json"
 
@@ -39,15 +39,11 @@ def installed() -> None:
 def test_a_short_peers_run_plays_every_side_and_writes_the_ratios(tmp_path: Path) -> None:
     installed()
     output = tmp_path / "bench-peers-results.json"
-    run = subprocess.run(
-        [
-            sys.executable, "-m", "benchmarks.peers", "--rounds", "1", "--seconds", "1",
-            "--warm", "0.5", "--tables", "2", "--workers", "1", "--table-rounds", "2",
-            "--out", str(output),
-        ],
-        cwd=ROOT, capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    run = bench(
+        "benchmarks.peers",
+        *("--rounds", "1", "--seconds", "1", "--warm", "0.5", "--tables", "2", "--workers", "1"),
+        *("--table-rounds", "2", "--out", str(output)),
+    )
     results = json.loads(output.read_text())
     sides = {(p["side"], p["workers"]): p for p in results["phases"]}
     assert set(sides) == {("bgio", 1), ("socket", 1), ("http", 1)}
