@@ -25,7 +25,7 @@ $(CURDIR)/.tools/bin/uv:
 	$(PYTHON) -m venv .tools
 	.tools/bin/pip install --quiet --disable-pip-version-check uv==0.13.9
 
-.venv/.synced: uv.lock pyproject.toml services/kronikas/pyproject.toml | $(UV)
+.venv/.synced: uv.lock pyproject.toml rules/pyproject.toml services/kronikas/pyproject.toml | $(UV)
 	$(UV) sync --frozen
 	@touch $@
 
@@ -59,14 +59,14 @@ test-fast: install ## the inner loop: domain, application and API tests, three w
 	PYTHONDONTWRITEBYTECODE= KRONIKAS_FAST=1 HYPOTHESIS_NO_PLUGINS=1 .venv/bin/python -m pytest -p no:schemathesis -p no:faker -m "$(FAST)" -n $(WORKERS) --durations=10
 
 lint: install ## ruff lint and format check
-	$(RUN) ruff check services tests tools benchmarks bots
-	$(RUN) ruff format --check services tests tools benchmarks bots
+	$(RUN) ruff check rules services tests tools benchmarks bots
+	$(RUN) ruff format --check rules services tests tools benchmarks bots
 	$(RUN) ruff check --config pyproject.toml $(SDK_OWN)
 	$(RUN) ruff format --check --config pyproject.toml $(SDK_OWN)
 
 format: install ## ruff: fix and format
-	$(RUN) ruff check --fix services tests tools benchmarks bots
-	$(RUN) ruff format services tests tools benchmarks bots
+	$(RUN) ruff check --fix rules services tests tools benchmarks bots
+	$(RUN) ruff format rules services tests tools benchmarks bots
 	$(RUN) ruff check --fix --config pyproject.toml $(SDK_OWN)
 	$(RUN) ruff format --config pyproject.toml $(SDK_OWN)
 

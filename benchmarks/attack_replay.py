@@ -41,7 +41,7 @@ from kronikas.adapters.embedded_redis import EmbeddedRedis
 from kronikas.adapters.event_store import RedisStores
 from kronikas.application.ports import AppendRequest, Summary
 from kronikas.application.wire import Record, encode, utc_text
-from kronikas.domain.seating import SeatAway, SeatBack
+from kronikas_rules.seating import SeatAway, SeatBack
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITS = (

@@ -16,11 +16,11 @@ import statistics
 import sys
 from collections.abc import Sequence
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat
-from kronikas.domain.cheat.strategy import house_command
-from kronikas.domain.common import Start
-from kronikas.domain.seating import Join
+from kronikas_rules import cheat
+from kronikas_rules.cheat.strategy import house_command
+from kronikas_rules.common import Start
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Join
 
 SEATS = 8
 UNCUT = 10_000

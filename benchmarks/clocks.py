@@ -33,7 +33,7 @@ from kronikas.application.engines import service_games
 from kronikas.application.games import Games
 from kronikas.application.house import now_ms
 from kronikas.config import Settings
-from kronikas.domain.cheat import CheatOptions
+from kronikas_rules.cheat import CheatOptions
 
 TURN_SECONDS = 60
 

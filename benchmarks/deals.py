@@ -20,11 +20,11 @@ from typing import Any
 
 import msgspec
 
-from kronikas.adapters.randomness import SecureRandomness, SeededRandomness
-from kronikas.domain import cheat, thirty_one
-from kronikas.domain.cards import COLOURED, PALE, make_deck
-from kronikas.domain.common import Start
-from kronikas.domain.seating import Join
+from kronikas_rules import cheat, thirty_one
+from kronikas_rules.cards import COLOURED, PALE, make_deck
+from kronikas_rules.common import Start
+from kronikas_rules.randomness import SecureRandomness, SeededRandomness
+from kronikas_rules.seating import Join
 
 CASES: list[tuple[str, Any, int, dict[str, Any]]] = [
     ("Cheat, 4 seats, one deck", cheat, 4, {}),

@@ -10,10 +10,10 @@ import random
 import sys
 import time
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat
-from kronikas.domain.common import Start
-from kronikas.domain.seating import Join
+from kronikas_rules import cheat
+from kronikas_rules.common import Start
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Join
 
 
 def _command(state: cheat.InRound, rnd: random.Random) -> tuple[int, cheat.Command]:

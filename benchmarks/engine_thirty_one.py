@@ -13,10 +13,10 @@ import random
 import sys
 import time
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import thirty_one as t
-from kronikas.domain.common import Start
-from kronikas.domain.seating import Join
+from kronikas_rules import thirty_one as t
+from kronikas_rules.common import Start
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Join
 
 
 def _match(seed: int) -> tuple[t.State, SeededRandomness, random.Random]:

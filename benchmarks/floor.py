@@ -48,12 +48,12 @@ from kronikas.application.house import next_deadline, now_ms
 from kronikas.application.session import seat_view
 from kronikas.application.tables import Fold, seen_of
 from kronikas.application.wire import Record, encode, game_event, utc_text, view_json
-from kronikas.domain.cheat.commands import Accept, Play
-from kronikas.domain.cheat.options import CheatOptions
-from kronikas.domain.cheat.states import ToPlay, Window
-from kronikas.domain.common import Start
-from kronikas.domain.engine import Rules
-from kronikas.domain.seating import Join
+from kronikas_rules.cheat.commands import Accept, Play
+from kronikas_rules.cheat.options import CheatOptions
+from kronikas_rules.cheat.states import ToPlay, Window
+from kronikas_rules.common import Start
+from kronikas_rules.engine import Rules
+from kronikas_rules.seating import Join
 
 KIND = "cheat"
 SEATS = (0, 1)

@@ -29,13 +29,13 @@ from kronikas_client.events import parse_event
 from kronikas_client.models import CheatGameView as SdkCheatView
 from kronikas_client.models import ThirtyOneGameView as SdkThirtyOneView
 
-from kronikas.adapters.randomness import SeededRandomness
 from kronikas.application.engines import service_games
-from kronikas.domain import cheat, thirty_one
-from kronikas.domain.cheat import strategy as cheat_house
-from kronikas.domain.common import Start
-from kronikas.domain.seating import Join
-from kronikas.domain.thirty_one import strategy as thirty_one_house
+from kronikas_rules import cheat, thirty_one
+from kronikas_rules.cheat import strategy as cheat_house
+from kronikas_rules.common import Start
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Join
+from kronikas_rules.thirty_one import strategy as thirty_one_house
 
 GAMES: dict[str, ModuleType] = {"cheat": cheat, "thirty_one": thirty_one}
 HOUSES: dict[str, Callable[..., Any]] = {

@@ -189,10 +189,10 @@ def _ours(path: str) -> str | None:
 def _bucket_of(path: str, function: str) -> str | None:
     """A frame's bucket, or None when it is of no interest (passed over to its caller). The
     domain's frames say "domain": the caller decides."""
+    if "kronikas_rules/" in path and "/site-packages/" not in path:
+        return "domain"  # the rules package (rules/src/kronikas_rules)
     own = _ours(path)
     if own is not None:
-        if own.startswith("domain/"):
-            return "domain"
         return next((bucket for piece, bucket in _OURS if own.startswith(piece)), "application")
     if "/benchmarks/" in path:  # the bench app the service mounts (its ceiling route)
         return "transport"

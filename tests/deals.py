@@ -1,6 +1,6 @@
 """Deals of every deck size the games use (32, 33, 34, 64, 66), committed by the service's own
-`domain/proofs.py`, and each opening corrupted one byte at a time, part by part: what the clients'
-verifiers (the Python SDK's and the TypeScript client's) are tested on."""
+`kronikas_rules.proofs`, and each opening corrupted one byte at a time, part by part: what the
+clients' verifiers (the Python SDK's and the TypeScript client's) are tested on."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import msgspec
 
-from kronikas.domain.cards import COLOURED, PALE, Card, make_deck
-from kronikas.domain.proofs import Tree
+from kronikas_rules.cards import COLOURED, PALE, Card, make_deck
+from kronikas_rules.proofs import Tree
 
 DECKS: dict[int, tuple[Card, ...]] = {
     32: make_deck(),

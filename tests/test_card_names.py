@@ -1,12 +1,12 @@
 """The service names cards as the web table does: one set of words in each language, kept
-alike (the web table's in web/ui.js, the service's in domain/cards.py for the accounts)."""
+alike (the web table's in web/ui.js, the service's in kronikas_rules/cards.py for the accounts)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from kronikas.domain.cards import CHRONICLER_NAMES, RANK_NAMES, RANKS_PLURAL, SUIT_NAMES
+from kronikas_rules.cards import CHRONICLER_NAMES, RANK_NAMES, RANKS_PLURAL, SUIT_NAMES
 
 
 def _js_table(source: str, name: str) -> dict[str, str]:
@@ -17,7 +17,7 @@ def _js_table(source: str, name: str) -> dict[str, str]:
 
 
 def test_cards_are_named_as_the_web_table_names_them() -> None:
-    """The service's names of cards (domain/cards.py) are the web table's, word for word."""
+    """The service's names of cards (kronikas_rules/cards.py) are the web table's, word for word."""
     source = (Path(__file__).resolve().parents[1] / "web" / "ui.js").read_text(encoding="utf-8")
     assert _js_table(source, "RANKS") == RANK_NAMES
     assert _js_table(source, "RANKS_PLURAL") == RANKS_PLURAL

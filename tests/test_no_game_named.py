@@ -1,5 +1,5 @@
 """No generic layer names a real game (issue 26): a game is its package, plus one line in
-`application/engines.py`.
+`kronikas_rules/games.py`.
 
 The code of `application/`, `adapters/`, `api/`, the Python SDK's hand-written modules and the
 shared modules of `web/` and `bots/` (every module but a game's own, which is named by its kind:
@@ -15,26 +15,27 @@ import re
 from pathlib import Path
 
 from kronikas.application.wire import camel
-from kronikas.domain.engine import tag_of
+from kronikas_rules.engine import tag_of
 from tests.apps import ENGINES
 from tools.gen_sdk import GENERATED, HAND_WRITTEN
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "services/kronikas/src/kronikas"
+RULES = "rules/src/kronikas_rules"
 SCANNED = [
     f"{PACKAGE}/application",
     f"{PACKAGE}/adapters",
     f"{PACKAGE}/api",
     *(f"sdk/{GENERATED}/{name.as_posix()}" for name in HAND_WRITTEN),
 ]
-SHARED = ["web", "bots/src/kronikas_bots"]
+SHARED = ["web", "bots/src/kronikas_bots", RULES]
 """Folders whose modules are shared but for a game's own (named by its kind)."""
 CODE = {".py", ".js", ".lua", ".html"}
 VENDORED = f"{PACKAGE}/api/static"
 """Third-party bundles of the docs pages."""
 
-REGISTRY = f"{PACKAGE}/application/engines.py"
-"""The one place that names every game: a line each."""
+REGISTRY = f"{RULES}/games.py"
+"""The one place that names every game: a line each (the rules package's registry)."""
 
 ALLOWED = {
     # The clients' one place each that lists their game modules, as application/engines.py is

@@ -18,6 +18,7 @@ from tests.source import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "services/kronikas/src/kronikas"
+RULES = ROOT / "rules/src/kronikas_rules"
 
 
 def _graph() -> dict[str, set[str]]:
@@ -32,6 +33,12 @@ def test_the_graph_sees_the_imports_of_the_app_factory() -> None:
 
 def test_no_module_of_the_service_imports_itself_round_a_circle() -> None:
     assert cycles(_graph()) == []
+
+
+def test_no_module_of_the_rules_package_imports_itself_round_a_circle() -> None:
+    edges = graph(RULES, "kronikas_rules")
+    assert "kronikas_rules.engine" in edges["kronikas_rules.builder"]
+    assert cycles(edges) == []
 
 
 def test_an_import_inside_a_function_closes_a_circle_too() -> None:

@@ -10,7 +10,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from kronikas.domain import proofs
+from kronikas_rules import proofs
 from tests.api.tables import Table, Tables, auth
 from tests.api.test_tables import assert_problem
 

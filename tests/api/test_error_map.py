@@ -6,7 +6,7 @@ import pytest
 
 from kronikas.api.problems import _API_STATUS, _DESCRIPTIONS
 from kronikas.application import errors
-from kronikas.domain.common import DomainError
+from kronikas_rules.common import DomainError
 
 REFUSALS = [
     (errors.InvalidRequest, 422),

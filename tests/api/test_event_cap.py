@@ -18,8 +18,8 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from kronikas.api.app import create_app
-from kronikas.domain.engine import rules
-from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
+from kronikas_rules.engine import rules
+from kronikas_rules.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.api.tables import Tables
 from tests.api.test_tables import assert_problem
 from tests.apps import ENGINES, settings

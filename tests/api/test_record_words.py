@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from kronikas.domain.cards import ALL_CODES, PALE, card_name
+from kronikas_rules.cards import ALL_CODES, PALE, card_name
 from tests.api.tables import Table, Tables, auth
 from tests.api.test_tables import assert_problem
 from tests.apps import Client

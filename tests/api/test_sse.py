@@ -15,8 +15,8 @@ from kronikas.adapters.randomness import for_table
 from kronikas.api.sse import KEEP_ALIVE, SERVER_SEND, EventStream
 from kronikas.application.games import Games
 from kronikas.config import Settings
-from kronikas.domain.cheat import CheatOptions
-from kronikas.domain.seating import Leave
+from kronikas_rules.cheat import CheatOptions
+from kronikas_rules.seating import Leave
 from tests.apps import ENGINES
 
 

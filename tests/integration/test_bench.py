@@ -226,17 +226,17 @@ def _stack(*frames: str) -> list[str]:
         (
             (
                 "Commands.change (kronikas/application/commands.py:228)",
-                "decide (kronikas/domain/cheat/decide.py:58)",
-                "_play (kronikas/domain/cheat/decide.py:247)",
+                "decide (kronikas_rules/cheat/decide.py:58)",
+                "_play (kronikas_rules/cheat/decide.py:247)",
             ),
             "rules",
         ),
         (
             (
                 "_moved (kronikas/application/commands.py:358)",
-                "Composed.view (kronikas/domain/builder.py:204)",
-                "view (kronikas/domain/cheat/view.py:213)",
-                "Tree.openings (kronikas/domain/proofs.py:116)",
+                "Composed.view (kronikas_rules/builder.py:204)",
+                "view (kronikas_rules/cheat/view.py:213)",
+                "Tree.openings (kronikas_rules/proofs.py:116)",
             ),
             "views",
         ),
@@ -251,7 +251,7 @@ def _stack(*frames: str) -> list[str]:
             (
                 "Seen.json (kronikas/application/tables.py:134)",
                 "event_json (kronikas/application/wire.py:369)",
-                "redact (kronikas/domain/cheat/view.py:97)",
+                "redact (kronikas_rules/cheat/view.py:97)",
                 "wrapper (functools.py:909)",
             ),
             "views",

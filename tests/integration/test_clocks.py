@@ -36,7 +36,7 @@ from kronikas.application.clocks import LEASE_MS, Clocks
 from kronikas.application.games import Games
 from kronikas.application.ports import AppendRequest, AppendResult
 from kronikas.config import Settings
-from kronikas.domain.cheat import CheatOptions
+from kronikas_rules.cheat import CheatOptions
 from tests.api.tables import Table, Tables, auth
 from tests.apps import ENGINES
 from tests.conftest import ServiceProcess

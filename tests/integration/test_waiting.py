@@ -18,7 +18,7 @@ from kronikas.adapters.randomness import for_table
 from kronikas.application.games import Delivered, Games
 from kronikas.application.ports import ReadResult
 from kronikas.config import Settings
-from kronikas.domain.cheat import Accept, CheatOptions, Play
+from kronikas_rules.cheat import Accept, CheatOptions, Play
 from tests.apps import ENGINES
 
 

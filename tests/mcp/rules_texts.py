@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-import kronikas.domain
+import kronikas_rules
 from tests.apps import ENGINES
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
@@ -44,7 +44,7 @@ def packaged(kind: str, markdown: str | None = None) -> str:
 
 def shipped(kind: str) -> Path:
     """Where the game `kind` ships its rules: `rules.md` in its package."""
-    return Path(kronikas.domain.__file__).resolve().parent / kind / "rules.md"
+    return Path(kronikas_rules.__file__).resolve().parent / kind / "rules.md"
 
 
 def main() -> None:

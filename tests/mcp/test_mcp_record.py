@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from kronikas.domain.cards import ALL_CODES, PALE, card_name
+from kronikas_rules.cards import ALL_CODES, PALE, card_name
 from tests.conftest import ServiceProcess, serving
 from tests.mcp.agent import Seat, ToolFailed, call, connected
 

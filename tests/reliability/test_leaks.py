@@ -48,7 +48,7 @@ RANKS = {"Seven": "7", "Eight": "8", "Nine": "9", "Ten": "10", "Under": "U", "Ov
 RANKS |= {"King": "K", "Ace": "A"}
 SUITS = {"Hearts": "H", "Bells": "B", "Leaves": "L", "Acorns": "A"}
 NAMED = re.compile(rf"({'|'.join(RANKS)}) of ({'|'.join(SUITS)})|(Coloured|Pale) Chronicler")
-"""A card as a record's account in words names it (`kronikas.domain.cards.card_name`)."""
+"""A card as a record's account in words names it (`kronikas_rules.cards.card_name`)."""
 PREVIOUS_ROUND = ("last_round", "last_call")
 """View fields that may speak of the round before the current deal (then fully revealed)."""
 GAMES_PLAYED = 16

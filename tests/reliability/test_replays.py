@@ -19,7 +19,7 @@ from kronikas.adapters.event_store import RedisStores
 from kronikas.application.folds import READ_PAGE
 from kronikas.application.ports import AppendRequest, Summary
 from kronikas.application.wire import Record, encode, utc_text
-from kronikas.domain.seating import SeatAway, SeatBack
+from kronikas_rules.seating import SeatAway, SeatBack
 from tests.api.tables import auth
 from tests.conftest import ServiceProcess, serving
 from tests.reliability.conftest import written_since

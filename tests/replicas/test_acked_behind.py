@@ -27,7 +27,7 @@ from kronikas.adapters.scripts import game_keys
 from kronikas.application.errors import Unavailable
 from kronikas.application.games import Games
 from kronikas.config import Settings
-from kronikas.domain.cheat import CheatOptions, Play
+from kronikas_rules.cheat import CheatOptions, Play
 from tests.api.tables import Table, Tables, auth
 from tests.apps import ENGINES
 from tests.conftest import serving

@@ -17,7 +17,7 @@ from kronikas.adapters.randomness import for_table
 from kronikas.adapters.scripts import game_keys
 from kronikas.application.games import Games
 from kronikas.config import Settings
-from kronikas.domain.cheat import CheatOptions, Play
+from kronikas_rules.cheat import CheatOptions, Play
 from tests.apps import ENGINES
 
 

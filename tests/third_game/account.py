@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kronikas.domain.account import Teller
+from kronikas_rules.account import Teller
 from tests.third_game import events as ev
 
 

@@ -6,7 +6,7 @@ from typing import Final, TypeAlias
 
 from msgspec import Struct
 
-from kronikas.domain.seating import Back, Leave
+from kronikas_rules.seating import Back, Leave
 
 
 class Reveal(Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="reveal"):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from kronikas.domain import seating
-from kronikas.domain.cards import STANDARD
-from kronikas.domain.common import (
+from kronikas_rules import seating
+from kronikas_rules.cards import STANDARD
+from kronikas_rules.common import (
     EVENT_CAP_REASON,
     CapReached,
     GameNotOpen,

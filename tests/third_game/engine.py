@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import get_args
 
 from kronikas.application.engines import service_games
-from kronikas.domain.builder import build
-from kronikas.domain.engine import Engine, Seats, Timing, registry, rules
+from kronikas_rules.builder import build
+from kronikas_rules.engine import Engine, Seats, Timing, registry, rules
 from tests.third_game.account import account
 from tests.third_game.commands import COMMANDS, Command
 from tests.third_game.decide import created, decide

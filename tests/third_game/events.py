@@ -7,9 +7,9 @@ from typing import TypeAlias
 import msgspec
 from msgspec import Struct
 
-from kronikas.domain.cards import Card
-from kronikas.domain.common import EndReasonOnWire
-from kronikas.domain.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
+from kronikas_rules.cards import Card
+from kronikas_rules.common import EndReasonOnWire
+from kronikas_rules.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 from tests.third_game.options import HighCardOptions
 
 

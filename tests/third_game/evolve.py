@@ -6,7 +6,7 @@ from typing import assert_never
 
 import msgspec
 
-from kronikas.domain.common import EventOutOfPlace
+from kronikas_rules.common import EventOutOfPlace
 from tests.third_game.events import (
     HighCardFolded,
     HighCardGameCreated,

@@ -6,7 +6,7 @@ from typing import Annotated, Final
 
 from msgspec import Meta, Struct
 
-from kronikas.domain.common import TurnSeconds
+from kronikas_rules.common import TurnSeconds
 
 KIND: Final = "high_card"
 PLAYERS: Final = 2

@@ -6,8 +6,8 @@ from typing import assert_never
 
 import msgspec
 
-from kronikas.domain import seating
-from kronikas.domain.builder import Place
+from kronikas_rules import seating
+from kronikas_rules.builder import Place
 from tests.third_game.options import HighCardOptions
 from tests.third_game.states import Finished, Lobby, Playing, State, turn_of
 

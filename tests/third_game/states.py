@@ -6,8 +6,8 @@ from typing import Literal, TypeAlias
 
 from msgspec import Struct
 
-from kronikas.domain import seating
-from kronikas.domain.cards import RANKS, SUITS, Card
+from kronikas_rules import seating
+from kronikas_rules.cards import RANKS, SUITS, Card
 from tests.third_game.events import HighCardRoundEnded
 from tests.third_game.options import PLAYERS, HighCardOptions
 

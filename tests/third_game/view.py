@@ -6,8 +6,8 @@ from typing import Literal
 
 from msgspec import UNSET, Struct
 
-from kronikas.domain.cards import Card
-from kronikas.domain.common import (
+from kronikas_rules.cards import Card
+from kronikas_rules.common import (
     AwaySeat,
     Deadline,
     EndReasonOnWire,
@@ -16,7 +16,7 @@ from kronikas.domain.common import (
     MyHand,
     wire_reason,
 )
-from kronikas.domain.engine import Status, Viewer
+from kronikas_rules.engine import Status, Viewer
 from tests.third_game.events import Event, HighCardRoundDealt, HighCardRoundEnded
 from tests.third_game.options import KIND, PLAYERS, HighCardOptions
 from tests.third_game.seats import waiting_for

@@ -1,7 +1,7 @@
 """The TypeScript client's verifier (`verifyOpening`, `OpeningsChecker`, dist/ as committed) and
 the Python SDK's (`kronikas_client.proofs`) answer alike on the same openings, made by the
-service's own `domain/proofs.py` for every deck size the games use: every opening proves its card,
-one byte changed in any part of one is refused, and the collectors find the same problems."""
+service's own `kronikas_rules.proofs` for every deck size the games use: every opening proves its
+card, one byte changed in any part of one is refused, and the collectors find the same problems."""
 
 from __future__ import annotations
 

@@ -8,10 +8,10 @@ from typing import Generic, TypeVar
 import msgspec
 import pytest
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain.common import CapReached, DomainError, Randomness, Start
-from kronikas.domain.engine import Engine, View
-from kronikas.domain.seating import Join, TimeOut
+from kronikas_rules.common import CapReached, DomainError, Randomness, Start
+from kronikas_rules.engine import Engine, View
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Join, TimeOut
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
 StateT = TypeVar("StateT")

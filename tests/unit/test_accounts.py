@@ -10,15 +10,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from kronikas.domain.cards import ALL_CODES, PALE, Card, card_name
-from kronikas.domain.cheat import CheatOptions
-from kronikas.domain.cheat import events as cheat_events
-from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import DeckRevealed
-from kronikas.domain.proofs import Opening
-from kronikas.domain.thirty_one import ThirtyOneOptions
-from kronikas.domain.thirty_one import events as thirty_events
-from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
+from kronikas_rules.cards import ALL_CODES, PALE, Card, card_name
+from kronikas_rules.cheat import CheatOptions
+from kronikas_rules.cheat import events as cheat_events
+from kronikas_rules.cheat.engine import ENGINE as CHEAT
+from kronikas_rules.common import DeckRevealed
+from kronikas_rules.proofs import Opening
+from kronikas_rules.thirty_one import ThirtyOneOptions
+from kronikas_rules.thirty_one import events as thirty_events
+from kronikas_rules.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.unit.house.tables import AnyTable, Decks, Table, drive
 
 NAMES = [f"P{seat}" for seat in range(8)]

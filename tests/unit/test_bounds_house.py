@@ -15,7 +15,7 @@ from kronikas.adapters.randomness import for_table
 from kronikas.application.games import Games
 from kronikas.application.house import HOUSE_MOVES
 from kronikas.config import Settings
-from kronikas.domain.seating import Leave
+from kronikas_rules.seating import Leave
 from tests.apps import ENGINES
 from tests.unit.application.clock_helpers import (
     FakeClock,

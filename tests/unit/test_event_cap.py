@@ -14,14 +14,14 @@ from typing import Any
 import msgspec
 import pytest
 
-from kronikas.adapters.randomness import SeededRandomness
 from kronikas.application.engines import Registry
-from kronikas.domain import cheat, thirty_one
-from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import CapReached, GameNotOpen, GameOver, Start
-from kronikas.domain.engine import rules
-from kronikas.domain.seating import Join, Leave
-from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
+from kronikas_rules import cheat, thirty_one
+from kronikas_rules.cheat.engine import ENGINE as CHEAT
+from kronikas_rules.common import CapReached, GameNotOpen, GameOver, Start
+from kronikas_rules.engine import rules
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Join, Leave
+from kronikas_rules.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.apps import ENGINES
 from tests.unit.application.clock_helpers import (
     person_move,

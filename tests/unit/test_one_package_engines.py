@@ -16,15 +16,15 @@ import msgspec
 import msgspec.inspect as mi
 import pytest
 
-from kronikas.adapters.randomness import SeededRandomness
 from kronikas.api.kinds import _option, describe
 from kronikas.application import house
-from kronikas.domain import cheat, thirty_one
-from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import CapReached, InvalidOptions, Start
-from kronikas.domain.engine import Rules, Seats, rules, tag_of
-from kronikas.domain.seating import Join
-from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
+from kronikas_rules import cheat, thirty_one
+from kronikas_rules.cheat.engine import ENGINE as CHEAT
+from kronikas_rules.common import CapReached, InvalidOptions, Start
+from kronikas_rules.engine import Rules, Seats, rules, tag_of
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Join
+from kronikas_rules.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.apps import ENGINES
 from tests.source import parse
 
@@ -112,12 +112,12 @@ def test_the_end_event_is_the_one_that_ends_the_match(kind: str) -> None:
 def test_an_engine_names_its_games_own_functions_not_adapters(engine: Rules) -> None:
     """Each function is the game's own, or the builder's one composition around it (seating,
     legal moves, the viewer): never an adapter of an adapter."""
-    package = f"kronikas.domain.{engine.kind}."
+    package = f"kronikas_rules.{engine.kind}."
     for name in ("decide", "evolve", "legal", "legal_moves", "view", "redact", "waiting_for"):
         function = getattr(engine, name)
         assert function.__name__ == name, f"{name} is wrapped in {function.__name__}"
         home = function.__module__
-        assert home == "kronikas.domain.builder" or home.startswith(package), (name, home)
+        assert home == "kronikas_rules.builder" or home.startswith(package), (name, home)
 
 
 @pytest.mark.parametrize("kind", ["cheat", "thirty_one"])

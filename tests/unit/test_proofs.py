@@ -1,4 +1,4 @@
-"""Fair deals' commitments (domain/proofs.py, docs/api.md "Fair deals"): the root is RFC 6962's
+"""Fair deals' commitments (kronikas_rules.proofs, docs/api.md "Fair deals"): the root is RFC 6962's
 Merkle tree hash over the salted positions, and every position's opening checks against it for
 every deck size the games use, while a changed card, salt, position or path does not, nor a
 deck too small to hold the position."""
@@ -11,8 +11,8 @@ import random
 import msgspec
 import pytest
 
-from kronikas.domain import proofs
-from kronikas.domain.cards import make_deck
+from kronikas_rules import proofs
+from kronikas_rules.cards import make_deck
 
 SIZES = (32, 33, 34, 64, 66)
 """The decks the games deal: one or two decks, with no, one or two Chroniclers."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kronikas.adapters.randomness import SecureRandomness, SeededRandomness
-from kronikas.domain import proofs
-from kronikas.domain.cards import make_deck
+from kronikas_rules import proofs
+from kronikas_rules.cards import make_deck
+from kronikas_rules.randomness import SecureRandomness, SeededRandomness
 
 DECK = make_deck(1, ("XC", "XP"))
 

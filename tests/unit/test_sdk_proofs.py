@@ -1,5 +1,5 @@
 """The Python SDK's verifier (`kronikas_client.proofs`) on deals the service's own
-`domain/proofs.py` commits to: every opening proves its card, one byte changed in any part is
+`kronikas_rules.proofs` commits to: every opening proves its card, one byte changed in any part is
 refused, and the collector finds openings that disagree with each other or with what was seen."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from kronikas_client.proofs import OLD_SCHEME, Openings, verify
 
-from kronikas.domain import proofs
-from kronikas.domain.proofs import Opening
+from kronikas_rules import proofs
+from kronikas_rules.proofs import Opening
 from tests.deals import DECKS, PARTS, Deal, deal, deals, every_case
 
 CASES = every_case()

@@ -1,8 +1,8 @@
 """Seating: join, leave before and after the start, away, back and house seats (docs/rules.md,
 "Clocks, leaving and the house"), once for every game.
 
-The first part drives the seating decider itself (`domain/seating.py`); the second plays the same
-story through each game's contract — Cheat, Thirty-One and the tests' High Card — to show that
+The first part drives the seating decider itself (`kronikas_rules.seating`); the second plays the
+same story through each game's contract — Cheat, Thirty-One and the tests' High Card — to show that
 every game composes it and none re-implements it.
 """
 
@@ -13,10 +13,9 @@ from typing import Any
 
 import pytest
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import seating
-from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import (
+from kronikas_rules import seating
+from kronikas_rules.cheat.engine import ENGINE as CHEAT
+from kronikas_rules.common import (
     CapReached,
     DomainError,
     EventOutOfPlace,
@@ -28,8 +27,9 @@ from kronikas.domain.common import (
     NotYourTurn,
     Start,
 )
-from kronikas.domain.engine import Engine
-from kronikas.domain.seating import (
+from kronikas_rules.engine import Engine
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import (
     Back,
     Join,
     Leave,
@@ -42,7 +42,7 @@ from kronikas.domain.seating import (
     Stage,
     TimeOut,
 )
-from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
+from kronikas_rules.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.third_game.engine import ENGINE as HIGH_CARD
 
 # --- the seating decider ------------------------------------------------------------------------

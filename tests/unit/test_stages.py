@@ -7,10 +7,10 @@ from typing import get_args
 
 import pytest
 
-import kronikas.domain.cheat.seats as cheat_seats
-import kronikas.domain.cheat.states as cheat_states
-import kronikas.domain.thirty_one.seats as thirty_one_seats
-import kronikas.domain.thirty_one.states as thirty_one_states
+import kronikas_rules.cheat.seats as cheat_seats
+import kronikas_rules.cheat.states as cheat_states
+import kronikas_rules.thirty_one.seats as thirty_one_seats
+import kronikas_rules.thirty_one.states as thirty_one_states
 
 
 @pytest.mark.parametrize(

@@ -23,8 +23,8 @@ from kronikas.application.engines import Registry
 from kronikas.application.games import Games
 from kronikas.application.ports import RandomSource
 from kronikas.config import Settings
-from kronikas.domain.cheat import Accept, CheatOptions, Play
-from kronikas.domain.thirty_one import Keep, Pass, Show, Swap, ThirtyOneOptions
+from kronikas_rules.cheat import Accept, CheatOptions, Play
+from kronikas_rules.thirty_one import Keep, Pass, Show, Swap, ThirtyOneOptions
 from tests.apps import ENGINES
 
 SETTINGS = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=5.0)

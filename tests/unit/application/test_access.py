@@ -14,9 +14,9 @@ from kronikas.adapters.randomness import for_table
 from kronikas.application.errors import Forbidden, InvalidRequest, Unauthorized
 from kronikas.application.games import Games
 from kronikas.config import Settings
-from kronikas.domain.cheat import CheatOptions, Play
-from kronikas.domain.seating import Leave
-from kronikas.domain.thirty_one import Pass
+from kronikas_rules.cheat import CheatOptions, Play
+from kronikas_rules.seating import Leave
+from kronikas_rules.thirty_one import Pass
 from tests.apps import ENGINES
 
 SETTINGS = Settings(rate_per_s=100_000, rate_burst=100_000)

@@ -16,9 +16,9 @@ from kronikas.application.access import (
 )
 from kronikas.application.errors import Forbidden, InvalidRequest, Unauthorized
 from kronikas.application.tables import Fold
-from kronikas.domain.cheat import Play
-from kronikas.domain.seating import Leave
-from kronikas.domain.thirty_one import Pass
+from kronikas_rules.cheat import Play
+from kronikas_rules.seating import Leave
+from kronikas_rules.thirty_one import Pass
 from tests.apps import ENGINES
 
 

@@ -18,7 +18,7 @@ from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import RateLimited
 from kronikas.application.games import Games
 from kronikas.config import Settings
-from kronikas.domain.cheat import Accept, Play
+from kronikas_rules.cheat import Accept, Play
 from tests.apps import ENGINES
 from tests.unit.application.test_use_cases import SETTINGS, Seated, frozen, started, view_of
 

@@ -22,10 +22,10 @@ import pytest
 from kronikas.application.clocks import BATCH, LEASE_MS
 from kronikas.application.errors import Forbidden, Unauthorized
 from kronikas.application.house import HOUSE_MOVES
-from kronikas.domain.cards import Card, make_deck
-from kronikas.domain.cheat import Call, Play
-from kronikas.domain.common import GameFull, GameNotOpen, GameOver, IllegalMove, Shuffle
-from kronikas.domain.seating import Back, Leave
+from kronikas_rules.cards import Card, make_deck
+from kronikas_rules.cheat import Call, Play
+from kronikas_rules.common import GameFull, GameNotOpen, GameOver, IllegalMove, Shuffle
+from kronikas_rules.seating import Back, Leave
 from tests.unit.application.clock_helpers import (
     Seated,
     World,

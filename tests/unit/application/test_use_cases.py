@@ -24,9 +24,9 @@ from kronikas.application.games import Delivered, Games
 from kronikas.application.ports import ReadResult
 from kronikas.application.wire import Answer
 from kronikas.config import Settings
-from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
-from kronikas.domain.common import DomainError
-from kronikas.domain.seating import Leave
+from kronikas_rules.cheat import Accept, Call, CheatOptions, Play
+from kronikas_rules.common import DomainError
+from kronikas_rules.seating import Leave
 from tests.apps import ENGINES
 
 SETTINGS = Settings(rate_per_s=100_000, rate_burst=100_000, sse_keepalive_s=5.0)

@@ -21,8 +21,8 @@ from kronikas.adapters.memory import MemoryChangeFeed
 from kronikas.adapters.randomness import for_table
 from kronikas.application.errors import Unauthorized
 from kronikas.application.games import Delivered, Games
-from kronikas.domain.cheat import Play
-from kronikas.domain.seating import Leave
+from kronikas_rules.cheat import Play
+from kronikas_rules.seating import Leave
 from tests.apps import ENGINES
 from tests.unit.application.clock_helpers import SETTINGS, Seated, World, table, view, world
 

@@ -8,16 +8,16 @@ from typing import Any
 
 import msgspec
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat
-from kronikas.domain.cards import Card
-from kronikas.domain.cheat import CheatOptions, CheatRoundDealt, Command, Event
-from kronikas.domain.cheat.engine import ENGINE
-from kronikas.domain.cheat.states import dealt_positions
-from kronikas.domain.cheat.view import CheatGameView
-from kronikas.domain.common import Randomness, Shuffle, commitment
-from kronikas.domain.proofs import SCHEME
-from kronikas.domain.seating import PlayerJoined
+from kronikas_rules import cheat
+from kronikas_rules.cards import Card
+from kronikas_rules.cheat import CheatOptions, CheatRoundDealt, Command, Event
+from kronikas_rules.cheat.engine import ENGINE
+from kronikas_rules.cheat.states import dealt_positions
+from kronikas_rules.cheat.view import CheatGameView
+from kronikas_rules.common import Randomness, Shuffle, commitment
+from kronikas_rules.proofs import SCHEME
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import PlayerJoined
 from tests.unit.decider import Given
 
 OPTIONS = CheatOptions()

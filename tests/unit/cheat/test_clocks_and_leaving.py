@@ -10,9 +10,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat
-from kronikas.domain.cheat import (
+from kronikas_rules import cheat
+from kronikas_rules.cheat import (
     Accept,
     Call,
     CheatMatchEnded,
@@ -21,9 +20,10 @@ from kronikas.domain.cheat import (
     CheatTableOptions,
     Play,
 )
-from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import DeckRevealed, IllegalMove, InvalidOptions
-from kronikas.domain.seating import (
+from kronikas_rules.cheat.engine import ENGINE as CHEAT
+from kronikas_rules.common import DeckRevealed, IllegalMove, InvalidOptions
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import (
     Back,
     Leave,
     PlayerJoined,

@@ -9,9 +9,9 @@ from collections import Counter
 
 import msgspec
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat
-from kronikas.domain.cheat import Call, CheatOptions, Play
+from kronikas_rules import cheat
+from kronikas_rules.cheat import Call, CheatOptions, Play
+from kronikas_rules.randomness import SeededRandomness
 
 from .helpers import fold, lobby, random_command, run, table
 

@@ -10,11 +10,11 @@ from typing import Any
 
 import msgspec
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat
-from kronikas.domain.cheat import CheatTableOptions
-from kronikas.domain.common import Start
-from kronikas.domain.seating import Join
+from kronikas_rules import cheat
+from kronikas_rules.cheat import CheatTableOptions
+from kronikas_rules.common import Start
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Join
 
 from .helpers import random_command
 

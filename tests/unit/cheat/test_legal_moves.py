@@ -3,11 +3,11 @@ test_properties.py checks it against `decide` over random matches."""
 
 from __future__ import annotations
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat
-from kronikas.domain.cards import STANDARD
-from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
-from kronikas.domain.seating import Leave
+from kronikas_rules import cheat
+from kronikas_rules.cards import STANDARD
+from kronikas_rules.cheat import Accept, Call, CheatOptions, Play
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Leave
 
 from .helpers import fold, lobby, run, table
 

@@ -6,10 +6,9 @@ from collections import Counter
 
 import pytest
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat, proofs
-from kronikas.domain.cards import STANDARD
-from kronikas.domain.cheat import (
+from kronikas_rules import cheat, proofs
+from kronikas_rules.cards import STANDARD
+from kronikas_rules.cheat import (
     Accept,
     Call,
     CheatGameCreated,
@@ -17,14 +16,15 @@ from kronikas.domain.cheat import (
     CheatRoundDealt,
     Play,
 )
-from kronikas.domain.common import (
+from kronikas_rules.common import (
     GameFull,
     GameNotOpen,
     IllegalMove,
     NotYourTurn,
     Start,
 )
-from kronikas.domain.seating import Join, PlayerJoined
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Join, PlayerJoined
 
 from .helpers import StackedRandomness, fold, given, lobby, run, table
 

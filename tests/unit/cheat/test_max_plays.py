@@ -7,10 +7,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat
-from kronikas.domain.cards import RANKS, SUITS
-from kronikas.domain.cheat import (
+from kronikas_rules import cheat
+from kronikas_rules.cards import RANKS, SUITS
+from kronikas_rules.cheat import (
     Accept,
     Call,
     CheatCalled,
@@ -26,7 +25,8 @@ from kronikas.domain.cheat import (
     Event,
     Play,
 )
-from kronikas.domain.common import DeckRevealed, GameOver, IllegalMove, NotYourTurn
+from kronikas_rules.common import DeckRevealed, GameOver, IllegalMove, NotYourTurn
+from kronikas_rules.randomness import SeededRandomness
 
 from .helpers import fold, run, table
 from .helpers import given as given_events

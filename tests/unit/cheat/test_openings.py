@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import given as hypothesis_given
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat, proofs
-from kronikas.domain.cards import PALE, make_deck
-from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
-from kronikas.domain.common import CapReached, DealsOpened, DeckRevealed, Start
-from kronikas.domain.proofs import Opening
+from kronikas_rules import cheat, proofs
+from kronikas_rules.cards import PALE, make_deck
+from kronikas_rules.cheat import Accept, Call, CheatOptions, Play
+from kronikas_rules.common import CapReached, DealsOpened, DeckRevealed, Start
+from kronikas_rules.proofs import Opening
+from kronikas_rules.randomness import SeededRandomness
 from tests.conftest import examples
 
 from .helpers import fold, given, lobby, run, table

@@ -7,11 +7,11 @@ from typing import Any
 import msgspec
 import pytest
 
-from kronikas.domain import cheat
-from kronikas.domain.cheat import Accept, Call, CheatOptions, Play
-from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.common import InvalidOptions
-from kronikas.domain.seating import Back, Leave
+from kronikas_rules import cheat
+from kronikas_rules.cheat import Accept, Call, CheatOptions, Play
+from kronikas_rules.cheat.engine import ENGINE as CHEAT
+from kronikas_rules.common import InvalidOptions
+from kronikas_rules.seating import Back, Leave
 
 
 def test_defaults_are_those_of_the_rules() -> None:

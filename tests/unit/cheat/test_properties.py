@@ -14,12 +14,11 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat
-from kronikas.domain.cards import ALL_CODES, PALE
-from kronikas.domain.cheat import Accept, Call, CheatOptions, Event, Play
-from kronikas.domain.cheat.engine import ENGINE
-from kronikas.domain.common import (
+from kronikas_rules import cheat
+from kronikas_rules.cards import ALL_CODES, PALE
+from kronikas_rules.cheat import Accept, Call, CheatOptions, Event, Play
+from kronikas_rules.cheat.engine import ENGINE
+from kronikas_rules.common import (
     DealsOpened,
     DeckRevealed,
     DomainError,
@@ -27,7 +26,8 @@ from kronikas.domain.common import (
     NotYourTurn,
     Start,
 )
-from kronikas.domain.seating import Back, Join, Leave, TimeOut
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Back, Join, Leave, TimeOut
 from tests.conftest import examples
 
 from .helpers import random_command

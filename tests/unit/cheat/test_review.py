@@ -12,10 +12,9 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat
-from kronikas.domain.cards import COLOURED, PALE, RANKS
-from kronikas.domain.cheat import (
+from kronikas_rules import cheat
+from kronikas_rules.cards import COLOURED, PALE, RANKS
+from kronikas_rules.cheat import (
     Accept,
     Call,
     CheatCalled,
@@ -28,8 +27,9 @@ from kronikas.domain.cheat import (
     Command,
     Play,
 )
-from kronikas.domain.common import DomainError, IllegalMove, NotYourTurn, Start
-from kronikas.domain.seating import Join
+from kronikas_rules.common import DomainError, IllegalMove, NotYourTurn, Start
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Join
 from tests.conftest import examples
 
 from .helpers import fold, run, table

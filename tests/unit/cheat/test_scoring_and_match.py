@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat
-from kronikas.domain.cards import STANDARD
-from kronikas.domain.cheat import (
+from kronikas_rules import cheat
+from kronikas_rules.cards import STANDARD
+from kronikas_rules.cheat import (
     Accept,
     Call,
     CheatMatchEnded,
@@ -17,8 +16,9 @@ from kronikas.domain.cheat import (
     Event,
     Play,
 )
-from kronikas.domain.common import DeckRevealed, GameNotOpen, GameOver, Start, commitment
-from kronikas.domain.seating import Join
+from kronikas_rules.common import DeckRevealed, GameNotOpen, GameOver, Start, commitment
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Join
 
 from .helpers import StackedRandomness, dealt, fold, given, run, table
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kronikas.domain import cheat
-from kronikas.domain.cheat import (
+from kronikas_rules import cheat
+from kronikas_rules.cheat import (
     Accept,
     Call,
     CheatCalled,
@@ -18,7 +18,7 @@ from kronikas.domain.cheat import (
     CheatRoundEnded,
     Play,
 )
-from kronikas.domain.common import DeckRevealed, IllegalMove, NotYourTurn
+from kronikas_rules.common import DeckRevealed, IllegalMove, NotYourTurn
 
 from .helpers import SALT, fold, given, run, table
 

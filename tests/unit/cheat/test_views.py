@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import msgspec
 
-from kronikas.domain import cheat
-from kronikas.domain.cheat import Call, CheatOptions, CheatTableView, Play
-from kronikas.domain.cheat.facts import CheatMyHand
-from kronikas.domain.cheat.options import CheatTableOptions
+from kronikas_rules import cheat
+from kronikas_rules.cheat import Call, CheatOptions, CheatTableView, Play
+from kronikas_rules.cheat.facts import CheatMyHand
+from kronikas_rules.cheat.options import CheatTableOptions
 
 from .helpers import fold, lobby, run, table
 

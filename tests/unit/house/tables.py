@@ -10,11 +10,11 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from kronikas.domain.cards import ALL_CODES, Card
-from kronikas.domain.cheat.commands import Call
-from kronikas.domain.common import Shuffle, Start
-from kronikas.domain.engine import Engine, View
-from kronikas.domain.seating import Back, Join, Leave
+from kronikas_rules.cards import ALL_CODES, Card
+from kronikas_rules.cheat.commands import Call
+from kronikas_rules.common import Shuffle, Start
+from kronikas_rules.engine import Engine, View
+from kronikas_rules.seating import Back, Join, Leave
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
 StateT = TypeVar("StateT")

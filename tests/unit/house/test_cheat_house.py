@@ -10,11 +10,11 @@ import pytest
 from msgspec.structs import replace
 
 from benchmarks.house_strength import play_match
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import cheat
-from kronikas.domain.cheat import CheatOptions, counting, strategy
-from kronikas.domain.cheat.engine import ENGINE as CHEAT
-from kronikas.domain.seating import Back, Leave
+from kronikas_rules import cheat
+from kronikas_rules.cheat import CheatOptions, counting, strategy
+from kronikas_rules.cheat.engine import ENGINE as CHEAT
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Back, Leave
 from tests.conftest import examples
 from tests.unit.cheat.helpers import fold, run
 from tests.unit.cheat.helpers import table as table_of

@@ -9,14 +9,14 @@ import pkgutil
 from collections import Counter
 from types import ModuleType
 
-import kronikas.domain
+import kronikas_rules
 
 _MUTABLE = (dict, list, set, bytearray, Counter)
 
 
 def _modules() -> list[ModuleType]:
-    found = [kronikas.domain]
-    for info in pkgutil.walk_packages(kronikas.domain.__path__, "kronikas.domain."):
+    found = [kronikas_rules]
+    for info in pkgutil.walk_packages(kronikas_rules.__path__, "kronikas_rules."):
         found.append(importlib.import_module(info.name))
     return found
 

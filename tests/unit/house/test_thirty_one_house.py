@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from benchmarks.house_strength import play_match
-from kronikas.domain import thirty_one
-from kronikas.domain.seating import Back, Leave
-from kronikas.domain.thirty_one import ThirtyOneOptions, strategy
-from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
+from kronikas_rules import thirty_one
+from kronikas_rules.seating import Back, Leave
+from kronikas_rules.thirty_one import ThirtyOneOptions, strategy
+from kronikas_rules.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.conftest import examples
 from tests.unit.house.tables import Decks, Table, drive, twin, unhashed
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import proofs
-from kronikas.domain import thirty_one as t
-from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, Randomness, Shuffle, commitment
-from kronikas.domain.seating import PlayerJoined
-from kronikas.domain.thirty_one.engine import ENGINE
+from kronikas_rules import proofs
+from kronikas_rules import thirty_one as t
+from kronikas_rules.cards import Card
+from kronikas_rules.common import DeckRevealed, Randomness, Shuffle, commitment
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import PlayerJoined
+from kronikas_rules.thirty_one.engine import ENGINE
 from tests.unit.decider import Given
 
 SALT = "5a17" * 16

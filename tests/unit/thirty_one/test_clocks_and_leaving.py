@@ -10,10 +10,10 @@ from typing import Any
 import msgspec
 import pytest
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import thirty_one as t
-from kronikas.domain.common import IllegalMove, InvalidOptions
-from kronikas.domain.seating import (
+from kronikas_rules import thirty_one as t
+from kronikas_rules.common import IllegalMove, InvalidOptions
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import (
     Back,
     Leave,
     PlayerJoined,
@@ -22,7 +22,7 @@ from kronikas.domain.seating import (
     SeatBack,
     TimeOut,
 )
-from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
+from kronikas_rules.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.unit.thirty_one.helpers import dealt, fold, given, h, lobby, opens, run
 
 HANDS = {0: h("7H 8B 9L"), 1: h("AH KH 7L"), 2: h("10B UB 9B")}

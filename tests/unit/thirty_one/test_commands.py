@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from kronikas.domain import thirty_one as t
+from kronikas_rules import thirty_one as t
 
 
 def decode(body: bytes) -> t.Command:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from kronikas.domain import thirty_one as t
-from kronikas.domain.common import IllegalMove, NotYourTurn, Start
+from kronikas_rules import thirty_one as t
+from kronikas_rules.common import IllegalMove, NotYourTurn, Start
 from tests.unit.thirty_one.helpers import Stacked, arrange, dealt, given, h, lobby, opens
 
 HANDS = {0: h("7H 8B 9L"), 1: h("AH KH 7L"), 2: h("10B UB 9B")}

@@ -9,10 +9,10 @@ import re
 import msgspec
 import pytest
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import thirty_one as t
-from kronikas.domain.cards import Card
-from kronikas.domain.thirty_one.engine import ENGINE
+from kronikas_rules import thirty_one as t
+from kronikas_rules.cards import Card
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.thirty_one.engine import ENGINE
 from tests.unit.thirty_one.helpers import dealt, fold, given, h, lobby
 
 CHRONICLER = t.ThirtyOneOptions(chronicler=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from kronikas.domain import thirty_one as t
-from kronikas.domain.seating import Leave, PlayerJoined
+from kronikas_rules import thirty_one as t
+from kronikas_rules.seating import Leave, PlayerJoined
 from tests.unit.thirty_one.helpers import dealt, given, h, lobby
 
 HANDS = {0: h("7H 8B 9L"), 1: h("AH KH 7L"), 2: h("10B UB 9B")}

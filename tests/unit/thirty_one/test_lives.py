@@ -6,11 +6,11 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import proofs
-from kronikas.domain import thirty_one as t
-from kronikas.domain.common import GameNotOpen, GameOver, NotYourTurn, Start
-from kronikas.domain.seating import Join
+from kronikas_rules import proofs
+from kronikas_rules import thirty_one as t
+from kronikas_rules.common import GameNotOpen, GameOver, NotYourTurn, Start
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Join
 from tests.unit.thirty_one.helpers import (
     Stacked,
     arrange,

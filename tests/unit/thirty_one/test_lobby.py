@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import proofs
-from kronikas.domain import thirty_one as t
-from kronikas.domain.common import GameFull, GameNotOpen, IllegalMove, NotYourTurn, Start
-from kronikas.domain.seating import Join, PlayerJoined
+from kronikas_rules import proofs
+from kronikas_rules import thirty_one as t
+from kronikas_rules.common import GameFull, GameNotOpen, IllegalMove, NotYourTurn, Start
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Join, PlayerJoined
 from tests.unit.thirty_one.helpers import Stacked, arrange, dealt, given, h, lobby
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import thirty_one as t
-from kronikas.domain.common import IllegalMove, NotYourTurn
+from kronikas_rules import thirty_one as t
+from kronikas_rules.common import IllegalMove, NotYourTurn
+from kronikas_rules.randomness import SeededRandomness
 
 from .helpers import dealt, given, h, lobby
 

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 
 import msgspec
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import proofs
-from kronikas.domain import thirty_one as t
-from kronikas.domain.cards import Card
-from kronikas.domain.common import CapReached, DealsOpened, DeckRevealed, Start
+from kronikas_rules import proofs
+from kronikas_rules import thirty_one as t
+from kronikas_rules.cards import Card
+from kronikas_rules.common import CapReached, DealsOpened, DeckRevealed, Start
+from kronikas_rules.randomness import SeededRandomness
 from tests.unit.thirty_one.helpers import dealt, fold, given, h, lobby, revealed, run
 
 HANDS = {0: h("7H 8B 9L"), 1: h("AH KH 7L"), 2: h("10B UB 9B")}

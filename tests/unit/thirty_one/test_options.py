@@ -5,10 +5,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from kronikas.domain import thirty_one as t
-from kronikas.domain.common import InvalidOptions
-from kronikas.domain.thirty_one import ThirtyOneOptions
-from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
+from kronikas_rules import thirty_one as t
+from kronikas_rules.common import InvalidOptions
+from kronikas_rules.thirty_one import ThirtyOneOptions
+from kronikas_rules.thirty_one.engine import ENGINE as THIRTY_ONE
 
 
 def test_defaults_are_three_lives_twenty_circuits_no_chronicler() -> None:

@@ -12,10 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import event as label
 from hypothesis import strategies as st
 
-from kronikas.adapters.randomness import SeededRandomness
-from kronikas.domain import thirty_one as t
-from kronikas.domain.cards import ALL_CODES
-from kronikas.domain.common import (
+from kronikas_rules import thirty_one as t
+from kronikas_rules.cards import ALL_CODES
+from kronikas_rules.common import (
     DeckRevealed,
     DomainError,
     GameOver,
@@ -23,8 +22,9 @@ from kronikas.domain.common import (
     NotYourTurn,
     Start,
 )
-from kronikas.domain.seating import Back, Join, Leave, TimeOut
-from kronikas.domain.thirty_one.engine import ENGINE as THIRTY_ONE
+from kronikas_rules.randomness import SeededRandomness
+from kronikas_rules.seating import Back, Join, Leave, TimeOut
+from kronikas_rules.thirty_one.engine import ENGINE as THIRTY_ONE
 from tests.conftest import examples
 from tests.unit.thirty_one.test_facts import check_facts
 

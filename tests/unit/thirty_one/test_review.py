@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from kronikas.domain import thirty_one as t
-from kronikas.domain.cards import Card
-from kronikas.domain.common import DeckRevealed, IllegalMove, NotYourTurn, Start
+from kronikas_rules import thirty_one as t
+from kronikas_rules.cards import Card
+from kronikas_rules.common import DeckRevealed, IllegalMove, NotYourTurn, Start
 from tests.unit.thirty_one.helpers import (
     Stacked,
     arrange,

@@ -6,8 +6,8 @@ from itertools import combinations, permutations
 
 import pytest
 
-from kronikas.domain.cards import COLOURED, STANDARD
-from kronikas.domain.thirty_one import score, wire_score
+from kronikas_rules.cards import COLOURED, STANDARD
+from kronikas_rules.thirty_one import score, wire_score
 
 
 def doubled(value: float) -> int:

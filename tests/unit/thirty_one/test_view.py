@@ -6,10 +6,10 @@ import typing
 
 import msgspec
 
-from kronikas.domain import proofs
-from kronikas.domain import thirty_one as t
-from kronikas.domain.common import DealsOpened, DeckRevealed
-from kronikas.domain.seating import PlayerJoined
+from kronikas_rules import proofs
+from kronikas_rules import thirty_one as t
+from kronikas_rules.common import DealsOpened, DeckRevealed
+from kronikas_rules.seating import PlayerJoined
 from tests.unit.thirty_one.helpers import dealt, given, h, lobby, opens
 
 HANDS = {0: h("7H 8B 9L"), 1: h("AH KH 7L"), 2: h("10B UB 9B")}

@@ -9,7 +9,7 @@ from typing import Any, Literal, NamedTuple
 import msgspec
 import msgspec.inspect as mi
 
-from kronikas.domain.engine import Rules, tag_of
+from kronikas_rules.engine import Rules, tag_of
 
 
 class OptionInfo(msgspec.Struct, frozen=True, omit_defaults=True):

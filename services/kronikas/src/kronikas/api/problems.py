@@ -15,7 +15,7 @@ from litestar.openapi.datastructures import ResponseSpec
 
 from kronikas import metrics
 from kronikas.application.errors import ApiError
-from kronikas.domain.common import DomainError, InvalidOptions
+from kronikas_rules.common import DomainError, InvalidOptions
 
 log = logging.getLogger("kronikas.api")
 

@@ -16,7 +16,7 @@ import msgspec
 
 from kronikas.application.errors import Forbidden, InvalidRequest, Unauthorized
 from kronikas.application.tables import Fold
-from kronikas.domain.engine import Rules, tag_of
+from kronikas_rules.engine import Rules, tag_of
 
 HOST = "host"
 """The role of a table's host token."""

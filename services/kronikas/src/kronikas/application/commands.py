@@ -64,8 +64,8 @@ from kronikas.application.wire import (
     view_json,
 )
 from kronikas.config import Settings
-from kronikas.domain.common import DomainError, Start
-from kronikas.domain.seating import Join, PlayerJoined, TimeOut
+from kronikas_rules.common import DomainError, Start
+from kronikas_rules.seating import Join, PlayerJoined, TimeOut
 
 log = logging.getLogger("kronikas.games")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kronikas.domain.common import Refusal
+from kronikas_rules.common import Refusal
 
 
 class ApiError(Refusal, code="invalid_request"):

@@ -43,7 +43,7 @@ from kronikas.application.records import Records
 from kronikas.application.session import Session, Sight
 from kronikas.application.wire import Answer, Delivered
 from kronikas.config import Settings
-from kronikas.domain.common import DomainError, Refusal
+from kronikas_rules.common import DomainError, Refusal
 
 __all__ = ["Answer", "Delivered", "Games", "Session", "Sight"]
 

@@ -25,8 +25,8 @@ import msgspec
 
 from kronikas.application.tables import Fold, follow_round
 from kronikas.application.wire import ms_of, utc_text
-from kronikas.domain.common import CapReached, DomainError, Randomness
-from kronikas.domain.engine import Rules
+from kronikas_rules.common import CapReached, DomainError, Randomness
+from kronikas_rules.engine import Rules
 
 log = logging.getLogger("kronikas.house")
 

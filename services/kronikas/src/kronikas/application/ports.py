@@ -7,7 +7,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, Protocol
 
-from kronikas.domain.common import Randomness
+from kronikas_rules.common import Randomness
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,8 @@ from kronikas.application.house import next_deadline
 from kronikas.application.ports import Waiter
 from kronikas.application.tables import Fold, Seen, seen_of
 from kronikas.application.wire import EVENT_PAGE, Answer, Delivered, view_json
-from kronikas.domain.engine import Rules, tag_of
-from kronikas.domain.seating import Back, Leave
+from kronikas_rules.engine import Rules, tag_of
+from kronikas_rules.seating import Back, Leave
 
 SEATING = frozenset({tag_of(Leave), tag_of(Back)})
 """The seating commands every game shares: legal for a seat, but not moves of the game."""

@@ -12,7 +12,7 @@ import msgspec
 
 from kronikas.application.engines import Registry
 from kronikas.application.wire import Record, event_json, ms_of, wire_type
-from kronikas.domain.engine import Rules, tag_of
+from kronikas_rules.engine import Rules, tag_of
 
 RECENT = 64
 """How many of its latest events a table keeps at hand for streams and long-polls."""

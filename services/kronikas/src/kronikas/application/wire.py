@@ -21,8 +21,8 @@ from typing import Annotated, Any, Generic, NamedTuple, TypeVar, Union
 import msgspec
 
 from kronikas.application.engines import Registry
-from kronikas.domain.engine import Rules, View, tag_of
-from kronikas.domain.proofs import Opening
+from kronikas_rules.engine import Rules, View, tag_of
+from kronikas_rules.proofs import Opening
 
 _encoder = msgspec.json.Encoder()
 

@@ -22,7 +22,7 @@ from kronikas.api.mcp.bounds import scrubbed
 from kronikas.api.mcp.tools import WAIT_MAX_S, Tools
 from kronikas.api.problems import short
 from kronikas.application.errors import ApiError, VersionMismatch
-from kronikas.domain.common import DomainError, InvalidOptions
+from kronikas_rules.common import DomainError, InvalidOptions
 
 log = logging.getLogger("kronikas.mcp")
 

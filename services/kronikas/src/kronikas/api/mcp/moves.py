@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 from pydantic import BaseModel, Field
 
-from kronikas.domain.engine import tag_of
+from kronikas_rules.engine import tag_of
 
 
 class Choice(BaseModel):

@@ -34,8 +34,8 @@ from kronikas.api.problems import short
 from kronikas.api.shapes import ApiWire
 from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
 from kronikas.application.games import Delivered, Games, Sight
-from kronikas.domain.common import DomainError
-from kronikas.domain.seating import Leave
+from kronikas_rules.common import DomainError
+from kronikas_rules.seating import Leave
 
 WAIT_MAX_S = 25
 """The longest a `wait` holds its call: below the 30 s a client's HTTP stack commonly allows."""
