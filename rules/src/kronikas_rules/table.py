@@ -105,18 +105,27 @@ class Table:
         """The events after version `after`, as `seat`'s events page holds them (redacted)."""
         return [self.engine.redact(event, seat) for event in self.events[after:]]
 
+    @property
+    def waiting_for(self) -> int | None:
+        """The seat the table waits for (its turn), if any."""
+        return self.engine.waiting_for(self.state)
+
     def to_act(self) -> frozenset[int]:
         """The seats that may send a command now: the one the table waits for, and those that
         may answer the last play out of turn."""
-        waiting = self.engine.waiting_for(self.state)
+        waiting = self.waiting_for
         answering = self.engine.may_answer(self.state)
         return answering | ({waiting} if waiting is not None else frozenset())
 
     def house(self, seat: int, rng: random.Random | None = None) -> msgspec.Struct | None:
         """The house's command for `seat` now (None: it would not act), decided from what that
-        seat has seen alone, as the service's house decides it."""
-        chooser = rng if rng is not None else random.Random()
-        return self.engine.house(self.state, seat, self.game_id, self.version, self._round, chooser)
+        seat has seen alone (its view and its round's events, redacted for it), as the service's
+        house decides for a seat it plays; for any other seat, from that seat's own view."""
+        engine = self.engine
+        by_house = seat in engine.house_seats(self.state)
+        view = engine.view(self.state, seat, self.game_id, self.version, by_house=by_house)
+        seen = [engine.redact(event, seat) for event in self._round]
+        return engine.house_command(view, seen, rng if rng is not None else random.Random())
 
     def _apply(self, events: Sequence[msgspec.Struct]) -> None:
         engine = self.engine
