@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -20,6 +19,7 @@ import websockets
 
 from kronikas.adapters.embedded_redis import free_port
 from tests.conftest import ServiceProcess
+from tests.uv import find_uv
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -144,14 +144,6 @@ def test_a_second_service_on_the_same_data_or_port_refuses_to_start(tmp_path: Pa
         again.stop()
 
 
-def _uv() -> str | None:
-    """uv, as `make` installs or finds it (`uv run` names itself in `UV`)."""
-    for found in (os.environ.get("UV"), shutil.which("uv"), str(ROOT / ".tools" / "bin" / "uv")):
-        if found and Path(found).is_file():
-            return found
-    return None
-
-
 @pytest.mark.parametrize("implementation", ["websockets", "wsproto"])
 def test_the_image_serves_from_the_services_own_dependencies(
     redis_url: str, tmp_path: Path, implementation: str
@@ -159,7 +151,7 @@ def test_the_image_serves_from_the_services_own_dependencies(
     """The API image installs the service without the workspace's development tools
     (services/kronikas/Dockerfile: `uv sync --frozen --no-dev --package kronikas`): installed
     the same way, it starts, answers, and opens a seat socket with either implementation."""
-    uv = _uv()
+    uv = find_uv()
     if uv is None:
         pytest.skip("no uv here: `make test` installs it")
     venv = tmp_path / "image"
