@@ -11,6 +11,7 @@ adapter (`envs.live`) builds the same `SeatInfo` from a service's view and event
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol
@@ -370,6 +371,18 @@ class Driver:
         self._moved()
         return events
 
+    def copy(self, table: Table) -> Driver:
+        """The driver at the same decision (its picks as they are) over `table`, a copy of this
+        driver's table (`Table.copy()`, or a table replayed to the same point): its seats'
+        randomness copied, their memories folded again from the events when asked."""
+        copied = copy.copy(self)
+        copied.table = table
+        copied.rngs = [_copied_rng(rng) for rng in self.rngs]
+        copied.memories = [self.encoding.new_memory(seat) for seat in range(self.players)]
+        copied._cursors = [0] * self.players
+        copied.queue, copied.scratch, copied._infos = list(self.queue), dict(self.scratch), {}
+        return copied
+
     def rewards(self) -> list[float]:
         """Each seat's reward: 0 until the match is over."""
         if not self.table.finished:
@@ -385,3 +398,9 @@ class Driver:
             self.act(action)
             taken += 1
         return taken
+
+
+def _copied_rng(rng: random.Random) -> random.Random:
+    copied = random.Random.__new__(random.Random)  # not seeded first: its state is set
+    copied.setstate(rng.getstate())
+    return copied
