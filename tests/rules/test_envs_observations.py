@@ -126,3 +126,23 @@ def test_the_adapter_observes_what_the_environment_observes(
         assert sent == wanted
         steps += 1
     assert steps > 20
+
+
+def test_the_adapter_folds_events_only_up_to_the_view_it_was_given() -> None:
+    driver = Driver(Table("thirty_one", 2, seed=8), thirty_one_env.ENCODING, seed=8)
+    seat = driver.current.seat  # type: ignore[union-attr]
+    live = LiveSeat("thirty_one", seat)
+    early = _wire_view(driver, seat)
+    driver.play_out([random_policy] * 2, most=6)
+    # A view older than the events: the events beyond it wait, and the seat decides nothing.
+    live.update(early, _wire_events(driver, seat, 0))
+    assert live.version == early["version"] and live.ready
+    later = _wire_view(driver, seat)
+    live.update(later, [])
+    assert live.version == later["version"] and live.ready
+    # A view newer than the events it has: not ready, no decision until they come.
+    behind = LiveSeat("thirty_one", seat)
+    behind.update(later, _wire_events(driver, seat, 0)[:3])
+    assert not behind.ready and behind.decision is None
+    behind.update(later, _wire_events(driver, seat, 3))
+    assert behind.ready
