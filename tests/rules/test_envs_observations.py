@@ -117,6 +117,9 @@ def test_the_adapter_observes_what_the_environment_observes(
         assert np.array_equal(offline["observation"], online["observation"])
         assert np.array_equal(offline["action_mask"], online["action_mask"])
         assert live.info() == driver.info(current.seat)
+        # What a policy reads beyond the arrays: the same view and the same round's events.
+        assert live.info().view == driver.info(current.seat).view
+        assert live.info().events == driver.info(current.seat).events
         # The policy, fed by the adapter, acts in both: the same command comes out.
         action = policy(online, live.info())
         resolved = driver.encoding.resolve(driver.info(current.seat), action)
