@@ -86,7 +86,7 @@ def test_a_cheat_play_is_any_multiset_of_the_hand_up_to_max_play() -> None:
 
     def walk(picks: tuple[str, ...]) -> None:
         driver.picks = picks
-        driver._infos = {}
+        driver._infos, driver._masks = {}, {}
         mask = driver.mask(seat)
         for action in np.flatnonzero(mask):
             if action == cheat_env.DONE:

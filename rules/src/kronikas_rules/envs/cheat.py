@@ -17,7 +17,7 @@ Actions (38): 0–33 pick a card (`CODES`, hand order: 7H 7B 7L 7A 8H … AA, th
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Final, cast
 
 import msgspec
@@ -161,6 +161,27 @@ def _counts(into: list[float], at: int, cards: Iterable[Card] | Counter[Card]) -
 
 
 def observation(info: SeatInfo) -> Observation:
+    """The seat's observation (`observe` says what it holds). A play's picks change only their
+    own entries: the rest is made once for the decision and kept in its `scratch`."""
+    if info.kind is None:
+        return observe(info, ())
+    base: Observation | None = info.scratch.get("_observation")
+    if base is None:
+        base = info.scratch["_observation"] = observe(info, ())
+    if not info.picks:
+        return base.copy()
+    out = base.copy()
+    for card in info.picks:
+        out[C + INDEX[card]] += 0.5
+    out[_PICKED] = len(info.picks) / _view(info).options.max_play
+    return out
+
+
+_PICKED: Final = 5 * C + 3 + 2 * R + 6
+"""Where the observation holds how many cards are picked (/ max_play)."""
+
+
+def observe(info: SeatInfo, picks: Sequence[Card]) -> Observation:
     """The seat's observation, every entry in [0, 1]; seats are listed from the seat itself
     round the table (`rel` = (seat - me) mod n). In order: its hand (count of each code / 2),
     the picks of its play so far (/ 2), its own cards lying on the pile (/ 2), the last call's
@@ -181,7 +202,7 @@ def observation(info: SeatInfo) -> Observation:
     table = view.cheat
     hand = view.me.hand if view.me is not None else []
     at = _counts(out, 0, hand)
-    at = _counts(out, at, info.picks)
+    at = _counts(out, at, picks)
     at = _counts(out, at, memory.on_pile)
     call = table.last_call if table is not None else None
     at = _counts(out, at, call.cards if call is not None else [])
@@ -207,7 +228,7 @@ def observation(info: SeatInfo) -> Observation:
         out[at + 3] = play.count / 4 if play is not None else 0.0
         out[at + 4] = float(table.window_open)
         out[at + 5] = float(call is not None and not call.honest)
-    out[at + 6] = len(info.picks) / options.max_play
+    out[at + 6] = len(picks) / options.max_play
     out[at + 7] = options.max_play / 4
     out[at + 8] = float(options.chroniclers)
     at += 9

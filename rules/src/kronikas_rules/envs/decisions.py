@@ -58,7 +58,8 @@ class SeatInfo:
     service serves it), its round's `events` as it saw them (redacted), the `memory` folded
     from them, the decision's `kind` (None: the seat decides nothing now) and the `picks` made
     so far in it. `scratch` lasts for the whole decision (the house keeps its chosen play there
-    across picks); `rng` is the seat's own randomness for policies that draw."""
+    across picks; keys that start with `_` are the environment's own); `rng` is the seat's own
+    randomness for policies that draw."""
 
     __slots__ = (
         "_events",
@@ -109,9 +110,12 @@ class SeatInfo:
 
     @property
     def view(self) -> View:
-        """The seat's view, as the service serves it."""
+        """The seat's view, as the service serves it (made once for the whole decision: a
+        Cheat play's picks share it)."""
         if self._view is None:
-            self._view = self._view_of()
+            kept = self.scratch.get("_view")
+            self._view = kept if kept is not None else self._view_of()
+            self.scratch["_view"] = self._view
         return self._view
 
     @property
@@ -271,6 +275,7 @@ class Driver:
         self.scratch: dict[str, Any] = {}
         self.queue: list[Decision] = []
         self._infos: dict[int, SeatInfo] = {}
+        self._masks: dict[int, Mask] = {}
         self._moved()
 
     @property
@@ -295,7 +300,7 @@ class Driver:
         self._decision_changed()
 
     def _decision_changed(self) -> None:
-        self.picks, self.scratch, self._infos = (), {}, {}
+        self.picks, self.scratch, self._infos, self._masks = (), {}, {}, {}
 
     def memory(self, seat: int) -> Memory:
         """The seat's memory, brought up to the table's last event."""
@@ -335,14 +340,17 @@ class Driver:
 
     def mask(self, seat: int) -> Mask:
         """The actions `seat` may take now (all 0 unless it decides)."""
-        return self.encoding.mask(self.info(seat))
+        mask = self._masks.get(seat)
+        if mask is None:
+            mask = self._masks[seat] = self.encoding.mask(self.info(seat))
+        return mask
 
     def observe(self, seat: int) -> dict[str, npt.NDArray[Any]]:
         """The seat's observation dict: `observation` and `action_mask`."""
         info = self.info(seat)
         return {
             "observation": self.encoding.observation(info),
-            "action_mask": self.encoding.mask(info),
+            "action_mask": self.mask(seat).copy(),
         }
 
     def act(self, action: int) -> list[msgspec.Struct]:
@@ -352,14 +360,14 @@ class Driver:
         if current is None:
             raise IllegalAction("the match is over")
         info = self.info(current.seat)
-        mask = self.encoding.mask(info)
+        mask = self.mask(current.seat)
         if not 0 <= action < len(mask) or not mask[action]:
             raise IllegalAction(
                 f"action {action} is not legal for seat {current.seat}'s {current.kind}"
             )
         resolved = self.encoding.resolve(info, action)
         if not resolved.finished:
-            self.picks, self._infos = resolved.picks, {}
+            self.picks, self._infos, self._masks = resolved.picks, {}, {}
             return []
         if resolved.command is None:
             self.queue.pop(0)
@@ -380,7 +388,8 @@ class Driver:
         copied.rngs = [_copied_rng(rng) for rng in self.rngs]
         copied.memories = [self.encoding.new_memory(seat) for seat in range(self.players)]
         copied._cursors = [0] * self.players
-        copied.queue, copied.scratch, copied._infos = list(self.queue), dict(self.scratch), {}
+        copied.queue, copied.scratch = list(self.queue), dict(self.scratch)
+        copied._infos, copied._masks = {}, {}
         return copied
 
     def rewards(self) -> list[float]:
