@@ -66,6 +66,7 @@ class SeatInfo:
         "_events_of",
         "_memory",
         "_memory_of",
+        "_state_of",
         "_view",
         "_view_of",
         "encoding",
@@ -92,6 +93,7 @@ class SeatInfo:
         memory: Callable[[], Any],
         rng: random.Random,
         scratch: dict[str, Any] | None = None,
+        state: Callable[[], object] | None = None,
     ) -> None:
         self.engine, self.seat, self.kind, self.picks, self.version = (
             engine,
@@ -102,6 +104,7 @@ class SeatInfo:
         )
         self.encoding = encoding
         self._view_of, self._events_of, self._memory_of = view, events, memory
+        self._state_of = state
         self._view: View | None = None
         self._events: Sequence[msgspec.Struct] | None = None
         self._memory: Any = None
@@ -161,6 +164,13 @@ class SeatInfo:
             f"SeatInfo(seat={self.seat}, kind={self.kind!r}, picks={self.picks!r}, "
             f"version={self.version})"
         )
+
+
+def table_state(info: SeatInfo) -> object | None:
+    """The in-process table's state behind an environment's `SeatInfo` (None at a live table):
+    an encoding may read the seat's own facts from it, as its view would show them, without
+    building the view. Never for a policy: it holds every seat's cards."""
+    return info._state_of() if info._state_of is not None else None
 
 
 Policy = Callable[[dict[str, npt.NDArray[Any]], SeatInfo], int]
@@ -334,6 +344,7 @@ class Driver:
             memory=lambda: self.memory(seat),
             rng=self.rngs[seat],
             scratch=self.scratch if deciding else {},
+            state=lambda: self.table.state,
         )
         self._infos[seat] = info
         return info
