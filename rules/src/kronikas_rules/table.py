@@ -9,6 +9,7 @@ rules refuse raises the same `Refusal` (its `code`) the service answers with, ch
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -77,6 +78,13 @@ class Table:
     def finished(self) -> bool:
         """Whether the match is over."""
         return self.engine.is_terminal(self.state)
+
+    def copy(self) -> Table:
+        """An independent copy of the table, to play on from here (a search's branch): the
+        rules' states and events never change once made, so only the logs are copied."""
+        copied = copy.copy(self)
+        copied.events, copied._round = list(self.events), list(self._round)
+        return copied
 
     def command(self, data: Mapping[str, Any]) -> msgspec.Struct:
         """A command of this game from its wire form (a mapping with its `type` tag)."""

@@ -1,0 +1,50 @@
+"""Thirty-One as an OpenSpiel game (`python_kronikas_thirty_one`): its parameters, and how long
+a match may last."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import msgspec
+
+from kronikas_rules.envs.openspiel import GameSpec, Params
+from kronikas_rules.envs.openspiel_moves import ACTIONS, MovesDriver
+from kronikas_rules.thirty_one.options import EVENT_CAP
+
+PARAMETERS: Final = {"players": 4, "lives": 3, "max_circuits": 20, "chronicler": False}
+"""`players` and the options that change play (`max_circuits` 0: no limit); the clock and
+`reveal` change nothing offline."""
+
+
+def options(params: Params) -> dict[str, Any]:
+    """The table options of the parameters."""
+    circuits = params["max_circuits"]
+    return {
+        "lives": params["lives"],
+        "max_circuits": circuits or None,
+        "chronicler": params["chronicler"],
+    }
+
+
+def max_game_length(options: msgspec.Struct, players: int) -> int:
+    """Every decision is a move, and every move an event: the table's log ends the match at
+    its cap."""
+    return EVENT_CAP
+
+
+def observation_size(options: msgspec.Struct, players: int) -> int:
+    """The size of a seat's observation tensor."""
+    return 1
+
+
+SPEC: Final = GameSpec(
+    long_name="Krónikás Thirty-One",
+    parameters=PARAMETERS,
+    options=options,
+    num_actions=ACTIONS,
+    utility=(0.0, 1.0),
+    zero_sum=False,
+    max_game_length=max_game_length,
+    driver=MovesDriver,
+    observation_size=observation_size,
+)
