@@ -19,10 +19,12 @@ run to hundreds of plays.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 import msgspec
 import numpy as np
@@ -31,6 +33,8 @@ import pyspiel
 
 from kronikas_rules.cards import Card, card_name
 from kronikas_rules.envs.dealing import CODE_INDEX, CODES, Dealing, Draw
+from kronikas_rules.envs.decisions import Driver
+from kronikas_rules.envs.games import encoding_of
 from kronikas_rules.games import games
 from kronikas_rules.table import Table
 
@@ -38,42 +42,6 @@ PREFIX: Final = "python_kronikas_"
 """Each game's OpenSpiel name is this and its kind: `python_kronikas_cheat`."""
 
 Params = Mapping[str, Any]
-
-
-class Decisions(Protocol):
-    """One match as a sequence of single decisions (the decision driver)."""
-
-    def seat(self) -> int | None:
-        """The seat that decides now; None when the match is over."""
-        ...
-
-    def legal_actions(self) -> list[int]:
-        """The actions the deciding seat may take, ascending."""
-        ...
-
-    def step(self, action: int) -> None:
-        """Take the deciding seat's action (its command reaches the table when complete)."""
-        ...
-
-    def action_name(self, action: int) -> str:
-        """The action in words."""
-        ...
-
-    def observation(self, seat: int) -> npt.NDArray[np.float32]:
-        """What `seat` observes, encoded (a fixed size)."""
-        ...
-
-    def decision(self, seat: int) -> str:
-        """The decision `seat` is in, in words (its picks so far), or ''."""
-        ...
-
-    def returns(self) -> list[float]:
-        """Each seat's return once the match is over."""
-        ...
-
-    def copy(self, table: Table) -> Decisions:
-        """The same driver, over `table` (a copy of its own)."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -85,14 +53,8 @@ class GameSpec:
     """Its parameters with their defaults: `players` and the table options that change play."""
     options: Callable[[Params], dict[str, Any]]
     """The table options of the parameters."""
-    num_actions: int
-    utility: tuple[float, float]
-    """The least and the most a seat's return may be."""
-    zero_sum: bool
     max_game_length: Callable[[msgspec.Struct, int], int]
     """The most decisions a match of these options and players takes."""
-    driver: Callable[[Table], Decisions]
-    observation_size: Callable[[msgspec.Struct, int], int]
 
 
 def spec_of(kind: str) -> GameSpec:
@@ -103,14 +65,13 @@ def spec_of(kind: str) -> GameSpec:
 
 def game_type(kind: str, spec: GameSpec) -> pyspiel.GameType:
     """The game's OpenSpiel type: sequential, dealt by chance, imperfect information."""
-    utility = pyspiel.GameType.Utility
     return pyspiel.GameType(
         short_name=PREFIX + kind,
         long_name=spec.long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=utility.ZERO_SUM if spec.zero_sum else utility.GENERAL_SUM,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,  # rewards by places sum to 0
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=games()[kind].seats.most,
         min_num_players=games()[kind].seats.least,
@@ -149,6 +110,9 @@ class Setup:
     spec: GameSpec
     players: int
     options: msgspec.Struct
+    first: Draw | None = None
+    """What the first deal needs (the same for every match): a new state starts with it
+    rather than trying the start again."""
 
     def __reduce__(self) -> tuple[object, ...]:
         return (_setup, (self.kind, self.players, self.options))
@@ -172,17 +136,18 @@ class KronikasGame(pyspiel.Game):  # type: ignore[misc]
         engine = games()[kind]
         options = msgspec.convert(spec.options(given), engine.options)
         engine.validate_options(options)
-        if not engine.seats.least <= players <= engine.max_players(options):
-            raise ValueError(f"{players} players cannot sit at this table")
-        self.setup = Setup(kind, spec, players, options)
-        low, high = spec.utility
+        least, most = engine.seats.least, engine.max_players(options)
+        if not least <= players <= most:
+            raise ValueError(f"{players} players: these options seat {least} to {most}")
+        setup = Setup(kind, spec, players, options)
+        self.setup = dataclasses.replace(setup, first=_Match(setup).draw)
         info = pyspiel.GameInfo(
-            num_distinct_actions=spec.num_actions,
+            num_distinct_actions=encoding_of(kind).num_actions,
             max_chance_outcomes=max(len(CODES), players),
             num_players=players,
-            min_utility=low,
-            max_utility=high,
-            utility_sum=0.0 if spec.zero_sum else None,
+            min_utility=-1.0,  # the first place's reward is 1, the last's -1
+            max_utility=1.0,
+            utility_sum=0.0,
             max_game_length=spec.max_game_length(options, players),
         )
         super().__init__(game_type(kind, spec), info, dict(params or {}))
@@ -200,7 +165,7 @@ class KronikasGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"Observation parameters not supported; passed {params}")
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         setup = self.setup
-        size = setup.spec.observation_size(setup.options, setup.players)
+        size = encoding_of(setup.kind).observation_size(setup.players)
         return Observer(None if recall else size)
 
 
@@ -211,7 +176,7 @@ class _Match:
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.table: Table | None = None
-        self.driver: Decisions | None = None
+        self.driver: Driver | None = None
         self.draw: Draw | None = None
         self.drawn: list[Card] = []
         self.picks: list[int] = []
@@ -220,17 +185,23 @@ class _Match:
         """The action that dealt (None: the start), decided again once the draw is done."""
         self.actions: list[int] = []
         """Every action and chance outcome so far: what a serialized state keeps."""
-        self.attempt()
+        self.text: tuple[int, str] = (-1, "")
+        """The state in words, and after how many actions (a clone is compared by it)."""
+        if setup.first is None:
+            self.attempt()
+        else:
+            self.draw = setup.first
 
     def __reduce__(self) -> tuple[object, ...]:
         return (_replayed, (self.setup, tuple(self.actions)))
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Match:
-        copied = copy.copy(self)
+        copied = _Match.__new__(_Match)  # not copy.copy: that would replay (`__reduce__`)
+        copied.__dict__.update(self.__dict__)
         copied.actions = list(self.actions)
         if self.table is not None and self.driver is not None:
             copied.table = self.table.copy()
-            copied.driver = self.driver.copy(copied.table)
+            copied.driver = _copied(self.driver, copied.table)
         copied.drawn, copied.picks = list(self.drawn), list(self.picks)
         copied.decks = [list(deck) for deck in self.decks]
         return copied
@@ -243,13 +214,13 @@ class _Match:
             if self.table is None:
                 setup = self.setup
                 table = Table(setup.kind, setup.players, options=setup.options, randomness=dealing)
-                self.table, self.driver = table, setup.spec.driver(table)
+                self.table, self.driver = table, Driver(table, encoding_of(setup.kind), seed=0)
             else:
                 assert self.driver is not None and self.pending is not None
                 self.table.random = dealing
-                self.driver.step(self.pending)
+                self.driver.act(self.pending)
         except Draw as draw:
-            self.draw, self.drawn = draw, []
+            self.draw, self.drawn = draw.with_traceback(None), []  # let the frames go
             return
         self.draw, self.picks, self.decks, self.pending = None, [], [], None
         self.table.random = Dealing()
@@ -298,18 +269,23 @@ class KronikasState(pyspiel.State):  # type: ignore[misc]
         """The rules' table this state plays (None before the first deal is drawn)."""
         return self._match.table
 
+    @property
+    def driver(self) -> Driver | None:
+        """The decision driver over `table`: its `info(seat)` is what a `Policy` gets."""
+        return self._match.driver
+
     def current_player(self) -> int:
         match = self._match
         if match.draw is not None:
             return int(pyspiel.PlayerId.CHANCE)
         assert match.driver is not None
-        seat = match.driver.seat()
-        return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
+        current = match.driver.current
+        return int(pyspiel.PlayerId.TERMINAL) if current is None else current.seat
 
     def _legal_actions(self, player: int) -> list[int]:
         driver = self._match.driver
-        assert driver is not None and player == driver.seat()
-        return driver.legal_actions()
+        assert driver is not None
+        return [int(action) for action in np.flatnonzero(driver.mask(player))]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self._match.chance_outcomes()
@@ -318,40 +294,78 @@ class KronikasState(pyspiel.State):  # type: ignore[misc]
         self._match.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        match = self._match
         if player == pyspiel.PlayerId.CHANCE:
-            draw = self._match.draw
-            if draw is not None and not draw.cards:
-                return f"Seat {action} deals first"
+            if match.draw is not None and not match.draw.cards:
+                return f"{_player(action)} deals first"
             return f"Deal the {card_name(CODES[action])}"
-        driver = self._match.driver
-        assert driver is not None
-        return driver.action_name(action)
+        return encoding_of(match.setup.kind).action_names[action]
 
     def is_terminal(self) -> bool:
         match = self._match
-        return match.draw is None and match.driver is not None and match.driver.seat() is None
+        return match.draw is None and match.driver is not None and match.driver.current is None
 
     def returns(self) -> list[float]:
         driver = self._match.driver
         if not self.is_terminal() or driver is None:
             return [0.0] * self.num_players()
-        return driver.returns()
+        return driver.rewards()
 
     def __str__(self) -> str:
         match = self._match
-        table = match.table
-        lines = []
-        if table is not None:
-            for seat in range(self.num_players()):
-                hand = msgspec.to_builtins(table.view(seat)).get("me", {}).get("hand", [])
-                lines.append(f"Seat {seat}: {' '.join(hand)}")
-        if match.draw is not None:
-            lines.append(f"Dealing {match.draw}: {' '.join(match.drawn)}")
-        elif match.driver is not None and (seat := match.driver.seat()) is not None:
-            lines.append(f"Seat {seat} to act. {match.driver.decision(seat)}".strip())
-        else:
-            lines.append("The match is over.")
-        return "\n".join(lines)
+        if match.text[0] != len(match.actions):
+            match.text = (len(match.actions), _words(match, self.num_players()))
+        return match.text[1]
+
+
+def _words(match: _Match, players: int) -> str:
+    """A state in words: each seat's hand, and the deal drawn or the decision waited for."""
+    table = match.table
+    lines = []
+    if table is not None:
+        for seat in range(players):
+            me = getattr(table.view(seat), "me", None)  # every game's view has its `MyHand`
+            lines.append(f"{_player(seat)}: {' '.join(getattr(me, 'hand', ()))}")
+    if match.draw is not None:
+        lines.append(f"Dealing {match.draw}: {' '.join(match.drawn)}")
+    elif match.driver is not None and match.driver.current is not None:
+        lines.append(_deciding(match.driver))
+    else:
+        lines.append("The match is over.")
+    return "\n".join(lines)
+
+
+def _deciding(driver: Driver, who: str | None = None) -> str:
+    """The decision waited for, in words: who decides (its player by default), its kind and
+    the picks so far."""
+    current = driver.current
+    assert current is not None
+    picks = f", picked {' '.join(driver.picks)}" if driver.picks else ""
+    return f"{who or _player(current.seat)} decides: {current.kind}{picks}."
+
+
+def _player(seat: int) -> str:
+    """A seat as the accounts name it: OpenSpiel's player 0 is Player 1."""
+    return f"Player {seat + 1}"
+
+
+def _copied(driver: Driver, table: Table) -> Driver:
+    """The driver of a copied table: its decision and picks as they are, its seats' memories
+    folded again from the events when asked (they are the game's own objects), its seats'
+    randomness copied."""
+    copied = copy.copy(driver)
+    copied.table = table
+    copied.rngs = [_copied_rng(rng) for rng in driver.rngs]
+    copied.memories = [driver.encoding.new_memory(seat) for seat in range(driver.players)]
+    copied._cursors = [0] * driver.players
+    copied.queue, copied.scratch, copied._infos = list(driver.queue), dict(driver.scratch), {}
+    return copied
+
+
+def _copied_rng(rng: random.Random) -> random.Random:
+    copied = random.Random.__new__(random.Random)  # not seeded first: its state is set
+    copied.setstate(rng.getstate())
+    return copied
 
 
 def _replayed(setup: Setup, actions: tuple[int, ...]) -> _Match:
@@ -380,18 +394,24 @@ class Observer:
         if match.driver is None:
             self.tensor.fill(0)
             return
-        self.tensor[:] = match.driver.observation(player)
+        self.tensor[:] = match.driver.observe(player)["observation"]
 
     def string_from(self, state: KronikasState, player: int) -> str:
         """`player`'s information state (its account and decision) or observation (its view)."""
         match = state._match
         table, driver = match.table, match.driver
         if table is None or driver is None:
-            return f"Seat {player}: the first deal is being drawn."
-        decision = driver.decision(player) if driver.seat() == player else ""
+            return "The first deal is being drawn."
+        current = driver.current
+        deciding = current is not None and current.seat == player
+        decision = _deciding(driver, "You") if deciding else ""
+        if match.draw is not None:  # the action that deals is taken once the deal is drawn
+            decision = "The next deal is being drawn."
         if self.tensor is not None:
             view = msgspec.json.encode(table.view(player)).decode()
             return f"{view}\n{decision}".rstrip()
-        names = [f"Player {seat + 1}" for seat in range(state.num_players())]
+        names = [_player(seat) for seat in range(state.num_players())]
         account = table.engine.account(table.events_for(player), player, names)
-        return f"{account}\n{decision}".rstrip()
+        # The seat's own actions too: the order of a play's picks is in no event.
+        own = " ".join(str(a.action) for a in state.full_history() if a.player == player)
+        return f"{account}\nYour actions: {own}\n{decision}".rstrip()

@@ -9,7 +9,6 @@ import msgspec
 
 from kronikas_rules.cheat.options import EVENT_CAP, CheatTableOptions
 from kronikas_rules.envs.openspiel import GameSpec, Params
-from kronikas_rules.envs.openspiel_moves import ACTIONS, MovesDriver
 
 PARAMETERS: Final = {
     "players": 4,
@@ -40,19 +39,9 @@ def max_game_length(options: msgspec.Struct, players: int) -> int:
     return plays * (options.max_play + 1 + players)
 
 
-def observation_size(options: msgspec.Struct, players: int) -> int:
-    """The size of a seat's observation tensor."""
-    return 1
-
-
 SPEC: Final = GameSpec(
     long_name="Krónikás Cheat",
     parameters=PARAMETERS,
     options=options,
-    num_actions=ACTIONS,
-    utility=(0.0, 1.0),
-    zero_sum=False,
     max_game_length=max_game_length,
-    driver=MovesDriver,
-    observation_size=observation_size,
 )

@@ -8,7 +8,6 @@ from typing import Any, Final
 import msgspec
 
 from kronikas_rules.envs.openspiel import GameSpec, Params
-from kronikas_rules.envs.openspiel_moves import ACTIONS, MovesDriver
 from kronikas_rules.thirty_one.options import EVENT_CAP
 
 PARAMETERS: Final = {"players": 4, "lives": 3, "max_circuits": 20, "chronicler": False}
@@ -32,19 +31,9 @@ def max_game_length(options: msgspec.Struct, players: int) -> int:
     return EVENT_CAP
 
 
-def observation_size(options: msgspec.Struct, players: int) -> int:
-    """The size of a seat's observation tensor."""
-    return 1
-
-
 SPEC: Final = GameSpec(
     long_name="Krónikás Thirty-One",
     parameters=PARAMETERS,
     options=options,
-    num_actions=ACTIONS,
-    utility=(0.0, 1.0),
-    zero_sum=False,
     max_game_length=max_game_length,
-    driver=MovesDriver,
-    observation_size=observation_size,
 )
