@@ -11,7 +11,7 @@ from kronikas_rules.cheat.options import EVENT_CAP, CheatTableOptions
 from kronikas_rules.envs.openspiel import GameSpec, Params
 
 PARAMETERS: Final = {
-    "players": 4,
+    "players": 2,
     "decks": 1,
     "max_play": 4,
     "max_plays": 300,

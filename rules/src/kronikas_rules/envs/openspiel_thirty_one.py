@@ -10,7 +10,7 @@ import msgspec
 from kronikas_rules.envs.openspiel import GameSpec, Params
 from kronikas_rules.thirty_one.options import EVENT_CAP
 
-PARAMETERS: Final = {"players": 4, "lives": 3, "max_circuits": 20, "chronicler": False}
+PARAMETERS: Final = {"players": 2, "lives": 3, "max_circuits": 20, "chronicler": False}
 """`players` and the options that change play (`max_circuits` 0: no limit); the clock and
 `reveal` change nothing offline."""
 
