@@ -264,7 +264,7 @@ class Driver:
         self.rngs = [random.Random(base.getrandbits(64)) for _ in range(n)]
         self.memories: list[Memory] = [encoding.new_memory(seat) for seat in range(n)]
         self._cursors = [0] * n
-        self._round_start = 0
+        self.round_start = 0
         self._scanned = 0
         self.picks: tuple[str, ...] = ()
         self.scratch: dict[str, Any] = {}
@@ -288,7 +288,7 @@ class Driver:
         deal = self.engine.deal_event
         for i in range(self._scanned, len(events)):
             if isinstance(events[i], deal):
-                self._round_start = i
+                self.round_start = i
         self._scanned = len(events)
         self.queue = self.encoding.decisions(self.table)
         self._decision_changed()
@@ -307,7 +307,7 @@ class Driver:
 
     def round_events(self, seat: int) -> list[msgspec.Struct]:
         """The round's events, from its deal, redacted for the seat."""
-        return self.table.events_for(seat, self._round_start)
+        return self.table.events_for(seat, self.round_start)
 
     def info(self, seat: int) -> SeatInfo:
         """What `seat` knows now, with the current decision if it is the seat's."""
