@@ -238,3 +238,11 @@ def test_the_interpreter_exits_cleanly_after_games_are_freed() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_the_benchmark_script_measures_both_games() -> None:
+    from benchmarks.openspiel_steps import GAMES, measure
+
+    for name in GAMES:
+        decisions, steps, matches = measure(name, seconds=0.05)
+        assert steps >= decisions > 0 and matches > 0
