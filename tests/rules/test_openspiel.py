@@ -4,6 +4,7 @@ information only, and share the environments' actions, observations and rewards.
 
 from __future__ import annotations
 
+import pickle
 import random
 import subprocess
 import sys
@@ -246,3 +247,13 @@ def test_the_benchmark_script_measures_both_games() -> None:
     for name in GAMES:
         decisions, steps, matches = measure(name, seconds=0.05)
         assert steps >= decisions > 0 and matches > 0
+
+
+def test_a_game_and_its_state_pickle() -> None:
+    game = _load("python_kronikas_cheat(players=3,chroniclers=True)")
+    state = game.new_initial_state()
+    _play(state, random.Random(8), until=50)
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game)
+    copied = pickle.loads(pickle.dumps(state))
+    assert (str(copied), copied.history()) == (str(state), state.history())

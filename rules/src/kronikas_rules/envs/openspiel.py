@@ -24,7 +24,7 @@ import importlib
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 import msgspec
 import numpy as np
@@ -57,10 +57,18 @@ class GameSpec:
     """The most decisions a match of these options and players takes."""
 
 
+def game_class(kind: str) -> type[KronikasGame]:
+    """The game's class, made from its parameters alone as OpenSpiel makes a game: its
+    module's (`kronikas_rules.envs.openspiel_<kind>`), where pickle finds it. (A class, not a
+    closure: OpenSpiel frees a registered function at exit without the GIL.)"""
+    module = importlib.import_module(f"kronikas_rules.envs.openspiel_{kind}")
+    game: type[KronikasGame] = module.OpenSpielGame
+    return game
+
+
 def spec_of(kind: str) -> GameSpec:
-    """The game's spec, from its module (`kronikas_rules.envs.openspiel_<kind>`)."""
-    spec: GameSpec = importlib.import_module(f"kronikas_rules.envs.openspiel_{kind}").SPEC
-    return spec
+    """The game's spec (its class's)."""
+    return game_class(kind).spec
 
 
 def game_type(kind: str, spec: GameSpec) -> pyspiel.GameType:
@@ -90,14 +98,8 @@ def register() -> None:
     for kind in games():
         if PREFIX + kind in known:
             continue
-        spec = spec_of(kind)
-        pyspiel.register_game(game_type(kind, spec), game_class(kind, spec))
-
-
-def game_class(kind: str, spec: GameSpec) -> type[KronikasGame]:
-    """The game's class, made from its params alone, as OpenSpiel creates a game (a class, not
-    a closure: OpenSpiel frees a registered function at exit without the GIL)."""
-    return type(f"KronikasGame_{kind}", (KronikasGame,), {"kind": kind, "spec": spec})
+        game = game_class(kind)
+        pyspiel.register_game(game_type(kind, game.spec), game)
 
 
 @dataclass(frozen=True)
@@ -123,11 +125,11 @@ def _setup(kind: str, players: int, options: msgspec.Struct) -> Setup:
 
 
 class KronikasGame(pyspiel.Game):  # type: ignore[misc]
-    """One game of the rules with its parameters (players and table options); `game_class`
-    makes each game's own class."""
+    """One game of the rules with its parameters (players and table options); each game's
+    module makes its own class of it (`game_class`), naming its `kind` and `spec`."""
 
-    kind: str
-    spec: GameSpec
+    kind: ClassVar[str]
+    spec: ClassVar[GameSpec]
 
     def __init__(self, params: Params | None = None) -> None:
         kind, spec = self.kind, self.spec

@@ -3,12 +3,12 @@ may last."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 import msgspec
 
-from kronikas_rules.cheat.options import EVENT_CAP, CheatTableOptions
-from kronikas_rules.envs.openspiel import GameSpec, Params
+from kronikas_rules.cheat.options import EVENT_CAP, KIND, CheatTableOptions
+from kronikas_rules.envs.openspiel import GameSpec, KronikasGame, Params
 
 PARAMETERS: Final = {
     "players": 2,
@@ -45,3 +45,10 @@ SPEC: Final = GameSpec(
     options=options,
     max_game_length=max_game_length,
 )
+
+
+class OpenSpielGame(KronikasGame):
+    """`python_kronikas_cheat` with its parameters."""
+
+    kind: ClassVar[str] = KIND
+    spec: ClassVar[GameSpec] = SPEC

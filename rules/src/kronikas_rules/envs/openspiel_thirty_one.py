@@ -3,12 +3,12 @@ a match may last."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 import msgspec
 
-from kronikas_rules.envs.openspiel import GameSpec, Params
-from kronikas_rules.thirty_one.options import EVENT_CAP
+from kronikas_rules.envs.openspiel import GameSpec, KronikasGame, Params
+from kronikas_rules.thirty_one.options import EVENT_CAP, KIND
 
 PARAMETERS: Final = {"players": 2, "lives": 3, "max_circuits": 20, "chronicler": False}
 """`players` and the options that change play (`max_circuits` 0: no limit); the clock and
@@ -37,3 +37,10 @@ SPEC: Final = GameSpec(
     options=options,
     max_game_length=max_game_length,
 )
+
+
+class OpenSpielGame(KronikasGame):
+    """`python_kronikas_thirty_one` with its parameters."""
+
+    kind: ClassVar[str] = KIND
+    spec: ClassVar[GameSpec] = SPEC
