@@ -20,6 +20,7 @@ from open_spiel.python.algorithms.get_all_states import get_all_states  # noqa: 
 from kronikas_rules.cards import card_name  # noqa: E402
 from kronikas_rules.envs import encoding_of  # noqa: E402
 from kronikas_rules.envs.dealing import CODES  # noqa: E402
+from kronikas_rules.envs.decisions import IllegalAction  # noqa: E402
 from kronikas_rules.envs.openspiel import KronikasState, register  # noqa: E402
 from kronikas_rules.randomness import SeededRandomness  # noqa: E402
 from kronikas_rules.table import Table  # noqa: E402
@@ -257,3 +258,21 @@ def test_a_game_and_its_state_pickle() -> None:
     assert str(again) == str(game)
     copied = pickle.loads(pickle.dumps(state))
     assert (str(copied), copied.history()) == (str(state), state.history())
+
+
+def test_an_impossible_action_or_outcome_raises_and_changes_nothing() -> None:
+    state = _load("python_kronikas_cheat").new_initial_state()
+    with pytest.raises(ValueError, match="no chance outcome"):
+        state.apply_action(2)  # two seats: the first dealer is 0 or 1
+    state.apply_action(0)
+    state.apply_action(5)
+    with pytest.raises(ValueError, match="no chance outcome"):
+        state.apply_action(5)  # drawn already
+    _play(state, random.Random(9), until=33)
+    before, history = str(state), state.history()
+    illegal = next(a for a in range(state.num_distinct_actions()) if a not in state.legal_actions())
+    with pytest.raises(IllegalAction):
+        state.apply_action(illegal)
+    assert (str(state), state.history()) == (before, history)
+    state.apply_action(state.legal_actions()[0])
+    assert state.history() == [*history, state.history()[-1]]

@@ -104,9 +104,8 @@ def register() -> None:
 
 @dataclass(frozen=True)
 class Setup:
-    """A game's kind, spec, players and table options: what its states need of it (a state
-    that held its Python game would tie the two in a cycle through OpenSpiel's C++ objects,
-    which the interpreter's exit then frees without the GIL)."""
+    """A game's kind, spec, players and table options: what its states need of it, and what
+    a pickled state keeps of it (its kind, players and options)."""
 
     kind: str
     spec: GameSpec
@@ -228,13 +227,18 @@ class _Match:
         self.table.random = Dealing()
 
     def apply(self, action: int) -> None:
-        """A chance outcome at a chance node, else the deciding seat's action."""
-        self.actions.append(action)
+        """A chance outcome at a chance node, else the deciding seat's action; one that is
+        not possible raises and changes nothing."""
         if self.draw is not None:
             self.deal(action)
         else:
             self.pending = action
-            self.attempt()
+            try:
+                self.attempt()
+            except Exception:
+                self.pending = None  # the driver refused it before anything moved
+                raise
+        self.actions.append(action)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         draw = self.draw
@@ -249,6 +253,8 @@ class _Match:
         """Take one chance outcome; once the draw is complete, decide again with it."""
         draw = self.draw
         assert draw is not None
+        if outcome not in dict(self.chance_outcomes()):
+            raise ValueError(f"{outcome} is no chance outcome of {draw} now")
         if not draw.cards:
             self.picks.append(outcome)
         else:
