@@ -4,6 +4,7 @@ information only, and share the environments' actions, observations and rewards.
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 import subprocess
@@ -276,3 +277,26 @@ def test_an_impossible_action_or_outcome_raises_and_changes_nothing() -> None:
     assert (str(state), state.history()) == (before, history)
     state.apply_action(state.legal_actions()[0])
     assert state.history() == [*history, state.history()[-1]]
+
+
+def test_an_observation_string_is_the_view_without_its_proofs() -> None:
+    state = _load("python_kronikas_thirty_one(players=3)").new_initial_state()
+    _play(state, random.Random(10), until=40)
+    assert state.table is not None
+    view = json.loads(state.observation_string(2).splitlines()[0])
+    assert view["me"]["hand"] == state.table.view(2).me.hand
+    assert "openings" not in view and "commitment" not in view["thirty_one"]
+
+
+def test_an_rl_environment_plays_a_match_on_the_observation_tensor() -> None:
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment(_load("python_kronikas_cheat(players=3)"), seed=11)
+    size = encoding_of("cheat").observation_size(3)
+    step = env.reset()
+    chooser = random.Random(11)
+    while not step.last():
+        player = step.observations["current_player"]
+        assert len(step.observations["info_state"][player]) == size
+        step = env.step([chooser.choice(step.observations["legal_actions"][player])])
+    assert sum(step.rewards) == pytest.approx(0.0)

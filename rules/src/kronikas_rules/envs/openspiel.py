@@ -384,9 +384,24 @@ def _replayed(setup: Setup, actions: tuple[int, ...]) -> _Match:
     return match
 
 
+PROOFS: Final = frozenset({"openings", "commitment", "version"})
+"""What an observation string leaves out of a view: the deal's proofs (its commitment, the
+openings of the seat's cards) and the log's length, which tell nothing of the play and would
+make every deal's observations differ."""
+
+
+def _unproved(data: Any) -> Any:
+    """A view's wire form without `PROOFS`, at any depth."""
+    if isinstance(data, dict):
+        return {key: _unproved(value) for key, value in data.items() if key not in PROOFS}
+    if isinstance(data, list):
+        return [_unproved(value) for value in data]
+    return data
+
+
 class Observer:
-    """A seat's information state in words (`tensor` None), or its observation: the view in
-    JSON, and the driver's encoding as the tensor `observation`."""
+    """A seat's information state in words (`tensor` None), or its observation: its view in
+    JSON (without `PROOFS`), and the driver's encoding as the tensor `observation`."""
 
     def __init__(self, size: int | None) -> None:
         self.tensor: npt.NDArray[np.float32] | None = None
@@ -416,8 +431,8 @@ class Observer:
         if match.draw is not None:  # the action that deals is taken once the deal is drawn
             decision = "The next deal is being drawn."
         if self.tensor is not None:
-            view = msgspec.json.encode(table.view(player)).decode()
-            return f"{view}\n{decision}".rstrip()
+            view = msgspec.json.encode(_unproved(msgspec.to_builtins(table.view(player))))
+            return f"{view.decode()}\n{decision}".rstrip()
         names = [_player(seat) for seat in range(state.num_players())]
         account = table.engine.account(table.events_for(player), player, names)
         # The seat's own actions too: the order of a play's picks is in no event.
