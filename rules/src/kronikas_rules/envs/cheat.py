@@ -66,13 +66,16 @@ MOST_CARDS: Final = 2 * 32 + 2
 
 class CheatMemory:
     """What a seat was shown of the round beyond its view: the plays made, its own cards lying
-    on the pile, and the cards it saw go into each other seat's hand (a pile it knew cards of,
-    turned-up cards, a penalty's Pale Chronicler) and not seen leave it since."""
+    on the pile, and where it last saw each card go into another seat's hand (a pile it knew
+    cards of, turned-up cards, a penalty's Pale Chronicler), until it saw the card leave (turned
+    up from that seat's play, or back in its own hand): a card is known in one place at a time,
+    two with two decks."""
 
-    __slots__ = ("known", "me", "on_pile", "plays", "turned", "turned_from")
+    __slots__ = ("decks", "known", "me", "on_pile", "plays", "turned", "turned_from")
 
     def __init__(self, seat: int) -> None:
         self.me = seat
+        self.decks = 1
         self.plays = 0
         self.on_pile: Counter[Card] = Counter()
         self.known: dict[int, Counter[Card]] = {}
@@ -88,26 +91,51 @@ class CheatMemory:
                     self.on_pile.update(cards)
             case ev.CheatCalled(seat=seat, cards=cards):
                 self.turned, self.turned_from = list(cards), seat
-                self._known(seat).subtract(cards)
-                self.known[seat] = +self._known(seat)
-            case ev.CheatPileTaken(seat=seat):
-                if seat != self.me:
-                    taken = Counter(self.on_pile)
-                    if self.turned_from != self.me:
-                        taken.update(self.turned)
-                    self._known(seat).update(taken)
+                self._forget(cards, seat)
+            case ev.CheatPileTaken(seat=seat, cards=cards):
+                if seat == self.me:
+                    self._forget(cards or ())
+                else:
+                    mine = [] if self.turned_from == self.me else self.turned
+                    self._went(seat, [*self.on_pile.elements(), *mine])
                 self.on_pile, self.turned = Counter(), []
-            case ev.CheatPenaltyTaken(seat=seat):
-                if seat != self.me:
-                    self._known(seat).update(self.on_pile + Counter([PALE]))
+            case ev.CheatPenaltyTaken(seat=seat, cards=cards):
+                if seat == self.me:
+                    self._forget(cards or ())
+                else:
+                    self._went(seat, [*self.on_pile.elements(), PALE])
                 self.on_pile = Counter()
-            case ev.CheatRoundDealt():
+            case ev.CheatRoundDealt(hands=hands, set_aside=aside, deck_size=size):
+                own = next((len(hand) for hand in hands if hand is not None), 0)
+                self.decks = 2 if (size or aside + own * len(hands)) > MOST_CARDS // 2 else 1
                 self.plays, self.on_pile, self.known, self.turned = 0, Counter(), {}, []
             case _:
                 pass
 
-    def _known(self, seat: int) -> Counter[Card]:
-        return self.known.setdefault(seat, Counter())
+    def _copies(self, card: Card) -> int:
+        return 1 if card[0] == "X" else self.decks
+
+    def _forget(self, cards: Iterable[Card], seat: int | None = None) -> None:
+        """One copy of each card is no longer where it was last seen (in `seat`, or anywhere)."""
+        holders = [seat] if seat is not None else sorted(self.known)
+        for card in cards:
+            for holder in holders:
+                known = self.known.get(holder)
+                if known is not None and known[card] > 0:
+                    known[card] -= 1
+                    break
+
+    def _went(self, seat: int, cards: Iterable[Card]) -> None:
+        """The cards went into `seat`'s hand: seen there last, so no longer elsewhere."""
+        known = self.known.setdefault(seat, Counter())
+        for card in cards:
+            known[card] += 1
+            while sum(k[card] for k in self.known.values()) > self._copies(card):
+                elsewhere = [s for s, k in sorted(self.known.items()) if s != seat and k[card]]
+                if not elsewhere:
+                    known[card] = self._copies(card)
+                    break
+                self.known[elsewhere[0]][card] -= 1
 
 
 def _view(info: SeatInfo) -> CheatGameView:
@@ -125,7 +153,7 @@ def _counts(into: list[float], at: int, cards: Iterable[Card] | Counter[Card]) -
     if isinstance(cards, Counter):
         for card, k in cards.items():
             if k > 0:
-                into[at + INDEX[card]] += k / 2
+                into[at + INDEX[card]] = min(1.0, k / 2)
     else:
         for card in cards:
             into[at + INDEX[card]] += 0.5
