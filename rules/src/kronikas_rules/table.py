@@ -9,6 +9,7 @@ rules refuse raises the same `Refusal` (its `code`) the service answers with, ch
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -26,7 +27,9 @@ class Table:
     """One table of `kind` with `players` seats, dealt from `seed` (None: a secure shuffle).
 
     `options` are the game's table options (a mapping or the game's options struct; unset ones
-    keep their defaults); `house` are the seats the house plays, as a host's house players.
+    keep their defaults); `house` are the seats the house plays, as a host's house players;
+    `randomness`, when given, deals instead of `seed` (a search's own deals, OpenSpiel's chance
+    nodes): every shuffle and the first dealer come from it.
     """
 
     def __init__(
@@ -39,6 +42,7 @@ class Table:
         house: Iterable[int] = (),
         names: Sequence[str] | None = None,
         game_id: str = "local",
+        randomness: Randomness | None = None,
     ) -> None:
         self.engine: Rules = games()[kind]
         self.kind, self.game_id, self.seed = kind, game_id, seed
@@ -49,11 +53,15 @@ class Table:
         )
         self.options = msgspec.convert(given, self.engine.options)
         self.engine.validate_options(self.options)
-        self.random: Randomness = SecureRandomness() if seed is None else SeededRandomness(seed)
-        self.state: object = self.engine.initial_state(self.options, seed is not None)
+        if randomness is None:
+            randomness = SecureRandomness() if seed is None else SeededRandomness(seed)
+        self.random: Randomness = randomness
+        # Deals that do not come from the secure source are marked as a seeded table's are.
+        seeded = not isinstance(randomness, SecureRandomness)
+        self.state: object = self.engine.initial_state(self.options, seeded)
         self.events: list[msgspec.Struct] = []
         self._round: list[msgspec.Struct] = []
-        self._apply(self.engine.created(self.options, seed is not None))
+        self._apply(self.engine.created(self.options, seeded))
         houses = set(house)
         for seat in range(players):
             name = names[seat] if names else f"Player {seat + 1}"
@@ -70,6 +78,13 @@ class Table:
     def finished(self) -> bool:
         """Whether the match is over."""
         return self.engine.is_terminal(self.state)
+
+    def copy(self) -> Table:
+        """An independent copy of the table, to play on from here (a search's branch): the
+        rules' states and events never change once made, so only the logs are copied."""
+        copied = copy.copy(self)
+        copied.events, copied._round = list(self.events), list(self._round)
+        return copied
 
     def command(self, data: Mapping[str, Any]) -> msgspec.Struct:
         """A command of this game from its wire form (a mapping with its `type` tag)."""
