@@ -18,10 +18,8 @@ run to hundreds of plays.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import importlib
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
@@ -202,7 +200,7 @@ class _Match:
         copied.actions = list(self.actions)
         if self.table is not None and self.driver is not None:
             copied.table = self.table.copy()
-            copied.driver = _copied(self.driver, copied.table)
+            copied.driver = self.driver.copy(copied.table)
         copied.drawn, copied.picks = list(self.drawn), list(self.picks)
         copied.decks = [list(deck) for deck in self.decks]
         return copied
@@ -355,25 +353,6 @@ def _deciding(driver: Driver, who: str | None = None) -> str:
 def _player(seat: int) -> str:
     """A seat as the accounts name it: OpenSpiel's player 0 is Player 1."""
     return f"Player {seat + 1}"
-
-
-def _copied(driver: Driver, table: Table) -> Driver:
-    """The driver of a copied table: its decision and picks as they are, its seats' memories
-    folded again from the events when asked (they are the game's own objects), its seats'
-    randomness copied."""
-    copied = copy.copy(driver)
-    copied.table = table
-    copied.rngs = [_copied_rng(rng) for rng in driver.rngs]
-    copied.memories = [driver.encoding.new_memory(seat) for seat in range(driver.players)]
-    copied._cursors = [0] * driver.players
-    copied.queue, copied.scratch, copied._infos = list(driver.queue), dict(driver.scratch), {}
-    return copied
-
-
-def _copied_rng(rng: random.Random) -> random.Random:
-    copied = random.Random.__new__(random.Random)  # not seeded first: its state is set
-    copied.setstate(rng.getstate())
-    return copied
 
 
 def _replayed(setup: Setup, actions: tuple[int, ...]) -> _Match:
