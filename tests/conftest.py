@@ -31,6 +31,7 @@ SLOW_MODULES = {
     "tests/reliability/test_hostile_mcp.py": "processes",
     "tests/api/test_third_game_sdk.py": "processes",
     "tests/e2e/test_sdk_games.py": "processes",
+    "tests/rules/test_live_adapter.py": "processes",
     "tests/e2e/test_bots_house.py": "processes",
     "tests/e2e/test_sdk_house.py": "processes",
     "tests/e2e/test_sdk_replay.py": "processes",

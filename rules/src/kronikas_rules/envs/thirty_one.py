@@ -1,0 +1,314 @@
+"""Thirty-One as decisions, actions and observations (the README's "Environments" tells it in
+full).
+
+Decisions (`Decision.kind`, the view's `thirty_one.phase`): `dealer_choice` (the dealer keeps
+or exchanges), `turns` (swap, swap_all, pass, show), `last_circuit` (swap, swap_all, pass). One
+action is one command.
+
+Actions (14): 0 `keep`, 1 `exchange`, 2–10 `swap` of the hand's card at position i (0–2) for
+the table's card at position j (0–2) as action 2 + 3i + j, 11 `swap_all`, 12 `pass`, 13 `show`.
+A hand's and the table's cards keep their positions (docs/rules.md).
+"""
+
+from __future__ import annotations
+
+from typing import Final, cast
+
+import msgspec
+import numpy as np
+
+import kronikas_rules.thirty_one.events as ev
+from kronikas_rules.cards import COLOURED, RANKS, SUITS, Card
+from kronikas_rules.engine import View, tag_of
+from kronikas_rules.envs.decisions import (
+    Decision,
+    Mask,
+    Observation,
+    Resolved,
+    SeatInfo,
+    first_legal,
+    place_rewards,
+)
+from kronikas_rules.table import Table
+from kronikas_rules.thirty_one.commands import Exchange, Keep, Pass, Show, Swap, SwapAll
+from kronikas_rules.thirty_one.scoring import THREE_ACES, score, swapped
+from kronikas_rules.thirty_one.states import DealerChoice, LastCircuit, Turns
+from kronikas_rules.thirty_one.view_types import ThirtyOneGameView
+
+KIND: Final = "thirty_one"
+CODES: Final[tuple[Card, ...]] = (*(r + s for r in RANKS for s in SUITS), COLOURED)
+"""The cards in rank order (7H 7B 7L 7A 8H … AA, XC): an observation's one-hot index."""
+INDEX: Final[dict[Card, int]] = {card: i for i, card in enumerate(CODES)}
+C: Final = len(CODES)
+KEEP, EXCHANGE, SWAP, SWAP_ALL, PASS, SHOW = 0, 1, 2, 11, 12, 13
+NUM_ACTIONS: Final = 14
+ACTION_NAMES: Final[tuple[str, ...]] = (
+    "keep",
+    "exchange",
+    *(f"swap hand[{i}] for table[{j}]" for i in range(3) for j in range(3)),
+    "swap_all",
+    "pass",
+    "show",
+)
+KINDS: Final = ("dealer_choice", "turns", "last_circuit")
+_PLAIN: Final[dict[str, int]] = {
+    "keep": KEEP,
+    "exchange": EXCHANGE,
+    "swap_all": SWAP_ALL,
+    "pass": PASS,
+    "show": SHOW,
+}
+_COMMANDS: Final[dict[int, msgspec.Struct]] = {
+    KEEP: Keep(),
+    EXCHANGE: Exchange(),
+    SWAP_ALL: SwapAll(),
+    PASS: Pass(),
+    SHOW: Show(),
+}
+
+
+class ThirtyOneMemory:
+    """What a seat saw of each other seat's hand in the round: the cards it took from the table
+    in public (a swap, a swap_all, the dealer's exchange) and has not given back, or showed."""
+
+    __slots__ = ("known", "table")
+
+    def __init__(self, seat: int) -> None:
+        self.known: dict[int, set[Card]] = {}
+        self.table: list[Card] = []
+
+    def see(self, event: msgspec.Struct) -> None:
+        """Fold one event, as the seat's events page holds it."""
+        match event:
+            case ev.ThirtyOneCardSwapped(seat=seat, give=give, take=take):
+                known = self.known.setdefault(seat, set())
+                known.discard(give)
+                known.add(take)
+                self.table = [give if card == take else card for card in self.table]
+            case (
+                ev.ThirtyOneHandsSwapped(seat=seat, table=table)
+                | ev.ThirtyOneHandExchanged(seat=seat, table=table)
+            ):
+                self.known[seat] = set(self.table)
+                self.table = list(table)
+            case ev.ThirtyOneHandShown(seat=seat, hand=hand):
+                self.known[seat] = set(hand)
+            case ev.ThirtyOneRoundDealt(table=table):
+                self.known, self.table = {}, list(table)
+            case _:
+                pass
+
+
+def _view(info: SeatInfo) -> ThirtyOneGameView:
+    return cast(ThirtyOneGameView, info.view)
+
+
+def observation_size(players: int) -> int:
+    """The observation's length at a table of `players` seats (`observation` lists its parts)."""
+    return 6 * C + 3 + 1 + 9 + 1 + 3 + 8 * players + 2 * players * C
+
+
+def _slots(into: Observation, at: int, cards: list[Card]) -> int:
+    """One-hot each card of a hand or the table by its position; the next free index."""
+    for position, card in enumerate(cards[:3]):
+        into[at + position * C + INDEX[card]] = 1.0
+    return at + 3 * C
+
+
+def observation(info: SeatInfo) -> Observation:
+    """The seat's observation, every entry in [0, 1]; seats are listed from the seat itself
+    round the table (`rel` = (seat - me) mod n). In order: its hand and the table (one-hot by
+    position); the decision (one-hot dealer_choice, turns, last_circuit); the hand's score (/
+    33), the score after each swap i, j (/ 33, at 3i + j), after swap_all (/ 33); the circuit
+    (/ max_circuits), the turns left before a show is forced (/ circuits), whether the
+    Chronicler is in; by seat: lives (/ the table's lives), out, passed last turn, dealer, on
+    turn, showed this round, lost a life last round, holds cards; by seat: its shown hand, and
+    the cards it took in public and still holds (each a set of codes)."""
+    view = _view(info)
+    n = len(view.players)
+    me = info.seat
+    out = np.zeros(observation_size(n), dtype=np.float32)
+    middle = view.thirty_one
+    hand = view.me.hand if view.me is not None else []
+    table = middle.table if middle is not None else []
+    at = _slots(out, 0, hand)
+    at = _slots(out, at, table)
+    if info.kind is not None:
+        out[at + KINDS.index(info.kind)] = 1.0
+    at += 3
+    full = len(hand) == 3 and len(table) == 3
+    out[at] = score(hand) / THREE_ACES if len(hand) == 3 else 0.0
+    at += 1
+    if full:
+        hand_t = tuple(hand)
+        for i in range(3):
+            for j in range(3):
+                out[at + 3 * i + j] = score(swapped(hand_t, hand[i], table[j])) / THREE_ACES
+    at += 9
+    out[at] = score(table) / THREE_ACES if len(table) == 3 else 0.0
+    at += 1
+    options = view.options
+    circuits = options.max_circuits
+    if middle is not None and middle.circuit is not None and circuits is not None:
+        out[at] = min(1.0, middle.circuit / circuits)
+        out[at + 1] = max(0.0, (circuits - middle.circuit + 1) / circuits)
+    out[at + 2] = float(options.chronicler)
+    at += 3
+    lives = max(1, options.lives)
+    passed = set(middle.passed) if middle is not None else set()
+    last = view.last_round
+    lost = set(last.lost_life) if last is not None else set()
+    for player in view.players:
+        rel = (player.seat - me) % n
+        out[at + rel] = min(1.0, player.lives / lives)
+        out[at + n + rel] = float(player.out)
+        out[at + 2 * n + rel] = float(player.seat in passed)
+        out[at + 3 * n + rel] = float(player.seat == view.dealer)
+        out[at + 4 * n + rel] = float(player.seat == view.turn)
+        shown = middle.shown[player.seat] if middle is not None else None
+        out[at + 5 * n + rel] = float(shown is not None)
+        out[at + 6 * n + rel] = float(player.seat in lost)
+        out[at + 7 * n + rel] = float(player.hand_size > 0)
+    at += 8 * n
+    if middle is not None:
+        for seat, shown_hand in enumerate(middle.shown):
+            for card in shown_hand or ():
+                out[at + ((seat - me) % n) * C + INDEX[card]] = 1.0
+    at += n * C
+    memory = cast(ThirtyOneMemory, info.memory)
+    for seat, cards in memory.known.items():
+        if seat != me:
+            for card in cards:
+                out[at + ((seat - me) % n) * C + INDEX[card]] = 1.0
+    return out
+
+
+def mask(info: SeatInfo) -> Mask:
+    """The actions the view's `legal` allows, swaps as `me.swaps` lists them."""
+    out = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    if info.kind is None:
+        return out
+    view = _view(info)
+    legal = view.legal or []
+    for name in legal:
+        plain = _PLAIN.get(name)
+        if plain is not None:
+            out[plain] = 1
+    if "swap" in legal and view.me is not None and view.thirty_one is not None:
+        hand, table = view.me.hand, view.thirty_one.table
+        for choice in view.me.swaps:
+            out[SWAP + 3 * hand.index(choice.give) + table.index(choice.take)] = 1
+    return out
+
+
+def resolve(info: SeatInfo, action: int) -> Resolved:
+    """Every action is one command."""
+    plain = _COMMANDS.get(action)
+    if plain is not None:
+        return Resolved((), True, plain)
+    view = _view(info)
+    i, j = divmod(action - SWAP, 3)
+    hand = view.me.hand if view.me is not None else []
+    table = view.thirty_one.table if view.thirty_one is not None else []
+    return Resolved((), True, Swap(give=hand[i], take=table[j]))
+
+
+def action_for(info: SeatInfo, command: msgspec.Struct | None) -> int:
+    """The action of `command` (the first legal one when it does not fit)."""
+    allowed = mask(info)
+    wanted: int | None = None
+    match command:
+        case Swap(give=give, take=take):
+            view = _view(info)
+            hand = view.me.hand if view.me is not None else []
+            table = view.thirty_one.table if view.thirty_one is not None else []
+            if give in hand and take in table:
+                wanted = SWAP + 3 * hand.index(give) + table.index(take)
+        case Keep() | Exchange() | SwapAll() | Pass() | Show():
+            wanted = _PLAIN[tag_of(type(command))]
+        case _:
+            pass
+    if wanted is not None and allowed[wanted]:
+        return wanted
+    return first_legal(allowed)
+
+
+def decisions(table: Table) -> list[Decision]:
+    """The one seat the table waits for, deciding in its phase."""
+    state = table.state
+    match state:
+        case DealerChoice():
+            dealer = state.match.dealer
+            return [] if dealer is None else [Decision(dealer, "dealer_choice")]
+        case Turns() if state.turn is not None:
+            return [Decision(state.turn, "turns")]
+        case LastCircuit() if state.turn is not None:
+            return [Decision(state.turn, "last_circuit")]
+    return []
+
+
+def decision_of(view: View, answered: bool) -> str | None:
+    """The view's phase, when the seat may make a move of the game now."""
+    typed = cast(ThirtyOneGameView, view)
+    legal = typed.legal or []
+    if typed.thirty_one is None or not any(name in _PLAIN or name == "swap" for name in legal):
+        return None
+    return typed.thirty_one.phase
+
+
+def rewards(table: Table) -> list[float]:
+    """From the match's places by lives: a seat out earlier places lower than one out later,
+    the winner first; seats out in the same round share their places (a match the cap of
+    events ended places the seats still in by their lives)."""
+    n = len(table.view(None).players)
+    out_round = [float("inf")] * n
+    lives = [0] * n
+    rounds = 0
+    for event in table.events:
+        if isinstance(event, ev.ThirtyOneRoundEnded):
+            rounds += 1
+            lives = list(event.lives)
+            for seat in event.out:
+                out_round[seat] = rounds
+    # A seat still in ranks after every round out; lives (at most 10) only among seats in.
+    return place_rewards(
+        [rounds + 1 + lives[s] / 11 if o == float("inf") else o for s, o in enumerate(out_round)]
+    )
+
+
+class ThirtyOneEncoding:
+    """Thirty-One's `Encoding` (see the module's docstring)."""
+
+    kind: Final = KIND
+    num_actions: Final = NUM_ACTIONS
+    action_names: Final = ACTION_NAMES
+
+    def decisions(self, table: Table) -> list[Decision]:
+        return decisions(table)
+
+    def new_memory(self, seat: int) -> ThirtyOneMemory:
+        return ThirtyOneMemory(seat)
+
+    def observation_size(self, players: int) -> int:
+        return observation_size(players)
+
+    def observation(self, info: SeatInfo) -> Observation:
+        return observation(info)
+
+    def mask(self, info: SeatInfo) -> Mask:
+        return mask(info)
+
+    def resolve(self, info: SeatInfo, action: int) -> Resolved:
+        return resolve(info, action)
+
+    def action_for(self, info: SeatInfo, command: msgspec.Struct | None) -> int:
+        return action_for(info, command)
+
+    def rewards(self, table: Table) -> list[float]:
+        return rewards(table)
+
+    def decision_of(self, view: View, answered: bool) -> str | None:
+        return decision_of(view, answered)
+
+
+ENCODING: Final = ThirtyOneEncoding()
