@@ -54,6 +54,7 @@ class KronikasEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.encoding: Encoding = encoding_of(kind)
         Table(kind, players, options=self.table_options, seed=0)  # refuses bad options now
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents = self.possible_agents[:]
         size = self.encoding.observation_size(players)
         n_actions = self.encoding.num_actions
@@ -77,7 +78,7 @@ class KronikasEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+        return self._seats[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new match: dealt from `seed` (or, unseeded, from the last seed's sequence)."""

@@ -17,6 +17,7 @@ Actions (38): 0–33 pick a card (`CODES`, hand order: 7H 7B 7L 7A 8H … AA, th
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any, Final, cast
 
 import msgspec
@@ -118,11 +119,16 @@ def observation_size(players: int) -> int:
     return 5 * C + 3 + 2 * R + 9 + 5 * players + 3 * players + players * C
 
 
-def _counts(into: Observation, at: int, cards: Any, scale: float) -> int:
-    """Write card counts at `at` (each by its code's index), scaled; the next free index."""
-    for card, k in cards.items() if isinstance(cards, Counter) else Counter(cards).items():
-        if k > 0:
-            into[at + INDEX[card]] = min(1.0, k / scale)
+def _counts(into: list[float], at: int, cards: Iterable[Card] | Counter[Card]) -> int:
+    """Add each card's count / 2 at `at` + its code's index (two copies at most, two decks);
+    the next free index."""
+    if isinstance(cards, Counter):
+        for card, k in cards.items():
+            if k > 0:
+                into[at + INDEX[card]] += k / 2
+    else:
+        for card in cards:
+            into[at + INDEX[card]] += 0.5
     return at + C
 
 
@@ -140,16 +146,17 @@ def observation(info: SeatInfo) -> Observation:
     call's pile went to it; by seat: the cards it saw go into that seat's hand (/ 2)."""
     view = _view(info)
     n = len(view.players)
-    out = np.zeros(observation_size(n), dtype=np.float32)
+    # A list, made an array once: numpy's item writes would cost more than the rest.
+    out = [0.0] * observation_size(n)
     me = info.seat
     memory = cast(CheatMemory, info.memory)
     table = view.cheat
     hand = view.me.hand if view.me is not None else []
-    at = _counts(out, 0, hand, 2)
-    at = _counts(out, at, info.picks, 2)
-    at = _counts(out, at, memory.on_pile, 2)
+    at = _counts(out, 0, hand)
+    at = _counts(out, at, info.picks)
+    at = _counts(out, at, memory.on_pile)
     call = table.last_call if table is not None else None
-    at = _counts(out, at, call.cards if call is not None else [], 2)
+    at = _counts(out, at, call.cards if call is not None else [])
     if table is not None and table.last_penalty is not None:
         out[at + INDEX[PALE]] = 1.0
     at += C
@@ -198,8 +205,8 @@ def observation(info: SeatInfo) -> Observation:
     at += 3 * n
     for seat, cards in memory.known.items():
         if seat != me:
-            _counts(out, at + ((seat - me) % n) * C, cards, 2)
-    return out
+            _counts(out, at + ((seat - me) % n) * C, cards)
+    return np.array(out, dtype=np.float32)
 
 
 def mask(info: SeatInfo) -> Mask:

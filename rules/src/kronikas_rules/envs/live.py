@@ -16,6 +16,8 @@ command dict to send (`send_command(body=…)`) when a decision is complete:
         command = seat.decide(policy)          # None: nothing to send now
         if command is not None:
             send_command.sync(game_id, client=me, body=Command.from_dict(command))
+        else:                                  # wait for the table to change
+            list_events.sync(game_id, client=me, after=seat.version, wait=5.0)
 
 Cheat's challenge window: while the last play may be called, the seat answers it once
 (`call` or `let_go`); a seat on turn then plays or accepts, as the environment orders it.

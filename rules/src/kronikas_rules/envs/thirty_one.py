@@ -108,7 +108,7 @@ def observation_size(players: int) -> int:
     return 6 * C + 3 + 1 + 9 + 1 + 3 + 8 * players + 2 * players * C
 
 
-def _slots(into: Observation, at: int, cards: list[Card]) -> int:
+def _slots(into: list[float], at: int, cards: list[Card]) -> int:
     """One-hot each card of a hand or the table by its position; the next free index."""
     for position, card in enumerate(cards[:3]):
         into[at + position * C + INDEX[card]] = 1.0
@@ -127,7 +127,8 @@ def observation(info: SeatInfo) -> Observation:
     view = _view(info)
     n = len(view.players)
     me = info.seat
-    out = np.zeros(observation_size(n), dtype=np.float32)
+    # A list, made an array once: numpy's item writes would cost more than the rest.
+    out = [0.0] * observation_size(n)
     middle = view.thirty_one
     hand = view.me.hand if view.me is not None else []
     table = middle.table if middle is not None else []
@@ -180,7 +181,7 @@ def observation(info: SeatInfo) -> Observation:
         if seat != me:
             for card in cards:
                 out[at + ((seat - me) % n) * C + INDEX[card]] = 1.0
-    return out
+    return np.array(out, dtype=np.float32)
 
 
 def mask(info: SeatInfo) -> Mask:
