@@ -6,13 +6,13 @@ Cheat matches (default table options: one deck, one round) of the search bot of
 even matches and seat 1 in odd ones, and prints its win rate with a Wilson 95% interval (a win
 shared by both seats counts as a win). Everything is seeded: a run is reproducible.
 
-Each match is a `kronikas_rules.table.Table` played one decision at a time, in the order the
-environments use (`kronikas_rules.envs`): after every play each other seat, from the one after
-the player round the table, decides once whether to call it, the first call winning; then the
-next player plays (or accepts). Every seat decides from what it may see alone: its view and its
-round's events redacted for it. The random policy chooses uniformly among the legal actions of
-each decision, as the environment's action mask gives them: call or let go; then a play's cards
-one at a time, `done` allowed after the first. The house is `Table.house`'s player.
+Each match is a `kronikas_rules.table.Table` played by the environments' decision driver
+(`kronikas_rules.envs.Driver`, what `cheat_v0` steps): after every play each other seat, from
+the one after the player round the table, answers once (call or let go), the first call
+winning; then the next player plays (its cards picked one at a time, then `done`) or accepts.
+Every seat is a policy of the environments, deciding from its own `SeatInfo` alone: the search
+bot (`kronikas_bots.search.SearchPolicy`), `envs.random_policy` (uniform over the action mask)
+or `envs.house_policy` (the house's command, action by action).
 """
 
 from __future__ import annotations
@@ -21,106 +21,33 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
 from kronikas_bots.runner import wilson
-from kronikas_bots.search import CheatSearch, Decision, Move, round_events
+from kronikas_bots.search import CheatSearch, SearchPolicy
 
 from kronikas_rules import cheat
-from kronikas_rules.cheat.strategy import house_command
+from kronikas_rules.envs import Driver, Policy, house_policy, random_policy
+from kronikas_rules.envs.cheat import ENCODING
 from kronikas_rules.table import Table
 
-Agent = Callable[[cheat.CheatGameView, list[Any], Decision], Move]
-"""A seat's choice for one decision, from its view and its redacted events."""
-MAX_DECISIONS = 5_000
-"""A match still going after this many decisions counts as lost for the search bot."""
-
-
-def random_agent(rng: random.Random) -> Agent:
-    """Uniform over each decision's legal actions: call or let go; a play's cards one at a
-    time among those left, `done` one more choice once a card is picked."""
-
-    def act(view: cheat.CheatGameView, events: list[Any], decision: Decision) -> Move:
-        legal = view.legal or []
-        if decision == "call":
-            return cheat.Call() if "call" in legal and rng.random() < 0.5 else None
-        if "accept" in legal:
-            return cheat.Accept()
-        assert view.me is not None
-        left = list(view.me.hand)
-        picked = [left.pop(rng.randrange(len(left)))]
-        while left and len(picked) < view.options.max_play:
-            choice = rng.randrange(len(left) + 1)
-            if choice == len(left):
-                break
-            picked.append(left.pop(choice))
-        return cheat.Play(cards=picked)
-
-    return act
-
-
-def house_agent(rng: random.Random) -> Agent:
-    """The house: its call if it would call now, else its play (its own move otherwise)."""
-
-    def act(view: cheat.CheatGameView, events: list[Any], decision: Decision) -> Move:
-        legal = view.legal or []
-        history = round_events(events)
-        if decision == "call":
-            chosen = house_command(view, history, rng)
-            return cheat.Call() if isinstance(chosen, cheat.Call) else None
-        calm = msgspec.structs.replace(view, legal=[k for k in legal if k != "call"])
-        chosen = house_command(calm, history, rng)
-        return chosen if isinstance(chosen, cheat.Play | cheat.Accept) else None
-
-    return act
-
-
-def search_agent(search: CheatSearch) -> Agent:
-    return search.choose
+MAX_ACTIONS = 20_000
+"""A match still going after this many actions counts as lost for the search bot."""
+OPPONENTS: dict[str, Policy] = {"random": random_policy, "house": house_policy}
 
 
 def play_match(
-    agents: Sequence[Agent], seed: int, options: dict[str, Any] | None = None
+    policies: Sequence[Policy], seed: int, options: dict[str, Any] | None = None
 ) -> tuple[list[int], int]:
-    """One match of these seats; its winners and the decisions it took."""
-    table = Table("cheat", len(agents), options=options or {}, seed=seed)
-    n = len(agents)
-    decisions = 0
-
-    def ask(seat: int, decision: Decision) -> Move:
-        nonlocal decisions
-        decisions += 1
-        view = table.view(seat)
-        assert isinstance(view, cheat.CheatGameView)
-        return agents[seat](view, table.events_for(seat), decision)
-
-    while not table.finished:
-        if decisions > MAX_DECISIONS:
-            return [], decisions
-        state = table.state
-        assert isinstance(state, cheat.ToPlay | cheat.Window)
-        if isinstance(state, cheat.Window):
-            top = state.top.seat
-            called = False
-            for step in range(1, n):
-                seat = (top + step) % n
-                if ask(seat, "call") is not None:
-                    table.play(seat, cheat.Call())
-                    called = True
-                    break
-            if called:
-                continue
-        turn = state.deal.turn
-        move = ask(turn, "play")
-        if move is None:
-            raise RuntimeError(f"seat {turn} is to play but chose nothing")
-        table.play(turn, move)
+    """One match of these seats through the decision driver; its winners (none if it did not
+    end) and the actions it took."""
+    table = Table("cheat", len(policies), options=options or {}, seed=seed)
+    driver = Driver(table, ENCODING, seed=seed)
+    actions = driver.play_out(policies, most=MAX_ACTIONS)
     final = table.state
-    assert isinstance(final, cheat.Finished)
-    return list(final.winners), decisions
+    return (list(final.winners) if isinstance(final, cheat.Finished) else []), actions
 
 
 @dataclass
@@ -147,12 +74,6 @@ class Tally:
         )
 
 
-OPPONENTS: dict[str, Callable[[random.Random], Agent]] = {
-    "random": random_agent,
-    "house": house_agent,
-}
-
-
 def run(
     opponent: str, matches: int, seed: int, samples: int, players: int = 2
 ) -> tuple[Tally, CheatSearch]:
@@ -162,11 +83,10 @@ def run(
     started = time.perf_counter()
     for i in range(matches):
         match_seed = seed * 1_000_003 + i
-        others = [OPPONENTS[opponent](random.Random(f"{opponent}:{match_seed}:{s}")) for s in
-                  range(players - 1)]
         at = i % players
-        agents = [*others[:at], search_agent(search), *others[at:]]
-        winners, _ = play_match(agents, match_seed)
+        policies = [OPPONENTS[opponent]] * players
+        policies[at] = SearchPolicy(search)
+        winners, _ = play_match(policies, match_seed)
         tally.matches += 1
         tally.wins += at in winners
         tally.shared += at in winners and len(winners) > 1

@@ -14,7 +14,11 @@ on the pile is filled with true cards as often as the house's card counting find
 (`kronikas_rules.cheat.counting`), so a seat that has been playing truthfully is believed.
 
 `CheatSearch.choose(view, events, decision)` takes the seat's view and its round's events as the
-rules give them (a `SeatInfo` of the environment holds both), and returns the command.
+rules give them, and returns the command; `SearchPolicy` is the same search as a policy of the
+environments (`kronikas_rules.envs`: `act(observation, info) -> action`, `info` the seat's
+`SeatInfo`), so it plays `cheat_v0`, the decision driver and a live table through the adapter
+alike: it searches once at the start of each decision and then gives the actions of its
+choice one by one (a play's cards, then `done`).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, cast
 
 import msgspec
 from kronikas_rules import cheat
@@ -31,6 +35,8 @@ from kronikas_rules.cards import PALE, Card
 from kronikas_rules.cheat import counting
 from kronikas_rules.cheat.states import ANNOUNCED, next_rank
 from kronikas_rules.cheat.strategy import house_command
+from kronikas_rules.envs import SeatInfo
+from kronikas_rules.envs.cheat import ACCEPT, ENCODING
 from kronikas_rules.randomness import SeededRandomness
 
 from .determinise import Impossible, Seen, deck_of, is_true, sample, world
@@ -285,7 +291,8 @@ class Rollout:
     def calls(self, state: cheat.Window, seat: int) -> bool:
         """The quick policy's call: always on a play that goes out, mostly on a play its own
         hand proves a lie (not always: two seats that always do never end a round), and as
-        often as the seat calls on any other."""
+        often as the seat calls on any other; the searching seat itself also calls a play of
+        several cards from a seat that plays at random."""
         top, hands = state.top, state.deal.hands
         if not hands[top.seat]:
             return True
@@ -293,6 +300,8 @@ class Rollout:
         mine = sum(1 for card in hands[seat] if is_true(card, top.rank))
         if len(top.cards) > self.true_in_deck[top.rank] - mine:
             rate = max(rate, _SURE_CALL)
+        elif seat == self.me and len(top.cards) > 1:
+            rate = max(rate, _SURE_CALL * (1 - self.style.truthful[top.seat]))
         return self.rng.random() < rate
 
     def cards(self, state: cheat.ToPlay | cheat.Window, seat: int) -> list[Card]:
@@ -307,3 +316,22 @@ class Rollout:
             return true[:most]
         return [self.rng.choice(hand)]
 
+
+
+class SearchPolicy:
+    """`CheatSearch` as a policy of the environments: `policy(observation, info)` → an action.
+    The search runs once per decision (its choice kept in the decision's `scratch`)."""
+
+    def __init__(self, search: CheatSearch | None = None) -> None:
+        self.search = search or CheatSearch()
+
+    def __call__(self, observation: dict[str, Any], info: SeatInfo) -> int:
+        if info.kind == "accept":
+            return ACCEPT
+        if "search" not in info.scratch:
+            view = info.view
+            assert isinstance(view, cheat.CheatGameView)
+            decision: Decision = "call" if info.kind == "answer" else "play"
+            events = cast(list[cheat.Event], list(info.events))
+            info.scratch["search"] = self.search.choose(view, events, decision)
+        return ENCODING.action_for(info, info.scratch["search"])
