@@ -87,8 +87,7 @@ class Seen:
                 self.made = 0
             case cheat.CheatCardsPlayed(seat=seat):
                 self.made += 1
-                if self.plays:
-                    self.plays[-1].closed = True
+                self._close()
                 index = len(self.plays)
                 mine = list(event.cards or ()) if seat == self.me else None
                 self.plays.append(PilePlay(seat, event.count, event.rank, mine))
@@ -105,10 +104,21 @@ class Seen:
             case cheat.CheatPileTaken(seat=seat):
                 self._taken(seat, event.cards)
             case cheat.CheatPlayAccepted():
-                if self.plays:
-                    self.plays[-1].closed = True
+                self._close()
             case _:
                 pass
+
+    def _close(self) -> None:
+        """The open play's window closed uncalled, with no penalty (that would have taken the
+        pile first): the play held no Pale Chronicler."""
+        if not self.plays:
+            return
+        self.plays[-1].closed = True
+        place: Place = ("play", len(self.plays) - 1)
+        for known in self.tracked:
+            if known.card == PALE:
+                known.places.discard(place)
+        self.tracked = [known for known in self.tracked if known.places]
 
     def _turned_up(self, cards: list[Card]) -> None:
         """The top play's cards are turned up: known, and no tracked card is in it but those."""
