@@ -47,7 +47,7 @@ def play(kind: str, seconds: float, players: int = 2) -> dict[str, float]:
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
         env.reset(seed=rng.getrandbits(32))
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)

@@ -18,6 +18,7 @@ or `envs.house_policy` (the house's command, action by action).
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import sys
 import time
@@ -51,6 +52,36 @@ def play_match(
 
 
 @dataclass
+class Outcome:
+    """One match of the search bot: whether it won (alone or shared), whether it ended, and
+    the search's work."""
+
+    won: bool
+    shared: bool
+    stuck: bool
+    decisions: int
+    rollouts: int
+
+
+def one_match(
+    opponent: str, seed: int, i: int, samples: int, horizon: int, players: int
+) -> Outcome:
+    """Match `i` of a run: the search bot in seat i mod `players`, the others `opponent`; the
+    deal, the driver and the search seeded from the match alone (so a run splits over
+    processes and gives the same figures)."""
+    match_seed = seed * 1_000_003 + i
+    at = i % players
+    search = CheatSearch(
+        samples=samples, horizon=horizon, rng=random.Random(f"search:{match_seed}")
+    )
+    policies = [OPPONENTS[opponent]] * players
+    policies[at] = SearchPolicy(search)
+    winners, _ = play_match(policies, match_seed)
+    won = at in winners
+    return Outcome(won, won and len(winners) > 1, not winners, search.decisions, search.rollouts)
+
+
+@dataclass
 class Tally:
     """The search bot's matches against one opponent."""
 
@@ -58,54 +89,75 @@ class Tally:
     wins: int = 0
     shared: int = 0
     stuck: int = 0
-    seconds: float = 0.0
     decisions: int = 0
+    rollouts: int = 0
+    seconds: float = 0.0
 
-    def line(self, opponent: str, search: CheatSearch) -> str:
+    def add(self, outcome: Outcome) -> None:
+        self.matches += 1
+        self.wins += outcome.won
+        self.shared += outcome.shared
+        self.stuck += outcome.stuck
+        self.decisions += outcome.decisions
+        self.rollouts += outcome.rollouts
+
+    def line(self, opponent: str, jobs: int) -> str:
         low, high = wilson(self.wins, self.matches)
         rate = self.wins / self.matches if self.matches else 0.0
-        per = 1000 * self.seconds / search.decisions if search.decisions else 0.0
+        per = 1000 * self.seconds * jobs / self.decisions if self.decisions else 0.0
         extra = f", {self.shared} shared" if self.shared else ""
         stuck = f", {self.stuck} unfinished" if self.stuck else ""
         return (
             f"search vs {opponent:<6}: won {self.wins:>4}/{self.matches:<4} = {rate:6.1%}   "
-            f"95% CI [{low:.1%}, {high:.1%}]{extra}{stuck}   ({search.decisions} searched "
-            f"decisions, {per:.0f} ms each, {search.rollouts} rollouts; {self.seconds:.0f} s)"
+            f"95% CI [{low:.1%}, {high:.1%}]{extra}{stuck}   ({self.decisions} searched "
+            f"decisions, about {per:.0f} ms each, {self.rollouts} rollouts; "
+            f"{self.seconds:.0f} s on {jobs} process{'es' if jobs > 1 else ''})"
         )
 
 
 def run(
-    opponent: str, matches: int, seed: int, samples: int, players: int = 2
-) -> tuple[Tally, CheatSearch]:
+    opponent: str,
+    matches: int,
+    seed: int,
+    samples: int,
+    horizon: int,
+    players: int = 2,
+    jobs: int = 1,
+) -> Tally:
     """`matches` matches of the search bot against `players - 1` seats of `opponent`."""
     tally = Tally()
-    search = CheatSearch(samples=samples, rng=random.Random(f"search:{seed}"))
     started = time.perf_counter()
-    for i in range(matches):
-        match_seed = seed * 1_000_003 + i
-        at = i % players
-        policies = [OPPONENTS[opponent]] * players
-        policies[at] = SearchPolicy(search)
-        winners, _ = play_match(policies, match_seed)
-        tally.matches += 1
-        tally.wins += at in winners
-        tally.shared += at in winners and len(winners) > 1
-        tally.stuck += not winners
+    tasks = [(opponent, seed, i, samples, horizon, players) for i in range(matches)]
+    if jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            for outcome in pool.starmap(one_match, tasks, chunksize=4):
+                tally.add(outcome)
+    else:
+        for task in tasks:
+            tally.add(one_match(*task))
     tally.seconds = time.perf_counter() - started
-    return tally, search
+    return tally
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--matches", type=int, default=300, help="matches per opponent")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first match")
-    parser.add_argument("--samples", type=int, default=8, help="deals sampled per decision")
+    parser.add_argument(
+        "--samples", type=int, default=CheatSearch.samples, help="deals a decision samples"
+    )
+    parser.add_argument(
+        "--horizon", type=int, default=CheatSearch.horizon, help="plays a rollout looks ahead"
+    )
     parser.add_argument("--players", type=int, default=2, help="seats at each table (2-4)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to share the matches")
     parser.add_argument("--vs", choices=sorted(OPPONENTS), action="append", help="only these")
     args = parser.parse_args(argv)
     for opponent in args.vs or ("random", "house"):
-        tally, search = run(opponent, args.matches, args.seed, args.samples, args.players)
-        print(tally.line(opponent, search))
+        tally = run(
+            opponent, args.matches, args.seed, args.samples, args.horizon, args.players, args.jobs
+        )
+        print(tally.line(opponent, args.jobs))
         sys.stdout.flush()
 
 

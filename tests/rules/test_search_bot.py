@@ -101,7 +101,11 @@ def test_a_seats_sampled_deal_never_contradicts_what_it_saw(
             for seat in range(players):
                 _check_seat(table, seat, rng)
             mover = rng.choice(sorted(table.to_act()))
-            moves = [m for m in table.legal_moves(mover) if isinstance(m, cheat.Play | cheat.Call | cheat.Accept)]
+            moves = [
+                m
+                for m in table.legal_moves(mover)
+                if isinstance(m, cheat.Play | cheat.Call | cheat.Accept)
+            ]
             table.play(mover, rng.choice(moves))
 
 

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import msgspec
+
 from kronikas_rules import cheat
 from kronikas_rules.cards import COLOURED, PALE, Card, make_deck
 from kronikas_rules.cheat import states as st
@@ -328,7 +329,6 @@ def world(
         pile_top = st.PileTop(seat=top.seat, cards=tuple(plays[-1]), rank=top.rank, at=at[-1])
         return st.Window(match, deal, pile_top)
     return st.ToPlay(match, deal)
-
 
 
 def _flow_deal(

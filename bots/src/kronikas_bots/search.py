@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 import msgspec
+
 from kronikas_rules import cheat
 from kronikas_rules.cards import PALE, Card
 from kronikas_rules.cheat import counting
@@ -65,8 +66,8 @@ class CheatSearch:
     `horizon` plays before a rollout is judged by hand sizes; `call_rate` how often the
     rollouts' seats call a play they cannot prove a lie."""
 
-    samples: int = 8
-    horizon: int = 60
+    samples: int = 6
+    horizon: int = 24
     call_rate: float = 0.1
     rng: random.Random = field(default_factory=random.Random)
     decisions: int = 0
@@ -221,8 +222,7 @@ class Rollout:
         self.n = len(state.match.seats)
         deck = deck_of(state.match.options)
         self.true_in_deck = {
-            rank: sum(k for card, k in deck.items() if is_true(card, rank))
-            for rank in ANNOUNCED
+            rank: sum(k for card, k in deck.items() if is_true(card, rank)) for rank in ANNOUNCED
         }
         self.places: list[int] | None = None
 
@@ -315,7 +315,6 @@ class Rollout:
         if true:
             return true[:most]
         return [self.rng.choice(hand)]
-
 
 
 class SearchPolicy:
