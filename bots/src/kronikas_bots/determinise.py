@@ -140,7 +140,8 @@ class Seen:
         card that may have been there and is one of them is dropped (its place is known now),
         the others were elsewhere. Two copies of a card that both may have been there cannot be
         told apart: the one left may be wherever either of them could."""
-        kept, candidates = [], {}
+        kept: list[Tracked] = []
+        candidates: dict[Card, list[Tracked]] = {}
         for known in self.tracked:
             if known.places & places and cards[known.card] > 0:
                 candidates.setdefault(known.card, []).append(known)

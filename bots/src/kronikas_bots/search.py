@@ -186,7 +186,7 @@ def call_rates(events: Sequence[cheat.Event], n: int) -> list[float]:
     return [(calls[seat] + 0.5) / (plays[seat] + 3) for seat in range(n)]
 
 
-def _need_order(view: cheat.CheatGameView) -> object:
+def _need_order(view: cheat.CheatGameView) -> Callable[[Card], tuple[int, str]]:
     """A sort key for the seat's cards: the ranks it announces last first (the cheapest bluffs),
     the Coloured Chronicler last of all."""
     assert view.me is not None and view.cheat is not None and view.turn is not None
