@@ -2,7 +2,7 @@
 
 `python -m benchmarks.search_bot --matches 300` plays, for each opponent, `--matches` two-seat
 Cheat matches (default table options: one deck, one round) of the search bot of
-`kronikas_bots.search` against the random policy and against the house, the bot in seat 0 in
+`kronikas_bots.cheat.search` against the random policy and against the house, the bot in seat 0 in
 even matches and seat 1 in odd ones, and prints its win rate with a Wilson 95% interval (a win
 shared by both seats counts as a win). Everything is seeded: a run is reproducible.
 
@@ -11,7 +11,7 @@ Each match is a `kronikas_rules.table.Table` played by the environments' decisio
 the one after the player round the table, answers once (call or let go), the first call
 winning; then the next player plays (its cards picked one at a time, then `done`) or accepts.
 Every seat is a policy of the environments, deciding from its own `SeatInfo` alone: the search
-bot (`kronikas_bots.search.SearchPolicy`), `envs.random_policy` (uniform over the action mask)
+bot (`kronikas_bots.cheat.search.SearchPolicy`), `envs.random_policy` (uniform over the action mask)
 or `envs.house_policy` (the house's command, action by action).
 """
 
@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kronikas_bots.cheat.search import CheatSearch, SearchPolicy
 from kronikas_bots.runner import wilson
-from kronikas_bots.search import CheatSearch, SearchPolicy
 
 from kronikas_rules import cheat
 from kronikas_rules.envs import Driver, Policy, house_policy, random_policy

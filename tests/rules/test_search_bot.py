@@ -1,4 +1,4 @@
-"""The worked example's searching Cheat bot (`kronikas_bots.search`): its deals of the cards a
+"""The worked example's searching Cheat bot (`kronikas_bots.cheat.search`): its deals of the cards a
 seat cannot see never contradict what the seat saw, and it plays whole matches of legal actions
 through the environments' decision driver. How strong it is, `benchmarks/search_bot.py` prints."""
 
@@ -10,8 +10,8 @@ from typing import Any
 
 import msgspec
 import pytest
-from kronikas_bots.determinise import ASIDE, PALE, Seen, deck_of, sample, world
-from kronikas_bots.search import CheatSearch, SearchPolicy
+from kronikas_bots.cheat.determinise import ASIDE, PALE, Seen, deck_of, sample, world
+from kronikas_bots.cheat.search import CheatSearch, SearchPolicy
 
 from kronikas_rules import cheat
 from kronikas_rules.envs import Driver, cheat_v0, random_policy

@@ -1,11 +1,11 @@
 """The worked example live: the searching Cheat bot plays a real table through the rules' live
-adapter (`kronikas_bots.live`), the same policy the offline figures measure."""
+adapter (`kronikas_bots.cheat.live`), the same policy the offline figures measure."""
 
 from __future__ import annotations
 
 import random
 
-from kronikas_bots.live import search_bot
+from kronikas_bots.cheat.live import search_bot
 from kronikas_bots.table import Table
 
 from tests.conftest import ServiceProcess

@@ -26,8 +26,8 @@ from kronikas_client.models import (
 )
 from kronikas_client.types import Unset
 
-from .base import Game
-from .cards import COLOURED, PALE, RANKS, rank
+from ..base import Game
+from ..cards import COLOURED, PALE, RANKS, rank
 from .live import search_bot
 
 CheatCommand: TypeAlias = Play | Call | Accept

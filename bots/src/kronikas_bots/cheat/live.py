@@ -5,7 +5,7 @@ The bot hands the adapter what the SDK gives it — each event and the seat's vi
 `.to_dict()` — and the adapter gives the policy the observation and `SeatInfo` the environment
 would give at the same point of the match, takes its actions, and returns the command to send.
 So `python -m kronikas_bots --bots search,house` seats the searching Cheat bot
-(`kronikas_bots.search`) at a real table, the very policy `benchmarks/search_bot.py` measures
+(`kronikas_bots.cheat.search`) at a real table, the very policy `benchmarks/search_bot.py` measures
 offline:
 
     python -m kronikas_bots --game cheat --bots search,house --seed 7
@@ -53,7 +53,7 @@ class PolicyBot:
 
 
 def search_bot(rng: random.Random | None = None) -> PolicyBot:
-    """The searching Cheat bot (`kronikas_bots.search.SearchPolicy`) as a bot of this package."""
+    """The searching Cheat bot (`kronikas_bots.cheat.search.SearchPolicy`) as a bot of ours."""
     from .search import CheatSearch, SearchPolicy
 
     rng = rng or random.Random()
