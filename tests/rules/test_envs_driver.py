@@ -11,7 +11,8 @@ import msgspec
 import numpy as np
 import pytest
 
-from kronikas_rules.cheat.events import CheatCalled
+from kronikas_rules.cheat.commands import Accept, Call, Play
+from kronikas_rules.cheat.events import CheatCalled, CheatCardsPlayed, CheatPlayAccepted
 from kronikas_rules.envs import Driver, encoding_of, house_policy, random_policy
 from kronikas_rules.envs import cheat as cheat_env
 from kronikas_rules.envs import thirty_one as thirty_one_env
@@ -85,7 +86,7 @@ def test_a_cheat_play_is_any_multiset_of_the_hand_up_to_max_play() -> None:
 
     def walk(picks: tuple[str, ...]) -> None:
         driver.picks = picks
-        driver._infos = {}
+        driver._infos, driver._masks = {}, {}
         mask = driver.mask(seat)
         for action in np.flatnonzero(mask):
             if action == cheat_env.DONE:
@@ -151,3 +152,31 @@ def test_place_rewards_share_ties_and_sum_to_zero() -> None:
     assert place_rewards([7, 3]) == [1.0, -1.0]
     assert place_rewards([5, 5]) == [0.0, 0.0]
     assert place_rewards([4, 3, 3, 0]) == [1.0, 0.0, 0.0, -1.0]
+
+
+def test_a_copied_driver_goes_on_as_the_original_would() -> None:
+    driver = Driver(Table("cheat", 3, seed=4), cheat_env.ENCODING, seed=4)
+    for _ in range(25):
+        seat = driver.current.seat  # type: ignore[union-attr]
+        driver.act(random_policy(driver.observe(seat), driver.info(seat)))
+    replayed = Table("cheat", 3, seed=4)
+    for event_seat, command in _commands(driver.table):
+        replayed.play(event_seat, command)
+    copied = driver.copy(replayed)
+    for one in (driver, copied):
+        one.play_out([random_policy] * 3)
+    assert msgspec.json.encode(copied.table.events) == msgspec.json.encode(driver.table.events)
+
+
+def _commands(table: Table) -> list[tuple[int, msgspec.Struct]]:
+    """The commands that made a Cheat table's events (plays, calls and accepts, by seat)."""
+    out: list[tuple[int, msgspec.Struct]] = []
+    for event in table.events:
+        match event:
+            case CheatCardsPlayed(seat=seat, cards=cards):
+                out.append((seat, Play(cards=list(cards or ()))))
+            case CheatCalled(caller=caller):
+                out.append((caller, Call()))
+            case CheatPlayAccepted(seat=seat):
+                out.append((seat, Accept()))
+    return out

@@ -117,6 +117,9 @@ def test_the_adapter_observes_what_the_environment_observes(
         assert np.array_equal(offline["observation"], online["observation"])
         assert np.array_equal(offline["action_mask"], online["action_mask"])
         assert live.info() == driver.info(current.seat)
+        # What a policy reads beyond the arrays: the same view and the same round's events.
+        assert live.info().view == driver.info(current.seat).view
+        assert live.info().events == driver.info(current.seat).events
         # The policy, fed by the adapter, acts in both: the same command comes out.
         action = policy(online, live.info())
         resolved = driver.encoding.resolve(driver.info(current.seat), action)
@@ -126,3 +129,23 @@ def test_the_adapter_observes_what_the_environment_observes(
         assert sent == wanted
         steps += 1
     assert steps > 20
+
+
+def test_the_adapter_folds_events_only_up_to_the_view_it_was_given() -> None:
+    driver = Driver(Table("thirty_one", 2, seed=8), thirty_one_env.ENCODING, seed=8)
+    seat = driver.current.seat  # type: ignore[union-attr]
+    live = LiveSeat("thirty_one", seat)
+    early = _wire_view(driver, seat)
+    driver.play_out([random_policy] * 2, most=6)
+    # A view older than the events: the events beyond it wait, and the seat decides nothing.
+    live.update(early, _wire_events(driver, seat, 0))
+    assert live.version == early["version"] and live.ready
+    later = _wire_view(driver, seat)
+    live.update(later, [])
+    assert live.version == later["version"] and live.ready
+    # A view newer than the events it has: not ready, no decision until they come.
+    behind = LiveSeat("thirty_one", seat)
+    behind.update(later, _wire_events(driver, seat, 0)[:3])
+    assert not behind.ready and behind.decision is None
+    behind.update(later, _wire_events(driver, seat, 3))
+    assert behind.ready

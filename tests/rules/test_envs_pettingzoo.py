@@ -26,9 +26,11 @@ GAMES = [
 def test_the_environment_passes_pettingzoos_api_test(
     module: Any, players: int, options: dict[str, Any]
 ) -> None:
+    env = module.env(players=players, options=options)
+    env.reset(seed=players)  # api_test's own resets, unseeded, go on from this seed
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # api_test warns of what it cannot judge (int8 masks)
-        api_test(module.env(players=players, options=options), num_cycles=300)
+        api_test(env, num_cycles=300)
 
 
 @pytest.mark.parametrize(("module", "players", "options"), GAMES)
@@ -101,3 +103,19 @@ def test_options_and_players_are_arguments() -> None:
     assert env.driver.table.options.decks == 2 and len(env.possible_agents) == 5
     with pytest.raises(Refusal):  # one deck seats 4
         cheat_v0.raw_env(players=5, options={"decks": 1})
+
+
+@pytest.mark.parametrize(("module", "players", "options"), GAMES)
+def test_observations_stay_in_their_space_over_many_matches(
+    module: Any, players: int, options: dict[str, Any]
+) -> None:
+    env = module.raw_env(players=players, options=options)
+    space = env.observation_space("player_0")
+    for seed in range(6):
+        env.reset(seed=seed)
+        driver = env.driver
+        while driver.current is not None:
+            for agent in env.agents:
+                assert space.contains(env.observe(agent)), (seed, agent)
+            seat = driver.current.seat
+            driver.act(random_policy(driver.observe(seat), driver.info(seat)))

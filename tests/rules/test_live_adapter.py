@@ -47,6 +47,7 @@ from kronikas_rules.envs import Driver, Policy, encoding_of, house_policy, rando
 from kronikas_rules.envs.live import LiveSeat
 from kronikas_rules.table import Table
 from tests.conftest import ServiceProcess
+from tests.snippets import snippet
 
 COMMANDS: dict[str, Any] = {
     "play": Play,
@@ -178,3 +179,20 @@ def test_a_random_policy_plays_a_live_match_to_its_end_as_offline(
     service: ServiceProcess, kind: str, players: int
 ) -> None:
     assert _lockstep(service.url, kind, players, seed=52, policy=random_policy) > 10
+
+
+def test_the_readme_example_plays_a_live_table_with_the_house_policy(
+    service: ServiceProcess,
+) -> None:
+    game_id, host = _create(service.url, "cheat", seed=61)
+    me = _join(service.url, game_id, "Olvasó")
+    seated = seat_house_player.sync(game_id, client=host, body=JoinRequest(name="Ház"))
+    assert isinstance(seated, HouseSeated), seated
+    _start(game_id, host)
+    code = snippet("rules/README.md", "rules-live")
+    exec(
+        compile(code, "<rules-live>", "exec"),
+        {"__name__": "rules-live", "game_id": game_id, "me": me},
+    )
+    final = get_game.sync(game_id, client=me)
+    assert isinstance(final, CheatGameView) and final.status.value == "finished", final

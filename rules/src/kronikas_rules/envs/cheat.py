@@ -17,7 +17,7 @@ Actions (38): 0–33 pick a card (`CODES`, hand order: 7H 7B 7L 7A 8H … AA, th
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Final, cast
 
 import msgspec
@@ -66,13 +66,16 @@ MOST_CARDS: Final = 2 * 32 + 2
 
 class CheatMemory:
     """What a seat was shown of the round beyond its view: the plays made, its own cards lying
-    on the pile, and the cards it saw go into each other seat's hand (a pile it knew cards of,
-    turned-up cards, a penalty's Pale Chronicler) and not seen leave it since."""
+    on the pile, and where it last saw each card go into another seat's hand (a pile it knew
+    cards of, turned-up cards, a penalty's Pale Chronicler), until it saw the card leave (turned
+    up from that seat's play, or back in its own hand): a card is known in one place at a time,
+    two with two decks."""
 
-    __slots__ = ("known", "me", "on_pile", "plays", "turned", "turned_from")
+    __slots__ = ("decks", "known", "me", "on_pile", "plays", "turned", "turned_from")
 
     def __init__(self, seat: int) -> None:
         self.me = seat
+        self.decks = 1
         self.plays = 0
         self.on_pile: Counter[Card] = Counter()
         self.known: dict[int, Counter[Card]] = {}
@@ -88,26 +91,51 @@ class CheatMemory:
                     self.on_pile.update(cards)
             case ev.CheatCalled(seat=seat, cards=cards):
                 self.turned, self.turned_from = list(cards), seat
-                self._known(seat).subtract(cards)
-                self.known[seat] = +self._known(seat)
-            case ev.CheatPileTaken(seat=seat):
-                if seat != self.me:
-                    taken = Counter(self.on_pile)
-                    if self.turned_from != self.me:
-                        taken.update(self.turned)
-                    self._known(seat).update(taken)
+                self._forget(cards, seat)
+            case ev.CheatPileTaken(seat=seat, cards=cards):
+                if seat == self.me:
+                    self._forget(cards or ())
+                else:
+                    mine = [] if self.turned_from == self.me else self.turned
+                    self._went(seat, [*self.on_pile.elements(), *mine])
                 self.on_pile, self.turned = Counter(), []
-            case ev.CheatPenaltyTaken(seat=seat):
-                if seat != self.me:
-                    self._known(seat).update(self.on_pile + Counter([PALE]))
+            case ev.CheatPenaltyTaken(seat=seat, cards=cards):
+                if seat == self.me:
+                    self._forget(cards or ())
+                else:
+                    self._went(seat, [*self.on_pile.elements(), PALE])
                 self.on_pile = Counter()
-            case ev.CheatRoundDealt():
+            case ev.CheatRoundDealt(hands=hands, set_aside=aside, deck_size=size):
+                own = next((len(hand) for hand in hands if hand is not None), 0)
+                self.decks = 2 if (size or aside + own * len(hands)) > MOST_CARDS // 2 else 1
                 self.plays, self.on_pile, self.known, self.turned = 0, Counter(), {}, []
             case _:
                 pass
 
-    def _known(self, seat: int) -> Counter[Card]:
-        return self.known.setdefault(seat, Counter())
+    def _copies(self, card: Card) -> int:
+        return 1 if card[0] == "X" else self.decks
+
+    def _forget(self, cards: Iterable[Card], seat: int | None = None) -> None:
+        """One copy of each card is no longer where it was last seen (in `seat`, or anywhere)."""
+        holders = [seat] if seat is not None else sorted(self.known)
+        for card in cards:
+            for holder in holders:
+                known = self.known.get(holder)
+                if known is not None and known[card] > 0:
+                    known[card] -= 1
+                    break
+
+    def _went(self, seat: int, cards: Iterable[Card]) -> None:
+        """The cards went into `seat`'s hand: seen there last, so no longer elsewhere."""
+        known = self.known.setdefault(seat, Counter())
+        for card in cards:
+            known[card] += 1
+            while sum(k[card] for k in self.known.values()) > self._copies(card):
+                elsewhere = [s for s, k in sorted(self.known.items()) if s != seat and k[card]]
+                if not elsewhere:
+                    known[card] = self._copies(card)
+                    break
+                self.known[elsewhere[0]][card] -= 1
 
 
 def _view(info: SeatInfo) -> CheatGameView:
@@ -125,7 +153,7 @@ def _counts(into: list[float], at: int, cards: Iterable[Card] | Counter[Card]) -
     if isinstance(cards, Counter):
         for card, k in cards.items():
             if k > 0:
-                into[at + INDEX[card]] += k / 2
+                into[at + INDEX[card]] = min(1.0, k / 2)
     else:
         for card in cards:
             into[at + INDEX[card]] += 0.5
@@ -133,6 +161,27 @@ def _counts(into: list[float], at: int, cards: Iterable[Card] | Counter[Card]) -
 
 
 def observation(info: SeatInfo) -> Observation:
+    """The seat's observation (`observe` says what it holds). A play's picks change only their
+    own entries: the rest is made once for the decision and kept in its `scratch`."""
+    if info.kind is None:
+        return observe(info, ())
+    base: Observation | None = info.scratch.get("_observation")
+    if base is None:
+        base = info.scratch["_observation"] = observe(info, ())
+    if not info.picks:
+        return base.copy()
+    out = base.copy()
+    for card in info.picks:
+        out[C + INDEX[card]] += 0.5
+    out[_PICKED] = len(info.picks) / _view(info).options.max_play
+    return out
+
+
+_PICKED: Final = 5 * C + 3 + 2 * R + 6
+"""Where the observation holds how many cards are picked (/ max_play)."""
+
+
+def observe(info: SeatInfo, picks: Sequence[Card]) -> Observation:
     """The seat's observation, every entry in [0, 1]; seats are listed from the seat itself
     round the table (`rel` = (seat - me) mod n). In order: its hand (count of each code / 2),
     the picks of its play so far (/ 2), its own cards lying on the pile (/ 2), the last call's
@@ -153,7 +202,7 @@ def observation(info: SeatInfo) -> Observation:
     table = view.cheat
     hand = view.me.hand if view.me is not None else []
     at = _counts(out, 0, hand)
-    at = _counts(out, at, info.picks)
+    at = _counts(out, at, picks)
     at = _counts(out, at, memory.on_pile)
     call = table.last_call if table is not None else None
     at = _counts(out, at, call.cards if call is not None else [])
@@ -179,7 +228,7 @@ def observation(info: SeatInfo) -> Observation:
         out[at + 3] = play.count / 4 if play is not None else 0.0
         out[at + 4] = float(table.window_open)
         out[at + 5] = float(call is not None and not call.honest)
-    out[at + 6] = len(info.picks) / options.max_play
+    out[at + 6] = len(picks) / options.max_play
     out[at + 7] = options.max_play / 4
     out[at + 8] = float(options.chroniclers)
     at += 9

@@ -11,6 +11,7 @@ adapter (`envs.live`) builds the same `SeatInfo` from a service's view and event
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol
@@ -57,13 +58,15 @@ class SeatInfo:
     service serves it), its round's `events` as it saw them (redacted), the `memory` folded
     from them, the decision's `kind` (None: the seat decides nothing now) and the `picks` made
     so far in it. `scratch` lasts for the whole decision (the house keeps its chosen play there
-    across picks); `rng` is the seat's own randomness for policies that draw."""
+    across picks; keys that start with `_` are the environment's own); `rng` is the seat's own
+    randomness for policies that draw."""
 
     __slots__ = (
         "_events",
         "_events_of",
         "_memory",
         "_memory_of",
+        "_state_of",
         "_view",
         "_view_of",
         "encoding",
@@ -90,6 +93,7 @@ class SeatInfo:
         memory: Callable[[], Any],
         rng: random.Random,
         scratch: dict[str, Any] | None = None,
+        state: Callable[[], object] | None = None,
     ) -> None:
         self.engine, self.seat, self.kind, self.picks, self.version = (
             engine,
@@ -100,6 +104,7 @@ class SeatInfo:
         )
         self.encoding = encoding
         self._view_of, self._events_of, self._memory_of = view, events, memory
+        self._state_of = state
         self._view: View | None = None
         self._events: Sequence[msgspec.Struct] | None = None
         self._memory: Any = None
@@ -108,9 +113,12 @@ class SeatInfo:
 
     @property
     def view(self) -> View:
-        """The seat's view, as the service serves it."""
+        """The seat's view, as the service serves it (made once for the whole decision: a
+        Cheat play's picks share it)."""
         if self._view is None:
-            self._view = self._view_of()
+            kept = self.scratch.get("_view")
+            self._view = kept if kept is not None else self._view_of()
+            self.scratch["_view"] = self._view
         return self._view
 
     @property
@@ -156,6 +164,13 @@ class SeatInfo:
             f"SeatInfo(seat={self.seat}, kind={self.kind!r}, picks={self.picks!r}, "
             f"version={self.version})"
         )
+
+
+def table_state(info: SeatInfo) -> object | None:
+    """The in-process table's state behind an environment's `SeatInfo` (None at a live table):
+    an encoding may read the seat's own facts from it, as its view would show them, without
+    building the view. Never for a policy: it holds every seat's cards."""
+    return info._state_of() if info._state_of is not None else None
 
 
 Policy = Callable[[dict[str, npt.NDArray[Any]], SeatInfo], int]
@@ -270,6 +285,7 @@ class Driver:
         self.scratch: dict[str, Any] = {}
         self.queue: list[Decision] = []
         self._infos: dict[int, SeatInfo] = {}
+        self._masks: dict[int, Mask] = {}
         self._moved()
 
     @property
@@ -294,7 +310,7 @@ class Driver:
         self._decision_changed()
 
     def _decision_changed(self) -> None:
-        self.picks, self.scratch, self._infos = (), {}, {}
+        self.picks, self.scratch, self._infos, self._masks = (), {}, {}, {}
 
     def memory(self, seat: int) -> Memory:
         """The seat's memory, brought up to the table's last event."""
@@ -328,20 +344,24 @@ class Driver:
             memory=lambda: self.memory(seat),
             rng=self.rngs[seat],
             scratch=self.scratch if deciding else {},
+            state=lambda: self.table.state,
         )
         self._infos[seat] = info
         return info
 
     def mask(self, seat: int) -> Mask:
         """The actions `seat` may take now (all 0 unless it decides)."""
-        return self.encoding.mask(self.info(seat))
+        mask = self._masks.get(seat)
+        if mask is None:
+            mask = self._masks[seat] = self.encoding.mask(self.info(seat))
+        return mask
 
     def observe(self, seat: int) -> dict[str, npt.NDArray[Any]]:
         """The seat's observation dict: `observation` and `action_mask`."""
         info = self.info(seat)
         return {
             "observation": self.encoding.observation(info),
-            "action_mask": self.encoding.mask(info),
+            "action_mask": self.mask(seat).copy(),
         }
 
     def act(self, action: int) -> list[msgspec.Struct]:
@@ -351,14 +371,14 @@ class Driver:
         if current is None:
             raise IllegalAction("the match is over")
         info = self.info(current.seat)
-        mask = self.encoding.mask(info)
+        mask = self.mask(current.seat)
         if not 0 <= action < len(mask) or not mask[action]:
             raise IllegalAction(
                 f"action {action} is not legal for seat {current.seat}'s {current.kind}"
             )
         resolved = self.encoding.resolve(info, action)
         if not resolved.finished:
-            self.picks, self._infos = resolved.picks, {}
+            self.picks, self._infos, self._masks = resolved.picks, {}, {}
             return []
         if resolved.command is None:
             self.queue.pop(0)
@@ -369,6 +389,19 @@ class Driver:
         events = self.table.play(current.seat, resolved.command)
         self._moved()
         return events
+
+    def copy(self, table: Table) -> Driver:
+        """The driver at the same decision (its picks as they are) over `table`, a copy of this
+        driver's table (`Table.copy()`, or a table replayed to the same point): its seats'
+        randomness copied, their memories folded again from the events when asked."""
+        copied = copy.copy(self)
+        copied.table = table
+        copied.rngs = [_copied_rng(rng) for rng in self.rngs]
+        copied.memories = [self.encoding.new_memory(seat) for seat in range(self.players)]
+        copied._cursors = [0] * self.players
+        copied.queue, copied.scratch = list(self.queue), dict(self.scratch)
+        copied._infos, copied._masks = {}, {}
+        return copied
 
     def rewards(self) -> list[float]:
         """Each seat's reward: 0 until the match is over."""
@@ -385,3 +418,9 @@ class Driver:
             self.act(action)
             taken += 1
         return taken
+
+
+def _copied_rng(rng: random.Random) -> random.Random:
+    copied = random.Random.__new__(random.Random)  # not seeded first: its state is set
+    copied.setstate(rng.getstate())
+    return copied

@@ -12,12 +12,13 @@ A hand's and the table's cards keep their positions (docs/rules.md).
 
 from __future__ import annotations
 
-from typing import Final, cast
+from typing import Final, NamedTuple, cast
 
 import msgspec
 import numpy as np
 
 import kronikas_rules.thirty_one.events as ev
+import kronikas_rules.thirty_one.states as st
 from kronikas_rules.cards import COLOURED, RANKS, SUITS, Card
 from kronikas_rules.engine import View, tag_of
 from kronikas_rules.envs.decisions import (
@@ -28,9 +29,12 @@ from kronikas_rules.envs.decisions import (
     SeatInfo,
     first_legal,
     place_rewards,
+    table_state,
 )
 from kronikas_rules.table import Table
 from kronikas_rules.thirty_one.commands import Exchange, Keep, Pass, Show, Swap, SwapAll
+from kronikas_rules.thirty_one.legal import allowed, choices
+from kronikas_rules.thirty_one.options import ThirtyOneOptions, ThirtyOneTableOptions
 from kronikas_rules.thirty_one.scoring import THREE_ACES, score, swapped
 from kronikas_rules.thirty_one.states import DealerChoice, LastCircuit, Turns
 from kronikas_rules.thirty_one.view_types import ThirtyOneGameView
@@ -115,6 +119,109 @@ def _slots(into: list[float], at: int, cards: list[Card]) -> int:
     return at + 3 * C
 
 
+class _Facts(NamedTuple):
+    """What the observation and the mask read of a seat, as its view shows it: read from the
+    view (live), or from the state without building the view (in-process)."""
+
+    players: int
+    hand: list[Card]
+    table: list[Card]
+    circuit: int | None
+    passed: set[int]
+    shown: list[list[Card] | None] | None
+    lives: list[int]
+    out: list[bool]
+    holds: list[bool]
+    dealer: int | None
+    turn: int | None
+    lost: set[int]
+    options: ThirtyOneOptions | ThirtyOneTableOptions
+    legal: list[str]
+    swaps: list[tuple[Card, Card]]
+
+
+def _facts(info: SeatInfo) -> _Facts:
+    """The seat's facts: from the table's state in-process, else from its view (once for the
+    decision: its observation and its mask read them)."""
+    kept: _Facts | None = info.scratch.get("_facts") if info.kind is not None else None
+    if kept is None:
+        kept = _read_facts(info)
+        if info.kind is not None:
+            info.scratch["_facts"] = kept
+    return kept
+
+
+def _read_facts(info: SeatInfo) -> _Facts:
+    state = table_state(info)
+    if state is not None:
+        return _facts_of_state(cast(st.State, state), info.seat)
+    view = _view(info)
+    middle, me = view.thirty_one, view.me
+    table = list(middle.table) if middle is not None else []
+    return _Facts(
+        players=len(view.players),
+        hand=list(me.hand) if me is not None else [],
+        table=table,
+        circuit=middle.circuit if middle is not None else None,
+        passed=set(middle.passed) if middle is not None else set(),
+        shown=[None if h is None else list(h) for h in middle.shown] if middle else None,
+        lives=[p.lives for p in view.players],
+        out=[p.out for p in view.players],
+        holds=[p.hand_size > 0 for p in view.players],
+        dealer=view.dealer,
+        turn=view.turn,
+        lost=set(view.last_round.lost_life) if view.last_round is not None else set(),
+        options=view.options,
+        legal=list(view.legal or []),
+        swaps=[(c.give, c.take) for c in me.swaps] if me is not None else [],
+    )
+
+
+def _facts_of_state(state: st.State, seat: int) -> _Facts:
+    """The seat's facts from the state, as `thirty_one.view` would show them (the tests hold
+    the two to one another at every decision)."""
+    game = state.match
+    n = len(game.seats)
+    deal = st.deal_of(state)
+    hands = deal.hands if deal is not None else ((),) * n
+    circuit: int | None = None
+    passed: set[int] = set()
+    shown: list[list[Card] | None] | None = None
+    turn: int | None = None
+    if isinstance(state, st.Turns):
+        circuit = state.turns // len(state.deal.order) + 1
+        passed = {s for s in range(n) if state.passed[s]}
+        shown, turn = [None] * n, state.turn
+    elif isinstance(state, st.LastCircuit):
+        shown = [None if hand is None else list(hand) for hand in state.shown]
+        turn = state.turn
+    elif isinstance(state, st.DealerChoice):
+        shown, turn = [None] * n, game.dealer
+    legal = allowed(state, seat) if not game.seats[seat].left else []
+    swaps = [
+        (move.give, move.take)
+        for move in (choices(state, seat, "swap") if "swap" in legal else [])
+        if isinstance(move, Swap)
+    ]
+    return _Facts(
+        players=n,
+        hand=list(hands[seat]),
+        table=list(deal.table) if deal is not None else [],
+        circuit=circuit,
+        passed=passed,
+        shown=shown,
+        lives=list(game.lives),
+        out=list(game.out),
+        holds=[len(hand) > 0 for hand in hands],
+        dealer=game.dealer,
+        turn=turn,
+        lost=set(game.last_round.lost_life) if game.last_round is not None else set(),
+        options=game.options,
+        legal=legal,
+        swaps=swaps,
+    )
+
+
 def observation(info: SeatInfo) -> Observation:
     """The seat's observation, every entry in [0, 1]; seats are listed from the seat itself
     round the table (`rel` = (seat - me) mod n). In order: its hand and the table (one-hot by
@@ -124,23 +231,19 @@ def observation(info: SeatInfo) -> Observation:
     Chronicler is in; by seat: lives (/ the table's lives), out, passed last turn, dealer, on
     turn, showed this round, lost a life last round, holds cards; by seat: its shown hand, and
     the cards it took in public and still holds (each a set of codes)."""
-    view = _view(info)
-    n = len(view.players)
-    me = info.seat
+    facts = _facts(info)
+    n, me = facts.players, info.seat
     # A list, made an array once: numpy's item writes would cost more than the rest.
     out = [0.0] * observation_size(n)
-    middle = view.thirty_one
-    hand = view.me.hand if view.me is not None else []
-    table = middle.table if middle is not None else []
+    hand, table = facts.hand, facts.table
     at = _slots(out, 0, hand)
     at = _slots(out, at, table)
     if info.kind is not None:
         out[at + KINDS.index(info.kind)] = 1.0
     at += 3
-    full = len(hand) == 3 and len(table) == 3
     out[at] = score(hand) / THREE_ACES if len(hand) == 3 else 0.0
     at += 1
-    if full:
+    if len(hand) == 3 and len(table) == 3:
         hand_t = tuple(hand)
         for i in range(3):
             for j in range(3):
@@ -148,33 +251,29 @@ def observation(info: SeatInfo) -> Observation:
     at += 9
     out[at] = score(table) / THREE_ACES if len(table) == 3 else 0.0
     at += 1
-    options = view.options
-    circuits = options.max_circuits
-    if middle is not None and middle.circuit is not None and circuits is not None:
-        out[at] = min(1.0, middle.circuit / circuits)
-        out[at + 1] = max(0.0, (circuits - middle.circuit + 1) / circuits)
+    options = facts.options
+    circuits, circuit = options.max_circuits, facts.circuit
+    if circuit is not None and circuits is not None:
+        out[at] = min(1.0, circuit / circuits)
+        out[at + 1] = max(0.0, (circuits - circuit + 1) / circuits)
     out[at + 2] = float(options.chronicler)
     at += 3
     lives = max(1, options.lives)
-    passed = set(middle.passed) if middle is not None else set()
-    last = view.last_round
-    lost = set(last.lost_life) if last is not None else set()
-    for player in view.players:
-        rel = (player.seat - me) % n
-        out[at + rel] = min(1.0, player.lives / lives)
-        out[at + n + rel] = float(player.out)
-        out[at + 2 * n + rel] = float(player.seat in passed)
-        out[at + 3 * n + rel] = float(player.seat == view.dealer)
-        out[at + 4 * n + rel] = float(player.seat == view.turn)
-        shown = middle.shown[player.seat] if middle is not None else None
-        out[at + 5 * n + rel] = float(shown is not None)
-        out[at + 6 * n + rel] = float(player.seat in lost)
-        out[at + 7 * n + rel] = float(player.hand_size > 0)
+    shown = facts.shown
+    for seat in range(n):
+        rel = (seat - me) % n
+        out[at + rel] = min(1.0, facts.lives[seat] / lives)
+        out[at + n + rel] = float(facts.out[seat])
+        out[at + 2 * n + rel] = float(seat in facts.passed)
+        out[at + 3 * n + rel] = float(seat == facts.dealer)
+        out[at + 4 * n + rel] = float(seat == facts.turn)
+        out[at + 5 * n + rel] = float(shown is not None and shown[seat] is not None)
+        out[at + 6 * n + rel] = float(seat in facts.lost)
+        out[at + 7 * n + rel] = float(facts.holds[seat])
     at += 8 * n
-    if middle is not None:
-        for seat, shown_hand in enumerate(middle.shown):
-            for card in shown_hand or ():
-                out[at + ((seat - me) % n) * C + INDEX[card]] = 1.0
+    for seat, shown_hand in enumerate(shown or ()):
+        for card in shown_hand or ():
+            out[at + ((seat - me) % n) * C + INDEX[card]] = 1.0
     at += n * C
     memory = cast(ThirtyOneMemory, info.memory)
     for seat, cards in memory.known.items():
@@ -189,16 +288,14 @@ def mask(info: SeatInfo) -> Mask:
     out = np.zeros(NUM_ACTIONS, dtype=np.int8)
     if info.kind is None:
         return out
-    view = _view(info)
-    legal = view.legal or []
-    for name in legal:
+    facts = _facts(info)
+    for name in facts.legal:
         plain = _PLAIN.get(name)
         if plain is not None:
             out[plain] = 1
-    if "swap" in legal and view.me is not None and view.thirty_one is not None:
-        hand, table = view.me.hand, view.thirty_one.table
-        for choice in view.me.swaps:
-            out[SWAP + 3 * hand.index(choice.give) + table.index(choice.take)] = 1
+    hand, table = facts.hand, facts.table
+    for give, take in facts.swaps:
+        out[SWAP + 3 * hand.index(give) + table.index(take)] = 1
     return out
 
 
