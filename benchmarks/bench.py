@@ -43,6 +43,7 @@ from benchmarks import (
     crowd,
     engine_cheat,
     engine_thirty_one,
+    envs,
     floor,
     follow,
     idle,
@@ -135,7 +136,7 @@ async def measure_costs(seconds: float) -> dict[str, Any]:
     return results
 
 
-PHASES = ("commands", "follow", "floor", "costs", "crowd", "idle", "lobby")
+PHASES = ("commands", "follow", "floor", "costs", "crowd", "idle", "lobby", "envs")
 
 
 async def run(
@@ -189,6 +190,8 @@ async def run(
         if results.get("socket_service_cpu_us_per_move"):
             served = results["socket_service_cpu_us_per_move"]
             results["socket_floor_ratio"] = served / results["move_floor_us"]
+    if "envs" in phases:  # the environments in this process, the engines' figures beside them
+        results |= envs.figures(1.0 if quick else min(3.0, seconds))
     if "commands" not in phases:
         return results
     results["two_worker_speedup"] = (
@@ -238,6 +241,7 @@ ROWS = [
     ("two_worker_cores_busy", "  the machine's cores busy with 2 workers", "{:.0%}", ""),
     ("engine_cheat_per_s", "Cheat engine in-process, commands/s", "{:,.0f}", "≥ 50,000"),
     ("engine_thirty_one_per_s", "Thirty-One engine in-process, commands/s", "{:,.0f}", "≥ 50,000"),
+    *envs.ROWS,
     ("commands_generator_cpu", "load generator CPU share during commands", "{:.0%}", "< 100%"),
     ("server_cpu_per_command_us", "CPU a command costs: the worker, µs", "{:.0f}", ""),
     ("generator_cpu_per_command_us", "  the load generator, µs", "{:.0f}", ""),

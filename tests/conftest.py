@@ -32,6 +32,7 @@ SLOW_MODULES = {
     "tests/api/test_third_game_sdk.py": "processes",
     "tests/e2e/test_sdk_games.py": "processes",
     "tests/rules/test_live_adapter.py": "processes",
+    "tests/rules/test_search_bot_live.py": "processes",
     "tests/e2e/test_bots_house.py": "processes",
     "tests/e2e/test_sdk_house.py": "processes",
     "tests/e2e/test_sdk_replay.py": "processes",

@@ -22,6 +22,11 @@ FIGURES = (
     "flatness",
     "engine_cheat_per_s",
     "engine_thirty_one_per_s",
+    *(
+        f"env_{kind}_{figure}"
+        for kind in ("cheat", "thirty_one")
+        for figure in ("steps_per_s", "matches_per_s", "commands_per_s", "engine_per_s")
+    ),
     "view_per_s",
     "two_worker_speedup",
     *(
@@ -210,6 +215,16 @@ def test_the_floor_measures_the_follow_move_and_its_parts() -> None:
     positive = ["move_floor_us", *(f"move_floor_{part}_us" for part in parts)]
     assert {key: results.get(key, 0) > 0 for key in positive} == dict.fromkeys(positive, True)
     assert "move_floor_glue_us" in results
+
+
+def test_the_environments_benchmark_prints_each_games_figures() -> None:
+    """`python -m benchmarks.envs` briefly: both environments' steps, matches and commands a
+    second, and the engines' beside them, printed (no timing is asserted)."""
+    run = bench("benchmarks.envs", "--seconds", "0.3", timeout=60)
+    for title in ("Cheat env (PettingZoo, random), steps/s", "Thirty-One env (PettingZoo"):
+        assert title in run.stdout
+    assert run.stdout.count("whole matches/s") == 2
+    assert run.stdout.count("the engine alone, commands/s") == 2
 
 
 def _stack(*frames: str) -> list[str]:

@@ -26,8 +26,9 @@ from kronikas_client.models import (
 )
 from kronikas_client.types import Unset
 
-from .base import Game
-from .cards import COLOURED, PALE, RANKS, rank
+from ..base import Game
+from ..cards import COLOURED, PALE, RANKS, rank
+from .live import search_bot
 
 CheatCommand: TypeAlias = Play | Call | Accept
 
@@ -347,7 +348,7 @@ def _seen(event: GameEvent) -> list[list[str]]:
 GAME: Game[CheatGameView, CheatCommand, CreateCheatGame] = Game(
     kind="cheat",
     view=CheatGameView,
-    bots={"good": GoodCheatBot, "random": RandomCheatBot},
+    bots={"good": GoodCheatBot, "random": RandomCheatBot, "search": search_bot},
     create=_create,
     races=(Call,),
     plainest=_plainest,
@@ -358,6 +359,7 @@ GAME: Game[CheatGameView, CheatCommand, CreateCheatGame] = Game(
         "--game cheat --bots good,random",
         "--game cheat --bots good,random --games 200 --seed 1",
         "--game cheat --bots house,random --games 20 --quiet",
+        "--game cheat --bots search,house --seed 7",
     ),
     note="In Cheat the house waits house_pause_seconds (default 3) before it plays while another "
     "seat may still call: with three seats or more, --options '{\"house_pause_seconds\": 0}' "
