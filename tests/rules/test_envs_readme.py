@@ -32,10 +32,8 @@ def test_the_driver_example_plays_a_match_to_its_rewards() -> None:
 
 def test_the_openspiel_example_plays_a_match() -> None:
     pytest.importorskip("pyspiel", reason="open-spiel is not installed here")
-    pytest.importorskip("kronikas_rules.envs.openspiel", reason="the OpenSpiel games (part spiel)")
     assert "The match is over" in _run(snippet(README, "rules-openspiel"))
 
 
 def test_the_search_bot_example_plays_a_match() -> None:
-    pytest.importorskip("kronikas_bots.cheat.search", reason="the search bot (part search)")
     assert _run(snippet(README, "rules-search-bot")).strip().startswith("(")
