@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 import msgspec
@@ -178,55 +179,34 @@ Policy = Callable[[dict[str, npt.NDArray[Any]], SeatInfo], int]
 an action."""
 
 
-class Encoding(Protocol):
-    """One game's decisions, actions and observations (`envs.cheat.ENCODING`, …)."""
+@dataclass(frozen=True, slots=True)
+class Encoding:
+    """One game's decisions, actions and observations (`envs.cheat.ENCODING`, …): the game's
+    own functions, gathered."""
 
-    @property
-    def kind(self) -> str: ...
-
-    @property
-    def num_actions(self) -> int: ...
-
-    @property
-    def action_names(self) -> tuple[str, ...]: ...
-
-    def decisions(self, table: Table) -> list[Decision]:
-        """The decisions the table asks for now, in order (empty once the match is over)."""
-        ...
-
-    def new_memory(self, seat: int) -> Memory:
-        """An empty memory for `seat`."""
-        ...
-
-    def observation_size(self, players: int) -> int:
-        """The length of a seat's observation at a table of `players` seats."""
-        ...
-
-    def observation(self, info: SeatInfo) -> Observation:
-        """The seat's observation: its own information only, every entry in [0, 1]."""
-        ...
-
-    def mask(self, info: SeatInfo) -> Mask:
-        """1 for each action the seat's decision allows (all 0 when it decides nothing)."""
-        ...
-
-    def resolve(self, info: SeatInfo, action: int) -> Resolved:
-        """What a legal action does to the decision."""
-        ...
-
-    def action_for(self, info: SeatInfo, command: msgspec.Struct | None) -> int:
-        """The decision's next action toward `command` (None: send nothing), or its first
-        legal action when the command does not fit the decision."""
-        ...
-
-    def rewards(self, table: Table) -> list[float]:
-        """Each seat's reward for the finished match, in [-1, 1], summing to 0."""
-        ...
-
-    def decision_of(self, view: View, answered: bool) -> str | None:
-        """The kind of decision a seat's `view` asks of it now (`answered`: it already let the
-        open play go), None when it has none: what the live adapter reads."""
-        ...
+    kind: str
+    num_actions: int
+    action_names: tuple[str, ...]
+    decisions: Callable[[Table], list[Decision]]
+    """The decisions the table asks for now, in order (empty once the match is over)."""
+    new_memory: Callable[[int], Memory]
+    """An empty memory for a seat."""
+    observation_size: Callable[[int], int]
+    """The length of a seat's observation at a table of that many seats."""
+    observation: Callable[[SeatInfo], Observation]
+    """The seat's observation: its own information only, every entry in [0, 1]."""
+    mask: Callable[[SeatInfo], Mask]
+    """1 for each action the seat's decision allows (all 0 when it decides nothing)."""
+    resolve: Callable[[SeatInfo, int], Resolved]
+    """What a legal action does to the decision."""
+    action_for: Callable[[SeatInfo, msgspec.Struct | None], int]
+    """The decision's next action toward a command (None: send nothing), or its first legal
+    action when the command does not fit the decision."""
+    rewards: Callable[[Table], list[float]]
+    """Each seat's reward for the finished match, in [-1, 1], summing to 0."""
+    decision_of: Callable[[View, bool], str | None]
+    """The kind of decision a seat's view asks of it now (the flag: it already let the open
+    play go), None when it has none: what the live adapter reads."""
 
 
 def first_legal(mask: Mask) -> int:

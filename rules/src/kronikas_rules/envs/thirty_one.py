@@ -23,6 +23,7 @@ from kronikas_rules.cards import COLOURED, RANKS, SUITS, Card
 from kronikas_rules.engine import View, tag_of
 from kronikas_rules.envs.decisions import (
     Decision,
+    Encoding,
     Mask,
     Observation,
     Resolved,
@@ -374,39 +375,17 @@ def rewards(table: Table) -> list[float]:
     )
 
 
-class ThirtyOneEncoding:
-    """Thirty-One's `Encoding` (see the module's docstring)."""
-
-    kind: Final = KIND
-    num_actions: Final = NUM_ACTIONS
-    action_names: Final = ACTION_NAMES
-
-    def decisions(self, table: Table) -> list[Decision]:
-        return decisions(table)
-
-    def new_memory(self, seat: int) -> ThirtyOneMemory:
-        return ThirtyOneMemory(seat)
-
-    def observation_size(self, players: int) -> int:
-        return observation_size(players)
-
-    def observation(self, info: SeatInfo) -> Observation:
-        return observation(info)
-
-    def mask(self, info: SeatInfo) -> Mask:
-        return mask(info)
-
-    def resolve(self, info: SeatInfo, action: int) -> Resolved:
-        return resolve(info, action)
-
-    def action_for(self, info: SeatInfo, command: msgspec.Struct | None) -> int:
-        return action_for(info, command)
-
-    def rewards(self, table: Table) -> list[float]:
-        return rewards(table)
-
-    def decision_of(self, view: View, answered: bool) -> str | None:
-        return decision_of(view, answered)
-
-
-ENCODING: Final = ThirtyOneEncoding()
+ENCODING: Final = Encoding(
+    kind=KIND,
+    num_actions=NUM_ACTIONS,
+    action_names=ACTION_NAMES,
+    decisions=decisions,
+    new_memory=ThirtyOneMemory,
+    observation_size=observation_size,
+    observation=observation,
+    mask=mask,
+    resolve=resolve,
+    action_for=action_for,
+    rewards=rewards,
+    decision_of=decision_of,
+)
