@@ -16,8 +16,9 @@ the socket's own frames: docs/performance.md, issue 43). What the framework did 
 done here: the path's table id, the `connect` received before `accept`, an error closing with
 4500. The route is still declared to the framework (`seat_socket`), which serves any upgrade the
 lane leaves to it (a path `takes` does not match exactly) with the same code. Every message goes
-between the server's `receive`/`send` and this module. One timer a socket serves the heartbeat (`SOCKET_HEARTBEAT_S` without a message sent)
-and the idle time-out (`SOCKET_IDLE_S` without one received), moved on lazily like the waiters'.
+between the server's `receive`/`send` and this module. One timer a socket serves the heartbeat
+(`SOCKET_HEARTBEAT_S` without a message sent) and the idle time-out (`SOCKET_IDLE_S` without one
+received), moved on lazily like the waiters'.
 No token is ever logged: the access log line names the path alone.
 """
 
@@ -31,7 +32,7 @@ from typing import Any
 
 import msgspec
 from litestar import Litestar, Request, WebSocket, websocket
-from litestar.types import Receive, Scope, Send
+from litestar.types import Receive, Scope, Send, WebSocketAcceptEvent, WebSocketCloseEvent
 
 from kronikas import metrics
 from kronikas.api import inputs
@@ -72,9 +73,6 @@ _EARLY_S = 0.002
 """How early the timer may fire (a loop timer may fire up to its clock's resolution early)."""
 _encoder = msgspec.json.Encoder()
 _PONG = '{"type":"pong"}'
-_ACCEPT = {"type": "websocket.accept", "subprotocol": None, "headers": []}
-_FAILED = {"type": "websocket.close", "code": 4500, "reason": "Internal Server Error"}
-"""What the framework closes a socket with when its route raises (Litestar's own close)."""
 
 
 def takes(scope: Any) -> str | None:
@@ -94,7 +92,13 @@ async def serve(app: Litestar, game_id: str, scope: Any, receive: Receive, send:
         await _seat(app, scope, receive, send, send)
     except Exception:  # as the framework's route: logged, and closed with 4500
         log.exception("a seat socket failed")
-        await send(_FAILED)
+        # What the framework closes a socket with when its route raises.
+        failed: WebSocketCloseEvent = {
+            "type": "websocket.close",
+            "code": 4500,
+            "reason": "Internal Server Error",
+        }
+        await send(failed)
 
 
 @websocket(PATH, name="seat_socket")
@@ -115,7 +119,8 @@ async def _seat(app: Litestar, scope: Any, receive: Receive, send: Send, raw: Se
         return
     if (await receive())["type"] != "websocket.connect":
         return  # the client left before its upgrade was accepted
-    await send(_ACCEPT)
+    accept: WebSocketAcceptEvent = {"type": "websocket.accept", "subprotocol": None, "headers": []}
+    await send(accept)
     seat = Socket(games, app.state.wire.commands, scope, receive, raw or send)
     sockets: set[Socket] = app.state.sockets
     sockets.add(seat)
