@@ -78,6 +78,14 @@ whoever asks: a seat sees its own cards, never another hidden card. Errors are
 """
 
 
+GC_THRESHOLDS = (5_000, 5, 100)
+"""The collector's thresholds. A pass's pause grows with what it walks: the young generation
+(each move's objects, and the tables the fold cache takes in, which live for minutes), and the
+middle one, which gathers what survived the young passes since its last. At (20,000, 50, 100) a
+young pass walked ~50,000 objects (20–50 ms of CPU) and a middle pass ~600,000 (0.6–0.7 s: a
+push p99 of seconds while it ran); collected four and ten times as often, each walks a quarter
+and a tenth of that for about the same CPU in all (docs/performance.md, issue 43)."""
+
 CONTROLLERS = (SystemController, GamesController, RecordsController)
 """The routes of the document."""
 
@@ -177,11 +185,10 @@ def create_app(
         app.state.games.run_clocks()
         if isinstance(app, Kronikas):
             app.games = app.state.games
-        # What start-up made lives for ever: keep it out of the collector's way, and collect the
-        # young generation less often (GC pauses were the largest part of the tail latency).
+        # What start-up made lives for ever: keep it out of the collector's way.
         gc.collect()
         gc.freeze()
-        gc.set_threshold(20_000, 50, 100)
+        gc.set_threshold(*GC_THRESHOLDS)
 
     async def on_shutdown(app: Litestar) -> None:
         close_all(app.state.sockets)  # 1001: reconnect to another worker or instance
