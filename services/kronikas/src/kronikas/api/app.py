@@ -82,9 +82,9 @@ GC_THRESHOLDS = (5_000, 5, 1_000)
 """The collector's thresholds. A pass's pause grows with what it walks: the young generation
 (each move's objects, and the tables the fold cache takes in, which live for minutes), and the
 middle one, which gathers what survived the young passes since its last. At (20,000, 50, 100) a
-young pass walked ~50,000 objects (20–150 ms of CPU) and a middle pass ~600,000 (0.7 s); at a
-quarter and a tenth of those thresholds each walks about as much less, for ~60% more of the
-collector's CPU in all (docs/performance.md, issue 43). A full pass still comes after 5,000
+young pass walked ~50,000 objects (20–290 ms of CPU) and a middle pass ~600,000 (0.65 s); at a
+quarter and a tenth of those thresholds the longest passes are a third as long, for 10–60% more
+of the collector's CPU in all (docs/performance.md, issue 43). A full pass still comes after 5,000
 young passes at most, as before: it walks every table held."""
 
 CONTROLLERS = (SystemController, GamesController, RecordsController)
