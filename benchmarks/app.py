@@ -9,6 +9,7 @@ from typing import Any
 
 from litestar import Litestar, Request, Response, post
 
+from benchmarks import gc_pauses
 from kronikas.api.app import create_app
 from kronikas.application.engines import service_games
 from kronikas.application.games import Games
@@ -31,5 +32,7 @@ async def bench_append(request: Request[Any, Any, Any]) -> Response[bytes]:
 
 
 def create_bench_app() -> Litestar:
-    """The production app with the ceiling route added."""
+    """The production app with the ceiling route added (and its collector's passes recorded
+    when `BENCH_GC_DIR` is set: benchmarks/gc_pauses.py)."""
+    gc_pauses.record_from_env()
     return create_app(extra_routes=[bench_append], games=service_games())

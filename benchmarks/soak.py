@@ -12,17 +12,20 @@ in Redis as they do in production, each with the keys' time to live of a finishe
 
 Every `--sample-s` it takes moves/s, the push delay (writing a move to the other seat's socket
 delivering it) p50/p99, the resident memory of each process (the two workers, the supervisor,
-Redis, this generator) and Redis's own `used_memory`, and their CPU. At the end: the push p99 of
-the first and the last five minutes (a sixth of the run each when it is shorter than 30
-minutes) and their ratio (target ≤ 1.2); each process's memory growth from the end of that
-first window (the warm-up) to the end (target < 5%), and over the second half (each worker
-holds up to 4,096 tables' folds, application/folds.py, finished ones among them: the cache fills
-in the first six or seven minutes, and until then it is the workers' largest growth); Redis's
-memory per finished table (its growth over the tables finished meanwhile, and `MEMORY USAGE` of
-a sample of finished tables' keys); whether every finished table's keys carry a TTL, and which
-keys in Redis carry none. The figures are printed and written to `soak-results.json`, with PNG
-plots of moves/s, push delay and memory over time beside it (`soak-results-moves.png`,
-`-push.png`, `-memory.png`).
+Redis, this generator) and Redis's own `used_memory`, and their CPU; each worker records its
+collector's passes (benchmarks/gc_pauses.py). At the end: the push p99 of the first and the last
+five minutes (a sixth of the run each when it is shorter than 30 minutes) and their ratio
+(target ≤ 1.2); each process's memory growth from the end of that first window (the warm-up) to
+the end (target < 5%), and over the second half (each worker holds up to 4,096 tables' folds,
+application/folds.py, finished ones among them: the cache fills in the first six or seven
+minutes, and until then it is the workers' largest growth); Redis's memory per finished table
+(its growth over the tables finished meanwhile, and `MEMORY USAGE` of a sample of finished
+tables' keys); whether every finished table's keys carry a TTL, and which keys in Redis carry
+none; each worker's GC passes in the first and last windows and in all (`soak_gc_first`,
+`_last`, `_all`: by generation, the passes and their CPU max/p99/p50 in ms, as the thread's CPU
+time, which the machine's load does not stretch). The figures are printed and written to
+`soak-results.json`, with PNG plots of moves/s, push delay and memory over time beside it
+(`soak-results-moves.png`, `-push.png`, `-memory.png`).
 
 The load generator is one process: callbacks on `asyncio.Protocol`s and websockets' sans-IO
 client, no task or future a move (socket_follow.py); its CPU share is reported.
@@ -49,7 +52,7 @@ from typing import Any
 import uvloop
 from redis.asyncio import Redis
 
-from benchmarks import follow, socket_follow
+from benchmarks import follow, gc_pauses, socket_follow
 from benchmarks.commands import warm_up
 from benchmarks.connection import Connection
 from benchmarks.crowd import raise_fd_limit, rss_mib
@@ -354,7 +357,10 @@ async def soak(
         tempfile.TemporaryDirectory() as data,
         EmbeddedRedis(data, None, "--appendonly", "no") as redis,
     ):
-        service = Service(redis.url, 2, settings={"FINISHED_GAME_TTL_S": str(ttl_s)})
+        passes = Path(data) / "gc"
+        passes.mkdir()
+        settings = {"FINISHED_GAME_TTL_S": str(ttl_s), gc_pauses.DIRECTORY: str(passes)}
+        service = Service(redis.url, 2, settings=settings)
         client = Redis(port=redis.port)
         try:
             await service.ready()
@@ -365,6 +371,7 @@ async def soak(
             open_s = time.perf_counter() - opening
             sampler = Sampler(phase, service, redis, client, window)
             phase.go()
+            began = time.time()
             deadline = sampler.start + seconds
             while (left := deadline - time.perf_counter()) > 0:
                 await asyncio.sleep(min(every, left))
@@ -380,6 +387,16 @@ async def soak(
                     flush=True,
                 )
             phase.stop()
+            ended = time.time()
+            await asyncio.sleep(1.5)  # the workers write their last passes down
+            collector = {
+                f"soak_gc_{name}": gc_pauses.summary(passes, since, until)
+                for name, since, until in (
+                    ("first", began, began + window),
+                    ("last", ended - window, ended),
+                    ("all", began, ended),
+                )
+            }
             try:
                 async with asyncio.timeout(30):
                     await phase.done
@@ -394,7 +411,7 @@ async def soak(
             except subprocess.TimeoutExpired:
                 service.process.kill()
                 service.process.wait()
-    return summary(sampler, phase, seconds, window, open_s) | checked
+    return summary(sampler, phase, seconds, window, open_s) | checked | collector
 
 
 def growth_since(samples: list[dict[str, Any]], since_s: float) -> dict[str, float | None]:

@@ -78,6 +78,15 @@ whoever asks: a seat sees its own cards, never another hidden card. Errors are
 """
 
 
+GC_THRESHOLDS = (5_000, 5, 1_000)
+"""The collector's thresholds. A pass's pause grows with what it walks: the young generation
+(each move's objects, and the tables the fold cache takes in, which live for minutes), and the
+middle one, which gathers what survived the young passes since its last. At (20,000, 50, 100) a
+young pass walked ~50,000 objects (20–290 ms of CPU) and a middle pass ~600,000 (0.65 s); at a
+quarter and a tenth of those thresholds the longest passes are a third as long, for 10–60% more
+of the collector's CPU in all (docs/performance.md, issue 43). A full pass still comes after 5,000
+young passes at most, as before: it walks every table held."""
+
 CONTROLLERS = (SystemController, GamesController, RecordsController)
 """The routes of the document."""
 
@@ -177,11 +186,10 @@ def create_app(
         app.state.games.run_clocks()
         if isinstance(app, Kronikas):
             app.games = app.state.games
-        # What start-up made lives for ever: keep it out of the collector's way, and collect the
-        # young generation less often (GC pauses were the largest part of the tail latency).
+        # What start-up made lives for ever: keep it out of the collector's way.
         gc.collect()
         gc.freeze()
-        gc.set_threshold(20_000, 50, 100)
+        gc.set_threshold(*GC_THRESHOLDS)
 
     async def on_shutdown(app: Litestar) -> None:
         close_all(app.state.sockets)  # 1001: reconnect to another worker or instance

@@ -10,8 +10,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import msgspec
-from litestar import Request, WebSocket
-from litestar.types import Scope
+from litestar import Request
+from litestar.types import Scope, Send
 
 from kronikas import metrics
 from kronikas.api.problems import handle_exception, send_problem
@@ -94,16 +94,15 @@ def origin_allowed(scope: Scope, allowed: tuple[str, ...]) -> bool:
     )
 
 
-async def refuse_upgrade(socket: WebSocket[Any, Any, Any], exc: ApiError) -> None:
+async def refuse_upgrade(scope: Any, send: Send, exc: ApiError) -> None:
     """The upgrade refused with the problem HTTP would answer (where the server can send an
     answer to an upgrade; else its plain 403)."""
-    scope: Any = socket.scope
     response = handle_exception(as_request(scope, request_id()), exc)
     log.info(
         "socket refused",
         extra={"path": scope["path"], "status": response.status_code, "code": exc.code},
     )
-    await send_problem(scope, socket.send, response.content)
+    await send_problem(scope, send, response.content)
 
 
 def request_id() -> str:

@@ -31,8 +31,12 @@ _encoder = msgspec.json.Encoder()
 E = TypeVar("E")
 
 
-class Record(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True):
-    """A stored event: version, time, and on the first record the table's kind and seed."""
+class Record(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True, gc=False):
+    """A stored event: version, time, and on the first record the table's kind and seed.
+
+    Not tracked by the collector (`gc=False`): a record refers to its event and strings, never
+    back, so it is in no cycle; a table the fold cache holds keeps tens of them for minutes, and
+    each pass of the collector walked them (docs/performance.md, issue 43)."""
 
     v: int
     at: str
