@@ -13,7 +13,7 @@ The upgrade is taken before the framework (`takes`, `serve`: api/lane.py calls t
 socket ~3 KB for as long as it stayed open (the framework's frames — its app, exception
 middleware, router and route — its `WebSocket` and the handler's arguments, all waiting under
 the socket's own frames: docs/performance.md, issue 43). What the framework did for the route is
-done here: the path's table id, the `connect` received before `accept`, an error closing with
+done here: the path's table id, the `connect` received before the upgrade is taken, a close with
 4500. The route is still declared to the framework (`seat_socket`), which serves any upgrade the
 lane leaves to it (a path `takes` does not match exactly) with the same code. Every message goes
 between the server's `receive`/`send` and this module. One timer a socket serves the heartbeat
@@ -112,7 +112,7 @@ async def seat_socket(socket: WebSocket[Any, Any, Any]) -> None:
 
 async def _seat(app: Litestar, scope: Any, receive: Receive, send: Send, raw: Send | None) -> None:
     """A seat socket from its upgrade to its close; `raw`, the server's own `send` (for every
-    message after the `accept`) when the app has it."""
+    message after the upgrade is accepted) when the app has it."""
     games: Games = app.state.games
     if not origin_allowed(scope, games.settings.cors_origins):
         await refuse_upgrade(scope, send, Forbidden(FOREIGN_ORIGIN))
