@@ -208,10 +208,12 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
         version: int,
         seen: Sequence[EventT],
         rng: random.Random,
+        by_house: bool = True,
     ) -> CommandT | None:
         """The house's command for `seat`, decided from what that seat has seen alone: its view
-        (as the house plays it) and `seen`, its round's events redacted for it."""
-        view = self.view(state, seat, game_id, version, by_house=True)
+        (as the house plays it; `by_house=False`: as the seat's own player sees it, for a seat
+        the house does not play) and `seen`, its round's events redacted for it."""
+        view = self.view(state, seat, game_id, version, by_house=by_house)
         return self.house_command(view, [self.redact(e, seat) for e in seen], rng)
 
 

@@ -136,11 +136,10 @@ class Table:
         """The house's command for `seat` now (None: it would not act), decided from what that
         seat has seen alone (its view and its round's events, redacted for it), as the service's
         house decides for a seat it plays; for any other seat, from that seat's own view."""
-        engine = self.engine
-        by_house = seat in engine.house_seats(self.state)
-        view = engine.view(self.state, seat, self.game_id, self.version, by_house=by_house)
-        seen = [engine.redact(event, seat) for event in self._round]
-        return engine.house_command(view, seen, rng if rng is not None else random.Random())
+        by_house = seat in self.engine.house_seats(self.state)
+        chooser = rng if rng is not None else random.Random()
+        state, version = self.state, self.version
+        return self.engine.house(state, seat, self.game_id, version, self._round, chooser, by_house)
 
     def _apply(self, events: Sequence[msgspec.Struct]) -> None:
         engine = self.engine
