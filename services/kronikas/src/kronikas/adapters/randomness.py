@@ -1,8 +1,13 @@
 """The service's random source for a table: one secure source per process, or its seed's
-(the sources themselves are the rules package's, `kronikas_rules.randomness`)."""
+(the sources themselves are the rules package's, `kronikas_rules.randomness`); an arena
+table's, its set's shared deal (`kronikas_rules.duplicate.SharedDeal`)."""
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
+from kronikas.application.wire import ArenaDeal
 from kronikas_rules.common import Randomness
 from kronikas_rules.randomness import SecureRandomness, SeededRandomness
 
@@ -12,3 +17,11 @@ _SECURE = SecureRandomness()
 def for_table(seed: int | None) -> Randomness:
     """The random source of a table: one secure source per process, or its seed's."""
     return _SECURE if seed is None else SeededRandomness(seed)
+
+
+def for_deal(deal: ArenaDeal) -> Randomness:
+    """The random source of an arena table: the same shuffles at every table of its set, the
+    first dealer rotated by the table's index, salts of its own (`SharedDeal`)."""
+    duplicate: Any = importlib.import_module("kronikas_rules.duplicate")
+    shared: Randomness = duplicate.SharedDeal(bytes.fromhex(deal.secret), deal.table, deal.players)
+    return shared
