@@ -4,11 +4,9 @@ table's, its set's shared deal (`kronikas_rules.duplicate.SharedDeal`)."""
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from kronikas.application.wire import ArenaDeal
 from kronikas_rules.common import Randomness
+from kronikas_rules.duplicate import SharedDeal
 from kronikas_rules.randomness import SecureRandomness, SeededRandomness
 
 _SECURE = SecureRandomness()
@@ -22,6 +20,4 @@ def for_table(seed: int | None) -> Randomness:
 def for_deal(deal: ArenaDeal) -> Randomness:
     """The random source of an arena table: the same shuffles at every table of its set, the
     first dealer rotated by the table's index, salts of its own (`SharedDeal`)."""
-    duplicate: Any = importlib.import_module("kronikas_rules.duplicate")
-    shared: Randomness = duplicate.SharedDeal(bytes.fromhex(deal.secret), deal.table, deal.players)
-    return shared
+    return SharedDeal(bytes.fromhex(deal.secret), deal.table, deal.players)

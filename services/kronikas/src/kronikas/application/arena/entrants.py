@@ -14,6 +14,7 @@ import msgspec
 from kronikas.application.access import hash_token
 from kronikas.application.arena.matchmaking import standing_of
 from kronikas.application.arena.ports import ArenaStore
+from kronikas.application.arena.wire import EntrantCreated
 from kronikas.application.engines import Registry
 from kronikas.application.errors import (
     Forbidden,
@@ -93,7 +94,7 @@ class Entrants:
         self.store, self.buckets, self.settings = store, buckets, settings
         self.engines, self.now = engines, now
 
-    async def register(self, name: str, games: list[str], client: str | None) -> bytes:
+    async def register(self, name: str, games: list[str], client: str | None) -> EntrantCreated:
         """A new entrant (`EntrantCreated`, its token shown this once); 429 past the address's
         registrations an hour (`ARENA_REGISTER_PER_HOUR`)."""
         name = entrant_name(name)
@@ -110,15 +111,7 @@ class Entrants:
         created_at = utc_text(self.now())
         record = Entrant(entrant_id, name, kinds, owner_of(client), created_at)
         await self.store.add_entrant(entrant_id, _encode(record), hash_token(token))
-        return _encode(
-            {
-                "entrant_id": entrant_id,
-                "name": name,
-                "games": kinds,
-                "token": token,
-                "created_at": created_at,
-            }
-        )
+        return EntrantCreated(entrant_id, name, kinds, token, created_at)
 
     async def get(self, entrant_id: str) -> Entrant:
         """An entrant, standing or registered (revoked ones too); 404 for none."""

@@ -32,11 +32,6 @@ def standing_of(entrant_id: str) -> tuple[str, str] | None:
     return (policy, kind) if dash and policy in STANDING and kind else None
 
 
-def position(seat: int, table: int, players: int) -> int:
-    """The hand position seat `seat` of table `table` holds (position p = seat p at table 0)."""
-    return (seat + table) % players
-
-
 def fill_cells(players: int) -> list[tuple[int, int, str]]:
     """The cells standing entrants fill, in order: (table, seat, policy)."""
     cells: list[tuple[int, int, str]] = []

@@ -1,46 +1,40 @@
-"""A finished set's rankings, and the ratings they update (OpenSkill Plackett–Luce, on the rules
-package's `kronikas_rules.ratings`): decided once, by whichever process appends `SetRated`."""
+"""A finished set's rankings, and the ratings they update: the rules package's duplicate
+rankings and OpenSkill Plackett–Luce ratings (`kronikas_rules.duplicate`, `.ratings`), decided
+once, by whichever process appends `SetRated`."""
 
 from __future__ import annotations
 
 from kronikas.application.arena.log import Change, InPlay, Placed, Rated, SetRated
-from kronikas.application.arena.matchmaking import position
-
-MU, SIGMA = 25.0, 25.0 / 3
-"""A new entrant's rating (OpenSkill's defaults)."""
+from kronikas_rules import duplicate, ratings
 
 
 def initial() -> Rated:
-    return Rated(MU, SIGMA)
+    start = ratings.initial()
+    return Rated(start.mu, start.sigma)
 
 
 def ordinal(rated: Rated | None) -> float:
     """The conservative rating the leaderboard orders by: `mu - 3*sigma`."""
     rated = rated or initial()
-    return rated.mu - 3 * rated.sigma
+    return ratings.ordinal(ratings.Rating(rated.mu, rated.sigma, rated.matches))
 
 
 def placed(held: InPlay, places: list[list[float]]) -> list[Placed]:
     """Where each entrant of the set finished, at each of its tables."""
     n = held.players
     return [
-        Placed(entrant, j, s, position(s, j, n), places[j][s])
+        Placed(entrant, j, s, duplicate.position(s, j, n), places[j][s])
         for j, row in enumerate(held.seats)
         for s, entrant in enumerate(row)
     ]
 
 
-def rankings(held: InPlay, places: list[list[float]]) -> list[list[list[str]]]:
-    """Per hand position, its holders (one a table) from best to worst, tied ones together."""
-    n = held.players
-    found: list[list[list[str]]] = []
-    for p in range(n):
-        holders = [(places[j][(p - j) % n], held.seats[j][(p - j) % n]) for j in range(n)]
-        groups: dict[float, list[str]] = {}
-        for place, entrant in sorted(holders):
-            groups.setdefault(place, []).append(entrant)
-        found.append(list(groups.values()))
-    return found
+def grouped(ranking: list[tuple[str, float]]) -> list[list[str]]:
+    """A position's ranking from best to worst, entrants tied in one group."""
+    groups: dict[float, list[str]] = {}
+    for entrant, place in sorted(ranking, key=lambda ep: (ep[1], ep[0])):
+        groups.setdefault(place, []).append(entrant)
+    return list(groups.values())
 
 
 def rate(
@@ -50,18 +44,15 @@ def rate(
     pool: dict[str, Rated],
     finished_at: str,
 ) -> SetRated:
-    """The set's `SetRated`: its places, rankings and the ratings they change."""
-    ranked = rankings(held, places)
-    entrants = sorted({e for row in held.seats for e in row})
-    before = {e: pool.get(e) or initial() for e in entrants}
-    after = _updated(before, ranked)
+    """The set's `SetRated`: its places, each position's ranking, the ratings they change."""
+    ranked = duplicate.rankings(held.seats, places)
+    before = {e: pool.get(e) or initial() for row in held.seats for e in row}
+    after = ratings.rate_set(
+        {e: ratings.Rating(r.mu, r.sigma, r.matches) for e, r in before.items()}, ranked
+    )
     changes = [
-        Change(
-            e,
-            before[e],
-            Rated(after[e].mu, after[e].sigma, before[e].matches + 1, finished_at),
-        )
-        for e in entrants
+        Change(e, before[e], Rated(r.mu, r.sigma, r.matches, finished_at))
+        for e, r in sorted(after.items())
     ]
     return SetRated(
         held.set_id,
@@ -70,13 +61,7 @@ def rate(
         tables,
         held.seats,
         placed(held, places),
-        ranked,
+        [grouped(r) for r in ranked],
         changes,
         finished_at,
     )
-
-
-def _updated(before: dict[str, Rated], ranked: list[list[list[str]]]) -> dict[str, Rated]:
-    """The ratings after the set's rankings, each one match (until the rules package's
-    `ratings` lands: unchanged)."""
-    return dict(before)

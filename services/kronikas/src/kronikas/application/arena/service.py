@@ -16,7 +16,6 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from kronikas.application.arena import rating, reads
 from kronikas.application.arena.entrants import Entrant, Entrants
@@ -37,19 +36,23 @@ from kronikas.application.arena.log import (
 from kronikas.application.arena.matchmaking import form, standing_of
 from kronikas.application.arena.ports import ArenaStore
 from kronikas.application.arena.sets import SetTables, decode_seat
-from kronikas.application.arena.wire import EntrantPage, Leaderboard, SetPage, Ticket
+from kronikas.application.arena.wire import (
+    EntrantCreated,
+    EntrantPage,
+    Leaderboard,
+    SetPage,
+    Ticket,
+)
 from kronikas.application.errors import (
     ArenaBusy,
     InvalidRequest,
     Unavailable,
     rate_limited,
 )
+from kronikas.application.games import Games
 from kronikas.application.house import now_ms
 from kronikas.application.wire import utc_text
 from kronikas.config import Settings
-
-if TYPE_CHECKING:
-    from kronikas.application.games import Games
 
 log = logging.getLogger("kronikas.arena")
 
@@ -114,7 +117,8 @@ class Arena:
 
     # entrants
 
-    async def register(self, name: str, games: list[str], client: str | None) -> bytes:
+    async def register(self, name: str, games: list[str], client: str | None) -> EntrantCreated:
+        """Register an entrant (`Entrants.register`)."""
         return await self.entrants.register(name, games, client)
 
     async def revoke(self, entrant_id: str, token: str) -> None:

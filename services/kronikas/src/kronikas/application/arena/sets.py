@@ -3,9 +3,7 @@ join, seat the house, start), dealing from the set's secret; and read back when 
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -13,11 +11,10 @@ from kronikas.application.arena.entrants import STANDING_NAMES, Entrants
 from kronikas.application.arena.matchmaking import standing_of
 from kronikas.application.arena.ports import ArenaStore
 from kronikas.application.errors import NotFound
+from kronikas.application.games import Games
 from kronikas.application.wire import ArenaDeal
 from kronikas.config import Settings
-
-if TYPE_CHECKING:
-    from kronikas.application.games import Games
+from kronikas_rules import duplicate
 
 SEAT_NAME_MAX = 32
 """A seat's name at a table (the tables' own limit)."""
@@ -80,7 +77,7 @@ class SetTables:
         """Make the set's `players` tables, seat them as `seats` says and start them; keep each
         real entrant's seat for it. Answers the tables' ids."""
         games, store = self.games, self.store
-        secret = secrets.token_bytes(32).hex()
+        secret = duplicate.new_secret().hex()
         options = arena_options(games, kind, self.settings)
         tables: list[str] = []
         kept: dict[str, bytes] = {}
