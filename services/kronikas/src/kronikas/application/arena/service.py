@@ -12,7 +12,6 @@ once a whole set has finished, it rates the set (once: `SetRated` is appended at
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -59,6 +58,8 @@ log = logging.getLogger("kronikas.arena")
 _RETRIES = 16
 POLL_S = 0.25
 """How often a long-poll looks at the log again while its entrant waits."""
+STOP_WAIT_S = 5.0
+"""How long a stopping process waits for its tick to end."""
 TICK_EVERY_MS = 200
 """A process ticks at most this often on requests (the log is read on each)."""
 
@@ -84,6 +85,7 @@ class Arena:
         self._ticking = asyncio.Lock()
         self._ticked = 0
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     # the log
 
@@ -256,19 +258,22 @@ class Arena:
             self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        """Stop ticking: the task is cancelled, and ends at its next step should a store call
+        it was in have turned the cancellation into an error it logged."""
+        self._stopping = True
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            await asyncio.wait([task], timeout=STOP_WAIT_S)
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self.settings.arena_tick_s)
             try:
                 await self.tick(force=True)
             except Exception:  # the next tick tries again
-                log.exception("the arena's tick failed")
+                if not self._stopping:
+                    log.exception("the arena's tick failed")
 
     async def tick(self, force: bool = False) -> None:
         """Catch up with the log, and do what falls due (the module's docstring)."""
