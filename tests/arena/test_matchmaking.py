@@ -178,3 +178,21 @@ async def test_an_entrant_that_never_moves_is_played_by_the_house_and_rated(
         page = (await client.get(f"/v1/arena/entrants/{entrant}")).json()
         assert page["ratings"][0]["matches"] == 1
         assert [m["set_id"] for m in page["matches"]] == [ticket["set_id"]]
+
+
+async def test_queue_requests_are_limited_per_address_across_entrants(redis_url: str) -> None:
+    async with arena_app(redis_url, read_per_s=1, read_burst=3, arena_fill_s=600) as client:
+        tokens = [(await register(client, f"Many {i}", peer="192.0.2.77"))[1] for i in range(4)]
+        codes = [
+            (
+                await client.get(
+                    "/v1/arena/queue", headers=bearer(token) | {"x-test-peer": "192.0.2.77"}
+                )
+            ).status_code
+            for token in tokens
+        ]
+        assert codes[:3] == [200, 200, 200] and codes[3] == 429
+        elsewhere = await client.get(
+            "/v1/arena/queue", headers=bearer(tokens[3]) | {"x-test-peer": "192.0.2.78"}
+        )
+        assert elsewhere.status_code == 200
