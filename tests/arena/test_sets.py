@@ -82,6 +82,11 @@ async def test_a_set_on_two_instances_is_seated_once_closed_then_rated_once(
         for t in tickets:
             mine = seen(await b.get(f"/v1/games/{t['table_id']}", headers=bearer(t["token"])))
             assert mine.status_code == 200 and mine.json()["me"]["seat"] == t["seat"]
+            for path in ("/events", "/record", "/views"):
+                own = seen(
+                    await a.get(f"/v1/games/{t['table_id']}{path}", headers=bearer(t["token"]))
+                )
+                assert own.status_code == 200, own.text
             other = next(u for u in tickets if u["table_id"] != t["table_id"])
             # a seat token of one table opens nothing at the other
             r = seen(await a.get(f"/v1/games/{other['table_id']}", headers=bearer(t["token"])))
