@@ -66,7 +66,7 @@ class RedisArenaStore:
 
     @translated
     async def add_entrant(self, entrant_id: str, record: bytes, token_hash: str) -> None:
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(_entrant(entrant_id), record)
             pipe.set(_token(token_hash), entrant_id)
             await pipe.execute()
@@ -83,7 +83,7 @@ class RedisArenaStore:
 
     @translated
     async def revoke(self, entrant_id: str, record: bytes, token_hash: str) -> None:
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(_entrant(entrant_id), record)
             pipe.delete(_token(token_hash))
             await pipe.execute()
@@ -92,7 +92,7 @@ class RedisArenaStore:
     async def keep_seats(self, set_id: str, seats: dict[str, bytes], ttl_s: int) -> None:
         if not seats:
             return
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(_seats(set_id), mapping=seats)
             pipe.expire(_seats(set_id), ttl_s)
             await pipe.execute()
