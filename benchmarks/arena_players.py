@@ -135,3 +135,66 @@ def play_set(
         play(table, players, [duplicate.seat_of(p, j, n) for p in range(n)])
         places.append(table.places())
     return places
+
+
+STRENGTHS = ("House", "Good", "Random")
+"""The players of known strength, strongest first (`benchmarks/house_strength.py` measured the
+house above the good bot, and both far above a random player, in both games)."""
+
+LAYOUTS: tuple[tuple[tuple[str, str], tuple[str, str]], ...] = (
+    (("Good", "House"), ("Random", "House")),
+    (("House", "Good"), ("House", "Random")),
+    (("Good", "Random"), ("House", "Random")),
+    (("Random", "Good"), ("Random", "House")),
+)
+"""Two-seat sets as the arena seats one entrant (`Good`) with the standing `House` and `Random`:
+the entrant once a set, a standing entrant never twice at a table nor twice in a position. The
+first two set the entrant against the house on the same cards (and the house against Random),
+the last two against Random (and Random against the house)."""
+
+
+HEAD_TO_HEAD: tuple[tuple[tuple[str, str], tuple[str, str]], ...] = (
+    (("Good", "House"), ("Good", "House")),
+    (("House", "Good"), ("House", "Good")),
+)
+"""Two-seat sets of the good bot against the house at both tables, where each holds the other's
+hand position at the second table: dealt duplicate, each hand is played by both against the
+other (duplicate bridge's arrangement; the arena seats a real entrant once a set, so this only
+measures what duplicate deals are worth)."""
+
+
+def player_for(kind: str, seed: int, set_number: int) -> Callable[[str, int, int], Player]:
+    """The players of one set: each slot (entrant, table, seat) its own generator."""
+
+    def player(entrant: str, table: int, seat: int) -> Player:
+        rng = random.Random(f"{seed}:{set_number}:{entrant}:{table}:{seat}")
+        if entrant == "House":
+            return House(rng)
+        if entrant == "Random":
+            return Uniform(rng)
+        return Good(kind, rng)
+
+    return player
+
+
+def arena_rankings(
+    kind: str,
+    set_number: int,
+    seed: int,
+    layouts: Sequence[Sequence[Sequence[str]]] = LAYOUTS,
+    shared: bool = True,
+) -> list[list[tuple[str, float]]]:
+    """Set `set_number` of a seeded run, played: its rankings. Duplicate (`shared`): one per
+    hand position, as the arena ranks; else (independent deals) one per table, its seats by
+    their places, as a plain match would be rated."""
+    seated = layouts[set_number % len(layouts)]
+    player = player_for(kind, seed, set_number)
+    if shared:
+        secret = random.Random(f"secret:{seed}:{set_number}").randbytes(duplicate.SECRET_BYTES)
+        places = play_set(kind, seated, player, secret=secret)
+        return duplicate.rankings(seated, places)
+    places = play_set(kind, seated, player, seed=seed * 1_000_003 + set_number)
+    return [
+        list(zip(entrants, placed, strict=True))
+        for entrants, placed in zip(seated, places, strict=True)
+    ]
