@@ -1,8 +1,14 @@
 """The arena ranks by strength (issue 45, item 5): players of known strength — the house, the
-example bots' good bot, a uniformly random player — play seeded duplicate sets in-process on
-the rules package (`Table` dealt by `SharedDeal`, `places`, `duplicate.rankings`,
-`ratings.rate_set`), and the leaderboard orders them as `benchmarks/house_strength.py` measured
-them (the house above the good bot, both far above random), their 95% intervals apart."""
+example bots' good bot and their random bot — play seeded duplicate sets of the two-seat pool
+in-process on the rules package (`Table` dealt by `SharedDeal`, `places`, `duplicate.rankings`,
+`ratings.rate_set`; `benchmarks/arena_players.py`), seated as the arena seats one entrant with
+its standing entrants, and the leaderboard orders them as `benchmarks/house_strength.py`
+measured them (the house above the good bot, both far above random), their 95% intervals apart.
+
+OpenSkill's dynamics keep every sigma from falling much below 2, so two players apart by a
+given margin of wins stay apart only so far: in Cheat the house's interval clears the good
+bot's for good after a few hundred sets (300 here: ten seeds of ten), in Thirty-One, where the
+house wins 65% against the good bot, it had not after 400 (benchmarks/arena_ranking.py)."""
 
 from __future__ import annotations
 
@@ -26,20 +32,17 @@ def _apart(above: Rating, below: Rating) -> bool:
 
 
 def test_cheat_ranks_the_house_then_the_good_bot_then_random_with_intervals_apart() -> None:
-    board = _arena("cheat", 40, seed=7)
+    board = _arena("cheat", 300, seed=1)
     assert [name for name, _ in board] == list(STRENGTHS)
     (_, house), (_, good), (_, random) = board
     assert _apart(house, good) and _apart(good, random)
-    assert house.matches == good.matches == random.matches == 40
+    assert house.matches == good.matches == random.matches == 300
 
 
-def test_thirty_one_ranks_them_in_order_and_random_apart_in_seconds() -> None:
-    # Thirty-One's house beats the good bot less often than Cheat's (65% to 78% of matches at
-    # the default options): in seconds of one-life matches the order is found, and random
-    # set apart; the house's interval leaves the good bot's only after many more sets
-    # (benchmarks/arena_ranking.py).
+def test_thirty_one_ranks_them_in_order_and_random_apart() -> None:
+    # One-life matches; the house's interval still overlaps the good bot's (above).
     assert arena_players.OPTIONS["thirty_one"] == {"lives": 1}
-    board = _arena("thirty_one", 150, seed=7)
+    board = _arena("thirty_one", 250, seed=1)
     assert [name for name, _ in board] == list(STRENGTHS)
     (_, house), (_, good), (_, random) = board
     assert _apart(good, random) and house.mu > good.mu
