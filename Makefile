@@ -15,7 +15,7 @@ SDK_OWN := $(addprefix $(SDK_DIR)/kronikas_client/,socket.py streaming.py replay
 NODE := $(shell command -v node 2>/dev/null)
 export PORT ?= 8000
 
-.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk ts-build generated golden conversations bench bench-attacks bench-peers bots soak clean fuzz
+.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk ts-build generated golden conversations bench bench-arena bench-attacks bench-peers bots soak clean fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -122,6 +122,9 @@ clean: ## remove the virtualenv, caches and embedded Redis data
 bench: install ## measure the service against its ceiling, and what WRITE_REPLICAS=1 and metrics cost (prints a table, writes bench-results.json), then what a fair deal costs
 	$(RUN) python -m benchmarks.bench $(ARGS)
 	$(RUN) python -m benchmarks.deals
+
+bench-arena: install ## sets it takes the arena to rank the house above the good bot, duplicate deals and not (ARGS="--trials 5 --max-sets 200")
+	$(RUN) python -m benchmarks.arena_ranking $(ARGS)
 
 bench-attacks: install ## the attacks of docs/security.md, figures (ARGS="--before CHECKOUT --rounds 2")
 	$(RUN) python -m benchmarks.attacks $(ARGS)

@@ -5,9 +5,9 @@ A `Player` is asked, for one seat of a `Table`, its command now (None: nothing n
 asks every seat that may act and takes an answer out of turn (a call of the last play) before
 the move of the seat waited for; answers race as at a live table, and the first in `order`
 wins, so a duplicate set orders its seats by hand position and every table of it plays alike.
-The players: the house (`Table.house`), a uniformly random legal move (the arena's standing
-`Random`), and the example bots of `kronikas_bots`, fed the seat's view and events as the SDK
-parses them from the wire (as `benchmarks/house_strength.py` feeds them).
+The players: the house (`Table.house`) and the example bots of `kronikas_bots` (their good bot
+and their random one), fed the seat's view and events as the SDK parses them from the wire (as
+`benchmarks/house_strength.py` feeds them).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any, Protocol, TypeVar
 
 import msgspec
 from kronikas_bots.base import Bot
-from kronikas_bots.cheat import GoodCheatBot
-from kronikas_bots.thirty_one import GoodThirtyOneBot
+from kronikas_bots.cheat import GoodCheatBot, RandomCheatBot
+from kronikas_bots.thirty_one import GoodThirtyOneBot, RandomThirtyOneBot
 from kronikas_client.events import parse_event
 from kronikas_client.models import CheatGameView as SdkCheatView
 from kronikas_client.models import ThirtyOneGameView as SdkThirtyOneView
@@ -27,15 +27,18 @@ from kronikas_client.models import ThirtyOneGameView as SdkThirtyOneView
 from kronikas_rules import duplicate
 from kronikas_rules.common import Randomness
 from kronikas_rules.randomness import SeededRandomness
-from kronikas_rules.seating import Leave
 from kronikas_rules.table import Table
 
 E = TypeVar("E")
 
-GOOD_BOTS: dict[str, Callable[[random.Random], Bot[Any, Any]]] = {
-    "cheat": GoodCheatBot,
-    "thirty_one": GoodThirtyOneBot,
+BOTS: dict[tuple[str, str], Callable[[random.Random], Bot[Any, Any]]] = {
+    ("cheat", "Good"): GoodCheatBot,
+    ("cheat", "Random"): RandomCheatBot,
+    ("thirty_one", "Good"): GoodThirtyOneBot,
+    ("thirty_one", "Random"): RandomThirtyOneBot,
 }
+"""The example bots by game and entrant: their good bot, and their random one (random legal
+moves; Cheat's calls a quarter of the times it may)."""
 SDK_VIEWS: dict[str, Any] = {"cheat": SdkCheatView, "thirty_one": SdkThirtyOneView}
 OPTIONS: dict[str, dict[str, Any]] = {"cheat": {"rounds": 1}, "thirty_one": {"lives": 1}}
 """Short matches: one round of Cheat, Thirty-One with one life (out at the first loss)."""
@@ -57,28 +60,12 @@ class House:
         return table.house(seat, self.rng)
 
 
-class Uniform:
-    """A legal move drawn uniformly (never `leave`); out of turn, doing nothing is one more
-    choice beside the answers."""
+class Example:
+    """One of the example bots (`kronikas_bots`) in the seat, fed the seat's events and view as
+    the SDK parses them from the wire."""
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def __call__(self, table: Table, seat: int) -> msgspec.Struct | None:
-        moves: list[msgspec.Struct | None] = [
-            m for m in table.legal_moves(seat) if not isinstance(m, Leave)
-        ]
-        if seat != table.waiting_for:
-            moves.append(None)
-        return self.rng.choice(moves) if moves else None
-
-
-class Good:
-    """The example bots' good bot of the table's game, fed the seat's events and view as the SDK
-    parses them from the wire."""
-
-    def __init__(self, kind: str, rng: random.Random) -> None:
-        self.kind, self.bot, self.seen = kind, GOOD_BOTS[kind](rng), 0
+    def __init__(self, kind: str, bot: Bot[Any, Any]) -> None:
+        self.kind, self.bot, self.seen = kind, bot, 0
         self.view_type = SDK_VIEWS[kind]
 
     def __call__(self, table: Table, seat: int) -> msgspec.Struct | None:
@@ -130,8 +117,72 @@ def play_set(
             deals = duplicate.SharedDeal(secret, j, n)
         else:
             deals = SeededRandomness(random.Random(f"deal:{seed}:{j}").getrandbits(63))
-        table = Table(kind, n, options=options or OPTIONS[kind], randomness=deals)
+        table = Table(
+            kind, n, options=OPTIONS[kind] if options is None else options, randomness=deals
+        )
         players = [player(e, j, s) for s, e in enumerate(entrants)]
         play(table, players, [duplicate.seat_of(p, j, n) for p in range(n)])
         places.append(table.places())
     return places
+
+
+STRENGTHS = ("House", "Good", "Random")
+"""The players of known strength, strongest first (`benchmarks/house_strength.py` measured the
+house above the good bot, and both far above a random player, in both games)."""
+
+LAYOUTS: tuple[tuple[tuple[str, str], tuple[str, str]], ...] = (
+    (("Good", "House"), ("Random", "House")),
+    (("House", "Good"), ("House", "Random")),
+    (("Good", "Random"), ("House", "Random")),
+    (("Random", "Good"), ("Random", "House")),
+)
+"""Two-seat sets as the arena seats one entrant (`Good`) with the standing `House` and `Random`:
+the entrant once a set, a standing entrant never twice at a table nor twice in a position. The
+first two set the entrant against the house on the same cards (and the house against Random),
+the last two against Random (and Random against the house)."""
+
+
+HEAD_TO_HEAD: tuple[tuple[tuple[str, str], tuple[str, str]], ...] = (
+    (("Good", "House"), ("Good", "House")),
+    (("House", "Good"), ("House", "Good")),
+)
+"""Two-seat sets of the good bot against the house at both tables, where each holds the other's
+hand position at the second table: dealt duplicate, each hand is played by both against the
+other (duplicate bridge's arrangement; the arena seats a real entrant once a set, so this only
+measures what duplicate deals are worth)."""
+
+
+def player_for(kind: str, seed: int, set_number: int) -> Callable[[str, int, int], Player]:
+    """The players of one set: each slot (entrant, table, seat) its own generator."""
+
+    def player(entrant: str, table: int, seat: int) -> Player:
+        rng = random.Random(f"{seed}:{set_number}:{entrant}:{table}:{seat}")
+        if entrant == "House":
+            return House(rng)
+        return Example(kind, BOTS[(kind, entrant)](rng))
+
+    return player
+
+
+def arena_rankings(
+    kind: str,
+    set_number: int,
+    seed: int,
+    layouts: Sequence[Sequence[Sequence[str]]] = LAYOUTS,
+    shared: bool = True,
+    options: dict[str, Any] | None = None,
+) -> list[list[tuple[str, float]]]:
+    """Set `set_number` of a seeded run, played: its rankings. Duplicate (`shared`): one per
+    hand position, as the arena ranks; else (independent deals) one per table, its seats by
+    their places, as a plain match would be rated."""
+    seated = layouts[set_number % len(layouts)]
+    player = player_for(kind, seed, set_number)
+    if shared:
+        secret = random.Random(f"secret:{seed}:{set_number}").randbytes(duplicate.SECRET_BYTES)
+        places = play_set(kind, seated, player, secret=secret, options=options)
+        return duplicate.rankings(seated, places)
+    places = play_set(kind, seated, player, seed=seed * 1_000_003 + set_number, options=options)
+    return [
+        list(zip(entrants, placed, strict=True))
+        for entrants, placed in zip(seated, places, strict=True)
+    ]
