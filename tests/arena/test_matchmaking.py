@@ -8,6 +8,8 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from kronikas.adapters.scripts import game_keys
+from kronikas.application.arena.log import SetFormed, decode_event
 from tests.arena.conftest import Client, arena_app, bearer, register
 from tests.arena.test_entrants import assert_problem
 
@@ -87,8 +89,6 @@ async def test_two_instances_racing_seat_every_entrant_once(redis_url: str, redi
         seats = [(t["table_id"], t["seat"]) for t in tickets]
         assert len(set(seats)) == len(seats)
         # the log claims each real entrant for one set only
-        from kronikas.application.arena.log import SetFormed, decode_event
-
         claimed: list[str] = []
         for raw in await redis.lrange("{arena}:log", 0, -1):
             event = decode_event(raw)
@@ -196,3 +196,18 @@ async def test_queue_requests_are_limited_per_address_across_entrants(redis_url:
             "/v1/arena/queue", headers=bearer(tokens[3]) | {"x-test-peer": "192.0.2.78"}
         )
         assert elsewhere.status_code == 200
+
+
+async def test_a_set_whose_table_is_gone_frees_its_entrants(redis_url: str, redis: Redis) -> None:
+    async with arena_app(redis_url, arena_turn_s=600) as client:
+        _, token = await register(client, "Stranded")
+        await client.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
+        ticket = await seated(client, token)
+        await redis.delete(*game_keys(ticket["table_id"]).values())
+        for _ in range(300):
+            r = await client.get("/v1/arena/queue", headers=bearer(token))
+            if r.json()["status"] == "idle":
+                break
+            await asyncio.sleep(0.1)
+        assert r.json() == {"status": "idle"}
+        assert_problem(await client.get(f"/v1/arena/sets/{ticket['set_id']}"), 404, "not_found")

@@ -12,6 +12,7 @@ once a whole set has finished, it rates the set (once: `SetRated` is appended at
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -34,7 +35,7 @@ from kronikas.application.arena.log import (
 )
 from kronikas.application.arena.matchmaking import form, standing_of
 from kronikas.application.arena.ports import ArenaStore
-from kronikas.application.arena.sets import SetTables, decode_seat
+from kronikas.application.arena.sets import SetTables, TableGone, decode_seat
 from kronikas.application.arena.wire import (
     EntrantCreated,
     EntrantPage,
@@ -223,8 +224,9 @@ class Arena:
         held = None if at is None else self.state.in_play.get(at[0])
         if at is None or held is None or held.tables is None:
             return
-        if await self.tables.places(held.tables[at[1]]) is not None:
-            await self._finished(held.set_id, [at[1]])
+        with contextlib.suppress(TableGone):  # the tick drops its set
+            if await self.tables.places(held.tables[at[1]]) is not None:
+                await self._finished(held.set_id, [at[1]])
 
     async def _ticket(self, entrant_id: str) -> Ticket:
         state = self.state
@@ -359,13 +361,23 @@ class Arena:
         for held in list(self.state.in_play.values()):
             if held.tables is None:
                 continue
-            places: list[list[float] | None] = [await self.tables.places(t) for t in held.tables]
+            try:
+                places: list[list[float] | None] = [
+                    await self.tables.places(t) for t in held.tables
+                ]
+            except TableGone:  # never rated: its entrants are free again
+                log.warning("an arena table is gone", extra={"set_id": held.set_id})
+                await self._drop_set(held.set_id)
+                continue
             done = [j for j, p in enumerate(places) if p is not None and j not in held.finished]
             if done:
                 await self._finished(held.set_id, done)
             if all(p is not None for p in places):
                 finished = [p for p in places if p is not None]
                 await self._rate(held.set_id, finished)
+
+    async def _drop_set(self, set_id: str) -> None:
+        await self.decide(lambda s: [SetAbandoned(set_id)] if set_id in s.in_play else [])
 
     async def _finished(self, set_id: str, done: list[int]) -> None:
         def finished(state: ArenaState) -> list[ArenaEvent]:

@@ -20,6 +20,10 @@ SEAT_NAME_MAX = 32
 """A seat's name at a table (the tables' own limit)."""
 
 
+class TableGone(Exception):
+    """A table of a set whose log is no more: the set can never be rated."""
+
+
 class Seat(msgspec.Struct, frozen=True):
     """A real entrant's seat at a table of a set, for it alone."""
 
@@ -105,12 +109,13 @@ class SetTables:
         return tables
 
     async def places(self, table_id: str) -> list[float] | None:
-        """Each seat's place at a finished table; None while it plays (or is gone)."""
+        """Each seat's place at a finished table; None while it plays; `TableGone` when its
+        log is no more (it lapsed, or the store lost it)."""
         games = self.games
         try:
             table = await games.folds.load(table_id, rate=False)
         except NotFound:
-            return None
+            raise TableGone(table_id) from None
         if not table.engine.is_terminal(table.state):
             return None
         read = await games.stores.log.read(table_id, 0, "", table.version, rate=False)
