@@ -222,6 +222,8 @@ class Settings:
     """How often each process ticks the arena (forms sets, notes finished tables, rates)."""
     arena_open_s: int = 60
     """A set whose tables were not opened this long after it formed is abandoned."""
+    arena_compact_every: int = 1000
+    """The arena's log is trimmed to a snapshot of its fold once it holds this many events."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -302,4 +304,5 @@ class Settings:
             arena_idle_s=_int(env, "ARENA_IDLE_SECONDS", 60, 1, 86_400),
             arena_tick_s=_int(env, "ARENA_TICK_MS", 2000, 10, 600_000) / 1000,
             arena_open_s=_int(env, "ARENA_OPEN_SECONDS", 60, 1, 86_400),
+            arena_compact_every=_int(env, "ARENA_COMPACT_EVERY", 1000, 1, 100_000_000),
         )

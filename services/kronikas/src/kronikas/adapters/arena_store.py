@@ -15,15 +15,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from kronikas.adapters.scripts import translated
+from kronikas.application.arena.ports import LogRead
 
 PREFIX = "{arena}"
 LOG = f"{PREFIX}:log"
+BASE = f"{PREFIX}:base"
+SNAPSHOT = f"{PREFIX}:snapshot"
 TABLES = f"{PREFIX}:tables"
 DONE = f"{PREFIX}:done"
 POLLED = f"{PREFIX}:polled"
 
 APPEND = """
-local length = redis.call('LLEN', KEYS[1])
+local length = redis.call('LLEN', KEYS[1]) + tonumber(redis.call('GET', KEYS[2]) or '0')
 if length ~= tonumber(ARGV[1]) then
   return -1
 end
@@ -32,7 +35,33 @@ for i = 2, #ARGV do
 end
 return length + #ARGV - 1
 """
-"""Append ARGV[2..] to the log if it holds ARGV[1] events; -1 else."""
+"""Append ARGV[2..] to the log if it holds ARGV[1] events (those trimmed, KEYS[2], counted);
+-1 else."""
+
+READ = """
+local base = tonumber(redis.call('GET', KEYS[2]) or '0')
+local after = tonumber(ARGV[1])
+if after < base then
+  return {base, redis.call('GET', KEYS[3]) or '', redis.call('LRANGE', KEYS[1], 0, -1)}
+end
+return {base, '', redis.call('LRANGE', KEYS[1], after - base, -1)}
+"""
+"""The log after ARGV[1] events: (base, snapshot or "", events); the snapshot when ARGV[1] lies
+before the trimmed head."""
+
+COMPACT = """
+local base = tonumber(redis.call('GET', KEYS[2]) or '0')
+local version = tonumber(ARGV[1])
+if version <= base or version > redis.call('LLEN', KEYS[1]) + base then
+  return 0
+end
+redis.call('SET', KEYS[3], ARGV[2])
+redis.call('LTRIM', KEYS[1], version - base, -1)
+redis.call('SET', KEYS[2], version)
+return 1
+"""
+"""Keep the snapshot ARGV[2] of version ARGV[1] and trim the log's events up to it, unless the
+snapshot kept is as new."""
 
 
 def _entrant(entrant_id: str) -> str:
@@ -53,16 +82,23 @@ class RedisArenaStore:
     def __init__(self, redis: Any) -> None:
         self.redis = redis
         self._append = redis.register_script(APPEND)
+        self._read = redis.register_script(READ)
+        self._compact = redis.register_script(COMPACT)
 
     @translated
-    async def read_log(self, after: int) -> list[bytes]:
-        found: list[bytes] = await self.redis.lrange(LOG, after, -1)
-        return found
+    async def read_log(self, after: int) -> LogRead:
+        base, snapshot, records = await self._read(keys=[LOG, BASE, SNAPSHOT], args=[after])
+        return LogRead(int(base), bytes(snapshot) or None, list(records))
 
     @translated
     async def append(self, expected: int, events: Sequence[bytes]) -> bool:
-        reply = await self._append(keys=[LOG], args=[expected, *events])
+        reply = await self._append(keys=[LOG, BASE], args=[expected, *events])
         return int(reply) >= 0
+
+    @translated
+    async def compact(self, version: int, snapshot: bytes) -> bool:
+        reply = await self._compact(keys=[LOG, BASE, SNAPSHOT], args=[version, snapshot])
+        return bool(reply)
 
     @translated
     async def add_entrant(self, entrant_id: str, record: bytes, token_hash: str) -> None:

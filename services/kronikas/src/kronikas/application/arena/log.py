@@ -12,6 +12,7 @@ puts it in the event: folding only assigns.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -189,8 +190,8 @@ class ArenaState:
             case SetRated():
                 self._rated(event)
 
-    def _free(self, held: InPlay, tables: object) -> None:
-        for j in tables:  # type: ignore[attr-defined]
+    def _free(self, held: InPlay, tables: Iterable[int]) -> None:
+        for j in tables:
             for entrant in held.seats[j]:
                 if self.seated.get(entrant) == (held.set_id, j):
                     del self.seated[entrant]
@@ -204,10 +205,8 @@ class ArenaState:
             pool[change.entrant] = change.after
         self.results[event.set_id] = event
         for placed in event.placed:
-            self.recent.setdefault(placed.entrant, deque(maxlen=RECENT_MATCHES)).appendleft(
-                (event, placed)
-            )
+            self.played(placed.entrant).appendleft((event, placed))
 
-    def busy(self, entrant: str) -> bool:
-        """Queued or at an unfinished table."""
-        return entrant in self.waiting or entrant in self.seated
+    def played(self, entrant: str) -> deque[tuple[SetRated, Placed]]:
+        """An entrant's latest matches, newest first."""
+        return self.recent.setdefault(entrant, deque(maxlen=RECENT_MATCHES))

@@ -4,12 +4,27 @@ tokens it hands to entrants, and which tables and sets are its own."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
+
+
+class LogRead(NamedTuple):
+    """The arena's log after a version: its events, and the snapshot at `base` first when the
+    version asked for lies before the log's trimmed head (`snapshot` None otherwise)."""
+
+    base: int
+    """How many events were trimmed from the log's head (the snapshot's version)."""
+    snapshot: bytes | None
+    records: list[bytes]
 
 
 class ArenaStore(Protocol):
-    async def read_log(self, after: int) -> list[bytes]:
-        """The log's events after the first `after`."""
+    async def read_log(self, after: int) -> LogRead:
+        """The log's events after the first `after` (with the snapshot, when trimmed)."""
+        ...
+
+    async def compact(self, version: int, snapshot: bytes) -> bool:
+        """Keep `snapshot`, the fold at `version`, and trim the log's events up to it (none
+        when a newer snapshot is kept already)."""
         ...
 
     async def append(self, expected: int, events: Sequence[bytes]) -> bool:

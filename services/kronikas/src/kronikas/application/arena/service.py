@@ -17,7 +17,7 @@ import logging
 import secrets
 from collections.abc import Callable
 
-from kronikas.application.arena import rating, reads
+from kronikas.application.arena import rating, reads, snapshot
 from kronikas.application.arena.entrants import Entrant, Entrants
 from kronikas.application.arena.log import (
     ArenaEvent,
@@ -93,13 +93,17 @@ class Arena:
     async def refresh(self) -> ArenaState:
         """The fold, caught up with the log."""
         async with self._folding:
-            records = await self.store.read_log(self.state.version)
+            read = await self.store.read_log(self.state.version)
+            if read.snapshot is not None:  # behind the trimmed head: from the snapshot on
+                self.state = snapshot.restore(read.snapshot)
             rated: list[str] = []
-            for raw in records:
+            for raw in read.records:
                 event = decode_event(raw)
                 self.state.apply(event)
                 if isinstance(event, SetRated):
                     rated.append(event.set_id)
+            if self.state.version - read.base >= self.settings.arena_compact_every:
+                await self.store.compact(self.state.version, snapshot.snapshot(self.state))
         if rated:  # every process marks them (idempotent): the sets' tables open to all
             await self.store.finish_sets(rated)
         return self.state
