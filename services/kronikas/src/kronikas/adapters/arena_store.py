@@ -1,12 +1,14 @@
 """The arena's store on Redis (application/arena/ports.py). Every key shares the hash tag
 `{arena}`, so that the log's script runs on one node of a cluster.
 
-Keys: `{arena}:log` (list: the arena's events, appended only at an expected length by
-`APPEND`), `{arena}:entrant:<id>` (an entrant's record), `{arena}:token:<sha256>` (the entrant
-an entrant token's hash belongs to), `{arena}:seats:<set>` (hash: each real entrant's seat and
-seat token, for it alone; lapses after the tables' time), `{arena}:tables` (hash: the arena's
-tables, to their set), `{arena}:done` (set: finished sets), `{arena}:polled` (hash: when each
-waiting entrant last asked for its ticket).
+Keys: `{arena}:log` (list: the arena's events, appended only at an expected version by
+`APPEND`, its head trimmed by `COMPACT`), `{arena}:base` (how many events were trimmed),
+`{arena}:snapshot` (the fold at `base`), `{arena}:entrant:<id>` (an entrant's record),
+`{arena}:token:<sha256>` (the entrant an entrant token's hash belongs to), `{arena}:seats:<set>`
+(hash: each real entrant's seat and seat token, for it alone; lapses after the tables' time),
+`{arena}:tables` (hash: the arena's tables, to their set), `{arena}:done` (set: finished sets),
+`{arena}:set:<set>` (a finished set's result), `{arena}:polled` (hash: when each waiting
+entrant last asked for its ticket).
 """
 
 from __future__ import annotations
@@ -70,6 +72,10 @@ def _entrant(entrant_id: str) -> str:
 
 def _token(token_hash: str) -> str:
     return f"{PREFIX}:token:{token_hash}"
+
+
+def _result(set_id: str) -> str:
+    return f"{PREFIX}:set:{set_id}"
 
 
 def _seats(set_id: str) -> str:
@@ -149,6 +155,16 @@ class RedisArenaStore:
             return set()
         found = await self.redis.hmget(TABLES, list(table_ids))
         return {t for t, s in zip(table_ids, found, strict=True) if s is not None}
+
+    @translated
+    async def keep_results(self, results: dict[str, bytes]) -> None:
+        if results:
+            await self.redis.mset({_result(s): raw for s, raw in results.items()})
+
+    @translated
+    async def result(self, set_id: str) -> bytes | None:
+        found: bytes | None = await self.redis.get(_result(set_id))
+        return found
 
     @translated
     async def finish_sets(self, set_ids: Sequence[str]) -> None:

@@ -100,6 +100,19 @@ class Placed(msgspec.Struct, frozen=True):
     place: float
 
 
+class Match(msgspec.Struct, frozen=True, array_like=True):
+    """One table an entrant played in a finished set, as its page lists it."""
+
+    set_id: str
+    table_id: str
+    kind: str
+    players: int
+    seat: int
+    position: int
+    place: float
+    finished_at: str
+
+
 class SetRated(ArenaEvent, frozen=True, tag="set_rated"):
     """The whole set finished and its rankings updated the pool's ratings (once)."""
 
@@ -154,8 +167,9 @@ class ArenaState:
     in_play: dict[str, InPlay] = field(default_factory=dict)
     ratings: dict[tuple[str, int], dict[str, Rated]] = field(default_factory=dict)
     revoked: set[str] = field(default_factory=set)
-    results: dict[str, SetRated] = field(default_factory=dict)
-    recent: dict[str, deque[tuple[SetRated, Placed]]] = field(default_factory=dict)
+    recent: dict[str, deque[Match]] = field(default_factory=dict)
+    """Each entrant's latest matches, newest first (a finished set's whole result is kept
+    apart, by the store: `ArenaStore.keep_results`)."""
 
     def apply(self, event: ArenaEvent) -> None:
         """Fold one event in (the state changes in place: a fold is one process's own)."""
@@ -203,10 +217,19 @@ class ArenaState:
         pool = self.ratings.setdefault((event.kind, event.players), {})
         for change in event.changes:
             pool[change.entrant] = change.after
-        self.results[event.set_id] = event
         for placed in event.placed:
-            self.played(placed.entrant).appendleft((event, placed))
+            match = Match(
+                event.set_id,
+                event.tables[placed.table],
+                event.kind,
+                event.players,
+                placed.seat,
+                placed.position,
+                placed.place,
+                event.finished_at,
+            )
+            self.played(placed.entrant).appendleft(match)
 
-    def played(self, entrant: str) -> deque[tuple[SetRated, Placed]]:
+    def played(self, entrant: str) -> deque[Match]:
         """An entrant's latest matches, newest first."""
         return self.recent.setdefault(entrant, deque(maxlen=RECENT_MATCHES))

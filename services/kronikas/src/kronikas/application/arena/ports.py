@@ -63,6 +63,14 @@ class ArenaStore(Protocol):
         """Those of `table_ids` that are the arena's."""
         ...
 
+    async def keep_results(self, results: dict[str, bytes]) -> None:
+        """Keep finished sets' results (`SetRated`), by set."""
+        ...
+
+    async def result(self, set_id: str) -> bytes | None:
+        """A finished set's result, if any."""
+        ...
+
     async def finish_sets(self, set_ids: Sequence[str]) -> None:
         """Mark sets finished (their tables open to everyone)."""
         ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kronikas.application.arena import rating
 from kronikas.application.arena.entrants import Entrant, Entrants
-from kronikas.application.arena.log import ArenaState, Rated
+from kronikas.application.arena.log import ArenaState, Rated, SetRated
 from kronikas.application.arena.wire import (
     ArenaMatch,
     EntrantPage,
@@ -41,16 +41,9 @@ def entrant_page(state: ArenaState, entrant: Entrant) -> EntrantPage:
     ]
     matches = [
         ArenaMatch(
-            rated.set_id,
-            rated.tables[placed.table],
-            rated.kind,
-            rated.players,
-            placed.seat,
-            placed.position,
-            placed.place,
-            rated.finished_at,
+            m.set_id, m.table_id, m.kind, m.players, m.seat, m.position, m.place, m.finished_at
         )
-        for rated, placed in state.recent.get(entrant_id, ())
+        for m in state.recent.get(entrant_id, ())
     ]
     return EntrantPage(
         entrant_id,
@@ -96,9 +89,8 @@ async def leaderboard(
     return Leaderboard(kind, players, entries)
 
 
-def set_page(state: ArenaState, set_id: str) -> SetPage:
-    """A finished set; 409 `set_in_play` before, 404 for none."""
-    rated = state.results.get(set_id)
+def set_page(state: ArenaState, set_id: str, rated: SetRated | None) -> SetPage:
+    """A finished set (`rated`, as the store keeps it); 409 `set_in_play` before, 404 for none."""
     if rated is None:
         if set_id in state.in_play:
             raise SetInPlay("This set is still in play: it is shown once all its tables finished.")

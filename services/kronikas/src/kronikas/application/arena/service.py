@@ -96,16 +96,17 @@ class Arena:
             read = await self.store.read_log(self.state.version)
             if read.snapshot is not None:  # behind the trimmed head: from the snapshot on
                 self.state = snapshot.restore(read.snapshot)
-            rated: list[str] = []
+            rated: dict[str, bytes] = {}
             for raw in read.records:
                 event = decode_event(raw)
                 self.state.apply(event)
                 if isinstance(event, SetRated):
-                    rated.append(event.set_id)
+                    rated[event.set_id] = raw
             if self.state.version - read.base >= self.settings.arena_compact_every:
                 await self.store.compact(self.state.version, snapshot.snapshot(self.state))
-        if rated:  # every process marks them (idempotent): the sets' tables open to all
-            await self.store.finish_sets(rated)
+        if rated:  # every process keeps them (idempotent); then the sets' tables open to all
+            await self.store.keep_results(rated)
+            await self.store.finish_sets(list(rated))
         return self.state
 
     async def decide(self, decide: Decide) -> bool:
@@ -165,7 +166,10 @@ class Arena:
     async def set_page(self, set_id: str, client: str | None) -> SetPage:
         """A finished set; 409 `set_in_play` before it finished."""
         await self.games.read_paid(client)
-        return reads.set_page(await self.refresh(), set_id)
+        state = await self.refresh()
+        raw = None if len(set_id) > 64 else await self.store.result(set_id)
+        rated = None if raw is None else decode_event(raw)
+        return reads.set_page(state, set_id, rated if isinstance(rated, SetRated) else None)
 
     # the queue
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import msgspec
 
-from kronikas.application.arena.log import ArenaState, InPlay, Rated, SetRated, Waiting
+from kronikas.application.arena.log import ArenaState, InPlay, Match, Rated, Waiting
 
 
 class _Pool(msgspec.Struct, frozen=True):
@@ -22,10 +22,8 @@ class _Snapshot(msgspec.Struct, frozen=True):
     in_play: dict[str, InPlay]
     pools: list[_Pool]
     revoked: list[str]
-    results: list[SetRated]
-    """Finished sets, oldest first."""
-    recent: dict[str, list[tuple[str, int, int]]]
-    """Each entrant's latest matches, newest first: (set, table, seat)."""
+    recent: dict[str, list[Match]]
+    """Each entrant's latest matches, newest first."""
 
 
 _encode = msgspec.json.Encoder().encode
@@ -42,11 +40,7 @@ def snapshot(state: ArenaState) -> bytes:
             state.in_play,
             [_Pool(kind, players, pool) for (kind, players), pool in state.ratings.items()],
             sorted(state.revoked),
-            list(state.results.values()),
-            {
-                entrant: [(rated.set_id, placed.table, placed.seat) for rated, placed in played]
-                for entrant, played in state.recent.items()
-            },
+            {entrant: list(played) for entrant, played in state.recent.items()},
         )
     )
 
@@ -61,12 +55,7 @@ def restore(raw: bytes) -> ArenaState:
         dict(held.in_play),
         {(p.kind, p.players): dict(p.ratings) for p in held.pools},
         set(held.revoked),
-        {rated.set_id: rated for rated in held.results},
     )
     for entrant, played in held.recent.items():
-        matches = state.played(entrant)
-        for set_id, table, seat in played:
-            rated = state.results[set_id]
-            placed = next(p for p in rated.placed if (p.table, p.seat) == (table, seat))
-            matches.append((rated, placed))
+        state.played(entrant).extend(played)
     return state
