@@ -57,6 +57,11 @@ async def test_a_lone_entrant_is_filled_with_house_and_random_and_rated(redis_ur
         board = (await client.get("/v1/arena/leaderboard?kind=cheat")).json()
         assert {e["entrant_id"] for e in board["entries"]} == everyone
         assert {e["standing"] for e in board["entries"] if e["entrant_id"] != entrant} == {True}
+        revoked = await client.delete(f"/v1/arena/entrants/{entrant}", headers=bearer(token))
+        assert revoked.status_code == 204
+        board = (await client.get("/v1/arena/leaderboard?kind=cheat")).json()
+        assert {e["entrant_id"] for e in board["entries"]} == everyone - {entrant}
+        assert [e["rank"] for e in board["entries"]] == [1, 2]
 
 
 async def test_two_entrants_of_one_owner_never_share_a_set(redis_url: str) -> None:

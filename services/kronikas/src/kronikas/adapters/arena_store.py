@@ -119,6 +119,13 @@ class RedisArenaStore:
         return found
 
     @translated
+    async def entrants(self, entrant_ids: Sequence[str]) -> list[bytes | None]:
+        if not entrant_ids:
+            return []
+        found: list[bytes | None] = await self.redis.mget([_entrant(e) for e in entrant_ids])
+        return found
+
+    @translated
     async def entrant_of(self, token_hash: str) -> str | None:
         found: bytes | None = await self.redis.get(_token(token_hash))
         return None if found is None else found.decode()

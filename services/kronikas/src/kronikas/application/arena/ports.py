@@ -39,6 +39,10 @@ class ArenaStore(Protocol):
         """An entrant's record, if any."""
         ...
 
+    async def entrants(self, entrant_ids: Sequence[str]) -> list[bytes | None]:
+        """Entrants' records, in order (None for none)."""
+        ...
+
     async def entrant_of(self, token_hash: str) -> str | None:
         """The entrant an entrant token's hash belongs to (None: revoked, or none)."""
         ...

@@ -66,11 +66,11 @@ async def leaderboard(
         (e for e in pool if e not in state.revoked),
         key=lambda e: (-rating.ordinal(pool[e]), e),
     )[:limit]
+    found = await entrants.many(ranked)
     entries = []
     for rank, entrant_id in enumerate(ranked, start=1):
-        try:
-            entrant = await entrants.get(entrant_id)
-        except NotFound:  # pragma: no cover - an entrant's record outlives its ratings
+        entrant = found.get(entrant_id)
+        if entrant is None:  # pragma: no cover - an entrant's record outlives its ratings
             continue
         rated = pool[entrant_id]
         entries.append(
