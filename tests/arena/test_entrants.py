@@ -75,7 +75,20 @@ async def test_registrations_are_limited_per_address_with_retry_after(redis_url:
 
 @pytest.mark.parametrize(
     "name",
-    ["", " ", "x" * 41, "tab\there", "nul\x00", "\u200b", "bell\x07", "\ud800"],
+    [
+        "",
+        " ",
+        "x" * 41,
+        "tab\there",
+        "nul\x00",
+        "\u200b",
+        "bell\x07",
+        "\ud800",
+        "q" + "\u0301" * 3,
+        "\u0301",
+        "\u3164",
+        "\u2800\u2800",
+    ],
 )
 async def test_a_bad_name_is_422_never_a_500(redis_url: str, name: str) -> None:
     async with arena_app(redis_url) as client:
