@@ -22,6 +22,7 @@ from kronikas.application.arena.entrants import Entrant, Entrants
 from kronikas.application.arena.log import (
     ArenaEvent,
     ArenaState,
+    InPlay,
     Left,
     Queued,
     Revoked,
@@ -234,7 +235,7 @@ class Arena:
             return
         with contextlib.suppress(TableGone):  # the tick drops its set
             if await self.tables.places(held.tables[at[1]]) is not None:
-                await self._finished(held.set_id, [at[1]])
+                await self._finish_set(held)  # its table, and the set if it was the last
 
     async def _ticket(self, entrant_id: str) -> Ticket:
         state = self.state
@@ -367,22 +368,23 @@ class Arena:
     async def _finish(self) -> None:
         """Note the tables that finished; rate each set whose tables all did."""
         for held in list(self.state.in_play.values()):
-            if held.tables is None:
-                continue
-            try:
-                places: list[list[float] | None] = [
-                    await self.tables.places(t) for t in held.tables
-                ]
-            except TableGone:  # never rated: its entrants are free again
-                log.warning("an arena table is gone", extra={"set_id": held.set_id})
-                await self._drop_set(held.set_id)
-                continue
-            done = [j for j, p in enumerate(places) if p is not None and j not in held.finished]
-            if done:
-                await self._finished(held.set_id, done)
-            if all(p is not None for p in places):
-                finished = [p for p in places if p is not None]
-                await self._rate(held.set_id, finished)
+            await self._finish_set(held)
+
+    async def _finish_set(self, held: InPlay) -> None:
+        """Note the set's tables that finished; rate it once they all did."""
+        if held.tables is None:
+            return
+        try:
+            places: list[list[float] | None] = [await self.tables.places(t) for t in held.tables]
+        except TableGone:  # never rated: its entrants are free again
+            log.warning("an arena table is gone", extra={"set_id": held.set_id})
+            await self._drop_set(held.set_id)
+            return
+        done = [j for j, p in enumerate(places) if p is not None and j not in held.finished]
+        if done:
+            await self._finished(held.set_id, done)
+        if all(p is not None for p in places):
+            await self._rate(held.set_id, [p for p in places if p is not None])
 
     async def _drop_set(self, set_id: str) -> None:
         await self.decide(lambda s: [SetAbandoned(set_id)] if set_id in s.in_play else [])
