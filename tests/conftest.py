@@ -56,6 +56,7 @@ SLOW_MODULES = {
     "tests/e2e/test_snippets.py": "processes",
     "tests/metrics/test_served.py": "processes",
     "tests/integration/test_cluster.py": "cluster",
+    "tests/arena/test_on_a_cluster.py": "cluster",
     "tests/reliability/test_fuzz.py": "fuzz",
     "tests/integration/test_bench.py": "bench",
     "tests/integration/test_bench_peers.py": "bench",

@@ -20,6 +20,7 @@ from typing import Annotated, Any, Generic, NamedTuple, TypeVar, Union
 
 import msgspec
 
+from kronikas.application.deals import ArenaDeal
 from kronikas.application.engines import Registry
 from kronikas_rules.engine import Rules, View, tag_of
 from kronikas_rules.proofs import Opening
@@ -48,6 +49,8 @@ class Record(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True, gc=Fal
     i: str | None = None
     """On the first record of an append made under an idempotency key: the key's record
     (tables.key_mark). Never on the wire: a viewer's event is made from `v`, `at` and `e`."""
+    a: ArenaDeal | None = None
+    """On the first record of an arena table: its deal (`ArenaDeal`). Never on the wire."""
 
 
 _second: tuple[int, str] = (-1, "")
