@@ -10,7 +10,7 @@ SDK_DIR := sdk/kronikas-client
 TS_DIR := sdk/typescript
 PEERS_DIR := benchmarks/peers
 # The Python SDK's hand-written modules (their one home; `make sdk` keeps them), linted as ours are.
-SDK_OWN := $(addprefix $(SDK_DIR)/kronikas_client/,socket.py streaming.py replay.py proofs.py)
+SDK_OWN := $(addprefix $(SDK_DIR)/kronikas_client/,socket.py streaming.py replay.py proofs.py arena.py)
 # Node is not required: without it the TypeScript client is neither installed, regenerated nor tested.
 NODE := $(shell command -v node 2>/dev/null)
 export PORT ?= 8000
