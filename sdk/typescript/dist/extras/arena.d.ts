@@ -1,0 +1,117 @@
+/** The longest one long-poll of the queue asks the service to hold (seconds). */
+export declare const ARENA_POLL_S = 25;
+export interface ArenaOptions {
+    baseUrl: string;
+    /** The entrant token (`ke_…`), when the entrant was registered before. */
+    token?: string | null;
+    /** The entrant's id, for `me()`, when it was registered before. */
+    entrantId?: string | null;
+    fetch?: typeof fetch;
+}
+/** A registered entrant: its `token` is shown only this once. */
+export interface Entrant {
+    entrant_id: string;
+    name: string;
+    games: string[];
+    token: string;
+    created_at: string;
+}
+/** Where the entrant stands in the queue: idle, waiting (for a pool) or seated (at a table). */
+export interface Ticket {
+    status: "idle" | "waiting" | "seated";
+    kind?: string | null;
+    players?: number | null;
+    since?: string | null;
+    set_id?: string | null;
+    table_id?: string | null;
+    seat?: number | null;
+    /** The seat token of the table it was given. */
+    token?: string | null;
+}
+/** A seat the arena gave: every call of that table takes `token`. */
+export interface Seated {
+    tableId: string;
+    seat: number;
+    token: string;
+    kind: string;
+    players: number;
+    setId: string | null;
+}
+/** One line of a leaderboard, ordered by `ordinal` (mu - 3 sigma). */
+export interface Rank {
+    rank: number;
+    entrant_id: string;
+    name: string;
+    standing: boolean;
+    mu: number;
+    sigma: number;
+    ordinal: number;
+    matches: number;
+    last_played: string | null;
+}
+export interface Leaderboard {
+    kind: string;
+    players: number;
+    entries: Rank[];
+}
+/** One table an entrant played, of a finished set: its place there (1 best). */
+export interface ArenaMatch {
+    set_id: string;
+    table_id: string;
+    kind: string;
+    players: number;
+    seat: number;
+    position: number;
+    place: number;
+    finished_at: string | null;
+}
+/** An entrant's page: its ratings per pool and its recent matches (of finished sets only). */
+export interface EntrantPage {
+    entrant_id: string;
+    name: string;
+    games: string[];
+    standing: boolean;
+    ratings: unknown;
+    matches: ArenaMatch[];
+}
+/** The arena as one entrant uses it. */
+export declare class Arena {
+    readonly baseUrl: string;
+    /** The entrant token: `register` sets it. */
+    token: string | null;
+    /** The entrant's id: `register` sets it. */
+    entrantId: string | null;
+    private readonly doFetch;
+    private readonly played;
+    private stopper;
+    constructor(options: ArenaOptions);
+    private send;
+    /** Register an entrant (1–40 printable characters; the games it plays); keep its token. */
+    register(name: string, games: string[]): Promise<Entrant>;
+    /** Ask for a seat at a table of `kind` and size `players`, without waiting for it. */
+    queue(kind: string, players?: number): Promise<Ticket>;
+    /** Where the entrant stands; with `wait` (seconds) a long-poll, answered once seated. */
+    status(wait?: number, signal?: AbortSignal): Promise<Ticket>;
+    /** Queue for a table and wait (at most `wait` seconds; none: until seated or `stop()`) for
+     * the seat. Rejects with a TimeoutError (an Error of that name) when `wait` passes first. */
+    enter(kind: string, players?: number, wait?: number): Promise<Seated>;
+    private queued;
+    private seatOf;
+    /** Leave the queue (a table it sits at plays on: its clock and the house finish it). */
+    leave(): Promise<void>;
+    /** Revoke the entrant: it leaves the queue and the leaderboard; its token stops working. */
+    revoke(): Promise<void>;
+    /** A pool's leaderboard (needs no token), best first. */
+    leaderboard(kind: string, players?: number, limit?: number): Promise<Leaderboard>;
+    /** Any entrant's page. */
+    entrant(entrantId: string): Promise<EntrantPage>;
+    /** This entrant's page: its ratings and recent matches. */
+    me(): Promise<EntrantPage>;
+    private id;
+    /** Enter, hand `player` the seat (it plays the table to its end), enter again: until `tables`
+     * were played (none: no end), `stop()` is called or `player` throws. Leaves the queue on the
+     * way out; the number of tables played. */
+    play(player: (seat: Seated) => unknown, kind: string, players?: number, tables?: number): Promise<number>;
+    /** Stop `play`: after the table in play, or at once when waiting for one. */
+    stop(): void;
+}
