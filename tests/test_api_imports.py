@@ -24,6 +24,19 @@ ALLOWED: dict[str, frozenset[str]] = {
     # a viewer at a table: its session, its view, the seating commands every game shares
     "kronikas.application.session": frozenset({"Session", "Sight", "SEATING"}),
     "kronikas.application.errors": frozenset({"*"}),
+    # the arena's façade and its wire types
+    "kronikas.application.arena": frozenset(
+        {
+            "Arena",
+            "EntrantCreated",
+            "EntrantPage",
+            "Leaderboard",
+            "QueueRequest",
+            "RegisterEntrant",
+            "SetPage",
+            "Ticket",
+        }
+    ),
     "kronikas.application.engines": frozenset({"Registry"}),
     "kronikas.application.ids": frozenset({"GAME_ID_MAX", "no_table"}),
     "kronikas.application.wire": frozenset(

@@ -14,6 +14,7 @@ from tests.third_game.events import Event, HighCardMatchEnded, HighCardRoundDeal
 from tests.third_game.evolve import evolve
 from tests.third_game.legal import allowed
 from tests.third_game.options import EVENT_CAP, KIND, PLAYERS, HighCardOptions, max_players
+from tests.third_game.places import places
 from tests.third_game.seats import PLACE, waiting_for
 from tests.third_game.states import State, initial_state
 from tests.third_game.strategy import house
@@ -45,6 +46,7 @@ ENGINE: Engine[HighCardOptions, State, Command, Event, HighCardGameView] = build
     timing=lambda options: Timing(options.turn_seconds, 0),
     house_command=house,
     account=account,
+    places=places,
 )
 
 GAMES = registry(*service_games().values(), rules(ENGINE))

@@ -272,6 +272,7 @@ def build(
     timing: Callable[[OptionsT], Timing],
     house_command: Callable[[ViewT, Sequence[EventT], random.Random], CommandT | None],
     account: Callable[[Sequence[EventT], int | None, Sequence[str]], str],
+    places: Callable[[Sequence[EventT]], list[float]],
     answers: tuple[type[CommandT], ...] = (),
     may_answer: Callable[[StateT], frozenset[int]] = lambda state: frozenset(),
 ) -> Engine[OptionsT, StateT, CommandT, EventT, ViewT]:
@@ -309,6 +310,7 @@ def build(
         standing=composed.standing,
         house_command=house_command,
         account=account,
+        places=places,
         answers=answers,
         may_answer=may_answer,
         rules_text=_rules_text(package),

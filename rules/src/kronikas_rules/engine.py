@@ -186,6 +186,10 @@ class Engine(Generic[OptionsT, StateT, CommandT, EventT, ViewT]):
     """A table's events in words for one viewer (docs/api.md, "Records"): the events as that
     viewer's events page holds them (redacted, in order), its seat (None: a spectator) and the
     seats' names; round by round, naming only cards those events show it."""
+    places: Callable[[Sequence[EventT]], list[float]]
+    """Each seat's place at a finished table, from its events as the table's log holds them
+    (unredacted, in order): 1 the best, seats tied sharing the average of the places they span
+    (`places.shared_places`). ValueError when the log holds no end of the match."""
     answers: tuple[type[CommandT], ...] = ()
     """Its commands that answer the last play out of turn (a call of a bluff); none by default."""
     may_answer: Callable[[StateT], frozenset[int]] = lambda state: frozenset()

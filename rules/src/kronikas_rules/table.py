@@ -79,6 +79,14 @@ class Table:
         """Whether the match is over."""
         return self.engine.is_terminal(self.state)
 
+    def places(self) -> list[float]:
+        """Each seat's place in the finished match (1 the best; seats tied share the average of
+        the places they span), as the game states it (`Engine.places`). ValueError while the
+        match is not over."""
+        if not self.finished:
+            raise ValueError("the match is not over: a table is placed once it is finished")
+        return self.engine.places(self.events)
+
     def copy(self) -> Table:
         """An independent copy of the table, to play on from here (a search's branch): the
         rules' states and events never change once made, so only the logs are copied."""

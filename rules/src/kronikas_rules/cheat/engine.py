@@ -20,6 +20,7 @@ from kronikas_rules.cheat.options import (
     CheatTableOptions,
     max_players,
 )
+from kronikas_rules.cheat.places import places
 from kronikas_rules.cheat.seats import PLACE, may_call, waiting_for
 from kronikas_rules.cheat.states import State, initial_state
 from kronikas_rules.cheat.strategy import house_command
@@ -53,6 +54,7 @@ ENGINE: Engine[CheatTableOptions, State, Command, Event, CheatGameView] = build(
     timing=lambda options: Timing(options.turn_seconds, options.house_pause_seconds),
     house_command=house_command,
     account=account,
+    places=places,
     answers=(Call,),
     may_answer=may_call,
 )

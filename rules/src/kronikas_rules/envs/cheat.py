@@ -26,7 +26,7 @@ import numpy as np
 import kronikas_rules.cheat.events as ev
 from kronikas_rules.cards import COLOURED, PALE, RANKS, SUITS, Card
 from kronikas_rules.cheat.commands import Accept, Call, Play
-from kronikas_rules.cheat.states import Finished, ToPlay, Window
+from kronikas_rules.cheat.states import ToPlay, Window
 from kronikas_rules.cheat.view import CheatGameView
 from kronikas_rules.engine import View
 from kronikas_rules.envs.decisions import (
@@ -37,7 +37,7 @@ from kronikas_rules.envs.decisions import (
     Resolved,
     SeatInfo,
     first_legal,
-    place_rewards,
+    place_rewards_of,
 )
 from kronikas_rules.table import Table
 
@@ -363,13 +363,10 @@ def _cheat_table(view: View) -> Any:
 
 
 def rewards(table: Table) -> list[float]:
-    """From the match's places by points (its `match_ended`); seats tied share their places."""
-    state = table.state
-    if isinstance(state, Finished):
-        for event in reversed(table.events):
-            if isinstance(event, ev.CheatMatchEnded):
-                return place_rewards([float(p) for p in event.points])
-    return [0.0] * len(table.view(None).players)
+    """From the match's places (`Table.places()`: by points); seats tied share their places."""
+    if not table.finished:
+        return [0.0] * len(table.view(None).players)
+    return place_rewards_of(table.places())
 
 
 ENCODING: Final = Encoding(

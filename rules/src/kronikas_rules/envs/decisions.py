@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kronikas_rules.engine import Rules, View
+from kronikas_rules.places import shared_places
 from kronikas_rules.table import Table
 
 Observation = npt.NDArray[np.float32]
@@ -226,24 +227,19 @@ def random_policy(observation: dict[str, npt.NDArray[Any]], info: SeatInfo) -> i
     return int(legal[info.rng.randrange(len(legal))])
 
 
-def shared_places(scores: Sequence[float]) -> list[float]:
-    """Each seat's place by `scores` (higher is better), 1 the best; seats tied share the
-    average of the places they span."""
-    return [
-        1
-        + sum(1 for other in scores if other > score)
-        + (sum(1 for o in scores if o == score) - 1) / 2
-        for score in scores
-    ]
-
-
 def place_rewards(scores: Sequence[float]) -> list[float]:
     """Rewards from places: 1 for the first, -1 for the last, evenly between; tied seats share
     the average of their places, so the rewards sum to 0 (2 seats: 1, -1; a tie: 0, 0)."""
-    n = len(scores)
+    return place_rewards_of(shared_places(scores))
+
+
+def place_rewards_of(places: Sequence[float]) -> list[float]:
+    """Rewards from a match's places (`Table.places()`): 1 for the first, -1 for the last,
+    evenly between; shared places share their rewards, so the rewards sum to 0."""
+    n = len(places)
     if n < 2:
         return [0.0] * n
-    return [1 - 2 * (place - 1) / (n - 1) for place in shared_places(scores)]
+    return [1 - 2 * (place - 1) / (n - 1) for place in places]
 
 
 class Driver:

@@ -29,7 +29,7 @@ from kronikas_rules.envs.decisions import (
     Resolved,
     SeatInfo,
     first_legal,
-    place_rewards,
+    place_rewards_of,
     table_state,
 )
 from kronikas_rules.table import Table
@@ -356,23 +356,12 @@ def decision_of(view: View, answered: bool) -> str | None:
 
 
 def rewards(table: Table) -> list[float]:
-    """From the match's places by lives: a seat out earlier places lower than one out later,
-    the winner first; seats out in the same round share their places (a match the cap of
-    events ended places the seats still in by their lives)."""
-    n = len(table.view(None).players)
-    out_round = [float("inf")] * n
-    lives = [0] * n
-    rounds = 0
-    for event in table.events:
-        if isinstance(event, ev.ThirtyOneRoundEnded):
-            rounds += 1
-            lives = list(event.lives)
-            for seat in event.out:
-                out_round[seat] = rounds
-    # A seat still in ranks after every round out; lives (at most 10) only among seats in.
-    return place_rewards(
-        [rounds + 1 + lives[s] / 11 if o == float("inf") else o for s, o in enumerate(out_round)]
-    )
+    """From the match's places (`Table.places()`): a seat out earlier places lower than one out
+    later, the winner first; seats out in the same round share their places (a match the cap
+    of events ended places the seats still in by their lives)."""
+    if not table.finished:
+        return [0.0] * len(table.view(None).players)
+    return place_rewards_of(table.places())
 
 
 ENCODING: Final = Encoding(

@@ -20,6 +20,7 @@ from kronikas_rules.thirty_one.options import (
     ThirtyOneOptions,
     max_players,
 )
+from kronikas_rules.thirty_one.places import places
 from kronikas_rules.thirty_one.seats import PLACE, waiting_for
 from kronikas_rules.thirty_one.states import State, initial_state
 from kronikas_rules.thirty_one.strategy import house_command
@@ -53,4 +54,5 @@ ENGINE: Engine[ThirtyOneOptions, State, Command, Event, ThirtyOneGameView] = bui
     timing=lambda options: Timing(options.turn_seconds, pause_seconds=0),  # nobody calls
     house_command=house_command,
     account=account,
+    places=places,
 )

@@ -1,6 +1,7 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .accept import Accept
+from .arena_match import ArenaMatch
 from .back import Back
 from .call import Call
 from .cheat_call_result import CheatCallResult
@@ -49,6 +50,8 @@ from .create_thirty_one_game import CreateThirtyOneGame
 from .created import Created
 from .deals_opened import DealsOpened
 from .deck_revealed import DeckRevealed
+from .entrant_created import EntrantCreated
+from .entrant_page import EntrantPage
 from .event_page import EventPage
 from .exchange import Exchange
 from .game_record import GameRecord
@@ -60,6 +63,8 @@ from .keep import Keep
 from .kind_info import KindInfo
 from .kind_info_kind import KindInfoKind
 from .kinds import Kinds
+from .leaderboard import Leaderboard
+from .leaderboard_entry import LeaderboardEntry
 from .leave import Leave
 from .list_games_kind import ListGamesKind
 from .list_games_status import ListGamesStatus
@@ -75,10 +80,16 @@ from .past_views import PastViews
 from .play import Play
 from .player_joined import PlayerJoined
 from .player_left import PlayerLeft
+from .pool_rating import PoolRating
 from .problem import Problem
 from .problem_errors_type_0_item import ProblemErrorsType0Item
+from .queue_request import QueueRequest
+from .rating_change import RatingChange
+from .register_entrant import RegisterEntrant
 from .seat_away import SeatAway
 from .seat_back import SeatBack
+from .set_page import SetPage
+from .set_table import SetTable
 from .show import Show
 from .socket_command import SocketCommand
 from .socket_events import SocketEvents
@@ -133,9 +144,12 @@ from .thirty_one_table_options import ThirtyOneTableOptions
 from .thirty_one_table_options_reveal import ThirtyOneTableOptionsReveal
 from .thirty_one_table_view import ThirtyOneTableView
 from .thirty_one_table_view_phase import ThirtyOneTableViewPhase
+from .ticket import Ticket
+from .ticket_status import TicketStatus
 
 __all__ = (
     "Accept",
+    "ArenaMatch",
     "Back",
     "Call",
     "CheatCalled",
@@ -184,6 +198,8 @@ __all__ = (
     "CreateThirtyOneGame",
     "DealsOpened",
     "DeckRevealed",
+    "EntrantCreated",
+    "EntrantPage",
     "EventPage",
     "Exchange",
     "GameRecord",
@@ -195,6 +211,8 @@ __all__ = (
     "KindInfo",
     "KindInfoKind",
     "Kinds",
+    "Leaderboard",
+    "LeaderboardEntry",
     "Leave",
     "ListGamesKind",
     "ListGamesStatus",
@@ -210,10 +228,16 @@ __all__ = (
     "Play",
     "PlayerJoined",
     "PlayerLeft",
+    "PoolRating",
     "Problem",
     "ProblemErrorsType0Item",
+    "QueueRequest",
+    "RatingChange",
+    "RegisterEntrant",
     "SeatAway",
     "SeatBack",
+    "SetPage",
+    "SetTable",
     "Show",
     "SocketCommand",
     "SocketEvents",
@@ -268,4 +292,6 @@ __all__ = (
     "ThirtyOneTableOptionsReveal",
     "ThirtyOneTableView",
     "ThirtyOneTableViewPhase",
+    "Ticket",
+    "TicketStatus",
 )

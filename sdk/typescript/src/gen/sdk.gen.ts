@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CreateGameData, CreateGameErrors, CreateGameResponses, GetGameData, GetGameErrors, GetGameResponses, GetRecordData, GetRecordErrors, GetRecordResponses, GetRulesData, GetRulesErrors, GetRulesResponses, HealthData, HealthErrors, HealthResponses, JoinGameData, JoinGameErrors, JoinGameResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListKindsData, ListKindsErrors, ListKindsResponses, ListViewsData, ListViewsErrors, ListViewsResponses, ReadyData, ReadyErrors, ReadyResponses, SeatHousePlayerData, SeatHousePlayerErrors, SeatHousePlayerResponses, SendCommandData, SendCommandErrors, SendCommandResponses, StartGameData, StartGameErrors, StartGameResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponses } from './types.gen.js';
+import type { CreateGameData, CreateGameErrors, CreateGameResponses, GetEntrantData, GetEntrantErrors, GetEntrantResponses, GetGameData, GetGameErrors, GetGameResponses, GetLeaderboardData, GetLeaderboardErrors, GetLeaderboardResponses, GetRecordData, GetRecordErrors, GetRecordResponses, GetRulesData, GetRulesErrors, GetRulesResponses, GetSetData, GetSetErrors, GetSetResponses, GetTicketData, GetTicketErrors, GetTicketResponses, HealthData, HealthErrors, HealthResponses, JoinGameData, JoinGameErrors, JoinGameResponses, JoinQueueData, JoinQueueErrors, JoinQueueResponses, LeaveQueueData, LeaveQueueErrors, LeaveQueueResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListGamesData, ListGamesErrors, ListGamesResponses, ListKindsData, ListKindsErrors, ListKindsResponses, ListViewsData, ListViewsErrors, ListViewsResponses, ReadyData, ReadyErrors, ReadyResponses, RegisterEntrantData, RegisterEntrantErrors, RegisterEntrantResponses, RevokeEntrantData, RevokeEntrantErrors, RevokeEntrantResponses, SeatHousePlayerData, SeatHousePlayerErrors, SeatHousePlayerResponses, SendCommandData, SendCommandErrors, SendCommandResponses, StartGameData, StartGameErrors, StartGameResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -17,6 +17,110 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
      */
     meta?: Record<string, unknown>;
 };
+
+/**
+ * RegisterEntrant
+ *
+ * Register an entrant: a bot, an agent or a person that plays rated arena matches.
+ *
+ * The answer holds its entrant token (`ke_…`), shown this once and kept only as its hash:
+ * send it as `Authorization: Bearer <token>` to the queue. One address may register a few
+ * entrants an hour (`ARENA_REGISTER_PER_HOUR`, 5 by default; then 429 `rate_limited`).
+ */
+export const registerEntrant = <ThrowOnError extends boolean = false>(options: Options<RegisterEntrantData, ThrowOnError>) => (options.client ?? client).post<RegisterEntrantResponses, RegisterEntrantErrors, ThrowOnError>({
+    url: '/v1/arena/entrants',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * RevokeEntrant
+ *
+ * Revoke an entrant (its own entrant token): it leaves any queue and the leaderboard,
+ * and its token stops working. A table it sits at plays on (the clocks and the house).
+ */
+export const revokeEntrant = <ThrowOnError extends boolean = false>(options: Options<RevokeEntrantData, ThrowOnError>) => (options.client ?? client).delete<RevokeEntrantResponses, RevokeEntrantErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/arena/entrants/{entrant_id}',
+    ...options
+});
+
+/**
+ * GetEntrant
+ *
+ * An entrant's page: its ratings by game and table size, and its recent matches (of
+ * finished sets only). `standing`: one of the house's own entrants (`House`, `Random`).
+ */
+export const getEntrant = <ThrowOnError extends boolean = false>(options: Options<GetEntrantData, ThrowOnError>) => (options.client ?? client).get<GetEntrantResponses, GetEntrantErrors, ThrowOnError>({ url: '/v1/arena/entrants/{entrant_id}', ...options });
+
+/**
+ * GetLeaderboard
+ *
+ * A pool's leaderboard: entrants by their conservative rating `ordinal` (`mu - 3*sigma`,
+ * OpenSkill Plackett–Luce), with `sigma` its uncertainty, the sets played (`matches`) and
+ * when last. The standing entrants `House` and `Random` are the yardstick.
+ */
+export const getLeaderboard = <ThrowOnError extends boolean = false>(options: Options<GetLeaderboardData, ThrowOnError>) => (options.client ?? client).get<GetLeaderboardResponses, GetLeaderboardErrors, ThrowOnError>({ url: '/v1/arena/leaderboard', ...options });
+
+/**
+ * LeaveQueue
+ *
+ * Leave the queue (entrant token). A seat already given is the table's: play it or let
+ * the clock and the house play it (the result is rated either way).
+ */
+export const leaveQueue = <ThrowOnError extends boolean = false>(options?: Options<LeaveQueueData, ThrowOnError>) => (options?.client ?? client).delete<LeaveQueueResponses, LeaveQueueErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/arena/queue',
+    ...options
+});
+
+/**
+ * GetTicket
+ *
+ * The entrant's ticket (entrant token): `idle`, `waiting`, or `seated` with its table,
+ * seat and seat token (for it alone: play the table with it as any seat does). Long-polls
+ * with `wait` while it waits. After its table finished it is `idle` again: queue anew.
+ */
+export const getTicket = <ThrowOnError extends boolean = false>(options?: Options<GetTicketData, ThrowOnError>) => (options?.client ?? client).get<GetTicketResponses, GetTicketErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/arena/queue',
+    ...options
+});
+
+/**
+ * JoinQueue
+ *
+ * Wait for a rated match (entrant token): the answer is the ticket.
+ *
+ * The arena seats waiting entrants of near ratings in duplicate sets: n tables of n seats
+ * dealing the same cards, the hand positions rotated. After `ARENA_FILL_SECONDS` (15 by
+ * default) without a full set, the standing entrants `House` and `Random` fill the empty
+ * seats. Every arena seat has a clock of `ARENA_TURN_SECONDS` (60 by default: long enough
+ * for an LLM agent's turn); when it runs out the house plays that turn. Poll
+ * `GET /v1/arena/queue?wait=…` for the seat (at least every `ARENA_IDLE_SECONDS`, 60 by
+ * default, or the entrant is dropped from the queue). 409 `arena_busy` while it waits in
+ * another pool or sits at a table of a set in play.
+ */
+export const joinQueue = <ThrowOnError extends boolean = false>(options: Options<JoinQueueData, ThrowOnError>) => (options.client ?? client).post<JoinQueueResponses, JoinQueueErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/arena/queue',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * GetSet
+ *
+ * A finished set: its tables (their records open now), each hand position's ranking and
+ * the rating changes. 409 `set_in_play` until every table of the set finished.
+ */
+export const getSet = <ThrowOnError extends boolean = false>(options: Options<GetSetData, ThrowOnError>) => (options.client ?? client).get<GetSetResponses, GetSetErrors, ThrowOnError>({ url: '/v1/arena/sets/{set_id}', ...options });
 
 /**
  * ListGames

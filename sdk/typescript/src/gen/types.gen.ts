@@ -12,6 +12,26 @@ export type Accept = {
 };
 
 /**
+ * ArenaMatch
+ */
+export type ArenaMatch = {
+    finished_at: string;
+    kind: string;
+    /**
+     * 1 best; tied seats share the average.
+     */
+    place: number;
+    players: number;
+    /**
+     * The hand position it held.
+     */
+    position: number;
+    seat: number;
+    set_id: string;
+    table_id: string;
+};
+
+/**
  * Back
  */
 export type Back = {
@@ -708,6 +728,40 @@ export type DeckRevealed = {
 };
 
 /**
+ * EntrantCreated
+ */
+export type EntrantCreated = {
+    created_at: string;
+    /**
+     * The entrant's id.
+     */
+    entrant_id: string;
+    games: Array<string>;
+    name: string;
+    token: string;
+};
+
+/**
+ * EntrantPage
+ */
+export type EntrantPage = {
+    created_at: string | null;
+    /**
+     * The entrant's id.
+     */
+    entrant_id: string;
+    games: Array<string>;
+    matches: Array<ArenaMatch>;
+    name: string;
+    ratings: Array<PoolRating>;
+    revoked: boolean;
+    /**
+     * A standing entrant: the house's policy, or random.
+     */
+    standing: boolean;
+};
+
+/**
  * EventPage
  */
 export type EventPage = {
@@ -905,6 +959,30 @@ export type Kinds = {
 };
 
 /**
+ * Leaderboard
+ */
+export type Leaderboard = {
+    entries: Array<LeaderboardEntry>;
+    kind: string;
+    players: number;
+};
+
+/**
+ * LeaderboardEntry
+ */
+export type LeaderboardEntry = {
+    entrant_id: string;
+    last_played: string | null;
+    matches: number;
+    mu: number;
+    name: string;
+    ordinal: number;
+    rank: number;
+    sigma: number;
+    standing: boolean;
+};
+
+/**
  * Leave
  */
 export type Leave = {
@@ -1016,6 +1094,25 @@ export type PlayerLeft = {
 };
 
 /**
+ * PoolRating
+ */
+export type PoolRating = {
+    kind: string;
+    last_played: string | null;
+    /**
+     * Sets it played in the pool.
+     */
+    matches: number;
+    mu: number;
+    /**
+     * `mu - 3*sigma`: what ranks it.
+     */
+    ordinal: number;
+    players: number;
+    sigma: number;
+};
+
+/**
  * Problem
  */
 export type Problem = {
@@ -1031,6 +1128,27 @@ export type Problem = {
 };
 
 /**
+ * QueueRequest
+ *
+ * The game, and the table size (2).
+ */
+export type QueueRequest = {
+    kind: string;
+    players?: number;
+};
+
+/**
+ * RatingChange
+ */
+export type RatingChange = {
+    entrant_id: string;
+    mu: number;
+    mu_before: number;
+    sigma: number;
+    sigma_before: number;
+};
+
+/**
  * RecordTable
  *
  * The table a record is of, as its view says it; `kind` says which game.
@@ -1040,6 +1158,22 @@ export type RecordTable = ({
 } & CheatRecordTable) | ({
     kind: 'thirty_one';
 } & ThirtyOneRecordTable);
+
+/**
+ * RegisterEntrant
+ *
+ * Its name and the games it plays.
+ */
+export type RegisterEntrant = {
+    /**
+     * The kinds it plays.
+     */
+    games: Array<string>;
+    /**
+     * 1 to 40 printable characters, shown on the leaderboard.
+     */
+    name: string;
+};
 
 /**
  * SeatAway
@@ -1055,6 +1189,37 @@ export type SeatAway = {
 export type SeatBack = {
     seat: number;
     type: 'seat_back';
+};
+
+/**
+ * SetPage
+ */
+export type SetPage = {
+    changes: Array<RatingChange>;
+    finished_at: string;
+    kind: string;
+    players: number;
+    /**
+     * Per hand position: its holders from best to worst, tied ones together.
+     */
+    rankings: Array<Array<Array<string>>>;
+    set_id: string;
+    tables: Array<SetTable>;
+};
+
+/**
+ * SetTable
+ */
+export type SetTable = {
+    /**
+     * The entrant of each seat.
+     */
+    entrants: Array<string>;
+    /**
+     * Each seat's place.
+     */
+    places: Array<number>;
+    table_id: string;
 };
 
 /**
@@ -1827,6 +1992,363 @@ export type ThirtyOneTableView = {
     table: Array<string>;
 };
 
+/**
+ * Ticket
+ */
+export type Ticket = {
+    kind?: string | null;
+    players?: number | null;
+    seat?: number | null;
+    set_id?: string | null;
+    since?: string | null;
+    status: 'idle' | 'waiting' | 'seated';
+    table_id?: string | null;
+    token?: string | null;
+};
+
+export type RegisterEntrantData = {
+    /**
+     * Its name and the games it plays.
+     */
+    body: RegisterEntrant;
+    path?: never;
+    query?: never;
+    url: '/v1/arena/entrants';
+};
+
+export type RegisterEntrantErrors = {
+    /**
+     * The body is over the size limit (`payload_too_large`).
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json` (`unsupported_media_type`).
+     */
+    415: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+
+export type RegisterEntrantError = RegisterEntrantErrors[keyof RegisterEntrantErrors];
+
+export type RegisterEntrantResponses = {
+    /**
+     * Document created, URL follows
+     */
+    201: EntrantCreated;
+};
+
+export type RegisterEntrantResponse = RegisterEntrantResponses[keyof RegisterEntrantResponses];
+
+export type RevokeEntrantData = {
+    body?: never;
+    path: {
+        /**
+         * The entrant's id.
+         */
+        entrant_id: string;
+    };
+    query?: never;
+    url: '/v1/arena/entrants/{entrant_id}';
+};
+
+export type RevokeEntrantErrors = {
+    /**
+     * No token, or a token this table does not know (`unauthorized`).
+     */
+    401: Problem;
+    /**
+     * A valid token that may not do this (`forbidden`).
+     */
+    403: Problem;
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+
+export type RevokeEntrantError = RevokeEntrantErrors[keyof RevokeEntrantErrors];
+
+export type RevokeEntrantResponses = {
+    /**
+     * Request fulfilled, nothing follows
+     */
+    204: void;
+};
+
+export type RevokeEntrantResponse = RevokeEntrantResponses[keyof RevokeEntrantResponses];
+
+export type GetEntrantData = {
+    body?: never;
+    path: {
+        /**
+         * The entrant's id.
+         */
+        entrant_id: string;
+    };
+    query?: never;
+    url: '/v1/arena/entrants/{entrant_id}';
+};
+
+export type GetEntrantErrors = {
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+
+export type GetEntrantError = GetEntrantErrors[keyof GetEntrantErrors];
+
+export type GetEntrantResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: EntrantPage;
+};
+
+export type GetEntrantResponse = GetEntrantResponses[keyof GetEntrantResponses];
+
+export type GetLeaderboardData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * The game, as `GET /v1/kinds` names it.
+         */
+        kind: string;
+        /**
+         * The table size.
+         */
+        players?: number;
+        /**
+         * Entries.
+         */
+        limit?: number;
+    };
+    url: '/v1/arena/leaderboard';
+};
+
+export type GetLeaderboardErrors = {
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+
+export type GetLeaderboardError = GetLeaderboardErrors[keyof GetLeaderboardErrors];
+
+export type GetLeaderboardResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: Leaderboard;
+};
+
+export type GetLeaderboardResponse = GetLeaderboardResponses[keyof GetLeaderboardResponses];
+
+export type LeaveQueueData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/arena/queue';
+};
+
+export type LeaveQueueErrors = {
+    /**
+     * No token, or a token this table does not know (`unauthorized`).
+     */
+    401: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+
+export type LeaveQueueError = LeaveQueueErrors[keyof LeaveQueueErrors];
+
+export type LeaveQueueResponses = {
+    /**
+     * Request fulfilled, nothing follows
+     */
+    204: void;
+};
+
+export type LeaveQueueResponse = LeaveQueueResponses[keyof LeaveQueueResponses];
+
+export type GetTicketData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * While waiting, wait up to this many s.
+         */
+        wait?: number;
+    };
+    url: '/v1/arena/queue';
+};
+
+export type GetTicketErrors = {
+    /**
+     * No token, or a token this table does not know (`unauthorized`).
+     */
+    401: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+
+export type GetTicketError = GetTicketErrors[keyof GetTicketErrors];
+
+export type GetTicketResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: Ticket;
+};
+
+export type GetTicketResponse = GetTicketResponses[keyof GetTicketResponses];
+
+export type JoinQueueData = {
+    /**
+     * The game, and the table size (2).
+     */
+    body: QueueRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/arena/queue';
+};
+
+export type JoinQueueErrors = {
+    /**
+     * No token, or a token this table does not know (`unauthorized`).
+     */
+    401: Problem;
+    /**
+     * The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, `game_not_open`, `game_full`, `game_over` or `name_taken`; an arena table or set before its whole set finished (`set_in_play`); an entrant waiting in another pool or seated in a set in play (`arena_busy`); `detail` says why.
+     */
+    409: Problem;
+    /**
+     * The body is over the size limit (`payload_too_large`).
+     */
+    413: Problem;
+    /**
+     * The body is not sent as `application/json` (`unsupported_media_type`).
+     */
+    415: Problem;
+    /**
+     * The body or a parameter is malformed (`invalid_request`).
+     */
+    422: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+
+export type JoinQueueError = JoinQueueErrors[keyof JoinQueueErrors];
+
+export type JoinQueueResponses = {
+    /**
+     * Request accepted, processing continues off-line
+     */
+    202: Ticket;
+};
+
+export type JoinQueueResponse = JoinQueueResponses[keyof JoinQueueResponses];
+
+export type GetSetData = {
+    body?: never;
+    path: {
+        /**
+         * The set's id.
+         */
+        set_id: string;
+    };
+    query?: never;
+    url: '/v1/arena/sets/{set_id}';
+};
+
+export type GetSetErrors = {
+    /**
+     * No such table or route (`not_found`).
+     */
+    404: Problem;
+    /**
+     * The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, `game_not_open`, `game_full`, `game_over` or `name_taken`; an arena table or set before its whole set finished (`set_in_play`); an entrant waiting in another pool or seated in a set in play (`arena_busy`); `detail` says why.
+     */
+    409: Problem;
+    /**
+     * Too many requests (`rate_limited`); `Retry-After` says when to try again.
+     */
+    429: Problem;
+    /**
+     * The store does not answer, or is full: nothing was changed (`unavailable`); or a change was sent and its answer never came: it may or may not have been applied (`outcome_unknown`: retry with the same `Idempotency-Key`, or read the table). `Retry-After` says when to try again.
+     */
+    503: Problem;
+};
+
+export type GetSetError = GetSetErrors[keyof GetSetErrors];
+
+export type GetSetResponses = {
+    /**
+     * Request fulfilled, document follows
+     */
+    200: SetPage;
+};
+
+export type GetSetResponse = GetSetResponses[keyof GetSetResponses];
+
 export type ListGamesData = {
     body?: never;
     path?: never;
@@ -2010,7 +2532,7 @@ export type SendCommandErrors = {
      */
     404: Problem;
     /**
-     * The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, `game_not_open`, `game_full`, `game_over` or `name_taken`; `detail` says why.
+     * The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, `game_not_open`, `game_full`, `game_over` or `name_taken`; an arena table or set before its whole set finished (`set_in_play`); an entrant waiting in another pool or seated in a set in play (`arena_busy`); `detail` says why.
      */
     409: Problem;
     /**
@@ -2134,7 +2656,7 @@ export type SeatHousePlayerErrors = {
      */
     404: Problem;
     /**
-     * The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, `game_not_open`, `game_full`, `game_over` or `name_taken`; `detail` says why.
+     * The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, `game_not_open`, `game_full`, `game_over` or `name_taken`; an arena table or set before its whole set finished (`set_in_play`); an entrant waiting in another pool or seated in a set in play (`arena_busy`); `detail` says why.
      */
     409: Problem;
     /**
@@ -2191,7 +2713,7 @@ export type JoinGameErrors = {
      */
     404: Problem;
     /**
-     * The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, `game_not_open`, `game_full`, `game_over` or `name_taken`; `detail` says why.
+     * The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, `game_not_open`, `game_full`, `game_over` or `name_taken`; an arena table or set before its whole set finished (`set_in_play`); an entrant waiting in another pool or seated in a set in play (`arena_busy`); `detail` says why.
      */
     409: Problem;
     /**
@@ -2308,7 +2830,7 @@ export type StartGameErrors = {
      */
     404: Problem;
     /**
-     * The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, `game_not_open`, `game_full`, `game_over` or `name_taken`; `detail` says why.
+     * The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, `game_not_open`, `game_full`, `game_over` or `name_taken`; an arena table or set before its whole set finished (`set_in_play`); an entrant waiting in another pool or seated in a set in play (`arena_busy`); `detail` says why.
      */
     409: Problem;
     /**

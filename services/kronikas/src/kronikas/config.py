@@ -208,6 +208,20 @@ class Settings:
     """Whether `GET /metrics` serves Prometheus' text format."""
     metrics_token: str | None = None
     """When set, `/metrics` answers only a request bearing it (`Authorization: Bearer ...`)."""
+    arena_register_per_hour: int = 5
+    """Arena entrants one client address may register an hour (`ARENA_REGISTER_PER_HOUR`)."""
+    arena_queue_per_min: int = 120
+    """Queue requests (join, leave, ticket long-polls) one entrant may make a minute."""
+    arena_fill_s: int = 15
+    """How long an entrant waits for a full set before standing entrants fill the empty seats."""
+    arena_turn_s: int = 60
+    """Every arena seat's clock (`turn_seconds`): then the house plays the seat's moves."""
+    arena_idle_s: int = 60
+    """A waiting entrant that has not asked for its ticket for this long is dropped."""
+    arena_tick_s: float = 2.0
+    """How often each process ticks the arena (forms sets, notes finished tables, rates)."""
+    arena_open_s: int = 60
+    """A set whose tables were not opened this long after it formed is abandoned."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -281,4 +295,11 @@ class Settings:
             redis_sentinel_password=env.get("REDIS_SENTINEL_PASSWORD") or None,
             metrics_enabled=_bool(env, "METRICS", False),
             metrics_token=env.get("METRICS_TOKEN") or None,
+            arena_register_per_hour=_int(env, "ARENA_REGISTER_PER_HOUR", 5, 1, 1_000_000),
+            arena_queue_per_min=_int(env, "ARENA_QUEUE_PER_MIN", 120, 1, 1_000_000),
+            arena_fill_s=_int(env, "ARENA_FILL_SECONDS", 15, 0, 3600),
+            arena_turn_s=_int(env, "ARENA_TURN_SECONDS", 60, 5, 86_400),
+            arena_idle_s=_int(env, "ARENA_IDLE_SECONDS", 60, 1, 86_400),
+            arena_tick_s=_int(env, "ARENA_TICK_MS", 2000, 10, 600_000) / 1000,
+            arena_open_s=_int(env, "ARENA_OPEN_SECONDS", 60, 1, 86_400),
         )

@@ -1,9 +1,12 @@
 """The service's random source for a table: one secure source per process, or its seed's
-(the sources themselves are the rules package's, `kronikas_rules.randomness`)."""
+(the sources themselves are the rules package's, `kronikas_rules.randomness`); an arena
+table's, its set's shared deal (`kronikas_rules.duplicate.SharedDeal`)."""
 
 from __future__ import annotations
 
+from kronikas.application.wire import ArenaDeal
 from kronikas_rules.common import Randomness
+from kronikas_rules.duplicate import SharedDeal
 from kronikas_rules.randomness import SecureRandomness, SeededRandomness
 
 _SECURE = SecureRandomness()
@@ -12,3 +15,9 @@ _SECURE = SecureRandomness()
 def for_table(seed: int | None) -> Randomness:
     """The random source of a table: one secure source per process, or its seed's."""
     return _SECURE if seed is None else SeededRandomness(seed)
+
+
+def for_deal(deal: ArenaDeal) -> Randomness:
+    """The random source of an arena table: the same shuffles at every table of its set, the
+    first dealer rotated by the table's index, salts of its own (`SharedDeal`)."""
+    return SharedDeal(bytes.fromhex(deal.secret), deal.table, deal.players)

@@ -16,11 +16,13 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.types import ControllerRouterHandler
 
 from kronikas import __version__, metrics
+from kronikas.adapters.arena_store import RedisArenaStore
 from kronikas.adapters.event_store import RedisStores
 from kronikas.adapters.notifier import Notifier
-from kronikas.adapters.randomness import for_table
+from kronikas.adapters.randomness import for_deal, for_table
 from kronikas.adapters.redis_client import connect
 from kronikas.api import docs_pages
+from kronikas.api.arena import ArenaController
 from kronikas.api.hosts import Hosts
 from kronikas.api.lane import Kronikas
 from kronikas.api.logs import configure_logging
@@ -34,6 +36,7 @@ from kronikas.api.shapes import ApiWire
 from kronikas.api.socket import close_all, seat_socket
 from kronikas.api.system import SystemController
 from kronikas.api.web import web_router
+from kronikas.application.arena import Arena
 from kronikas.application.engines import Registry
 from kronikas.application.games import Games
 from kronikas.config import Settings
@@ -87,7 +90,7 @@ quarter and a tenth of those thresholds the longest passes are a third as long, 
 of the collector's CPU in all (docs/performance.md, issue 43). A full pass still comes after 5,000
 young passes at most, as before: it walks every table held."""
 
-CONTROLLERS = (SystemController, GamesController, RecordsController)
+CONTROLLERS = (SystemController, GamesController, RecordsController, ArenaController)
 """The routes of the document."""
 
 
@@ -133,7 +136,7 @@ def cors_config(settings: Settings) -> CORSConfig | None:
     return (
         CORSConfig(
             allow_origins=list(settings.cors_origins),
-            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
             allow_headers=[
                 "Authorization",
                 "Content-Type",
@@ -182,8 +185,13 @@ def create_app(
         notifier = Notifier(app.state.redis)
         notifier.start()
         app.state.notifier = notifier
-        app.state.games = Games(stores, notifier, for_table, settings, games)
+        arena_store = RedisArenaStore(app.state.redis)
+        app.state.games = Games(
+            stores, notifier, for_table, settings, games, deals=for_deal, arena=arena_store
+        )
         app.state.games.run_clocks()
+        app.state.arena = Arena(arena_store, app.state.games, settings)
+        app.state.arena.run()
         if isinstance(app, Kronikas):
             app.games = app.state.games
         # What start-up made lives for ever: keep it out of the collector's way.
@@ -195,6 +203,8 @@ def create_app(
         close_all(app.state.sockets)  # 1001: reconnect to another worker or instance
         if isinstance(app, Kronikas):
             app.games = None
+        if arena := app.state.get("arena"):
+            await arena.stop()
         if games := app.state.get("games"):
             await games.stop_clocks()
         if notifier := app.state.get("notifier"):

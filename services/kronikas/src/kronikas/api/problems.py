@@ -41,6 +41,8 @@ _API_STATUS: dict[str, int] = {
     "forbidden": 403,
     "not_found": 404,
     "version_mismatch": 412,
+    "set_in_play": 409,
+    "arena_busy": 409,
     "unsupported_media_type": 415,
     "rate_limited": 429,
     "unavailable": 503,
@@ -75,7 +77,9 @@ _DESCRIPTIONS: dict[int, str] = {
     403: "A valid token that may not do this (`forbidden`).",
     404: "No such table or route (`not_found`).",
     409: "The rules or the table's state forbid it now: `not_your_turn`, `illegal_move`, "
-    "`game_not_open`, `game_full`, `game_over` or `name_taken`; `detail` says why.",
+    "`game_not_open`, `game_full`, `game_over` or `name_taken`; an arena table or set "
+    "before its whole set finished (`set_in_play`); an entrant waiting in another pool or "
+    "seated in a set in play (`arena_busy`); `detail` says why.",
     412: "`If-Match` names a version that is no longer current (`version_mismatch`).",
     413: "The body is over the size limit (`payload_too_large`).",
     415: "The body is not sent as `application/json` (`unsupported_media_type`).",

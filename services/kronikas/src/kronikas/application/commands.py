@@ -46,6 +46,7 @@ from kronikas.application.ids import table_id
 from kronikas.application.ports import (
     AppendRequest,
     AppendResult,
+    DealSource,
     RandomSource,
     Stores,
     Summary,
@@ -53,6 +54,7 @@ from kronikas.application.ports import (
 from kronikas.application.tables import Fold, body_hash, key_hash
 from kronikas.application.wire import (
     Answer,
+    ArenaDeal,
     Record,
     created_json,
     encode,
@@ -64,7 +66,7 @@ from kronikas.application.wire import (
     view_json,
 )
 from kronikas.config import Settings
-from kronikas_rules.common import DomainError, Start
+from kronikas_rules.common import DomainError, Randomness, Start
 from kronikas_rules.seating import Join, PlayerJoined, TimeOut
 
 log = logging.getLogger("kronikas.games")
@@ -108,8 +110,10 @@ class Commands:
         settings: Settings,
         now: Callable[[], int] = now_ms,
         ceilings: Ceilings | None = None,
+        deals: DealSource | None = None,
     ) -> None:
         self.folds = folds
+        self.deals = deals
         self.now = now
         self.log, self.lobby, self.buckets = stores.log, stores.lobby, stores.buckets
         self.randomness = randomness
@@ -123,8 +127,15 @@ class Commands:
         if wait:
             raise rate_limited(wait)
 
-    async def create(self, kind: str, options: msgspec.Struct, seed: int | None) -> bytes:
-        """A new open table; answers `Created` with the host token."""
+    async def create(
+        self,
+        kind: str,
+        options: msgspec.Struct,
+        seed: int | None,
+        arena: ArenaDeal | None = None,
+    ) -> bytes:
+        """A new open table; answers `Created` with the host token. `arena`: a table of an
+        arena's set, dealing from the set's secret (kept on its first record, never shown)."""
         engine = self.folds.engines[kind]
         engine.validate_options(options)
         game_id = secrets.token_hex(8)
@@ -136,7 +147,14 @@ class Commands:
             state = engine.evolve(state, event)
         records = [
             encode(
-                Record(v=i, at=at, e=e, k=kind if i == 1 else None, seed=seed if i == 1 else None)
+                Record(
+                    v=i,
+                    at=at,
+                    e=e,
+                    k=kind if i == 1 else None,
+                    seed=seed if i == 1 else None,
+                    a=arena if i == 1 else None,
+                )
             )
             for i, e in enumerate(events, start=1)
         ]
@@ -156,7 +174,9 @@ class Commands:
         if result.outcome != "ok":  # pragma: no cover - 64 random bits do not collide
             raise Unavailable("could not create the table; try again")
         await self.lobby.register(game_id, created_ms)
-        made = Fold(game_id, kind, engine, seed, len(events), state, created_ms, at, tuple(events))
+        made = Fold(
+            game_id, kind, engine, seed, len(events), state, created_ms, at, tuple(events), arena
+        )
         self.folds.made(made, [(hash_token(host_token), HOST)])
         log.info("table created", extra={"game_id": game_id, "kind": kind})
         return created_json(view, host_token)
@@ -247,7 +267,7 @@ class Commands:
             else:
                 try:
                     # decide, then the house plays on where it is then to act
-                    decision = Decision.on(table, self.randomness(table.seed))
+                    decision = Decision.on(table, self.random_of(table))
                     decision.add(change.decide(table))
                     decision.play_on(change.house_calls, change.house_owes)
                 except DomainError:
@@ -297,12 +317,12 @@ class Commands:
                 return []
             if house_alone(rules, table.state):
                 # The house's paid moves; the request that follows makes no unpaid one.
-                decision = Decision.on(table, self.randomness(table.seed), alone=paid)
+                decision = Decision.on(table, self.random_of(table), alone=paid)
                 decision.play_house(calls=False, paused=True)
                 return decision.events
             if waiting in rules.house_seats(table.state):
                 return []
-            return rules.decide(table.state, TimeOut(waiting), None, self.randomness(table.seed))
+            return rules.decide(table.state, TimeOut(waiting), None, self.random_of(table))
 
         before = table.version
         change = Change(decide, _nobody, house_calls=False, house_owes=True)
@@ -327,10 +347,17 @@ class Commands:
             taken += 1
         return taken, 0
 
+    def random_of(self, table: Fold) -> Randomness:
+        """Where the table's shuffles come from: its set's shared deal at an arena table, its
+        seed's or the secure source at any other."""
+        if table.arena is not None and self.deals is not None:
+            return self.deals(table.arena)
+        return self.randomness(table.seed)
+
     def _decide(
         self, table: Fold, command: msgspec.Struct, seat: int | None
     ) -> list[msgspec.Struct]:
-        return table.engine.decide(table.state, command, seat, self.randomness(table.seed))
+        return table.engine.decide(table.state, command, seat, self.random_of(table))
 
 
 def _joined(player_id: str, token: str, made: Made) -> bytes:

@@ -52,6 +52,14 @@ class VersionMismatch(ApiError, code="version_mismatch"):
     """The version the command names is no longer the table's."""
 
 
+class SetInPlay(ApiError, code="set_in_play"):
+    """An arena table, or set, whose set has not finished: closed to all but its own seats."""
+
+
+class ArenaBusy(ApiError, code="arena_busy"):
+    """An entrant already waiting in another pool, or seated at a table of a set in play."""
+
+
 class RateLimited(ApiError, code="rate_limited"):
     """Too many requests: `Retry-After` says when to try again."""
 

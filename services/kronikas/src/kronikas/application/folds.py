@@ -196,7 +196,7 @@ class Folds:
         # The first event assigns the table's options: fold it into any lobby.
         created = self.codec.decode(kind, first).e
         state = engine.evolve(engine.initial_state(engine.options(), False), created)
-        return Fold(game_id, kind, engine, head.seed, 1, state, ms_of(head.at))
+        return Fold(game_id, kind, engine, head.seed, 1, state, ms_of(head.at), arena=head.a)
 
     def _apply(
         self, table: Fold, records: Sequence[bytes]

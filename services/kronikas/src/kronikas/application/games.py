@@ -37,11 +37,18 @@ from kronikas.application.errors import (
 from kronikas.application.folds import Folds
 from kronikas.application.house import now_ms
 from kronikas.application.ids import is_table_id
-from kronikas.application.ports import ChangeFeed, RandomSource, Stores, Summary
+from kronikas.application.ports import (
+    ArenaTables,
+    ChangeFeed,
+    DealSource,
+    RandomSource,
+    Stores,
+    Summary,
+)
 from kronikas.application.queries import Queries
 from kronikas.application.records import Records
 from kronikas.application.session import Session, Sight
-from kronikas.application.wire import Answer, Delivered
+from kronikas.application.wire import Answer, ArenaDeal, Delivered
 from kronikas.config import Settings
 from kronikas_rules.common import DomainError, Refusal
 
@@ -64,14 +71,23 @@ class Games:
         settings: Settings,
         engines: Registry,
         now: Callable[[], int] = now_ms,
+        *,
+        deals: DealSource | None = None,
+        arena: ArenaTables | None = None,
     ) -> None:
         self.stores = stores
+        self.arena = arena
+        """The arena's tables (out of the lobby; closed until their set finished), if any."""
         self.settings = settings
         self.engines = engines
         self.folds = Folds(stores.log, changes, engines)
         ceilings = Ceilings(settings.address_per_s, settings.address_burst, now)
-        self.commands = Commands(self.folds, stores, randomness, settings, now, ceilings)
-        self.queries = Queries(self.folds, stores.lobby, stores.buckets, settings, ceilings)
+        self.commands = Commands(
+            self.folds, stores, randomness, settings, now, ceilings, deals=deals
+        )
+        self.queries = Queries(
+            self.folds, stores.lobby, stores.buckets, settings, ceilings, arena=arena
+        )
         self.clocks = Clocks(self.commands, stores.deadlines, now)
         self.records = Records(self.queries)
 
@@ -86,9 +102,16 @@ class Games:
         """Hold back one address that creates tables or takes seats too fast (429)."""
         await self.commands.admit(client)
 
-    async def create(self, kind: str, options: msgspec.Struct, seed: int | None) -> bytes:
-        """A new open table; answers `Created` with the host token."""
-        return await self.commands.create(kind, options, seed)
+    async def create(
+        self,
+        kind: str,
+        options: msgspec.Struct,
+        seed: int | None,
+        arena: ArenaDeal | None = None,
+    ) -> bytes:
+        """A new open table; answers `Created` with the host token (`arena`: a table of an
+        arena's set, dealing from its secret)."""
+        return await self.commands.create(kind, options, seed, arena)
 
     async def join(self, game_id: str, name: str) -> bytes:
         """Take the next free seat; answers `Joined` with the player's token."""
@@ -235,7 +258,11 @@ class Games:
         """Tables newest first, filtered by kind and status, a page; and whether more follow
         (a read, paid by `client`'s address)."""
         await self.queries.admit(client)
-        return await self.queries.listing.page(kind, status, offset, limit)
+        found, more = await self.queries.listing.page(kind, status, offset, limit)
+        if self.arena is not None and found:  # the arena's tables are not in the lobby
+            hidden = await self.arena.arena_tables([s.game_id for s in found])
+            found = [s for s in found if s.game_id not in hidden]
+        return found, more
 
     async def events(
         self, game_id: str, token: str | None, after: int, wait: float, client: str | None = None

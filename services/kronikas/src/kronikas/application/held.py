@@ -35,6 +35,7 @@ def advanced(table: Fold, state: object, records: list[Record[msgspec.Struct]]) 
         table.created_ms,
         last.at,
         round,
+        table.arena,
     )
 
 

@@ -97,8 +97,11 @@ class Decision:
         random_of: Randomness,
         seed: int | None,
         alone: int = 0,
+        random_seats: tuple[int, ...] = (),
     ) -> None:
         self.rules = rules
+        self.random_seats = random_seats
+        """Seats played by the uniform random policy (the arena's `Random` entrant)."""
         self.alone = alone
         """How many moves the house may still make where it plays every seat (`house_alone`):
         the tokens taken for them; none by default, as a request does not pay for them."""
@@ -122,6 +125,7 @@ class Decision:
             random_of,
             table.seed,
             alone,
+            table.arena.random if table.arena is not None else (),
         )
 
     def add(self, events: Sequence[msgspec.Struct]) -> None:
@@ -148,6 +152,14 @@ class Decision:
     def _ask(self, seat: int) -> msgspec.Struct | None:
         version = self.version + len(self.events)
         rng = self._house_random(seat)
+        if seat in self.random_seats:
+            # Uniform over the seat's legal moves; out of turn, letting the play be is one more.
+            moves: list[msgspec.Struct | None] = [
+                *self.rules.legal_moves(self.state, seat, by_house=True)
+            ]
+            if self.rules.waiting_for(self.state) != seat:
+                moves.append(None)
+            return rng.choice(moves) if moves else None
         try:
             return self.rules.house(self.state, seat, self.game_id, version, self._round, rng)
         except Exception:  # a fault of the strategy must not stall the table: no opinion then

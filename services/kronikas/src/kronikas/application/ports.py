@@ -7,6 +7,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, Protocol
 
+from kronikas.application.wire import ArenaDeal
 from kronikas_rules.common import Randomness
 
 
@@ -238,6 +239,22 @@ class ChangeFeed(Protocol):
         others. An append heard later at that version or before wakes nobody again."""
         ...
 
+
+class ArenaTables(Protocol):
+    """Which tables are the arena's and whether their set finished (adapters/arena_store.py):
+    an arena table is out of the lobby, and closed to spectators until its set finished."""
+
+    async def arena_tables(self, table_ids: Sequence[str]) -> set[str]:
+        """Those of `table_ids` that are the arena's."""
+        ...
+
+    async def set_finished(self, set_id: str) -> bool:
+        """Whether the set finished (its tables are open to everyone)."""
+        ...
+
+
+DealSource = Callable[[ArenaDeal], Randomness]
+"""Where an arena table's shuffles come from: its set's secret, shared by the set's tables."""
 
 RandomSource = Callable[[int | None], Randomness]
 """Where a table's shuffles come from: a secure source, or a reproducible one for a seed."""

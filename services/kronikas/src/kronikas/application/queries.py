@@ -26,6 +26,7 @@ from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import (
     NotFound,
     RateLimited,
+    SetInPlay,
     Unauthorized,
     Unavailable,
     rate_limited,
@@ -33,7 +34,7 @@ from kronikas.application.errors import (
 from kronikas.application.folds import Folds
 from kronikas.application.house import now_ms
 from kronikas.application.ids import table_id
-from kronikas.application.ports import LobbyIndex, RateBuckets
+from kronikas.application.ports import ArenaTables, LobbyIndex, RateBuckets
 from kronikas.application.session import (
     Move,
     Refuse,
@@ -124,8 +125,10 @@ class Queries:
         buckets: RateBuckets,
         settings: Settings,
         ceilings: Ceilings | None = None,
+        arena: ArenaTables | None = None,
     ) -> None:
         self.folds = folds
+        self.arena = arena
         self.listing, self.buckets = lobby, buckets
         """The lobby (the port), which `lobby` pages through."""
         self.changes = folds.changes
@@ -169,13 +172,16 @@ class Queries:
         folds = self.folds
         if not token:  # a spectator: no role to learn, no bucket of its own
             await self.admit(client, cost)
-            return await folds.followed(table_id(game_id)), None
+            table = await folds.followed(table_id(game_id))
+            await self.open_to_all(table)
+            return table, None
         self.ceiling(client, cost)
         token_hash = hash_token(token)
         try:
             table = await folds.load(table_id(game_id), token_hash, cost=cost)
             role = role_of(folds.role(table, token_hash))
             if role == HOST:
+                await self.open_to_all(table)
                 return table, None
             folds.seated_now(table, role)
             return table, role
@@ -186,6 +192,16 @@ class Queries:
             self.ceilings.give_back(client, cost)
             await self.admit(client, cost)
             raise
+
+    async def open_to_all(self, table: Fold) -> None:
+        """409 `set_in_play` for an arena table whose set has not finished: only its seats see
+        it until then (nothing of one table of a set is opened to another's players)."""
+        arena, deal = self.arena, table.arena
+        if deal is not None and arena is not None and not await arena.set_finished(deal.set):
+            raise SetInPlay(
+                "This table is one of an arena set still in play: only its seats see it "
+                "until the whole set has finished."
+            )
 
     def page_cost(self, game_id: str, after: int, most: int = EVENT_PAGE) -> int:
         """What a page of at most `most` events after `after` costs (`read_cost`), as far as this

@@ -11,7 +11,7 @@ from typing import NamedTuple, Union
 import msgspec
 
 from kronikas.application.engines import Registry
-from kronikas.application.wire import Record, event_json, ms_of, wire_type
+from kronikas.application.wire import ArenaDeal, Record, event_json, ms_of, wire_type
 from kronikas_rules.engine import Rules, tag_of
 
 RECENT = 64
@@ -201,6 +201,8 @@ class Fold(NamedTuple):
     """When the latest event was appended: the clocks run from it."""
     round: tuple[msgspec.Struct, ...] = ()
     """The events since the latest deal (all of them before it): what the house remembers."""
+    arena: ArenaDeal | None = None
+    """An arena table's deal (its first record's): None for any other table."""
 
 
 class Appended(NamedTuple):

@@ -31,6 +31,18 @@ _encoder = msgspec.json.Encoder()
 E = TypeVar("E")
 
 
+class ArenaDeal(msgspec.Struct, frozen=True, gc=False):
+    """On the first record of an arena table: its set, its index in the set, the set's secret
+    (hex; every table of the set deals from it, `SharedDeal`) and the seats the random policy
+    plays. Never on the wire: only the service reads it."""
+
+    set: str
+    table: int
+    players: int
+    secret: str
+    random: tuple[int, ...] = ()
+
+
 class Record(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True, gc=False):
     """A stored event: version, time, and on the first record the table's kind and seed.
 
@@ -48,6 +60,8 @@ class Record(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True, gc=Fal
     i: str | None = None
     """On the first record of an append made under an idempotency key: the key's record
     (tables.key_mark). Never on the wire: a viewer's event is made from `v`, `at` and `e`."""
+    a: ArenaDeal | None = None
+    """On the first record of an arena table: its deal (`ArenaDeal`). Never on the wire."""
 
 
 _second: tuple[int, str] = (-1, "")
