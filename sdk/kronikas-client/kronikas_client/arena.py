@@ -35,6 +35,7 @@ import httpx
 from .client import AuthenticatedClient, Client
 
 __all__ = [
+    "BUSY_S",
     "POLL_S",
     "Arena",
     "ArenaError",
@@ -51,6 +52,8 @@ __all__ = [
 POLL_S = 25.0
 """The longest one long-poll of the queue asks the service to hold (`wait`); `enter` asks again
 until its own `wait` has passed."""
+BUSY_S = 3.0
+"""How often `enter` asks again while the set of a table it played is still in play."""
 RETRY_STATUSES = frozenset({429, 503})
 """Statuses worth another try after the server's `Retry-After` (nothing was changed)."""
 MAX_RETRY_S = 30.0
@@ -200,8 +203,11 @@ class Arena:
         client: Client | AuthenticatedClient,
         token: str | None = None,
         entrant_id: str | None = None,
+        busy_s: float = BUSY_S,
     ) -> None:
         self.client = client
+        self.busy_s = busy_s
+        """How often `enter` asks again while a played table's set is in play (`BUSY_S`)."""
         self.token = token
         """The entrant token (`ke_…`): `register` sets it."""
         self.entrant_id = entrant_id
@@ -279,23 +285,32 @@ class Arena:
     def enter(self, kind: str, players: int = 2, wait: float | None = None) -> Seated:
         """Queue for a table of `kind` and size `players`, and wait (long-polling, at most
         `wait` seconds; None: until seated or `stop()`) for the seat: its table, index and
-        token. Raises TimeoutError when `wait` passes first (still queued: `leave()`)."""
+        token. Raises TimeoutError when `wait` passes first (still queued: `leave()`).
+
+        An entrant is seated until its whole set has finished: after a table it played, this
+        asks again every `busy_s` until the set is over, then queues."""
         deadline = None if wait is None else time.monotonic() + wait
         ticket = self._queued(kind, players)
         while True:
             seated = self._seat(ticket)
             if seated is not None:
                 return seated
-            if ticket.status == "idle":  # the queue let it go (a restart, a limit): again
+            if ticket.status == "idle":  # not queued (a table's set over, a drop): queue
                 ticket = self._queued(kind, players)
+                if ticket.status == "idle":  # the queue refused it a moment: ask again soon
+                    self._stopped.wait(self.busy_s)
                 continue
             left = POLL_S if deadline is None else min(POLL_S, deadline - time.monotonic())
             if left <= 0 or self._stopped.is_set():
                 raise TimeoutError(f"not seated at a table of {kind} within {wait} s")
-            ticket = self.status(wait=left)
+            if ticket.status == "seated":  # at a table already played: its set plays on
+                self._stopped.wait(min(self.busy_s, left))
+                ticket = self.status()
+            else:
+                ticket = self.status(wait=left)
 
     def _queued(self, kind: str, players: int) -> Ticket:
-        """Queue; already queued or seated (409), where it stands."""
+        """Queue; already queued elsewhere or seated (409 `arena_busy`), where it stands."""
         try:
             return self.queue(kind, players)
         except ArenaError as refused:

@@ -5,6 +5,7 @@ export * from "./gen/index.js";
 export { type Client, type Config, createClient, createConfig } from "./gen/client/index.js";
 export {
   Arena,
+  ARENA_BUSY_S,
   ARENA_POLL_S,
   type ArenaMatch,
   type ArenaOptions,

@@ -75,18 +75,30 @@ test("a refusal throws a KronikasError; without a token nothing is sent", async 
   assert.equal(svc.calls.length, 1);
 });
 
-test("play hands each new seat to the player, skips a table already played, then leaves", async () => {
+test("play hands each new seat to the player; a played table's set in play is waited out", async () => {
   const svc = service({
-    "POST /v1/arena/queue": [json({ status: "waiting" }, 202), json({ status: "waiting" }, 202)],
-    "GET /v1/arena/queue": [json(seated("t1")), json(seated("t1")), json(seated("t3"))],
+    "POST /v1/arena/queue": [
+      json({ status: "waiting" }, 202),
+      problem(409, "arena_busy"), // seated until the whole set of t1 has finished
+      json({ status: "waiting" }, 202),
+    ],
+    "GET /v1/arena/queue": [json(seated("t1")), json(seated("t1")), json(seated("t1")), json({ status: "idle" }), json(seated("t3"))],
     "DELETE /v1/arena/queue": [json(null, 204)],
   });
-  const arena = new Arena({ baseUrl: "http://svc", token: "ke_x", fetch: svc.fetch });
+  const arena = new Arena({ baseUrl: "http://svc", token: "ke_x", fetch: svc.fetch, busyS: 0.01 });
   const tables = [];
   const played = await arena.play((seat) => tables.push(seat.tableId), "cheat", 2, 2);
   assert.equal(played, 2);
   assert.deepEqual(tables, ["t1", "t3"]);
-  assert.equal(svc.calls.at(-1).route, "DELETE /v1/arena/queue");
+  assert.deepEqual(svc.calls.slice(2).map((c) => `${c.route}${c.search}`), [
+    "POST /v1/arena/queue",
+    "GET /v1/arena/queue?wait=0",
+    "GET /v1/arena/queue?wait=0",
+    "GET /v1/arena/queue?wait=0",
+    "POST /v1/arena/queue",
+    "GET /v1/arena/queue?wait=25",
+    "DELETE /v1/arena/queue",
+  ]);
 });
 
 test("stop ends play while it waits for a seat", async () => {

@@ -1,5 +1,7 @@
 /** The longest one long-poll of the queue asks the service to hold (seconds). */
 export declare const ARENA_POLL_S = 25;
+/** How often `enter` asks again while the set of a table it played is still in play (seconds). */
+export declare const ARENA_BUSY_S = 3;
 export interface ArenaOptions {
     baseUrl: string;
     /** The entrant token (`ke_…`), when the entrant was registered before. */
@@ -7,6 +9,8 @@ export interface ArenaOptions {
     /** The entrant's id, for `me()`, when it was registered before. */
     entrantId?: string | null;
     fetch?: typeof fetch;
+    /** How often `enter` asks again while a played table's set is in play (default ARENA_BUSY_S). */
+    busyS?: number;
 }
 /** A registered entrant: its `token` is shown only this once. */
 export interface Entrant {
@@ -82,6 +86,7 @@ export declare class Arena {
     /** The entrant's id: `register` sets it. */
     entrantId: string | null;
     private readonly doFetch;
+    private readonly busyS;
     private readonly played;
     private stopper;
     constructor(options: ArenaOptions);
@@ -93,7 +98,9 @@ export declare class Arena {
     /** Where the entrant stands; with `wait` (seconds) a long-poll, answered once seated. */
     status(wait?: number, signal?: AbortSignal): Promise<Ticket>;
     /** Queue for a table and wait (at most `wait` seconds; none: until seated or `stop()`) for
-     * the seat. Rejects with a TimeoutError (an Error of that name) when `wait` passes first. */
+     * the seat. Rejects with a TimeoutError (an Error of that name) when `wait` passes first. An
+     * entrant is seated until its whole set has finished: after a table it played, this asks again
+     * every `ARENA_BUSY_S` until the set is over, then queues. */
     enter(kind: string, players?: number, wait?: number): Promise<Seated>;
     private queued;
     private seatOf;

@@ -14,6 +14,8 @@
 import { KronikasError, problemOf, retryAfterOf } from "./errors.js";
 /** The longest one long-poll of the queue asks the service to hold (seconds). */
 export const ARENA_POLL_S = 25;
+/** How often `enter` asks again while the set of a table it played is still in play (seconds). */
+export const ARENA_BUSY_S = 3;
 const MAX_WAIT_S = 30;
 /** The arena as one entrant uses it. */
 export class Arena {
@@ -23,6 +25,7 @@ export class Arena {
     /** The entrant's id: `register` sets it. */
     entrantId;
     doFetch;
+    busyS;
     played = new Set();
     stopper = new AbortController();
     constructor(options) {
@@ -30,6 +33,7 @@ export class Arena {
         this.token = options.token ?? null;
         this.entrantId = options.entrantId ?? null;
         this.doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+        this.busyS = options.busyS ?? ARENA_BUSY_S;
     }
     async send(path, call = {}) {
         const headers = { Accept: "application/json" };
@@ -92,9 +96,12 @@ export class Arena {
         return this.send("/v1/arena/queue", { query: { wait: Math.max(0, Math.ceil(wait)) }, signal });
     }
     /** Queue for a table and wait (at most `wait` seconds; none: until seated or `stop()`) for
-     * the seat. Rejects with a TimeoutError (an Error of that name) when `wait` passes first. */
+     * the seat. Rejects with a TimeoutError (an Error of that name) when `wait` passes first. An
+     * entrant is seated until its whole set has finished: after a table it played, this asks again
+     * every `ARENA_BUSY_S` until the set is over, then queues. */
     async enter(kind, players = 2, wait) {
         const deadline = wait === undefined ? null : Date.now() + wait * 1000;
+        const signal = this.stopper.signal;
         let ticket = await this.queued(kind, players);
         for (;;) {
             const seated = this.seatOf(ticket, kind, players);
@@ -102,19 +109,27 @@ export class Arena {
                 return seated;
             if (ticket.status === "idle") {
                 ticket = await this.queued(kind, players);
+                if (ticket.status === "idle")
+                    await sleep(this.busyS * 1000, signal);
                 continue;
             }
             const left = deadline === null ? ARENA_POLL_S : Math.min(ARENA_POLL_S, (deadline - Date.now()) / 1000);
-            if (left <= 0 || this.stopper.signal.aborted) {
+            if (left <= 0 || signal.aborted) {
                 const error = new Error(`not seated at a table of ${kind} within ${wait} s`);
                 error.name = "TimeoutError";
                 throw error;
             }
             try {
-                ticket = await this.status(left, this.stopper.signal);
+                if (ticket.status === "seated") {
+                    // at a table already played: its set plays on
+                    await sleep(Math.min(this.busyS, left) * 1000, signal);
+                    ticket = await this.status(0, signal);
+                }
+                else
+                    ticket = await this.status(left, signal);
             }
             catch (error) {
-                if (!this.stopper.signal.aborted)
+                if (!signal.aborted)
                     throw error;
             }
         }
@@ -202,6 +217,17 @@ export class Arena {
         this.stopper.abort();
     }
 }
-function sleep(ms) {
-    return new Promise((resolve) => setTimeout(resolve, ms));
+/** Wait `ms`, or less when `signal` aborts. */
+function sleep(ms, signal) {
+    return new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve();
+        const done = () => {
+            clearTimeout(timer);
+            signal?.removeEventListener("abort", done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener("abort", done);
+    });
 }
