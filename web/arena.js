@@ -6,7 +6,7 @@
 // (client/arena.js); this page names no game: the games are the service's (`GET /v1/kinds`).
 
 // @ts-check: type-checked against the client generated from the OpenAPI document (make test).
-/** @import { Leaderboard, EntrantPage, ArenaMatch, Rank } from "./client/arena.js" */
+/** @import { ArenaMatch, EntrantPage, Leaderboard, LeaderboardEntry, PoolRating } from "../sdk/typescript/src/gen/types.gen.js" */
 
 import { API_BASE, API_PARAM, ApiError, api, asApiError } from "./api.js";
 import { Arena } from "./client/arena.js";
@@ -42,7 +42,7 @@ function errorMessage(err) {
 
 // ---- a pool's leaderboard ----
 
-/** @param {Rank} e */
+/** @param {LeaderboardEntry} e */
 function rankRow(e) {
   return h(
     "tr",
@@ -159,13 +159,21 @@ async function leaderboard() {
 
 // ---- an entrant's page ----
 
-/** Ratings as a list, whether the page lists them or keys them by pool (`kind/players`). */
-function ratingsOf(ratings) {
-  if (Array.isArray(ratings)) return ratings;
-  return Object.entries(ratings || {}).map(([pool, r]) => {
-    const [kind, players] = pool.split("/");
-    return { kind, players: Number(players || 2), ...r };
-  });
+/** @param {PoolRating} r */
+function ratingRow(r) {
+  return h(
+    "tr",
+    {},
+    h(
+      "td",
+      {},
+      h("a", { href: link("arena.html", { kind: r.kind, players: r.players }) }, `${gameTitle(r.kind)} (${r.players})`),
+    ),
+    h("td", { class: "number" }, fixed(r.ordinal)),
+    h("td", { class: "number" }, `${fixed(r.mu)} ± ${fixed(3 * r.sigma)}`),
+    h("td", { class: "number" }, r.matches),
+    h("td", {}, when(r.last_played)),
+  );
 }
 
 /** @param {ArenaMatch} m */
@@ -184,7 +192,7 @@ function matchRow(m) {
 
 /** @param {EntrantPage} page */
 function entrantSection(page) {
-  const ratings = ratingsOf(page.ratings);
+  const ratings = page.ratings;
   return h(
     "section",
     { class: "arena panel", "aria-labelledby": "entrant-name" },
@@ -212,17 +220,7 @@ function entrantSection(page) {
           h(
             "tbody",
             {},
-            ratings.map((r) =>
-              h(
-                "tr",
-                {},
-                h("td", {}, h("a", { href: link("arena.html", { kind: r.kind, players: r.players }) }, `${gameTitle(r.kind)} (${r.players})`)),
-                h("td", { class: "number" }, fixed(r.ordinal)),
-                h("td", { class: "number" }, `${fixed(r.mu)} ± ${fixed(3 * r.sigma)}`),
-                h("td", { class: "number" }, r.matches),
-                h("td", {}, when(r.last_played)),
-              ),
-            ),
+            ratings.map(ratingRow),
           ),
         )
       : h("p", { class: "quiet" }, "Not rated yet: no set of its has finished."),

@@ -26,28 +26,19 @@ import math
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import httpx
 
 from .client import AuthenticatedClient, Client
+from .models import EntrantCreated, EntrantPage, Leaderboard, Ticket
+from .types import Unset
 
-__all__ = [
-    "BUSY_S",
-    "POLL_S",
-    "Arena",
-    "ArenaError",
-    "Entrant",
-    "EntrantPage",
-    "Leaderboard",
-    "Match",
-    "Rank",
-    "Rating",
-    "Seated",
-    "Ticket",
-]
+T = TypeVar("T")
+
+__all__ = ["BUSY_S", "POLL_S", "Arena", "ArenaError", "Seated"]
 
 POLL_S = 25.0
 """The longest one long-poll of the queue asks the service to hold (`wait`); `enter` asks again
@@ -72,33 +63,6 @@ class ArenaError(Exception):
 
 
 @dataclass(frozen=True)
-class Entrant:
-    """A registered entrant: its `token` (`ke_…`) is shown only this once."""
-
-    entrant_id: str
-    name: str
-    games: list[str]
-    token: str
-    created_at: str
-
-
-@dataclass(frozen=True)
-class Ticket:
-    """Where the entrant stands in the arena's queue: `idle` (not queued), `waiting` (for a
-    `kind` and table size since `since`) or `seated` (at `table_id`, seat `seat`, with the
-    seat's `token`)."""
-
-    status: str
-    kind: str | None = None
-    players: int | None = None
-    since: str | None = None
-    set_id: str | None = None
-    table_id: str | None = None
-    seat: int | None = None
-    token: str | None = None
-
-
-@dataclass(frozen=True)
 class Seated:
     """A seat the arena gave: the table, the seat's index and its token (every call of that
     table takes it), the game and table size, and the duplicate set the table belongs to."""
@@ -109,87 +73,6 @@ class Seated:
     kind: str
     players: int
     set_id: str | None = None
-
-
-@dataclass(frozen=True)
-class Rating:
-    """An entrant's OpenSkill rating in one pool (a game and a table size)."""
-
-    kind: str
-    players: int
-    mu: float
-    sigma: float
-    ordinal: float
-    matches: int
-    last_played: str | None = None
-
-
-@dataclass(frozen=True)
-class Match:
-    """One table an entrant played, of a finished set: its place there (1 best)."""
-
-    set_id: str
-    table_id: str
-    kind: str
-    players: int
-    seat: int
-    position: int
-    place: float
-    finished_at: str | None = None
-
-
-@dataclass(frozen=True)
-class EntrantPage:
-    """An entrant's page: its ratings and its recent matches (of finished sets only)."""
-
-    entrant_id: str
-    name: str
-    games: list[str]
-    standing: bool
-    ratings: list[Rating] = field(default_factory=list)
-    matches: list[Match] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Rank:
-    """One line of a leaderboard, ordered by `ordinal` (mu - 3 sigma)."""
-
-    rank: int
-    entrant_id: str
-    name: str
-    standing: bool
-    mu: float
-    sigma: float
-    ordinal: float
-    matches: int
-    last_played: str | None = None
-
-
-@dataclass(frozen=True)
-class Leaderboard:
-    """A pool's leaderboard, best first."""
-
-    kind: str
-    players: int
-    entries: list[Rank]
-
-
-def _pick(cls: type[Any], src: Mapping[str, Any]) -> Any:
-    """An instance of the dataclass `cls` from the fields of `src` it knows (a newer service
-    may send more)."""
-    names = cls.__dataclass_fields__
-    return cls(**{k: v for k, v in src.items() if k in names})
-
-
-def _ratings(src: Any) -> list[Rating]:
-    """Ratings as a list, or as a mapping keyed by pool (`"cheat/2"` → rating)."""
-    if isinstance(src, Mapping):
-        found = []
-        for key, value in src.items():
-            kind, _, players = str(key).rpartition("/")
-            found.append(_pick(Rating, {"kind": kind, "players": int(players or 2), **value}))
-        return found
-    return [_pick(Rating, r) for r in src or []]
 
 
 class Arena:
@@ -254,33 +137,28 @@ class Arena:
 
     # --- The verbs -----------------------------------------------------------------------
 
-    def register(self, name: str, games: Sequence[str]) -> Entrant:
+    def register(self, name: str, games: Sequence[str]) -> EntrantCreated:
         """Register an entrant (1–40 printable characters; the games it plays); keep its token
         and id on this `Arena`."""
         body = self._send(
             "POST", "/v1/arena/entrants", json={"name": name, "games": list(games)}, auth=False
         )
-        entrant: Entrant = _pick(Entrant, body)
+        entrant = EntrantCreated.from_dict(body)
         self.token, self.entrant_id = entrant.token, entrant.entrant_id
         return entrant
 
     def queue(self, kind: str, players: int = 2) -> Ticket:
         """Ask for a seat at a table of `kind` and size `players`, without waiting for it."""
         body = self._send("POST", "/v1/arena/queue", json={"kind": kind, "players": players})
-        ticket: Ticket = _pick(Ticket, body)
-        return ticket
+        return Ticket.from_dict(body)
 
     def status(self, wait: float = 0.0) -> Ticket:
-        """Where the entrant stands; with `wait` a long-poll: answered when it is seated or
-        `wait` seconds have passed."""
-        body = self._send(
-            "GET",
-            "/v1/arena/queue",
-            params={"wait": _seconds(wait)},
-            timeout=wait + 15.0,
+        """Where the entrant stands (`idle`, `waiting`, `seated`); with `wait` a long-poll:
+        answered once it is seated, or when `wait` seconds have passed."""
+        params = {"wait": _seconds(wait)}
+        return Ticket.from_dict(
+            self._send("GET", "/v1/arena/queue", params=params, timeout=wait + 15.0)
         )
-        ticket: Ticket = _pick(Ticket, body)
-        return ticket
 
     def enter(self, kind: str, players: int = 2, wait: float | None = None) -> Seated:
         """Queue for a table of `kind` and size `players`, and wait (long-polling, at most
@@ -320,17 +198,18 @@ class Arena:
 
     def _seat(self, ticket: Ticket) -> Seated | None:
         """The seat a ticket names, unless it is a table this `Arena` already gave."""
-        if ticket.status != "seated" or ticket.table_id in self._played:
+        table_id, seat, token = _given(ticket.table_id), _given(ticket.seat), _given(ticket.token)
+        if ticket.status != "seated" or table_id is None or table_id in self._played:
             return None
-        assert ticket.table_id is not None and ticket.seat is not None and ticket.token
-        self._played.add(ticket.table_id)
+        assert seat is not None and token is not None, ticket
+        self._played.add(table_id)
         return Seated(
-            table_id=ticket.table_id,
-            seat=ticket.seat,
-            token=ticket.token,
-            kind=ticket.kind or "",
-            players=ticket.players or 2,
-            set_id=ticket.set_id,
+            table_id=table_id,
+            seat=seat,
+            token=token,
+            kind=_given(ticket.kind) or "",
+            players=_given(ticket.players) or 2,
+            set_id=_given(ticket.set_id),
         )
 
     def leave(self) -> None:
@@ -343,28 +222,16 @@ class Arena:
         self.token = None
 
     def leaderboard(self, kind: str, players: int = 2, limit: int = 50) -> Leaderboard:
-        """A pool's leaderboard (needs no token), best first."""
-        body = self._send(
-            "GET",
-            "/v1/arena/leaderboard",
-            params={"kind": kind, "players": players, "limit": limit},
-            auth=False,
+        """A pool's leaderboard (needs no token), best first by `ordinal` (mu - 3 sigma)."""
+        params = {"kind": kind, "players": players, "limit": limit}
+        return Leaderboard.from_dict(
+            self._send("GET", "/v1/arena/leaderboard", params=params, auth=False)
         )
-        entries = [_pick(Rank, e) for e in body.get("entries", [])]
-        return Leaderboard(kind=body["kind"], players=body["players"], entries=entries)
 
     def entrant(self, entrant_id: str) -> EntrantPage:
-        """Any entrant's page: its ratings and recent matches."""
-        body = self._send("GET", f"/v1/arena/entrants/{quote(entrant_id, safe='')}", auth=False)
-        page: EntrantPage = _pick(EntrantPage, body)
-        return EntrantPage(
-            entrant_id=page.entrant_id,
-            name=page.name,
-            games=page.games,
-            standing=page.standing,
-            ratings=_ratings(body.get("ratings")),
-            matches=[_pick(Match, m) for m in body.get("matches") or []],
-        )
+        """Any entrant's page: its ratings per pool and its recent matches (finished sets)."""
+        path = f"/v1/arena/entrants/{quote(entrant_id, safe='')}"
+        return EntrantPage.from_dict(self._send("GET", path, auth=False))
 
     def me(self) -> EntrantPage:
         """This entrant's page: its ratings and recent matches."""
@@ -408,6 +275,11 @@ class Arena:
         """Stop `play` (from another thread, or from `player`): after the table in play, or
         within a long-poll when waiting for one."""
         self._stopped.set()
+
+
+def _given(value: T | Unset | None) -> T | None:
+    """A field of a generated model, None when the answer left it out."""
+    return None if isinstance(value, Unset) else value
 
 
 def _seconds(wait: float) -> int:

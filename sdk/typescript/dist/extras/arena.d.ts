@@ -1,3 +1,4 @@
+import type { EntrantCreated, EntrantPage, Leaderboard, Ticket } from "../gen/types.gen.js";
 /** The longest one long-poll of the queue asks the service to hold (seconds). */
 export declare const ARENA_POLL_S = 25;
 /** How often `enter` asks again while the set of a table it played is still in play (seconds). */
@@ -12,26 +13,6 @@ export interface ArenaOptions {
     /** How often `enter` asks again while a played table's set is in play (default ARENA_BUSY_S). */
     busyS?: number;
 }
-/** A registered entrant: its `token` is shown only this once. */
-export interface Entrant {
-    entrant_id: string;
-    name: string;
-    games: string[];
-    token: string;
-    created_at: string;
-}
-/** Where the entrant stands in the queue: idle, waiting (for a pool) or seated (at a table). */
-export interface Ticket {
-    status: "idle" | "waiting" | "seated";
-    kind?: string | null;
-    players?: number | null;
-    since?: string | null;
-    set_id?: string | null;
-    table_id?: string | null;
-    seat?: number | null;
-    /** The seat token of the table it was given. */
-    token?: string | null;
-}
 /** A seat the arena gave: every call of that table takes `token`. */
 export interface Seated {
     tableId: string;
@@ -40,43 +21,6 @@ export interface Seated {
     kind: string;
     players: number;
     setId: string | null;
-}
-/** One line of a leaderboard, ordered by `ordinal` (mu - 3 sigma). */
-export interface Rank {
-    rank: number;
-    entrant_id: string;
-    name: string;
-    standing: boolean;
-    mu: number;
-    sigma: number;
-    ordinal: number;
-    matches: number;
-    last_played: string | null;
-}
-export interface Leaderboard {
-    kind: string;
-    players: number;
-    entries: Rank[];
-}
-/** One table an entrant played, of a finished set: its place there (1 best). */
-export interface ArenaMatch {
-    set_id: string;
-    table_id: string;
-    kind: string;
-    players: number;
-    seat: number;
-    position: number;
-    place: number;
-    finished_at: string | null;
-}
-/** An entrant's page: its ratings per pool and its recent matches (of finished sets only). */
-export interface EntrantPage {
-    entrant_id: string;
-    name: string;
-    games: string[];
-    standing: boolean;
-    ratings: unknown;
-    matches: ArenaMatch[];
 }
 /** The arena as one entrant uses it. */
 export declare class Arena {
@@ -92,7 +36,7 @@ export declare class Arena {
     constructor(options: ArenaOptions);
     private send;
     /** Register an entrant (1–40 printable characters; the games it plays); keep its token. */
-    register(name: string, games: string[]): Promise<Entrant>;
+    register(name: string, games: string[]): Promise<EntrantCreated>;
     /** Ask for a seat at a table of `kind` and size `players`, without waiting for it. */
     queue(kind: string, players?: number): Promise<Ticket>;
     /** Where the entrant stands; with `wait` (seconds) a long-poll, answered once seated. */

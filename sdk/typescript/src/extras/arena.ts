@@ -12,6 +12,7 @@
 // `Retry-After` says; any other refusal throws a KronikasError. The web table imports this
 // module too (the service serves dist/extras/ at /client/).
 
+import type { EntrantCreated, EntrantPage, Leaderboard, Ticket } from "../gen/types.gen.js";
 import { KronikasError, problemOf, retryAfterOf } from "./errors.js";
 
 /** The longest one long-poll of the queue asks the service to hold (seconds). */
@@ -31,28 +32,6 @@ export interface ArenaOptions {
   busyS?: number;
 }
 
-/** A registered entrant: its `token` is shown only this once. */
-export interface Entrant {
-  entrant_id: string;
-  name: string;
-  games: string[];
-  token: string;
-  created_at: string;
-}
-
-/** Where the entrant stands in the queue: idle, waiting (for a pool) or seated (at a table). */
-export interface Ticket {
-  status: "idle" | "waiting" | "seated";
-  kind?: string | null;
-  players?: number | null;
-  since?: string | null;
-  set_id?: string | null;
-  table_id?: string | null;
-  seat?: number | null;
-  /** The seat token of the table it was given. */
-  token?: string | null;
-}
-
 /** A seat the arena gave: every call of that table takes `token`. */
 export interface Seated {
   tableId: string;
@@ -61,47 +40,6 @@ export interface Seated {
   kind: string;
   players: number;
   setId: string | null;
-}
-
-/** One line of a leaderboard, ordered by `ordinal` (mu - 3 sigma). */
-export interface Rank {
-  rank: number;
-  entrant_id: string;
-  name: string;
-  standing: boolean;
-  mu: number;
-  sigma: number;
-  ordinal: number;
-  matches: number;
-  last_played: string | null;
-}
-
-export interface Leaderboard {
-  kind: string;
-  players: number;
-  entries: Rank[];
-}
-
-/** One table an entrant played, of a finished set: its place there (1 best). */
-export interface ArenaMatch {
-  set_id: string;
-  table_id: string;
-  kind: string;
-  players: number;
-  seat: number;
-  position: number;
-  place: number;
-  finished_at: string | null;
-}
-
-/** An entrant's page: its ratings per pool and its recent matches (of finished sets only). */
-export interface EntrantPage {
-  entrant_id: string;
-  name: string;
-  games: string[];
-  standing: boolean;
-  ratings: unknown;
-  matches: ArenaMatch[];
 }
 
 interface Call {
@@ -172,8 +110,8 @@ export class Arena {
   }
 
   /** Register an entrant (1–40 printable characters; the games it plays); keep its token. */
-  async register(name: string, games: string[]): Promise<Entrant> {
-    const entrant = await this.send<Entrant>("/v1/arena/entrants", {
+  async register(name: string, games: string[]): Promise<EntrantCreated> {
+    const entrant = await this.send<EntrantCreated>("/v1/arena/entrants", {
       method: "POST",
       body: { name, games },
       auth: false,
