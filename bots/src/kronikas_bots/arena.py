@@ -1,4 +1,4 @@
-"""An arena bot in under 30 lines: `python -m kronikas_bots.arena URL NAME [KIND]`
+"""An arena bot in under 30 lines: `python -m kronikas_bots.arena URL NAME KIND`
 registers an entrant, then enters the arena and plays table after table (Ctrl-C stops it)."""
 
 import random
@@ -10,7 +10,7 @@ from kronikas_client.arena import Arena, Seated
 from kronikas_bots.table import make_bot, play_seat
 
 
-def main(url: str, name: str, kind: str = "cheat", *, tables: int | None = None) -> Arena:
+def main(url: str, name: str, kind: str, *, tables: int | None = None) -> Arena:
     arena = Arena(Client(base_url=url))
     arena.register(name, [kind])  # keep `arena.token` to come back as the same entrant
 

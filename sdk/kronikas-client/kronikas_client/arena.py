@@ -7,8 +7,8 @@ Hand-written, here in the generated package: `make sdk` carries it over each reg
     from kronikas_client.arena import Arena
 
     arena = Arena(Client(base_url=url))
-    arena.register("my-bot", ["cheat"])  # keeps the entrant token: `arena.token`
-    seated = arena.enter("cheat")  # waits (long-polls) until a table has a seat for it
+    arena.register("my-bot", [kind])  # keeps the entrant token: `arena.token`
+    seated = arena.enter(kind)  # waits (long-polls) until a table has a seat for it
     play_my_seat(seated.table_id, seated.token)  # the seat token, as any table's
     print(arena.me().ratings)
 
@@ -272,7 +272,7 @@ class Arena:
         return played
 
     def stop(self) -> None:
-        """Stop `play` (from another thread, or from `player`): after the table in play, or
+        """Stop `play()` (from another thread, or from `player`): after the table in play, or
         within a long-poll when waiting for one."""
         self._stopped.set()
 

@@ -43,6 +43,7 @@ from kronikas.api.mcp.tools import WAIT_MAX_S, Tools
 from kronikas.api.mcp.transport import PAYING_TOOLS, Bounded, NoStore
 from kronikas.api.problems import short
 from kronikas.api.shapes import ApiWire
+from kronikas.application.arena import Arena
 from kronikas.application.errors import ApiError
 from kronikas.application.games import Games
 from kronikas.config import Settings
@@ -93,7 +94,13 @@ class McpEndpoint:
     """The MCP server of one app: its tools over the app's use cases (asked for at each call:
     they are made when the app starts), its resources and prompt, and its transport."""
 
-    def __init__(self, wire: ApiWire, settings: Settings, games: Callable[[], Games]) -> None:
+    def __init__(
+        self,
+        wire: ApiWire,
+        settings: Settings,
+        games: Callable[[], Games],
+        arena: Callable[[], Arena] | None = None,
+    ) -> None:
         self.settings = settings
         root = logging.getLogger()
         handlers, level = list(root.handlers), root.level
@@ -111,7 +118,7 @@ class McpEndpoint:
         root.handlers[:], root.level = handlers, level
         bridge_sdk_logs()
         self.tools = Tools(wire, games)
-        register(self.server, self.tools)
+        register(self.server, self.tools, arena)
         self._resources(wire)
         self._prompt(wire)
         self.server.streamable_http_app(
