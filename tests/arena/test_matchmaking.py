@@ -150,3 +150,21 @@ async def test_an_entrant_waits_in_one_pool_at_a_time(redis_url: str) -> None:
             "/v1/arena/queue", json={"kind": "thirty_one"}, headers=bearer(token)
         )
         assert moved.status_code == 202 and moved.json()["kind"] == "thirty_one"
+
+
+async def test_an_entrant_that_never_moves_is_played_by_the_house_and_rated(
+    redis_url: str,
+) -> None:
+    async with arena_app(redis_url, arena_turn_s=5) as client:
+        entrant, token = await register(client, "Idle")
+        await client.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
+        ticket = await seated(client, token)
+        for _ in range(600):  # its clock runs out, then the house plays its seat
+            r = await client.get(f"/v1/arena/sets/{ticket['set_id']}")
+            if r.status_code == 200:
+                break
+            await asyncio.sleep(0.1)
+        assert r.status_code == 200, r.text
+        page = (await client.get(f"/v1/arena/entrants/{entrant}")).json()
+        assert page["ratings"][0]["matches"] == 1
+        assert [m["set_id"] for m in page["matches"]] == [ticket["set_id"]]

@@ -72,7 +72,7 @@ async def test_a_set_on_two_instances_is_seated_once_closed_then_rated_once(
         tables = sorted({t["table_id"] for t in tickets})
         # closed to spectators and the lobby; each seat sees its own table
         for table in tables:
-            for path in ("", "/events", "/record"):
+            for path in ("", "/events", "/record", "/views", "/stream", "/events?wait=1"):
                 closed = seen(await b.get(f"/v1/games/{table}{path}"))
                 assert closed.status_code == 409 and closed.json()["code"] == "set_in_play"
         lobby = seen(await a.get("/v1/games?limit=100")).json()
@@ -124,7 +124,7 @@ async def test_a_set_on_two_instances_is_seated_once_closed_then_rated_once(
             assert mine["ratings"][0]["matches"] == 1
         for t, (_, token) in zip(tickets, entrants, strict=True):
             await ticket_until(a, token, "idle")  # idle again; the tables open to everyone now
-            for path in ("", "/events", "/record"):
+            for path in ("", "/events", "/record", "/views"):
                 r = seen(await b.get(f"/v1/games/{t['table_id']}{path}"))
                 assert r.status_code == 200, r.text
 

@@ -4,7 +4,7 @@ table's, its set's shared deal (`kronikas_rules.duplicate.SharedDeal`)."""
 
 from __future__ import annotations
 
-from kronikas.application.wire import ArenaDeal
+from kronikas.application.deals import ArenaDeal
 from kronikas_rules.common import Randomness
 from kronikas_rules.duplicate import SharedDeal
 from kronikas_rules.randomness import SecureRandomness, SeededRandomness

@@ -27,6 +27,7 @@ from kronikas.application.access import (
 )
 from kronikas.application.appends import Appends, Change, Made
 from kronikas.application.ceilings import Ceilings
+from kronikas.application.deals import ArenaDeal
 from kronikas.application.errors import (
     NotFound,
     Unavailable,
@@ -54,7 +55,6 @@ from kronikas.application.ports import (
 from kronikas.application.tables import Fold, body_hash, key_hash
 from kronikas.application.wire import (
     Answer,
-    ArenaDeal,
     Record,
     created_json,
     encode,

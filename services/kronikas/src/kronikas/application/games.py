@@ -23,6 +23,7 @@ from kronikas.application.access import hash_token
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.clocks import Clocks
 from kronikas.application.commands import Asked, Commands
+from kronikas.application.deals import ArenaDeal
 from kronikas.application.engines import Registry
 from kronikas.application.errors import (
     ApiError,
@@ -48,7 +49,7 @@ from kronikas.application.ports import (
 from kronikas.application.queries import Queries
 from kronikas.application.records import Records
 from kronikas.application.session import Session, Sight
-from kronikas.application.wire import Answer, ArenaDeal, Delivered
+from kronikas.application.wire import Answer, Delivered
 from kronikas.config import Settings
 from kronikas_rules.common import DomainError, Refusal
 

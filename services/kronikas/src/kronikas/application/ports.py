@@ -7,7 +7,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, Protocol
 
-from kronikas.application.wire import ArenaDeal
+from kronikas.application.deals import ArenaDeal
 from kronikas_rules.common import Randomness
 
 

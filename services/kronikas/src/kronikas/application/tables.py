@@ -10,8 +10,9 @@ from typing import NamedTuple, Union
 
 import msgspec
 
+from kronikas.application.deals import ArenaDeal
 from kronikas.application.engines import Registry
-from kronikas.application.wire import ArenaDeal, Record, event_json, ms_of, wire_type
+from kronikas.application.wire import Record, event_json, ms_of, wire_type
 from kronikas_rules.engine import Rules, tag_of
 
 RECENT = 64

@@ -20,6 +20,7 @@ from typing import Annotated, Any, Generic, NamedTuple, TypeVar, Union
 
 import msgspec
 
+from kronikas.application.deals import ArenaDeal
 from kronikas.application.engines import Registry
 from kronikas_rules.engine import Rules, View, tag_of
 from kronikas_rules.proofs import Opening
@@ -29,18 +30,6 @@ _encoder = msgspec.json.Encoder()
 # --- Records: how the log keeps an event, and its time -------------------------------------
 
 E = TypeVar("E")
-
-
-class ArenaDeal(msgspec.Struct, frozen=True, gc=False):
-    """On the first record of an arena table: its set, its index in the set, the set's secret
-    (hex; every table of the set deals from it, `SharedDeal`) and the seats the random policy
-    plays. Never on the wire: only the service reads it."""
-
-    set: str
-    table: int
-    players: int
-    secret: str
-    random: tuple[int, ...] = ()
 
 
 class Record(msgspec.Struct, Generic[E], frozen=True, omit_defaults=True, gc=False):

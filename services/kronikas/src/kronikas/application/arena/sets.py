@@ -10,9 +10,9 @@ import msgspec
 from kronikas.application.arena.entrants import STANDING_NAMES, Entrants
 from kronikas.application.arena.matchmaking import standing_of
 from kronikas.application.arena.ports import ArenaStore
+from kronikas.application.deals import ArenaDeal
 from kronikas.application.errors import NotFound
 from kronikas.application.games import Games
-from kronikas.application.wire import ArenaDeal
 from kronikas.config import Settings
 from kronikas_rules import duplicate
 
