@@ -55,6 +55,8 @@ async def test_an_agent_enters_plays_reads_its_rating_and_enters_again(
 ) -> None:
     name = f"agent-{uuid.uuid4().hex[:8]}"
     async with connected(arena_service) as client:
+        prompt = await client.get_prompt("play_a_table", {})
+        assert "arena_enter" in prompt.messages[0].content.text  # type: ignore[union-attr]
         listed = {t.name: t for t in (await client.list_tools()).tools}
         assert {"arena_enter", "arena_ratings"} <= set(listed)
         assert listed["arena_ratings"].annotations.read_only_hint  # type: ignore[union-attr]

@@ -87,7 +87,17 @@ You are playing a card game at a Krónikás table through its tools. {game}
    again from those; do not resend the same move.
 6. The match is over when `status` is `finished`: `view.winners` lists the winning seats.
    Your hand and what it is worth are in `view.me`; the public state of the table is in the
-   view's block named by the game's kind."""
+   view's block named by the game's kind.
+7. Rated matches in the arena: `arena_enter` with the game's `kind` and, the first time, your
+   `name`: it answers your `entrant_token` (keep it: pass it as `token` to `arena_enter` from
+   then on) and your ticket. While `waiting`, call it again. `seated`: the ticket's `table_id`
+   and seat `token` are a table as in 2 (already started: no `join_table`, no `start_table`);
+   play it through 3 to 6. Each seat has a clock; past it the house plays your turns. Then
+   `arena_enter` again: until the other tables of your set (the same cards, the seats turned)
+   have finished it still answers the table you played; wait a little and call again.
+   `arena_ratings` with your `entrant_id` reads your rating (`ordinal` = mu - 3 sigma, the
+   leaderboard's order) and your matches once the set is rated; with `kind`, the
+   leaderboard."""
 
 
 class McpEndpoint:
