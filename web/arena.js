@@ -31,6 +31,11 @@ const replayLink = (table) => link("replay.html", { table, as: "spectator" });
 const fixed = (x, digits = 1) => (typeof x === "number" ? x.toFixed(digits) : "–");
 const when = (at) => (at ? new Date(at).toLocaleString() : "–");
 
+/** A table in a box of its own that scrolls sideways on a narrow screen (the page does not). */
+function scroller(tag, props, ...children) {
+  return h("div", { class: "scroll" }, h(tag, props, ...children));
+}
+
 function errorMessage(err) {
   const error = asApiError(err);
   if (!(error instanceof ApiError)) {
@@ -65,7 +70,7 @@ function rankRow(e) {
 function boardTable(board) {
   if (!board.entries.length)
     return h("p", { class: "quiet" }, "No one is rated in this pool yet: enter the arena to be the first.");
-  return h(
+  return scroller(
     "table",
     { class: "leaderboard" },
     h(
@@ -159,6 +164,12 @@ async function leaderboard() {
 
 // ---- an entrant's page ----
 
+/** A column's header: `#Name` is a column of numbers, aligned as they are. */
+const header = (name) =>
+  name.startsWith("#")
+    ? h("th", { class: "number", scope: "col" }, name.slice(1))
+    : h("th", { scope: "col" }, name);
+
 /** @param {PoolRating} r */
 function ratingRow(r) {
   return h(
@@ -205,7 +216,7 @@ function entrantSection(page) {
     h("p", { class: "quiet" }, `Plays ${listWords((page.games || []).map(gameTitle))}.`),
     h("h2", {}, "Ratings"),
     ratings.length
-      ? h(
+      ? scroller(
           "table",
           { class: "ratings" },
           h(
@@ -214,7 +225,7 @@ function entrantSection(page) {
             h(
               "tr",
               {},
-              ["Pool", "Rating", "Skill", "Matches", "Last played"].map((t) => h("th", { scope: "col" }, t)),
+              ["Pool", "#Rating", "#Skill", "#Matches", "Last played"].map(header),
             ),
           ),
           h(
@@ -226,7 +237,7 @@ function entrantSection(page) {
       : h("p", { class: "quiet" }, "Not rated yet: no set of its has finished."),
     h("h2", {}, "Recent matches"),
     (page.matches || []).length
-      ? h(
+      ? scroller(
           "table",
           { class: "matches" },
           h(
@@ -235,7 +246,7 @@ function entrantSection(page) {
             h(
               "tr",
               {},
-              ["Finished", "Game", "Seat", "Hand position", "Place", "Record"].map((t) => h("th", { scope: "col" }, t)),
+              ["Finished", "Game", "#Seat", "#Hand position", "#Place", "Record"].map(header),
             ),
           ),
           h("tbody", {}, page.matches.map(matchRow)),
