@@ -5,6 +5,7 @@ rating, its match and the leaderboard, the standing entrants on it; the match is
 
 from __future__ import annotations
 
+import random
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -14,8 +15,9 @@ from typing import TypeVar
 import pytest
 import redis
 from kronikas_bots import arena as example
+from kronikas_bots.table import make_bot, play_seat
 from kronikas_client import Client
-from kronikas_client.arena import Arena, ArenaError
+from kronikas_client.arena import Arena, ArenaError, Seated
 from kronikas_client.models import EntrantPage
 from kronikas_client.replay import replay
 
@@ -90,6 +92,22 @@ def test_the_example_bot_plays_a_rated_table_then_reads_its_rating(
     views = list(replay(Client(base_url=arena_service), match.table_id))
     assert views and views[-1][1].status == "finished"
     assert arena.status().status == "idle"
+
+
+def test_play_enters_again_once_the_set_of_its_last_table_is_over(arena_service: str) -> None:
+    arena = Arena(Client(base_url=arena_service), busy_s=0.2)
+    arena.register(name(), ["thirty_one"])
+    seats: list[Seated] = []
+
+    def player(seated: Seated) -> None:
+        seats.append(seated)
+        bot = make_bot(seated.kind, "random", random.Random(len(seats)))
+        assert play_seat(arena_service, seated.table_id, seated.token, bot).status == "finished"
+
+    assert arena.play(player, "thirty_one", tables=2) == 2
+    assert len({s.table_id for s in seats}) == 2 and len({s.set_id for s in seats}) == 2
+    assert all((s.kind, s.players) == ("thirty_one", 2) for s in seats)
+    assert arena.status().status in {"idle", "seated"}  # left no ticket waiting
 
 
 def test_an_entrant_queues_waits_leaves_and_is_revoked(arena_service: str) -> None:
