@@ -159,7 +159,17 @@ async def test_an_entrant_that_never_moves_is_played_by_the_house_and_rated(
         entrant, token = await register(client, "Idle")
         await client.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
         ticket = await seated(client, token)
+        seat = bearer(ticket["token"])
         for _ in range(600):  # its clock runs out, then the house plays its seat
+            view = (await client.get(f"/v1/games/{ticket['table_id']}", headers=seat)).json()
+            if view["status"] == "finished":
+                break
+            await asyncio.sleep(0.1)
+        # its table over, it may queue again at once
+        again = await client.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
+        assert again.status_code == 202, again.text
+        assert (await client.delete("/v1/arena/queue", headers=bearer(token))).status_code == 204
+        for _ in range(600):
             r = await client.get(f"/v1/arena/sets/{ticket['set_id']}")
             if r.status_code == 200:
                 break

@@ -175,6 +175,7 @@ class Arena:
                 f"{engine.max_players(options)}, not {players}."
             )
         entrant_id, at = entrant.entrant_id, self.now()
+        await self._settle(entrant_id)
 
         def queued(state: ArenaState) -> list[ArenaEvent]:
             waiting = state.waiting.get(entrant_id)
@@ -204,6 +205,7 @@ class Arena:
         until = loop.time() + wait
         while True:
             await self.tick()
+            await self._settle(entrant_id)
             found = await self._ticket(entrant_id)
             if found.status == "waiting":
                 await self.store.polled(entrant_id, self.now())
@@ -211,6 +213,16 @@ class Arena:
             if found.status != "waiting" or left <= 0:
                 return found
             await asyncio.sleep(min(POLL_S, left))
+
+    async def _settle(self, entrant_id: str) -> None:
+        """Note at once that the entrant's table finished, if it did: it may queue again (and
+        its ticket says `idle`) without waiting for a tick."""
+        at = self.state.seated.get(entrant_id)
+        held = None if at is None else self.state.in_play.get(at[0])
+        if at is None or held is None or held.tables is None:
+            return
+        if await self.tables.places(held.tables[at[1]]) is not None:
+            await self._finished(held.set_id, [at[1]])
 
     async def _ticket(self, entrant_id: str) -> Ticket:
         state = self.state
