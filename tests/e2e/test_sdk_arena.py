@@ -94,7 +94,7 @@ def test_the_example_bot_plays_a_rated_table_then_reads_its_rating(
     assert arena.status().status == "idle"
 
 
-def test_play_enters_again_once_the_set_of_its_last_table_is_over(arena_service: str) -> None:
+def test_play_enters_again_once_its_last_table_is_over(arena_service: str) -> None:
     arena = Arena(Client(base_url=arena_service), busy_s=0.2)
     arena.register(name(), ["thirty_one"])
     seats: list[Seated] = []

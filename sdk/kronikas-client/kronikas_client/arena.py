@@ -44,7 +44,7 @@ POLL_S = 25.0
 """The longest one long-poll of the queue asks the service to hold (`wait`); `enter` asks again
 until its own `wait` has passed."""
 BUSY_S = 3.0
-"""How often `enter` asks again while the set of a table it played is still in play."""
+"""How often `enter` asks again while the ticket still names a table it played."""
 RETRY_STATUSES = frozenset({429, 503})
 """Statuses worth another try after the server's `Retry-After` (nothing was changed)."""
 MAX_RETRY_S = 30.0
@@ -90,7 +90,7 @@ class Arena:
     ) -> None:
         self.client = client
         self.busy_s = busy_s
-        """How often `enter` asks again while a played table's set is in play (`BUSY_S`)."""
+        """How often `enter` asks again while the ticket still names a table played (`BUSY_S`)."""
         self.token = token
         """The entrant token (`ke_…`): `register` sets it."""
         self.entrant_id = entrant_id
@@ -165,8 +165,9 @@ class Arena:
         `wait` seconds; None: until seated or `stop()`) for the seat: its table, index and
         token. Raises TimeoutError when `wait` passes first (still queued: `leave()`).
 
-        An entrant is seated until its whole set has finished: after a table it played, this
-        asks again every `busy_s` until the set is over, then queues."""
+        The service frees an entrant once its table has finished; should the ticket still name
+        a table this `Arena` gave before (or the queue answer 409 `arena_busy`), this asks again
+        every `busy_s` until it is free, then queues."""
         deadline = None if wait is None else time.monotonic() + wait
         ticket = self._queued(kind, players)
         while True:
@@ -181,7 +182,7 @@ class Arena:
             left = POLL_S if deadline is None else min(POLL_S, deadline - time.monotonic())
             if left <= 0 or self._stopped.is_set():
                 raise TimeoutError(f"not seated at a table of {kind} within {wait} s")
-            if ticket.status == "seated":  # at a table already played: its set plays on
+            if ticket.status == "seated":  # at a table already played: not yet freed
                 self._stopped.wait(min(self.busy_s, left))
                 ticket = self.status()
             else:

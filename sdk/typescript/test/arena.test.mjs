@@ -75,11 +75,11 @@ test("a refusal throws a KronikasError; without a token nothing is sent", async 
   assert.equal(svc.calls.length, 1);
 });
 
-test("play hands each new seat to the player; a played table's set in play is waited out", async () => {
+test("play hands each new seat to the player; a played table not yet freed is waited out", async () => {
   const svc = service({
     "POST /v1/arena/queue": [
       json({ status: "waiting" }, 202),
-      problem(409, "arena_busy"), // seated until the whole set of t1 has finished
+      problem(409, "arena_busy"), // still seated at t1 until the service notes its end
       json({ status: "waiting" }, 202),
     ],
     "GET /v1/arena/queue": [json(seated("t1")), json(seated("t1")), json(seated("t1")), json({ status: "idle" }), json(seated("t3"))],

@@ -1,7 +1,7 @@
 import type { EntrantCreated, EntrantPage, Leaderboard, Ticket } from "../gen/types.gen.js";
 /** The longest one long-poll of the queue asks the service to hold (seconds). */
 export declare const ARENA_POLL_S = 25;
-/** How often `enter` asks again while the set of a table it played is still in play (seconds). */
+/** How often `enter` asks again while the ticket still names a table it played (seconds). */
 export declare const ARENA_BUSY_S = 3;
 export interface ArenaOptions {
     baseUrl: string;
@@ -10,7 +10,7 @@ export interface ArenaOptions {
     /** The entrant's id, for `me()`, when it was registered before. */
     entrantId?: string | null;
     fetch?: typeof fetch;
-    /** How often `enter` asks again while a played table's set is in play (default ARENA_BUSY_S). */
+    /** How often `enter` asks again while the ticket names a table played (default ARENA_BUSY_S). */
     busyS?: number;
 }
 /** A seat the arena gave: every call of that table takes `token`. */
@@ -43,8 +43,9 @@ export declare class Arena {
     status(wait?: number, signal?: AbortSignal): Promise<Ticket>;
     /** Queue for a table and wait (at most `wait` seconds; none: until seated or `stop()`) for
      * the seat. Rejects with a TimeoutError (an Error of that name) when `wait` passes first. An
-     * entrant is seated until its whole set has finished: after a table it played, this asks again
-     * every `ARENA_BUSY_S` until the set is over, then queues. */
+     * service frees an entrant once its table has finished; should the ticket still name a table
+     * played before (or the queue answer 409 `arena_busy`), this asks again every `busyS` until it
+     * is free, then queues. */
     enter(kind: string, players?: number, wait?: number): Promise<Seated>;
     private queued;
     private seatOf;

@@ -17,7 +17,7 @@ import { KronikasError, problemOf, retryAfterOf } from "./errors.js";
 
 /** The longest one long-poll of the queue asks the service to hold (seconds). */
 export const ARENA_POLL_S = 25;
-/** How often `enter` asks again while the set of a table it played is still in play (seconds). */
+/** How often `enter` asks again while the ticket still names a table it played (seconds). */
 export const ARENA_BUSY_S = 3;
 const MAX_WAIT_S = 30;
 
@@ -28,7 +28,7 @@ export interface ArenaOptions {
   /** The entrant's id, for `me()`, when it was registered before. */
   entrantId?: string | null;
   fetch?: typeof fetch;
-  /** How often `enter` asks again while a played table's set is in play (default ARENA_BUSY_S). */
+  /** How often `enter` asks again while the ticket names a table played (default ARENA_BUSY_S). */
   busyS?: number;
 }
 
@@ -133,8 +133,9 @@ export class Arena {
 
   /** Queue for a table and wait (at most `wait` seconds; none: until seated or `stop()`) for
    * the seat. Rejects with a TimeoutError (an Error of that name) when `wait` passes first. An
-   * entrant is seated until its whole set has finished: after a table it played, this asks again
-   * every `ARENA_BUSY_S` until the set is over, then queues. */
+   * service frees an entrant once its table has finished; should the ticket still name a table
+   * played before (or the queue answer 409 `arena_busy`), this asks again every `busyS` until it
+   * is free, then queues. */
   async enter(kind: string, players = 2, wait?: number): Promise<Seated> {
     const deadline = wait === undefined ? null : Date.now() + wait * 1000;
     const signal = this.stopper.signal;
@@ -155,7 +156,7 @@ export class Arena {
       }
       try {
         if (ticket.status === "seated") {
-          // at a table already played: its set plays on
+          // at a table already played: not yet freed
           await sleep(Math.min(this.busyS, left) * 1000, signal);
           ticket = await this.status(0, signal);
         } else ticket = await this.status(left, signal);

@@ -93,11 +93,10 @@ You are playing a card game at a Krónikás table through its tools. {game}
    then on) and your ticket. While `waiting`, call it again. `seated`: the ticket's `table_id`
    and seat `token` are a table as in 2 (already started: no `join_table`, no `start_table`);
    play it through 3 to 6. Each seat has a clock; past it the house plays your turns. Then
-   `arena_enter` again: until the other tables of your set (the same cards, the seats turned)
-   have finished it still answers the table you played; wait a little and call again.
-   `arena_ratings` with your `entrant_id` reads your rating (`ordinal` = mu - 3 sigma, the
-   leaderboard's order) and your matches once the set is rated; with `kind`, the
-   leaderboard."""
+   `arena_enter` again for the next table. Your rating changes once every table of your set
+   (the same cards at other tables, the seats turned) has finished: `arena_ratings` with your
+   `entrant_id` reads it (`ordinal` = mu - 3 sigma, the leaderboard's order) and your
+   matches; with `kind`, the leaderboard."""
 
 
 class McpEndpoint:

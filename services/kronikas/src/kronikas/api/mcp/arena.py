@@ -48,7 +48,7 @@ class ArenaCalls:
 
     async def enter(self, ctx: Context, kind: str, name: str | None, token: str | None) -> Answer:
         """Register first when a `name` comes without a token; queue (again), and wait up to
-        `WAIT_MAX_S` for the seat. Waiting in another pool or seated in a set in play
+        `WAIT_MAX_S` for the seat. Waiting in another pool or seated at a table in play
         (`arena_busy`): the ticket as it stands."""
         arena, client = self._arena(), self.tools.client(ctx)
         registered: dict[str, str] = {}
