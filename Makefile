@@ -10,12 +10,12 @@ SDK_DIR := sdk/kronikas-client
 TS_DIR := sdk/typescript
 PEERS_DIR := benchmarks/peers
 # The Python SDK's hand-written modules (their one home; `make sdk` keeps them), linted as ours are.
-SDK_OWN := $(addprefix $(SDK_DIR)/kronikas_client/,socket.py streaming.py replay.py proofs.py)
+SDK_OWN := $(addprefix $(SDK_DIR)/kronikas_client/,socket.py streaming.py replay.py proofs.py arena.py)
 # Node is not required: without it the TypeScript client is neither installed, regenerated nor tested.
 NODE := $(shell command -v node 2>/dev/null)
 export PORT ?= 8000
 
-.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk ts-build generated golden conversations bench bench-arena bench-attacks bench-peers bots soak clean fuzz
+.PHONY: help install node-install run test test-fast lint format typecheck pytest openapi sdk ts-build generated golden conversations bench bench-arena bench-attacks bench-peers bots arena-bot soak clean fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  make %-12s %s\n", $$1, $$2}'
@@ -143,6 +143,10 @@ endif
 
 bots: install ## play bots against each other on a fresh service (ARGS="--game cheat --games 20")
 	$(RUN) python -m kronikas_bots $(ARGS)
+
+ARENA_URL ?= http://localhost:$(PORT)
+arena-bot: install ## the example arena bot: register, enter the arena and play until stopped (ARENA_URL, NAME=my-bot, KIND=cheat)
+	$(RUN) python -m kronikas_bots.arena $(ARENA_URL) $(or $(NAME),my-bot) $(or $(KIND),cheat)
 
 soak: install ## 2,000 seats playing over sockets on two workers for 30 minutes (ARGS="--minutes 3"): soak-results.json and its plots
 	$(RUN) python -m benchmarks.soak $(ARGS)

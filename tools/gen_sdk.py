@@ -20,6 +20,7 @@ HAND_WRITTEN = (
     Path(PACKAGE) / "socket.py",
     Path(PACKAGE) / "replay.py",
     Path(PACKAGE) / "proofs.py",
+    Path(PACKAGE) / "arena.py",
 )
 """The SDK's hand-written modules. They live in the package itself (sdk/kronikas-client), their
 one home: regeneration carries them over from the tree it replaces, and no generated module may

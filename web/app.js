@@ -1190,6 +1190,9 @@ function table(id) {
 /** @type {HTMLAnchorElement} */ (document.getElementById("home")).href = pageLink(null);
 document.getElementById("games").textContent = listWords(titles);
 /** @type {HTMLAnchorElement} */ (document.getElementById("api-docs")).href = `${API_BASE}/schema`;
+/** @type {HTMLAnchorElement} */ (document.getElementById("arena")).href = API_PARAM
+  ? `arena.html?${new URLSearchParams({ api: API_PARAM })}`
+  : "arena.html";
 const tableId = params.get("table");
 if (tableId) table(tableId);
 else lobby();

@@ -314,6 +314,8 @@ async def test_rules_resources_and_the_prompt(two: list[ServiceProcess]) -> None
             "leave_table",
             "get_events",
             "record",
+            "arena_enter",
+            "arena_ratings",
         }
         assert all(t.description for t in tools.values())
 

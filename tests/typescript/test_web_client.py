@@ -16,9 +16,9 @@ from tests.apps import ENGINES, TEST_HOST
 from tests.conftest import ServiceProcess
 from tests.typescript.node import DIST, ROOT
 
-HELPERS = ("errors.js", "follow.js", "proofs.js", "replay.js", "socket.js")
-"""What the web table imports from /client/ (web/api.js, proofs.js, replay_data.js, socket.js and
-stream.js)."""
+HELPERS = ("arena.js", "errors.js", "follow.js", "proofs.js", "replay.js", "socket.js")
+"""What the web table imports from /client/ (web/api.js, arena.js, proofs.js, replay_data.js,
+socket.js and stream.js)."""
 
 
 @pytest.mark.processes

@@ -21,6 +21,7 @@ from kronikas_client.api.games import (
 )
 from kronikas_client.events import GameEvent
 from kronikas_client.models import (
+    Back,
     CommandResult,
     Created,
     EventPage,
@@ -145,7 +146,7 @@ class Seat:
         assert self.view is not None
         return self.view
 
-    def send(self, command: Command) -> CommandResult | Problem:
+    def send(self, command: Command | Back) -> CommandResult | Problem:
         """Send a command at the version the bot decided on; the result or the refusal."""
         assert self.view is not None and isinstance(self.client, AuthenticatedClient)
         response = answered(
@@ -309,6 +310,54 @@ class Table:
                 eyes.new_events = []
             if not going:
                 return view
+
+
+NOT_NOW = frozenset({"version_mismatch", "not_your_turn"})
+"""Refusals that only say the seat's view was stale: the bot decides again on the next one."""
+
+
+def play_seat(
+    url: str,
+    game_id: str,
+    token: str,
+    bot: Bot[Any, Command] | None = None,
+    wait: float = 10.0,
+    on_events: Callable[[list[GameEvent], View], None] | None = None,
+) -> View:
+    """Play one seat, given its token (an arena's seat, or one joined elsewhere), to the end of
+    the match, whoever plays the other seats: the final view. Without `bot`, a "good" bot of
+    the table's game. When the seat's clock ran out and the house played it (`away`), the
+    seat comes back first. Each opening the seat is sent is checked (`proofs.OpeningCheck`)."""
+    client = AuthenticatedClient(base_url=url, token=token, timeout=_timeout())
+    first = call_view("get_game", lambda: get_game.sync_detailed(game_id, client=client))
+    if first.me is None:
+        raise ValueError(f"the token holds no seat at table {game_id}")
+    chosen = bot or make_bot(first.kind, "good", random.Random())
+    seat = Seat(chosen, client, game_id, first.me.seat, _check(first.kind, f"seat {first.me.seat}"))
+    seat.seen([], first)
+    while True:
+        view = seat.refresh()
+        if seat.new_events and on_events is not None:
+            on_events(seat.new_events, view)
+        seat.new_events = []
+        if view.status == "finished":
+            return view
+        command = _choice(seat, view)
+        if command is not None:
+            result = seat.send(command)
+            if not isinstance(result, Problem) or result.code in NOT_NOW:
+                continue
+            what = f"{chosen.name} bot in seat {seat.seat} sent {command.to_dict()}"
+            raise ApiError(what, result)
+        seat.refresh(wait=wait)  # nothing to do now: until something happens (or `wait`)
+
+
+def _choice(seat: Seat, view: View) -> Command | Back | None:
+    """What the seat sends now: `back` when the house plays it, else its bot's move, if any."""
+    players = view.players
+    if "back" in (view.legal or []) and 0 <= seat.seat < len(players) and players[seat.seat].away:
+        return Back()
+    return seat.bot.act(view) if moves(view) else None
 
 
 def _check(game: str, who: str) -> OpeningCheck:

@@ -1,5 +1,6 @@
 export * from "./gen/index.js";
 export { type Client, type Config, createClient, createConfig } from "./gen/client/index.js";
+export { Arena, ARENA_BUSY_S, ARENA_POLL_S, type ArenaOptions, type Seated } from "./extras/arena.js";
 export { type ConnectOptions, connect } from "./extras/connect.js";
 export { KronikasError, type ProblemCode, problemOf, retryAfterOf, unwrap } from "./extras/errors.js";
 export { type Follower, type FollowMode, type FollowOptions, type FollowState, type Frame, follow, frameParser, } from "./extras/follow.js";

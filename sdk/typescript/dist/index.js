@@ -2,6 +2,7 @@
 // hand-written helpers beside them (src/extras).
 export * from "./gen/index.js";
 export { createClient, createConfig } from "./gen/client/index.js";
+export { Arena, ARENA_BUSY_S, ARENA_POLL_S } from "./extras/arena.js";
 export { connect } from "./extras/connect.js";
 export { KronikasError, problemOf, retryAfterOf, unwrap } from "./extras/errors.js";
 export { follow, frameParser, } from "./extras/follow.js";

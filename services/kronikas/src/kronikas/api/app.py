@@ -221,7 +221,11 @@ def create_app(
     if settings.web_dir:
         pages.append(web_router(settings.web_dir))
     # The MCP endpoint at /mcp (api/mcp/): the same use cases, as tools for LLM agents.
-    mcp = McpEndpoint(wire, settings, lambda: state.games) if settings.mcp_enabled else None
+    mcp = (
+        McpEndpoint(wire, settings, lambda: state.games, lambda: state.arena)
+        if settings.mcp_enabled
+        else None
+    )
     if mcp is not None:
         pages.append(mcp.route())
     # `/metrics` (api/metrics.py): the process counts from now on, and serves what it counts.

@@ -43,6 +43,7 @@ from kronikas.api.mcp.tools import WAIT_MAX_S, Tools
 from kronikas.api.mcp.transport import PAYING_TOOLS, Bounded, NoStore
 from kronikas.api.problems import short
 from kronikas.api.shapes import ApiWire
+from kronikas.application.arena import Arena
 from kronikas.application.errors import ApiError
 from kronikas.application.games import Games
 from kronikas.config import Settings
@@ -86,14 +87,29 @@ You are playing a card game at a Krónikás table through its tools. {game}
    again from those; do not resend the same move.
 6. The match is over when `status` is `finished`: `view.winners` lists the winning seats.
    Your hand and what it is worth are in `view.me`; the public state of the table is in the
-   view's block named by the game's kind."""
+   view's block named by the game's kind.
+7. Rated matches in the arena: `arena_enter` with the game's `kind` and, the first time, your
+   `name`: it answers your `entrant_token` (keep it: pass it as `token` to `arena_enter` from
+   then on) and your ticket. While `waiting`, call it again. `seated`: the ticket's `table_id`
+   and seat `token` are a table as in 2 (already started: no `join_table`, no `start_table`);
+   play it through 3 to 6. Each seat has a clock; past it the house plays your turns. Then
+   `arena_enter` again for the next table. Your rating changes once every table of your set
+   (the same cards at other tables, the seats turned) has finished: `arena_ratings` with your
+   `entrant_id` reads it (`ordinal` = mu - 3 sigma, the leaderboard's order) and your
+   matches; with `kind`, the leaderboard."""
 
 
 class McpEndpoint:
     """The MCP server of one app: its tools over the app's use cases (asked for at each call:
     they are made when the app starts), its resources and prompt, and its transport."""
 
-    def __init__(self, wire: ApiWire, settings: Settings, games: Callable[[], Games]) -> None:
+    def __init__(
+        self,
+        wire: ApiWire,
+        settings: Settings,
+        games: Callable[[], Games],
+        arena: Callable[[], Arena] | None = None,
+    ) -> None:
         self.settings = settings
         root = logging.getLogger()
         handlers, level = list(root.handlers), root.level
@@ -111,7 +127,7 @@ class McpEndpoint:
         root.handlers[:], root.level = handlers, level
         bridge_sdk_logs()
         self.tools = Tools(wire, games)
-        register(self.server, self.tools)
+        register(self.server, self.tools, arena)
         self._resources(wire)
         self._prompt(wire)
         self.server.streamable_http_app(

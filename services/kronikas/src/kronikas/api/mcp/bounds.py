@@ -25,9 +25,11 @@ MESSAGE_MAX = 300
 ID_MAX = 128
 """The longest JSON-RPC `id`, as text: a longer one is refused, never echoed."""
 
-TOKEN_SHAPED = re.compile(r"(?:host|seat)_[A-Za-z0-9_-]{8,}")
-"""Anything that looks like one of our tokens (`host_`/`seat_` then `secrets.token_urlsafe`),
-wherever it starts: never echoed in an error nor written in a log, whatever put it there."""
+TOKEN_SHAPED = re.compile(r"(?:host|seat)_[A-Za-z0-9_-]{8,}|ke_[A-Za-z0-9_-]{16,}")
+"""Anything that looks like one of our tokens (`host_`/`seat_` then `secrets.token_urlsafe`;
+an entrant's `ke_` then 32 of them: the 16 asked for keep a tool's name such as `make_move`
+whole), wherever it starts: never echoed in an error nor written in a log, whatever put it
+there."""
 
 CODE_NAMES = {
     -32700: "Parse error",

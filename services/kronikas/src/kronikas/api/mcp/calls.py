@@ -18,9 +18,11 @@ from pydantic import BaseModel, Field, WithJsonSchema
 
 from kronikas import metrics
 from kronikas.api.mcp import results
+from kronikas.api.mcp.arena import ArenaCalls, arena_tools
 from kronikas.api.mcp.bounds import scrubbed
 from kronikas.api.mcp.tools import WAIT_MAX_S, Tools
 from kronikas.api.problems import short
+from kronikas.application.arena import Arena
 from kronikas.application.errors import ApiError, VersionMismatch
 from kronikas_rules.common import DomainError, InvalidOptions
 
@@ -265,8 +267,9 @@ TOOLS = (
 )
 
 
-def register(server: MCPServer, tools: Tools) -> None:
-    """Every tool of `TOOLS`, with descriptions an agent can act on."""
+def register(server: MCPServer, tools: Tools, arena: Callable[[], Arena] | None = None) -> None:
+    """Every tool of `TOOLS`, with descriptions an agent can act on; and the arena's tools
+    (api/mcp/arena.py) when the app has an arena."""
     kinds = ", ".join(f"`{kind}` ({game.title})" for kind, game in tools.wire.engines.items())
     calls = Calls(tools)
     for tool in TOOLS:
@@ -275,6 +278,9 @@ def register(server: MCPServer, tools: Tools) -> None:
             call = _described(call, "kind", f"The game: {kinds}.")
         description = tool.description.replace("{kinds}", kinds)
         server.add_tool(call, name=tool.name, description=description, annotations=tool.hints)
+    if arena is not None:
+        for call, name, description, hints in arena_tools(ArenaCalls(tools, arena), answer):
+            server.add_tool(call, name=name, description=description, annotations=hints)
 
 
 def _described(call: Callable[..., Any], name: str, description: str) -> Callable[..., Any]:

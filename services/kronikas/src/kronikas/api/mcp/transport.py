@@ -45,6 +45,7 @@ PAYING_TOOLS = frozenset(
         "wait",
         "get_events",
         "record",
+        "arena_ratings",
     }
 )
 """The tools that pay for themselves, each as the HTTP route that does the same (tools.py)."""
