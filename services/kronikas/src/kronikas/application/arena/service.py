@@ -282,6 +282,9 @@ class Arena:
             await asyncio.sleep(self.settings.arena_tick_s)
             try:
                 await self.tick(force=True)
+            except Unavailable:  # the store said so (a warning line); the next tick tries again
+                if not self._stopping:
+                    log.warning("arena: the store does not answer; the next tick tries again")
             except Exception:  # the next tick tries again
                 if not self._stopping:
                     log.exception("the arena's tick failed")
