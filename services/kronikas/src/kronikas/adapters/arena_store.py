@@ -97,6 +97,10 @@ class RedisArenaStore:
         return LogRead(int(base), bytes(snapshot) or None, list(records))
 
     @translated
+    async def log_length(self) -> int:
+        return int(await self.redis.llen(LOG))
+
+    @translated
     async def append(self, expected: int, events: Sequence[bytes]) -> bool:
         reply = await self._append(keys=[LOG, BASE], args=[expected, *events])
         return int(reply) >= 0

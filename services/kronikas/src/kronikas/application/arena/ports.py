@@ -22,6 +22,11 @@ class ArenaStore(Protocol):
         """The log's events after the first `after` (with the snapshot, when trimmed)."""
         ...
 
+    async def log_length(self) -> int:
+        """How many events the log holds now past its trimmed head: it changes with every
+        append and every trim (the cheapest look at whether anything happened)."""
+        ...
+
     async def compact(self, version: int, snapshot: bytes) -> bool:
         """Keep `snapshot`, the fold at `version`, and trim the log's events up to it (none
         when a newer snapshot is kept already)."""

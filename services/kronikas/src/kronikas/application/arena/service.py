@@ -87,6 +87,7 @@ class Arena:
         self._ticking = asyncio.Lock()
         self._ticked = 0
         self._task: asyncio.Task[None] | None = None
+        self._length = 0  # the log's length (past its trimmed head) as last read (`_due`)
         self._stopping = False
 
     # the log
@@ -103,6 +104,7 @@ class Arena:
                 self.state.apply(event)
                 if isinstance(event, SetRated):
                     rated[event.set_id] = raw
+            self._length = self.state.version - read.base
             if self.state.version - read.base >= self.settings.arena_compact_every:
                 await self.store.compact(self.state.version, snapshot.snapshot(self.state))
         if rated:  # every process keeps them (idempotent); then the sets' tables open to all
@@ -281,13 +283,23 @@ class Arena:
         while not self._stopping:
             await asyncio.sleep(self.settings.arena_tick_s)
             try:
-                await self.tick(force=True)
+                if await self._due():
+                    await self.tick(force=True)
             except Unavailable:  # the store said so (a warning line); the next tick tries again
                 if not self._stopping:
                     log.warning("arena: the store does not answer; the next tick tries again")
             except Exception:  # the next tick tries again
                 if not self._stopping:
                     log.exception("the arena's tick failed")
+
+    async def _due(self) -> bool:
+        """Whether the periodic tick has anything to do: always while this process's fold holds
+        waiting entrants or sets in play; else only once the log has moved (another process
+        queued someone, formed or rated a set) — one LLEN, so an idle arena costs each process
+        no reading of its log."""
+        if self.state.waiting or self.state.in_play:
+            return True
+        return await self.store.log_length() != self._length
 
     async def tick(self, force: bool = False) -> None:
         """Catch up with the log, and do what falls due (the module's docstring)."""
