@@ -716,7 +716,7 @@ async def house_decisions(deck: Sequence[Card]) -> tuple[list[dict[str, Any]], l
     then whether it calls seat 0's play of the deck's 8th card. Answers the house's moves as
     stored, and seat 0's hand."""
     stacked = StackedDeck(deck, dealer=1)  # seat 2 plays first; card i goes to seat (2 + i) % 3
-    w = world(lambda seed: stacked)
+    w = world(lambda seed, arena=None: stacked)
     s = await started(w.games, "cheat", "pph", seed=11)
     assert (await view(w.games, s))["turn"] == 0, "the house played at once"
     hand: list[str] = (await view(w.games, s, 0))["me"]["hand"]

@@ -12,12 +12,10 @@ from kronikas_rules.randomness import SecureRandomness, SeededRandomness
 _SECURE = SecureRandomness()
 
 
-def for_table(seed: int | None) -> Randomness:
-    """The random source of a table: one secure source per process, or its seed's."""
+def for_table(seed: int | None, arena: ArenaDeal | None = None, /) -> Randomness:
+    """The random source of a table: at an arena table its set's shared deal (the same
+    shuffles at every table of the set, the first dealer rotated by the table's index, salts of
+    its own: `SharedDeal`); else its seed's, or the one secure source of the process."""
+    if arena is not None:
+        return SharedDeal(bytes.fromhex(arena.secret), arena.table, arena.players)
     return _SECURE if seed is None else SeededRandomness(seed)
-
-
-def for_deal(deal: ArenaDeal) -> Randomness:
-    """The random source of an arena table: the same shuffles at every table of its set, the
-    first dealer rotated by the table's index, salts of its own (`SharedDeal`)."""
-    return SharedDeal(bytes.fromhex(deal.secret), deal.table, deal.players)

@@ -19,7 +19,7 @@ from kronikas import __version__, metrics
 from kronikas.adapters.arena_store import RedisArenaStore
 from kronikas.adapters.event_store import RedisStores
 from kronikas.adapters.notifier import Notifier
-from kronikas.adapters.randomness import for_deal, for_table
+from kronikas.adapters.randomness import for_table
 from kronikas.adapters.redis_client import connect
 from kronikas.api import docs_pages
 from kronikas.api.arena import ArenaController
@@ -186,9 +186,7 @@ def create_app(
         notifier.start()
         app.state.notifier = notifier
         arena_store = RedisArenaStore(app.state.redis)
-        app.state.games = Games(
-            stores, notifier, for_table, settings, games, deals=for_deal, arena=arena_store
-        )
+        app.state.games = Games(stores, notifier, for_table, settings, games, arena=arena_store)
         app.state.games.run_clocks()
         app.state.arena = Arena(arena_store, app.state.games, settings)
         app.state.arena.run()

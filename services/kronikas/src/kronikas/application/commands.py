@@ -47,7 +47,6 @@ from kronikas.application.ids import table_id
 from kronikas.application.ports import (
     AppendRequest,
     AppendResult,
-    DealSource,
     RandomSource,
     Stores,
     Summary,
@@ -66,7 +65,7 @@ from kronikas.application.wire import (
     view_json,
 )
 from kronikas.config import Settings
-from kronikas_rules.common import DomainError, Randomness, Start
+from kronikas_rules.common import DomainError, Start
 from kronikas_rules.seating import Join, PlayerJoined, TimeOut
 
 log = logging.getLogger("kronikas.games")
@@ -110,10 +109,8 @@ class Commands:
         settings: Settings,
         now: Callable[[], int] = now_ms,
         ceilings: Ceilings | None = None,
-        deals: DealSource | None = None,
     ) -> None:
         self.folds = folds
-        self.deals = deals
         self.now = now
         self.log, self.lobby, self.buckets = stores.log, stores.lobby, stores.buckets
         self.randomness = randomness
@@ -267,7 +264,7 @@ class Commands:
             else:
                 try:
                     # decide, then the house plays on where it is then to act
-                    decision = Decision.on(table, self.random_of(table))
+                    decision = Decision.on(table, self.randomness(table.seed, table.arena))
                     decision.add(change.decide(table))
                     decision.play_on(change.house_calls, change.house_owes)
                 except DomainError:
@@ -317,12 +314,14 @@ class Commands:
                 return []
             if house_alone(rules, table.state):
                 # The house's paid moves; the request that follows makes no unpaid one.
-                decision = Decision.on(table, self.random_of(table), alone=paid)
+                decision = Decision.on(table, self.randomness(table.seed, table.arena), alone=paid)
                 decision.play_house(calls=False, paused=True)
                 return decision.events
             if waiting in rules.house_seats(table.state):
                 return []
-            return rules.decide(table.state, TimeOut(waiting), None, self.random_of(table))
+            return rules.decide(
+                table.state, TimeOut(waiting), None, self.randomness(table.seed, table.arena)
+            )
 
         before = table.version
         change = Change(decide, _nobody, house_calls=False, house_owes=True)
@@ -347,17 +346,12 @@ class Commands:
             taken += 1
         return taken, 0
 
-    def random_of(self, table: Fold) -> Randomness:
-        """Where the table's shuffles come from: its set's shared deal at an arena table, its
-        seed's or the secure source at any other."""
-        if table.arena is not None and self.deals is not None:
-            return self.deals(table.arena)
-        return self.randomness(table.seed)
-
     def _decide(
         self, table: Fold, command: msgspec.Struct, seat: int | None
     ) -> list[msgspec.Struct]:
-        return table.engine.decide(table.state, command, seat, self.random_of(table))
+        return table.engine.decide(
+            table.state, command, seat, self.randomness(table.seed, table.arena)
+        )
 
 
 def _joined(player_id: str, token: str, made: Made) -> bytes:

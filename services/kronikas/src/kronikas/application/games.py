@@ -41,7 +41,6 @@ from kronikas.application.ids import is_table_id
 from kronikas.application.ports import (
     ArenaTables,
     ChangeFeed,
-    DealSource,
     RandomSource,
     Stores,
     Summary,
@@ -73,7 +72,6 @@ class Games:
         engines: Registry,
         now: Callable[[], int] = now_ms,
         *,
-        deals: DealSource | None = None,
         arena: ArenaTables | None = None,
     ) -> None:
         self.stores = stores
@@ -83,9 +81,7 @@ class Games:
         self.engines = engines
         self.folds = Folds(stores.log, changes, engines)
         ceilings = Ceilings(settings.address_per_s, settings.address_burst, now)
-        self.commands = Commands(
-            self.folds, stores, randomness, settings, now, ceilings, deals=deals
-        )
+        self.commands = Commands(self.folds, stores, randomness, settings, now, ceilings)
         self.queries = Queries(
             self.folds, stores.lobby, stores.buckets, settings, ceilings, arena=arena
         )

@@ -253,8 +253,8 @@ class ArenaTables(Protocol):
         ...
 
 
-DealSource = Callable[[ArenaDeal], Randomness]
-"""Where an arena table's shuffles come from: its set's secret, shared by the set's tables."""
+class RandomSource(Protocol):
+    """Where a table's shuffles come from, from its first record: a secure source, a
+    reproducible one for its `seed`, or at an arena table (`arena`) its set's shared deal."""
 
-RandomSource = Callable[[int | None], Randomness]
-"""Where a table's shuffles come from: a secure source, or a reproducible one for a seed."""
+    def __call__(self, seed: int | None, arena: ArenaDeal | None = None, /) -> Randomness: ...
