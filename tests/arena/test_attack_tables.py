@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from kronikas.application.errors import SetInPlay
 from kronikas.application.games import Games
 from tests.arena.conftest import Client, arena_app, bearer, register
 
@@ -25,12 +26,13 @@ async def seated(client: Client, token: str, rounds: int = 200) -> Any:
 async def test_a_table_being_made_is_never_in_the_lobby_nor_joinable(
     redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Between a set's table being made and being started, a client reading the lobby for open
+    """(`outside` never ticks: the set is made by `a`, and a spy at `outside` never waits for
+    itself.) Between a set's table being made and being started, a client reading the lobby for open
     tables must not find it, nor take a seat of it (it would see the set's cards)."""
     found: list[str] = []
     joined: list[int] = []
     create = Games.create
-    async with arena_app(redis_url) as a, arena_app(redis_url) as outside:
+    async with arena_app(redis_url) as a, arena_app(redis_url, arena_tick_s=3600) as outside:
 
         async def spying_create(self: Games, *args: Any, **kwargs: Any) -> bytes:
             made = await create(self, *args, **kwargs)
@@ -63,7 +65,7 @@ async def test_no_arena_table_is_joinable_by_its_id(
     but the arena takes a seat of it."""
     tried: list[Any] = []
     create = Games.create
-    async with arena_app(redis_url) as a, arena_app(redis_url) as outside:
+    async with arena_app(redis_url) as a, arena_app(redis_url, arena_tick_s=3600) as outside:
 
         async def spying_create(self: Games, *args: Any, **kwargs: Any) -> bytes:
             made = await create(self, *args, **kwargs)
@@ -126,3 +128,27 @@ async def test_every_way_in_is_closed_to_others_while_the_set_plays(redis_url: s
             for app in (a, b):
                 page = await app.get("/v1/arena/leaderboard?kind=cheat")
                 assert t["table_id"] not in page.text and t["set_id"] not in page.text
+
+
+async def test_reads_after_a_paid_call_are_closed_too(redis_url: str) -> None:
+    """The reads that follow a paid call (`seen`, `caught_up`: what the MCP tools answer after a
+    move, a start or a leave) show an arena table in play to no spectator nor host."""
+    async with arena_app(redis_url) as a:
+        _, token = await register(a, "Lone")
+        await a.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
+        ticket = await seated(a, token)
+        games: Games = a.app.state.games
+        table = ticket["table_id"]
+
+        async def in_app(read: Any, *args: Any) -> Any:  # the app runs on its portal's loop
+            return await asyncio.wrap_future(a.blocking_portal.start_task_soon(read, *args))
+
+        for read, args in (
+            (games.seen, (table, None)),
+            (games.caught_up, (table, None, 0)),
+            (games.caught_up, (table, None, 0, 1)),
+        ):
+            with pytest.raises(SetInPlay):
+                await in_app(read, *args)
+        mine = await in_app(games.seen, table, ticket["token"])
+        assert mine.body
