@@ -152,3 +152,45 @@ async def test_reads_after_a_paid_call_are_closed_too(redis_url: str) -> None:
                 await in_app(read, *args)
         mine = await in_app(games.seen, table, ticket["token"])
         assert mine.body
+
+
+async def test_an_entrant_revoked_while_polling_or_seated_learns_nothing_more(
+    redis_url: str,
+) -> None:
+    async with arena_app(redis_url, arena_fill_s=600) as a:
+        entrant_id, token = await register(a, "Waiting")
+        r = await a.post(
+            "/v1/arena/queue", json={"kind": "cheat", "players": 3}, headers=bearer(token)
+        )
+        assert r.status_code == 202, r.text
+        arena = a.app.state.arena
+        poll = asyncio.wrap_future(
+            a.blocking_portal.start_task_soon(arena.ticket, token, 2.0, None)
+        )
+        await asyncio.sleep(0.3)
+        r = await a.delete(f"/v1/arena/entrants/{entrant_id}", headers=bearer(token))
+        assert r.status_code == 204, r.text
+        ticket = await poll
+        assert ticket.status == "idle" and ticket.token is None
+        for method in ("GET", "DELETE"):
+            r = await a.request(method, "/v1/arena/queue", headers=bearer(token))
+            assert r.status_code == 401 and r.json()["code"] == "unauthorized"
+
+    async with arena_app(redis_url) as a:
+        entrant_id, token = await register(a, "Seated")
+        await a.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
+        seat = await seated(a, token)
+        r = await a.delete(f"/v1/arena/entrants/{entrant_id}", headers=bearer(token))
+        assert r.status_code == 204
+        r = await a.get("/v1/arena/queue", headers=bearer(token))
+        assert r.status_code == 401
+        page = (await a.get(f"/v1/arena/entrants/{entrant_id}")).json()
+        assert page["revoked"] and seat["table_id"] not in str(page)
+        board = (await a.get("/v1/arena/leaderboard?kind=cheat")).text
+        assert entrant_id not in board and seat["set_id"] not in board
+        # its seat plays on (the house and the clock): the table stays closed to others
+        r = await a.get(f"/v1/games/{seat['table_id']}")
+        assert r.status_code in (200, 409)
+        if r.status_code == 200:  # only once the whole set finished
+            done = await a.get(f"/v1/arena/sets/{seat['set_id']}")
+            assert done.status_code == 200
