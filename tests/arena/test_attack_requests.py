@@ -137,7 +137,7 @@ async def test_odd_authorizations_are_401_on_every_route(redis_url: str, header:
             ("DELETE", "/v1/arena/queue"),
             ("DELETE", f"/v1/arena/entrants/{entrant_id}"),
         ):
-            r = await a.request(method, path, headers={"Authorization": raw})  # type: ignore[dict-item]
+            r = await a.request(method, path, headers={b"Authorization": raw})
             refused(r, 400, 401, 431)
         r = await a.get(f"/v1/arena/entrants/{entrant_id}")
         assert r.status_code == 200 and r.json()["revoked"] is False
