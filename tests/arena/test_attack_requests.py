@@ -201,3 +201,17 @@ async def test_registrations_are_limited_per_address_across_instances(redis_url:
             )
         assert [r.status_code for r in answers] == [201, 201, 201, 429, 429, 429]
         assert all("Retry-After" in r.headers for r in answers[3:])
+
+
+@pytest.mark.parametrize("odd", ["x" * 5000, "%00", "..%2F..%2Fx", "%FF%FE", "a%20b", "%E2%80%AE"])
+async def test_odd_entrant_and_set_ids_are_problems(redis_url: str, odd: str) -> None:
+    async with arena_app(redis_url) as a:
+        _, token = await register(a, "Owner")
+        for method, path, headers in (
+            ("GET", f"/v1/arena/entrants/{odd}", {}),
+            ("DELETE", f"/v1/arena/entrants/{odd}", bearer(token)),
+            ("GET", f"/v1/arena/sets/{odd}", {}),
+        ):
+            r = await a.request(method, path, headers=headers)
+            refused(r, 400, 403, 404, 414, 422)
+        assert (await a.get("/v1/arena/queue", headers=bearer(token))).status_code == 200
