@@ -30,6 +30,7 @@ from kronikas.application.ceilings import Ceilings
 from kronikas.application.deals import ArenaDeal
 from kronikas.application.errors import (
     NotFound,
+    SetInPlay,
     Unavailable,
     VersionMismatch,
     rate_limited,
@@ -98,6 +99,11 @@ class Asked(NamedTuple):
     client: str | None = None
 
 
+def new_table_id() -> str:
+    """A new table's id: 64 random bits."""
+    return secrets.token_hex(8)
+
+
 class Commands:
     """Create, join, start and move: each one atomic append at the version it decided on."""
 
@@ -130,12 +136,14 @@ class Commands:
         options: msgspec.Struct,
         seed: int | None,
         arena: ArenaDeal | None = None,
+        game_id: str | None = None,
     ) -> bytes:
         """A new open table; answers `Created` with the host token. `arena`: a table of an
-        arena's set, dealing from the set's secret (kept on its first record, never shown)."""
+        arena's set, dealing from the set's secret (kept on its first record, never shown), its
+        id `game_id` chosen (and kept out of the lobby) before it is made."""
         engine = self.folds.engines[kind]
         engine.validate_options(options)
-        game_id = secrets.token_hex(8)
+        game_id = game_id or new_table_id()
         host_token = new_token("host")
         events = engine.created(options, seed is not None)
         at = utc_text(self.now())
@@ -178,14 +186,17 @@ class Commands:
         log.info("table created", extra={"game_id": game_id, "kind": kind})
         return created_json(view, host_token)
 
-    async def join(self, game_id: str, name: str) -> bytes:
-        """Take the next free seat; answers `Joined` with the player's token."""
+    async def join(self, game_id: str, name: str, arena: bool = False) -> bytes:
+        """Take the next free seat; answers `Joined` with the player's token. An arena table
+        seats only whom its arena seats there (`arena`): nobody else joins it."""
         game_id = table_id(game_id)
         player_id = secrets.token_hex(6)
         token = new_token("seat")
         command = Join(player_id, name)
         cached = self.folds.held(game_id)
         table = cached or await self.folds.load(game_id)
+        if table.arena is not None and not arena:
+            raise SetInPlay("This table is one of an arena set: only the arena seats it.")
         change = Change(
             lambda t: self._decide(t, command, None),
             functools.partial(_joined, player_id, token),

@@ -105,14 +105,16 @@ class Games:
         options: msgspec.Struct,
         seed: int | None,
         arena: ArenaDeal | None = None,
+        game_id: str | None = None,
     ) -> bytes:
         """A new open table; answers `Created` with the host token (`arena`: a table of an
-        arena's set, dealing from its secret)."""
-        return await self.commands.create(kind, options, seed, arena)
+        arena's set, dealing from its secret, its id `game_id` chosen before)."""
+        return await self.commands.create(kind, options, seed, arena, game_id)
 
-    async def join(self, game_id: str, name: str) -> bytes:
-        """Take the next free seat; answers `Joined` with the player's token."""
-        return await self.commands.join(game_id, name)
+    async def join(self, game_id: str, name: str, arena: bool = False) -> bytes:
+        """Take the next free seat; answers `Joined` with the player's token (an arena table:
+        only when the arena seats it, `arena`)."""
+        return await self.commands.join(game_id, name, arena)
 
     async def seat_house(self, game_id: str, token: str, name: str) -> bytes:
         """The host seats a house player."""

@@ -236,13 +236,17 @@ class Queries:
         folds = self.folds
         table = await folds.followed(table_id(game_id))
         if token is None:
+            await self.open_to_all(table)
             return table, None
         token_hash = hash_token(token)
         role = folds.role(table, token_hash)
         if table.version < at_least or role is None:
             table = await folds.load(game_id, token_hash, rate=False)
             role = role_of(folds.role(table, token_hash))
-        return table, None if role == HOST else role
+        if role == HOST:
+            await self.open_to_all(table)
+            return table, None
+        return table, role
 
     async def caught_up(
         self,

@@ -217,16 +217,22 @@ class Arena:
         entrant_id = entrant.entrant_id
         loop = asyncio.get_running_loop()
         until = loop.time() + wait
-        while True:
-            await self.tick()
-            await self._settle(entrant_id)
-            found = await self._ticket(entrant_id)
-            if found.status == "waiting":
-                await self.store.polled(entrant_id, self.now())
-            left = until - loop.time()
-            if found.status != "waiting" or left <= 0:
-                return found
-            await asyncio.sleep(min(POLL_S, left))
+        # a long-poll holds a place of its token's and its address's, as the tables' do
+        release = self.games.queries.holds.hold(token, client) if wait > 0 else None
+        try:
+            while True:
+                await self.tick()
+                await self._settle(entrant_id)
+                found = await self._ticket(entrant_id)
+                if found.status == "waiting":
+                    await self.store.polled(entrant_id, self.now())
+                left = until - loop.time()
+                if found.status != "waiting" or left <= 0:
+                    return found
+                await asyncio.sleep(min(POLL_S, left))
+        finally:
+            if release is not None:
+                release()
 
     async def _settle(self, entrant_id: str) -> None:
         """Note at once that the entrant's table finished, if it did: it may queue again (and

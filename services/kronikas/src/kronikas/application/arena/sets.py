@@ -10,6 +10,7 @@ import msgspec
 from kronikas.application.arena.entrants import STANDING_NAMES, Entrants
 from kronikas.application.arena.matchmaking import standing_of
 from kronikas.application.arena.ports import ArenaStore
+from kronikas.application.commands import new_table_id
 from kronikas.application.deals import ArenaDeal
 from kronikas.application.errors import NotFound
 from kronikas.application.games import Games
@@ -90,9 +91,10 @@ class SetTables:
                 s for s, e in enumerate(row) if (standing_of(e) or ("", ""))[0] == "random"
             )
             deal = ArenaDeal(set_id, j, players, secret, random_seats)
-            created = _created(await games.create(kind, options, None, deal))
-            game_id = str(created.game["id"])
+            # out of the lobby before it is made: no client finds it open, to join it
+            game_id = new_table_id()
             await store.add_tables([game_id], set_id)
+            created = _created(await games.create(kind, options, None, deal, game_id))
             tables.append(game_id)
             taken: set[str] = set()
             for entrant_id in row:
@@ -102,7 +104,8 @@ class SetTables:
                     await games.seat_house(game_id, created.host_token, name)
                     continue
                 entrant = await self.entrants.get(entrant_id)
-                joined = _joined(await games.join(game_id, seat_name(entrant.name, taken)))
+                name = seat_name(entrant.name, taken)
+                joined = _joined(await games.join(game_id, name, arena=True))
                 kept[entrant_id] = encode_seat(Seat(game_id, joined.seat, joined.token))
             await games.start(game_id, created.host_token)
         await store.keep_seats(set_id, kept, self.settings.open_ttl_s)
