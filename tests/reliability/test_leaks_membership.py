@@ -350,7 +350,7 @@ class Game:
         """Random legal moves to the end; on the way a player leaves, one goes away and comes
         back, long-polls wait across moves, and the tokens that lost their seats are tried."""
         rng = self.rng
-        leave_at, away_at = rng.randint(2, 6), rng.randint(7, 12)
+        leave_at, away_at = rng.randint(2, 6), rng.randint(3, 8)
         back_at: int | None = None
         away: Viewer | None = None
         moves = stalls = 0
