@@ -32,17 +32,24 @@ async def test_a_table_being_made_is_never_in_the_lobby_nor_joinable(
     tables must not find it, nor take a seat of it (it would see the set's cards)."""
     found: list[str] = []
     joined: list[int] = []
+    spied: list[str] = []
     create = Games.create
     async with arena_app(redis_url) as a, arena_app(redis_url, arena_tick_s=3600) as outside:
 
         async def spying_create(self: Games, *args: Any, **kwargs: Any) -> bytes:
             made = await create(self, *args, **kwargs)
             if kwargs.get("arena") is not None or (len(args) > 3 and args[3] is not None):
-                lobby = (await outside.get("/v1/games?status=open&limit=100")).json()
-                for game in lobby["games"]:
-                    found.append(game["id"])
-                    r = await outside.post(f"/v1/games/{game['id']}/players", json={"name": "Spy"})
-                    joined.append(r.status_code)
+                # The lobby holds the open tables of every test on this Redis, newest first:
+                # the set's table, just made, would head its first page.
+                table = json.loads(made)["game"]["id"]
+                r = await outside.get("/v1/games?status=open&limit=100")
+                assert r.status_code == 200, r.text
+                for game in r.json()["games"]:
+                    if game["id"] == table:
+                        found.append(table)
+                        r = await outside.post(f"/v1/games/{table}/players", json={"name": "Spy"})
+                        joined.append(r.status_code)
+                spied.append(table)
             return made
 
         monkeypatch.setattr(Games, "create", spying_create)
@@ -55,6 +62,7 @@ async def test_a_table_being_made_is_never_in_the_lobby_nor_joinable(
             r = await a.get("/v1/arena/queue?wait=0.2", headers=bearer(token))
             if r.json()["status"] == "seated":
                 break
+        assert spied, "no set's table was made"
         assert found == [] and joined == []
         assert (await seated(a, token))["seat"] in (0, 1)
 
