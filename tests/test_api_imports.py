@@ -24,6 +24,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # a viewer at a table: its session, its view, the seating commands every game shares
     "kronikas.application.session": frozenset({"Session", "Sight", "SEATING"}),
     "kronikas.application.errors": frozenset({"*"}),
+    # what a name people give must be: a player's and an entrant's, one rule
+    "kronikas.application.names": frozenset({"MARKS_PER_BASE", "shown_name"}),
     # the arena's façade and its wire types
     "kronikas.application.arena": frozenset(
         {

@@ -9,9 +9,9 @@ Header values arrive decoded as Latin-1, so every byte is one character here.
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from kronikas.application.errors import InvalidRequest, Unauthorized, UnsupportedMediaType
+from kronikas.application.names import MARKS_PER_BASE, shown_name
 
 _VERSION = re.compile(r"[ \t]*([0-9]{1,12})[ \t]*")
 _IF_MATCH = re.compile(r'[ \t]*(?:W/)?"?([0-9]{1,12})"?[ \t]*')
@@ -107,12 +107,6 @@ def json_body(content_type: str | None, has_body: bool) -> None:
 
 
 NAME_MAX = 32
-MARKS_PER_BASE = 2
-"""Combining marks one character may carry: enough for any script's names, not for a tower."""
-_BLANK = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
-"""Letters and symbols that render as nothing: Hangul fillers, Khmer inherent vowels, the
-braille blank (the rest that render blank are spaces, format or control characters)."""
-_MARKS = frozenset({"Mn", "Me"})
 BAD_NAME = (
     f"name must be 1–{NAME_MAX} printable characters that show: not only spaces, marks or "
     f"invisible characters, and at most {MARKS_PER_BASE} combining marks on one character."
@@ -122,27 +116,5 @@ BAD_NAME = (
 def name(value: str) -> str:
     """A player's name in NFKC form, spaces trimmed and runs of them made one; 422 for a name
     that renders blank, holds an invisible or control character, stacks combining marks, or is
-    not 1–32 characters once normalised."""
-    text = unicodedata.normalize("NFKC", value)
-    if not text.isprintable():  # control, format, private and unassigned characters
-        raise InvalidRequest(BAD_NAME)
-    text = " ".join(text.split())  # what is left of white space is the space itself
-    if not 1 <= len(text) <= NAME_MAX:
-        raise InvalidRequest(BAD_NAME)
-    shown = 0
-    marks = MARKS_PER_BASE  # a mark before any character, or on a space, is refused
-    for char in text:
-        if char in _BLANK:
-            raise InvalidRequest(BAD_NAME)
-        if unicodedata.category(char) in _MARKS:
-            marks += 1
-            if marks > MARKS_PER_BASE:
-                raise InvalidRequest(BAD_NAME)
-        elif char == " ":
-            marks = MARKS_PER_BASE
-        else:
-            marks = 0
-            shown += 1
-    if not shown:
-        raise InvalidRequest(BAD_NAME)
-    return text
+    not 1–32 characters once normalised (`application.names.shown_name`)."""
+    return shown_name(value, NAME_MAX, BAD_NAME)

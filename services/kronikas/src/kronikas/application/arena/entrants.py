@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import unicodedata
 from collections.abc import Callable
 
 import msgspec
@@ -23,6 +22,7 @@ from kronikas.application.errors import (
     Unauthorized,
     rate_limited,
 )
+from kronikas.application.names import shown_name
 from kronikas.application.ports import RateBuckets
 from kronikas.application.wire import utc_text
 from kronikas.config import Settings
@@ -57,35 +57,11 @@ _decode = msgspec.json.Decoder(Entrant).decode
 _encode = msgspec.json.Encoder().encode
 
 
-MARKS_PER_BASE = 2
-"""Combining marks one character may carry (as a seat's name): not a tower of them."""
-BLANK = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
-"""Letters that render as nothing (as for a seat's name)."""
-
-
 def entrant_name(value: str) -> str:
     """A name in NFKC form, spaces trimmed and runs of them made one; 422 unless 1–40
-    printable characters that show, with at most two combining marks on one character."""
-    text = unicodedata.normalize("NFKC", value)
-    if not text.isprintable():
-        raise InvalidRequest(BAD_NAME)
-    text = " ".join(text.split())
-    if not 1 <= len(text) <= NAME_MAX:
-        raise InvalidRequest(BAD_NAME)
-    marks, shown = MARKS_PER_BASE, 0
-    for char in text:
-        if char in BLANK:
-            raise InvalidRequest(BAD_NAME)
-        if unicodedata.category(char) in ("Mn", "Me"):
-            marks += 1
-            if marks > MARKS_PER_BASE:
-                raise InvalidRequest(BAD_NAME)
-        else:
-            marks = 0 if char != " " else MARKS_PER_BASE
-            shown += char != " "
-    if not shown:
-        raise InvalidRequest(BAD_NAME)
-    return text
+    printable characters that show, with at most two combining marks on one character (a
+    seat's name's rules, `application.names.shown_name`)."""
+    return shown_name(value, NAME_MAX, BAD_NAME)
 
 
 def owner_of(client: str | None) -> str:
