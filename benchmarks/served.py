@@ -92,7 +92,7 @@ class Service:
             env["SOCKET_IMPLEMENTATION"] = ws
         env |= settings or {}
         if source != ROOT:  # another checkout's code and bench app, ahead of the installed one
-            paths = [source / "services" / "kronikas" / "src", source]
+            paths = [source / "services" / "kronikas" / "src", source / "rules" / "src", source]
             env["PYTHONPATH"] = os.pathsep.join(str(path) for path in paths)
         self.env, self.source = env, source
         self._start()
