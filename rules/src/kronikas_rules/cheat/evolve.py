@@ -80,31 +80,26 @@ def _dealt(match: st.Match, event: ev.CheatRoundDealt) -> st.ToPlay:
 
 def _played(state: st.InRound, event: ev.CheatCardsPlayed) -> st.Window:
     """A play: of each card named, the seat puts down its copy at the lowest position."""
-    deal, seat = state.deal, event.seat
-    cards = tuple(_unredacted(event.cards))
-    hand, held = deal.hands[seat], deal.held[seat]
-    if len(cards) == 1:  # most plays: two slices, no list
-        i = hand.index(cards[0])  # hands are in hand order, copies by position
-        at = held[i : i + 1]
-        hand, held = hand[:i] + hand[i + 1 :], held[:i] + held[i + 1 :]
-    else:
-        left, kept, put = list(hand), list(held), []
-        for card in cards:
-            i = left.index(card)
-            del left[i]
-            put.append(kept.pop(i))
-        hand, held, at = tuple(left), tuple(kept), tuple(put)
+    deal = state.deal
+    cards = _unredacted(event.cards)
+    hand, held = list(deal.hands[event.seat]), list(deal.held[event.seat])
+    at = []
+    for card in cards:
+        i = hand.index(card)  # hands are in hand order, copies by position
+        del hand[i]
+        at.append(held.pop(i))
     deal = msgspec.structs.replace(
         deal,
-        hands=_at(deal.hands, seat, hand),
-        held=_at(deal.held, seat, held),
-        pile=deal.pile + cards,
-        pile_at=deal.pile_at + at,
+        hands=_at(deal.hands, event.seat, tuple(hand)),
+        held=_at(deal.held, event.seat, tuple(held)),
+        pile=deal.pile + tuple(cards),
+        pile_at=deal.pile_at + tuple(at),
         rank=event.next_rank,
         turn=event.turn,
         plays=deal.plays + 1,
     )
-    return st.Window(state.match, deal, st.PileTop(seat=seat, cards=cards, rank=event.rank, at=at))
+    top = st.PileTop(seat=event.seat, cards=tuple(cards), rank=event.rank, at=tuple(at))
+    return st.Window(state.match, deal, top)
 
 
 def _taken(
