@@ -119,6 +119,7 @@ class Tree:
 TREES_KEPT: Final = 64
 """Deals whose trees a process keeps: those it serves now, and a few it served last."""
 
+
 class _Deal:
     """A deal as the memo of its trees knows it: by its root, which names one deck and its
     salts, so that a lookup hashes one string, not the deck."""
