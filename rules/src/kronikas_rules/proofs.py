@@ -69,9 +69,8 @@ class Tree:
             self._levels.append(level)
         self.root = level[0].hex()
         self._hex = [[node.hex() for node in level] for level in self._levels[:-1]]
-        self._made: dict[int, dict[int, Opening]] = {}
+        self._made: dict[int, list[Opening | None]] = {}
         """Each round's openings made so far, by position (a deal has one round)."""
-        self._lists: dict[tuple[int, tuple[int, ...]], list[Opening]] = {}
 
     def __eq__(self, other: object) -> bool:
         # The root names one deck and its salts: two trees with one root are the same tree.
@@ -90,12 +89,18 @@ class Tree:
             i //= 2
         return path
 
+    def _row(self, round: int) -> list[Opening | None]:
+        row = self._made.get(round)
+        if row is None:
+            row = self._made[round] = [None] * len(self.deck)
+        return row
+
     def opening(self, round: int, position: int) -> Opening:
         """The opening of one position (the same value each time it is asked for)."""
-        made = self._made.setdefault(round, {})
-        opening = made.get(position)
+        row = self._row(round)
+        opening = row[position]
         if opening is None:
-            opening = made[position] = Opening(
+            opening = row[position] = Opening(
                 round=round,
                 position=position,
                 card=self.deck[position],
@@ -105,23 +110,14 @@ class Tree:
         return opening
 
     def openings(self, round: int, positions: Iterable[int]) -> list[Opening]:
-        """The openings of `positions`, in their order: one list for the same positions asked
-        again (a hand's, view after view), shared like the openings in it: never mutate it."""
-        key = (round, positions if type(positions) is tuple else tuple(positions))
-        listed = self._lists.get(key)
-        if listed is None:
-            if len(self._lists) >= LISTS_KEPT:
-                self._lists.pop(next(iter(self._lists)))
-            made, opening = self._made.get(round, {}), self.opening
-            listed = self._lists[key] = [made.get(p) or opening(round, p) for p in key[1]]
-        return listed
+        """The openings of `positions`, in their order: a new list each time (a hand's changes
+        from move to move), of the openings made once for each position."""
+        row, opening = self._made.get(round) or self._row(round), self.opening
+        return [row[p] or opening(round, p) for p in positions]
 
 
 TREES_KEPT: Final = 64
 """Deals whose trees a process keeps: those it serves now, and a few it served last."""
-
-LISTS_KEPT: Final = 256
-"""Lists of openings a tree keeps (`Tree.openings`): each hand's as it changes, and more."""
 
 
 class _Deal:

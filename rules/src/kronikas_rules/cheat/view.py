@@ -275,6 +275,7 @@ def view(
 def _shown(match: st.Match, deal: st.Deal, seat: int | None) -> list[proofs.Opening]:
     """The openings of the deal's cards a view shows: the seat's hand, then the last call's
     turned-up cards (each position once)."""
-    positions = [*deal.held[seat]] if seat is not None else []
-    positions += [p for p in deal.called_at if p not in positions]
+    positions = deal.held[seat] if seat is not None else ()
+    if deal.called_at:
+        positions += tuple(p for p in deal.called_at if p not in positions)
     return deal.openings(match.round, positions) or []
