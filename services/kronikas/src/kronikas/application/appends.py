@@ -30,7 +30,6 @@ from typing import NamedTuple
 
 import msgspec
 
-from kronikas.application.access import seat_in
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import InvalidRequest, OutcomeUnknown, Unavailable, rate_limited
 from kronikas.application.folds import Folds
@@ -43,6 +42,7 @@ from kronikas.application.tables import (
     Fold,
     Seen,
     key_mark,
+    seat_in,
     seen_of,
 )
 from kronikas.application.wire import Answer, Record, encode, utc_text, version_of

@@ -22,6 +22,30 @@ KEY_TTL_MS = 24 * 3600 * 1000
 KEYS_PER_TOKEN = 100
 """How many of a token's most recent idempotency keys are remembered at a table."""
 
+HOST = "host"
+"""The role of a table's host token."""
+
+
+def player_of_role(role: str | None) -> str | None:
+    """The player id a role names, or None for the host and spectators (and the seat-number
+    roles of old tables)."""
+    return role[2:] if role is not None and role.startswith("p:") else None
+
+
+def seat_in(rules: Rules, state: object, role: str | None) -> int | None:
+    """The seat `role` holds in `state`: None for the host and spectators (no role), and for a
+    player who left before the start.
+
+    Identity is the player, never the seat: seats move down when a player leaves before the
+    start, so a seat is looked up for every delivery, in the state it is made from. Tables made
+    before players could leave gave a token its seat number as its role (seats never moved).
+    """
+    if role is None or role == HOST:
+        return None
+    if (player_id := player_of_role(role)) is not None:
+        return rules.seat_of(state, player_id)
+    return int(role)
+
 
 class Codec:
     """Per-game decoders of stored records, one for each game of `engines`."""
@@ -125,13 +149,21 @@ class Seen:
     Every viewer's JSON is made once, however many connections show it to that viewer.
     """
 
-    __slots__ = ("_json", "kind", "record", "rules", "type", "version")
+    __slots__ = ("_json", "_type", "kind", "record", "rules", "version")
 
     def __init__(self, record: Record[msgspec.Struct], kind: str, rules: Rules) -> None:
         self.record, self.kind, self.rules = record, kind, rules
         self.version: int = record.v
-        self.type: str = _wire_type(kind, type(record.e))
+        self._type: str | None = None
         self._json: dict[int | None, bytes] = {}
+
+    @property
+    def type(self) -> str:
+        """The event's `type` on the wire, looked up the first time it is asked for."""
+        made = self._type
+        if made is None:
+            made = self._type = _wire_type(self.kind, type(self.record.e))
+        return made
 
     def json(self, viewer: int | None) -> bytes:
         """The event as `viewer` may see it, made the first time it is asked for."""
@@ -187,7 +219,7 @@ class Recent:
 
 
 class Fold(NamedTuple):
-    """A game folded up to `version`: a frozen value, a new one a version (`held.advanced`). What
+    """A game folded up to `version`: a frozen value, a new one a version (`after`). What
     this process keeps beside the fold it holds of a table (the tokens' roles, its latest
     events, the keys its log records, its seats looked up) the repository keeps (folds.py)."""
 
@@ -204,6 +236,33 @@ class Fold(NamedTuple):
     """The events since the latest deal (all of them before it): what the house remembers."""
     arena: ArenaDeal | None = None
     """An arena table's deal (its first record's): None for any other table."""
+
+    def after(self, state: object, records: list[Record[msgspec.Struct]]) -> Fold:
+        """The fold after this one moved on to `state` by appended `records` (the version of
+        the last): a new value; the round's events start again at a deal."""
+        if not records:
+            return self._replace(state=state)
+        deal = self.engine.deal_event
+        events = [record.e for record in records]
+        for i in range(len(events) - 1, -1, -1):
+            if isinstance(events[i], deal):
+                round = tuple(events[i:])
+                break
+        else:
+            round = (*self.round, *events)
+        last = records[-1]
+        return Fold(
+            self.game_id,
+            self.kind,
+            self.engine,
+            self.seed,
+            last.v,
+            state,
+            self.created_ms,
+            last.at,
+            round,
+            self.arena,
+        )
 
 
 class Appended(NamedTuple):
