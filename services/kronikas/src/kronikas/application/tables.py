@@ -149,21 +149,13 @@ class Seen:
     Every viewer's JSON is made once, however many connections show it to that viewer.
     """
 
-    __slots__ = ("_json", "_type", "kind", "record", "rules", "version")
+    __slots__ = ("_json", "kind", "record", "rules", "type", "version")
 
     def __init__(self, record: Record[msgspec.Struct], kind: str, rules: Rules) -> None:
         self.record, self.kind, self.rules = record, kind, rules
         self.version: int = record.v
-        self._type: str | None = None
+        self.type: str = _wire_type(kind, type(record.e))
         self._json: dict[int | None, bytes] = {}
-
-    @property
-    def type(self) -> str:
-        """The event's `type` on the wire, looked up the first time it is asked for."""
-        made = self._type
-        if made is None:
-            made = self._type = _wire_type(self.kind, type(self.record.e))
-        return made
 
     def json(self, viewer: int | None) -> bytes:
         """The event as `viewer` may see it, made the first time it is asked for."""
