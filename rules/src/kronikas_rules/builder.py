@@ -100,7 +100,7 @@ class Statement(Generic[StateT, CommandT]):
     commands of one of those types that carries fields (a type without fields is its one
     command). `legal` never lists the commands: it reads `allowed` alone."""
 
-    __slots__ = ("allowed", "choices", "place", "plain", "seats_of", "stage_of")
+    __slots__ = ("allowed", "choices", "place", "plain")
 
     def __init__(
         self,
@@ -110,14 +110,13 @@ class Statement(Generic[StateT, CommandT]):
         choices: Callable[[StateT, int, str], Sequence[CommandT]] | None,
     ) -> None:
         self.place = place
-        self.seats_of, self.stage_of = place.seats_of, place.stage_of
         self.allowed = allowed
         self.choices = choices
         self.plain = {tag_of(c): c for c in commands if not c.__struct_fields__}
 
     def player(self, state: StateT, seat: int, by_house: bool) -> seating.Player | None:
         """The player of the seat, if commands may come for it now (from them, or the house)."""
-        seats = self.seats_of(state)
+        seats = self.place.seats_of(state)
         if not 0 <= seat < len(seats):
             return None
         player = seats[seat]
@@ -127,12 +126,7 @@ class Statement(Generic[StateT, CommandT]):
         """The command types this seat may send now: the game's, then `leave` (any seat whose
         player has not left, until the match is over) and `back` (a seat away). `by_house`:
         what the house may choose for a seat it plays (the game's alone)."""
-        return self.legal_at(state, self.stage_of(state), seat, by_house)
-
-    def legal_at(
-        self, state: StateT, stage: seating.Stage, seat: int, by_house: bool = False
-    ) -> list[str]:
-        """`legal`, in a state whose stage its caller read already."""
+        stage = self.place.stage_of(state)
         player = None if stage == "over" else self.player(state, seat, by_house)
         if player is None:
             return []
@@ -143,7 +137,7 @@ class Statement(Generic[StateT, CommandT]):
     def legal_moves(self, state: StateT, seat: int, by_house: bool = False) -> list[CommandT]:
         """Every command this seat may send now (OpenSpiel's `legal_actions`), in `legal`'s
         order of types, so the first legal move is a move of the game."""
-        stage = self.stage_of(state)
+        stage = self.place.stage_of(state)
         player = None if stage == "over" else self.player(state, seat, by_house)
         if player is None:
             return []
@@ -174,8 +168,6 @@ class Composed(Generic[StateT, OptionsT, CommandT, EventT, ViewT, MoveT, OwnEven
         timing: Callable[[OptionsT], Timing],
     ) -> None:
         self.place, self.statement, self.max_players = place, statement, max_players
-        self.seats_of, self.stage_of = place.seats_of, place.stage_of
-        """Read from `place` once: each question of a state asks one of them."""
         self.own_decide, self.own_evolve, self.show, self.timing_of = (
             own_decide,
             own_evolve,
@@ -219,28 +211,27 @@ class Composed(Generic[StateT, OptionsT, CommandT, EventT, ViewT, MoveT, OwnEven
         by_house: bool = False,
     ) -> ViewT:
         """The game's view for this viewer: its seat, what it may do now, the status."""
-        stage = self.stage_of(state)  # asked once a view: the legal types read it too
-        status = STATUS_OF[stage]
-        if viewer is None or not 0 <= viewer < len(self.seats_of(state)):
+        status = STATUS_OF[self.place.stage_of(state)]
+        if viewer is None or not 0 <= viewer < len(self.place.seats_of(state)):
             return self.show(state, Viewer(None, None, status), game_id, version, deadline)
-        legal = self.statement.legal_at(state, stage, viewer, by_house)
+        legal = self.statement.legal(state, viewer, by_house)
         return self.show(state, Viewer(viewer, legal, status), game_id, version, deadline)
 
     def is_terminal(self, state: StateT) -> bool:
         """Whether the match is over."""
-        return self.stage_of(state) == "over"
+        return self.place.stage_of(state) == "over"
 
     def standing(self, state: StateT) -> Standing:
         """The status and the number of players, as the views give them."""
-        return Standing(STATUS_OF[self.stage_of(state)], len(self.seats_of(state)))
+        return Standing(STATUS_OF[self.place.stage_of(state)], len(self.place.seats_of(state)))
 
     def house_seats(self, state: StateT) -> frozenset[int]:
         """The seats the house plays now."""
-        return seating.house_seats(self.seats_of(state))
+        return seating.house_seats(self.place.seats_of(state))
 
     def seat_of(self, state: StateT, player_id: str) -> int | None:
         """A player's seat now; None when no seat has that id."""
-        return seating.seat_of(self.seats_of(state), player_id)
+        return seating.seat_of(self.place.seats_of(state), player_id)
 
     def timing(self, state: StateT) -> Timing:
         """The table's clocks, from its options."""
