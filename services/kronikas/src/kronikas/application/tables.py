@@ -1,4 +1,5 @@
-"""A table as one process holds it: its fold, and its latest events as each viewer sees them."""
+"""A table as one process holds it: its fold, its latest events as each viewer sees them, and
+where a role sits in its state (`seat_in`)."""
 
 from __future__ import annotations
 
