@@ -126,9 +126,9 @@ class Folds:
         if role is None:
             return None
         held = self._cache.get(table.game_id)
-        if held is None or held.fold.state is not table.state:
-            return seat_in(table.engine, table.state, role)
-        return seat_of(held, role)
+        if held is not None and held.fold.state is table.state:
+            return seat_of(held, role)
+        return seat_in(table.engine, table.state, role)
 
     def seated_now(self, table: Fold, role: str | None) -> int | None:
         """The seat a reader's role holds now (None: the host, a spectator); 401 when its player
@@ -191,9 +191,9 @@ class Folds:
             seat = seat_of(held, role)
             if seat is not None or role == HOST:
                 return held.fold, role, seat, False
-            table = await self.load(game_id, rate=False)
-        else:  # a read learns the role of a token not known here
-            table = await self.load(game_id, token_hash, rate=False)
+        asker = token_hash if role is None else ""  # a read learns the role of a token new here
+        table = await self.load(game_id, asker, rate=False)
+        if asker:
             role = self.role(table, token_hash)
         return table, role, self.seat_held(table, role), True
 
