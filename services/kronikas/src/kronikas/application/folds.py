@@ -275,7 +275,7 @@ class Folds:
         """Stored records folded into the table held here."""
         fold, folded = self._apply(held.fold, records)
         if folded:
-            seen = [Seen(record, fold.kind, fold.engine) for record in folded]
+            seen = self.codec.seen(fold, folded)
             held.moved(fold, folded, seen)
         return fold
 

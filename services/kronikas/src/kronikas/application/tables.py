@@ -4,7 +4,6 @@ where a role sits in its state (`seat_in`)."""
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 from collections import deque
 from typing import NamedTuple, Union
@@ -49,7 +48,8 @@ def seat_in(rules: Rules, state: object, role: str | None) -> int | None:
 
 
 class Codec:
-    """Per-game decoders of stored records, one for each game of `engines`."""
+    """Per-game decoders of stored records, one for each game of `engines`, and what a record
+    is kept as (`seen`)."""
 
     def __init__(self, engines: Registry) -> None:
         self._decoders: dict[str, msgspec.json.Decoder[Record[msgspec.Struct]]] = {
@@ -57,6 +57,16 @@ class Codec:
             for kind, game in engines.items()
         }
         self._first = msgspec.json.Decoder(Record[msgspec.Raw])
+        self._types: dict[str, dict[type, str]] = {
+            kind: {cls: wire_type(kind, tag_of(cls)) for cls in game.events}
+            for kind, game in engines.items()
+        }
+        """Each game's event classes and their `type` on the wire (`wire.wire_type`)."""
+
+    def seen(self, table: Fold, records: list[Record[msgspec.Struct]]) -> list[Seen]:
+        """The records of events that follow on from `table`, as it will keep them."""
+        kind, rules, types = table.kind, table.engine, self._types[table.kind]
+        return [Seen(record, kind, rules, types[type(record.e)]) for record in records]
 
     def first(self, raw: bytes) -> Record[msgspec.Raw]:
         """The first record, without its event: which engine reads the log, the seed, when."""
@@ -152,10 +162,11 @@ class Seen:
 
     __slots__ = ("_json", "kind", "record", "rules", "type", "version")
 
-    def __init__(self, record: Record[msgspec.Struct], kind: str, rules: Rules) -> None:
+    def __init__(self, record: Record[msgspec.Struct], kind: str, rules: Rules, type: str) -> None:
         self.record, self.kind, self.rules = record, kind, rules
         self.version: int = record.v
-        self.type: str = _wire_type(kind, type(record.e))
+        self.type = type
+        """The event's `type` on the wire (`Codec.seen` knows each game's)."""
         self._json: dict[int | None, bytes] = {}
 
     def json(self, viewer: int | None) -> bytes:
@@ -164,17 +175,6 @@ class Seen:
         if made is None:
             made = self._json[viewer] = event_json(self.rules, self.kind, self.record, viewer)
         return made
-
-
-@functools.cache
-def _wire_type(kind: str, cls: type[msgspec.Struct]) -> str:
-    """An event class's `type` on the wire (`wire.wire_type`), made once a class."""
-    return wire_type(kind, tag_of(cls))
-
-
-def seen_of(table: Fold, records: list[Record[msgspec.Struct]]) -> list[Seen]:
-    """The records of events that follow on from `table`, as it will keep them."""
-    return [Seen(record, table.kind, table.engine) for record in records]
 
 
 def follow_round(
