@@ -46,7 +46,7 @@ from kronikas.application import wire
 from kronikas.application.engines import service_games
 from kronikas.application.house import next_deadline, now_ms
 from kronikas.application.session import seat_view
-from kronikas.application.tables import Fold, seen_of
+from kronikas.application.tables import Codec, Fold
 from kronikas.application.wire import Record, encode, game_event, utc_text, view_json
 from kronikas_rules.cheat.commands import Accept, Play
 from kronikas_rules.cheat.options import CheatOptions
@@ -143,9 +143,14 @@ def played(moves: int = MOVES) -> list[Move]:
 # -- the passes: each re-makes every move of the record -----------------------------------------
 
 
+_CODEC = Codec(service_games())
+"""What the service keeps a record as (`Codec.seen`), made once: not part of a move."""
+
+
 def _whole(moves: list[Move]) -> None:
     """The floor: decide, evolve, and for each seat its view and the events, encoded."""
     rng = for_table(None)
+    codec = _CODEC
     for move in moves:
         table = move.table
         rules = table.engine
@@ -156,7 +161,7 @@ def _whole(moves: list[Move]) -> None:
         at = move.after.at
         records = [Record(v=table.version + i, at=at, e=e) for i, e in enumerate(events, 1)]
         after = table._replace(version=table.version + len(events), state=state, at=at)
-        seen = seen_of(after, records)
+        seen = codec.seen(after, records)
         for seat in SEATS:
             seat_view(after, seat)
             for event in seen:

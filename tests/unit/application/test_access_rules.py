@@ -61,14 +61,14 @@ def test_a_player_without_a_seat_left_before_the_start() -> None:
 def test_a_mover_is_asked_one_question() -> None:
     table = lobby("cheat")
     with pytest.raises(Unauthorized, match="not one of this table's"):
-        mover(table, None, Leave())
+        mover(table, None, Leave(), None)
     with pytest.raises(Forbidden):
-        mover(table, HOST, Leave())
+        mover(table, HOST, Leave(), None)
     with pytest.raises(InvalidRequest, match="not a command of cheat"):
-        mover(table, player_role("p1"), Pass())
-    # no seat in this fold: none yet (the caller reads the table), or left once it was read
-    assert mover(table, player_role("p1"), Leave()) is None
+        mover(table, player_role("p1"), Pass(), 0)
+    # the seat the repository found (it read the table for a seat its fold did not know)
+    assert mover(table, player_role("p1"), Leave(), 1) == 1
     with pytest.raises(Unauthorized, match="left the table before it started"):
-        mover(table, player_role("p1"), Leave(), read=True)
+        mover(table, player_role("p1"), Leave(), None)
     with pytest.raises(Unauthorized, match="not one of this table's"):
         as_host(None, "start the table")

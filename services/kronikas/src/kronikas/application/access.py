@@ -1,5 +1,6 @@
 """Who may do what at a table: tokens (kept only as their hashes), their roles, and the seat a
-role holds. Pure rules: the table they are asked of comes from the fold cache (folds.py).
+role holds (`seat_in`, kept with the fold it is asked of: tables.py). Pure rules: the table
+they are asked of comes from the repository (folds.py).
 
 A token's role never changes once issued: `host`, or `p:<player id>` for a player (a seat
 number for tables made before players could leave). Identity is the player, never the seat:
@@ -15,11 +16,11 @@ import secrets
 import msgspec
 
 from kronikas.application.errors import Forbidden, InvalidRequest, Unauthorized
+from kronikas.application.tables import HOST as HOST
 from kronikas.application.tables import Fold
-from kronikas_rules.engine import Rules, tag_of
-
-HOST = "host"
-"""The role of a table's host token."""
+from kronikas.application.tables import player_of_role as player_of_role
+from kronikas.application.tables import seat_in as seat_in
+from kronikas_rules.engine import tag_of
 
 
 def new_token(prefix: str) -> str:
@@ -36,27 +37,6 @@ def player_role(player_id: str) -> str:
     """The role of a player's token: its player id, whose seat the state knows (seats move
     down when a player leaves before the start)."""
     return f"p:{player_id}"
-
-
-def player_of_role(role: str | None) -> str | None:
-    """The player id a role names, or None for the host and spectators (and the seat-number
-    roles of old tables)."""
-    return role[2:] if role is not None and role.startswith("p:") else None
-
-
-def seat_in(rules: Rules, state: object, role: str | None) -> int | None:
-    """The seat `role` holds in `state`: None for the host and spectators (no role), and for a
-    player who left before the start.
-
-    Identity is the player, never the seat: seats move down when a player leaves before the
-    start, so a seat is looked up for every delivery, in the state it is made from. Tables made
-    before players could leave gave a token its seat number as its role (seats never moved).
-    """
-    if role is None or role == HOST:
-        return None
-    if (player_id := player_of_role(role)) is not None:
-        return rules.seat_of(state, player_id)
-    return int(role)
 
 
 def role_of(role: str | None) -> str:
@@ -84,14 +64,12 @@ def may_send(table: Fold, role: str, command: msgspec.Struct) -> None:
         )
 
 
-def mover(table: Fold, role: str | None, command: msgspec.Struct, read: bool = False) -> int | None:
-    """The seat from which a token of `role` sends `command` at the table: 401 for a token the
-    table does not know (`role_of`), 403 and 422 as `may_send`; None when the table has no seat
-    for its player (left, or one this fold does not know yet), and then 401 once the table was
-    read for it (`read`: `seated`)."""
+def mover(table: Fold, role: str | None, command: msgspec.Struct, seat: int | None) -> int | None:
+    """The seat from which a token of `role` sends `command` at the table (`seat`: the one the
+    repository found its role holds there): 401 for a token the table does not know
+    (`role_of`), 403 and 422 as `may_send`; 401 when its player has no seat there (`seated`)."""
     may_send(table, role_of(role), command)
-    seat = seat_in(table.engine, table.state, role)
-    return seated(seat, role) if read else seat
+    return seated(seat, role)
 
 
 def seat_of(table: Fold, role: str | None) -> int | None:

@@ -30,7 +30,6 @@ from typing import NamedTuple
 
 import msgspec
 
-from kronikas.application.access import seat_in
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.errors import InvalidRequest, OutcomeUnknown, Unavailable, rate_limited
 from kronikas.application.folds import Folds
@@ -43,7 +42,7 @@ from kronikas.application.tables import (
     Fold,
     Seen,
     key_mark,
-    seen_of,
+    seat_in,
 )
 from kronikas.application.wire import Answer, Record, encode, utc_text, version_of
 from kronikas.config import Settings
@@ -169,7 +168,7 @@ class Pending:
         self.records = [encode(r) for r in self.folded]
         self.version = before + len(events)
         self.due, self.deadline = next_deadline(table.engine, state, at)
-        self.seen = seen_of(table, self.folded)
+        self.seen = folds.codec.seen(table, self.folded)
         self.seat = seat_in(table.engine, state, change.mover)
         self.appended = Appended(
             table,
@@ -422,7 +421,7 @@ class Appends:
             state = before.engine.evolve(state, record.e)
         _, deadline = next_deadline(before.engine, state, folded[-1].at)
         seat = seat_in(before.engine, state, change.mover)
-        made = _made(before, state, folded, deadline, seat, seen_of(before, folded))
+        made = _made(before, state, folded, deadline, seat, self.folds.codec.seen(before, folded))
         answer = Answer(change.answer(made), made.version, accepted.version)
         rest_ms = accepted.at_ms + KEY_TTL_MS - self.now()
         await self.answers.keep_answer(game_id, key, answer.body, rest_ms // 1000)

@@ -21,6 +21,7 @@ from kronikas.application.access import (
     HOST,
     as_host,
     hash_token,
+    mover,
     new_token,
     player_role,
     seat_of,
@@ -88,15 +89,24 @@ class Acted(NamedTuple):
     version: int
 
 
-class Asked(NamedTuple):
+class Move:
     """A move as its seat asked for it: the command, its request's body, and what came with
-    it (`If-Match`, `Idempotency-Key`, the client's address)."""
+    it (`If-Match`, `Idempotency-Key`, the client's address); and, once the use case has found
+    its table, that table's game (`kind`: what the move is counted under, refused or not)."""
 
-    command: msgspec.Struct
-    body: bytes
-    if_match: int | None = None
-    idempotency_key: str | None = None
-    client: str | None = None
+    __slots__ = ("body", "client", "command", "idempotency_key", "if_match", "kind")
+
+    def __init__(
+        self,
+        command: msgspec.Struct,
+        body: bytes,
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
+        client: str | None = None,
+    ) -> None:
+        self.command, self.body, self.client = command, body, client
+        self.if_match, self.idempotency_key = if_match, idempotency_key
+        self.kind: str | None = None
 
 
 def new_table_id() -> str:
@@ -228,26 +238,29 @@ class Commands:
         as_host(role, may)
         return table, fresh
 
-    async def seat_move(self, game_id: str, token: str, asked: Asked) -> Answer:
+    async def seat_move(self, game_id: str, token: str, move: Move) -> Answer:
         """One move by the seat the token holds; answers `CommandResult` as the mover sees it.
-        Its token pays (in the append), and its `client` address's ceiling (`Appends.append`)."""
-        command, body, if_match, idempotency_key, client = asked
+        Its token pays (in the append), and its `client` address's ceiling (`Appends.append`).
+        Load (the table, the token's role and seat: one call), judge (`access.mover`), then
+        `change` decides, appends and tells."""
         game_id = table_id(game_id)
-        token_hash = hash_token(token)
-        table, role, seat, fresh = await self.folds.for_move(game_id, token_hash, command)
+        command, token_hash = move.command, hash_token(token)
+        table, role, seat, fresh = await self.folds.for_move(game_id, token_hash)
+        move.kind = table.kind
+        seat = mover(table, role, command, seat)
         seated_in = table
         idem_key, fingerprint = None, ""
-        if idempotency_key is not None:
-            idem_key = key_hash(token_hash, idempotency_key)
-            fingerprint = body_hash(body)
+        if move.idempotency_key is not None:
+            idem_key = key_hash(token_hash, move.idempotency_key)
+            fingerprint = body_hash(move.body)
         change = Change(
             # the mover's seat in the fold decided on, every try: it may have moved meanwhile
             lambda t: self._decide(t, command, seat if t is seated_in else seat_of(t, role)),
             _moved,
             mover=role,
             token_hash=token_hash,
-            client=client,
-            if_match=if_match,
+            client=move.client,
+            if_match=move.if_match,
             idem_key=idem_key,
             fingerprint=fingerprint,
         )

@@ -1,4 +1,5 @@
-"""The folds this process holds: tables read from the store, kept current by the change feed."""
+"""The folds this process holds: tables read from the store, kept current by the change feed;
+each held with its memos (`Held`), which only the repository (`Folds`) touches."""
 
 from __future__ import annotations
 
@@ -8,13 +9,22 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from kronikas.application.access import mover, seat_in, seated
+from kronikas.application.access import seated
 from kronikas.application.engines import Registry
 from kronikas.application.errors import NotFound, Unavailable, rate_limited
-from kronikas.application.held import Held, advanced, seat_of
 from kronikas.application.ids import NO_TABLE
 from kronikas.application.ports import AppendResult, ChangeFeed, EventLog
-from kronikas.application.tables import Accepted, Appended, Codec, Fold, Seen
+from kronikas.application.tables import (
+    HOST,
+    Accepted,
+    Appended,
+    Codec,
+    Fold,
+    Keys,
+    Recent,
+    Seen,
+    seat_in,
+)
 from kronikas.application.wire import Record, ms_of
 
 _CACHE_SIZE = 4096
@@ -22,6 +32,53 @@ READ_PAGE = 1_000
 """The most events one read of a log asks for: a table not held here is read in pages of this
 many, folded as they come, so that no single store call carries a whole log (a table keeps up
 to its engine's `event_cap` events)."""
+
+
+def seat_of(held: Held, role: str) -> int | None:
+    """The seat `role` holds in the fold held, looked up once a state."""
+    state = held.fold.state
+    seats = held.seats
+    if held.seats_in is not state:
+        seats.clear()
+        held.seats_in = state
+    try:
+        return seats[role]
+    except KeyError:
+        seat = seats[role] = seat_in(held.fold.engine, state, role)
+        return seat
+
+
+class Held:
+    """A table as this process holds it: its fold, and the memos kept beside it. Only the
+    repository (`Folds`) touches them; each follows the fold as it moves on."""
+
+    __slots__ = ("fold", "keys", "live", "recent", "roles", "seats", "seats_in")
+
+    def __init__(self, fold: Fold) -> None:
+        self.fold = fold
+        self.roles: dict[str, str] = {}
+        """Token hash → role: `host`, `p:<player id>`, or a seat number (tables made before
+        players could leave); a token's role never changes once issued."""
+        self.recent = Recent()
+        """The table's latest events, for streams and long-polls."""
+        self.keys = Keys()
+        """The idempotency keys its log records."""
+        self.live: int | None = None
+        """The change feed's generation under which the fold was read and kept up since: while
+        the feed reports the same generation, the fold is current without asking the store."""
+        self.seats: dict[str, int | None] = {}
+        """Role → the seat it holds in `seats_in` (`seat_held`): every stream's frame asks, and
+        the state changes once a move."""
+        self.seats_in: object = None
+        """The state `seats` were looked up in (a frozen state: another one means again)."""
+
+    def moved(self, fold: Fold, records: list[Record[msgspec.Struct]], seen: list[Seen]) -> None:
+        """The fold moved on to `fold` by `records` (`seen`: their events as kept)."""
+        self.fold = fold
+        for record in records:
+            if record.i is not None:
+                self.keys.add(record.i, record.v, record.at)
+        self.recent.add(seen)
 
 
 class Folds:
@@ -69,9 +126,9 @@ class Folds:
         if role is None:
             return None
         held = self._cache.get(table.game_id)
-        if held is None or held.fold.state is not table.state:
-            return seat_in(table.engine, table.state, role)
-        return seat_of(held, role)
+        if held is not None and held.fold.state is table.state:
+            return seat_of(held, role)
+        return seat_in(table.engine, table.state, role)
 
     def seated_now(self, table: Fold, role: str | None) -> int | None:
         """The seat a reader's role holds now (None: the host, a spectator); 401 when its player
@@ -122,27 +179,23 @@ class Folds:
         return table, self.role(table, token_hash), True
 
     async def for_move(
-        self, game_id: str, token_hash: str, command: msgspec.Struct
+        self, game_id: str, token_hash: str
     ) -> tuple[Fold, str | None, int | None, bool]:
         """What a move asks of the table, in one call: the table (`for_token`), the token's
-        role, the seat it sends `command` from (`access.mover`), and whether the table was just
-        read. A seat the fold held here does not know (its player left, or joined after it)
-        is looked for again in a read."""
+        role (None: not the table's), the seat that role holds there, and whether the table was
+        just read. A player's seat the fold held here does not know (its player left, or joined
+        after it) is looked for again in a read; the access rules judge the rest (`mover`)."""
         held = self._cache.get(game_id)
         role = None if held is None else held.roles.get(token_hash)
-        table = held.fold if held is not None and role is not None else None
-        fresh, read = table is None, False
-        asker = token_hash if fresh else ""  # a read learns the role of a token not known here
-        while True:
-            if table is None:
-                table = await self.load(game_id, asker, rate=False)
-                if asker:
-                    held = self._cache.get(game_id)
-                    role = None if held is None else held.roles.get(token_hash)
-            seat = mover(table, role, command, read)
-            if seat is not None or read:
-                return table, role, seat, fresh
-            table, fresh, read, asker = None, True, True, ""
+        if held is not None and role is not None:
+            seat = seat_of(held, role)
+            if seat is not None or role == HOST:
+                return held.fold, role, seat, False
+        asker = token_hash if role is None else ""  # a read learns the role of a token new here
+        table = await self.load(game_id, asker, rate=False)
+        if asker:
+            role = self.role(table, token_hash)
+        return table, role, self.seat_held(table, role), True
 
     # -- moving on ------------------------------------------------------------------------------
 
@@ -182,7 +235,7 @@ class Folds:
         before = appended.before
         if held.fold.version == before.version:
             held.moved(
-                advanced(before, appended.state, appended.folded), appended.folded, appended.seen
+                before.after(appended.state, appended.folded), appended.folded, appended.seen
             )
         held.roles.update(appended.auth)
 
@@ -216,13 +269,14 @@ class Folds:
             folded.append(record)
         if not folded:
             return table, folded
-        return advanced(table, state, folded), folded
+        return table.after(state, folded), folded
 
     def _fold_in(self, held: Held, records: Sequence[bytes]) -> Fold:
         """Stored records folded into the table held here."""
         fold, folded = self._apply(held.fold, records)
         if folded:
-            held.moved(fold, folded, [Seen(record, fold.kind, fold.engine) for record in folded])
+            seen = self.codec.seen(fold, folded)
+            held.moved(fold, folded, seen)
         return fold
 
     def _heard(self, game_id: str, version: int, records: list[bytes]) -> None:

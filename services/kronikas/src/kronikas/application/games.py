@@ -22,7 +22,7 @@ from kronikas.application import accounts
 from kronikas.application.access import hash_token
 from kronikas.application.ceilings import Ceilings
 from kronikas.application.clocks import Clocks
-from kronikas.application.commands import Asked, Commands
+from kronikas.application.commands import Commands, Move
 from kronikas.application.deals import ArenaDeal
 from kronikas.application.engines import Registry
 from kronikas.application.errors import (
@@ -135,55 +135,33 @@ class Games:
         idempotency_key: str | None = None,
         client: str | None = None,
     ) -> Answer:
-        """One move by the seat the token holds. Accepted, it paid with its append (its address's
-        ceiling, then its token in the append); refused, its token pays now (its address, when
-        the table does not know the token)."""
-        # The table's kind as held before the move: an outcome left unknown drops the fold.
-        before = self.folds.held(game_id) if metrics.counting() else None
-        kind = None if before is None else before.kind
+        """One move by the seat the token holds (`Commands.seat_move`). Accepted, it paid with
+        its append (its address's ceiling, then its token in the append); refused, it is paid
+        for now (`_refused`). Either way it is counted once, under the game of the table the
+        use case found (`Move.kind`)."""
+        move = Move(command, body, if_match, idempotency_key, client)
         try:
-            asked = Asked(command, body, if_match, idempotency_key, client)
-            answer = await self.commands.seat_move(game_id, token, asked)
-        except (Unauthorized, NotFound) as exc:
-            await self._paid(exc, game_id, None, client, kind)
-        except REFUSED as exc:
-            await self._paid(exc, game_id, token, client, kind)
-        except Refusal as exc:  # a limit, or the store away: nothing more to pay
-            self._counted(game_id, exc, kind)
-            raise
-        if metrics.counting():
-            self._counted(game_id, None, kind)
+            answer = await self.commands.seat_move(game_id, token, move)
+        except Refusal as refusal:
+            await self._refused(refusal, game_id, token, move)
+        metrics.moved(move.kind or "none")
         return answer
 
-    async def _paid(
-        self,
-        refusal: Refusal,
-        game_id: str,
-        token: str | None,
-        client: str | None,
-        kind: str | None,
-    ) -> NoReturn:
-        """A refused command paid for (`refused`), then raised: counted with the code it is
-        answered with (a rate limit's, when it could not be paid)."""
+    async def _refused(self, refusal: Refusal, game_id: str, token: str, move: Move) -> NoReturn:
+        """A refused move paid for (`refused`): by its token when the table knows it
+        (`REFUSED`), by its address when not (401, 404); a limit, or the store away, pays
+        nothing more. Counted with the code it is answered with (a rate limit's, when it could
+        not be paid), then raised."""
         try:
-            await self.refused(game_id, token, client)
+            if isinstance(refusal, Unauthorized | NotFound):
+                await self.refused(game_id, None, move.client)
+            elif isinstance(refusal, REFUSED):
+                await self.refused(game_id, token, move.client)
         except Refusal as limit:
-            self._counted(game_id, limit, kind)
+            metrics.move_refused(move.kind or "none", limit.code)
             raise
-        self._counted(game_id, refusal, kind)
+        metrics.move_refused(move.kind or "none", refusal.code)
         raise refusal
-
-    def _counted(self, game_id: str, refusal: Refusal | None, kind: str | None) -> None:
-        """A seat's command counted (kronikas/metrics.py), applied or refused with the code it
-        is answered with, by its table's game as this process holds it, or held it before the
-        command (`kind`; `none`: neither)."""
-        if metrics.counting():
-            held = self.folds.held(game_id)
-            game = held.kind if held is not None else kind or "none"
-            if refusal is None:
-                metrics.moved(game)
-            else:
-                metrics.move_refused(game, refusal.code)
 
     async def charge(self, game_id: str, token: str | None, client: str | None) -> None:
         """Take one request from its address's ceiling and the token's bucket at the table, or

@@ -21,13 +21,12 @@ from collections.abc import Sequence
 
 import msgspec
 
-from kronikas.application.access import seat_in
 from kronikas.application.errors import NotFound, Unavailable
 from kronikas.application.folds import READ_PAGE
 from kronikas.application.ids import NO_TABLE
 from kronikas.application.queries import Queries
 from kronikas.application.session import page_after, seat_view
-from kronikas.application.tables import Fold
+from kronikas.application.tables import Fold, seat_in
 from kronikas.application.wire import record_json, views_json
 
 CHECKPOINT_EVERY = 500

@@ -21,12 +21,11 @@ from typing import Any
 
 import msgspec
 
-from kronikas.application.access import player_of_role
 from kronikas.application.errors import Unauthorized
 from kronikas.application.folds import Folds
 from kronikas.application.house import next_deadline
 from kronikas.application.ports import Waiter
-from kronikas.application.tables import Fold, Seen, seen_of
+from kronikas.application.tables import Fold, Seen, player_of_role
 from kronikas.application.wire import EVENT_PAGE, Answer, Delivered, view_json
 from kronikas_rules.engine import Rules, tag_of
 from kronikas_rules.seating import Back, Leave
@@ -176,7 +175,7 @@ async def seen_after(
     limit = min(most, table.version - after)
     result = await folds.log.read(table.game_id, after, "", limit, rate=False)
     records = [folds.codec.decode(table.kind, raw) for raw in result.records]
-    return seen_of(table, records), result.version
+    return folds.codec.seen(table, records), result.version
 
 
 async def caught_up(

@@ -1,9 +1,9 @@
-"""A table as one process holds it: its fold, and its latest events as each viewer sees them."""
+"""A table as one process holds it: its fold, its latest events as each viewer sees them, and
+where a role sits in its state (`seat_in`)."""
 
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 from collections import deque
 from typing import NamedTuple, Union
@@ -22,9 +22,34 @@ KEY_TTL_MS = 24 * 3600 * 1000
 KEYS_PER_TOKEN = 100
 """How many of a token's most recent idempotency keys are remembered at a table."""
 
+HOST = "host"
+"""The role of a table's host token."""
+
+
+def player_of_role(role: str | None) -> str | None:
+    """The player id a role names, or None for the host and spectators (and the seat-number
+    roles of old tables)."""
+    return role[2:] if role is not None and role.startswith("p:") else None
+
+
+def seat_in(rules: Rules, state: object, role: str | None) -> int | None:
+    """The seat `role` holds in `state`: None for the host and spectators (no role), and for a
+    player who left before the start.
+
+    Identity is the player, never the seat: seats move down when a player leaves before the
+    start, so a seat is looked up for every delivery, in the state it is made from. Tables made
+    before players could leave gave a token its seat number as its role (seats never moved).
+    """
+    if role is None or role == HOST:
+        return None
+    if (player_id := player_of_role(role)) is not None:
+        return rules.seat_of(state, player_id)
+    return int(role)
+
 
 class Codec:
-    """Per-game decoders of stored records, one for each game of `engines`."""
+    """Per-game decoders of stored records, one for each game of `engines`, and what a record
+    is kept as (`seen`)."""
 
     def __init__(self, engines: Registry) -> None:
         self._decoders: dict[str, msgspec.json.Decoder[Record[msgspec.Struct]]] = {
@@ -32,6 +57,16 @@ class Codec:
             for kind, game in engines.items()
         }
         self._first = msgspec.json.Decoder(Record[msgspec.Raw])
+        self._types: dict[str, dict[type, str]] = {
+            kind: {cls: wire_type(kind, tag_of(cls)) for cls in game.events}
+            for kind, game in engines.items()
+        }
+        """Each game's event classes and their `type` on the wire (`wire.wire_type`)."""
+
+    def seen(self, table: Fold, records: list[Record[msgspec.Struct]]) -> list[Seen]:
+        """The records of events that follow on from `table`, as it will keep them."""
+        kind, rules, types = table.kind, table.engine, self._types[table.kind]
+        return [Seen(record, kind, rules, types[type(record.e)]) for record in records]
 
     def first(self, raw: bytes) -> Record[msgspec.Raw]:
         """The first record, without its event: which engine reads the log, the seed, when."""
@@ -127,10 +162,11 @@ class Seen:
 
     __slots__ = ("_json", "kind", "record", "rules", "type", "version")
 
-    def __init__(self, record: Record[msgspec.Struct], kind: str, rules: Rules) -> None:
+    def __init__(self, record: Record[msgspec.Struct], kind: str, rules: Rules, type: str) -> None:
         self.record, self.kind, self.rules = record, kind, rules
         self.version: int = record.v
-        self.type: str = _wire_type(kind, type(record.e))
+        self.type = type
+        """The event's `type` on the wire (`Codec.seen` knows each game's)."""
         self._json: dict[int | None, bytes] = {}
 
     def json(self, viewer: int | None) -> bytes:
@@ -139,17 +175,6 @@ class Seen:
         if made is None:
             made = self._json[viewer] = event_json(self.rules, self.kind, self.record, viewer)
         return made
-
-
-@functools.cache
-def _wire_type(kind: str, cls: type[msgspec.Struct]) -> str:
-    """An event class's `type` on the wire (`wire.wire_type`), made once a class."""
-    return wire_type(kind, tag_of(cls))
-
-
-def seen_of(table: Fold, records: list[Record[msgspec.Struct]]) -> list[Seen]:
-    """The records of events that follow on from `table`, as it will keep them."""
-    return [Seen(record, table.kind, table.engine) for record in records]
 
 
 def follow_round(
@@ -187,7 +212,7 @@ class Recent:
 
 
 class Fold(NamedTuple):
-    """A game folded up to `version`: a frozen value, a new one a version (`held.advanced`). What
+    """A game folded up to `version`: a frozen value, a new one a version (`after`). What
     this process keeps beside the fold it holds of a table (the tokens' roles, its latest
     events, the keys its log records, its seats looked up) the repository keeps (folds.py)."""
 
@@ -204,6 +229,33 @@ class Fold(NamedTuple):
     """The events since the latest deal (all of them before it): what the house remembers."""
     arena: ArenaDeal | None = None
     """An arena table's deal (its first record's): None for any other table."""
+
+    def after(self, state: object, records: list[Record[msgspec.Struct]]) -> Fold:
+        """The fold after this one moved on to `state` by appended `records` (the version of
+        the last): a new value; the round's events start again at a deal."""
+        if not records:
+            return self._replace(state=state)
+        deal = self.engine.deal_event
+        events = [record.e for record in records]
+        for i in range(len(events) - 1, -1, -1):
+            if isinstance(events[i], deal):
+                round = tuple(events[i:])
+                break
+        else:
+            round = (*self.round, *events)
+        last = records[-1]
+        return Fold(
+            self.game_id,
+            self.kind,
+            self.engine,
+            self.seed,
+            last.v,
+            state,
+            self.created_ms,
+            last.at,
+            round,
+            self.arena,
+        )
 
 
 class Appended(NamedTuple):
