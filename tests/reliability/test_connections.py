@@ -224,6 +224,14 @@ def test_a_head_that_does_not_come_is_closed_at_its_deadline(
         for sock in (silent, half, trickle):
             with sock:
                 assert closed_by_service(sock) == b"", "closed, with nothing to say"
+        # Kept alive: the next head begun behind a whole request in one read, or begun later.
+        behind = connect(service, "127.0.0.2", HEAD + b"\r\n" + HEAD[:10])
+        later = connect(service, "127.0.0.2")
+        assert answered(later, HEAD + b"\r\n")
+        later.sendall(HEAD[:10])
+        with behind, later:
+            assert closed_by_service(behind).startswith(b"HTTP/1.1 200 "), "the first answered"
+            assert closed_by_service(later) == b""
         others_are_served(service)
 
 

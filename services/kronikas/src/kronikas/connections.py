@@ -263,8 +263,7 @@ class GuardedProtocol(HttpToolsProtocol):
         """Bytes of the current head given to the parser."""
         self.pending = bytearray()
         """Bytes of the current head held back until their line is whole."""
-        self.head_begun = False
-        """The parser has begun a head and not finished it."""
+        self.max_head = guard.max_head
         self.head_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -305,39 +304,49 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def data_received(self, data: bytes) -> None:
         if self.in_head:
+            if not self.pending:
+                # The common case, a whole head in one read: the parser takes it as it came
+                # (uvicorn's `data_received` stops the keep-alive timer).
+                whole = data.find(b"\r\n\r\n")
+                if whole >= 0 and self.head_bytes + whole + 4 <= self.max_head:
+                    HttpToolsProtocol.data_received(self, data)
+                    if self.in_head and self.head_timer is None:
+                        cycle = self.cycle  # a request's head may have begun behind it
+                        if cycle is None or cycle.scope is not self.scope:
+                            self._arm()
+                    return
             self._unset_keepalive_if_required()
             self._head_data(data)
         else:
-            super().data_received(data)
-        # A head begun and not whole has a deadline (a head that came whole needed none).
-        if (
-            self.head_timer is None
-            and (self.pending or self.head_begun)
-            and not self.transport.is_closing()
-            and self.transport.get_protocol() is self
-        ):
+            HttpToolsProtocol.data_received(self, data)
+        if self.head_timer is None and (self.pending or self._head_begun()):
+            self._arm()
+
+    def _head_begun(self) -> bool:
+        """The parser has begun a head and not finished it: uvicorn makes a request's scope when
+        its message begins, and its cycle around that scope once its head is whole."""
+        cycle = self.cycle
+        return self.scope is not None and (cycle is None or cycle.scope is not self.scope)
+
+    def _arm(self) -> None:
+        """A head begun and not whole has a deadline (a head that came whole needed none)."""
+        if not self.transport.is_closing() and self.transport.get_protocol() is self:
             self._start_head_timer()
 
     def _head_data(self, data: bytes) -> None:
-        """What arrives between requests or within a head: bounded, and given to the parser by
-        whole lines."""
-        if not self.pending:
-            # The common case, a whole head in one read: the parser takes it as it came.
-            whole = data.find(b"\r\n\r\n")
-            if whole >= 0 and self.head_bytes + whole + 4 <= self.guard.max_head:
-                super().data_received(data)
-                return
+        """What arrives between requests or within a head, unless a whole head came in one read
+        (`data_received`): bounded, and given to the parser by whole lines."""
         end = data.rfind(b"\n")
         if end < 0:
             self.pending += data
-            if self.head_bytes + len(self.pending) > self.guard.max_head:
+            if self.head_bytes + len(self.pending) > self.max_head:
                 self._refuse_head()
             return
         end += len(self.pending) + 1
         self.pending += data
         lines = bytes(self.pending[:end])
         del self.pending[:end]
-        room = self.guard.max_head - self.head_bytes
+        room = self.max_head - self.head_bytes
         if len(lines) <= room:
             self.head_bytes += len(lines)
             if not self._feed(lines):
@@ -382,21 +391,20 @@ class GuardedProtocol(HttpToolsProtocol):
         self.transport.write(b"".join(content))
         self.transport.close()
 
-    def on_message_begin(self) -> None:
-        super().on_message_begin()
-        self.head_begun = True
-
+    # The parser's hooks run on every request: uvicorn's own, called without `super()`.
     def on_headers_complete(self) -> None:
-        self.in_head = self.head_begun = False
-        self._stop_head_timer()
-        super().on_headers_complete()
+        self.in_head = False
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+        HttpToolsProtocol.on_headers_complete(self)
 
     def _start_asgi_task(self, cycle: RequestResponseCycle, app: Any) -> None:
         cycle.transport = OneWrite(self.transport, cycle)  # type: ignore[assignment]
         super()._start_asgi_task(cycle, app)
 
     def on_message_complete(self) -> None:
-        super().on_message_complete()
+        HttpToolsProtocol.on_message_complete(self)
         # A request pipelined behind this one in the same read reaches the parser uncounted:
         # at most one read, once; its later reads are counted.
         self.in_head = True

@@ -61,7 +61,8 @@ class WithoutQueryStrings(logging.Formatter):
         self.inner = inner or logging.Formatter()
 
     def format(self, record: logging.LogRecord) -> str:
-        return _QUERY.sub("", self.inner.format(record))
+        line = self.inner.format(record)
+        return _QUERY.sub("", line) if "?" in line else line  # the common line has none
 
 
 def log_without_query_strings(logger: str = "kronikas") -> None:

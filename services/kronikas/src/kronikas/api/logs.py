@@ -9,10 +9,11 @@ import re
 import secrets
 import sys
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 from litestar.enums import ScopeType
-from litestar.types import ASGIApp, HTTPScope, Message, Receive, Scope, Send
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from kronikas import metrics
 
@@ -21,22 +22,38 @@ _STANDARD.add("color_message")  # uvicorn's message again, with terminal colours
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
+_encode = json.JSONEncoder(default=str).encode
+"""`json.dumps(value, default=str)`, its encoder made once."""
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per record, with the record's `extra` fields."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._second: tuple[int, Any, str] = (-1, None, "")
+        """The last second formatted: a line a request, and the time's text changes once a
+        second."""
+
     def format(self, record: logging.LogRecord) -> str:
+        second = int(record.created)
+        at, converter, text = self._second
+        if second != at or converter is not self.converter:
+            text = self.formatTime(record, "%Y-%m-%dT%H:%M:%S")
+            self._second = (second, self.converter, text)
         out: dict[str, Any] = {
-            "at": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}Z",
+            "at": f"{text}.{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": record.getMessage(),
         }
+        standard = _STANDARD
         for key, value in record.__dict__.items():
-            if key not in _STANDARD and not key.startswith("_"):
+            if key not in standard and key[:1] != "_":
                 out[key] = value
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
-        return json.dumps(out, default=str)
+        return _encode(out)
 
 
 def formatter(fmt: str) -> logging.Formatter:
@@ -96,9 +113,6 @@ class RequestLogMiddleware:
         if scope["type"] != ScopeType.HTTP:
             await self.app(scope, receive, send)
             return
-        await self._http(scope, receive, send)
-
-    async def _http(self, scope: HTTPScope, receive: Receive, send: Send) -> None:
         request_id = ""
         for name, value in scope["headers"]:
             if name == b"x-request-id":
@@ -110,18 +124,15 @@ class RequestLogMiddleware:
         scope.setdefault("state", {})["request_id"] = request_id
         started = time.perf_counter()
         status = 0
-        # The path as asked (routing hands a mounted app, `/mcp`, only the rest of it in `path`)
-        raw = scope.get("raw_path")
-        path = raw.decode("latin-1") if raw else scope["path"]
+        header = (b"x-request-id", request_id.encode())
 
-        async def send_with_id(message: Message) -> None:
+        def send_with_id(message: Message) -> Awaitable[None]:
+            # The server's own send, its awaitable handed back: no coroutine of ours a message.
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                headers = list(message.get("headers", []))
-                headers.append((b"x-request-id", request_id.encode()))
-                message["headers"] = headers
-            await send(message)
+                message["headers"] = [*message.get("headers", ()), header]
+            return send(message)
 
         try:
             await self.app(scope, receive, send_with_id)
@@ -129,15 +140,23 @@ class RequestLogMiddleware:
             took = time.perf_counter() - started
             if metrics.counting():
                 metrics.http_request(route_template(scope), scope["method"], status, took)
-            if self.log.isEnabledFor(logging.INFO):
-                self.log.info(
+            log = self.log
+            if log.isEnabledFor(logging.INFO):
+                # The path as asked (routing hands a mounted app, `/mcp`, only the rest of it
+                # in `path`).
+                raw = scope.get("raw_path")
+                path = raw.decode("latin-1") if raw else scope["path"]
+                extra = {"request_id": request_id, "status": status, "ms": round(took * 1000, 2)}
+                # As `log.info` makes it, less the look for the caller's file and line, which
+                # no line of the service's shows.
+                record = log.makeRecord(
+                    log.name,
+                    logging.INFO,
+                    "",
+                    0,
                     "%s %s %s",
-                    scope["method"],
-                    path,
-                    status,
-                    extra={
-                        "request_id": request_id,
-                        "status": status,
-                        "ms": round(took * 1000, 2),
-                    },
+                    (scope["method"], path, status),
+                    None,
+                    extra=extra,
                 )
+                log.handle(record)

@@ -104,7 +104,12 @@ class Outlet:
         """Right after a send of a message of `size` bytes is done (the transport took it): the
         bytes the transport holds; those of the message among them become the message in
         flight when they outweigh what it holds of the one before."""
-        now = self.waiting()
+        transport = self.transport  # `waiting`, inline: once a frame sent
+        if transport is None or transport.is_closing():
+            return 0
+        now = transport.get_write_buffer_size()
+        if now <= 0:  # the kernel took it all, as it does while the client reads
+            return now
         part = min(now, size)  # the kernel took the rest at once, or it is all behind the rest
         if part > 0:
             before = now - part - self.after  # of the message in flight, and what came before it

@@ -18,6 +18,7 @@ socket until the pass came.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from typing import Any
 
 import wsproto.events
@@ -127,8 +128,15 @@ class SeatSocketProtocol(LetsGo, WebSocketsSansIOProtocol):
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Flag()  # type: ignore[assignment]
 
-    async def send(self, message: ASGISendEvent) -> None:
-        await super().send(message)
+    def send(self, message: ASGISendEvent) -> Coroutine[Any, Any, None]:
+        # A frame is uvicorn's own send, its coroutine handed back as is: no coroutine of ours
+        # around each frame sent.
+        if message["type"] == "websocket.send":
+            return WebSocketsSansIOProtocol.send(self, message)
+        return self._send(message)
+
+    async def _send(self, message: ASGISendEvent) -> None:
+        await WebSocketsSansIOProtocol.send(self, message)
         if message["type"] == "websocket.accept" and self.handshake_complete:
             # The handshake's request and answer are done with; their headers (2 KB) would
             # stay for the socket's life (the parser's frame holds the request).

@@ -11,7 +11,8 @@ read bucket) as before; when Redis refuses, the ceiling is given back: both or n
 The ceilings are token buckets keyed by the address the transports name (api/client.py: IPv4 as
 is, IPv6 by its /64), timed by the application's clock (`now`, ms), held in one dict in the order
 they were last touched. The memory stays bounded: a bucket that has refilled is forgotten (it is
-the same as none: a new one starts full), and past `CEILINGS_KEPT` addresses with a bucket short
+the same as none: a new one starts full; they are looked for at most once a millisecond, not at
+every request), and past `CEILINGS_KEPT` addresses with a bucket short
 of full, the one touched longest ago (the fullest of them but for what it took since) is forgotten
 to make room.
 """
@@ -42,6 +43,8 @@ class Ceilings:
         self.burst = burst
         self.now = now
         self.kept = kept
+        self._forgot_at: int | None = None
+        """When (ms) the refilled ceilings were last forgotten."""
         self._buckets: OrderedDict[str, tuple[float, int]] = OrderedDict()
         """Each address's tokens left and when (ms) they were counted, touched longest ago
         first (an OrderedDict: its oldest is found, and one moved last, in constant time)."""
@@ -56,24 +59,27 @@ class Ceilings:
         if client is None:
             return 0
         now = self.now()
-        self._forget(now)
-        buckets, burst, rate = self._buckets, self.burst, self.rate_per_s
-        take = min(n, burst)
+        buckets, burst = self._buckets, self.burst
+        if now != self._forgot_at:  # once a millisecond: nothing refills in less
+            self._forget(now)
         held = buckets.get(client)
         if held is None:
             tokens: float = burst
             if len(buckets) >= self.kept:  # full of spent ceilings: the stalest one goes
                 buckets.popitem(last=False)
         else:
-            tokens = min(burst, held[0] + max(0, now - held[1]) * rate / 1000)
-        wait = 0
+            tokens, at = held
+            if now > at:
+                tokens += (now - at) * self.rate_per_s / 1000
+                if tokens > burst:
+                    tokens = burst
+            buckets.move_to_end(client)
+        take = n if n < burst else burst
         if tokens < take:
-            wait = math.ceil((take - tokens) * 1000 / rate)
-        else:
-            tokens -= take
-        buckets[client] = (tokens, now)
-        buckets.move_to_end(client)
-        return wait
+            buckets[client] = (tokens, now)
+            return math.ceil((take - tokens) * 1000 / self.rate_per_s)
+        buckets[client] = (tokens - take, now)
+        return 0
 
     def give_back(self, client: str | None, n: int = 1) -> None:
         """Give back what `take` took for a request the store then refused (never more than the
@@ -88,6 +94,7 @@ class Ceilings:
     def _forget(self, now: int) -> None:
         """Forget the ceilings that have refilled, from the one touched longest ago on, up to the
         first that has not (those after it were touched later)."""
+        self._forgot_at = now
         buckets, burst, rate = self._buckets, self.burst, self.rate_per_s
         while buckets:
             tokens, at = buckets[next(iter(buckets))]
