@@ -267,7 +267,7 @@ def view(
         ),
         last_round=game.last_round,
         deadline=deadline,
-        openings=_shown(game, deal, seat),
+        openings=_shown(game, deal, seat) if viewer.openings else [],
         end_reason=wire_reason(end_reason),
     )
 
