@@ -552,6 +552,8 @@ function table(id) {
     transport: "socket", // "stream" once the socket cannot be used (socket.js): the stream and HTTP
     proofs: null, // the check of the openings this tab's viewer receives (proofs.js), and for whom
     proofsFor: undefined,
+    // A command's answer whose view waits for its check until the events up to it are checked.
+    answered: /** @type {{view: GameView, version: number, token: string | null} | null} */ (null),
   };
 
   const main = h("div", { class: "table-main" });
@@ -639,18 +641,22 @@ function table(id) {
 
   /**
    * Show a view fetched with `token`, unless a newer one is shown or the tab's seat changed.
+   * A command's answer (`answered`) carries no openings: the events that opened its cards do
+   * (docs/api.md), so its view is checked once the events up to its version are (`onEvent`).
    * @param {GameView} view
    * @param {number | null} etag
    * @param {string | null} token
+   * @param {boolean} [answered]
    */
-  function show(view, etag, token) {
+  function show(view, etag, token, answered = false) {
     if (token !== T.token) return false; // asked before a join or a leave: it sees another seat
     const version = etag ?? view.version;
     if (T.view && version < T.etag) return true; // an answer overtaken by a newer one
     const changed = !T.view || version !== T.etag;
     T.view = view;
     T.etag = version;
-    if (changed) proven(proofsOf(token), (proofs) => proofs.view(view));
+    if (changed && answered && (T.lastSeen ?? 0) < version) T.answered = { view, version, token };
+    else if (changed) proven(proofsOf(token), (proofs) => proofs.view(view));
     if (T.lastSeen != null && version >= T.lastSeen) clearTimeout(soon); // nothing left to fetch
     followIdentity();
     if (changed) render();
@@ -720,6 +726,12 @@ function table(id) {
     T.lastSeen = event.version;
     // Events of a stream opened for another viewer (the tab joined or left meanwhile) are not its.
     if (T.streamToken === T.token) proven(proofsOf(T.token), (proofs) => proofs.event(event));
+    const held = T.answered;
+    if (held && event.version >= held.version) {
+      T.answered = null;
+      if (held.token === T.token && T.streamToken === T.token)
+        proven(proofsOf(held.token), (proofs) => proofs.view(held.view));
+    }
     const text = describe(event, names(), mySeat());
     T.log.unshift({ v: event.version, text });
     T.log.length = Math.min(T.log.length, 40);
@@ -809,7 +821,7 @@ function table(id) {
         refresh();
         return;
       }
-      show(r.body.game, r.etag, token);
+      show(r.body.game, r.etag, token, true);
       render();
     } catch (err) {
       T.message = errorMessage(err, hint);

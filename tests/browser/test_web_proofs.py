@@ -12,7 +12,16 @@ import pytest
 from playwright.async_api import Page, Route, expect
 
 from tests.browser.conftest import PageFactory, Served
-from tests.browser.test_web_table import NO_WEBSOCKET, act, button, create_table, open_lobby
+from tests.browser.test_web_table import (
+    NO_WEBSOCKET,
+    act,
+    button,
+    create_table,
+    enabled,
+    join,
+    open_lobby,
+    sync,
+)
 
 VIEW = re.compile(r"/v1/games/[0-9a-f]{16}$")
 """A table's view over HTTP (not its events, stream or socket)."""
@@ -82,3 +91,83 @@ async def test_an_opening_that_does_not_check_is_said_on_the_page(
         " does not prove it"
     )
     assert await proven(page) > 0  # the openings that came unchanged still check
+
+
+LAGGING_STREAM = """(() => {
+  const real = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const answer = await real(input, init);
+    const url = typeof input === "string" ? input : input.url;
+    if (!url.includes("/stream") || !answer.body) return answer;
+    const reader = answer.body.getReader();
+    const late = new ReadableStream({
+      start(into) {
+        (async () => {
+          for (;;) {
+            const { done, value } = await reader.read();
+            setTimeout(() => {
+              try {
+                if (done) into.close();
+                else into.enqueue(value);
+              } catch {} // the page stopped reading it meanwhile
+            }, 700);
+            if (done) return;
+          }
+        })().catch((err) => into.error(err));
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(late, { status: answer.status, headers: answer.headers });
+  };
+})();"""
+"""An init script: what the table's stream sends reaches the page 0.7 s late, so a move's answer
+comes before the stream's events up to it."""
+RANKS = {"sevens": "7", "eights": "8", "nines": "9", "tens": "10"}
+RANKS |= {"unders": "U", "overs": "O", "kings": "K", "aces": "A"}
+
+
+async def able(pages: tuple[Page, ...], name: str | re.Pattern[str]) -> Page | None:
+    """The first of `pages` whose button `name` is enabled; None when none."""
+    for page in pages:
+        if await enabled(page, name):
+            return page
+    return None
+
+
+async def test_a_pile_taken_in_the_callers_own_answer_checks_though_its_stream_lags(
+    web_service: Served, page_factory: PageFactory
+) -> None:
+    """A command's answer carries its view with no openings (docs/api.md): the caller who takes
+    the pile holds cards whose openings come in the answer's `pile_taken`, which the page checks
+    from its stream, late here. The page checks that view once the stream has brought them."""
+    ilona, bence = await page_factory(), await page_factory()
+    for page in (ilona, bence):
+        await page.context.add_init_script(NO_WEBSOCKET)
+        await page.context.add_init_script(LAGGING_STREAM)
+    await open_lobby(ilona, f"{web_service.url}/")
+    await create_table(ilona, "Cheat", {"max_play": 4, "rounds": 1}, "Ilona")
+    await join(bence, await ilona.locator("#share").input_value(), "Bence")
+    await sync(ilona, bence)
+    await act(ilona, button(ilona, "Start").click)
+    honest = False
+    for _ in range(60):
+        await sync(ilona, bence)
+        caller = await able((ilona, bence), "Cheat!")
+        if honest and caller is not None:
+            await act(caller, button(caller, "Cheat!").click)  # an honest play: the caller takes
+            await expect(caller.locator(".log")).to_contain_text("took the pile", timeout=15_000)
+            await caller.wait_for_timeout(700)  # the answer's view is checked after the events
+            await expect(caller.get_by_role("alert")).to_have_count(0)
+            await expect(caller.get_by_test_id("proofs")).to_be_empty()
+            assert await proven(caller) > 16, "its hand and the pile it took"
+            return
+        mover = await able((ilona, bence), re.compile("^Play"))
+        assert mover is not None, "nobody may play"
+        due = RANKS[(await mover.get_by_test_id("rank").inner_text()).lower()]
+        cards = mover.locator(".hand .card-toggle")
+        codes = [await cards.nth(i).get_attribute("data-card") for i in range(await cards.count())]
+        chosen = next((i for i, c in enumerate(codes) if c and c[:-1] == due), 0)
+        honest = bool(codes[chosen]) and (codes[chosen] or "")[:-1] == due
+        await cards.nth(chosen).click()
+        await act(mover, button(mover, re.compile(r"^Play 1 card as ")).click)
+    pytest.fail("no honest play was called")

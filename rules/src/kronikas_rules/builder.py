@@ -209,13 +209,16 @@ class Composed(Generic[StateT, OptionsT, CommandT, EventT, ViewT, MoveT, OwnEven
         version: int,
         deadline: str | None = None,
         by_house: bool = False,
+        openings: bool = True,
     ) -> ViewT:
-        """The game's view for this viewer: its seat, what it may do now, the status."""
+        """The game's view for this viewer: its seat, what it may do now, the status; with its
+        openings unless `openings` is False (a command's answer)."""
         status = STATUS_OF[self.place.stage_of(state)]
         if viewer is None or not 0 <= viewer < len(self.place.seats_of(state)):
-            return self.show(state, Viewer(None, None, status), game_id, version, deadline)
+            shown = Viewer(None, None, status, openings)
+            return self.show(state, shown, game_id, version, deadline)
         legal = self.statement.legal(state, viewer, by_house)
-        return self.show(state, Viewer(viewer, legal, status), game_id, version, deadline)
+        return self.show(state, Viewer(viewer, legal, status, openings), game_id, version, deadline)
 
     def is_terminal(self, state: StateT) -> bool:
         """Whether the match is over."""

@@ -76,12 +76,14 @@ class Standing(NamedTuple):
 
 class Viewer(NamedTuple):
     """Whom a game's view is made for, as the builder hands it over: the `seat` (None: a
-    spectator), what that seat may do now (`legal`, None for a spectator) and the table's
-    `status`."""
+    spectator), what that seat may do now (`legal`, None for a spectator), the table's
+    `status`, and whether the view carries the viewer's `openings` (a command's answer does
+    not: its mover was sent each of them by the events that opened them, docs/api.md)."""
 
     seat: int | None
     legal: list[str] | None
     status: Status
+    openings: bool = True
 
 
 StateIn = TypeVar("StateIn", contravariant=True)
@@ -119,7 +121,8 @@ class LegalMoves(Protocol[StateIn, CommandOut]):
 
 class Viewing(Protocol[StateIn, ViewOut]):
     """The view of a seat (None: a spectator), with the deadline; `by_house`: as the house sees
-    a seat it plays (its `legal` then lists the moves the house may make)."""
+    a seat it plays (its `legal` then lists the moves the house may make); `openings`: False
+    for a command's answer, whose view leaves them out (`Viewer.openings`)."""
 
     def __call__(
         self,
@@ -129,6 +132,7 @@ class Viewing(Protocol[StateIn, ViewOut]):
         version: int,
         deadline: str | None = None,
         by_house: bool = False,
+        openings: bool = True,
     ) -> ViewOut: ...
 
 

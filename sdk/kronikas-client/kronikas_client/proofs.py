@@ -17,6 +17,7 @@ and `path` the sibling hashes from the leaf up (the API docs, "Fair deals"):
     for event in events:              # as this viewer's events page or stream gives them
         seen.observe(event)           # its deal, and the openings it carries
     seen.view(view)                   # the openings a view holds, and the hand it shows
+                                      # (a command's answer's: none; its events came first)
     seen.saw(round, cards)            # other cards this viewer saw together in that round
     print(seen.problems)              # [] when every opening agrees
 
@@ -211,7 +212,8 @@ class Openings:
 
     def view(self, view: Any) -> None:
         """Take what a view tells, whatever its game: the openings it holds, and the hand it
-        shows (`me.hand`), seen in its `round`."""
+        shows (`me.hand`), seen in its `round`. A command's answer's view holds none (`openings:
+        []`): observe the events up to its version first, which brought them."""
         for opening in _field(view, "openings") or []:
             self.add(opening)
         round, me = _int(_field(view, "round")), _field(view, "me")

@@ -72,8 +72,9 @@ class CheatTableView(msgspec.Struct, frozen=True):
 class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat", omit_defaults=True):
     """A Cheat table as one viewer may see it; a spectator's `me` and `legal` are null.
     `openings` opens, against the deal's `cheat.commitment`, the cards of the deal it shows the
-    viewer: its hand and the last call's turned-up cards. `end_reason` is there only when the
-    table's cap of events ended the match."""
+    viewer: its hand and the last call's turned-up cards; empty in a command's answer, whose
+    events (and those before) brought them. `end_reason` is there only when the table's cap of
+    events ended the match."""
 
     id: str
     status: Status
@@ -267,7 +268,7 @@ def view(
         ),
         last_round=game.last_round,
         deadline=deadline,
-        openings=_shown(game, deal, seat),
+        openings=_shown(game, deal, seat) if viewer.openings else [],
         end_reason=wire_reason(end_reason),
     )
 

@@ -84,7 +84,7 @@ def view(
         thirty_one=_middle(state, n),
         last_round=game.last_round,
         deadline=deadline,
-        openings=seen(state, seat),
+        openings=seen(state, seat) if viewer.openings else [],
         end_reason=wire_reason(end_reason),
     )
 

@@ -118,7 +118,8 @@ ViewOpenings = Annotated[
     Meta(
         description="The openings of the round's cards this view shows the viewer (its hand, "
         "the table, the hands shown in the last circuit), by position, to check against the "
-        "round's `commitment`; empty outside a round or for a deal of the old scheme."
+        "round's `commitment`; empty outside a round, for a deal of the old scheme, and in a "
+        "command's answer, whose events (and those before) brought them."
     ),
 ]
 

@@ -34,8 +34,8 @@ class ThirtyOneGameView:
         legal (list[str] | None):
         me (None | ThirtyOneMyHand):
         openings (list[Opening]): The openings of the round's cards this view shows the viewer (its hand, the table, the
-            hands shown in the last circuit), by position, to check against the round's `commitment`; empty outside a round
-            or for a deal of the old scheme.
+            hands shown in the last circuit), by position, to check against the round's `commitment`; empty outside a round,
+            for a deal of the old scheme, and in a command's answer, whose events (and those before) brought them.
         options (ThirtyOneTableOptions):
         players (list[ThirtyOnePlayerView]):
         round_ (int):

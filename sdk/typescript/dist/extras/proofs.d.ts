@@ -47,7 +47,10 @@ export declare class OpeningsChecker {
      * known, they wait for it.
      */
     saw(round: number, cards: readonly string[]): Promise<boolean>;
-    /** Take what a view tells, whatever its game: the openings it holds, and the hand it shows (`me.hand`), seen in its `round`. */
+    /**
+     * Take what a view tells, whatever its game: the openings it holds, and the hand it shows (`me.hand`), seen in its `round`.
+     * A command's answer's view holds none (`openings: []`): observe the events up to its version first, which brought them.
+     */
     view(view: unknown): Promise<void>;
     /** Take what one event tells: a deal (`commitment`, `deck_size`, `scheme`), and the openings it carries, whatever its game. */
     observe(event: unknown): Promise<void>;

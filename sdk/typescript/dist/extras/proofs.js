@@ -199,7 +199,10 @@ export class OpeningsChecker {
             return true;
         return this.#problem(`round ${round}: no opening for ${missing.sort().join(", ")}`);
     }
-    /** Take what a view tells, whatever its game: the openings it holds, and the hand it shows (`me.hand`), seen in its `round`. */
+    /**
+     * Take what a view tells, whatever its game: the openings it holds, and the hand it shows (`me.hand`), seen in its `round`.
+     * A command's answer's view holds none (`openings: []`): observe the events up to its version first, which brought them.
+     */
     async view(view) {
         const fields = record(view);
         const openings = fields?.openings;

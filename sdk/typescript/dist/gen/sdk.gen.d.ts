@@ -105,7 +105,8 @@ export declare const getGame: <ThrowOnError extends boolean = false>(options: Op
 /**
  * SendCommand
  *
- * One move by the token's seat. The answer has the new version, its events and the view.
+ * One move by the token's seat. The answer has the new version, its events and the view
+ * (its `openings` empty: the events brought them).
  */
 export declare const sendCommand: <ThrowOnError extends boolean = false>(options: Options<SendCommandData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<SendCommandResponses, SendCommandErrors, ThrowOnError, "fields">;
 /**

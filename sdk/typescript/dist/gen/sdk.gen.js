@@ -126,7 +126,8 @@ export const getGame = (options) => (options.client ?? client).get({ url: '/v1/g
 /**
  * SendCommand
  *
- * One move by the token's seat. The answer has the new version, its events and the view.
+ * One move by the token's seat. The answer has the new version, its events and the view
+ * (its `openings` empty: the events brought them).
  */
 export const sendCommand = (options) => (options.client ?? client).post({
     security: [{ scheme: 'bearer', type: 'http' }],

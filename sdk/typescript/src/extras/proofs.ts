@@ -218,7 +218,10 @@ export class OpeningsChecker {
   }
 
 
-  /** Take what a view tells, whatever its game: the openings it holds, and the hand it shows (`me.hand`), seen in its `round`. */
+  /**
+   * Take what a view tells, whatever its game: the openings it holds, and the hand it shows (`me.hand`), seen in its `round`.
+   * A command's answer's view holds none (`openings: []`): observe the events up to its version first, which brought them.
+   */
   async view(view: unknown): Promise<void> {
     const fields = record(view);
     const openings = fields?.openings;

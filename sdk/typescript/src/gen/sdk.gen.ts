@@ -155,7 +155,8 @@ export const getGame = <ThrowOnError extends boolean = false>(options: Options<G
 /**
  * SendCommand
  *
- * One move by the token's seat. The answer has the new version, its events and the view.
+ * One move by the token's seat. The answer has the new version, its events and the view
+ * (its `openings` empty: the events brought them).
  */
 export const sendCommand = <ThrowOnError extends boolean = false>(options: Options<SendCommandData, ThrowOnError>) => (options.client ?? client).post<SendCommandResponses, SendCommandErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

@@ -1537,7 +1537,7 @@ export type ThirtyOneGameView = {
     legal: Array<string> | null;
     me: ThirtyOneMyHand | null;
     /**
-     * The openings of the round's cards this view shows the viewer (its hand, the table, the hands shown in the last circuit), by position, to check against the round's `commitment`; empty outside a round or for a deal of the old scheme.
+     * The openings of the round's cards this view shows the viewer (its hand, the table, the hands shown in the last circuit), by position, to check against the round's `commitment`; empty outside a round, for a deal of the old scheme, and in a command's answer, whose events (and those before) brought them.
      */
     openings: Array<Opening>;
     options: ThirtyOneTableOptions;

@@ -157,7 +157,8 @@ def sync_detailed(
 ) -> Response[CommandResult | Problem]:
     """SendCommand
 
-     One move by the token's seat. The answer has the new version, its events and the view.
+     One move by the token's seat. The answer has the new version, its events and the view
+    (its `openings` empty: the events brought them).
 
     Args:
         game_id (str): The table's id.
@@ -199,7 +200,8 @@ def sync(
 ) -> CommandResult | Problem | None:
     """SendCommand
 
-     One move by the token's seat. The answer has the new version, its events and the view.
+     One move by the token's seat. The answer has the new version, its events and the view
+    (its `openings` empty: the events brought them).
 
     Args:
         game_id (str): The table's id.
@@ -236,7 +238,8 @@ async def asyncio_detailed(
 ) -> Response[CommandResult | Problem]:
     """SendCommand
 
-     One move by the token's seat. The answer has the new version, its events and the view.
+     One move by the token's seat. The answer has the new version, its events and the view
+    (its `openings` empty: the events brought them).
 
     Args:
         game_id (str): The table's id.
@@ -276,7 +279,8 @@ async def asyncio(
 ) -> CommandResult | Problem | None:
     """SendCommand
 
-     One move by the token's seat. The answer has the new version, its events and the view.
+     One move by the token's seat. The answer has the new version, its events and the view
+    (its `openings` empty: the events brought them).
 
     Args:
         game_id (str): The table's id.

@@ -337,7 +337,8 @@ class GamesController(Controller):
         security=[{"bearer": []}],
     )
     async def send_command(self, request: Request[Any, Any, Any]) -> Response[CommandResult]:
-        """One move by the token's seat. The answer has the new version, its events and the view."""
+        """One move by the token's seat. The answer has the new version, its events and the view
+        (its `openings` empty: the events brought them)."""
         # The busiest route reads its own inputs: Litestar's extraction of its parameters and
         # body cost a sixth of a command (README, Performance). SEND_COMMAND_INPUTS documents them.
         # Most requests never get here: api/lane.py serves them ahead of the framework.

@@ -402,9 +402,12 @@ def _started(made: Made) -> bytes:
 
 def _moved(made: Made) -> bytes:
     """A move's answer (`CommandResult`): the new version, the events as the mover sees them
-    (made once for the answer and the mover's streams) and the table as the mover sees it."""
+    (made once for the answer and the mover's streams) and the table as the mover sees it,
+    without its openings: the mover was sent each in the event that opened it (docs/api.md)."""
     table = made.table
-    view = table.engine.view(made.state, made.seat, table.game_id, made.version, made.deadline)
+    view = table.engine.view(
+        made.state, made.seat, table.game_id, made.version, made.deadline, openings=False
+    )
     return result_json(made.version, made.events, view)
 
 

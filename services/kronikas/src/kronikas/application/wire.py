@@ -214,7 +214,8 @@ class Wire:
         self.CommandResult = struct_of(
             "CommandResult",
             "A command's outcome: the new version, its events and the table, as the mover "
-            "sees them.",
+            "sees them; the table's `openings` empty, as the events (these and those before) "
+            "brought them to the mover.",
             [("version", int), ("events", list_of(self.GameEvent)), ("game", self.GameView)],
         )
         self.EventPage = struct_of(
