@@ -310,10 +310,9 @@ class GuardedProtocol(HttpToolsProtocol):
                 whole = data.find(b"\r\n\r\n")
                 if whole >= 0 and self.head_bytes + whole + 4 <= self.max_head:
                     HttpToolsProtocol.data_received(self, data)
-                    if self.in_head and self.head_timer is None:
-                        cycle = self.cycle  # a request's head may have begun behind it
-                        if cycle is None or cycle.scope is not self.scope:
-                            self._arm()
+                    # a request's head may have begun behind it
+                    if self.in_head and self.head_timer is None and self._head_begun():
+                        self._arm()
                     return
             self._unset_keepalive_if_required()
             self._head_data(data)
@@ -394,9 +393,7 @@ class GuardedProtocol(HttpToolsProtocol):
     # The parser's hooks run on every request: uvicorn's own, called without `super()`.
     def on_headers_complete(self) -> None:
         self.in_head = False
-        if self.head_timer is not None:
-            self.head_timer.cancel()
-            self.head_timer = None
+        self._stop_head_timer()
         HttpToolsProtocol.on_headers_complete(self)
 
     def _start_asgi_task(self, cycle: RequestResponseCycle, app: Any) -> None:
