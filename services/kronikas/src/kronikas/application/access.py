@@ -17,9 +17,7 @@ import msgspec
 
 from kronikas.application.errors import Forbidden, InvalidRequest, Unauthorized
 from kronikas.application.tables import HOST as HOST
-from kronikas.application.tables import Fold
-from kronikas.application.tables import player_of_role as player_of_role
-from kronikas.application.tables import seat_in as seat_in
+from kronikas.application.tables import Fold, seat_in
 from kronikas_rules.engine import tag_of
 
 
