@@ -13,6 +13,7 @@ import functools
 import logging
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import msgspec
@@ -89,24 +90,18 @@ class Acted(NamedTuple):
     version: int
 
 
+@dataclass(slots=True)
 class Move:
     """A move as its seat asked for it: the command, its request's body, and what came with
     it (`If-Match`, `Idempotency-Key`, the client's address); and, once the use case has found
     its table, that table's game (`kind`: what the move is counted under, refused or not)."""
 
-    __slots__ = ("body", "client", "command", "idempotency_key", "if_match", "kind")
-
-    def __init__(
-        self,
-        command: msgspec.Struct,
-        body: bytes,
-        if_match: int | None = None,
-        idempotency_key: str | None = None,
-        client: str | None = None,
-    ) -> None:
-        self.command, self.body, self.client = command, body, client
-        self.if_match, self.idempotency_key = if_match, idempotency_key
-        self.kind: str | None = None
+    command: msgspec.Struct
+    body: bytes
+    if_match: int | None = None
+    idempotency_key: str | None = None
+    client: str | None = None
+    kind: str | None = field(default=None, init=False)
 
 
 def new_table_id() -> str:
