@@ -39,7 +39,7 @@ from typing import Any
 from benchmarks.alternate import replica_of
 from benchmarks.commands import warm_up
 from benchmarks.served import ROOT, Service, cores_busy, cpu_seconds
-from kronikas.adapters.embedded_redis import EmbeddedRedis, free_port
+from kronikas.adapters.embedded_redis import EmbeddedRedis
 
 PEERS = ROOT / "benchmarks" / "peers"
 FIGURES = ("moves_per_s", "server_cpu_us_per_move", "push_p50_ms", "push_p99_ms")
@@ -70,12 +70,13 @@ class Target:
 
 
 class Bgio:
-    """boardgame.io's server (benchmarks/peers/boardgameio/server.js) on a free port."""
+    """boardgame.io's server (benchmarks/peers/boardgameio/server.js) on a port the system
+    picks as it listens (its ready line says which): a port chosen ahead could be taken by
+    another program first."""
 
     def __init__(self, env: dict[str, str]) -> None:
-        self.port = free_port()
         self.process = subprocess.Popen(
-            ["node", "boardgameio/server.js", str(self.port)],
+            ["node", "boardgameio/server.js", "0"],
             cwd=PEERS,
             env=os.environ | {"NODE_ENV": "production"} | env,
             stdout=subprocess.PIPE,
@@ -87,6 +88,7 @@ class Bgio:
         if not line.startswith("ready"):
             self.stop()
             raise RuntimeError(f"boardgame.io did not start: {line}{self.process.stdout.read()}")
+        self.port = int(line.split()[1])
 
     def stop(self) -> None:
         if self.process.poll() is None:

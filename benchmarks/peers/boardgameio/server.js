@@ -6,8 +6,9 @@ import { createRequire } from 'node:module';
 import { CardGame } from './game.js';
 
 const { Server, Origins } = createRequire(import.meta.url)('boardgame.io/server');
-const port = Number(process.argv[2] || 8000);
+const port = Number(process.argv[2] ?? 8000);
 const server = Server({ games: [CardGame], origins: [Origins.LOCALHOST] });
-server.run(port, () => {
-  console.log(`ready ${port} pid ${process.pid}`);
-});
+// Port 0: the system picks a free one, said on the ready line (no port chosen ahead can be taken
+// by another program before the server listens on it).
+const { appServer } = await server.run(port);
+console.log(`ready ${appServer.address().port} pid ${process.pid}`);
