@@ -160,7 +160,7 @@ def _broken(value: object, kind: msgspec.inspect.Type) -> str | None:
             return None
 
 
-class Shuffle(msgspec.Struct, frozen=True):
+class Shuffle(msgspec.Struct, frozen=True, gc=False):
     """A shuffled deck, a salt for each of its positions, and the root of their Merkle tree
     (`proofs.py`): the deal's `commitment`."""
 
@@ -228,7 +228,7 @@ def commitment(deck: Sequence[Card], salt: str) -> str:
     return hashlib.sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest()
 
 
-class MyHand(msgspec.Struct, frozen=True):
+class MyHand(msgspec.Struct, frozen=True, gc=False):
     """The asking player's own seat and cards (`me` in a view)."""
 
     id: str
@@ -236,7 +236,7 @@ class MyHand(msgspec.Struct, frozen=True):
     hand: list[Card]
 
 
-class DeckRevealed(msgspec.Struct, frozen=True, tag_field="type", tag="deck_revealed"):
+class DeckRevealed(msgspec.Struct, frozen=True, gc=False, tag_field="type", tag="deck_revealed"):
     """A round of a deal stored before deals were committed card by card (`proofs.OLD_SCHEME`)
     ended: the salt and the whole shuffled deck behind its `commitment`."""
 
@@ -255,7 +255,7 @@ Reveal = Annotated[
 """The `reveal` option of every game (absent from a table stored before it: `never`)."""
 
 
-class DealsOpened(msgspec.Struct, frozen=True, tag_field="type", tag="deals_opened"):
+class DealsOpened(msgspec.Struct, frozen=True, gc=False, tag_field="type", tag="deals_opened"):
     """The match ended at a table whose `reveal` is `match_end`: every position of every deal
     of the match, opened to everyone."""
 

@@ -30,7 +30,7 @@ OLD_SCHEME: Final = "deck-sha256"
 SALT_BYTES: Final = 16
 
 
-class Opening(msgspec.Struct, frozen=True):
+class Opening(msgspec.Struct, frozen=True, gc=False):
     """A card of a deal proven: `card` lies at `position` of round `round`'s shuffled deck;
     `salt` and `path` (hex SHA-256 hashes, from the leaf up) prove it against the deal's
     `commitment`."""

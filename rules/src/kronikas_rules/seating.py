@@ -60,7 +60,7 @@ class TimeOut(msgspec.Struct, frozen=True, tag_field="type", tag="time_out"):
     seat: int
 
 
-class PlayerJoined(msgspec.Struct, frozen=True, tag_field="type", tag="player_joined"):
+class PlayerJoined(msgspec.Struct, frozen=True, gc=False, tag_field="type", tag="player_joined"):
     """A player took a seat; `house`: a house player, whom the house plays for the whole match."""
 
     player_id: str
@@ -69,7 +69,7 @@ class PlayerJoined(msgspec.Struct, frozen=True, tag_field="type", tag="player_jo
     house: bool = False
 
 
-class PlayerLeft(msgspec.Struct, frozen=True, tag_field="type", tag="player_left"):
+class PlayerLeft(msgspec.Struct, frozen=True, gc=False, tag_field="type", tag="player_left"):
     """The player of `seat` left. Before the start (`started` false) the seat is freed and the
     seats after it move down one; after it the seat stays, and the house plays it to the end."""
 
@@ -78,13 +78,13 @@ class PlayerLeft(msgspec.Struct, frozen=True, tag_field="type", tag="player_left
     started: bool
 
 
-class SeatAway(msgspec.Struct, frozen=True, tag_field="type", tag="seat_away"):
+class SeatAway(msgspec.Struct, frozen=True, gc=False, tag_field="type", tag="seat_away"):
     """The clock of `seat` ran out: the house plays the seat until its player is back."""
 
     seat: int
 
 
-class SeatBack(msgspec.Struct, frozen=True, tag_field="type", tag="seat_back"):
+class SeatBack(msgspec.Struct, frozen=True, gc=False, tag_field="type", tag="seat_back"):
     """The player of `seat`, away since their clock ran out, took the seat back."""
 
     seat: int

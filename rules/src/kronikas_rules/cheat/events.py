@@ -14,7 +14,7 @@ from kronikas_rules.proofs import OLD_SCHEME, Opening
 from kronikas_rules.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack
 
 
-class CheatGameCreated(msgspec.Struct, frozen=True, tag_field="type", tag="game_created"):
+class CheatGameCreated(msgspec.Struct, frozen=True, gc=False, tag_field="type", tag="game_created"):
     """A Cheat table was created with these options (a table stored before `max_plays` has
     none: its rounds have no limit of plays)."""
 
@@ -22,7 +22,7 @@ class CheatGameCreated(msgspec.Struct, frozen=True, tag_field="type", tag="game_
     seeded: bool
 
 
-class CheatRoundDealt(msgspec.Struct, frozen=True, tag_field="type", tag="round_dealt"):
+class CheatRoundDealt(msgspec.Struct, frozen=True, gc=False, tag_field="type", tag="round_dealt"):
     """A round was dealt: `hands` by seat (each viewer sees only their own), `set_aside` cards
     out of play; `commitment` is the root of the Merkle tree over the shuffled deck's
     `deck_size` salted positions (`scheme` `merkle-sha256`; a deal stored before has the hash
@@ -46,7 +46,7 @@ class CheatRoundDealt(msgspec.Struct, frozen=True, tag_field="type", tag="round_
     openings: list[Opening] | None = None
 
 
-class CheatCardsPlayed(msgspec.Struct, frozen=True, tag_field="type", tag="cards_played"):
+class CheatCardsPlayed(msgspec.Struct, frozen=True, gc=False, tag_field="type", tag="cards_played"):
     """`seat` put `count` cards down announced as `rank`; `turn` is next, to announce
     `next_rank`. The cards are shown only to their player."""
 
@@ -67,7 +67,7 @@ class CheatCalled(CheatCallResult, frozen=True, tag_field="type", tag="cheat_cal
     openings: list[Opening] | None = None
 
 
-class CheatPileTaken(msgspec.Struct, frozen=True, tag_field="type", tag="pile_taken"):
+class CheatPileTaken(msgspec.Struct, frozen=True, gc=False, tag_field="type", tag="pile_taken"):
     """After a call `seat` took the whole pile (`count` cards; the cards and their `openings`
     are shown only to them); `turn` plays next, or null when the round ends with this call."""
 
@@ -78,7 +78,9 @@ class CheatPileTaken(msgspec.Struct, frozen=True, tag_field="type", tag="pile_ta
     openings: list[Opening] | None = None
 
 
-class CheatPenaltyTaken(msgspec.Struct, frozen=True, tag_field="type", tag="penalty_taken"):
+class CheatPenaltyTaken(
+    msgspec.Struct, frozen=True, gc=False, tag_field="type", tag="penalty_taken"
+):
     """The last play held the Pale Chronicler and was not called: its player `seat` took the pile
     (`count` cards, shown only to them); `turn` plays next. `openings` opens the pile to its
     taker, and to everyone else the Pale Chronicler the penalty announces."""
@@ -90,7 +92,9 @@ class CheatPenaltyTaken(msgspec.Struct, frozen=True, tag_field="type", tag="pena
     openings: list[Opening] | None = None
 
 
-class CheatPlayAccepted(msgspec.Struct, frozen=True, tag_field="type", tag="play_accepted"):
+class CheatPlayAccepted(
+    msgspec.Struct, frozen=True, gc=False, tag_field="type", tag="play_accepted"
+):
     """`seat` let the window close on the play of `player`, who had no cards left or made the
     round's last allowed play."""
 
@@ -98,7 +102,7 @@ class CheatPlayAccepted(msgspec.Struct, frozen=True, tag_field="type", tag="play
     player: int
 
 
-class CheatRoundEnded(msgspec.Struct, frozen=True, tag_field="type", tag="round_ended"):
+class CheatRoundEnded(msgspec.Struct, frozen=True, gc=False, tag_field="type", tag="round_ended"):
     """`winner` finished the round; places by cards in hand, points scored and running totals
     (lists indexed by seat). With `reason` (`max_plays`, present only then) the round reached
     its limit of plays and nobody finished it: `winner` is the first seat placed 1st."""
@@ -113,7 +117,7 @@ class CheatRoundEnded(msgspec.Struct, frozen=True, tag_field="type", tag="round_
 
 
 class CheatMatchEnded(
-    msgspec.Struct, frozen=True, tag_field="type", tag="match_ended", omit_defaults=True
+    msgspec.Struct, frozen=True, gc=False, tag_field="type", tag="match_ended", omit_defaults=True
 ):
     """The last round ended: `winners` have the most `points` (totals by seat). With `reason`
     (`event_cap`, present only then) the table's cap of events ended the match: a round in play

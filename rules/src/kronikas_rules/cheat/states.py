@@ -70,7 +70,7 @@ def dealt_positions(dealer: int, sizes: list[int]) -> list[list[int]]:
 # --- what the state keeps and the view shows as it is -----------------------------------------
 
 
-class CheatCallResult(msgspec.Struct, frozen=True):
+class CheatCallResult(msgspec.Struct, frozen=True, gc=False):
     """The latest call of the round: its turned-up cards, whether the play was honest, who took
     the pile."""
 
@@ -82,7 +82,7 @@ class CheatCallResult(msgspec.Struct, frozen=True):
     taker: int
 
 
-class CheatPenalty(msgspec.Struct, frozen=True):
+class CheatPenalty(msgspec.Struct, frozen=True, gc=False):
     """The latest uncalled play that held the Pale Chronicler: its player took the pile."""
 
     seat: int
@@ -103,7 +103,7 @@ RoundReason = (
 )
 
 
-class CheatRoundResult(msgspec.Struct, frozen=True):
+class CheatRoundResult(msgspec.Struct, frozen=True, gc=False):
     """The most recent finished round: lists are indexed by seat. `winner` is the player who
     finished; in a round its limit of plays ended (`reason`), nobody did, and `winner` is the
     first seat placed 1st (fewest cards in hand)."""
@@ -197,7 +197,7 @@ class Deal(msgspec.Struct, frozen=True, gc=False):
         return tree.openings(round, positions)
 
 
-class Lobby(msgspec.Struct, frozen=True):
+class Lobby(msgspec.Struct, frozen=True, gc=False):
     """The table takes players."""
 
     match: Match
@@ -232,7 +232,7 @@ class Window(msgspec.Struct, frozen=True, gc=False):
         return not self.deal.hands[self.top.seat] or self.at_limit
 
 
-class RoundOver(msgspec.Struct, frozen=True):
+class RoundOver(msgspec.Struct, frozen=True, gc=False):
     """A round has ended; in the same decision the next one is dealt or the match ends.
     `last_play` is the round's last play when it was accepted: its cards still lie on the
     pile."""
@@ -242,7 +242,7 @@ class RoundOver(msgspec.Struct, frozen=True):
     last_play: PileTop | None = None
 
 
-class Finished(msgspec.Struct, frozen=True):
+class Finished(msgspec.Struct, frozen=True, gc=False):
     """The match is over; `deal` is the last round as it ended (`last_play` as in `RoundOver`),
     None when the table's cap of events ended the match before the start. `reason` is why
     when the rules did not end it (`event_cap`)."""

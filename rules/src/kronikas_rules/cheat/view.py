@@ -27,7 +27,7 @@ from kronikas_rules.engine import Status, Viewer
 from kronikas_rules.seating import PlayerJoined, PlayerLeft, SeatAway, SeatBack, Seating
 
 
-class CheatPlayerView(msgspec.Struct, frozen=True):
+class CheatPlayerView(msgspec.Struct, frozen=True, gc=False):
     """A seat at a Cheat table: who sits there, how many cards they hold, their points, and
     whether the house plays the seat."""
 
@@ -41,7 +41,7 @@ class CheatPlayerView(msgspec.Struct, frozen=True):
     left: LeftSeat
 
 
-class CheatLastPlay(msgspec.Struct, frozen=True):
+class CheatLastPlay(msgspec.Struct, frozen=True, gc=False):
     """The latest play while its cards lie on the pile: who, how many, announced as what."""
 
     seat: int
@@ -49,7 +49,7 @@ class CheatLastPlay(msgspec.Struct, frozen=True):
     rank: str
 
 
-class CheatTableView(msgspec.Struct, frozen=True):
+class CheatTableView(msgspec.Struct, frozen=True, gc=False):
     """The middle of a Cheat table: the rank due, the pile and the challenge window."""
 
     rank: str
@@ -69,7 +69,9 @@ class CheatTableView(msgspec.Struct, frozen=True):
     """The cards in the deal's deck, which an opening is checked against."""
 
 
-class CheatGameView(msgspec.Struct, frozen=True, tag_field="kind", tag="cheat", omit_defaults=True):
+class CheatGameView(
+    msgspec.Struct, frozen=True, gc=False, tag_field="kind", tag="cheat", omit_defaults=True
+):
     """A Cheat table as one viewer may see it; a spectator's `me` and `legal` are null.
     `openings` opens, against the deal's `cheat.commitment`, the cards of the deal it shows the
     viewer: its hand and the last call's turned-up cards; empty in a command's answer, whose

@@ -15,7 +15,7 @@ from kronikas_rules.thirty_one.options import ThirtyOneOptions
 from kronikas_rules.thirty_one.view_types import ThirtyOneRoundResult
 
 
-class _ThirtyOneEvent(Struct, frozen=True, tag_field="type"):
+class _ThirtyOneEvent(Struct, frozen=True, gc=False, tag_field="type"):
     pass
 
 

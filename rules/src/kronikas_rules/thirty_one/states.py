@@ -16,7 +16,7 @@ from kronikas_rules.thirty_one.view_types import ThirtyOneRoundResult
 T = TypeVar("T")
 
 
-class Shuffled(Struct, frozen=True):
+class Shuffled(Struct, frozen=True, gc=False):
     """A deal of the match, kept for `deals_opened` at a table with `reveal` `match_end`."""
 
     round: int
@@ -24,7 +24,7 @@ class Shuffled(Struct, frozen=True):
     salts: tuple[str, ...]
 
 
-class Match(Struct, frozen=True):
+class Match(Struct, frozen=True, gc=False):
     """What lasts the whole match: the seating (`seating`: who sits where, and who plays each
     seat), the seats' lives and who is out, the round and its dealer; with `reveal`
     `match_end`, every deal committed card by card (`deals`)."""
@@ -40,7 +40,7 @@ class Match(Struct, frozen=True):
     deals: tuple[Shuffled, ...] = ()
 
 
-class Deal(Struct, frozen=True):
+class Deal(Struct, frozen=True, gc=False):
     """One round's cards. `order` is the players in the round from the seat after the dealer;
     `after` maps a seat to the next seat in the round (-1 for a seat that is out). The deck is
     committed card by card (`salts`, `proofs.SCHEME`), or, dealt before that, by one hash
@@ -59,20 +59,20 @@ class Deal(Struct, frozen=True):
     state; None for a deal of the old scheme."""
 
 
-class Lobby(Struct, frozen=True):
+class Lobby(Struct, frozen=True, gc=False):
     """Seats are being taken."""
 
     match: Match
 
 
-class DealerChoice(Struct, frozen=True):
+class DealerChoice(Struct, frozen=True, gc=False):
     """The dealer keeps or exchanges their hand."""
 
     match: Match
     deal: Deal
 
 
-class Turns(Struct, frozen=True):
+class Turns(Struct, frozen=True, gc=False):
     """Turns go round until someone shows. `passed` is by seat; `turns` counts the turns taken
     since the dealer's choice."""
 
@@ -83,7 +83,7 @@ class Turns(Struct, frozen=True):
     turns: int = 0
 
 
-class LastCircuit(Struct, frozen=True):
+class LastCircuit(Struct, frozen=True, gc=False):
     """After `shower` showed, everyone else has one last turn; `shown` is by seat."""
 
     match: Match
@@ -93,13 +93,13 @@ class LastCircuit(Struct, frozen=True):
     shown: tuple[tuple[Card, ...] | None, ...]
 
 
-class RoundOver(Struct, frozen=True):
+class RoundOver(Struct, frozen=True, gc=False):
     """Between a round's end and the next deal (or the match's end), inside one decision."""
 
     match: Match
 
 
-class Finished(Struct, frozen=True):
+class Finished(Struct, frozen=True, gc=False):
     """The match is over; `reason` is why when its rules did not end it (`event_cap`)."""
 
     match: Match

@@ -20,7 +20,7 @@ from kronikas_rules.proofs import Opening
 from kronikas_rules.thirty_one.options import ThirtyOneTableOptions
 
 
-class ThirtyOnePlayerView(Struct, frozen=True):
+class ThirtyOnePlayerView(Struct, frozen=True, gc=False):
     """A seat at a Thirty-One table: who sits there, their lives, and whether the house plays
     the seat."""
 
@@ -38,7 +38,7 @@ class ThirtyOnePlayerView(Struct, frozen=True):
 Phase = Literal["dealer_choice", "turns", "last_circuit"]
 
 
-class ThirtyOneTableView(Struct, frozen=True):
+class ThirtyOneTableView(Struct, frozen=True, gc=False):
     """The middle of the table in the current round. `shown` is by seat: the hands laid open in
     this round's last circuit; `circuit` counts the circuits of the turns from 1 (null outside
     them); `passed` lists the seats whose previous turn was a pass (they may not pass now).
@@ -56,7 +56,7 @@ class ThirtyOneTableView(Struct, frozen=True):
     deck_size: int | None = None
 
 
-class ThirtyOneRoundResult(Struct, frozen=True):
+class ThirtyOneRoundResult(Struct, frozen=True, gc=False):
     """The most recent finished round; lists by seat, null where a seat took no part or a hand
     was not shown."""
 
@@ -86,7 +86,7 @@ SwapAllScore = Annotated[
 ]
 
 
-class ThirtyOneSwapChoice(Struct, frozen=True):
+class ThirtyOneSwapChoice(Struct, frozen=True, gc=False):
     """A swap the seat may make now (the command `{"type": "swap", "give", "take"}`) and what
     its hand scores after it."""
 
@@ -125,7 +125,7 @@ ViewOpenings = Annotated[
 
 
 class ThirtyOneGameView(
-    Struct, frozen=True, tag_field="kind", tag="thirty_one", omit_defaults=True
+    Struct, frozen=True, gc=False, tag_field="kind", tag="thirty_one", omit_defaults=True
 ):
     """A Thirty-One table as one viewer may see it (`me` and `legal` are null for a
     spectator; `end_reason` is there only when the table's cap of events ended the match)."""

@@ -39,6 +39,7 @@ from kronikas.api.web import web_router
 from kronikas.application.arena import Arena
 from kronikas.application.engines import Registry
 from kronikas.application.games import Games
+from kronikas.collector import Pacer
 from kronikas.config import Settings
 
 log = logging.getLogger("kronikas.api")
@@ -89,7 +90,9 @@ middle one, which gathers what survived the young passes since its last. At (20,
 young pass walked ~50,000 objects (20–290 ms of CPU) and a middle pass ~600,000 (0.65 s); at a
 quarter and a tenth of those thresholds the longest passes are a third as long, for 10–60% more
 of the collector's CPU in all (docs/performance.md, issue 43). A full pass still comes after 5,000
-young passes at most, as before: it walks every table held."""
+young passes at most, as before: it walks every table held. Passes come on a clock too
+(`GC_PACE_MS`, kronikas/collector.py): CPython's count is of objects made less those freed,
+which a full fold cache keeps low while the young generation grows."""
 
 CONTROLLERS = (SystemController, GamesController, RecordsController, ArenaController)
 """The routes of the document."""
@@ -197,8 +200,13 @@ def create_app(
         gc.collect()
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+        if settings.gc_pace_ms:  # and on a clock: passes as small as the work of the moment
+            app.state.pacer = Pacer(settings.gc_pace_ms / 1000)
+            app.state.pacer.start()
 
     async def on_shutdown(app: Litestar) -> None:
+        if pacer := app.state.get("pacer"):
+            pacer.stop()
         close_all(app.state.sockets)  # 1001: reconnect to another worker or instance
         if isinstance(app, Kronikas):
             app.games = None

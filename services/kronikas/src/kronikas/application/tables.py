@@ -66,7 +66,9 @@ class Codec:
     def seen(self, table: Fold, records: list[Record[msgspec.Struct]]) -> list[Seen]:
         """The records of events that follow on from `table`, as it will keep them."""
         kind, rules, types = table.kind, table.engine, self._types[table.kind]
-        return [Seen(record, kind, rules, types[type(record.e)]) for record in records]
+        return [
+            Seen(record, kind, rules, types[type(record.e)], record.v, {}) for record in records
+        ]
 
     def first(self, raw: bytes) -> Record[msgspec.Raw]:
         """The first record, without its event: which engine reads the log, the seed, when."""
@@ -154,26 +156,29 @@ class Keys:
         return Accepted(mark[_FINGERPRINT], version, at_ms)
 
 
-class Seen:
+class Seen(msgspec.Struct, gc=False):
     """One stored event, and its JSON as each viewer (a seat, or None for spectators) sees it.
 
-    Every viewer's JSON is made once, however many connections show it to that viewer.
+    Every viewer's JSON is made once, however many connections show it to that viewer. Not
+    tracked by the collector (`gc=False`): a table keeps its latest events (`Recent`), and the
+    fold cache's thousands of tables held ~64 of them each for every pass to walk; a `Seen`
+    refers to its record, its game's rules and its JSON, never back to anything that holds it.
     """
 
-    __slots__ = ("_json", "kind", "record", "rules", "type", "version")
-
-    def __init__(self, record: Record[msgspec.Struct], kind: str, rules: Rules, type: str) -> None:
-        self.record, self.kind, self.rules = record, kind, rules
-        self.version: int = record.v
-        self.type = type
-        """The event's `type` on the wire (`Codec.seen` knows each game's)."""
-        self._json: dict[int | None, bytes] = {}
+    record: Record[msgspec.Struct]
+    kind: str
+    rules: Rules
+    type: str
+    """The event's `type` on the wire (`Codec.seen` knows each game's)."""
+    version: int
+    made: dict[int | None, bytes]
+    """Each viewer's JSON made so far."""
 
     def json(self, viewer: int | None) -> bytes:
         """The event as `viewer` may see it, made the first time it is asked for."""
-        made = self._json.get(viewer)
+        made = self.made.get(viewer)
         if made is None:
-            made = self._json[viewer] = event_json(self.rules, self.kind, self.record, viewer)
+            made = self.made[viewer] = event_json(self.rules, self.kind, self.record, viewer)
         return made
 
 
