@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 
 import pytest
@@ -38,11 +38,11 @@ def count_never_reached() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-async def _until(condition: object, seconds: float = 20.0) -> None:
+async def _until(condition: Callable[[], bool], seconds: float = 20.0) -> None:
     """Wait on the loop until `condition()` holds (a loaded machine may be slow to get there)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + seconds
-    while not condition():  # type: ignore[operator]
+    while not condition():
         assert loop.time() < end, "the pacer made no pass"
         await asyncio.sleep(0.005)
 

@@ -34,4 +34,4 @@ def test_what_a_table_keeps_is_not_walked_by_the_collector(engine: Any, options:
     values += [s for s in states if isinstance(s, msgspec.Struct)]
     assert values and not [type(v).__name__ for v in values if gc.is_tracked(v)]
     record = Record(v=1, at="2026-12-07T00:00:00.000Z", e=table.events[0])
-    assert not gc.is_tracked(Seen(record, engine.kind, engine, "game_created", 1, {}))
+    assert not gc.is_tracked(Seen(record, engine.kind, engine, "game_created", 1))

@@ -35,13 +35,12 @@ class Pacer:
         self.middle = middle
         self.passes = 0
         """The passes made on the clock so far."""
-        self._loop: asyncio.AbstractEventLoop | None = None
         self._next: asyncio.TimerHandle | None = None
 
     def start(self) -> None:
         """Pace the collector from now on, on the running loop."""
-        self._loop = asyncio.get_running_loop()
-        self._next = self._loop.call_later(self.pace_s, self._pass)
+        loop = asyncio.get_running_loop()
+        self._next = loop.call_later(self.pace_s, self._pass, loop)
 
     def stop(self) -> None:
         """No more passes on the clock."""
@@ -49,8 +48,8 @@ class Pacer:
             self._next.cancel()
             self._next = None
 
-    def _pass(self) -> None:
+    def _pass(self, loop: asyncio.AbstractEventLoop) -> None:
         self.passes += 1
         gc.collect(1 if self.passes % self.middle == 0 else 0)
-        if self._next is not None and self._loop is not None:
-            self._next = self._loop.call_later(self.pace_s, self._pass)
+        if self._next is not None:
+            self._next = loop.call_later(self.pace_s, self._pass, loop)

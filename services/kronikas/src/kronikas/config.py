@@ -206,11 +206,11 @@ class Settings:
     `redis_url`."""
     metrics_enabled: bool = False
     """Whether `GET /metrics` serves Prometheus' text format."""
+    metrics_token: str | None = None
+    """When set, `/metrics` answers only a request bearing it (`Authorization: Bearer ...`)."""
     gc_pace_ms: int = 100
     """Milliseconds between the collector's passes on the clock (kronikas/collector.py); 0:
     only on CPython's count of objects."""
-    metrics_token: str | None = None
-    """When set, `/metrics` answers only a request bearing it (`Authorization: Bearer ...`)."""
     arena_register_per_hour: int = 5
     """Arena entrants one client address may register an hour (`ARENA_REGISTER_PER_HOUR`)."""
     arena_queue_per_min: int = 120
@@ -299,8 +299,8 @@ class Settings:
             redis_sentinel_master=env.get("REDIS_SENTINEL_MASTER", "").strip() or "kronikas",
             redis_sentinel_password=env.get("REDIS_SENTINEL_PASSWORD") or None,
             metrics_enabled=_bool(env, "METRICS", False),
-            gc_pace_ms=_int(env, "GC_PACE_MS", 100, 0, 60_000),
             metrics_token=env.get("METRICS_TOKEN") or None,
+            gc_pace_ms=_int(env, "GC_PACE_MS", 100, 0, 60_000),
             arena_register_per_hour=_int(env, "ARENA_REGISTER_PER_HOUR", 5, 1, 1_000_000),
             arena_queue_per_min=_int(env, "ARENA_QUEUE_PER_MIN", 120, 1, 1_000_000),
             arena_fill_s=_int(env, "ARENA_FILL_SECONDS", 15, 0, 3600),

@@ -66,9 +66,7 @@ class Codec:
     def seen(self, table: Fold, records: list[Record[msgspec.Struct]]) -> list[Seen]:
         """The records of events that follow on from `table`, as it will keep them."""
         kind, rules, types = table.kind, table.engine, self._types[table.kind]
-        return [
-            Seen(record, kind, rules, types[type(record.e)], record.v, {}) for record in records
-        ]
+        return [Seen(record, kind, rules, types[type(record.e)], record.v) for record in records]
 
     def first(self, raw: bytes) -> Record[msgspec.Raw]:
         """The first record, without its event: which engine reads the log, the seed, when."""
@@ -171,7 +169,8 @@ class Seen(msgspec.Struct, gc=False):
     type: str
     """The event's `type` on the wire (`Codec.seen` knows each game's)."""
     version: int
-    made: dict[int | None, bytes]
+    """`record.v`, kept at hand: every delivery reads it."""
+    made: dict[int | None, bytes] = msgspec.field(default_factory=dict)
     """Each viewer's JSON made so far."""
 
     def json(self, viewer: int | None) -> bytes:
