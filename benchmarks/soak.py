@@ -5,7 +5,9 @@ service of two workers (`WORKERS=2`, every limit lifted: benchmarks/served.py) a
 Redis, each seat on its own seat socket exactly as in benchmarks/socket_follow.py (it learns its
 turn from what its socket pushes and moves with `if_match`), but slowly: a seat thinks 1–2 s
 (1.5 s on average) before each move, so that the machine is far from saturated and what is
-measured is what time does to the service, not its ceiling. A table that ends is replaced by a
+measured is what time does to the service, not its ceiling. The tables begin over a round's
+length (`SoakPhase.go`), so that they end a few at a time from the first window on. A table that
+ends is replaced by a
 new one (a fresh table dealt in its slot, its seats on fresh sockets), so finished tables pile up
 in Redis as they do in production, each with the keys' time to live of a finished game
 (`FINISHED_GAME_TTL_S`).
@@ -73,6 +75,8 @@ WINDOW_S = 300.0
 """The first and last windows compared (five minutes; a sixth of a shorter run)."""
 OPENING = 8
 """Tables dealt at once while the soak opens."""
+MOVES_A_ROUND = 33
+"""About how many moves a round of two seats takes (a card a turn)."""
 KEPT_FINISHED = 200
 """Finished tables whose ids are kept, for the TTL check and `MEMORY USAGE`."""
 
@@ -205,11 +209,18 @@ class SoakPhase(socket_follow.SocketPhase):
         self.finished_ids.append(game_id)
 
     def go(self) -> None:
-        """The first moves spread over a think time, as the later ones come."""
+        """The tables' first moves spread over a round's length (`MOVES_A_ROUND` think times),
+        so that tables end, and new ones are dealt, as they will later: a few at a time. Begun
+        together, the tables of one round ended together (313 within ten seconds, 50 s in) and
+        their replacements were dealt together, waves that the first window's p99 measured
+        and no later one has."""
         self.going = True
         pending, self.pending = self.pending, []
+        spread = MOVES_A_ROUND * (self.think[0] + self.think[1]) / 2
+        starts: dict[int, float] = {}
         for seat, request, version in pending:
-            delay = self.random.uniform(0.0, self.think[1])
+            start = starts.setdefault(id(seat.table), self.random.uniform(0.0, spread))
+            delay = start + self.random.uniform(0.0, self.think[1])
             self.loop.call_later(delay, self._move, seat, request, version)
 
     def send(self, seat: follow.Seat, request: bytes, version: int) -> None:
