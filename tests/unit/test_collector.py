@@ -98,7 +98,7 @@ def test_a_pace_is_positive() -> None:
 
 
 def test_gc_pace_ms_setting() -> None:
-    assert Settings.from_env({}).gc_pace_ms == 100
+    assert Settings.from_env({}).gc_pace_ms == 50
     assert Settings.from_env({"GC_PACE_MS": "0"}).gc_pace_ms == 0
     assert Settings.from_env({"GC_PACE_MS": "250"}).gc_pace_ms == 250
     for bad in ("-1", "fast", "60001"):

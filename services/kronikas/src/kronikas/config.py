@@ -208,7 +208,7 @@ class Settings:
     """Whether `GET /metrics` serves Prometheus' text format."""
     metrics_token: str | None = None
     """When set, `/metrics` answers only a request bearing it (`Authorization: Bearer ...`)."""
-    gc_pace_ms: int = 100
+    gc_pace_ms: int = 50
     """Milliseconds between the collector's passes on the clock (kronikas/collector.py); 0:
     only on CPython's count of objects."""
     arena_register_per_hour: int = 5
@@ -300,7 +300,7 @@ class Settings:
             redis_sentinel_password=env.get("REDIS_SENTINEL_PASSWORD") or None,
             metrics_enabled=_bool(env, "METRICS", False),
             metrics_token=env.get("METRICS_TOKEN") or None,
-            gc_pace_ms=_int(env, "GC_PACE_MS", 100, 0, 60_000),
+            gc_pace_ms=_int(env, "GC_PACE_MS", 50, 0, 60_000),
             arena_register_per_hour=_int(env, "ARENA_REGISTER_PER_HOUR", 5, 1, 1_000_000),
             arena_queue_per_min=_int(env, "ARENA_QUEUE_PER_MIN", 120, 1, 1_000_000),
             arena_fill_s=_int(env, "ARENA_FILL_SECONDS", 15, 0, 3600),
