@@ -35,7 +35,7 @@ from kronikas.application.arena.log import (
     encode,
 )
 from kronikas.application.arena.matchmaking import form, standing_of
-from kronikas.application.arena.ports import ArenaStore
+from kronikas.application.arena.ports import ArenaStore, LogRead
 from kronikas.application.arena.sets import SetTables, TableGone, decode_seat
 from kronikas.application.arena.wire import (
     EntrantCreated,
@@ -88,20 +88,22 @@ class Arena:
         self._ticked = 0
         self._task: asyncio.Task[None] | None = None
         self._length = 0  # the log's length (past its trimmed head) as last read (`_due`)
+        self._last: bytes | None = None  # the last event folded (None: none since a snapshot)
         self._stopping = False
 
     # the log
 
     async def refresh(self) -> ArenaState:
-        """The fold, caught up with the log."""
+        """The fold, caught up with the log (`_read`)."""
         async with self._folding:
-            read = await self.store.read_log(self.state.version)
+            read = await self._read()
             if read.snapshot is not None:  # behind the trimmed head: from the snapshot on
-                self.state = snapshot.restore(read.snapshot)
+                self.state, self._last = snapshot.restore(read.snapshot), None
             rated: dict[str, bytes] = {}
             for raw in read.records:
                 event = decode_event(raw)
                 self.state.apply(event)
+                self._last = raw
                 if isinstance(event, SetRated):
                     rated[event.set_id] = raw
             self._length = self.state.version - read.base
@@ -112,9 +114,23 @@ class Arena:
             await self.store.finish_sets(list(rated))
         return self.state
 
+    async def _read(self) -> LogRead:
+        """The log after the fold, read from its last event: a log without it (emptied, or a
+        failover lost its tail) is folded again from its start, never decided on blindly."""
+        version, last = self.state.version, self._last
+        if last is None:  # nothing folded, or a snapshot alone: nothing to compare
+            return await self.store.read_log(version)
+        read = await self.store.read_log(version - 1)
+        if read.snapshot is not None:  # trimmed past the fold since: the snapshot is the log's
+            return read
+        if read.records[:1] == [last]:
+            return read._replace(records=read.records[1:])
+        log.warning("the arena's log is not the one folded here", extra={"version": version})
+        self.state, self._last = ArenaState(), None
+        return await self.store.read_log(0)
+
     async def decide(self, decide: Decide) -> bool:
-        """Decide on the fold and append at its version; on a lost race, again. Whether
-        anything was appended."""
+        """Decide on the fold and append at its version (again on a lost race): appended?"""
         for _ in range(_RETRIES):
             state = await self.refresh()
             version = state.version
@@ -299,10 +315,8 @@ class Arena:
                     log.exception("the arena's tick failed")
 
     async def _due(self) -> bool:
-        """Whether the periodic tick has anything to do: always while this process's fold holds
-        waiting entrants or sets in play; else only once the log has moved (another process
-        queued someone, formed or rated a set) — one LLEN, so an idle arena costs each process
-        no reading of its log."""
+        """Whether the periodic tick has anything to do: while the fold holds waiting entrants
+        or sets in play, else once the log moved (one LLEN: an idle arena reads no log)."""
         if self.state.waiting or self.state.in_play:
             return True
         return await self.store.log_length() != self._length
