@@ -43,6 +43,14 @@ async def arena_app(redis_url: str, **overrides: Any) -> AsyncIterator[Client]:
         yield client
 
 
+@asynccontextmanager
+async def two_arenas(redis_url: str, **overrides: Any) -> AsyncIterator[tuple[Client, Client]]:
+    """Two started apps of their own on one Redis, with the same `arena_settings`: two
+    instances of the service."""
+    async with arena_app(redis_url, **overrides) as a, arena_app(redis_url, **overrides) as b:
+        yield a, b
+
+
 @pytest.fixture(autouse=True)
 async def clear_arena(redis: Redis) -> AsyncIterator[None]:
     """Every test starts with an empty arena (its keys share the tag `{arena}`)."""
@@ -84,3 +92,9 @@ async def register(
     assert r.status_code == 201, r.text
     body = r.json()
     return body["entrant_id"], body["token"]
+
+
+async def queue(client: Client, token: str) -> None:
+    """The token's entrant queues for a Cheat set (202)."""
+    r = await client.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
+    assert r.status_code == 202, r.text

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from kronikas.application.arena.sets import SetTables
-from tests.arena.conftest import arena_app, bearer, register
+from tests.arena.conftest import arena_app, bearer, queue, register
 from tests.arena.test_entrants import assert_problem
 from tests.arena.test_matchmaking import seated
 
@@ -30,8 +30,7 @@ async def test_a_set_left_unopened_is_abandoned_and_its_entrant_seated_again(
     monkeypatch.setattr(SetTables, "open", dies_once)
     async with arena_app(redis_url, arena_open_s=1, arena_turn_s=600) as client:
         entrant, token = await register(client, "Patient")
-        r = await client.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
-        assert r.status_code == 202, r.text
+        await queue(client, token)
         for _ in range(300):  # formed, never opened: not seated, then free again
             if failed:
                 break
@@ -48,7 +47,6 @@ async def test_a_set_left_unopened_is_abandoned_and_its_entrant_seated_again(
         assert_problem(await client.get(f"/v1/arena/sets/{failed[0]}"), 404, "not_found")
         page = (await client.get(f"/v1/arena/entrants/{entrant}")).json()
         assert page["matches"] == [] and page["ratings"] == []
-        r = await client.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
-        assert r.status_code == 202, r.text
+        await queue(client, token)
         ticket = await seated(client, token)
         assert ticket["set_id"] != failed[0]

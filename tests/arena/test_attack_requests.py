@@ -12,7 +12,7 @@ from redis.asyncio import Redis
 
 from kronikas.application.arena import Arena, Ticket
 from kronikas.application.errors import RateLimited
-from tests.arena.conftest import PEER, arena_app, bearer, register
+from tests.arena.conftest import PEER, arena_app, bearer, register, two_arenas
 
 LOG = "{arena}:log"
 
@@ -146,10 +146,7 @@ async def test_odd_authorizations_are_401_on_every_route(redis_url: str, header:
 async def test_retries_after_a_time_out(redis_url: str, redis: Redis) -> None:
     """A join retried, on two instances at once, queues the entrant once; a revoke retried is
     a 401 the second time (the token is gone) and the entrant stays revoked."""
-    async with (
-        arena_app(redis_url, arena_fill_s=600) as a,
-        arena_app(redis_url, arena_fill_s=600) as b,
-    ):
+    async with two_arenas(redis_url, arena_fill_s=600) as (a, b):
         entrant_id, token = await register(a, "Retry")
         body = {"kind": "cheat", "players": 3}
         joined = await asyncio.gather(
@@ -184,10 +181,7 @@ async def test_retries_after_a_time_out(redis_url: str, redis: Redis) -> None:
 
 
 async def test_registrations_are_limited_per_address_across_instances(redis_url: str) -> None:
-    async with (
-        arena_app(redis_url, arena_register_per_hour=3) as a,
-        arena_app(redis_url, arena_register_per_hour=3) as b,
-    ):
+    async with two_arenas(redis_url, arena_register_per_hour=3) as (a, b):
         peer = "203.0.113.99"
         answers = []
         for i in range(6):

@@ -12,7 +12,7 @@ from litestar.exceptions import WebSocketDisconnect
 
 from kronikas.application.errors import SetInPlay
 from kronikas.application.games import Games
-from tests.arena.conftest import Client, arena_app, bearer, register
+from tests.arena.conftest import Client, arena_app, bearer, queue, register, two_arenas
 
 
 async def seated(client: Client, token: str, rounds: int = 200) -> Any:
@@ -54,8 +54,7 @@ async def test_a_table_being_made_is_never_in_the_lobby_nor_joinable(
 
         monkeypatch.setattr(Games, "create", spying_create)
         _, token = await register(a, "Lone")
-        r = await a.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
-        assert r.status_code == 202, r.text
+        await queue(a, token)
         for _ in range(100):
             if found:
                 break
@@ -97,8 +96,7 @@ async def two_tables(a: Client, b: Client) -> list[Any]:
     apps = [a, b, a, b]
     entrants = [await register(apps[i], f"E{i}", peer=f"198.51.100.{60 + i}") for i in range(4)]
     for app, (_, token) in zip(apps, entrants, strict=True):
-        r = await app.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
-        assert r.status_code == 202, r.text
+        await queue(app, token)
     return list(
         await asyncio.gather(
             *(seated(app, tok) for app, (_, tok) in zip(apps, entrants, strict=True))
@@ -107,10 +105,7 @@ async def two_tables(a: Client, b: Client) -> list[Any]:
 
 
 async def test_every_way_in_is_closed_to_others_while_the_set_plays(redis_url: str) -> None:
-    async with (
-        arena_app(redis_url, arena_fill_s=600) as a,
-        arena_app(redis_url, arena_fill_s=600) as b,
-    ):
+    async with two_arenas(redis_url, arena_fill_s=600) as (a, b):
         tickets = await two_tables(a, b)
         tables = sorted({t["table_id"] for t in tickets})
         assert len(tables) == 2
@@ -206,10 +201,7 @@ async def test_an_entrant_revoked_while_polling_or_seated_learns_nothing_more(
 
 
 async def test_the_seat_socket_opens_a_table_in_play_to_its_seats_only(redis_url: str) -> None:
-    async with (
-        arena_app(redis_url, arena_fill_s=600) as a,
-        arena_app(redis_url, arena_fill_s=600) as b,
-    ):
+    async with two_arenas(redis_url, arena_fill_s=600) as (a, b):
         tickets = await two_tables(a, b)
         mine = tickets[0]
         other = next(t for t in tickets if t["table_id"] != mine["table_id"])

@@ -7,24 +7,20 @@ import asyncio
 
 from redis.asyncio import Redis
 
-from tests.arena.conftest import arena_app, bearer, register
+from tests.arena.conftest import arena_app, bearer, queue, register, two_arenas
 from tests.arena.test_matchmaking import seated
 
 
 async def test_a_trimmed_log_gives_every_process_the_same_arena(
     redis_url: str, redis: Redis
 ) -> None:
-    async with (
-        arena_app(redis_url, arena_compact_every=3) as a,
-        arena_app(redis_url, arena_compact_every=3) as b,
-    ):
+    async with two_arenas(redis_url, arena_compact_every=3) as (a, b):
         apps = [a, b, a]
         entrants = [
             await register(apps[i], f"Trim {i}", peer=f"192.0.2.{150 + i}") for i in range(3)
         ]
         for app, (_, token) in zip(apps, entrants, strict=True):
-            r = await app.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
-            assert r.status_code == 202, r.text
+            await queue(app, token)
         tickets = [await seated(app, token) for app, (_, token) in zip(apps, entrants, strict=True)]
         assert len({(t["table_id"], t["seat"]) for t in tickets}) == 3
         for t in tickets:

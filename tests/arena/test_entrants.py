@@ -7,7 +7,7 @@ import hashlib
 import pytest
 from redis.asyncio import Redis
 
-from tests.arena.conftest import PEER, arena_app, bearer, register
+from tests.arena.conftest import PEER, arena_app, bearer, queue, register
 
 
 def assert_problem(r: object, status: int, code: str) -> None:
@@ -43,8 +43,7 @@ async def test_a_revoked_entrant_token_stops_working(redis_url: str) -> None:
     async with arena_app(redis_url) as client:
         entrant, token = await register(client, "Leaver")
         _, other_token = await register(client, "Other")
-        r = await client.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
-        assert r.status_code == 202, r.text
+        await queue(client, token)
         forbidden = await client.delete(
             f"/v1/arena/entrants/{entrant}", headers=bearer(other_token)
         )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from redis.asyncio import Redis
 
-from tests.arena.conftest import Client, arena_app, bearer, register
+from tests.arena.conftest import Client, bearer, queue, register, two_arenas
 
 LOG_KEYS = ("{arena}:log", "{arena}:base", "{arena}:snapshot")
 
@@ -19,18 +19,10 @@ async def status(client: Client, token: str) -> str:
     return answer
 
 
-async def queue(client: Client, token: str) -> None:
-    r = await client.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
-    assert r.status_code == 202, r.text
-
-
 async def test_a_process_folds_a_log_that_lost_its_events_again(
     redis_url: str, redis: Redis
 ) -> None:
-    async with (
-        arena_app(redis_url, arena_fill_s=600) as a,
-        arena_app(redis_url, arena_fill_s=600) as b,
-    ):
+    async with two_arenas(redis_url, arena_fill_s=600) as (a, b):
         first = [await register(a, f"Lost {i}", peer=f"203.0.113.{20 + i}") for i in range(2)]
         for _, token in first:
             await queue(a, token)

@@ -10,7 +10,7 @@ from redis.asyncio import Redis
 
 from kronikas.adapters.scripts import game_keys
 from kronikas.application.arena.log import SetFormed, decode_event
-from tests.arena.conftest import Client, arena_app, bearer, register
+from tests.arena.conftest import Client, arena_app, bearer, queue, register
 from tests.arena.test_entrants import assert_problem
 
 
@@ -27,8 +27,7 @@ async def seated(client: Client, token: str, rounds: int = 200) -> dict[str, Any
 async def test_a_lone_entrant_is_filled_with_house_and_random_and_rated(redis_url: str) -> None:
     async with arena_app(redis_url) as client:
         entrant, token = await register(client, "Alone")
-        r = await client.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
-        assert r.status_code == 202, r.text
+        await queue(client, token)
         ticket = await seated(client, token)
         view = (
             await client.get(f"/v1/games/{ticket['table_id']}", headers=bearer(ticket["token"]))
@@ -69,8 +68,7 @@ async def test_two_entrants_of_one_owner_never_share_a_set(redis_url: str) -> No
         mine = [await register(client, f"Mine {i}", peer="192.0.2.50") for i in range(2)]
         others = [await register(client, f"Other {i}", peer=f"192.0.2.{60 + i}") for i in range(2)]
         for _, token in [*mine, *others]:
-            r = await client.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
-            assert r.status_code == 202, r.text
+            await queue(client, token)
         tickets = [await seated(client, token) for _, token in mine]
         assert tickets[0]["set_id"] != tickets[1]["set_id"]
 

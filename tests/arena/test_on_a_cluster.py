@@ -12,7 +12,7 @@ from litestar.testing import AsyncTestClient
 from kronikas.api.app import create_app
 from kronikas.config import Settings
 from tests.apps import ENGINES, TEST_HOST
-from tests.arena.conftest import bearer, register
+from tests.arena.conftest import bearer, queue, register
 from tests.arena.test_matchmaking import seated
 from tests.integration.cluster import LocalCluster
 
@@ -41,8 +41,7 @@ async def test_a_lone_entrants_set_is_rated_on_a_cluster(cluster: LocalCluster) 
     )
     async with AsyncTestClient(create_app(settings, games=ENGINES)) as client:
         entrant, token = await register(client, "Clustered")
-        r = await client.post("/v1/arena/queue", json={"kind": "cheat"}, headers=bearer(token))
-        assert r.status_code == 202, r.text
+        await queue(client, token)
         ticket = await seated(client, token)
         closed = await client.get(f"/v1/games/{ticket['table_id']}")
         assert closed.status_code == 409 and closed.json()["code"] == "set_in_play"

@@ -12,7 +12,7 @@ import httpx
 from redis.asyncio import Redis
 
 from kronikas.adapters.scripts import game_keys
-from tests.arena.conftest import Client, arena_app, bearer, register
+from tests.arena.conftest import Client, bearer, register, two_arenas
 
 SEEN: list[bytes] = []
 
@@ -36,10 +36,7 @@ async def test_a_set_on_two_instances_is_seated_once_closed_then_rated_once(
     redis_url: str, redis: Redis
 ) -> None:
     SEEN.clear()
-    async with (
-        arena_app(redis_url, arena_fill_s=600) as a,
-        arena_app(redis_url, arena_fill_s=600) as b,
-    ):
+    async with two_arenas(redis_url, arena_fill_s=600) as (a, b):
         apps = [a, b, a, b]
         entrants = [
             await register(apps[i], f"Bot {i}", peer=f"198.51.100.{10 + i}") for i in range(4)
