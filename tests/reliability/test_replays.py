@@ -1,6 +1,7 @@
 """Retries of one keyed move, hundreds at once (docs/api.md, Versions and retries), against a
-real service process with its default limits: answered from the answer kept, the log read once
-for all of them, each retry paid from the token's bucket (429 once it is spent), none a 5xx."""
+real service process with its default limits: answered from the table the process holds while
+the keyed append is its latest, else made again from the log once for all of them; each retry
+paid from the token's bucket (429 once it is spent), none a 5xx."""
 
 from __future__ import annotations
 
@@ -62,9 +63,14 @@ async def grown(redis: Redis, game: str, seat: int, events: int) -> int:
     return version
 
 
+@pytest.mark.parametrize("moved_on", [True, False], ids=["moved-on", "latest"])
 async def test_600_retries_at_once_read_the_log_once_and_are_paid_for(
-    service: ServiceProcess, own_redis: EmbeddedRedis, tmp_path: Path
+    service: ServiceProcess, own_redis: EmbeddedRedis, tmp_path: Path, moved_on: bool
 ) -> None:
+    """`moved_on`: the person moved again after the keyed move, so the state after it is held
+    nowhere and the answer is made again from the log, once; else the keyed append is the
+    table's latest and the retries are answered from the table the process holds, reading
+    neither the log nor a kept answer."""
     start = service.log.stat().st_size
     redis = Redis.from_url(own_redis.url)
     # Another process on the same Redis made the move: this one holds the table, not its answer.
@@ -94,6 +100,13 @@ async def test_600_retries_at_once_read_the_log_once_and_are_paid_for(
             keyed = auth(token) | {"Idempotency-Key": "once"}
             first = await client.post(f"/v1/games/{game}/commands", json=play, headers=keyed)
             assert first.status_code == 200, first.text
+            if moved_on:  # the house played up to the person again, who moves once more
+                mine = (await client.get(f"/v1/games/{game}", headers=auth(token))).json()
+                assert mine["turn"] == seat, mine
+                again = {"type": "accept"} if "accept" in mine["legal"] else None
+                again = again or {"type": "play", "cards": mine["me"]["hand"][:1]}
+                r = await client.post(f"/v1/games/{game}/commands", json=again, headers=auth(token))
+                assert r.status_code == 200, r.text
     async with httpx.AsyncClient(base_url=service.url, timeout=30) as client:
         r = await client.get(f"/v1/games/{game}", headers=auth(token))  # it reads the table
         assert r.status_code == 200 and r.json()["version"] > version, r.text
@@ -131,10 +144,11 @@ async def test_600_retries_at_once_read_the_log_once_and_are_paid_for(
             assert r.content == first.content
         else:
             assert r.json()["code"] == "rate_limited" and int(r.headers["Retry-After"]) >= 1
-    # One read of the log for all of them (in pages of READ_PAGE events), one lookup of the
-    # answer the store keeps; each retry's charge (a read of no event) reads none of it.
+    # Moved on: one read of the log for all of them (in pages of READ_PAGE events), one lookup
+    # of the answer the store keeps; latest: neither. Each retry's charge (a read of no event)
+    # reads none of the log.
     lrange = stats.get("cmdstat_lrange", {}).get("calls", 0)
-    assert lrange == -(-log_length // READ_PAGE), stats
-    assert stats.get("cmdstat_get", {}).get("calls", 0) == 1, stats
+    assert lrange == (-(-log_length // READ_PAGE) if moved_on else 0), stats
+    assert stats.get("cmdstat_get", {}).get("calls", 0) == (1 if moved_on else 0), stats
     written = written_since(service.log, start)
     assert "Traceback" not in written, written[-3000:]

@@ -68,16 +68,40 @@ def process(store: MemoryStores, feed: MemoryChangeFeed) -> Games:
     return Games(store, feed, for_table, SETTINGS, ENGINES)
 
 
-async def test_the_accepting_process_answers_a_retry_from_memory(
+async def test_the_accepting_process_answers_a_retry_from_the_table_it_holds(
     store: Counted, feed: MemoryChangeFeed
 ) -> None:
     games = process(store, feed)
     play = await first_play(games, await started(games))
     first = await play.send(games, "k")
+    kept = games.commands.appends.kept
+    assert len(kept) == 0, "a keyed move keeps nothing in memory"
     reads, lookups = store.log_reads, store.lookups
     for _ in range(5):
         assert await play.send(games, "k") == first
     assert (store.log_reads, store.lookups) == (reads, lookups), "neither the log nor the store"
+    assert len(kept) == 1, "the answer made again is kept for the retries after it"
+
+
+async def test_once_the_table_moved_on_a_retry_at_the_accepting_process_reads_the_log_once(
+    store: Counted, feed: MemoryChangeFeed
+) -> None:
+    games = process(store, feed)
+    table = await started(games)
+    play = await first_play(games, table)
+    first = await play.send(games, "k")
+    await move(games, table)  # the next seat: the keyed append is no longer the table's latest
+    reads, lookups = store.log_reads, store.lookups
+    answers = await asyncio.gather(*(play.send(games, "k") for _ in range(20)))
+    assert set(answers) == {first}
+    assert (store.log_reads, store.lookups) == (reads + 1, lookups + 1), "one lookup, one fold"
+    assert await play.send(games, "k") == first
+    assert (store.log_reads, store.lookups) == (reads + 1, lookups + 1), "then from memory"
+    elsewhere = process(store, feed)
+    await elsewhere.view(table.game_id, play.token)  # it holds the table, not the answer
+    reads = store.log_reads
+    assert await play.send(elsewhere, "k") == first
+    assert (store.log_reads, store.lookups) == (reads, lookups + 2), "and the store kept it"
 
 
 async def test_retries_arriving_together_elsewhere_share_one_lookup_and_one_fold(
@@ -89,6 +113,7 @@ async def test_retries_arriving_together_elsewhere_share_one_lookup_and_one_fold
         await move(games, table)
     play = await first_play(games, table)
     first = await play.send(games, "k")
+    await move(games, table)  # moved on: the state after the keyed append is held nowhere
     for other in (elsewhere, third):  # each holds the table and knows the token, not the answer
         await other.view(table.game_id, play.token)
     reads, lookups = store.log_reads, store.lookups
@@ -171,7 +196,7 @@ def test_a_kept_answer_is_only_for_the_append_its_key_records() -> None:
     assert kept.get("h", "k", 7) is None
 
 
-async def test_a_process_keeps_the_answers_of_its_latest_keyed_moves_only(
+async def test_a_process_keeps_the_answers_it_made_again_its_latest_only(
     store: Counted, feed: MemoryChangeFeed, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(appends_module, "KEPT_ANSWERS", 2)
@@ -185,14 +210,19 @@ async def test_a_process_keeps_the_answers_of_its_latest_keyed_moves_only(
             continue
         play, key = await first_play(games, table), f"k{len(sent)}"
         sent.append((play, key, await play.send(games, key)))
+        await move(games, table)  # each keyed append is soon not the table's latest
     kept = games.commands.appends.kept
+    assert len(kept) == 0, "the moves kept nothing"
+    reads, lookups = store.log_reads, store.lookups
+    for play, key, first in sent:
+        assert await play.send(games, key) == first
+    assert (store.log_reads, store.lookups) == (reads + 3, lookups + 3), "each made again once"
     assert len(kept) == 2
-    reads = store.log_reads
     for play, key, first in sent[1:]:
         assert await play.send(games, key) == first
-    assert store.log_reads == reads, "the latest two from memory"
+    assert (store.log_reads, store.lookups) == (reads + 3, lookups + 3), "the latest two in memory"
     play, key, first = sent[0]
     assert await play.send(games, key) == first
-    assert store.log_reads == reads + 1, "the oldest made again from the log"
+    assert (store.log_reads, store.lookups) == (reads + 3, lookups + 4), "the oldest: the store's"
     assert len(kept) == 2
     assert json.loads(first.body)["version"] == first.version

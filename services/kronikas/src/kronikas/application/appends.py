@@ -6,10 +6,13 @@ before the append is sent. The tricks of the push path (docs/performance.md, Tab
 by push) are the `Pending`'s and the `Appends`':
 
 - the answer is made while the store works on the append (`Pending.meanwhile`); nothing more is
-  stored with a keyed move (the key's record is the append's first event: `Folds.accepted`). The
-  process that made it keeps the answer in memory (`Kept`, bounded); a retry with the same
-  `Idempotency-Key` is answered from there, else from the answer the store keeps for the key,
-  else made again once from the log and kept in both for the retries after it (`Appends.replayed`);
+  stored with a keyed move (the key's record is the append's first event: `Folds.accepted`), and
+  nothing kept in memory: a retry with the same `Idempotency-Key` is answered from the table this
+  process holds while that append is its latest (made again from the state after it and its
+  events at hand), else from the answer the store keeps for the key, else made again once from
+  the log and kept there; an answer made again is kept in memory (`Kept`, bounded) for the
+  retries after it (`Appends.replayed`). Keeping every keyed move's answer cost the seat socket,
+  whose every command is keyed, 5–6% of a move (docs/performance.md);
 - the followers come first: as soon as the store has the events (before its answer is awaited,
   where the store can tell), they are folded into the table from the state the decision made,
   without decoding them (`Pending.tell`, `Folds.advance`), and its streams and long-polls
@@ -57,7 +60,7 @@ class Made(NamedTuple):
     """What a change's answer is made from."""
 
     table: Fold
-    """The table it was decided on (its state before the change)."""
+    """The table it was decided on, or (an answer made again) one after it: its game and rules."""
     state: object
     """The state after the change's events."""
     records: list[Record[msgspec.Struct]]
@@ -223,8 +226,8 @@ class Pending:
 
 
 class Kept:
-    """The answers to keyed changes this process made (or made again), for their retries: the
-    most recent `entries`, `size` bytes of them at most; the least recently used go first.
+    """The answers to keyed changes this process made again for a retry, for the retries after
+    it: the most recent `entries`, `size` bytes of them at most; the least recently used go first.
 
     Each is kept under its table and scoped key with the version of its append's first event,
     so that a key whose record is another append's (a table made again) is not answered from
@@ -363,22 +366,20 @@ class Appends:
             await asyncio.sleep(0)
 
     def answer(self, pending: Pending) -> Answer:
-        """The answer to an append made: kept here, when its change has a key, for its retries."""
-        answer = Answer(pending.answer(), pending.version, pending.before + 1)
-        key = pending.change.idem_key
-        if key is not None:
-            self.kept.put(pending.table.game_id, key, pending.before + 1, answer)
-        return answer
+        """The answer to an append made. Not kept: its retries make it again from the table
+        held here while the append is its latest (`_from_table`), and keep that."""
+        return Answer(pending.answer(), pending.version, pending.before + 1)
 
     async def replayed(self, table: Fold, change: Change, accepted: Accepted) -> Answer:
         """The first answer to an idempotency key, again; 422 when it was accepted with another
         body. Paid for as any request is: one from its address's ceiling, then from the token's
         bucket (429 when either is empty; the ceiling given back when the token's is).
 
-        Answered from the answer this process keeps (`Kept`: it made it, or made it again),
-        else from the one the store keeps for the key (`keep_answer`), else made again from the
-        log, once, and kept in both. The retries of one key that arrive together share one
-        lookup: however many come, the log is read at most once a key in a process."""
+        Answered from the answer this process keeps (`Kept`: it made it again for a retry
+        before), else made again from the table held here while the key's append is its latest
+        (`_from_table`), else from the one the store keeps for the key (`keep_answer`), else made
+        again from the log, once, and kept in both. The retries of one key that arrive together
+        share one lookup: however many come, the log is read at most once a key in a process."""
         if accepted.fingerprint != change.fingerprint:
             raise InvalidRequest("This Idempotency-Key was used with another body.")
         game_id, key = table.game_id, change.idem_key or ""
@@ -392,12 +393,30 @@ class Appends:
         kept = self.kept.get(game_id, key, accepted.version)
         if kept is not None:
             return kept
+        held = self._from_table(table, change, accepted)
+        if held is not None:
+            self.kept.put(game_id, key, accepted.version, held)
+            return held
         making = self._making.get((game_id, key))
         if making is None:
             making = asyncio.create_task(self._again(game_id, key, change, accepted))
             self._making[(game_id, key)] = making
             making.add_done_callback(functools.partial(self._made, (game_id, key)))
         return await asyncio.shield(making)
+
+    def _from_table(self, table: Fold, change: Change, accepted: Accepted) -> Answer | None:
+        """The answer made again from the table held here, when the key's append is its latest
+        (the state after it is the table's, its events at hand); None once the table moved on."""
+        seen = self.folds.recent(table, accepted.version - 1)
+        if not seen or seen[0].version != accepted.version:
+            return None
+        if any(s.record.n is not None for s in seen[1:]):  # another append's first: moved on
+            return None
+        records = [s.record for s in seen]
+        _, deadline = next_deadline(table.engine, table.state, records[-1].at)
+        seat = seat_in(table.engine, table.state, change.mover)
+        made = _made(table, table.state, records, deadline, seat, seen)
+        return Answer(change.answer(made), made.version, accepted.version)
 
     def _made(self, key: tuple[str, str], done: asyncio.Task[Answer]) -> None:
         if self._making.get(key) is done:
