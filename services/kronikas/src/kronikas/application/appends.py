@@ -120,6 +120,15 @@ def _made(
     return Made(table, state, folded, deadline, seat, [s.json(seat) for s in seen])
 
 
+def _made_again(table: Fold, state: object, seen: list[Seen], change: Change) -> Answer:
+    """A keyed change's answer made again from the state after its append (`seen`, its events)."""
+    records = [s.record for s in seen]
+    _, deadline = next_deadline(table.engine, state, records[-1].at)
+    seat = seat_in(table.engine, state, change.mover)
+    made = _made(table, state, records, deadline, seat, seen)
+    return Answer(change.answer(made), made.version, records[0].v)
+
+
 def _ours(after: list[bytes], records: list[bytes]) -> bool:
     """Whether the events after the version an append expected begin with its records (the
     first carries the append's nonce)."""
@@ -367,7 +376,7 @@ class Appends:
 
     def answer(self, pending: Pending) -> Answer:
         """The answer to an append made. Not kept: its retries make it again from the table
-        held here while the append is its latest (`_from_table`), and keep that."""
+        held here while the append is its latest (`Accepted.latest`), and keep that."""
         return Answer(pending.answer(), pending.version, pending.before + 1)
 
     async def replayed(self, table: Fold, change: Change, accepted: Accepted) -> Answer:
@@ -375,11 +384,12 @@ class Appends:
         body. Paid for as any request is: one from its address's ceiling, then from the token's
         bucket (429 when either is empty; the ceiling given back when the token's is).
 
-        Answered from the answer this process keeps (`Kept`: it made it again for a retry
-        before), else made again from the table held here while the key's append is its latest
-        (`_from_table`), else from the one the store keeps for the key (`keep_answer`), else made
-        again from the log, once, and kept in both. The retries of one key that arrive together
-        share one lookup: however many come, the log is read at most once a key in a process."""
+        Answered from the answer this process keeps (`Kept`: made again for a retry before),
+        else made again from the table held here while the key's append is its latest
+        (`Accepted.latest`), else from the one the store keeps for the key (`keep_answer`), else
+        made again from the log, once, and kept in both. The retries of one key that arrive
+        together share one lookup: however many come, the log is read at most once a key in a
+        process."""
         if accepted.fingerprint != change.fingerprint:
             raise InvalidRequest("This Idempotency-Key was used with another body.")
         game_id, key = table.game_id, change.idem_key or ""
@@ -393,30 +403,16 @@ class Appends:
         kept = self.kept.get(game_id, key, accepted.version)
         if kept is not None:
             return kept
-        held = self._from_table(table, change, accepted)
-        if held is not None:
-            self.kept.put(game_id, key, accepted.version, held)
-            return held
+        if accepted.latest is not None:  # the state after the key's append is the table's
+            answer = _made_again(table, table.state, accepted.latest, change)
+            self.kept.put(game_id, key, accepted.version, answer)
+            return answer
         making = self._making.get((game_id, key))
         if making is None:
             making = asyncio.create_task(self._again(game_id, key, change, accepted))
             self._making[(game_id, key)] = making
             making.add_done_callback(functools.partial(self._made, (game_id, key)))
         return await asyncio.shield(making)
-
-    def _from_table(self, table: Fold, change: Change, accepted: Accepted) -> Answer | None:
-        """The answer made again from the table held here, when the key's append is its latest
-        (the state after it is the table's, its events at hand); None once the table moved on."""
-        seen = self.folds.recent(table, accepted.version - 1)
-        if not seen or seen[0].version != accepted.version:
-            return None
-        if any(s.record.n is not None for s in seen[1:]):  # another append's first: moved on
-            return None
-        records = [s.record for s in seen]
-        _, deadline = next_deadline(table.engine, table.state, records[-1].at)
-        seat = seat_in(table.engine, table.state, change.mover)
-        made = _made(table, table.state, records, deadline, seat, seen)
-        return Answer(change.answer(made), made.version, accepted.version)
 
     def _made(self, key: tuple[str, str], done: asyncio.Task[Answer]) -> None:
         if self._making.get(key) is done:
@@ -438,10 +434,7 @@ class Appends:
         state = before.state
         for record in folded:
             state = before.engine.evolve(state, record.e)
-        _, deadline = next_deadline(before.engine, state, folded[-1].at)
-        seat = seat_in(before.engine, state, change.mover)
-        made = _made(before, state, folded, deadline, seat, self.folds.codec.seen(before, folded))
-        answer = Answer(change.answer(made), made.version, accepted.version)
+        answer = _made_again(before, state, self.folds.codec.seen(before, folded), change)
         rest_ms = accepted.at_ms + KEY_TTL_MS - self.now()
         await self.answers.keep_answer(game_id, key, answer.body, rest_ms // 1000)
         self.kept.put(game_id, key, accepted.version, answer)

@@ -160,9 +160,17 @@ class Folds:
         return seen, None if role is None else seat_of(held, role)
 
     def accepted(self, table: Fold, key: str, now_ms: int) -> Accepted | None:
-        """The command the table's log records as accepted under `key` within the last day."""
+        """The command the table's log records as accepted under `key` within the last day, with
+        its append's events when that append is the table's latest (`Accepted.latest`)."""
         held = self._cache.get(table.game_id)
-        return None if held is None else held.keys.get(key, now_ms)
+        accepted = None if held is None else held.keys.get(key, now_ms)
+        if accepted is None or held is None:
+            return None
+        seen = held.recent.after(accepted.version - 1, table.version)
+        if not seen or seen[0].version != accepted.version:
+            return accepted
+        # the table moved on when another append (its first event has a nonce) followed the key's
+        return accepted if any(s.record.n for s in seen[1:]) else accepted._replace(latest=seen)
 
     # -- the table for a token ----------------------------------------------------------------
 

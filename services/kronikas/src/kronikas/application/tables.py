@@ -85,6 +85,9 @@ class Accepted(NamedTuple):
     """The version of its append's first event."""
     at_ms: int
     """When it was accepted."""
+    latest: list[Seen] | None = None
+    """Its append's events, when that append is the table's latest (`Folds.accepted`): the state
+    after it is the table's, and its answer can be made again from them."""
 
 
 _TOKEN = slice(0, 8)
