@@ -18,6 +18,7 @@ socket until the pass came.
 from __future__ import annotations
 
 import asyncio
+import struct
 from collections.abc import Coroutine
 from typing import Any
 
@@ -25,6 +26,7 @@ import wsproto.events
 from uvicorn._types import ASGIReceiveEvent, ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.protocols.websockets.wsproto_impl import WSProtocol
+from websockets.protocol import OPEN
 
 GOING_AWAY = 1001
 
@@ -119,9 +121,25 @@ class Flag:
         return True
 
 
+def text_frame(data: bytes) -> bytes:
+    """A server's unfragmented, uncompressed text frame of `data` (RFC 6455, 5.2): FIN and the
+    opcode, the length in 7, 16 or 64 bits, and the payload, unmasked."""
+    size = len(data)
+    if size < 126:
+        return bytes((0x81, size)) + data
+    if size < 65536:
+        return struct.pack("!BBH", 0x81, 126, size) + data
+    return struct.pack("!BBQ", 0x81, 127, size) + data
+
+
+async def _sent() -> None:
+    """The send of a frame already written: nothing left to wait for."""
+
+
 class SeatSocketProtocol(LetsGo, WebSocketsSansIOProtocol):
-    """uvicorn's default WebSocket protocol (websockets' sans-I/O), with 1001 on shutdown, and
-    lighter versions of its receive queue and `writable` event."""
+    """uvicorn's default WebSocket protocol (websockets' sans-I/O), with 1001 on shutdown,
+    lighter versions of its receive queue and `writable` event, and a text frame written at once
+    while the connection is open and writable (`send`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -129,9 +147,22 @@ class SeatSocketProtocol(LetsGo, WebSocketsSansIOProtocol):
         self.writable = Flag()  # type: ignore[assignment]
 
     def send(self, message: ASGISendEvent) -> Coroutine[Any, Any, None]:
-        # A frame is uvicorn's own send, its coroutine handed back as is: no coroutine of ours
-        # around each frame sent.
+        # A text message, while the socket is open and its transport takes more, is framed here
+        # and written: what uvicorn does then, without websockets' frame object and its
+        # serialisation (1.7 against 0.3 µs a frame). Anything else is uvicorn's own send,
+        # its coroutine handed back as is: no coroutine of ours around each frame sent.
         if message["type"] == "websocket.send":
+            text = message.get("text")
+            if (
+                text is not None
+                and self.writable.on  # type: ignore[attr-defined]
+                and self.conn.state is OPEN
+                and self.handshake_complete
+                and self.initial_response is None
+                and not (self.close_sent or self.disconnected)
+            ):
+                self.transport.write(text_frame(text.encode()))
+                return _sent()
             return WebSocketsSansIOProtocol.send(self, message)
         return self._send(message)
 
