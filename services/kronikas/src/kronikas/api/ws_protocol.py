@@ -5,7 +5,9 @@ shutdown, and with 1012 ("service restart"). The seat socket's contract says 100
 away": reconnect, to another worker or instance, with `after`), which is what browsers and
 libraries know. `SOCKET_IMPLEMENTATION` chooses which of uvicorn's implementations serves the
 sockets (`protocol`); serve with `ws=protocol(settings.socket_implementation)` (uvicorn's `--ws
-kronikas.api.ws_protocol:SeatSocketProtocol`). Everything else is uvicorn's own.
+kronikas.api.ws_protocol:SeatSocketProtocol`). The default one also writes a text frame itself
+while the socket is open and writable (`SeatSocketProtocol.send`, `text_frame`: issue 43's
+cheaper move, docs/performance.md). Everything else is uvicorn's own.
 
 Once a socket is done — its connection lost and the application's task ended — its protocol lets
 go of everything it holds (`LetsGo`): the connection, its scope and the framework's objects in it
