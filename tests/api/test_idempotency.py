@@ -1,5 +1,6 @@
 """Idempotency keys over HTTP: a key's record is its append's first event (docs/api.md, versions
-and retries), so a retry is answered from the log, byte for byte, by any process."""
+and retries), so a retry is answered byte for byte by any process: from the log, or from the
+table the process holds while the keyed move is its latest."""
 
 from __future__ import annotations
 
@@ -99,6 +100,45 @@ async def test_every_answer_of_a_match_replays_byte_for_byte_from_another_proces
         r = await keyed.send(table, sent.seat, sent.command, **{"Idempotency-Key": sent.key})
         assert (r.status_code, r.content) == (200, sent.answer), sent
     assert (await again.view(table))["version"] == final, "a replay changes nothing"
+
+
+@pytest.mark.parametrize(
+    ("kind", "players", "house"), [("cheat", 2, 0), ("cheat", 2, 1), ("thirty_one", 3, 0)]
+)
+async def test_a_retry_while_its_move_is_the_latest_is_made_again_from_the_table_held(
+    client: Client, kind: str, players: int, house: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Retried at once, before anything else moves, every answer of a match (deals, the house's
+    answers in the same append, the match's end) comes back byte for byte from the table the
+    process holds: nothing of the log is folded for it. With the house seated, its own turns
+    may come between a move and its retry: then the log is folded, and the bytes are the same."""
+    folded: list[int] = []
+    before = folds_module.Folds.before
+
+    async def counted(self: Any, game_id: str, first: int) -> Any:
+        folded.append(first)
+        return await before(self, game_id, first)
+
+    monkeypatch.setattr(folds_module.Folds, "before", counted)
+    keyed = KeyedTables(client)
+    table = await keyed.create(kind, seed=11)
+    for _ in range(players):
+        await keyed.join(table)
+    for _ in range(house):
+        r = await client.post(
+            f"/v1/games/{table.id}/house-players", json={"name": "H"}, headers=auth(table.host)
+        )
+        assert r.status_code == 201, r.text
+    await keyed.start(table)
+    rng, again = random.Random(4), Tables(client)
+    while (await keyed.view(table))["status"] != "finished":
+        await move(keyed, table, rng)
+        sent = keyed.accepted[-1]
+        r = await again.send(table, sent.seat, sent.command, **{"Idempotency-Key": sent.key})
+        assert (r.status_code, r.content) == (200, sent.answer), sent
+    assert len(keyed.accepted) > 20
+    if not house:
+        assert folded == [], "made again from the table held, never from the log"
 
 
 async def test_a_key_used_with_another_body_is_422_in_any_process(
