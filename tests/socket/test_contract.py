@@ -142,6 +142,35 @@ async def test_a_command_answers_what_http_answers_in_the_same_record(
         assert await ws.recv() == result_of("h-1", r.text)
 
 
+async def test_a_command_retried_on_a_new_socket_after_the_table_moved_on_gets_its_result(
+    service: ServiceProcess, http: httpx.AsyncClient
+) -> None:
+    """A client whose socket dropped before its `result` came reconnects and sends the command
+    again with its `id`, after the other seat has moved: the first result, byte for byte, and
+    nothing applied twice."""
+    tables = Tables(http)
+    table = await tables.ready("cheat", 2)
+    seat, view = await seat_on_turn(tables, table)
+    command = json.dumps({"type": "play", "cards": view["me"]["hand"][:1]})
+    token = table.players[seat]
+    async with greeted(service.url, table.id, token, view["version"]) as (ws, _):
+        await ws.send(sent("m-1", command, view["version"]))
+        first = await ws.recv()
+    assert isinstance(first, str) and json.loads(first)["id"] == "m-1"
+    other, theirs = await seat_on_turn(tables, table)
+    assert other != seat
+    accepted = {"type": "accept"} if "accept" in theirs["legal"] else None
+    r = await tables.send(
+        table, other, accepted or {"type": "play", "cards": theirs["me"]["hand"][:1]}
+    )
+    assert r.status_code == 200, r.text
+    moved = r.json()["version"]
+    async with greeted(service.url, table.id, token, moved) as (ws, _):
+        await ws.send(sent("m-1", command, view["version"]))
+        assert await ws.recv() == first
+    assert (await tables.view(table))["version"] == moved, "nothing applied twice"
+
+
 async def test_every_refusal_is_the_problem_http_answers(
     service: ServiceProcess, http: httpx.AsyncClient
 ) -> None:
