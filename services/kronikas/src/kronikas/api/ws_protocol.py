@@ -31,6 +31,11 @@ from uvicorn.protocols.websockets.wsproto_impl import WSProtocol
 from websockets.protocol import OPEN
 
 GOING_AWAY = 1001
+INBOX_PAUSE = 2
+"""How many received messages a socket's inbox holds, not yet taken by the application, before
+its connection stops being read (until the inbox is empty again). uvicorn stops at the first,
+which cost every command two changes to the loop's watch on the connection; a seat sends one
+command and waits for its result, so its inbox seldom holds two (a ping beside a command)."""
 
 
 class LetsGo(asyncio.Protocol):
@@ -179,6 +184,27 @@ class SeatSocketProtocol(LetsGo, WebSocketsSansIOProtocol):
             # An upgrade refused with an answer (api/socket.py) has ended its handshake: else
             # uvicorn logs "returned without completing handshake" as an error for each one.
             self.handshake_complete = True
+
+    def send_receive_event_to_app(self) -> None:
+        # uvicorn's, but for when reading pauses (`INBOX_PAUSE`).
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:  # past the application's close: discarded, as uvicorn does
+            return
+        if self.curr_msg_data_type == "text":
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:
+                self.logger.info("Invalid UTF-8 sequence received from client.")
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+            self.queue.put_nowait({"type": "websocket.receive", "text": text})
+        else:
+            self.queue.put_nowait({"type": "websocket.receive", "bytes": data})
+        if not self.read_paused and self.queue.qsize() >= INBOX_PAUSE:
+            self.read_paused = True
+            self.transport.pause_reading()
 
     def shutdown(self) -> None:
         if self.handshake_complete and not self.close_sent and not self.disconnected:
