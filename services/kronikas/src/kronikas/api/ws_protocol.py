@@ -186,23 +186,14 @@ class SeatSocketProtocol(LetsGo, WebSocketsSansIOProtocol):
             self.handshake_complete = True
 
     def send_receive_event_to_app(self) -> None:
-        # uvicorn's, but for when reading pauses (`INBOX_PAUSE`).
-        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
-        self.frames = []
-        if self.close_sent:  # past the application's close: discarded, as uvicorn does
-            return
-        if self.curr_msg_data_type == "text":
-            try:
-                text = data.decode()
-            except UnicodeDecodeError:
-                self.logger.info("Invalid UTF-8 sequence received from client.")
-                self.conn.send_close(1007)
-                self.handle_parser_exception()
-                return
-            self.queue.put_nowait({"type": "websocket.receive", "text": text})
-        else:
-            self.queue.put_nowait({"type": "websocket.receive", "bytes": data})
-        if not self.read_paused and self.queue.qsize() >= INBOX_PAUSE:
+        # uvicorn's own, which pauses reading unless it is paused already: told it is, it only
+        # queues the message (or refuses it), and reading pauses here at `INBOX_PAUSE`.
+        paused, self.read_paused = self.read_paused, True
+        try:
+            super().send_receive_event_to_app()
+        finally:
+            self.read_paused = paused
+        if not paused and self.queue.qsize() >= INBOX_PAUSE:
             self.read_paused = True
             self.transport.pause_reading()
 
