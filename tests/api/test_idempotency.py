@@ -55,6 +55,23 @@ class KeyedTables(Tables):
         return r
 
 
+async def keyed_match(
+    client: Client, kind: str, players: int, house: int
+) -> tuple[KeyedTables, Table]:
+    """A match of `players` and `house` house players, dealt, whose every command is keyed."""
+    keyed = KeyedTables(client)
+    table = await keyed.create(kind, seed=11)
+    for _ in range(players):
+        await keyed.join(table)
+    for _ in range(house):  # the house answers in the same append as the move it follows
+        r = await client.post(
+            f"/v1/games/{table.id}/house-players", json={"name": "H"}, headers=auth(table.host)
+        )
+        assert r.status_code == 201, r.text
+    await keyed.start(table)
+    return keyed, table
+
+
 @pytest.fixture
 async def elsewhere(redis_url: str) -> AsyncIterator[Client]:
     """A second process on the same Redis: it holds no fold of the tables the test makes."""
@@ -73,16 +90,7 @@ async def test_every_answer_of_a_match_replays_byte_for_byte_from_another_proces
     house: int,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    keyed = KeyedTables(client)
-    table = await keyed.create(kind, seed=11)
-    for _ in range(players):
-        await keyed.join(table)
-    for _ in range(house):  # the house answers in the same append as the move it follows
-        r = await client.post(
-            f"/v1/games/{table.id}/house-players", json={"name": "H"}, headers=auth(table.host)
-        )
-        assert r.status_code == 201, r.text
-    await keyed.start(table)
+    keyed, table = await keyed_match(client, kind, players, house)
     rng = random.Random(4)
     while (await keyed.view(table))["status"] != "finished":
         await move(keyed, table, rng)
@@ -120,16 +128,7 @@ async def test_a_retry_while_its_move_is_the_latest_is_made_again_from_the_table
         return await before(self, game_id, first)
 
     monkeypatch.setattr(folds_module.Folds, "before", counted)
-    keyed = KeyedTables(client)
-    table = await keyed.create(kind, seed=11)
-    for _ in range(players):
-        await keyed.join(table)
-    for _ in range(house):
-        r = await client.post(
-            f"/v1/games/{table.id}/house-players", json={"name": "H"}, headers=auth(table.host)
-        )
-        assert r.status_code == 201, r.text
-    await keyed.start(table)
+    keyed, table = await keyed_match(client, kind, players, house)
     rng, again = random.Random(4), Tables(client)
     while (await keyed.view(table))["status"] != "finished":
         await move(keyed, table, rng)

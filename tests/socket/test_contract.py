@@ -17,7 +17,7 @@ import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from tests.api.tables import Table, Tables, auth, candidates, game_moves
+from tests.api.tables import Table, Tables, auth, candidates, game_moves, move
 from tests.conftest import ServiceProcess, serving
 from tests.socket.wire import answer, closed, greeted, next_of, opened, say, versions_until
 
@@ -157,14 +157,9 @@ async def test_a_command_retried_on_a_new_socket_after_the_table_moved_on_gets_i
         await ws.send(sent("m-1", command, view["version"]))
         first = await ws.recv()
     assert isinstance(first, str) and json.loads(first)["id"] == "m-1"
-    other, theirs = await seat_on_turn(tables, table)
-    assert other != seat
-    accepted = {"type": "accept"} if "accept" in theirs["legal"] else None
-    r = await tables.send(
-        table, other, accepted or {"type": "play", "cards": theirs["me"]["hand"][:1]}
-    )
-    assert r.status_code == 200, r.text
-    moved = r.json()["version"]
+    theirs = await move(tables, table, random.Random(3))  # the other seat: the only one to act
+    assert theirs["seat"] != seat
+    moved = theirs["version"]
     async with greeted(service.url, table.id, token, moved) as (ws, _):
         await ws.send(sent("m-1", command, view["version"]))
         assert await ws.recv() == first
