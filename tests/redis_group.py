@@ -42,6 +42,15 @@ def ask(port: int, *command: str, timeout: float = 1.0) -> bytes:
     return done.stdout.strip()
 
 
+def _field(info: bytes, name: bytes) -> int | None:
+    """An integer field of an `INFO` answer (None when it is not there)."""
+    for line in info.splitlines():
+        key, _, value = line.strip().partition(b":")
+        if key == name and value.isdigit():
+            return int(value)
+    return None
+
+
 class Server(EmbeddedRedis):
     """One data server of the group: append-only like the embedded one, a replica of
     `replica_of` (a port) unless it is the first primary."""
@@ -203,6 +212,24 @@ class RedisGroup:
                 return
             time.sleep(0.05)
         raise TimeoutError("a replica did not finish its sync in time")
+
+    def wait_caught_up(self, *auth: str, timeout: float = 20.0) -> None:
+        """Until every replica has taken every write the primary has (`auth`: `redis-cli`'s
+        password options, when the servers ask for one). A failover loses what a replica has
+        not taken yet; a test that means to find its tables after one waits for this first."""
+        primary = self.primary()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            wrote = _field(ask(primary.port, *auth, "info", "replication"), b"master_repl_offset")
+            taken = [
+                _field(ask(s.port, *auth, "info", "replication"), b"slave_repl_offset")
+                for s in self.servers
+                if s is not primary and s.process is not None
+            ]
+            if wrote is not None and all(t is not None and t >= wrote for t in taken):
+                return
+            time.sleep(0.05)
+        raise TimeoutError("a replica did not take the primary's writes in time")
 
     def wait_sentinels_see(self, replicas: int, timeout: float = 20.0) -> None:
         """Until every Sentinel knows `replicas` replicas and the other Sentinels (so that a

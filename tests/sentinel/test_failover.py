@@ -199,6 +199,8 @@ async def test_the_servers_password_and_database_come_from_redis_url(group: Redi
         table = await Tables(http).ready("cheat", 2, {"rounds": 20}, seed=3)
         await moved_once(http, table, rng, moves, within=5)
         old = group.primary()
+        # A failover keeps only what the replica has taken (WRITE_REPLICAS=0 waits for none).
+        await in_thread(group.wait_caught_up, "-a", "s3cret", "--no-auth-warning")
         said = ask(group.sentinels[0].port, "sentinel", "failover", MASTER)
         assert said == b"OK", said
         for _ in range(300):  # (the group's own wait asks the servers, without the password)
