@@ -236,8 +236,13 @@ class PageFactory:
         )
 
     async def close(self) -> None:
+        """Close every context; a route handler still running then (a request the page made
+        as it closed) may fail with the closed target, which is not the test's failure."""
         for context in self._contexts:
             with contextlib.suppress(Exception):
+                for page in context.pages:
+                    await page.unroute_all(behavior="ignoreErrors")
+                await context.unroute_all(behavior="ignoreErrors")
                 await context.close()
 
 
