@@ -256,3 +256,31 @@ async def test_a_retry_of_a_recorded_key_is_paid_for_and_429_once_the_bucket_is_
             else:
                 assert (r.status_code, r.content) == (200, first.content)
         assert (await tables.view(table))["version"] == json.loads(first.content)["version"]
+
+
+async def test_a_refused_command_retried_with_its_key_is_decided_again(
+    client: Client, elsewhere: Client
+) -> None:
+    """Only accepted commands are remembered: a command refused (409 out of turn, 412 stale)
+    and sent again with the same key and body is decided again, here or in another process,
+    never answered its refusal again."""
+    tables = Tables(client)
+    table = await tables.ready("cheat", 2, seed=5)
+    view = await tables.view(table)
+    turn, version = view["turn"], view["version"]
+    waiting = 1 - turn
+    hands = [(await tables.view(table, token))["me"]["hand"] for token in table.players]
+    early = {"type": "play", "cards": hands[waiting][:1]}
+    r = await tables.send(table, waiting, early, **{"Idempotency-Key": "early"})
+    assert_problem(r, 409, "not_your_turn")
+    play = {"type": "play", "cards": hands[turn][:1]}
+    stale = {"Idempotency-Key": "stale", "If-Match": f'"{version - 1}"'}
+    assert_problem(await tables.send(table, turn, play, **stale), 412, "version_mismatch")
+    assert (await tables.view(table))["version"] == version  # nothing changed
+    r = await Tables(elsewhere).send(table, turn, play, **{"Idempotency-Key": "stale"})
+    assert r.status_code == 200, r.text
+    assert r.json()["version"] > version
+    r = await Tables(elsewhere).send(table, waiting, early, **{"Idempotency-Key": "early"})
+    assert r.status_code == 200, r.text  # its turn now: decided again, and applied
+    again = await tables.send(table, waiting, early, **{"Idempotency-Key": "early"})
+    assert (again.status_code, again.content) == (200, r.content)  # remembered once accepted
