@@ -74,8 +74,9 @@ class Openings:
         return known.get(EVERYONE, frozenset()) | mine
 
 
-def follow(log: list[dict[str, Any]]) -> Openings:
-    """Every seat's knowable positions after each version of the stored `log`."""
+def follow(log: list[dict[str, Any]], reveal: str = "never") -> Openings:
+    """Every seat's knowable positions after each version of the stored `log`; `deals_opened`
+    opens every position only at a table created with `reveal: "match_end"`."""
     out = Openings()
     known: dict[int, set[tuple[int, int]]] = {}
     out.known.append({})
@@ -120,7 +121,7 @@ def follow(log: list[dict[str, Any]]) -> Openings:
             for seat, hand in enumerate(data["hands"]):
                 if hand:
                     _open(known, round, EVERYONE, deal.held[seat])
-        if kind == "deals_opened":
+        if kind == "deals_opened" and reveal == "match_end":
             for r, whole in out.deals.items():
                 known.setdefault(EVERYONE, set()).update((r, p) for p in range(len(whole.deck)))
         out.known.append({seat: frozenset(positions) for seat, positions in known.items()})

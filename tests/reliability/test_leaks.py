@@ -68,9 +68,13 @@ class Known(NamedTuple):
     """Its player left before the start: it may know nothing from then on."""
 
 
-def knowledge(events: list[dict[str, Any]], player: str | None) -> list[Known]:
+def knowledge(
+    events: list[dict[str, Any]], player: str | None, reveal: str = "never"
+) -> list[Known]:
     """What the player `player` (None: a spectator or the host) may know after each event, from
-    the rules alone; its seat is the one its player holds at that version."""
+    the rules alone; its seat is the one its player holds at that version. `deals_opened` opens
+    cards only at a table created with `reveal: "match_end"` (the table's option as the test
+    asked for it, never as the service reports it)."""
     known = [Known(frozenset(), frozenset(), None, False)]
     players: list[str] = []
     current: set[str] = set()
@@ -106,7 +110,7 @@ def knowledge(events: list[dict[str, Any]], player: str | None) -> list[Known]:
             current |= set(data["hand"])
         elif kind == "round_ended":
             current |= {c for hand in data.get("hands") or [] if hand for c in hand}
-        elif kind == "deals_opened":
+        elif kind == "deals_opened" and reveal == "match_end":
             current |= {opening["card"] for opening in data["openings"]}
         if gone:
             current, ever = set(), set()
@@ -174,14 +178,15 @@ def check(
     events: list[dict[str, Any]],
     differences: list[str] | None = None,
     stored: list[dict[str, Any]] | None = None,
+    reveal: str = "never",
 ) -> list[str]:
     """The leaks in what `viewer` received, judged by the table's log `events` as the viewer
     reads it at the end (a player who left before the start: the spectator's, up to its leave),
     and with the `stored` log (`positions.stored_log`) by the positions its openings prove.
     What differs from the log, or shows the viewer as someone else, is raised, or added to
     `differences` when given."""
-    known = knowledge(events, viewer.player)
-    opened = positions.follow(stored) if stored is not None else None
+    known = knowledge(events, viewer.player, reveal)
+    opened = positions.follow(stored, reveal) if stored is not None else None
     leaks: list[str] = []
 
     def differ(text: str) -> None:
@@ -428,7 +433,8 @@ async def play(
             if viewer.name != "host":
                 assert viewer.streamed[-1]["id"] == str(version), f"{viewer.name}'s stream lags"
             assert pushed_once(viewer.socketed, version), f"{viewer.name}'s socket"
-            leaks += check(viewer, events, stored=positions.stored_log(redis_url, table.id))
+            stored = positions.stored_log(redis_url, table.id)
+            leaks += check(viewer, events, stored=stored, reveal=options.get("reveal", "never"))
         FIGURES["games"] += 1
         FIGURES["leaks"] += len(leaks)
         return leaks
@@ -666,10 +672,18 @@ def test_deals_opened_opens_every_position_to_everyone() -> None:
         {"version": 4, "type": "cheat.deals_opened", "at": "", "data": stored[-1]},
     ]
     spectator = Viewer("spectator", None, None)
-    assert check(spectator, events, stored=stored) == []
+    assert check(spectator, events, stored=stored, reveal="match_end") == []
+    # the same event at a table that keeps its deals hidden (`reveal: "never"`) is the leak
+    leaked = check(spectator, events, [], stored)
+    assert sorted(leaked) == [
+        "spectator got 7H at data.openings.card in events page (v4)",
+        "spectator got 8H at data.openings.card in events page (v4)",
+        "spectator got an opening of round 1 position 0 at data.openings in events page (v4)",
+        "spectator got an opening of round 1 position 1 at data.openings in events page (v4)",
+    ]
     spectator.received.append(Received("events", 3, {"events": [events[-1] | {"version": 3}]}))
     differences: list[str] = []
-    assert len(check(spectator, events, differences, stored)) == 4  # two cards, two openings
+    assert len(check(spectator, events, differences, stored, "match_end")) == 4  # 2 cards, 2 openings
 
 
 def test_the_scanner_reads_the_cards_an_account_names_in_words() -> None:

@@ -176,7 +176,7 @@ async def play(
     for n, (viewer, seat) in enumerate(zip(viewers, [*seats, *lookers], strict=True)):
         events = await log_of(urls[0], table_id, viewer.token)
         received(seat.calls.answers, viewer, sent[n], events)
-        leaks += check(viewer, events, stored=stored)
+        leaks += check(viewer, events, stored=stored, reveal=options.get("reveal", "never"))
     FIGURES["cards checked"] += sum(
         len(list(cards_in(item.body))) for viewer in viewers for item in viewer.received
     )

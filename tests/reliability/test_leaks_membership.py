@@ -453,7 +453,8 @@ class Game:
                 events = spectators[: self.gone[viewer.player or ""]]  # what it may ever read
             assert events is not None, f"{viewer.name} cannot read the log"
             viewer.streamed = [f for r in self.readers if r.viewer is viewer for f in r.frames]
-            leaks += check(viewer, events, self.problems, stored)
+            reveal = self.options.get("reveal", "never")
+            leaks += check(viewer, events, self.problems, stored, reveal)
         FIGURES["games"] += 1
         return leaks
 
