@@ -128,6 +128,19 @@ async def test_if_match_applies_only_at_that_version(tables: Tables) -> None:
     assert ok.status_code == 200
 
 
+async def test_a_weak_tag_in_if_match_is_the_same_version(tables: Tables) -> None:
+    """`W/"12"` (as a cache hands back an ETag it weakened) is accepted as `"12"`: applied at
+    that version, 412 at any other."""
+    table, turn, view = await cheat_at_turn(tables)
+    version = view["version"]
+    play = {"type": "play", "cards": view["me"]["hand"][:1]}
+    stale = await tables.send(table, turn, play, **{"If-Match": f'W/"{version - 1}"'})
+    assert_problem(stale, 412, "version_mismatch")
+    ok = await tables.send(table, turn, play, **{"If-Match": f'W/"{version}"'})
+    assert ok.status_code == 200, ok.text
+    assert ok.json()["version"] > version
+
+
 async def test_idempotent_retry_gets_the_first_answer_and_changes_nothing(tables: Tables) -> None:
     table, turn, view = await cheat_at_turn(tables)
     play = {"type": "play", "cards": view["me"]["hand"][:1]}

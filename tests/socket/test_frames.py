@@ -137,6 +137,7 @@ async def opened() -> AsyncIterator[Opened]:
 async def test_the_inbox_holds_a_few_messages_before_the_connection_stops_being_read(
     opened: Opened,
 ) -> None:
+    assert INBOX_PAUSE == 2, "docs/api.md: at most two received messages wait"
     protocol, transport = opened.protocol, opened.transport
     sent = [f'{{"n":{n}}}' for n in range(INBOX_PAUSE)]
     for text in sent[:-1]:  # a seat's command (and a ping beside it): read on
