@@ -683,7 +683,8 @@ def test_deals_opened_opens_every_position_to_everyone() -> None:
     ]
     spectator.received.append(Received("events", 3, {"events": [events[-1] | {"version": 3}]}))
     differences: list[str] = []
-    assert len(check(spectator, events, differences, stored, "match_end")) == 4  # 2 cards, 2 openings
+    opened_twice = check(spectator, events, differences, stored, "match_end")
+    assert len(opened_twice) == 4  # two cards, two openings
 
 
 def test_the_scanner_reads_the_cards_an_account_names_in_words() -> None:
