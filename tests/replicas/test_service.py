@@ -108,11 +108,22 @@ async def test_a_paused_replica_makes_a_move_unknown_and_shows_it_to_nobody_unti
             assert elapsed < WAIT_MS / 1000 + 2.0, elapsed
             made = llen(group.primary(), game_keys(table.id)["log"])
             assert made > version, "the primary made it; nobody is shown it:"
+            seat = auth(table.players[turn])
             for http in (a, b):
                 assert (await Tables(http).view(table))["version"] == version
                 page = (await http.get(events, params={"after": 0})).json()
                 assert page["version"] == version
                 assert page["events"][-1]["version"] == version
+                # the record and the past views stop there too
+                record = await http.get(f"/v1/games/{table.id}/record", headers=seat)
+                assert record.status_code == 200, record.text
+                assert record.json()["version"] == version
+                assert record.json()["events"][-1]["version"] == version
+                past = await http.get(
+                    f"/v1/games/{table.id}/views", params={"after": version - 1}, headers=seat
+                )
+                assert past.status_code == 200, past.text
+                assert [v["version"] for v in past.json()["views"]] == [version]
             await asyncio.sleep(0.3)
             assert seen == [] and not polling.done()
         finally:
