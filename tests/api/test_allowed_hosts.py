@@ -234,6 +234,23 @@ def listed(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         yield service
 
 
+@pytest.fixture(scope="module")
+def any_name(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceProcess]:
+    log = tmp_path_factory.mktemp("any") / "service.log"
+    with started(redis_url, log, HOST="127.0.0.1", ALLOWED_HOSTS="*") as service:
+        yield service
+
+
+@pytest.fixture(scope="module")
+def behind_proxy(
+    redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServiceProcess]:
+    """On loopback, behind a proxy on the same machine (`TRUSTED_PROXIES`), names unset."""
+    log = tmp_path_factory.mktemp("proxied") / "service.log"
+    with started(redis_url, log, HOST="127.0.0.1", TRUSTED_PROXIES="127.0.0.0/8") as service:
+        yield service
+
+
 REBOUND = ["evil.example", "127.0.0.1.evil.example", "localhost.evil.example"]
 """Names a page of another site could rebind to the service's address."""
 
@@ -326,3 +343,17 @@ def test_a_refusal_names_its_request(on_loopback: ServiceProcess) -> None:
     answer = ask(on_loopback.port, "GET", "/v1/health", "evil.example")
     assert is_misdirected(answer)
     assert answer.headers[b"x-request-id"] == json.loads(answer.body)["request_id"].encode()
+
+
+@pytest.mark.parametrize("host", ["evil.example", "cards.example", "192.0.2.7", "localhost"])
+def test_listed_as_any_every_name_is_served_even_on_loopback(
+    any_name: ServiceProcess, host: str
+) -> None:
+    check(any_name, f"{host}:{any_name.port}", served=True)
+
+
+@pytest.mark.parametrize("host", ["evil.example", "cards.example", "127.0.0.1"])
+def test_on_loopback_behind_a_trusted_proxy_unset_any_name_is_served(
+    behind_proxy: ServiceProcess, host: str
+) -> None:
+    check(behind_proxy, f"{host}:{behind_proxy.port}", served=True)
