@@ -205,6 +205,21 @@ def test_streams_and_seat_sockets_count_toward_the_share(redis_url: str, tmp_pat
                 time.sleep(0.05)
 
 
+def test_a_trusted_proxy_is_not_held_to_an_addresss_share(redis_url: str, tmp_path: Path) -> None:
+    """A proxy in `TRUSTED_PROXIES` carries every client's connections: it is exempt from
+    `CONNECTIONS_PER_ADDRESS`, which still holds the address beside it."""
+    request = b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    env = {"CONNECTIONS_PER_ADDRESS": "2", "TRUSTED_PROXIES": "127.0.0.7/32"}
+    with (
+        serving(redis_url, tmp_path / "service.log", **env) as service,
+        contextlib.ExitStack() as held,
+    ):
+        proxied = [held.enter_context(connect(service, "127.0.0.7")) for _ in range(6)]
+        assert all(answered(sock, request) for sock in proxied), "the proxy was capped"
+        direct = [held.enter_context(connect(service, "127.0.0.8")) for _ in range(3)]
+        assert [answered(sock, request) for sock in direct] == [True, True, False]
+
+
 def closed_by_service(sock: socket.socket) -> bytes:
     """What the service sent before it closed `sock` (the socket's timeout bounds the wait)."""
     data = b""
