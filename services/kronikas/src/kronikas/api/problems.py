@@ -14,7 +14,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 
 from kronikas import metrics
-from kronikas.application.errors import ApiError
+from kronikas.application.errors import EXCERPT, ApiError
 from kronikas_rules.common import DomainError, InvalidOptions
 
 log = logging.getLogger("kronikas.api")
@@ -117,10 +117,14 @@ def _phrase(status: int) -> str:
         return "Error"
 
 
-EXCERPT = 40
-"""The most of one input a problem quotes back (a field name, a tag, a value)."""
 DETAIL_MAX = 300
-_QUOTED = re.compile(r"`[^`]*`|'[^']*'|\"[^\"]*\"")
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*(?:'|\Z)|\"(?:[^\"\\]|\\.)*(?:\"|\Z)|`.*`|`.*\Z", re.DOTALL)
+"""A quoted input: between quotes as `repr` writes them (an escaped quote inside), or between
+the first and the last backtick (msgspec writes a field name in backticks as it came, a backtick
+in it unescaped); an unclosed one runs to the end. Each match ends at its closing quote or at
+the end of the text, so the pass is linear, however many quotes an input holds."""
+_PATH = re.compile(r" - at `\$[^`]*`\Z")
+"""Where msgspec says the refused value was (`$.options.reveal`): quoted apart."""
 
 
 def _cut(text: str, limit: int) -> str:
@@ -131,13 +135,17 @@ def _excerpt(quoted: re.Match[str]) -> str:
     text = quoted[0]
     if len(text) <= EXCERPT + 2:
         return text
-    return text[0] + text[1 : EXCERPT + 1] + "…" + text[-1]
+    closed = len(text) > 1 and text[-1] == text[0]
+    return text[: EXCERPT + 1] + "…" + (text[-1] if closed else "")
 
 
 def short(text: str) -> str:
     """A message with each quoted input (msgspec names the field or tag it refuses) cut to an
-    excerpt, and the whole to `DETAIL_MAX` characters: an answer never echoes a large input."""
-    return _cut(_QUOTED.sub(_excerpt, text), DETAIL_MAX)  # one linear pass, however long
+    excerpt, and the whole to `DETAIL_MAX` characters: an answer never echoes a large input.
+    The service's own refusals quote an input cut already (`application.errors.quoted`)."""
+    path = _PATH.search(text)
+    body, where = (text[: path.start()], path[0]) if path else (text, "")
+    return _cut(_QUOTED.sub(_excerpt, body) + _QUOTED.sub(_excerpt, where), DETAIL_MAX)
 
 
 def _short_values(error: dict[str, Any]) -> dict[str, Any]:

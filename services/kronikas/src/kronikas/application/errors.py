@@ -9,6 +9,15 @@ from typing import Any
 
 from kronikas_rules.common import Refusal
 
+EXCERPT = 40
+"""The most characters of one input a refusal quotes back (a field name, a tag, a value)."""
+
+
+def quoted(value: object) -> str:
+    """`value` as a refusal quotes it: its `repr`, at most `EXCERPT` characters of it inside."""
+    text = repr(value)
+    return text if len(text) <= EXCERPT + 2 else f"{text[: EXCERPT + 1]}…{text[-1]}"
+
 
 class ApiError(Refusal, code="invalid_request"):
     """A refusal decided by the service itself (not by the rules)."""

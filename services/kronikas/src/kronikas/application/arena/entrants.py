@@ -20,6 +20,7 @@ from kronikas.application.errors import (
     InvalidRequest,
     NotFound,
     Unauthorized,
+    quoted,
     rate_limited,
 )
 from kronikas.application.names import shown_name
@@ -99,7 +100,8 @@ class Entrants:
         kinds = list(dict.fromkeys(games))
         unknown = [k for k in kinds if k not in self.engines]
         if unknown or not kinds:
-            raise InvalidRequest(f"`games` must name games of `GET /v1/kinds`, not {unknown!r}.")
+            named = quoted(unknown)
+            raise InvalidRequest(f"`games` must name games of `GET /v1/kinds`, not {named}.")
         per_hour = self.settings.arena_register_per_hour
         wait = await self.buckets.take(f"arena-register:{client}", per_hour / 3600, per_hour)
         if wait:

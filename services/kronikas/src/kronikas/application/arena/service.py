@@ -48,6 +48,7 @@ from kronikas.application.errors import (
     ArenaBusy,
     InvalidRequest,
     Unavailable,
+    quoted,
     rate_limited,
 )
 from kronikas.application.games import Games
@@ -178,7 +179,7 @@ class Arena:
         """A pool's leaderboard, best first by ordinal."""
         await self.games.read_paid(client)
         if kind not in self.engines:
-            raise InvalidRequest(f"There is no game {kind!r} here (`GET /v1/kinds`).")
+            raise InvalidRequest(f"There is no game {quoted(kind)} here (`GET /v1/kinds`).")
         state = await self.refresh()
         return await reads.leaderboard(state, self.entrants, kind, players, limit)
 
@@ -197,7 +198,7 @@ class Arena:
         entrant = await self._entrant(token, client)
         engine = self.engines.get(kind)
         if engine is None or kind not in entrant.games:
-            raise InvalidRequest(f"This entrant plays {entrant.games!r}, not {kind!r}.")
+            raise InvalidRequest(f"This entrant plays {entrant.games!r}, not {quoted(kind)}.")
         options = engine.options()
         if not engine.seats.least <= players <= engine.max_players(options):
             raise InvalidRequest(
