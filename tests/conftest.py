@@ -23,6 +23,7 @@ SLOW_MODULES = {
     "tests/replicas/test_service.py": "processes",
     "tests/replicas/test_acked_behind.py": "processes",
     "tests/api/test_live.py": "processes",
+    "tests/api/test_promised_headers.py": "processes",
     "tests/api/test_identity.py": "processes",
     "tests/api/test_client_address.py": "processes",
     "tests/reliability/test_hostile_bytes.py": "processes",
