@@ -128,6 +128,19 @@ async def test_a_server_that_cannot_answer_an_upgrade_closes_a_foreign_page_1008
                 assert received(ws)["type"] == "welcome"
 
 
+async def test_cors_origins_star_lets_every_page_open_a_socket(redis_url: str) -> None:
+    """`CORS_ORIGINS=*` (docs/api.md, the seat socket): a page of any origin opens one."""
+    app = create_app(settings(redis_url, cors_origins=("*",)), games=ENGINES)
+    async with AsyncTestClient(app) as client:
+        table = await Tables(client).ready("thirty_one", 2)
+        path = f"/v1/games/{table.id}/socket"
+        for origin in ("https://evil.example", "null", "http://testserver.local"):
+            ws = await client.websocket_connect(path, headers={"origin": origin})
+            with ws:
+                ws.send_json({"type": "hello", "token": table.players[0]})
+                assert received(ws)["type"] == "welcome", origin
+
+
 async def test_a_plain_request_to_the_socket_is_405(client: Client) -> None:
     r = await client.get("/v1/games/0123456789abcdef/socket")
     assert r.status_code == 405 and r.json()["code"] == "method_not_allowed"
