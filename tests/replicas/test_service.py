@@ -142,3 +142,38 @@ async def test_a_paused_replica_makes_a_move_unknown_and_shows_it_to_nobody_unti
         await asyncio.gather(streaming, return_exceptions=True)
         assert seen == list(range(version + 1, made + 1)), "each once, in order"
         assert (await others.view(table))["version"] == made
+
+
+async def test_a_create_no_replica_confirmed_is_unknown_and_its_table_unread_until_it_is(
+    replica: Server, services: tuple[str, str]
+) -> None:
+    """A create the replica does not confirm in time is 503 `outcome_unknown` (docs/api.md,
+    Versions and retries): the table may exist, without its host token. While none of its
+    versions is acknowledged it answers reads 503 `unavailable`; once the replica has it, it
+    reads as the open table it is, and can be joined."""
+    async with two(services) as (a, b):
+        before = {
+            g["id"] for g in (await a.get("/v1/games", params={"limit": 100})).json()["games"]
+        }
+        try:
+            replica.pause()
+            r = await a.post("/v1/games", json={"kind": "cheat"})
+            assert r.status_code == 503 and r.json()["code"] == "outcome_unknown", r.text
+            listed = (await b.get("/v1/games", params={"limit": 100})).json()["games"]
+            made = [g["id"] for g in listed if g["id"] not in before]
+            assert len(made) == 1, "listed as it was made, acknowledged or not"
+            for game in made:
+                for http in (a, b):
+                    seen = await http.get(f"/v1/games/{game}")
+                    assert seen.status_code == 503, seen.text
+                    assert seen.json()["code"] == "unavailable"
+        finally:
+            replica.resume()
+        listed = (await b.get("/v1/games", params={"limit": 100})).json()["games"]
+        made = [g["id"] for g in listed if g["id"] not in before]
+        assert len(made) == 1, "the primary has the table"
+        view = await b.get(f"/v1/games/{made[0]}")
+        assert view.status_code == 200, view.text
+        assert view.json()["status"] == "open"
+        joined = await a.post(f"/v1/games/{made[0]}/players", json={"name": "Ilona"})
+        assert joined.status_code == 201, joined.text
