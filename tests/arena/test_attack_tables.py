@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 import pytest
-from litestar.exceptions import WebSocketDisconnect
 
 from kronikas.application.errors import SetInPlay
 from kronikas.application.games import Games
@@ -198,27 +197,3 @@ async def test_an_entrant_revoked_while_polling_or_seated_learns_nothing_more(
         if r.status_code == 200:  # only once the whole set finished
             done = await a.get(f"/v1/arena/sets/{seat['set_id']}")
             assert done.status_code == 200
-
-
-async def test_the_seat_socket_opens_a_table_in_play_to_its_seats_only(redis_url: str) -> None:
-    async with two_arenas(redis_url, arena_fill_s=600) as (a, b):
-        tickets = await two_tables(a, b)
-        mine = tickets[0]
-        other = next(t for t in tickets if t["table_id"] != mine["table_id"])
-        for token in (None, mine["token"]):
-            ws = await a.websocket_connect(f"/v1/games/{other['table_id']}/socket")
-            with ws:
-                ws.send_json({"type": "hello", "token": token})
-                with pytest.raises(WebSocketDisconnect) as closed:
-                    text = ws.receive_text(timeout=10)
-                    raise AssertionError(f"welcomed: {text}")
-                # a spectator: 4400 with the reason `set_in_play`; another table's seat: 4401
-                assert (closed.value.code, closed.value.detail) in (
-                    (4400, "set_in_play"),
-                    (4401, "unauthorized"),
-                ), closed.value
-        ws = await a.websocket_connect(f"/v1/games/{mine['table_id']}/socket")
-        with ws:
-            ws.send_json({"type": "hello", "token": mine["token"]})
-            welcome = json.loads(ws.receive_text(timeout=10))
-            assert welcome["type"] == "welcome" and welcome["role"] == "player"
