@@ -44,13 +44,7 @@ from kronikas.application.arena.wire import (
     SetPage,
     Ticket,
 )
-from kronikas.application.errors import (
-    ArenaBusy,
-    InvalidRequest,
-    Unavailable,
-    quoted,
-    rate_limited,
-)
+from kronikas.application.errors import ArenaBusy, InvalidRequest, Unavailable, quoted, rate_limited
 from kronikas.application.games import Games
 from kronikas.application.house import now_ms
 from kronikas.application.wire import utc_text
