@@ -45,6 +45,7 @@ SLOW_MODULES = {
     "tests/integration/test_serve.py": "processes",
     "tests/reliability/test_leaks.py": "processes",
     "tests/reliability/test_leaks_membership.py": "processes",
+    "tests/reliability/test_identity_ways.py": "processes",
     "tests/reliability/test_fair_limits.py": "processes",
     "tests/reliability/test_outages.py": "processes",
     "tests/reliability/test_races.py": "processes",
