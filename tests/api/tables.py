@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +14,17 @@ from litestar.testing import AsyncTestClient
 
 def auth(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+async def stream_events(response: httpx.Response, into: list[dict[str, Any]]) -> None:
+    """Every event of an SSE response, into `into`, until the response ends."""
+    data: str | None = None
+    async for line in response.aiter_lines():
+        if line.startswith("data:"):
+            data = line.removeprefix("data:").strip()
+        elif line == "" and data is not None:
+            into.append(json.loads(data))
+            data = None
 
 
 @dataclass
@@ -68,6 +80,24 @@ class Tables:
         assert r.status_code == 200, r.text
         view: dict[str, Any] = r.json()
         return view
+
+    async def past_views(self, table: Table, token: str | None) -> tuple[list[Any], int]:
+        """Every past view of `token`'s holder (`GET …/views`, paged through), and the table's
+        version as the last page gave it."""
+        views: list[Any] = []
+        after = 0
+        while True:
+            r = await self.client.get(
+                f"/v1/games/{table.id}/views",
+                params={"after": after, "limit": 50},
+                headers=auth(token),
+            )
+            assert r.status_code == 200, r.text
+            page = r.json()
+            views += page["views"]
+            if not page["more"]:
+                return views, int(page["version"])
+            after = page["views"][-1]["version"]
 
     async def send(
         self, table: Table, seat: int, command: dict[str, Any], **headers: str

@@ -7,14 +7,13 @@ start, and while the seats after it move down.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.api.tables import Table, Tables, auth
+from tests.api.tables import Table, Tables, auth, stream_events
 from tests.conftest import ServiceProcess
 
 WAIT_S = 10.0
@@ -30,17 +29,6 @@ async def http(service: ServiceProcess) -> AsyncIterator[httpx.AsyncClient]:
 @pytest.fixture
 def tables(http: httpx.AsyncClient) -> Tables:
     return Tables(http)
-
-
-async def frames(response: httpx.Response, into: list[dict[str, Any]]) -> None:
-    """Every event of an SSE response, into `into`, until the response ends."""
-    data: str | None = None
-    async for line in response.aiter_lines():
-        if line.startswith("data:"):
-            data = line.removeprefix("data:").strip()
-        elif line == "" and data is not None:
-            into.append(json.loads(data))
-            data = None
 
 
 async def open_table(tables: Tables, players: int) -> tuple[Table, list[str]]:
@@ -64,7 +52,7 @@ async def test_the_stream_of_a_player_who_leaves_before_the_start_ends_and_canno
     got: list[dict[str, Any]] = []
     async with http.stream("GET", url, headers=auth(token)) as r:
         assert r.status_code == 200
-        reading = asyncio.create_task(frames(r, got))
+        reading = asyncio.create_task(stream_events(r, got))
         await asyncio.sleep(0.2)
         await leave(tables, table, leaver)
         await asyncio.wait_for(reading, WAIT_S)  # the server ended the response
@@ -110,7 +98,7 @@ async def test_streams_open_while_a_seat_before_them_empties_show_their_own_hand
         http.stream("GET", url, params={"token": table.players[3]}) as r3,
     ):
         readers = [
-            asyncio.create_task(frames(r, got[seat]))
+            asyncio.create_task(stream_events(r, got[seat]))
             for seat, r in zip((1, 2, 3), (r1, r2, r3), strict=True)
         ]
         await asyncio.sleep(0.2)

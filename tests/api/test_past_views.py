@@ -45,20 +45,10 @@ class Watch:
 
     async def past(self, token: str | None) -> dict[int, View]:
         """Every past view of `token`'s holder, paged through."""
-        client, found, after = self.tables.client, {}, 0
-        while True:
-            r = await client.get(
-                f"/v1/games/{self.table.id}/views",
-                params={"after": after, "limit": 50},
-                headers=auth(token),
-            )
-            assert r.status_code == 200, r.text
-            page = r.json()
-            found |= {view["version"]: view for view in page["views"]}
-            if not page["more"]:
-                assert sorted(found) == list(range(1, page["version"] + 1))
-                return found
-            after = page["views"][-1]["version"]
+        views, version = await self.tables.past_views(self.table, token)
+        found = {view["version"]: view for view in views}
+        assert sorted(found) == list(range(1, version + 1))
+        return found
 
     async def compare(self) -> dict[str | None, dict[int, View]]:
         """Each viewer's past views, checked against what it was served live; answers them."""

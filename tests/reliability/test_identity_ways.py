@@ -25,7 +25,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
-from tests.api.tables import Table, Tables, auth, move
+from tests.api.tables import Table, Tables, auth, move, stream_events
 from tests.conftest import ServiceProcess, serving
 from tests.mcp.agent import ToolFailed, call, connected
 from tests.socket.wire import closed, greeted, opened, say
@@ -50,17 +50,6 @@ async def clients(two: list[ServiceProcess]) -> AsyncIterator[tuple[httpx.AsyncC
         httpx.AsyncClient(base_url=two[1].url, timeout=40) as b,
     ):
         yield a, b
-
-
-async def sse(response: httpx.Response, into: list[dict[str, Any]]) -> None:
-    """Every event of an SSE response, into `into`, until the response ends."""
-    data: str | None = None
-    async for line in response.aiter_lines():
-        if line.startswith("data:"):
-            data = line.removeprefix("data:").strip()
-        elif line == "" and data is not None:
-            into.append(json.loads(data))
-            data = None
 
 
 async def socket_reader(ws: ClientConnection, into: list[dict[str, Any]]) -> tuple[int, str]:
@@ -176,7 +165,7 @@ async def test_a_leavers_token_is_refused_at_once_on_every_way_in_on_a_process_t
             connected(two[1].url) as mcp_b,
         ):
             assert stream.status_code == 200 and hi["seat"] == leaver
-            reading = asyncio.create_task(sse(stream, got_stream))
+            reading = asyncio.create_task(stream_events(stream, got_stream))
             socket = asyncio.create_task(socket_reader(ws, got_socket))
             poll = asyncio.create_task(
                 http_b.get(
@@ -222,23 +211,6 @@ async def test_a_leavers_token_is_refused_at_once_on_every_way_in_on_a_process_t
             http_a.get(f"{base}/events", headers=auth(token)),
         ):
             refused_401(await way, "after the start")
-
-
-async def all_past_views(http: httpx.AsyncClient, table: Table, token: str) -> list[dict[str, Any]]:
-    views: list[dict[str, Any]] = []
-    after = 0
-    while True:
-        r = await http.get(
-            f"/v1/games/{table.id}/views",
-            params={"after": after, "limit": 50},
-            headers=auth(token),
-        )
-        assert r.status_code == 200, r.text
-        page = r.json()
-        views += page["views"]
-        if not page["more"] or not page["views"]:
-            return views
-        after = page["views"][-1]["version"]
 
 
 MOVES = 12
@@ -290,7 +262,7 @@ async def test_a_player_moved_down_sees_its_own_hand_only_on_every_way(
                     after = answer["version"]
 
             tasks = [
-                asyncio.create_task(sse(stream, got_stream)),
+                asyncio.create_task(stream_events(stream, got_stream)),
                 asyncio.create_task(socket_reader(ws, got_socket)),
                 asyncio.create_task(long_polls()),
                 asyncio.create_task(mcp_waits()),
@@ -336,7 +308,7 @@ async def test_a_player_moved_down_sees_its_own_hand_only_on_every_way(
                     received.append(("socket events", event["version"], event))
             elif message["type"] == "view":
                 received.append(("socket view", message["version"], message["game"]))
-        past = await all_past_views(http_b, table, mover)
+        past, _ = await Tables(http_b).past_views(table, mover)
         for view in past:
             received.append(("past view", view["version"], view))
         r = await http_b.get(f"{base}/record", params={"limit": 500}, headers=auth(mover))
@@ -347,7 +319,8 @@ async def test_a_player_moved_down_sees_its_own_hand_only_on_every_way(
         # the mover may know: any it held itself, any a spectator was shown (a call's cards)
         others: dict[int, set[str]] = {}
         for token in (t for t in table.players if t != mover):
-            for other in await all_past_views(http_a, table, token):
+            theirs, _ = await Tables(http_a).past_views(table, token)
+            for other in theirs:
                 if other["me"] is not None:
                     others.setdefault(other["version"], set()).update(other["me"]["hand"])
         own = {v["version"]: v for v in past}
