@@ -10,7 +10,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kronikas.api.mcp.bounds import EXCERPT, MESSAGE_MAX, TOKEN_SHAPED, Inputs
+from kronikas.api.mcp.bounds import MESSAGE_MAX, TOKEN_SHAPED, Inputs
+from kronikas.application.errors import EXCERPT
 from tests.conftest import examples
 
 TOKEN_ALPHABET = st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")

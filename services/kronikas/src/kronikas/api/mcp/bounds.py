@@ -18,8 +18,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-EXCERPT = 40
-"""The most characters of any input an error quotes, in a row."""
+from kronikas.application.errors import EXCERPT
+
 MESSAGE_MAX = 300
 """The longest error message (and a tool error's `detail`)."""
 ID_MAX = 128

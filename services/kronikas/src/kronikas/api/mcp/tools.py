@@ -30,9 +30,8 @@ from kronikas.api.mcp.results import (
     SeatView,
     Tables,
 )
-from kronikas.api.problems import short
 from kronikas.api.shapes import ApiWire
-from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
+from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized, quoted
 from kronikas.application.games import Delivered, Games, Sight
 from kronikas_rules.common import DomainError
 from kronikas_rules.seating import Leave
@@ -164,7 +163,7 @@ class Tools:
         self, kind: str | None, status: str | None, limit: int, offset: int, ctx: Context
     ) -> Tables:
         if kind is not None and kind not in self.wire.engines:
-            raise InvalidRequest(f"kind: no game is called {short(repr(kind))}.")
+            raise InvalidRequest(f"kind: no game is called {quoted(kind)}.")
         found, more = await self.games.lobby(kind, status, offset, limit, self.client(ctx))
         tables = [
             {
