@@ -22,7 +22,7 @@ from litestar.testing import transport as test_transport
 
 from kronikas.api.app import create_app
 from kronikas.api.openapi import export
-from kronikas.api.socket import close_all
+from kronikas.api.socket_route import close_all
 from kronikas.api.ws_protocol import SeatSocketProtocol, protocol
 from kronikas.config import Settings
 from tests.api.tables import Tables, move

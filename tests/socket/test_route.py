@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from kronikas.api.socket import takes
+from kronikas.api.socket_route import takes
 from tests.api.tables import Tables
 from tests.apps import Client
 

@@ -33,7 +33,7 @@ from kronikas.api.problems import handle_exception
 from kronikas.api.records import RecordsController
 from kronikas.api.routes import GamesController, send_command_inputs, within_limit
 from kronikas.api.shapes import ApiWire
-from kronikas.api.socket import close_all, seat_socket
+from kronikas.api.socket_route import close_all, seat_socket
 from kronikas.api.system import SystemController
 from kronikas.api.web import web_router
 from kronikas.application.arena import Arena

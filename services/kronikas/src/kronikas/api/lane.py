@@ -9,7 +9,7 @@ handler as everywhere else.
 
 Before either, every request and socket upgrade passes the `Host` check (api/hosts.py,
 `ALLOWED_HOSTS`): a name the service does not serve is 421 before anything reads the request.
-The seat socket's upgrade is taken ahead of the framework too (api/socket.py, `serve`).
+The seat socket's upgrade is taken ahead of the framework too (api/socket_route.py, `serve`).
 
 It steps aside, and the framework serves the route as before, for any request that carries an
 `Origin` header (the CORS middleware answers those) and for any path that is not exactly the
@@ -24,7 +24,7 @@ from typing import Any
 from litestar import Litestar, Request
 from litestar.types import Message, Receive, Scope, Send
 
-from kronikas.api import socket
+from kronikas.api import socket_route
 from kronikas.api.hosts import Hosts, misdirected
 from kronikas.api.logs import RequestLogMiddleware
 from kronikas.api.problems import handle_exception
@@ -78,8 +78,8 @@ class Kronikas(Litestar):
         if scope["type"] != "lifespan" and not self.hosts.allows(scope):
             await self._misdirected(scope, receive, send)
             return
-        if (game_id := socket.takes(scope)) is not None:  # the seat socket's own route
-            await socket.serve(self, game_id, scope, receive, send)
+        if (game_id := socket_route.takes(scope)) is not None:  # the seat socket's own route
+            await socket_route.serve(self, game_id, scope, receive, send)
             return
         if (found := takes(scope)) is not None:
             scope["app"] = scope["litestar_app"] = self

@@ -1,4 +1,4 @@
-"""The seat socket, `/v1/games/{id}/socket`: a table followed and played over one WebSocket.
+"""A seat socket, once its upgrade is accepted: a table followed and played over one WebSocket.
 
 Framing over the viewer's session, as HTTP's (docs/api.md, The seat socket): the first message
 (`hello`) opens what `GET …/stream` opens (`Games.stream`: its access check, its charge, its
@@ -8,17 +8,10 @@ bytes HTTP answers, or the problem HTTP would answer (api/problems.py). Events a
 session's, pushed as they come (api/socket_push.py) through a bounded outbox
 (api/socket_outbox.py); who may open a socket, and how one closes, is api/socket_gate.py's.
 
-The upgrade is taken before the framework (`takes`, `serve`: api/lane.py calls them, after the
-`Host` check), as the command lane takes its route: routing it through Litestar cost each open
-socket ~3 KB for as long as it stayed open (the framework's frames — its app, exception
-middleware, router and route — its `WebSocket` and the handler's arguments, all waiting under
-the socket's own frames: docs/performance.md, issue 43). What the framework did for the route is
-done here: the path's table id, the `connect` received before the upgrade is taken, a close with
-4500. The route is still declared to the framework (`seat_socket`), which serves any upgrade the
-lane leaves to it (a path `takes` does not match exactly) with the same code. Every message goes
-between the server's `receive`/`send` and this module. One timer a socket serves the heartbeat
-(`SOCKET_HEARTBEAT_S` without a message sent) and the idle time-out (`SOCKET_IDLE_S` without one
-received), moved on lazily like the waiters'.
+Its upgrade is taken by api/socket_route.py; every message after it goes between the server's
+`receive`/`send` and this module. One timer a socket serves the heartbeat (`SOCKET_HEARTBEAT_S`
+without a message sent) and the idle time-out (`SOCKET_IDLE_S` without one received), moved on
+lazily like the waiters'.
 No token is ever logged: the access log line names the path alone.
 """
 
@@ -26,111 +19,41 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from typing import Any
 
 import msgspec
-from litestar import Litestar, Request, WebSocket, websocket
-from litestar.types import Receive, Scope, Send, WebSocketAcceptEvent, WebSocketCloseEvent
+from litestar import Request
+from litestar.types import Receive, Scope, Send
 
-from kronikas import metrics
 from kronikas.api import inputs
 from kronikas.api.client import client_address
 from kronikas.api.socket_gate import (
     BAD_HELLO,
     BINARY,
-    FOREIGN_ORIGIN,
-    GOING_AWAY,
     NORMAL,
     SLOW_READER,
     TIMEOUT,
     TOO_BIG,
     Closing,
     as_request,
-    origin_allowed,
     problem,
     refusal,
-    refuse_upgrade,
     request_id,
 )
 from kronikas.api.socket_outbox import Outbox
 from kronikas.api.socket_push import Push
 from kronikas.api.socket_wire import Command, Hello, Ping, decoder
-from kronikas.api.sse import SERVER_SEND
-from kronikas.application.errors import ApiError, Forbidden, InvalidRequest, Unauthorized
+from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
 from kronikas.application.games import Games
 from kronikas.application.session import Session
 
 log = logging.getLogger("kronikas.socket")
 
-PATH = "/v1/games/{game_id:str}/socket"
-TEMPLATE = "/v1/games/{game_id}/socket"
-"""The route's template, as routing names it."""
-_ROUTE = re.compile(r"/v1/games/([^/]+)/socket")
-
 _EARLY_S = 0.002
 """How early the timer may fire (a loop timer may fire up to its clock's resolution early)."""
 _encoder = msgspec.json.Encoder()
 _PONG = '{"type":"pong"}'
-
-
-def takes(scope: Any) -> str | None:
-    """The table's id when the seat socket's own route serves this upgrade, else None."""
-    if scope["type"] != "websocket":
-        return None
-    found = _ROUTE.fullmatch(scope["path"])
-    return None if found is None else found[1]
-
-
-async def serve(app: Litestar, game_id: str, scope: Any, receive: Receive, send: Send) -> None:
-    """The seat socket of `game_id`, ahead of the framework (the upgrade `takes` matched)."""
-    scope["app"] = scope["litestar_app"] = app
-    scope["path_params"] = {"game_id": game_id}
-    scope["path_template"] = TEMPLATE
-    try:
-        await _seat(app, scope, receive, send, send)
-    except Exception:  # as the framework's route: logged, and closed with 4500
-        log.exception("a seat socket failed")
-        # What the framework closes a socket with when its route raises.
-        failed: WebSocketCloseEvent = {
-            "type": "websocket.close",
-            "code": 4500,
-            "reason": "Internal Server Error",
-        }
-        await send(failed)
-
-
-@websocket(PATH, name="seat_socket")
-async def seat_socket(socket: WebSocket[Any, Any, Any]) -> None:
-    """`/v1/games/{id}/socket` (docs/api.md, The seat socket)."""
-    scope: Any = socket.scope
-    # The server's own `send`, where the application keeps it in the scope (api/lane.py, as
-    # for the stream's frames): no layer of the framework's between a message and the socket.
-    await _seat(socket.app, scope, socket.receive, socket.send, scope.get(SERVER_SEND))
-
-
-async def _seat(app: Litestar, scope: Any, receive: Receive, send: Send, raw: Send | None) -> None:
-    """A seat socket from its upgrade to its close; `raw`, the server's own `send` (for every
-    message after the upgrade is accepted) when the app has it."""
-    games: Games = app.state.games
-    if not origin_allowed(scope, games.settings.cors_origins):
-        await refuse_upgrade(scope, send, Forbidden(FOREIGN_ORIGIN))
-        return
-    if (await receive())["type"] != "websocket.connect":
-        return  # the client left before its upgrade was accepted
-    accept: WebSocketAcceptEvent = {"type": "websocket.accept", "subprotocol": None, "headers": []}
-    await send(accept)
-    seat = Socket(games, app.state.wire.commands, scope, receive, raw or send)
-    sockets: set[Socket] = app.state.sockets
-    sockets.add(seat)
-    try:
-        with metrics.open_connection("socket"):
-            await seat.run()
-    finally:
-        sockets.discard(seat)
-        seat.release()
-        scope.pop(SERVER_SEND, None)
 
 
 def _ignored(code: int, reason: str) -> None:
@@ -143,12 +66,6 @@ def _closed() -> bool:
 
 def _nothing() -> None:
     """A closed socket's outbox's `overflow` and `lost`."""
-
-
-def close_all(sockets: set[Socket]) -> None:
-    """The server is shutting down: every open socket closes with 1001 (reconnect elsewhere)."""
-    for socket in list(sockets):
-        socket.close(GOING_AWAY, "going_away")
 
 
 class Socket:
