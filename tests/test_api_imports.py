@@ -1,6 +1,7 @@
 """No transport reaches past the use cases (issue 39, docs/engines.md "One way in"): a module
 under `api/` imports from `application/` only the façade (`Games`), the seat session, the
 errors, the registry's type, table ids and the public wire types, by the names below.
+The socket's and MCP's modules stay under 350 lines each: framing, not features.
 
 Not the held table (`application/tables.Fold`), the fold cache (`application/folds`), the
 access checks (`application/access`), the house's helpers (`next_deadline`) nor the wire's
@@ -127,3 +128,20 @@ def test_what_is_looked_for_is_what_reaches_in(tmp_path: Path) -> None:
         "kronikas.application.access.*",
         "kronikas.application.wire.view_json",
     ]
+
+
+FRAMING_MAX_LINES = 350
+"""The most lines a module of the seat socket or of MCP holds (issue 39): a transport frames
+what the use cases give, and a module that grows past it is writing a feature of its own."""
+
+
+def test_the_socket_and_mcp_modules_only_frame() -> None:
+    api = ROOT / API
+    modules = [*api.glob("socket*.py"), *api.glob("ws_*.py"), *(api / "mcp").glob("*.py")]
+    assert len(modules) >= 10, "the transports' modules moved: look for them again"
+    long = {
+        path.relative_to(ROOT).as_posix(): lines
+        for path in modules
+        if (lines := path.read_text(encoding="utf-8").count("\n")) > FRAMING_MAX_LINES
+    }
+    assert not long, f"over {FRAMING_MAX_LINES} lines: {long}"

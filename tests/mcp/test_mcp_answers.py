@@ -16,7 +16,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from kronikas.api.mcp.tools import PROOFS
+from kronikas.api.mcp.results import PROOFS
 from tests.conftest import ServiceProcess, serving
 from tests.mcp.agent import ToolFailed, call, connected
 

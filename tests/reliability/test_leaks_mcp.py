@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
-from kronikas.api.mcp.tools import PROOFS
+from kronikas.api.mcp.results import PROOFS
 from tests.api.tables import auth
 from tests.conftest import serving
 from tests.mcp.agent import Seat, ToolFailed, call, connected, pick

@@ -1,32 +1,25 @@
 """The MCP face of the tools: each tool's arguments as an agent reads them, its description and
-hints, in one table (`TOOLS`); its answer, or its refusal as a tool error the model reads.
+hints, in one table (`TOOLS`).
 
-The work is `Tools`' (api/mcp/tools.py); here is only how a call comes in and goes out. A tool
-error is a JSON object with the problem's `code` and `detail`, as the HTTP API's problem+json
-has them, and for a refused move the seat's legal moves.
+The work is `Tools'` (api/mcp/tools.py); here is only how a call comes in. How it goes out is
+api/mcp/results.py's (`answer`): a typed result, or a refusal as a tool error the model reads, a
+JSON object with the problem's `code` and `detail`, as the HTTP API's problem+json has them, and
+for a refused move the seat's legal moves.
 """
 
 import inspect
-import json
-import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Annotated, Any, Literal, NamedTuple
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field, WithJsonSchema
+from mcp_types import CallToolResult, ToolAnnotations
+from pydantic import Field, WithJsonSchema
 
-from kronikas import metrics
 from kronikas.api.mcp import results
 from kronikas.api.mcp.arena import ArenaCalls, arena_tools
-from kronikas.api.mcp.bounds import scrubbed
+from kronikas.api.mcp.results import answer
 from kronikas.api.mcp.tools import WAIT_MAX_S, Tools
-from kronikas.api.problems import short
 from kronikas.application.arena import Arena
-from kronikas.application.errors import ApiError, VersionMismatch
-from kronikas_rules.common import DomainError, InvalidOptions
-
-log = logging.getLogger("kronikas.mcp")
 
 # An argument that may be left out is listed as its type alone (`WithJsonSchema`): the list of
 # tools goes into every agent's context, and "or null" on each would say nothing new.
@@ -303,49 +296,3 @@ def _described(call: Callable[..., Any], name: str, description: str) -> Callabl
     }
     described.__name__ = call.__name__
     return described
-
-
-async def answer(
-    work: Awaitable[BaseModel],
-    refused: Callable[[], Awaitable[dict[str, Any]]] | None = None,
-) -> CallToolResult:
-    """The tool's result; a refusal as a tool error the model reads, with what `refused` adds
-    (the legal moves, when a move was refused)."""
-    try:
-        result = await work
-    except (ApiError, DomainError, InvalidOptions) as exc:
-        problem = _problem(exc)
-        if refused is not None and isinstance(exc, DomainError | VersionMismatch):
-            problem.update(await refused())
-        return failed(problem)
-    except Exception:
-        log.exception("unexpected failure in an MCP tool")
-        return failed({"code": "internal", "detail": "An unexpected failure; it is logged."})
-    data = result.model_dump(mode="json")
-    return CallToolResult(
-        content=[TextContent(type="text", text=_json(data))], structured_content=data
-    )
-
-
-def _problem(exc: Exception) -> dict[str, Any]:
-    """The problem of a refusal, as the HTTP API's problem+json has its `code` and `detail`."""
-    if isinstance(exc, ApiError):
-        metrics.answered(exc.code, "mcp")
-        problem: dict[str, Any] = {"code": exc.code, "detail": exc.detail}
-        if (retry := exc.retry_after) is not None:
-            problem["retry_after_s"] = retry
-        return problem
-    if isinstance(exc, DomainError):
-        return {"code": exc.code, "detail": exc.detail}
-    return {"code": "invalid_request", "detail": str(exc)}
-
-
-def failed(problem: dict[str, Any]) -> CallToolResult:
-    """A tool error the model reads: the problem as JSON, its texts cut short and scrubbed."""
-    problem["detail"] = short(scrubbed(str(problem.get("detail", ""))))
-    return CallToolResult(content=[TextContent(type="text", text=_json(problem))], is_error=True)
-
-
-def _json(data: Any) -> str:
-    """JSON as an agent reads it: no byte it does not need."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

@@ -20,6 +20,7 @@ from kronikas.api.client import client_address
 from kronikas.api.mcp.moves import explained, written_out
 from kronikas.api.mcp.results import (
     EVENTS_MAX,
+    PROOFS,
     Events,
     Joined,
     Kinds,
@@ -29,6 +30,8 @@ from kronikas.api.mcp.results import (
     Seat,
     SeatView,
     Tables,
+    decoded,
+    told,
 )
 from kronikas.api.shapes import ApiWire
 from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized, quoted
@@ -40,26 +43,6 @@ WAIT_MAX_S = 25
 """The longest a `wait` holds its call: below the 30 s a client's HTTP stack commonly allows."""
 
 # --- The tools -------------------------------------------------------------------------------
-
-
-def _decoded(body: bytes) -> Any:
-    return msgspec.json.decode(body)
-
-
-PROOFS = frozenset({"openings", "commitment", "scheme", "deck_size"})
-"""What the events of a move's or a wait's answer leave out: the proof of a fair deal
-(docs/api.md, Fair deals), which decides no move and was half of some matches' bytes;
-`get_events` gives the events with it."""
-
-
-def told(event: bytes | dict[str, Any], left_out: frozenset[str] = frozenset()) -> dict[str, Any]:
-    """An event as the tools give it: its `data` (whose `type` is the event's, without the
-    game's prefix) with its `version`, without what is null (a card the seat may not see, a
-    deck not yet revealed) or `left_out` names; not its time (`at`)."""
-    whole = _decoded(event) if isinstance(event, bytes) else event
-    data: dict[str, Any] = whole["data"]
-    kept = {k: v for k, v in data.items() if v is not None and k not in left_out}
-    return {"version": whole["version"], **kept}
 
 
 class Tools:
@@ -116,7 +99,7 @@ class Tools:
         seat = self.seat(sight)
         types = [*(m["type"] for m in seat.moves), *(c.type for c in seat.choices), *seat.seating]
         about = self.about[sight.kind]
-        view = _decoded(sight.body)
+        view = decoded(sight.body)
         if not proofs:
             view.pop("openings", None)
         return SeatView(
@@ -200,7 +183,7 @@ class Tools:
             raise InvalidRequest(f"house_players: from 0 to {most} at a table of {kind}.")
         if client is not None:
             await games.admit(client)
-        created = _decoded(await games.create(kind, request.options, request.seed))
+        created = decoded(await games.create(kind, request.options, request.seed))
         host_token: str = created["host_token"]
         game_id: str = created["game"]["id"]
         view = created["game"]
@@ -208,7 +191,7 @@ class Tools:
         for number in range(1, house_players + 1):
             if client is not None:
                 await games.admit(client)
-            seated_house = _decoded(await games.seat_house(game_id, host_token, f"House {number}"))
+            seated_house = decoded(await games.seat_house(game_id, host_token, f"House {number}"))
             seats.append(seated_house["seat"])
             view = seated_house["game"]
         return Opened(table_id=game_id, host_token=host_token, house_seats=seats, view=view)
@@ -217,7 +200,7 @@ class Tools:
         client = self.client(ctx)
         if client is not None:
             await self.games.admit(client)
-        joined = _decoded(await self.games.join(game_id, inputs.name(name)))
+        joined = decoded(await self.games.join(game_id, inputs.name(name)))
         token: str = joined["token"]
         seat = await self.now(game_id, token)
         seeded: bool = joined["game"]["seeded"]
@@ -272,7 +255,7 @@ class Tools:
         )
         # The events from before the move are the agent's to pay for, as `get_events` pays;
         # the move's own and what followed it come with the move.
-        made = len(_decoded(answer.body)["events"])
+        made = len(decoded(answer.body)["events"])
         before = answer.version - made if expected_version is None else expected_version
         after = before if since is None else since
         if after < before:
@@ -286,7 +269,7 @@ class Tools:
         answer = await self.games.command(
             game_id, seat_token, leave, msgspec.json.encode(leave), client=self.client(ctx)
         )
-        made = len(_decoded(answer.body)["events"])
+        made = len(decoded(answer.body)["events"])
         try:
             caught = await self.games.caught_up(
                 game_id, seat_token, answer.version - made, answer.version
@@ -308,7 +291,7 @@ class Tools:
         idle = not delivered and not sight.waited_for and sight.status != "finished"
         if idle and timeout_s > 0:  # a long-poll: it holds a place of the token's and address's
             left = max(0.0, timeout_s - (time.monotonic() - started))
-            page = _decoded(await games.events(game_id, seat_token, after_version, left, client))
+            page = decoded(await games.events(game_id, seat_token, after_version, left, client))
             caught = await games.caught_up(game_id, seat_token, after_version, page["version"])
         return self.moved(caught)
 
@@ -318,7 +301,7 @@ class Tools:
         body = await self.games.events(
             game_id, self.token(token, ctx, required=False), after_version, 0, self.client(ctx)
         )
-        page = _decoded(body)
+        page = decoded(body)
         events = [told(event) for event in page["events"]]
         return Events(
             table_id=game_id,
