@@ -181,7 +181,7 @@ class SeatSocketProtocol(LetsGo, WebSocketsSansIOProtocol):
             self.request.headers.clear()
             self.response.headers.clear()
         elif message["type"] == "websocket.http.response.body" and not message.get("more_body"):
-            # An upgrade refused with an answer (api/socket.py) has ended its handshake: else
+            # An upgrade refused with an answer (api/socket_route.py) has ended its handshake: else
             # uvicorn logs "returned without completing handshake" as an error for each one.
             self.handshake_complete = True
 
