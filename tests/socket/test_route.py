@@ -1,6 +1,6 @@
 """The seat socket's own route (issue 43): the upgrade is taken ahead of the framework for the
-route's exact path (`socket.takes`), and any other path the framework routes to the same socket
-is served by the same code."""
+route's exact path (`socket_route.takes`), and any other path the framework routes to the same
+socket is served by the same code."""
 
 from __future__ import annotations
 

@@ -83,7 +83,7 @@ ArenaTool = tuple[Callable[..., Any], str, str, ToolAnnotations]
 
 def arena_tools(calls: ArenaCalls, answer: Callable[..., Any]) -> list[ArenaTool]:
     """Each arena tool: its function (its arguments as an agent reads them), name, description
-    and hints; `answer` turns the work into the tool's result or tool error (calls.py)."""
+    and hints; `answer` turns the work into the tool's result or tool error (api/mcp/results.py)."""
 
     async def arena_enter(
         ctx: Context,

@@ -1,7 +1,7 @@
 """The MCP face of the tools: each tool's arguments as an agent reads them, its description and
 hints, in one table (`TOOLS`).
 
-The work is `Tools'` (api/mcp/tools.py); here is only how a call comes in. How it goes out is
+The work is `Tools`' (api/mcp/tools.py); here is only how a call comes in. How it goes out is
 api/mcp/results.py's (`answer`): a typed result, or a refusal as a tool error the model reads, a
 JSON object with the problem's `code` and `detail`, as the HTTP API's problem+json has them, and
 for a refused move the seat's legal moves.

@@ -1,7 +1,8 @@
 """What the MCP tools answer (api/mcp/tools.py): typed results, dumped as the JSON an agent
-reads (`answer`), or a refusal as a tool error the model reads (`failed`). The tools declare no
-output schema: what each answer holds is said once, in the tools' descriptions, the prompt and
-docs/api.md (MCP), so that `tools/list` stays small."""
+reads (`answer`), or a refusal as a tool error the model reads (`failed`); an event as the tools
+give it (`told`), without the deal's proofs where they leave them out (`PROOFS`). The tools
+declare no output schema: what each answer holds is said once, in the tools' descriptions, the
+prompt and docs/api.md (MCP), so that `tools/list` stays small."""
 
 import json
 import logging

@@ -2,9 +2,8 @@
 every transport goes through, so it pays the same rate limits and holds the same places as the
 HTTP route that does the same; nothing here knows a game but through its engine.
 
-A tool answers a typed result, or a tool error the model reads (`is_error`): a JSON object with
-the problem's `code` and `detail`, as the HTTP API's problem+json has them, and for a refused
-move the seat's legal moves. Nothing here logs a tool's arguments, and no answer but the two that
+A tool answers a typed result, or a tool error the model reads (`is_error`: api/mcp/results.py,
+`answer`). Nothing here logs a tool's arguments, and no answer but the two that
 hand one out (open a table, join one) holds a token.
 """
 
