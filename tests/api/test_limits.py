@@ -70,6 +70,31 @@ async def test_cors_lets_a_configured_origin_play(redis_url: str) -> None:
         assert "access-control-allow-origin" not in r.headers
 
 
+async def test_a_star_lets_every_origin_call_and_read(redis_url: str) -> None:
+    """`CORS_ORIGINS=*`: a page on any origin passes the preflight of a command and reads the
+    answer's `ETag` and `Retry-After`, as a listed origin does."""
+    app = create_app(settings(redis_url, cors_origins=("*",)), games=ENGINES)
+    async with AsyncTestClient(app) as client:
+        for origin in ("https://anywhere.example", "http://localhost:5173"):
+            r = await client.options(
+                "/v1/games/x/commands",
+                headers={
+                    "Origin": origin,
+                    "Access-Control-Request-Method": "POST",
+                    "Access-Control-Request-Headers": "authorization,if-match,idempotency-key",
+                },
+            )
+            assert r.status_code in (200, 204)
+            assert r.headers["access-control-allow-origin"] in ("*", origin)
+            allowed = r.headers["access-control-allow-headers"].lower()
+            assert all(h in allowed for h in ("authorization", "if-match", "idempotency-key"))
+            r = await client.get("/v1/kinds", headers={"Origin": origin})
+            assert r.status_code == 200
+            assert r.headers["access-control-allow-origin"] in ("*", origin)
+            exposed = r.headers["access-control-expose-headers"].lower()
+            assert "etag" in exposed and "retry-after" in exposed
+
+
 async def test_a_cors_origin_written_with_a_slash_is_the_origin_browsers_send(
     redis_url: str,
 ) -> None:

@@ -144,3 +144,21 @@ async def test_the_setting_lets_in_that_origin_alone_and_only_served_names(
         )
         assert rebound.status_code == 421
         assert rebound.json()["code"] == "misdirected_request"
+
+
+async def test_a_star_lets_every_origin_in_as_the_preflight_says(redis_url: str) -> None:
+    """`CORS_ORIGINS=*`: the preflight allows any origin, so the POST after it must be let in too
+    (it was refused 403 once, after a preflight that said yes), on served names alone."""
+    async with composed(redis_url, CORS_ORIGINS="*") as service:
+        for origin in ("http://elsewhere.example", "https://a.example:8443", INSPECTOR):
+            asked = await preflight(service, origin)
+            assert asked.headers["access-control-allow-origin"] in ("*", origin), origin
+            started = await post(service, INITIALIZE, origin)
+            assert started.status_code == 200, (origin, started.text)
+            assert started.json()["result"]["serverInfo"]["name"] == "kronikas"
+        rebound = await service.post(
+            "/mcp",
+            json=INITIALIZE,
+            headers={"Host": "evil.example:8000", "Origin": "http://evil.example:8000"},
+        )
+        assert rebound.status_code == 421

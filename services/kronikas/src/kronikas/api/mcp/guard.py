@@ -33,11 +33,13 @@ class OriginGuard:
         self.app = app
         self.loopback = is_loopback(settings.host.strip("[]"))
         self.origins = frozenset(settings.cors_origins)
+        self.any_origin = "*" in self.origins
+        """`CORS_ORIGINS=*`: every origin, as the REST API's CORS and the seat socket allow."""
         self.max_body_bytes = settings.max_body_bytes
         self.too_large = f"The body is over {settings.max_body_bytes} bytes."
 
     def origin_allowed(self, origin: str) -> bool:
-        if origin in self.origins:
+        if self.any_origin or origin in self.origins:
             return True
         if not self.loopback:
             return False
