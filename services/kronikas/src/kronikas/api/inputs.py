@@ -42,6 +42,19 @@ def if_match(value: str | None) -> int | None:
     return int(found[1])
 
 
+VERSION_LIMIT = 10**12
+"""The first version no way in takes: `If-Match` is 1–12 digits; the socket's `if_match` and
+MCP's `expected_version` are numbers below it."""
+
+
+def expected_version(value: int | None) -> int | None:
+    """A version given as a number (MCP's `expected_version`), in `If-Match`'s range; 422
+    otherwise, as an `If-Match` of 13 digits is."""
+    if value is not None and not 0 <= value < VERSION_LIMIT:
+        raise InvalidRequest("A version is a whole number of at most 12 digits.")
+    return value
+
+
 def idempotency_key(value: str | None) -> str | None:
     """`Idempotency-Key`: 1–128 visible ASCII characters (0x21–0x7E); 422 otherwise."""
     if value is not None and _IDEMPOTENCY_KEY.fullmatch(value) is None:

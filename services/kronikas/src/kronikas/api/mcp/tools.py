@@ -233,16 +233,21 @@ class Tools:
         since: int | None,
         ctx: Context,
     ) -> Moved:
-        seat_token = self.token(token, ctx)
-        assert seat_token is not None
         client = self.client(ctx)
         games = self.games
-        key = inputs.idempotency_key(idempotency_key)
-        try:
-            command = self.wire.commands.decode(msgspec.json.encode(move))
-        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        seat_token: str | None = None
+        try:  # a move refused before it reaches the table is paid for too, as over HTTP
+            seat_token = self.token(token, ctx)
+            key = inputs.idempotency_key(idempotency_key)
+            inputs.expected_version(expected_version)
+            try:
+                command = self.wire.commands.decode(msgspec.json.encode(move))
+            except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+                raise InvalidRequest(str(exc)) from None
+        except ApiError:
             await games.refused(game_id, seat_token, client)
-            raise InvalidRequest(str(exc)) from None
+            raise
+        assert seat_token is not None
         answer = await games.command(
             game_id,
             seat_token,
@@ -262,11 +267,16 @@ class Tools:
         return self.moved(await games.caught_up(game_id, seat_token, after, answer.version))
 
     async def leave_table(self, game_id: str, token: str | None, ctx: Context) -> Moved:
-        seat_token = self.token(token, ctx)
+        client = self.client(ctx)
+        try:  # paid for when refused, as a move is
+            seat_token = self.token(token, ctx)
+        except ApiError:
+            await self.games.refused(game_id, None, client)
+            raise
         assert seat_token is not None
         leave = Leave()
         answer = await self.games.command(
-            game_id, seat_token, leave, msgspec.json.encode(leave), client=self.client(ctx)
+            game_id, seat_token, leave, msgspec.json.encode(leave), client=client
         )
         made = len(decoded(answer.body)["events"])
         try:
