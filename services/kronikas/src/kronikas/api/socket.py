@@ -44,7 +44,7 @@ from kronikas.api.socket_gate import (
 from kronikas.api.socket_outbox import Outbox
 from kronikas.api.socket_push import Push
 from kronikas.api.socket_wire import Command, Hello, Ping, decoder
-from kronikas.application.errors import ApiError, InvalidRequest, Unauthorized
+from kronikas.application.errors import ApiError, InvalidRequest, RateLimited, Unauthorized
 from kronikas.application.games import Games
 from kronikas.application.session import Session
 
@@ -56,16 +56,12 @@ _encoder = msgspec.json.Encoder()
 _PONG = '{"type":"pong"}'
 
 
-def _ignored(code: int, reason: str) -> None:
-    """A closed socket's `close`."""
+def _ignored(*_: object) -> None:
+    """A closed socket's `close`, and its outbox's `overflow` and `lost`."""
 
 
 def _closed() -> bool:
     return True
-
-
-def _nothing() -> None:
-    """A closed socket's outbox's `overflow` and `lost`."""
 
 
 class Socket:
@@ -240,7 +236,7 @@ class Socket:
             try:
                 parsed = decoder.decode(data)
             except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-                self._problem(None, InvalidRequest(str(exc)))
+                await self._refused(InvalidRequest(str(exc)))
                 continue
             kind = type(parsed)
             if kind is Command:
@@ -248,7 +244,7 @@ class Socket:
             elif kind is Ping:
                 self.outbox.put(_PONG)
             else:
-                self._problem(None, InvalidRequest("`hello` was sent already."))
+                await self._refused(InvalidRequest("`hello` was sent already."))
 
     def close(self, code: int, reason: str) -> None:
         """Close the socket (once): at once when the client is slow to read (what waits is
@@ -279,7 +275,7 @@ class Socket:
         the collector's next full pass, which the service runs seldom (api/app.py)."""
         if self.push is not None:
             self.push.close, self.push.closing = _ignored, _closed
-        self.outbox.overflow = self.outbox.on_lost = _nothing
+        self.outbox.overflow = self.outbox.on_lost = _ignored
         self.task = self.pusher = None
 
     async def _close(self) -> None:
@@ -312,6 +308,16 @@ class Socket:
             self._problem(message.id, exc)
         finally:
             push.resume()
+
+    async def _refused(self, refusal: ApiError) -> None:
+        """A message neither a command nor a ping, paid for as HTTP pays a body it cannot decode:
+        its `problem`, or 429 when the token's or the address's bucket is empty."""
+        assert self.session is not None
+        try:
+            await self.session.refused()
+        except RateLimited as limited:
+            refusal = limited
+        self._problem(None, refusal)
 
     def _problem(self, id: str | None, exc: BaseException) -> None:
         """A `problem`: what HTTP would answer, made by the same exception handler."""
