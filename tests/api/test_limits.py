@@ -95,6 +95,14 @@ async def test_a_star_lets_every_origin_call_and_read(redis_url: str) -> None:
             assert "etag" in exposed and "retry-after" in exposed
 
 
+def test_an_origin_pattern_in_cors_origins_is_refused_at_start() -> None:
+    """The REST API's CORS would read `https://*.a.example` as a pattern, the socket and `/mcp`
+    as an origin: the setting is refused rather than read two ways."""
+    with pytest.raises(ValueError, match=r"not a pattern: 'https://\*\.a\.example'"):
+        Settings.from_env({"CORS_ORIGINS": "https://b.example, https://*.a.example"})
+    assert Settings.from_env({"CORS_ORIGINS": "*"}).cors_origins == ("*",)
+
+
 async def test_a_cors_origin_written_with_a_slash_is_the_origin_browsers_send(
     redis_url: str,
 ) -> None:

@@ -237,6 +237,11 @@ class Settings:
         origins = tuple(
             o.strip().rstrip("/") for o in env.get("CORS_ORIGINS", "").split(",") if o.strip()
         )
+        if patterns := [o for o in origins if "*" in o and o != "*"]:
+            # The REST API's CORS would read one as a pattern, the socket and /mcp as an origin.
+            raise ValueError(
+                f"CORS_ORIGINS lists origins, or `*` alone; not a pattern: {patterns[0]!r}"
+            )
         log_format = env.get("LOG_FORMAT", "json").lower()
         proxy_header = env.get("TRUSTED_PROXY_HEADER", "x-forwarded-for").strip().lower()
         if proxy_header not in PROXY_HEADERS:

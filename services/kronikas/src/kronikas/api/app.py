@@ -139,7 +139,9 @@ def cors_config(settings: Settings) -> CORSConfig | None:
     """CORS for the browsers of `CORS_ORIGINS` (none: no CORS headers at all)."""
     return (
         CORSConfig(
-            allow_origins=list(settings.cors_origins),
+            # `*` alone, or origins: an origin with a `*` in it, which the middleware would read
+            # as a pattern, lets in nothing, as at /mcp and the seat socket (config.py).
+            allow_origins=[o for o in settings.cors_origins if o == "*" or "*" not in o],
             allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
             allow_headers=[
                 "Authorization",

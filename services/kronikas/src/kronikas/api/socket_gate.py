@@ -79,7 +79,7 @@ def origin_allowed(scope: Scope, allowed: tuple[str, ...]) -> bool:
             host = value.decode("latin-1")
     if origin is None:
         return True
-    if "*" in allowed or origin.rstrip("/") in allowed:
+    if "*" in allowed or origin in allowed:
         return True
     try:
         parts = urlsplit(origin)
