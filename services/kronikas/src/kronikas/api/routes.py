@@ -100,6 +100,11 @@ async def within_limit(request: Request[Any, Any, Any]) -> None:
         raise RequestEntityTooLarge
 
 
+async def reads_its_own(request: Request[Any, Any, Any]) -> None:
+    """Before `send_command`, in place of `within_limit`: `run_command` reads its own inputs and
+    pays for a refused one, a body over the limit too, as when the lane serves it."""
+
+
 async def read_within_limit(request: Request[Any, Any, Any]) -> None:
     """Before a route that takes no body (`start`): whatever body comes is read here, and 413
     past the limit, announced or not."""
@@ -335,6 +340,7 @@ class GamesController(Controller):
         status_code=200,
         responses=problems(401, 403, 404, 409, 412, 413, 415, 422, 429, 503),
         security=[{"bearer": []}],
+        before_request=reads_its_own,
     )
     async def send_command(self, request: Request[Any, Any, Any]) -> Response[CommandResult]:
         """One move by the token's seat. The answer has the new version, its events and the view
