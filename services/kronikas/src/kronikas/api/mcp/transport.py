@@ -45,6 +45,7 @@ PAYING_TOOLS = frozenset(
         "wait",
         "get_events",
         "record",
+        "arena_enter",
         "arena_ratings",
     }
 )
