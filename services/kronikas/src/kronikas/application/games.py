@@ -48,7 +48,7 @@ from kronikas.application.ports import (
 from kronikas.application.queries import Queries
 from kronikas.application.records import Records
 from kronikas.application.session import Session, Sight
-from kronikas.application.wire import Answer, Delivered
+from kronikas.application.wire import EVENT_PAGE, Answer, Delivered
 from kronikas.config import Settings
 from kronikas_rules.common import DomainError, Refusal
 
@@ -213,11 +213,18 @@ class Games:
         return await self.queries.caught_up(game_id, token, since, at_least)
 
     async def read_since(
-        self, game_id: str, token: str | None, since: int, client: str | None
+        self,
+        game_id: str,
+        token: str | None,
+        since: int,
+        client: str | None,
+        most: int = EVENT_PAGE,
     ) -> tuple[Sight, list[Delivered], bool]:
-        """The same as `caught_up`, as a read of a page of events after `since`, paid as
-        `events` pays."""
-        return await self.queries.caught_up(game_id, token, since, client=client, paid=True)
+        """The same as `caught_up`, as a read of a page of at most `most` events after `since`,
+        paid as `events` pays for such a page."""
+        return await self.queries.caught_up(
+            game_id, token, since, client=client, paid=True, most=most
+        )
 
     async def read_paid(self, client: str | None) -> None:
         """Take one read from `client`'s ceiling and read bucket (429 when either is short): a
@@ -242,10 +249,17 @@ class Games:
         return found, more
 
     async def events(
-        self, game_id: str, token: str | None, after: int, wait: float, client: str | None = None
+        self,
+        game_id: str,
+        token: str | None,
+        after: int,
+        wait: float,
+        client: str | None = None,
+        most: int = EVENT_PAGE,
     ) -> bytes:
-        """Events after `after` that the asker may see, waiting up to `wait` s for the first."""
-        return await self.queries.events(game_id, token, after, wait, client)
+        """Events after `after` that the asker may see (`most` at most: a page costs what it
+        carries), waiting up to `wait` s for the first."""
+        return await self.queries.events(game_id, token, after, wait, client, most)
 
     async def record(
         self, game_id: str, token: str | None, after: int, limit: int, client: str | None = None

@@ -256,20 +256,22 @@ class Queries:
         at_least: int = 0,
         client: str | None = None,
         paid: bool = False,
+        most: int = EVENT_PAGE,
     ) -> tuple[Sight, list[Delivered], bool]:
         """The table as the token's holder sees it (at `at_least` or later) and the events after
-        `since` it may see, from one table (`session.caught_up`). `paid`: a read of a page of
-        events after `since`, paid as `events` pays; else after a call that paid already, as
-        `seen`, charging nothing."""
+        `since` it may see, `most` at most, from one table (`session.caught_up`). `paid`: a read
+        of a page of events after `since`, paid as `events` pays for what it carries; else after
+        a call that paid already, as `seen`, charging nothing."""
         if paid:
-            table, role = await self.reader(game_id, token, client, self.page_cost(game_id, since))
+            cost = self.page_cost(game_id, since, most)
+            table, role = await self.reader(game_id, token, client, cost)
             if table.version < at_least:
                 table, role = await self._known(game_id, token, at_least)
         else:
             table, role = await self._known(game_id, token, at_least)
         if table.version < since:
             table = await self._reaching(table, since)
-        return await caught_up(self.folds, table, role, since)
+        return await caught_up(self.folds, table, role, since, most)
 
     async def _reaching(self, table: Fold, since: int) -> Fold:
         """The table read again for a viewer at `since`, past `table`. Its log may hold `since`
@@ -285,13 +287,21 @@ class Queries:
         return table
 
     async def events(
-        self, game_id: str, token: str | None, after: int, wait: float, client: str | None = None
+        self,
+        game_id: str,
+        token: str | None,
+        after: int,
+        wait: float,
+        client: str | None = None,
+        most: int = EVENT_PAGE,
     ) -> bytes:
-        """Events after `after` that the asker may see, waiting up to `wait` s for the first
-        (a long-poll, which holds a place of its token's and its address's while it waits)."""
+        """Events after `after` that the asker may see, `most` at most, waiting up to `wait` s
+        for the first (a long-poll, which holds a place of its token's and its address's while
+        it waits)."""
         deadline = time.monotonic() + wait
         folds = self.folds
-        table, role = await self.reader(game_id, token, client, self.page_cost(game_id, after))
+        cost = self.page_cost(game_id, after, most)
+        table, role = await self.reader(game_id, token, client, cost)
         if table.version <= after and wait > 0:
             release = self.holds.hold(token, client)
             try:
@@ -309,7 +319,9 @@ class Queries:
             finally:
                 release()
         # Redacted for whoever the token is now: the seat may have moved, or been given up.
-        delivered, version = await page_after(folds, table, after, folds.seated_now(table, role))
+        delivered, version = await page_after(
+            folds, table, after, folds.seated_now(table, role), most
+        )
         more = bool(delivered) and delivered[-1].version < version
         return page_json([d.json for d in delivered], version, more)
 

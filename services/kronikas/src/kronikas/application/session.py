@@ -179,13 +179,13 @@ async def seen_after(
 
 
 async def caught_up(
-    folds: Folds, table: Fold, role: str | None, since: int
+    folds: Folds, table: Fold, role: str | None, since: int, most: int = EVENT_PAGE
 ) -> tuple[Sight, list[Delivered], bool]:
     """The table as the viewer `role` sees it, the events after `since` it may see up to that
-    version (a page at most), and whether more events than the page holds lie between: one
-    table, so the view and the events agree."""
+    version (a page of `most` at most), and whether more events than the page holds lie
+    between: one table, so the view and the events agree."""
     seat = folds.seated_now(table, role)
-    delivered, _ = await page_after(folds, table, since, seat)
+    delivered, _ = await page_after(folds, table, since, seat, most)
     events = [d for d in delivered if d.version <= table.version]
     more = since < table.version and (not events or events[-1].version < table.version)
     return seat_view(table, seat), events, more

@@ -263,7 +263,9 @@ class Tools:
         before = answer.version - made if expected_version is None else expected_version
         after = before if since is None else since
         if after < before:
-            return self.moved(await games.read_since(game_id, seat_token, after, client))
+            return self.moved(
+                await games.read_since(game_id, seat_token, after, client, EVENTS_MAX)
+            )
         return self.moved(await games.caught_up(game_id, seat_token, after, answer.version))
 
     async def leave_table(self, game_id: str, token: str | None, ctx: Context) -> Moved:
@@ -295,29 +297,26 @@ class Tools:
         client = self.client(ctx)
         games = self.games
         started = time.monotonic()
-        caught = await games.read_since(game_id, seat_token, after_version, client)
+        caught = await games.read_since(game_id, seat_token, after_version, client, EVENTS_MAX)
         sight, delivered, _ = caught
         idle = not delivered and not sight.waited_for and sight.status != "finished"
         if idle and timeout_s > 0:  # a long-poll: it holds a place of the token's and address's
             left = max(0.0, timeout_s - (time.monotonic() - started))
-            page = decoded(await games.events(game_id, seat_token, after_version, left, client))
+            page = decoded(
+                await games.events(game_id, seat_token, after_version, left, client, EVENTS_MAX)
+            )
             caught = await games.caught_up(game_id, seat_token, after_version, page["version"])
         return self.moved(caught)
 
     async def get_events(
         self, game_id: str, token: str | None, after_version: int, ctx: Context
     ) -> Events:
-        body = await self.games.events(
-            game_id, self.token(token, ctx, required=False), after_version, 0, self.client(ctx)
+        seat_token, client = self.token(token, ctx, required=False), self.client(ctx)
+        page = decoded(
+            await self.games.events(game_id, seat_token, after_version, 0, client, EVENTS_MAX)
         )
-        page = decoded(body)
         events = [told(event) for event in page["events"]]
-        return Events(
-            table_id=game_id,
-            version=page["version"],
-            events=events[:EVENTS_MAX],
-            more=page["more"] or len(events) > EVENTS_MAX,
-        )
+        return Events(table_id=game_id, version=page["version"], events=events, more=page["more"])
 
     async def record(
         self, game_id: str, token: str | None, after_version: int, ctx: Context
