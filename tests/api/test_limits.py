@@ -45,18 +45,23 @@ async def test_a_token_over_its_rate_gets_429_with_retry_after(
     assert (await slow_client.get(f"/v1/games/{table.id}")).status_code == 200
 
 
+async def command_preflight(client: AsyncTestClient[Any], origin: str) -> Any:
+    """A page's question before it sends a command with a token, a version and a key."""
+    return await client.options(
+        "/v1/games/x/commands",
+        headers={
+            "Origin": origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization,if-match,idempotency-key",
+        },
+    )
+
+
 async def test_cors_lets_a_configured_origin_play(redis_url: str) -> None:
     origin = "https://table.example"
     app = create_app(settings(redis_url, cors_origins=(origin,)), games=ENGINES)
     async with AsyncTestClient(app) as client:
-        r = await client.options(
-            "/v1/games/x/commands",
-            headers={
-                "Origin": origin,
-                "Access-Control-Request-Method": "POST",
-                "Access-Control-Request-Headers": "authorization,if-match,idempotency-key",
-            },
-        )
+        r = await command_preflight(client, origin)
         assert r.status_code in (200, 204)
         assert r.headers["access-control-allow-origin"] == origin
         allowed = r.headers["access-control-allow-headers"].lower()
@@ -76,14 +81,7 @@ async def test_a_star_lets_every_origin_call_and_read(redis_url: str) -> None:
     app = create_app(settings(redis_url, cors_origins=("*",)), games=ENGINES)
     async with AsyncTestClient(app) as client:
         for origin in ("https://anywhere.example", "http://localhost:5173"):
-            r = await client.options(
-                "/v1/games/x/commands",
-                headers={
-                    "Origin": origin,
-                    "Access-Control-Request-Method": "POST",
-                    "Access-Control-Request-Headers": "authorization,if-match,idempotency-key",
-                },
-            )
+            r = await command_preflight(client, origin)
             assert r.status_code in (200, 204)
             assert r.headers["access-control-allow-origin"] in ("*", origin)
             allowed = r.headers["access-control-allow-headers"].lower()
