@@ -62,10 +62,10 @@ class ArenaCalls:
             raise Unauthorized("This needs your entrant token (`ke_…`), not a table's token.")
         try:
             ticket = await arena.enqueue(entrant, kind, PLAYERS, client)
-        except ArenaBusy:
-            ticket = await arena.ticket(entrant, 0, client)
+        except ArenaBusy:  # the queue request paid, as it pays over HTTP: the ticket is its answer
+            ticket = await arena.ticket(entrant, 0, client, paid=True)
         if ticket.status == "waiting":
-            ticket = await arena.ticket(entrant, WAIT_MAX_S, client)
+            ticket = await arena.ticket(entrant, WAIT_MAX_S, client, paid=True)
         return Answer(**registered, **msgspec.to_builtins(ticket))
 
     async def ratings(self, ctx: Context, kind: str | None, entrant_id: str | None) -> Answer:
