@@ -223,7 +223,8 @@ class SeatSocket:
     reconnects: int = field(default=0, init=False)
     """How many times the socket was lost and resumed."""
     problems: list[Problem] = field(default_factory=list, init=False)
-    """`problem` messages that answered no command (a malformed message of ours)."""
+    """`problem` messages that answered no command (a malformed message of ours); on a 429 or
+    a 503, the seconds to wait are in `problem["retry_after"]`, as the message had them."""
 
     _queue: asyncio.Queue[object] = field(default_factory=asyncio.Queue, init=False, repr=False)
     _ahead: dict[int, dict[str, Any]] = field(default_factory=dict, init=False, repr=False)
@@ -476,9 +477,8 @@ class SeatSocket:
             return
         self._ready = True
         for pending in list(self._commands.values()):
-            if pending.again is not None:  # sent now: a wait for a 429 is over
-                pending.again.cancel()
-                pending.again = None
+            if pending.again is not None:  # a 429's wait is not over: its timer sends it
+                continue
             pending.sent += 1
             with contextlib.suppress(ConnectionClosed):
                 await self._send(ws, pending.text)
@@ -554,6 +554,8 @@ class SeatSocket:
                 refusal = SocketProblem.from_dict(message)
                 pending = self._commands.get(refusal.id or "")
                 if pending is None:
+                    if refusal.retry_after is not None:
+                        refusal.problem["retry_after"] = refusal.retry_after
                     self.problems.append(refusal.problem)
                 elif pending.sent > 1 and refusal.problem.status == 429:
                     # A command sent again (its answer was lost with a connection) may have
@@ -574,8 +576,8 @@ class SeatSocket:
                 pass  # a message type newer than this client
 
     def _send_again(self, pending: _Pending, after: float) -> None:
-        """Send a waiting command again in `after` seconds (on the next connection, should this
-        one be lost meanwhile: every waiting command is sent on each)."""
+        """Send a waiting command again in `after` seconds: on the connection open then (a
+        connection made before then leaves it to this timer), else on the next one."""
 
         def send() -> None:
             pending.again = None
