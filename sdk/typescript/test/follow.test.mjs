@@ -123,3 +123,24 @@ test("stop() ends it and resolves done", async () => {
   await follower.done;
   assert.ok(aborted);
 });
+
+test("a 429 is never retried sooner than its Retry-After, however the jitter falls", async () => {
+  const delays = [];
+  for (let i = 0; i < 20; i++) {
+    const follower = follow({
+      baseUrl: "http://svc",
+      gameId: "g1",
+      token: "tok",
+      fetch: async () => json({ status: 429, code: "rate_limited", title: "t", detail: "d" }, 429, { "Retry-After": "5" }),
+      onState: (state, detail) => {
+        if (state === "waiting") {
+          delays.push(detail.delayMs);
+          follower.stop();
+        }
+      },
+    });
+    await follower.done;
+  }
+  assert.equal(delays.length, 20);
+  assert.ok(delays.every((ms) => ms >= 5000), `${delays}`);
+});

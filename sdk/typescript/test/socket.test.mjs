@@ -228,13 +228,39 @@ test("a command sent again that meets a 429 waits retry_after and goes once more
   await assert.rejects(first, (err) => err.code === "rate_limited");
 });
 
+test("a reconnect does not cut short the wait of a command that met a 429", async () => {
+  const { server, socket } = connect();
+  server.accept();
+  server.push(welcome(5));
+  socket.send({ type: "pass" }, { id: "p-1" }).catch(() => {});
+  server.serverClose(1001, "shutting down"); // its answer lost: it is sent again
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const second = FakeSocket.made.at(-1);
+  second.accept();
+  second.push(welcome(5));
+  second.push({
+    type: "problem",
+    id: "p-1",
+    problem: { status: 429, code: "rate_limited", title: "Too Many Requests", detail: "Slow down." },
+    retry_after: 3600,
+  });
+  second.serverClose(1001, "shutting down");
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const third = FakeSocket.made.at(-1);
+  assert.notEqual(third, second);
+  third.accept();
+  third.push(welcome(5));
+  await tick();
+  assert.deepEqual(third.sent.filter((m) => m.type === "command"), []); // an hour to wait yet
+});
+
 test("429 and 503 at hello wait as long as the close reason says", async () => {
   const { server, states } = connect();
   server.accept();
   server.serverClose(4429, "rate_limited retry_after=4");
   const [state, detail] = states.at(-1);
   assert.equal(state, "waiting");
-  assert.ok(detail.delayMs >= 3000, `${detail.delayMs}`); // 4 s, less at most a quarter of jitter
+  assert.ok(detail.delayMs >= 4000, `${detail.delayMs}`); // never sooner than the server said
   assert.equal(retryAfterOfReason("unavailable retry_after=2"), 2);
   assert.equal(retryAfterOfReason("slow"), null);
 });

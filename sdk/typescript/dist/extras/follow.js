@@ -142,6 +142,7 @@ export function follow(options) {
             };
             onState("connecting");
             const before = mode;
+            let floorMs = 0; // the server's `Retry-After`: no retry sooner, however the jitter falls
             try {
                 touch();
                 const ended = await (mode === "stream" ? streamOnce(signal, touch) : pollOnce(signal, touch));
@@ -161,8 +162,10 @@ export function follow(options) {
                         fail(err);
                         return;
                     }
-                    if (err.retryAfter)
-                        backoff = Math.max(backoff, err.retryAfter * 1000);
+                    if (err.retryAfter) {
+                        floorMs = err.retryAfter * 1000;
+                        backoff = Math.max(backoff, floorMs);
+                    }
                 }
             }
             finally {
@@ -170,7 +173,7 @@ export function follow(options) {
             }
             if (stopped)
                 break;
-            const delayMs = backoff * (0.75 + Math.random() / 2);
+            const delayMs = Math.max(floorMs, backoff * (0.75 + Math.random() / 2));
             onState("waiting", { delayMs });
             await new Promise((resolve) => {
                 const timer = setTimeout(resolve, delayMs);

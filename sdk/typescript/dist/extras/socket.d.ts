@@ -190,8 +190,8 @@ export declare class SeatSocket {
     /** The command waiting under `id`, no longer waiting (its timers stopped); undefined if none. */
     private settle;
     private sendCommand;
-    /** A command sent again that met a 429: once more after `retry_after` seconds, on this
-     * connection, or on the next `welcome` should it be lost meanwhile. */
+    /** A command sent again that met a 429: once more after `retry_after` seconds, on the
+     * connection open then, or on the next `welcome` should there be none. */
     private sendAgain;
     private write;
     /** Pings before the server's idle limit, and gives up on a server silent for three beats. */

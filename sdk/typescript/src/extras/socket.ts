@@ -344,7 +344,10 @@ export class SeatSocket {
         this.options.onWelcome?.(message);
         this.options.onState?.("live");
         if (message.game && this.options.onView) this.options.onView(message.game, message.version);
-        for (const pending of this.pending.values()) this.sendCommand(pending);
+        // A command waiting out a 429 is left to its timer: a reconnect does not cut it short.
+        for (const pending of this.pending.values()) {
+          if (pending.again === undefined) this.sendCommand(pending);
+        }
         return;
       case "events":
         this.deliver(message.events);
@@ -405,8 +408,8 @@ export class SeatSocket {
     this.write(pending.message);
   }
 
-  /** A command sent again that met a 429: once more after `retry_after` seconds, on this
-   * connection, or on the next `welcome` should it be lost meanwhile. */
+  /** A command sent again that met a 429: once more after `retry_after` seconds, on the
+   * connection open then, or on the next `welcome` should there be none. */
   private sendAgain(pending: Pending, retryAfter: number | null): void {
     if (pending.again !== undefined) return;
     pending.again = setTimeout(() => {
@@ -462,7 +465,9 @@ export class SeatSocket {
       for (const id of [...this.pending.keys()]) this.settle(id)?.reject(tooLarge);
     }
     if (wait) this.backoff = Math.max(this.backoff, wait * 1000);
-    const delayMs = code === 1001 ? 0 : this.backoff * (0.75 + Math.random() / 2);
+    // Jittered, but never sooner than the server's `retry_after`.
+    const jittered = Math.max((wait ?? 0) * 1000, this.backoff * (0.75 + Math.random() / 2));
+    const delayMs = code === 1001 ? 0 : jittered;
     this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
     this.options.onState?.("waiting", { delayMs, code, reason });
     this.timers.retry = setTimeout(() => {
