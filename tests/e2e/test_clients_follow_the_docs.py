@@ -16,6 +16,8 @@ from kronikas_client.socket import SocketError, connect_seat
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from tests.e2e.test_sdk_socket_helper import until
+
 RATE_LIMITED = {"status": 429, "code": "rate_limited", "title": "Too Many", "detail": "wait"}
 LONG_WAIT_S = 3600
 """A `retry_after` far longer than any test runs: a client that honours it sends nothing more."""
@@ -71,13 +73,6 @@ async def script() -> AsyncIterator[tuple[Script, str]]:
     async with serve(table.handler, "127.0.0.1", 0) as server:
         port = next(iter(server.sockets)).getsockname()[1]
         yield table, f"http://127.0.0.1:{port}"
-
-
-async def until(check: Callable[[], bool], timeout: float = 20.0) -> None:
-    """Poll until `check()` holds (a generous bound for a loaded machine)."""
-    async with asyncio.timeout(timeout):
-        while not check():
-            await asyncio.sleep(0.01)
 
 
 def commands(messages: list[dict[str, Any]]) -> list[str]:
