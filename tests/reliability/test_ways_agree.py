@@ -31,7 +31,8 @@ from tests.mcp.initialize import initialize_request
 
 MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
 TRIES = 8
-"""Refused commands sent on one way in: well past a burst of 2 refilled at 1 a second."""
+"""Refused commands sent on one way in: well past a burst of 2, refilled at one in 1000 s (no
+pause of a loaded machine between two tries refills one)."""
 MALFORMED_TOKEN = "not a token!"
 MALFORMED_KEY = "a b"
 """An `Idempotency-Key` (or socket `id`, MCP `idempotency_key`) that is not 1–128 of `!`–`~`."""
@@ -196,8 +197,8 @@ async def test_the_socket_reads_an_origin_as_the_rest_api_and_mcp_do(one_listed:
 
 @pytest.fixture
 async def few(redis_url: str) -> AsyncIterator[Client]:
-    """Two requests at once and one a second, for the address and for each token."""
-    limits = {"read_burst": 2, "read_per_s": 1, "rate_burst": 2, "rate_per_s": 1}
+    """Two requests at once and hardly any more, for the address and for each token."""
+    limits = {"read_burst": 2, "read_per_s": 0.001, "rate_burst": 2, "rate_per_s": 0.001}
     app = create_app(settings(redis_url, host="0.0.0.0", **limits), games=ENGINES)
     async with AsyncTestClient(app) as client:
         yield client
