@@ -63,9 +63,9 @@ class ArenaCalls:
         try:
             ticket = await arena.enqueue(entrant, kind, PLAYERS, client)
         except ArenaBusy:  # the queue request paid, as it pays over HTTP: the ticket is its answer
-            ticket = await arena.ticket(entrant, 0, client, paid=True)
+            ticket = await arena.ticket(entrant, 0, client, prepaid=True)
         if ticket.status == "waiting":
-            ticket = await arena.ticket(entrant, WAIT_MAX_S, client, paid=True)
+            ticket = await arena.ticket(entrant, WAIT_MAX_S, client, prepaid=True)
         return Answer(**registered, **msgspec.to_builtins(ticket))
 
     async def ratings(self, ctx: Context, kind: str | None, entrant_id: str | None) -> Answer:

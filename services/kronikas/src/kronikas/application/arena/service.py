@@ -223,11 +223,11 @@ class Arena:
         await self.store.forget_polls([entrant_id])
 
     async def ticket(
-        self, token: str, wait: float, client: str | None, paid: bool = False
+        self, token: str, wait: float, client: str | None, prepaid: bool = False
     ) -> Ticket:
-        """Where the entrant stands; while it waits, up to `wait` s for a seat. `paid`: asked in
-        the call of a queue request, which paid for both (MCP's `arena_enter`)."""
-        entrant = await (self.entrants.of_token(token) if paid else self._entrant(token, client))
+        """Where the entrant stands; while it waits, up to `wait` s for a seat. `prepaid`: asked
+        in the call of a queue request, which paid for both (MCP's `arena_enter`)."""
+        entrant = await (self.entrants.of_token(token) if prepaid else self._entrant(token, client))
         entrant_id = entrant.entrant_id
         loop = asyncio.get_running_loop()
         until = loop.time() + wait
