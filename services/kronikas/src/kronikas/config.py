@@ -228,6 +228,11 @@ class Settings:
     arena_compact_every: int = 1000
     """The arena's log is trimmed to a snapshot of its fold once it holds this many events."""
 
+    def lists_origin(self, origin: str) -> bool:
+        """Whether `CORS_ORIGINS` lets a page on `origin` in: listed as it is, or `*` there (the
+        seat socket and `/mcp` ask; the REST API's CORS middleware reads the same list)."""
+        return "*" in self.cors_origins or origin in self.cors_origins
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Read the settings from `env` (the process environment by default)."""

@@ -23,6 +23,7 @@ from kronikas.application.errors import (
     Unauthorized,
     Unavailable,
 )
+from kronikas.config import Settings
 
 log = logging.getLogger("kronikas.socket")
 
@@ -63,12 +64,12 @@ def refusal(exc: BaseException) -> Closing:
 FOREIGN_ORIGIN = "A page on this origin may not open a seat socket here (see CORS_ORIGINS)."
 
 
-def origin_allowed(scope: Scope, allowed: tuple[str, ...]) -> bool:
+def origin_allowed(scope: Scope, settings: Settings) -> bool:
     """Whether the upgrade may go on, by its `Origin`: a browser sends one, naming the page that
     opens the socket, and no same-origin rule stops a page on another site from opening it. A
-    client that is no browser sends none (allowed); a page may when its origin is in
-    `CORS_ORIGINS` (or that holds `*`), or is the service's own, the one the `Host` names (the
-    web table the service serves). The `Host` is one the service serves: a name it does not
+    client that is no browser sends none (allowed); a page may when `CORS_ORIGINS` lets it in
+    (`Settings.lists_origin`), or it is the service's own, the one the `Host` names (the web
+    table the service serves). The `Host` is one the service serves: a name it does not
     (`ALLOWED_HOSTS`; on loopback, any but a loopback name) is refused before the upgrade
     reaches this route (api/hosts.py), so a rebound name cannot pass as the service's own."""
     origin = host = None
@@ -79,7 +80,7 @@ def origin_allowed(scope: Scope, allowed: tuple[str, ...]) -> bool:
             host = value.decode("latin-1")
     if origin is None:
         return True
-    if "*" in allowed or origin in allowed:
+    if settings.lists_origin(origin):
         return True
     try:
         parts = urlsplit(origin)

@@ -74,7 +74,7 @@ async def _seat(app: Litestar, scope: Any, receive: Receive, send: Send, raw: Se
     """A seat socket from its upgrade to its close; `raw`, the server's own `send` (for every
     message after the upgrade is accepted) when the app has it."""
     games: Games = app.state.games
-    if not origin_allowed(scope, games.settings.cors_origins):
+    if not origin_allowed(scope, games.settings):
         await refuse_upgrade(scope, send, Forbidden(FOREIGN_ORIGIN))
         return
     if (await receive())["type"] != "websocket.connect":

@@ -32,14 +32,12 @@ class OriginGuard:
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
         self.loopback = is_loopback(settings.host.strip("[]"))
-        self.origins = frozenset(settings.cors_origins)
-        self.any_origin = "*" in self.origins
-        """`CORS_ORIGINS=*`: every origin, as the REST API's CORS and the seat socket allow."""
+        self.listed = settings.lists_origin
         self.max_body_bytes = settings.max_body_bytes
         self.too_large = f"The body is over {settings.max_body_bytes} bytes."
 
     def origin_allowed(self, origin: str) -> bool:
-        if self.any_origin or origin in self.origins:
+        if self.listed(origin):
             return True
         if not self.loopback:
             return False
