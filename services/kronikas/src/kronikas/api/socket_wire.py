@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
+from kronikas.api.inputs import VERSION_LIMIT
 from kronikas.api.problems import Problem
 from kronikas.application.wire import Wire, list_of
 
@@ -30,7 +31,7 @@ IF_MATCH_DOC = "Apply only at this version (as `If-Match`); otherwise `version_m
 
 Id = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern="^[!-~]{1,128}$")]
 After = Annotated[int, msgspec.Meta(ge=0, le=2**31)]
-Version = Annotated[int, msgspec.Meta(ge=0, lt=10**12)]
+Version = Annotated[int, msgspec.Meta(ge=0, lt=VERSION_LIMIT)]
 
 
 # --- What the server reads -------------------------------------------------------------------
